@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds dist/kubun: one self-contained executable (Bun runtime + kubun), nothing needed beside it.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -d node_modules ]; then
+  npm ci
+fi
+mkdir -p dist
+node_modules/.bin/bun build --compile main.ts --outfile dist/kubun

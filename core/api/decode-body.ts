@@ -1,0 +1,90 @@
+/**
+ * Request bodies by Content-Type: the JSON family (json, merge-patch, json-patch, strategic-merge-patch)
+ * and the YAML family (yaml, apply-patch+yaml). Duplicate object keys are kept (last wins, as in kube)
+ * and reported by field path so `fieldValidation` can warn about or reject them.
+ */
+import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
+import { countParsedMembers, countWrittenMembers, JSONSyntaxError, readJSON } from "./_json-scan.ts";
+import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
+
+/** What create and update accept for built-in kinds (kube's NegotiateInputSerializer list). */
+export const WRITE_MEDIA_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"] as const;
+/** Custom resources have no protobuf encoding. */
+export const CUSTOM_RESOURCE_WRITE_MEDIA_TYPES = ["application/json", "application/yaml"] as const;
+/** What patch accepts for built-in kinds. */
+export const PATCH_MEDIA_TYPES = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+] as const;
+
+/** Custom resources have no strategic merge patch. */
+export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"] as const;
+
+const JSON_TYPES = new Set(["application/json", "application/merge-patch+json", "application/json-patch+json", "application/strategic-merge-patch+json"]);
+const YAML_TYPES = new Set(["application/yaml", "application/apply-patch+yaml"]);
+
+export interface DecodedBody {
+  mediaType: string;
+  value: unknown;
+  /** Paths of keys that appeared more than once, e.g. "metadata.name", "spec.containers[0].image". */
+  duplicateFields: string[];
+}
+
+export interface DecodeOptions {
+  /** The media types the verb accepts; anything else is a 415 listing them. */
+  accepted: readonly string[];
+  /** The kind a create/update expects; when given, syntax errors read like kube's decoder errors for that kind. */
+  kind?: string;
+}
+
+/** The bare media type, lower case, without parameters; an absent header means JSON as in kube. */
+export function mediaTypeOf(contentType: string | null | undefined): string {
+  const bare = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return bare === "" ? "application/json" : bare;
+}
+
+/** kube's summarizeData: the start of the body, as text when it looks like an object, else hex. */
+function summarize(body: Uint8Array): string {
+  if (body.length === 0) return "<empty>";
+  const head = body.subarray(0, 30);
+  const more = body.length > 30 ? " ..." : "";
+  if (body[0] === 0x7b) return new TextDecoder().decode(head) + more;
+  return [...head].map((b) => b.toString(16).padStart(2, "0")).join("") + more;
+}
+
+function decodeJSON(text: string): { value: unknown; duplicateFields: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return readJSON(text); // throws with Go's wording
+  }
+  // Fast duplicate check: fewer members after parsing than written means a repeated key.
+  if (countWrittenMembers(text) === countParsedMembers(value)) return { value, duplicateFields: [] };
+  return readJSON(text);
+}
+
+/**
+ * Decodes a body by its Content-Type. 415 for a type the verb does not accept, 400 for an empty or
+ * malformed body. Protobuf is not decoded here: route it to the protobuf codec before calling this.
+ */
+export function decodeBody(body: Uint8Array, contentType: string | null | undefined, options: DecodeOptions): DecodedBody {
+  const mediaType = mediaTypeOf(contentType);
+  if (!options.accepted.includes(mediaType) || (!JSON_TYPES.has(mediaType) && !YAML_TYPES.has(mediaType))) {
+    throw newUnsupportedMediaType([...options.accepted]);
+  }
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(body);
+  try {
+    const decoded = JSON_TYPES.has(mediaType) || text.trim() === "" ? decodeJSON(text) : readYAML(text);
+    return { mediaType, ...decoded };
+  } catch (e) {
+    let reason: string;
+    if (e instanceof JSONSyntaxError) reason = `couldn't get version/kind; json parse error: ${e.message}`;
+    else if (e instanceof YAMLBodyError) reason = e.message;
+    else throw e;
+    if (!options.kind) throw newBadRequest(reason);
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${options.kind}): ${reason} (${summarize(body)})`);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Typed API errors, built by constructors and written as a kube `Status` in one place.
+ * Messages follow k8s.io/apimachinery/pkg/api/errors so clients that match on them keep working.
+ */
+import type { Status, StatusCause, StatusDetails } from "./types.ts";
+
+export class StatusError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  readonly details?: StatusDetails;
+  readonly headers: Record<string, string>;
+
+  constructor(code: number, reason: string, message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "StatusError";
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  toStatus(): Status {
+    const status: Status = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
+    if (this.details) status.details = this.details;
+    return status;
+  }
+}
+
+/** A resource named the way kube prints it: `pods`, `deployments.apps`. */
+export interface QualifiedResource {
+  group: string;
+  resource: string;
+}
+
+export function qualifiedName(r: QualifiedResource): string {
+  return r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+}
+
+function resourceDetails(r: QualifiedResource, name: string): StatusDetails {
+  const details: StatusDetails = { name, kind: r.resource };
+  if (r.group !== "") details.group = r.group;
+  return details;
+}
+
+export function newNotFound(r: QualifiedResource, name: string): StatusError {
+  return new StatusError(404, "NotFound", `${qualifiedName(r)} "${name}" not found`, resourceDetails(r, name));
+}
+
+export function newAlreadyExists(r: QualifiedResource, name: string): StatusError {
+  return new StatusError(409, "AlreadyExists", `${qualifiedName(r)} "${name}" already exists`, resourceDetails(r, name));
+}
+
+export function newConflict(r: QualifiedResource, name: string, why: string): StatusError {
+  return new StatusError(
+    409,
+    "Conflict",
+    `Operation cannot be fulfilled on ${qualifiedName(r)} "${name}": ${why}`,
+    resourceDetails(r, name),
+  );
+}
+
+export const OBJECT_MODIFIED = "the object has been modified; please apply your changes to the latest version and try again";
+
+/** 422 Invalid: one cause per field error, message `Kind "name" is invalid: [a, b]`. */
+export function newInvalid(kind: { group: string; kind: string }, name: string, causes: FieldError[]): StatusError {
+  const texts = causes.map(fieldErrorText);
+  const joined = texts.length === 1 ? texts[0] : `[${texts.join(", ")}]`;
+  const details: StatusDetails = {
+    name,
+    kind: kind.kind,
+    causes: causes.map((c) => ({ reason: c.type, message: fieldErrorText(c), field: c.field })),
+  };
+  if (kind.group !== "") details.group = kind.group;
+  const qualified = kind.group === "" ? kind.kind : `${kind.kind}.${kind.group}`;
+  return new StatusError(422, "Invalid", `${qualified} "${name}" is invalid: ${joined}`, details);
+}
+
+/** A field error as k8s.io/apimachinery/pkg/util/validation/field builds them. */
+export interface FieldError {
+  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTypeInvalid";
+  field: string;
+  detail: string;
+  value?: unknown;
+}
+
+const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
+  FieldValueRequired: "Required value",
+  FieldValueInvalid: "Invalid value",
+  FieldValueNotSupported: "Unsupported value",
+  FieldValueForbidden: "Forbidden",
+  FieldValueDuplicate: "Duplicate value",
+  FieldValueTooLong: "Too long",
+  FieldValueTypeInvalid: "Invalid value",
+};
+
+function fieldErrorText(e: FieldError): string {
+  const words = FIELD_ERROR_WORDS[e.type];
+  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid");
+  const value = showsValue ? `: ${JSON.stringify(e.value)}` : "";
+  return `${e.field}: ${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
+}
+
+export function newBadRequest(message: string): StatusError {
+  return new StatusError(400, "BadRequest", message);
+}
+
+export function newMethodNotSupported(r: QualifiedResource, action: string): StatusError {
+  return new StatusError(405, "MethodNotAllowed", `${action} is not supported on resources of kind "${qualifiedName(r)}"`, { kind: r.resource, group: r.group || undefined });
+}
+
+/** 410 for a resourceVersion or continue token older than the kept history. */
+export function newResourceExpired(message: string): StatusError {
+  return new StatusError(410, "Expired", message);
+}
+
+export function newGone(message: string): StatusError {
+  return new StatusError(410, "Gone", message);
+}
+
+/** 504 with Retry-After for a resourceVersion newer than anything stored. */
+export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 1): StatusError {
+  return new StatusError(
+    504,
+    "Timeout",
+    `Too large resource version: ${requested}, current: ${current}`,
+    { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }], retryAfterSeconds },
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+}
+
+export function newUnauthorized(message = "Unauthorized"): StatusError {
+  return new StatusError(401, "Unauthorized", message);
+}
+
+export function newForbidden(message: string, details?: StatusDetails): StatusError {
+  return new StatusError(403, "Forbidden", message, details);
+}
+
+export function newNotAcceptable(accepted: string[]): StatusError {
+  return new StatusError(406, "NotAcceptable", `only the following media types are accepted: ${accepted.join(", ")}`);
+}
+
+export function newUnsupportedMediaType(accepted: string[]): StatusError {
+  return new StatusError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`);
+}
+
+export function newRequestEntityTooLarge(limitBytes: number): StatusError {
+  return new StatusError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limitBytes}`);
+}
+
+export function newInternalError(message: string): StatusError {
+  return new StatusError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+export function newServiceUnavailable(message: string): StatusError {
+  return new StatusError(503, "ServiceUnavailable", message);
+}
+
+export function isStatusError(e: unknown): e is StatusError {
+  return e instanceof StatusError;
+}
+
+export function isNotFound(e: unknown): boolean {
+  return isStatusError(e) && e.reason === "NotFound";
+}
+
+export function isConflict(e: unknown): boolean {
+  return isStatusError(e) && e.reason === "Conflict";
+}
+
+export function isAlreadyExists(e: unknown): boolean {
+  return isStatusError(e) && e.reason === "AlreadyExists";
+}
+
+export function causesOf(e: StatusError): StatusCause[] {
+  return e.details?.causes ?? [];
+}

@@ -1,0 +1,54 @@
+/**
+ * Content negotiation of responses (spec 4.4): picks the first acceptable media type from the Accept header's
+ * fallback list among the representations the server can produce.
+ */
+import { newNotAcceptable } from "./errors.ts";
+
+export type Representation =
+  | { format: "json" }
+  | { format: "yaml" }
+  | { format: "table"; version: "v1" | "v1beta1" }
+  | { format: "partial-metadata"; version: "v1" | "v1beta1" };
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header.split(",").map((part) => {
+    const [type, ...params] = part.split(";").map((s) => s.trim());
+    const record: Record<string, string> = {};
+    for (const p of params) {
+      const eq = p.indexOf("=");
+      if (eq > 0) record[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, "");
+    }
+    return { type: type.toLowerCase(), params: record };
+  }).filter((r) => r.type !== "");
+}
+
+const SERVED = ["application/json", "application/yaml", "application/json;as=Table;g=meta.k8s.io;v=v1", "application/json;as=Table;g=meta.k8s.io;v=v1beta1"];
+
+function representationOf(range: MediaRange, allowTable: boolean): Representation | null {
+  const { as, g, v } = range.params;
+  const isJson = range.type === "application/json" || range.type === "*/*" || range.type === "application/*";
+  if (as === undefined) {
+    if (isJson) return { format: "json" };
+    if (range.type === "application/yaml") return { format: "yaml" };
+    return null;
+  }
+  if (range.type !== "application/json" || g !== "meta.k8s.io" || (v !== "v1" && v !== "v1beta1")) return null;
+  if (as === "Table" && allowTable) return { format: "table", version: v };
+  if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { format: "partial-metadata", version: v };
+  return null;
+}
+
+/** The negotiated representation; 406 when nothing in the Accept list can be produced. */
+export function negotiate(accept: string | null | undefined, options: { allowTable: boolean }): Representation {
+  if (!accept || accept.trim() === "") return { format: "json" };
+  for (const range of parseAccept(accept)) {
+    const chosen = representationOf(range, options.allowTable);
+    if (chosen) return chosen;
+  }
+  throw newNotAcceptable(SERVED);
+}

@@ -1,0 +1,72 @@
+/**
+ * The Table representation (meta.k8s.io Table) with kube's default columns, Name and Created At, used for kinds
+ * without their own printer; rows carry the object as kube's `includeObject` option asks.
+ */
+import type { KubeList, KubeObject, ListMeta } from "./types.ts";
+
+export type IncludeObject = "None" | "Metadata" | "Object";
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+export interface Table {
+  kind: "Table";
+  apiVersion: string;
+  metadata: Partial<ListMeta>;
+  columnDefinitions: TableColumn[];
+  rows: { cells: unknown[]; object?: unknown }[];
+}
+
+export const DEFAULT_COLUMNS: TableColumn[] = [
+  { name: "Name", type: "string", format: "name", description: "Name of the object, unique within its namespace", priority: 0 },
+  { name: "Created At", type: "date", format: "", description: "When the object was created", priority: 0 },
+];
+
+export function partialObjectMetadata(obj: KubeObject, version: string): KubeObject {
+  return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
+}
+
+function rowObject(obj: KubeObject, include: IncludeObject, version: string): unknown {
+  if (include === "None") return undefined;
+  return include === "Object" ? obj : partialObjectMetadata(obj, version);
+}
+
+export function defaultCells(obj: KubeObject): unknown[] {
+  return [obj.metadata.name, obj.metadata.creationTimestamp];
+}
+
+export function toTable(
+  items: KubeObject[],
+  listMeta: Partial<ListMeta>,
+  options: { version: string; include: IncludeObject; columns?: TableColumn[]; cells?: (obj: KubeObject) => unknown[] },
+): Table {
+  const cells = options.cells ?? defaultCells;
+  return {
+    kind: "Table",
+    apiVersion: `meta.k8s.io/${options.version}`,
+    metadata: listMeta,
+    columnDefinitions: options.columns ?? DEFAULT_COLUMNS,
+    rows: items.map((obj) => {
+      const object = rowObject(obj, options.include, options.version);
+      return object === undefined ? { cells: cells(obj) } : { cells: cells(obj), object };
+    }),
+  };
+}
+
+export function listToTable(list: KubeList, options: { version: string; include: IncludeObject }): Table {
+  return toTable(list.items, list.metadata, options);
+}
+
+export function partialObjectMetadataList(list: KubeList, version: string): KubeList {
+  return {
+    kind: "PartialObjectMetadataList",
+    apiVersion: `meta.k8s.io/${version}`,
+    metadata: list.metadata,
+    items: list.items.map((o) => partialObjectMetadata(o, version)),
+  };
+}

@@ -1,0 +1,17 @@
+/** The namespaces kube-apiserver creates at start (default, kube-system, kube-public, kube-node-lease). */
+import { isAlreadyExists } from "../api/errors.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+
+export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+export async function ensureSystemNamespaces(registry: Registry, catalog: Catalog): Promise<void> {
+  const namespaces = registry.store(catalog.byGroupVersionResource("", "v1", "namespaces")!);
+  for (const name of SYSTEM_NAMESPACES) {
+    try {
+      await namespaces.create("", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/** Server-owned metadata on create and update (kube's rest.BeforeCreate / BeforeUpdate). */
+import { type FieldError, newBadRequest } from "../api/errors.ts";
+import type { KubeObject, ObjectMeta } from "../api/types.ts";
+
+const GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** kube's names.SimpleNameGenerator: the prefix plus five random characters from a vowel-free alphabet. */
+export function generateName(prefix: string): string {
+  let suffix = "";
+  for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_ALPHABET[Math.floor(Math.random() * GENERATE_NAME_ALPHABET.length)];
+  return `${prefix.slice(0, 63 - 5)}${suffix}`;
+}
+
+/** The namespace of the body must agree with the URL's; an absent one is taken from the URL. */
+export function reconcileNamespace(meta: ObjectMeta, urlNamespace: string, namespaced: boolean): void {
+  if (!namespaced) {
+    delete meta.namespace;
+    return;
+  }
+  if (meta.namespace && meta.namespace !== urlNamespace) {
+    throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  meta.namespace = urlNamespace;
+}
+
+export function prepareCreateMeta(obj: KubeObject, tracksGeneration: boolean): void {
+  const meta = obj.metadata;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  meta.uid = crypto.randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  delete meta.resourceVersion;
+  if (tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+}
+
+/** Copies what clients may not change from the stored object; reports a changed uid as kube's immutable-field error. */
+export function prepareUpdateMeta(next: KubeObject, current: KubeObject): FieldError[] {
+  const meta = next.metadata;
+  const old = current.metadata;
+  const errors: FieldError[] = [];
+  if (!meta.uid) meta.uid = old.uid;
+  else if (meta.uid !== old.uid) errors.push({ type: "FieldValueInvalid", field: "metadata.uid", value: meta.uid, detail: "field is immutable" });
+  meta.creationTimestamp = old.creationTimestamp;
+  setOrDelete(meta, "deletionTimestamp", old.deletionTimestamp);
+  setOrDelete(meta, "deletionGracePeriodSeconds", old.deletionGracePeriodSeconds);
+  setOrDelete(meta, "generation", old.generation);
+  delete meta.selfLink;
+  return errors;
+}
+
+function setOrDelete<K extends keyof ObjectMeta>(meta: ObjectMeta, key: K, value: ObjectMeta[K]): void {
+  if (value === undefined) delete meta[key];
+  else meta[key] = value;
+}
+
+/** Everything but metadata and status: a change there is a spec change that bumps generation. */
+export function specOf(obj: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return JSON.stringify(rest);
+}

@@ -1,0 +1,258 @@
+/**
+ * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
+ * Storage, driven by the kind's Strategy. Lists and watches live in list.ts and watch.ts.
+ */
+import {
+  newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, OBJECT_MODIFIED, type QualifiedResource,
+} from "../api/errors.ts";
+import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
+import { isStorageError, type KeyValue, type Storage } from "../storage/storage.ts";
+import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
+import { objectKey } from "./keys.ts";
+import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
+import type { ResourceType } from "./resource-type.ts";
+import { type Strategy, strategyFor } from "./strategy.ts";
+import { validateNewObject } from "./validate.ts";
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** "" for the main resource, "status" for the status subresource. */
+  subresource?: string;
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when the object stays, terminating, until its finalizers are gone. */
+  deleted: boolean;
+}
+
+/** Checked before a namespaced object is created: throws when the namespace is missing or terminating. */
+export type NamespaceGate = (namespace: string, type: ResourceType, name: string) => Promise<void>;
+
+const MAX_UPDATE_ATTEMPTS = 16;
+
+export class ResourceStore {
+  readonly type: ResourceType;
+  readonly strategy: Strategy;
+  readonly qualified: QualifiedResource;
+  readonly #storage: Storage;
+  readonly #namespaceGate: NamespaceGate;
+
+  constructor(type: ResourceType, deps: { storage: Storage; namespaceGate: NamespaceGate }) {
+    this.type = type;
+    this.strategy = strategyFor(type);
+    this.qualified = { group: type.group, resource: type.resource };
+    this.#storage = deps.storage;
+    this.#namespaceGate = deps.namespaceGate;
+  }
+
+  get storage(): Storage {
+    return this.#storage;
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey(this.type, namespace, name);
+  }
+
+  async get(namespace: string, name: string): Promise<KubeObject> {
+    const kv = await this.#storage.get(this.key(namespace, name));
+    if (!kv) throw newNotFound(this.qualified, name);
+    return decodeStored(kv);
+  }
+
+  async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const obj = this.#normalize(body, namespace);
+    prepareCreateMeta(obj, this.strategy.tracksGeneration);
+    this.strategy.prepareForCreate?.(obj);
+    if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
+    validateNewObject(this.type, obj);
+    const name = obj.metadata.name as string;
+    if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
+    if (options.dryRun) {
+      if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
+      return obj;
+    }
+    try {
+      return decodeStored(await this.#storage.write({ op: "create", key: this.key(namespace, name), value: encodeForStorage(obj) }));
+    } catch (e) {
+      if (isStorageError(e, "KeyExists")) throw newAlreadyExists(this.qualified, name);
+      throw e;
+    }
+  }
+
+  /**
+   * Read-modify-write with retries (kube's GuaranteedUpdate): `change` gets the current object and returns the
+   * new one. A resourceVersion the new object carries is a precondition; without one, conflicts are retried.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    change: (current: KubeObject | null) => KubeObject | Promise<KubeObject>,
+    options: WriteOptions = {},
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) {
+        if (!this.strategy.allowCreateOnUpdate || options.subresource) throw newNotFound(this.qualified, name);
+        const created = await this.create(namespace, this.#checkedName(await change(null), name), options);
+        return { object: created, created: true };
+      }
+      const current = decodeStored(kv);
+      const next = this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options.subresource ?? "");
+      const result = await this.#commitUpdate(key, kv, current, next, options);
+      if (result) return { object: result, created: false };
+    }
+    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
+  }
+
+  async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) throw newNotFound(this.qualified, name);
+      const current = decodeStored(kv);
+      this.#checkDeletePreconditions(current, options);
+      const terminating = current.metadata.deletionTimestamp !== undefined;
+      const finalizers = current.metadata.finalizers ?? [];
+      const grace = options.gracePeriodSeconds ?? this.strategy.gracePeriodSeconds(current);
+      // An object already terminating goes only when its finalizers are gone and a zero grace period is asked for.
+      const held = finalizers.length > 0 || (this.strategy.holdsDeletion?.(current) ?? false);
+      const deleteNow = !held && (terminating ? options.gracePeriodSeconds === 0 : grace === 0);
+      if (deleteNow) {
+        if (options.dryRun) return { object: current, deleted: true };
+        try {
+          const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision });
+          return { object: decodeStored(gone), deleted: true };
+        } catch (e) {
+          if (isStorageError(e, "Conflict")) continue;
+          if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
+          throw e;
+        }
+      }
+      if (terminating) return { object: current, deleted: false };
+      const next = structuredClone(current);
+      next.metadata.deletionTimestamp = nowTimestamp();
+      next.metadata.deletionGracePeriodSeconds = held ? 0 : grace;
+      this.strategy.markTerminating?.(next);
+      if (this.strategy.tracksGeneration) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+      if (options.dryRun) return { object: next, deleted: false };
+      try {
+        const written = await this.#storage.write({ op: "update", key, value: encodeForStorage(next), expectedRevision: kv.modRevision });
+        return { object: decodeStored(written), deleted: false };
+      } catch (e) {
+        if (isStorageError(e, "Conflict")) continue;
+        throw e;
+      }
+    }
+    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
+  }
+
+  #normalize(body: KubeObject, namespace: string): KubeObject {
+    const obj = withEnvelopeFirst(structuredClone(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
+    if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    reconcileNamespace(obj.metadata, namespace, this.type.namespaced);
+    return obj;
+  }
+
+  #checkedName(obj: KubeObject, urlName: string): KubeObject {
+    const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
+    if (bodyName !== undefined && bodyName !== urlName) {
+      throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
+    }
+    if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    obj.metadata.name = urlName;
+    return obj;
+  }
+
+  #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, subresource: string): KubeObject {
+    const next = this.#normalize(body, namespace);
+    const clientVersion = next.metadata.resourceVersion;
+    if (clientVersion && clientVersion !== current.metadata.resourceVersion) {
+      throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
+    }
+    const errors = prepareUpdateMeta(next, current);
+    if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
+    const merged = subresource === "status"
+      ? withStatusFrom(current, next)
+      : subresource === "finalize"
+      ? withSpecFinalizersFrom(current, next)
+      : this.#keepStatus(next, current);
+    if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
+      merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    }
+    validateNewObject(this.type, merged);
+    return merged;
+  }
+
+  #keepStatus(next: KubeObject, current: KubeObject): KubeObject {
+    if (this.strategy.hasStatus) setStatus(next, current.status);
+    return next;
+  }
+
+  /** Writes `next` if it differs from what is stored; null when the stored object changed meanwhile (retry). */
+  async #commitUpdate(key: string, kv: KeyValue, current: KubeObject, next: KubeObject, options: WriteOptions): Promise<KubeObject | null> {
+    const value = encodeForStorage(next);
+    if (value === kv.value) return current;
+    // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
+    const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
+      !(this.strategy.holdsDeletion?.(next) ?? false);
+    if (options.dryRun) return next;
+    try {
+      const written = finalized
+        ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })
+        : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
+      return finalized ? next : decodeStored(written);
+    } catch (e) {
+      if (isStorageError(e, "Conflict")) {
+        if (next.metadata.resourceVersion) throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
+        return null;
+      }
+      if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, current.metadata.name as string);
+      throw e;
+    }
+  }
+
+  #checkDeletePreconditions(current: KubeObject, options: DeleteOptions): void {
+    const pre = options.preconditions;
+    const name = current.metadata.name as string;
+    if (pre?.uid && pre.uid !== current.metadata.uid) {
+      throw newConflict(this.qualified, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw newConflict(
+        this.qualified,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
+      );
+    }
+  }
+}
+
+function setStatus(obj: KubeObject, status: unknown): void {
+  if (status === undefined) delete obj.status;
+  else obj.status = status;
+}
+
+/** A status write changes only status (kube's status strategies reset everything else). */
+function withStatusFrom(current: KubeObject, next: KubeObject): KubeObject {
+  const merged = structuredClone(current);
+  setStatus(merged, next.status);
+  merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  return merged;
+}
+
+/** The namespace `finalize` subresource changes only spec.finalizers. */
+function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
+  const merged = structuredClone(current);
+  const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+  merged.spec = { ...(merged.spec as object), finalizers };
+  merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  return merged;
+}

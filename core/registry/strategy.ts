@@ -1,0 +1,115 @@
+/**
+ * Per-kind facts the generic store needs, taken from kube-apiserver 1.26's registry strategies
+ * (pkg/registry/<group>/<kind>/strategy.go): which kinds track metadata.generation, which accept
+ * PUT-creates, what status a new object starts with, and how deletion behaves.
+ */
+import type { KubeObject } from "../api/types.ts";
+import type { ResourceType } from "./resource-type.ts";
+
+export interface Strategy {
+  /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
+  tracksGeneration: boolean;
+  /** PUT on a missing object creates it (AllowCreateOnUpdate). */
+  allowCreateOnUpdate: boolean;
+  /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
+  hasStatus: boolean;
+  /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
+  initialStatus?: (obj: KubeObject) => unknown;
+  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject). */
+  returnsDeletedObject: boolean;
+  /** Grace period (seconds) a delete without one uses; 0 = deleted at once. */
+  gracePeriodSeconds: (obj: KubeObject) => number;
+  /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
+  prepareForCreate?: (obj: KubeObject) => void;
+  /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
+  holdsDeletion?: (obj: KubeObject) => boolean;
+  /** Changes made when deletion begins, besides deletionTimestamp. */
+  markTerminating?: (obj: KubeObject) => void;
+}
+
+type NamespaceFields = { spec?: { finalizers?: string[] }; status?: { phase?: string } };
+
+/** Namespaces carry the `kubernetes` finalizer in spec; the namespace controller removes it once they are empty. */
+const NAMESPACE_HOOKS: Partial<Strategy> = {
+  prepareForCreate: (obj) => {
+    const ns = obj as KubeObject & NamespaceFields;
+    const finalizers = new Set([...(ns.spec?.finalizers ?? []), "kubernetes"]);
+    ns.spec = { ...ns.spec, finalizers: [...finalizers].sort() };
+  },
+  holdsDeletion: (obj) => ((obj as KubeObject & NamespaceFields).spec?.finalizers ?? []).length > 0,
+  markTerminating: (obj) => {
+    (obj as KubeObject & NamespaceFields).status = { ...(obj as NamespaceFields).status, phase: "Terminating" };
+  },
+};
+
+const GENERATION_TRACKING = new Set([
+  "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets", "/replicationcontrollers",
+  "batch/jobs", "batch/cronjobs", "networking.k8s.io/ingresses", "networking.k8s.io/networkpolicies",
+  "networking.k8s.io/ingressclasses", "policy/poddisruptionbudgets", "autoscaling/horizontalpodautoscalers",
+  "apiextensions.k8s.io/customresourcedefinitions", "admissionregistration.k8s.io/validatingwebhookconfigurations",
+  "admissionregistration.k8s.io/mutatingwebhookconfigurations", "flowcontrol.apiserver.k8s.io/flowschemas",
+  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations", "policy/podsecuritypolicies",
+]);
+
+const CREATE_ON_UPDATE = new Set([
+  "/endpoints", "/events", "events.k8s.io/events", "/limitranges", "coordination.k8s.io/leases",
+  "discovery.k8s.io/endpointslices", "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/rolebindings",
+  "rbac.authorization.k8s.io/clusterroles", "rbac.authorization.k8s.io/clusterrolebindings",
+]);
+
+const RETURNS_DELETED_OBJECT = new Set(["/pods", "/namespaces", "/services", "/nodes", "/persistentvolumes", "/persistentvolumeclaims"]);
+
+/** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
+const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "apiregistration.k8s.io/apiservices", "certificates.k8s.io/certificatesigningrequests"]);
+
+const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
+  "/pods": (obj) => ({ phase: "Pending", qosClass: podQOSClass(obj) }),
+  "/namespaces": () => ({ phase: "Active" }),
+  "/persistentvolumes": () => ({ phase: "Pending" }),
+  "/persistentvolumeclaims": () => ({ phase: "Pending" }),
+};
+
+export function strategyFor(type: ResourceType): Strategy {
+  const id = `${type.group}/${type.resource}`;
+  const hasStatus = type.subresources.some((s) => s.name === "status");
+  const initialStatus = INITIAL_STATUS[id] ?? (hasStatus && !KEEPS_STATUS_ON_CREATE.has(id) ? () => undefined : undefined);
+  return {
+    tracksGeneration: GENERATION_TRACKING.has(id),
+    allowCreateOnUpdate: CREATE_ON_UPDATE.has(id),
+    hasStatus,
+    initialStatus,
+    returnsDeletedObject: RETURNS_DELETED_OBJECT.has(id),
+    gracePeriodSeconds: id === "/pods" ? podGracePeriod : () => 0,
+    ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
+  };
+}
+
+/** An unscheduled or finished pod goes at once; a running one waits for its node agent (kube's pod CheckGracefulDelete). */
+function podGracePeriod(obj: KubeObject): number {
+  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = (obj.status as { phase?: string } | undefined)?.phase;
+  if (!spec.nodeName || phase === "Succeeded" || phase === "Failed") return 0;
+  return spec.terminationGracePeriodSeconds ?? 30;
+}
+
+type Resources = { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+
+/** kube's QoS class: Guaranteed when every container limits = requests for cpu and memory, BestEffort when nothing is set. */
+function podQOSClass(obj: KubeObject): string {
+  const spec = (obj.spec ?? {}) as { containers?: { resources?: Resources }[]; initContainers?: { resources?: Resources }[] };
+  const containers = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  let anySet = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const requests = c.resources?.requests ?? {};
+    const limits = c.resources?.limits ?? {};
+    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) anySet = true;
+    for (const name of ["cpu", "memory"]) {
+      const limit = limits[name];
+      const request = requests[name] ?? limit;
+      if (limit === undefined || String(request) !== String(limit)) guaranteed = false;
+    }
+  }
+  if (!anySet) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
+}

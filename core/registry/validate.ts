@@ -1,0 +1,24 @@
+/** The checks every object gets before it is stored: metadata rules and the kind's name rule. */
+import { newInvalid } from "../api/errors.ts";
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator, validateObjectMeta } from "../api/names.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { ResourceType } from "./resource-type.ts";
+
+/** kube's per-kind name validators (ValidateXName in pkg/apis/<group>/validation); the rest use DNS-1123 subdomains. */
+const NAME_RULES: Record<string, NameValidator> = {
+  "/namespaces": nameIsDNSLabel,
+  "/services": nameIsDNS1035Label,
+  "rbac.authorization.k8s.io/roles": nameIsPathSegment,
+  "rbac.authorization.k8s.io/clusterroles": nameIsPathSegment,
+  "rbac.authorization.k8s.io/rolebindings": nameIsPathSegment,
+  "rbac.authorization.k8s.io/clusterrolebindings": nameIsPathSegment,
+};
+
+export function nameValidatorFor(type: ResourceType): NameValidator {
+  return NAME_RULES[`${type.group}/${type.resource}`] ?? nameIsDNSSubdomain;
+}
+
+export function validateNewObject(type: ResourceType, obj: KubeObject): void {
+  const errors = validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) });
+  if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);
+}

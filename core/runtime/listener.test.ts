@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { request as httpsRequest, type RequestOptions } from "node:https";
+import type { IncomingMessage } from "node:http";
+import { connect } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
+import { createCertificateAuthority, issueClientCertificate, issueServingCertificate, type IssuedCertificate } from "../server/certificates.ts";
+import { type ConnectionHandler, listenHttps, type HttpsListener } from "./listener.ts";
+
+let caPem: string;
+let trustedClient: IssuedCertificate;
+let foreignClient: IssuedCertificate;
+let listener: HttpsListener;
+let currentHandler: ConnectionHandler;
+let servingCert: IssuedCertificate;
+
+beforeAll(async () => {
+  const ca = await createCertificateAuthority("test-ca", { days: 1 });
+  const foreignCa = await createCertificateAuthority("foreign-ca", { days: 1 });
+  caPem = ca.certPem;
+  trustedClient = await issueClientCertificate(ca, { commonName: "alice", organizations: ["devs", "ops"], days: 1 });
+  foreignClient = await issueClientCertificate(foreignCa, { commonName: "mallory", organizations: ["system:masters"], days: 1 });
+  servingCert = await issueServingCertificate(ca, { commonName: "server", hosts: ["127.0.0.1"], days: 1 });
+  listener = await startListener((request, conn) => currentHandler(request, conn));
+});
+
+function startListener(handler: ConnectionHandler, shutdownGraceMs?: number): Promise<HttpsListener> {
+  return listenHttps(handler, { host: "127.0.0.1", port: 0, key: servingCert.keyPem, cert: servingCert.certPem, clientCA: caPem, shutdownGraceMs });
+}
+
+afterAll(() => listener.close());
+
+function send(path: string, client?: IssuedCertificate, extra: RequestOptions = {}): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: "127.0.0.1", port: listener.port, path, ca: caPem, cert: client?.certPem, key: client?.keyPem, agent: false, ...extra },
+      resolve,
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function readAll(response: IncomingMessage): Promise<string> {
+  let text = "";
+  for await (const chunk of response) text += chunk;
+  return text;
+}
+
+function echoConnection(): ConnectionHandler {
+  return async (request, conn) => Response.json({ path: new URL(request.url).pathname, conn });
+}
+
+test("listenHttps() on port 0 reports the bound port", () => {
+  expect(listener.port).toBeGreaterThan(0);
+});
+
+test("a client certificate signed by the client CA is seen as verified with its CN and all O values", async () => {
+  currentHandler = echoConnection();
+  const body = JSON.parse(await readAll(await send("/who", trustedClient)));
+  expect(body).toEqual({ path: "/who", conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true } } });
+});
+
+test("a client certificate from a foreign CA is passed on as unverified", async () => {
+  currentHandler = echoConnection();
+  const body = JSON.parse(await readAll(await send("/who", foreignClient)));
+  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false } });
+});
+
+test("a request without a client certificate has no peer certificate", async () => {
+  currentHandler = echoConnection();
+  const body = JSON.parse(await readAll(await send("/anon")));
+  expect(body.conn).toEqual({});
+});
+
+test("a streaming response arrives chunk by chunk before the stream ends", async () => {
+  let releaseSecond!: () => void;
+  const secondAllowed = new Promise<void>((resolve) => (releaseSecond = resolve));
+  currentHandler = async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode("first\n"));
+          await secondAllowed;
+          controller.enqueue(new TextEncoder().encode("second\n"));
+          controller.close();
+        },
+      }),
+      { headers: { "content-type": "application/json" } },
+    );
+  const response = await send("/watch", trustedClient);
+  expect(response.headers["transfer-encoding"]).toBe("chunked");
+  const chunks: string[] = [];
+  for await (const chunk of response) {
+    chunks.push(String(chunk));
+    // The second chunk only exists once the first one has reached the client.
+    if (chunks.length === 1) releaseSecond();
+  }
+  expect(chunks).toEqual(["first\n", "second\n"]);
+});
+
+test("a client disconnect cancels the response stream", async () => {
+  let cancelled!: () => void;
+  const wasCancelled = new Promise<string>((resolve) => (cancelled = () => resolve("cancelled")));
+  currentHandler = async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("event\n"));
+        },
+        cancel: () => cancelled(),
+      }),
+    );
+  const response = await send("/watch", trustedClient);
+  await new Promise((resolve) => response.once("data", resolve));
+  response.destroy();
+  const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 2000));
+  expect(await Promise.race([wasCancelled, timeout])).toBe("cancelled");
+});
+
+test("garbage instead of a TLS handshake closes that socket and the server keeps serving", async () => {
+  await new Promise<void>((resolve) => {
+    const socket = connect(listener.port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\n\r\nnot tls at all"));
+    socket.on("close", () => resolve());
+    socket.on("error", () => {});
+  });
+  currentHandler = echoConnection();
+  const response = await send("/after", trustedClient);
+  expect(response.statusCode).toBe(200);
+  await readAll(response);
+});
+
+test("close() lets a running request finish and then stops accepting connections", async () => {
+  let finishRequest!: () => void;
+  const requestMayFinish = new Promise<void>((resolve) => (finishRequest = resolve));
+  const ownListener = await startListener(async () => {
+    await requestMayFinish;
+    return new Response("done");
+  });
+  const pending = send("/slow", trustedClient, { port: ownListener.port });
+  await delay(50);
+  const closing = ownListener.close();
+  finishRequest();
+  const response = await pending;
+  expect(await readAll(response)).toBe("done");
+  await closing;
+  await expect(send("/again", trustedClient, { port: ownListener.port })).rejects.toThrow("ECONNREFUSED");
+});
+
+test("close() cuts a request still running after the grace period", async () => {
+  const ownListener = await startListener(() => new Promise<Response>(() => {}), 100);
+  const pending = send("/hangs", trustedClient, { port: ownListener.port });
+  await delay(50);
+  await ownListener.close();
+  await expect(pending).rejects.toThrow();
+});

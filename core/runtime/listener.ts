@@ -1,0 +1,150 @@
+/**
+ * The HTTPS listener. `Bun.serve` cannot show the handler the client certificate, so TLS is
+ * terminated by a `node:tls` server and each secure socket is handed to a `node:http` server whose
+ * requests become fetch `Request`s (via @hono/node-server) together with the peer certificate.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { createServer as createTlsServer, type TLSSocket } from "node:tls";
+import { getRequestListener } from "@hono/node-server";
+
+export interface PeerCertificate {
+  commonName: string;
+  organizations: string[];
+  /** True when the certificate chains to the configured client CA. */
+  verified: boolean;
+}
+
+export interface ConnectionInfo {
+  peerCertificate?: PeerCertificate;
+}
+
+export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
+
+export interface HttpsOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  key: string;
+  cert: string;
+  /** PEM bundle of CAs that client certificates are verified against. */
+  clientCA: string;
+  /** How long close() lets running requests finish before cutting their connections; default 5s. */
+  shutdownGraceMs?: number;
+}
+
+export interface HttpsListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
+  const requestListener = getRequestListener(
+    (request, env) => handler(request, connectionInfo(("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined)),
+    { overrideGlobalObjects: false },
+  );
+  const httpServer = createHttpServer(requestListener);
+  const tlsServer = createTlsServer({
+    key: options.key,
+    cert: options.cert,
+    ca: options.clientCA,
+    requestCert: true,
+    // Requests without a verified certificate still reach authentication (tokens, anonymous).
+    rejectUnauthorized: false,
+    ALPNProtocols: ["http/1.1"],
+  });
+  const connections = new ConnectionTracker();
+  tlsServer.on("secureConnection", (socket: TLSSocket) => {
+    connections.add(socket);
+    socket.on("error", () => socket.destroy());
+    httpServer.emit("connection", socket);
+  });
+  httpServer.on("request", (request: IncomingMessage, response: ServerResponse) => connections.trackRequest(request.socket, response));
+  // A failed handshake (garbage bytes, unknown CA on the client side) concerns only that socket.
+  tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
+  httpServer.on("clientError", (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    tlsServer.once("error", reject);
+    tlsServer.listen(options.port, options.host, () => {
+      tlsServer.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (tlsServer.address() as AddressInfo).port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+      await connections.drain(options.shutdownGraceMs ?? 5000);
+      httpServer.close();
+      await closed;
+    },
+  };
+}
+
+/** Open connections and their running requests, so close() can let requests finish first. */
+class ConnectionTracker {
+  #runningBySocket = new Map<Socket, number>();
+  #running = 0;
+  #draining = false;
+  #onIdle: (() => void) | undefined;
+
+  add(socket: Socket): void {
+    this.#runningBySocket.set(socket, 0);
+    socket.on("close", () => this.#runningBySocket.delete(socket));
+  }
+
+  trackRequest(socket: Socket, response: ServerResponse): void {
+    const running = this.#runningBySocket.get(socket);
+    if (running === undefined) return;
+    this.#runningBySocket.set(socket, running + 1);
+    this.#running++;
+    response.on("close", () => {
+      this.#running--;
+      const left = this.#runningBySocket.get(socket);
+      // A response closes after its socket when the client went away; that socket is already gone.
+      if (left !== undefined) {
+        this.#runningBySocket.set(socket, left - 1);
+        if (this.#draining && left === 1) socket.destroy();
+      }
+      if (this.#running === 0) this.#onIdle?.();
+    });
+  }
+
+  /** Closes idle connections now, busy ones when their requests end, and all of them after graceMs. */
+  async drain(graceMs: number): Promise<void> {
+    this.#draining = true;
+    for (const [socket, running] of this.#runningBySocket) if (running === 0) socket.destroy();
+    if (this.#running > 0) {
+      const idle = new Promise<void>((resolve) => (this.#onIdle = resolve));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([idle, expired]);
+      clearTimeout(timer);
+    }
+    for (const socket of this.#runningBySocket.keys()) socket.destroy();
+  }
+}
+
+function connectionInfo(incoming: IncomingMessage | undefined): ConnectionInfo {
+  const socket = incoming?.socket as TLSSocket | undefined;
+  const certificate = socket?.getPeerCertificate?.();
+  if (!socket || !certificate || !certificate.subject) return {};
+  return {
+    peerCertificate: {
+      commonName: firstValue(certificate.subject.CN) ?? "",
+      organizations: allValues(certificate.subject.O),
+      verified: socket.authorized,
+    },
+  };
+}
+
+// Node gives a single RDN value as a string and repeated ones as an array.
+function allValues(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return allValues(value)[0];
+}

@@ -1,0 +1,21 @@
+/** The node:sqlite adapter, for running from source under Deno (or Node). */
+import { DatabaseSync } from "node:sqlite";
+import { runInTransaction, type SqliteDatabase, type SqliteRow, type SqliteValue } from "./sqlite-driver.ts";
+
+export function openSqliteDatabase(path: string): SqliteDatabase {
+  const db = new DatabaseSync(path);
+  const exec = (sql: string) => db.exec(sql);
+  return {
+    exec,
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      return {
+        run: (...params: SqliteValue[]) => ({ changes: Number(statement.run(...params).changes) }),
+        get: (...params: SqliteValue[]) => statement.get(...params) as SqliteRow | undefined,
+        all: (...params: SqliteValue[]) => statement.all(...params) as SqliteRow[],
+      };
+    },
+    transaction: (fn) => runInTransaction(exec, fn),
+    close: () => db.close(),
+  };
+}

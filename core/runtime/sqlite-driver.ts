@@ -1,0 +1,35 @@
+/**
+ * The few SQLite operations the storage backend needs, so a runtime adapter (bun:sqlite here,
+ * node:sqlite under Deno) can supply them. Parameters are positional (`?`).
+ */
+
+export type SqliteValue = string | number | bigint | null | Uint8Array;
+export type SqliteRow = Record<string, SqliteValue>;
+
+export interface SqliteStatement {
+  run(...params: SqliteValue[]): { changes: number };
+  /** The first row, or undefined when there is none. */
+  get(...params: SqliteValue[]): SqliteRow | undefined;
+  all(...params: SqliteValue[]): SqliteRow[];
+}
+
+export interface SqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): SqliteStatement;
+  /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT; rolls back and rethrows when it throws. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** Wraps `fn` in an immediate transaction using plain SQL, for drivers without a helper. */
+export function runInTransaction<T>(exec: (sql: string) => void, fn: () => T): T {
+  exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    exec("COMMIT");
+    return result;
+  } catch (error) {
+    exec("ROLLBACK");
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
+ * metrics → body limit → authentication → handler → encoding in the negotiated representation.
+ */
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
+import { negotiate } from "../api/negotiate.ts";
+import type { IncludeObject } from "../api/table.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
+import type { Storage } from "../storage/storage.ts";
+import type { WatchBroker } from "../watch/broker.ts";
+import { authenticateClientCertificate, isPublicPath, type UserInfo } from "./authenticate.ts";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
+import type { HealthChecks } from "./health.ts";
+import { metricLabels } from "./metric-labels.ts";
+import type { ApiMetrics } from "./metrics.ts";
+import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
+import { newResourceNotFound, routeResource } from "./resource-route.ts";
+import { respondError } from "./respond.ts";
+import { versionInfo } from "./version.ts";
+
+export interface AppDeps {
+  storage: Storage;
+  broker: WatchBroker;
+  catalog: Catalog;
+  registry: Registry;
+  metrics: ApiMetrics;
+  health: HealthChecks;
+  options: { maxRequestBytes: number; historyMs: number };
+}
+
+type Env = { Bindings: { conn: ConnectionInfo }; Variables: { info: RequestInfo; user: UserInfo } };
+
+const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function json(body: unknown, status = 200): Response {
+  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
+}
+
+function errorResponse(error: unknown): Response {
+  if (isStatusError(error)) return respondError(error);
+  // Never echo internals that may hold secrets; the message names the failure only.
+  console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"));
+}
+
+export function createApp(deps: AppDeps): ConnectionHandler {
+  const app = new Hono<Env>();
+
+  app.onError((error) => errorResponse(error));
+  app.notFound(() => respondError(newResourceNotFound()));
+
+  app.use("*", async (c, next) => {
+    const info = parseRequestInfo(c.req.method, new URL(c.req.url));
+    c.set("info", info);
+    const started = performance.now();
+    // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
+    const finished = info.verb === "watch" ? () => {} : deps.metrics.startRequest(READ_ONLY_METHODS.has(c.req.method) ? "readOnly" : "mutating");
+    try {
+      await next();
+    } finally {
+      finished();
+    }
+    deps.metrics.observe(metricLabels(info, c.req.raw), c.res.status, (performance.now() - started) / 1000);
+  });
+
+  app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: () => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes)) }));
+
+  app.use("*", async (c, next) => {
+    const health = await deps.health.handle(c.req.raw);
+    if (health) return health;
+    if (!isPublicPath(c.req.path)) c.set("user", authenticateClientCertificate(c.env.conn));
+    await next();
+  });
+
+  app.get("/version", () => json(versionInfo()));
+  app.get("/metrics", async () => {
+    const { contentType, body } = await deps.metrics.render();
+    return new Response(body, { headers: { "Content-Type": contentType } });
+  });
+  app.get("/api", (c) => json(apiVersions(new URL(c.req.url).host)));
+  app.get("/apis", () => json(apiGroupList(deps.catalog)));
+  app.get("/api/:version", (c) => discovery(apiResourceList(deps.catalog, "", c.req.param("version"))));
+  app.get("/apis/:group", (c) => discovery(apiGroup(deps.catalog, c.req.param("group"))));
+  app.get("/apis/:group/:version", (c) => discovery(apiResourceList(deps.catalog, c.req.param("group"), c.req.param("version"))));
+  app.all("/api/*", (c) => serveResource(c, deps));
+  app.all("/apis/*", (c) => serveResource(c, deps));
+
+  return async (request, conn) => {
+    try {
+      return await app.fetch(request, { conn });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function discovery(body: unknown): Response {
+  if (body === undefined) throw newResourceNotFound();
+  return json(body);
+}
+
+async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> {
+  const info = c.get("info");
+  if (!info.isResourceRequest) throw newResourceNotFound();
+  const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
+  const handler = routeResource(info, type);
+  const url = new URL(c.req.url);
+  const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
+  if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
+  const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
+  const ctx = {
+    request: c.req.raw,
+    url,
+    info,
+    type: type!,
+    store: deps.registry.store(type!),
+    storage: deps.storage,
+    broker: deps.broker,
+    encode: {
+      representation: negotiate(c.req.header("accept"), { allowTable: reads }),
+      pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
+      includeObject: includeObject as IncludeObject,
+    },
+    warnings: [] as string[],
+  };
+  const response = await handler(ctx);
+  for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  return response;
+}

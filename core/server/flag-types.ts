@@ -1,0 +1,93 @@
+/**
+ * Value types of command-line flags, named and printed as spf13/pflag does so `--help` reads like
+ * kube-apiserver's, and Go's duration syntax (`90s`, `5m`, `1h30m`).
+ */
+
+export interface FlagType<T> {
+  /** Shown after the flag name in --help ("int", "string", "duration"); empty for booleans. */
+  name: string;
+  parse(text: string): T;
+  format(value: T): string;
+  /** Whether a bare `--flag` means true (booleans only). */
+  isBoolean?: true;
+}
+
+export const intFlag: FlagType<number> = {
+  name: "int",
+  parse(text) {
+    if (!/^[+-]?\d+$/.test(text.trim())) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+    return Number.parseInt(text, 10);
+  },
+  format: String,
+};
+
+export const stringFlag: FlagType<string> = { name: "string", parse: (text) => text, format: (value) => value };
+
+export const boolFlag: FlagType<boolean> = {
+  name: "",
+  isBoolean: true,
+  parse(text) {
+    const value = BOOL_WORDS[text];
+    if (value === undefined) throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+    return value;
+  },
+  format: String,
+};
+
+// The spellings Go's strconv.ParseBool accepts.
+const BOOL_WORDS: Record<string, boolean> = {
+  "1": true, t: true, T: true, true: true, TRUE: true, True: true,
+  "0": false, f: false, F: false, false: false, FALSE: false, False: false,
+};
+
+/** Durations are held in milliseconds. */
+export const durationFlag: FlagType<number> = { name: "duration", parse: parseGoDuration, format: formatGoDuration };
+
+export function enumFlag<T extends string>(values: readonly T[]): FlagType<T> {
+  return {
+    name: "string",
+    parse(text) {
+      const match = values.find((value) => value === text.toUpperCase());
+      if (match === undefined) throw new Error(`must be one of ${values.join(", ")}`);
+      return match;
+    },
+    format: (value) => value,
+  };
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses Go's time.ParseDuration syntax into milliseconds. */
+export function parseGoDuration(text: string): number {
+  const invalid = () => new Error(`time: invalid duration ${JSON.stringify(text)}`);
+  const match = /^([+-]?)(.*)$/.exec(text)!;
+  const body = match[2]!;
+  if (body === "0") return 0;
+  if (body === "") throw invalid();
+  let total = 0;
+  let rest = body;
+  while (rest !== "") {
+    const part = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
+    if (!part) throw invalid();
+    total += Number.parseFloat(part[1]!) * UNIT_MS[part[2]!]!;
+    rest = rest.slice(part[0].length);
+  }
+  return match[1] === "-" ? -total : total;
+}
+
+/** Formats milliseconds like Go's Duration.String(): 5m0s, 1h30m0s, 1.5s, 250ms. */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return "0s";
+  const sign = ms < 0 ? "-" : "";
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${sign}${trimNumber(abs)}ms`;
+  const hours = Math.floor(abs / 3_600_000);
+  const minutes = Math.floor((abs % 3_600_000) / 60_000);
+  const seconds = (abs % 60_000) / 1000;
+  const head = hours > 0 ? `${hours}h${minutes}m` : minutes > 0 ? `${minutes}m` : "";
+  return `${sign}${head}${trimNumber(seconds)}s`;
+}
+
+function trimNumber(value: number): string {
+  return String(Number(value.toFixed(9)));
+}

@@ -1,0 +1,175 @@
+/**
+ * kube-apiserver's command line (the flags kubun supports), declared in one table: a new flag is one
+ * `defineFlag` line plus its ServerConfig field. Sources, strongest first: command line, KUBUN_<NAME>
+ * environment variables, the --config YAML file, the defaults.
+ */
+import { boolFlag, durationFlag, enumFlag, type FlagType, intFlag, stringFlag } from "./flag-types.ts";
+import { readConfigFile } from "./config-file.ts";
+
+export interface ServerConfig {
+  securePort: number;
+  bindAddress: string;
+  dataDir: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  clientCaFile: string;
+  maxRequestBytes: number;
+  /** Milliseconds of watch history kept for resuming watches. */
+  watchCacheHistoryMs: number;
+  storageSync: "FULL" | "NORMAL";
+  config: string;
+  help: boolean;
+  version: boolean;
+}
+
+interface FlagSpec<K extends keyof ServerConfig = keyof ServerConfig> {
+  name: string;
+  section: string;
+  key: K;
+  type: FlagType<ServerConfig[K]>;
+  defaultValue: ServerConfig[K];
+  usage: string;
+  shorthand?: string;
+}
+
+function defineFlag<K extends keyof ServerConfig>(spec: FlagSpec<K>): FlagSpec {
+  return spec as unknown as FlagSpec;
+}
+
+const FLAGS: readonly FlagSpec[] = [
+  defineFlag({ section: "Generic flags", name: "config", key: "config", type: stringFlag, defaultValue: "", usage: "A YAML file whose keys are flag names without dashes (e.g. secure-port: 7443); the command line overrides it." }),
+  defineFlag({ section: "Generic flags", name: "max-request-bytes", key: "maxRequestBytes", type: intFlag, defaultValue: 3145728, usage: "The largest request body accepted, in bytes; larger requests are answered with 413." }),
+  defineFlag({ section: "Secure serving flags", name: "bind-address", key: "bindAddress", type: stringFlag, defaultValue: "127.0.0.1", usage: "The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for all interfaces)." }),
+  defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),
+  defineFlag({ section: "Secure serving flags", name: "tls-cert-file", key: "tlsCertFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 serving certificate (PEM); if empty, one is generated in --data-dir." }),
+  defineFlag({ section: "Secure serving flags", name: "tls-private-key-file", key: "tlsPrivateKeyFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 private key matching --tls-cert-file." }),
+  defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
+  defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
+  defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
+  defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
+  defineFlag({ section: "Global flags", name: "help", shorthand: "h", key: "help", type: boolFlag, defaultValue: false, usage: "help for kubun" }),
+  defineFlag({ section: "Global flags", name: "version", key: "version", type: boolFlag, defaultValue: false, usage: "Print version information and quit." }),
+];
+
+/** Rejected command-line input; the message reads like cobra's ("unknown flag: --foo"). */
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FlagError";
+  }
+}
+
+function defaultConfig(): ServerConfig {
+  return Object.fromEntries(FLAGS.map((flag) => [flag.key, flag.defaultValue])) as unknown as ServerConfig;
+}
+
+export function parseFlags(argv: string[], env: Record<string, string | undefined> = {}): ServerConfig {
+  const fromCommandLine = readCommandLine(argv);
+  const fromEnv = readEnv(env);
+  const configPath = fromCommandLine.get("config") ?? fromEnv.get("config");
+  const fromFile = configPath ? readConfigFile(configPath) : new Map<string, string>();
+  for (const name of fromFile.keys()) {
+    if (name === "config" || !findFlag(name)) throw new FlagError(`unknown flag in config file ${configPath}: ${name}`);
+  }
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  for (const source of [fromFile, fromEnv, fromCommandLine]) {
+    for (const [name, text] of source) {
+      const flag = findFlag(name)!;
+      config[flag.key] = parseValue(flag, text);
+    }
+  }
+  return config as unknown as ServerConfig;
+}
+
+function readCommandLine(argv: string[]): Map<string, string> {
+  const values = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positional.push(arg);
+      continue;
+    }
+    const { flag, inlineValue } = lookUpArgument(arg);
+    if (inlineValue !== undefined) values.set(flag.name, inlineValue);
+    else if (flag.type.isBoolean) values.set(flag.name, "true");
+    else if (i + 1 < argv.length) values.set(flag.name, argv[++i]!);
+    else throw new FlagError(`flag needs an argument: ${arg}`);
+  }
+  if (positional.length > 0) throw new FlagError(`"kubun" does not take any arguments, got ${JSON.stringify(positional)}`);
+  return values;
+}
+
+function lookUpArgument(arg: string): { flag: FlagSpec; inlineValue?: string } {
+  if (arg.startsWith("--")) {
+    const equals = arg.indexOf("=");
+    const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+    const flag = findFlag(name);
+    if (!flag) throw new FlagError(`unknown flag: --${name}`);
+    return { flag, inlineValue: equals === -1 ? undefined : arg.slice(equals + 1) };
+  }
+  const letter = arg[1]!;
+  const flag = FLAGS.find((candidate) => candidate.shorthand === letter);
+  if (!flag) throw new FlagError(`unknown shorthand flag: '${letter}' in ${arg}`);
+  const rest = arg.slice(2);
+  return { flag, inlineValue: rest === "" ? undefined : rest.replace(/^=/, "") };
+}
+
+function readEnv(env: Record<string, string | undefined>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const flag of FLAGS) {
+    const value = env[envVarName(flag.name)];
+    if (value !== undefined && value !== "") values.set(flag.name, value);
+  }
+  return values;
+}
+
+function envVarName(flagName: string): string {
+  return `KUBUN_${flagName.toUpperCase().replaceAll("-", "_")}`;
+}
+
+function findFlag(name: string): FlagSpec | undefined {
+  return FLAGS.find((flag) => flag.name === name);
+}
+
+function parseValue(flag: FlagSpec, text: string): unknown {
+  try {
+    return flag.type.parse(text);
+  } catch (error) {
+    throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--${flag.name}" flag: ${(error as Error).message}`);
+  }
+}
+
+/** Usage text laid out as kube-apiserver's (cobra + pflag): sections, aligned columns, non-zero defaults. */
+export function helpText(): string {
+  const columns = FLAGS.map((flag) => ({ flag, left: flagColumn(flag) }));
+  const width = Math.max(...columns.map((column) => column.left.length));
+  const sections = [...new Set(FLAGS.map((flag) => flag.section))].map((section) => {
+    const lines = columns
+      .filter((column) => column.flag.section === section)
+      .map(({ flag, left }) => `${left.padEnd(width)}   ${flag.usage}${defaultSuffix(flag)}`);
+    return `${section}:\n\n${lines.join("\n")}\n`;
+  });
+  return [
+    "kubun serves the Kubernetes API (kube-apiserver 1.26) from one process, with its state in SQLite.",
+    `Every flag can also be set through the environment as KUBUN_<FLAG_NAME>, e.g. ${envVarName("secure-port")}.`,
+    "",
+    "Usage:\n  kubun [flags]\n",
+    ...sections,
+  ].join("\n");
+}
+
+function flagColumn(flag: FlagSpec): string {
+  const names = flag.shorthand ? `  -${flag.shorthand}, --${flag.name}` : `      --${flag.name}`;
+  return flag.type.name ? `${names} ${flag.type.name}` : names;
+}
+
+function defaultSuffix(flag: FlagSpec): string {
+  const text = (flag.type as FlagType<unknown>).format(flag.defaultValue);
+  if (text === "" || text === "false" || text === "0" || text === "0s") return "";
+  return flag.type.name === "string" ? ` (default ${JSON.stringify(text)})` : ` (default ${text})`;
+}

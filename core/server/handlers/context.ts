@@ -1,0 +1,22 @@
+/** What every resource handler receives: the parsed request, its resource type and store, and shared services. */
+import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceStore } from "../../registry/store.ts";
+import type { Storage } from "../../storage/storage.ts";
+import type { WatchBroker } from "../../watch/broker.ts";
+import type { RequestInfo } from "../request-info.ts";
+import type { EncodeOptions } from "../respond.ts";
+
+export interface HandlerContext {
+  request: Request;
+  url: URL;
+  info: RequestInfo;
+  type: ResourceType;
+  store: ResourceStore;
+  encode: EncodeOptions;
+  storage: Storage;
+  broker: WatchBroker;
+  /** Warning header values (code 299) collected while handling the request. */
+  warnings: string[];
+}
+
+export type Handler = (ctx: HandlerContext) => Promise<Response>;

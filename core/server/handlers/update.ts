@@ -1,0 +1,14 @@
+/** PUT: replace an object (or its status), creating it where the kind allows (spec 4.2). */
+import { respondObject } from "../respond.ts";
+import type { HandlerContext } from "./context.ts";
+import { parseWriteQuery, readObjectBody } from "./write-options.ts";
+
+export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
+  const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const body = await readObjectBody(ctx, query.fieldValidation);
+  const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, () => body, {
+    dryRun: query.dryRun,
+    subresource: ctx.info.subresource,
+  });
+  return respondObject(object, created ? 201 : 200, ctx.encode);
+}

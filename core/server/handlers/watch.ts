@@ -1,0 +1,124 @@
+/**
+ * Watch (spec 4.5 watch table, 6): a chunked stream of JSON events. Without a resourceVersion (or "0") the
+ * current state comes first as ADDED events; with one, only changes after it. A version older than the kept
+ * history ends the stream with an ERROR event carrying 410 Expired. Bookmarks are sent when asked for:
+ * every minute and shortly before the timeout, as kube's watch cache does.
+ */
+import { newResourceExpired, type StatusError } from "../../api/errors.ts";
+import { parseListOptions } from "../../api/list-options.ts";
+import { apiVersionOf, type KubeObject } from "../../api/types.ts";
+import { waitForRevision } from "../../registry/freshness.ts";
+import { collectionPrefix } from "../../registry/keys.ts";
+import { listObjects } from "../../registry/list.ts";
+import { toWatchEvent } from "../../registry/watch.ts";
+import { isStorageError } from "../../storage/storage.ts";
+import type { Watch, WatchMessage } from "../../watch/watch.ts";
+import { objectBody } from "../respond.ts";
+import type { HandlerContext } from "./context.ts";
+import { parseResourceVersion } from "./get.ts";
+import { selectionOf } from "./selection.ts";
+
+const BOOKMARK_INTERVAL_MS = 60_000;
+const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
+/** kube's default watch timeout: a random time between the minimum request timeout (30m) and twice that. */
+const MIN_REQUEST_TIMEOUT_S = 1800;
+
+type Frame = { type: string; object: unknown };
+
+export async function handleWatch(ctx: HandlerContext): Promise<Response> {
+  const options = parseListOptions(ctx.url.searchParams);
+  const matches = selectionOf(ctx.type, options.labelSelector, options.fieldSelector);
+  const initial: KubeObject[] = [];
+  let after: number;
+  if (options.resourceVersion === undefined || options.resourceVersion === "" || options.resourceVersion === "0") {
+    const page = await listObjects(ctx.store, { namespace: ctx.info.namespace, revision: 0, limit: 0, matches });
+    initial.push(...page.list.items);
+    after = Number(page.list.metadata.resourceVersion);
+  } else {
+    after = parseResourceVersion(options.resourceVersion);
+    await waitForRevision(ctx.storage, after);
+  }
+  const timeoutSeconds = options.timeoutSeconds ?? MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
+  const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
+  const frames = eventFrames(ctx, watch, initial, matches, options.allowWatchBookmarks);
+  const stream = frameStream(frames, watch, { timeoutMs: timeoutSeconds * 1000, bookmarks: options.allowWatchBookmarks, requestProgress: () => ctx.broker.requestProgress(watch) });
+  return new Response(stream, {
+    status: 200,
+    headers: { "Content-Type": ctx.encode.representation.format === "table" ? "application/json;as=Table;g=meta.k8s.io;v=v1" : "application/json", "Cache-Control": "no-cache, private" },
+  });
+}
+
+async function* eventFrames(
+  ctx: HandlerContext,
+  watch: Watch,
+  initial: KubeObject[],
+  matches: ((obj: KubeObject) => boolean) | undefined,
+  bookmarks: boolean,
+): AsyncGenerator<Frame> {
+  for (const object of initial) yield { type: "ADDED", object: objectBody(object, ctx.encode) };
+  let lastBookmark = 0;
+  try {
+    for await (const message of watch) {
+      const frame = frameOf(ctx, message, matches);
+      if (frame) yield frame;
+      else if (message.kind === "progress" && bookmarks && message.revision > lastBookmark) {
+        lastBookmark = message.revision;
+        yield { type: "BOOKMARK", object: bookmarkObject(ctx, message.revision) };
+      }
+    }
+  } catch (e) {
+    if (!isStorageError(e, "Compacted")) throw e;
+    const expired: StatusError = newResourceExpired(`too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision() + 1})`);
+    yield { type: "ERROR", object: expired.toStatus() };
+  }
+}
+
+function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((obj: KubeObject) => boolean) | undefined): Frame | null {
+  if (message.kind !== "event") return null;
+  const event = toWatchEvent(message.event, matches);
+  return event && { type: event.type, object: objectBody(event.object, ctx.encode) };
+}
+
+function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
+  return { kind: ctx.type.kind, apiVersion: apiVersionOf(ctx.type.group, ctx.type.version), metadata: { resourceVersion: String(revision) } };
+}
+
+/** Encodes frames one JSON document per line; ends at the timeout or when the client goes away. */
+function frameStream(
+  frames: AsyncGenerator<Frame>,
+  watch: Watch,
+  options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void },
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const timers: ReturnType<typeof setTimeout>[] = [setTimeout(() => watch.close(), options.timeoutMs)];
+  if (options.bookmarks) {
+    const beforeDeadline = options.timeoutMs - BOOKMARK_BEFORE_DEADLINE_MS;
+    if (beforeDeadline > 0) timers.push(setTimeout(options.requestProgress, beforeDeadline));
+    timers.push(setInterval(options.requestProgress, BOOKMARK_INTERVAL_MS));
+  }
+  const stop = () => {
+    for (const t of timers) clearTimeout(t);
+    watch.close();
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await frames.next();
+        if (next.done) {
+          stop();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      } catch {
+        // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
+        stop();
+        controller.close();
+      }
+    },
+    cancel() {
+      stop();
+      void frames.return(undefined);
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import { expect, test } from "bun:test";
+import type { Storage } from "../storage/storage.ts";
+import { createHealthChecks, HealthChecks } from "./health.ts";
+
+function storageWhoseReads(outcome: "succeed" | "fail"): Storage {
+  return {
+    get: async () => {
+      if (outcome === "fail") throw new Error("database is locked");
+      return null;
+    },
+  } as unknown as Storage;
+}
+
+async function get(health: HealthChecks, path: string, method = "GET"): Promise<{ status: number; body: string; headers: Headers } | null> {
+  const response = await health.handle(new Request(`https://kubun.test${path}`, { method }));
+  if (!response) return null;
+  return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+test("an endpoint answers a plain ok with kube's text headers", async () => {
+  const response = await get(createHealthChecks(storageWhoseReads("succeed")), "/livez");
+  expect(response).toMatchObject({ status: 200, body: "ok" });
+  expect(response!.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+  expect(response!.headers.get("x-content-type-options")).toBe("nosniff");
+});
+
+test("?verbose lists each check of the endpoint and ends with '<endpoint> check passed'", async () => {
+  const health = createHealthChecks(storageWhoseReads("succeed"));
+  expect((await get(health, "/livez?verbose"))!.body).toBe("[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n");
+  expect((await get(health, "/readyz?verbose"))!.body).toBe("[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]shutdown ok\nreadyz check passed\n");
+});
+
+test("?exclude skips the named checks and warns about names that match none", async () => {
+  const response = await get(createHealthChecks(storageWhoseReads("fail")), "/healthz?verbose&exclude=etcd&exclude=nope&exclude=log");
+  expect(response).toMatchObject({
+    status: 200,
+    body: '[+]ping ok\n[+]log excluded: ok\n[+]etcd excluded: ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nhealthz check passed\n',
+  });
+});
+
+test("a failing check answers 500 listing every check with the reason withheld", async () => {
+  const response = await get(createHealthChecks(storageWhoseReads("fail")), "/readyz");
+  expect(response).toMatchObject({
+    status: 500,
+    body: "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n",
+  });
+});
+
+test("/<endpoint>/<check> runs one check and shows its error", async () => {
+  const health = createHealthChecks(storageWhoseReads("fail"));
+  expect(await get(health, "/livez/ping")).toMatchObject({ status: 200, body: "ok" });
+  expect(await get(health, "/livez/etcd")).toMatchObject({ status: 500, body: "internal server error: database is locked\n" });
+});
+
+test("after beginShutdown() readyz fails on the shutdown check while livez stays ok", async () => {
+  const health = createHealthChecks(storageWhoseReads("succeed"));
+  health.beginShutdown();
+  expect(await get(health, "/readyz/shutdown")).toMatchObject({ status: 500, body: "internal server error: process is shutting down\n" });
+  expect(await get(health, "/readyz")).toMatchObject({ status: 500, body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[-]shutdown failed: reason withheld\nreadyz check failed\n" });
+  expect(await get(health, "/livez")).toMatchObject({ status: 200, body: "ok" });
+});
+
+test("HEAD answers the status without a body", async () => {
+  const response = await get(createHealthChecks(storageWhoseReads("fail")), "/readyz", "HEAD");
+  expect(response).toMatchObject({ status: 500, body: "" });
+});
+
+test("paths and methods that are not health checks are left to the caller", async () => {
+  const health = createHealthChecks(storageWhoseReads("succeed"));
+  expect(await get(health, "/api")).toBeNull();
+  expect(await get(health, "/livez/shutdown")).toBeNull();
+  expect(await get(health, "/livez/ping/extra")).toBeNull();
+  expect(await get(health, "/livez", "POST")).toBeNull();
+});
+
+test("a check scoped away from an endpoint is not run there", async () => {
+  const health = new HealthChecks();
+  health.add("ping", () => {});
+  health.add("warmup", () => Promise.reject(new Error("cold")), { livez: false });
+  expect((await get(health, "/livez?verbose"))!.body).toBe("[+]ping ok\nlivez check passed\n");
+  expect((await get(health, "/readyz"))!.status).toBe(500);
+  expect(() => health.add("ping", () => {})).toThrow('health check "ping" is already registered');
+});

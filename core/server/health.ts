@@ -1,0 +1,119 @@
+/**
+ * /healthz, /livez and /readyz with kube's output (k8s.io/apiserver pkg/server/healthz): "ok", or
+ * with ?verbose one `[+]name ok` line per check, `?exclude=name` to skip checks, `/<endpoint>/<check>`
+ * for one check, and on failure a 500 listing every check with the reasons withheld.
+ */
+import type { Storage } from "../storage/storage.ts";
+
+export type HealthCheck = () => Promise<void> | void;
+export type HealthEndpoint = "healthz" | "livez" | "readyz";
+
+export interface HealthCheckScope {
+  healthz?: boolean;
+  livez?: boolean;
+  readyz?: boolean;
+}
+
+interface NamedCheck {
+  name: string;
+  check: HealthCheck;
+  endpoints: Set<HealthEndpoint>;
+}
+
+const ENDPOINTS: readonly HealthEndpoint[] = ["healthz", "livez", "readyz"];
+const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" };
+
+export class HealthChecks {
+  #checks: NamedCheck[] = [];
+  #shuttingDown = false;
+
+  /** Registers a check; it is part of every endpoint unless its scope says otherwise. */
+  add(name: string, check: HealthCheck, scope: HealthCheckScope = {}): void {
+    if (this.#checks.some((existing) => existing.name === name)) throw new Error(`health check ${JSON.stringify(name)} is already registered`);
+    const endpoints = new Set(ENDPOINTS.filter((endpoint) => scope[endpoint] !== false));
+    this.#checks.push({ name, check, endpoints });
+  }
+
+  /** From now on the `shutdown` check fails, so load balancers stop sending requests. */
+  beginShutdown(): void {
+    this.#shuttingDown = true;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Answers GET/HEAD of a health path; null for any other request. */
+  async handle(request: Request): Promise<Response | null> {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    const url = new URL(request.url);
+    const [, endpoint, checkName, ...rest] = url.pathname.split("/");
+    if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
+    const checks = this.#checks.filter((check) => check.endpoints.has(endpoint as HealthEndpoint));
+    const response =
+      checkName === undefined
+        ? await runAll(endpoint!, checks, url.searchParams)
+        : await runOne(checks.find((check) => check.name === checkName));
+    return request.method === "HEAD" && response ? new Response(null, response) : response;
+  }
+}
+
+/** The checks kube-apiserver has that apply to kubun: ping, log, etcd (a storage read) and shutdown. */
+export function createHealthChecks(storage: Storage): HealthChecks {
+  const health = new HealthChecks();
+  health.add("ping", () => {});
+  // Logging goes synchronously to stderr, so it cannot be blocked the way klog's flush can.
+  health.add("log", () => {});
+  // Named etcd as in kube so probes that exclude or query it keep working.
+  health.add("etcd", async () => {
+    await storage.get("/health");
+  });
+  health.add(
+    "shutdown",
+    () => {
+      if (health.shuttingDown) throw new Error("process is shutting down");
+    },
+    { healthz: false, livez: false },
+  );
+  return health;
+}
+
+async function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Promise<Response> {
+  const excluded = new Set(query.getAll("exclude"));
+  const outcomes = await Promise.all(checks.map((check) => (excluded.has(check.name) ? "excluded" : passes(check.check))));
+  const lines = checks.map((check, index) => {
+    excluded.delete(check.name);
+    if (outcomes[index] === "excluded") return `[+]${check.name} excluded: ok`;
+    return outcomes[index] ? `[+]${check.name} ok` : `[-]${check.name} failed: reason withheld`;
+  });
+  if (excluded.size > 0) {
+    const names = [...excluded].sort().map((name) => JSON.stringify(name));
+    lines.push(`warn: some health checks cannot be excluded: no matches for ${names.join(",")}`);
+  }
+  if (outcomes.includes(false)) return text(500, `${lines.join("\n")}\n${endpoint} check failed\n`);
+  if (!query.has("verbose")) return text(200, "ok");
+  return text(200, `${lines.join("\n")}\n${endpoint} check passed\n`);
+}
+
+async function runOne(check: NamedCheck | undefined): Promise<Response | null> {
+  if (!check) return null;
+  try {
+    await check.check();
+    return text(200, "ok");
+  } catch (error) {
+    return text(500, `internal server error: ${(error as Error).message}\n`);
+  }
+}
+
+async function passes(check: HealthCheck): Promise<boolean> {
+  try {
+    await check();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function text(status: number, body: string): Response {
+  return new Response(body, { status, headers: TEXT_HEADERS });
+}

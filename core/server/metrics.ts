@@ -1,0 +1,90 @@
+/**
+ * The /metrics registry with kube-apiserver's request metrics (names, labels, help text and buckets
+ * of k8s.io/apiserver pkg/endpoints/metrics), plus process metrics. Other parts register their own
+ * series on `registry`.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export interface RequestInfoLabels {
+  /** kube's metric verb: GET, LIST, WATCH, POST, PUT, PATCH, APPLY, DELETE, DELETECOLLECTION, CONNECT. */
+  verb: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** "cluster", "namespace", "resource" or "" for non-resource requests. */
+  scope: string;
+  /** The request's dryRun values joined with ","; "" when not a dry run. */
+  dryRun: string;
+}
+
+export type RequestKind = "readOnly" | "mutating";
+
+const REQUEST_LABELS = ["verb", "dry_run", "group", "version", "resource", "subresource", "scope", "component"] as const;
+const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const COMPONENT = "apiserver";
+
+export class ApiMetrics {
+  /** Where every kubun metric is registered; not prom-client's global registry. */
+  readonly registry = new Registry();
+  #requests: Counter<(typeof REQUEST_LABELS)[number] | "code">;
+  #durations: Histogram<(typeof REQUEST_LABELS)[number]>;
+  #inflight: Gauge<"request_kind">;
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: "apiserver_request_total",
+      help: "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+      labelNames: [...REQUEST_LABELS, "code"],
+      registers,
+    });
+    this.#durations = new Histogram({
+      name: "apiserver_request_duration_seconds",
+      help: "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+      labelNames: REQUEST_LABELS,
+      buckets: REQUEST_DURATION_BUCKETS,
+      registers,
+    });
+    this.#inflight = new Gauge({
+      name: "apiserver_current_inflight_requests",
+      help: "[STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.",
+      labelNames: ["request_kind"],
+      registers,
+    });
+    for (const kind of ["readOnly", "mutating"] as const) this.#inflight.set({ request_kind: kind }, 0);
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Records one finished request. */
+  observe(info: RequestInfoLabels, code: number, seconds: number): void {
+    const labels = {
+      verb: info.verb,
+      dry_run: info.dryRun,
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.scope,
+      component: COMPONENT,
+    };
+    this.#requests.inc({ ...labels, code: String(code) });
+    this.#durations.observe(labels, seconds);
+  }
+
+  /** Counts a request as in flight until the returned function is called. */
+  startRequest(kind: RequestKind): () => void {
+    this.#inflight.inc({ request_kind: kind });
+    let finished = false;
+    return () => {
+      if (finished) return;
+      finished = true;
+      this.#inflight.dec({ request_kind: kind });
+    };
+  }
+
+  /** The Prometheus text exposition of every registered metric. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

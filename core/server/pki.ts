@@ -1,0 +1,124 @@
+/**
+ * The data directory's PKI: a CA, the serving certificate and the admin client certificate,
+ * created on first start and reused afterwards (like kubeadm's /etc/kubernetes/pki).
+ */
+import { chmod, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type CertificateAuthority,
+  type IssuedCertificate,
+  createCertificateAuthority,
+  isUsableLeaf,
+  issueClientCertificate,
+  issueServingCertificate,
+  loadCertificateAuthority,
+  subjectAltNames,
+} from "./certificates.ts";
+
+export { type CertificateAuthority, type IssuedCertificate, issueClientCertificate } from "./certificates.ts";
+
+/** Names every in-cluster client expects the API server certificate to carry. */
+export const DEFAULT_SERVING_HOSTS = [
+  "127.0.0.1",
+  "::1",
+  "localhost",
+  "kubernetes",
+  "kubernetes.default",
+  "kubernetes.default.svc",
+  "kubernetes.default.svc.cluster.local",
+];
+
+const CA_DAYS = 3650;
+const LEAF_DAYS = 365;
+// A leaf that expires within this many days is replaced at start-up.
+const RENEW_MARGIN_DAYS = 30;
+
+export interface PkiFiles {
+  caCert: string;
+  caKey: string;
+  servingCert: string;
+  servingKey: string;
+  adminCert: string;
+  adminKey: string;
+}
+
+export interface Pki {
+  files: PkiFiles;
+  ca: CertificateAuthority;
+  caPem: string;
+  serving: IssuedCertificate;
+  admin: IssuedCertificate;
+}
+
+export function pkiFiles(dataDir: string): PkiFiles {
+  return {
+    caCert: join(dataDir, "ca.crt"),
+    caKey: join(dataDir, "ca.key"),
+    servingCert: join(dataDir, "apiserver.crt"),
+    servingKey: join(dataDir, "apiserver.key"),
+    adminCert: join(dataDir, "admin.crt"),
+    adminKey: join(dataDir, "admin.key"),
+  };
+}
+
+/**
+ * Loads the PKI from `dataDir`, creating what is missing. The serving certificate is reissued when
+ * its SANs miss one of `hosts` (plus the defaults); leaves are reissued when near expiry or signed by
+ * another CA.
+ */
+export async function ensureCertificates(dataDir: string, options: { hosts: string[] }): Promise<Pki> {
+  const files = pkiFiles(dataDir);
+  const { ca, caPem } = await ensureAuthority(files);
+  const hosts = [...new Set([...DEFAULT_SERVING_HOSTS, ...options.hosts])];
+  const serving = await ensureLeaf(ca, files.servingCert, files.servingKey, {
+    accept: (certPem) => coversHosts(certPem, hosts),
+    issue: () => issueServingCertificate(ca, { commonName: "kubun-apiserver", hosts, days: LEAF_DAYS }),
+  });
+  const admin = await ensureLeaf(ca, files.adminCert, files.adminKey, {
+    accept: () => true,
+    issue: () => issueClientCertificate(ca, { commonName: "admin", organizations: ["system:masters"], days: LEAF_DAYS }),
+  });
+  return { files, ca, caPem, serving, admin };
+}
+
+async function ensureAuthority(files: PkiFiles): Promise<{ ca: CertificateAuthority; caPem: string }> {
+  const existing = await readPair(files.caCert, files.caKey);
+  if (existing) return { ca: await loadCertificateAuthority(existing.certPem, existing.keyPem), caPem: existing.certPem };
+  const created = await createCertificateAuthority("kubun-ca", { days: CA_DAYS });
+  await writePair(files.caCert, files.caKey, created);
+  return { ca: created, caPem: created.certPem };
+}
+
+interface LeafPolicy {
+  accept(certPem: string): boolean;
+  issue(): Promise<IssuedCertificate>;
+}
+
+async function ensureLeaf(ca: CertificateAuthority, certPath: string, keyPath: string, policy: LeafPolicy): Promise<IssuedCertificate> {
+  const existing = await readPair(certPath, keyPath);
+  if (existing && policy.accept(existing.certPem) && (await isUsableLeaf(existing.certPem, ca, RENEW_MARGIN_DAYS))) return existing;
+  const issued = await policy.issue();
+  await writePair(certPath, keyPath, issued);
+  return issued;
+}
+
+function coversHosts(certPem: string, hosts: string[]): boolean {
+  const names = new Set(subjectAltNames(certPem));
+  return hosts.every((host) => names.has(host));
+}
+
+async function readPair(certPath: string, keyPath: string): Promise<IssuedCertificate | null> {
+  try {
+    return { certPem: await readFile(certPath, "utf8"), keyPem: await readFile(keyPath, "utf8") };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+async function writePair(certPath: string, keyPath: string, pair: IssuedCertificate): Promise<void> {
+  await writeFile(keyPath, pair.keyPem, { mode: 0o600 });
+  // writeFile keeps the mode of a file that already existed.
+  await chmod(keyPath, 0o600);
+  await writeFile(certPath, pair.certPem, { mode: 0o644 });
+}

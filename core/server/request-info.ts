@@ -1,0 +1,115 @@
+/**
+ * Classifies a request path the way k8s.io/apiserver's RequestInfoFactory does: resource requests under
+ * /api and /apis get verb, group, version, namespace, resource, name and subresource; anything else is a
+ * non-resource request whose verb is the lower-cased HTTP method.
+ */
+
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** Kube API verb: get, list, watch, create, update, patch, delete, deletecollection; or the HTTP method for non-resource paths. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments after the group/version (without the legacy "watch" marker). */
+  parts: string[];
+}
+
+const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(["proxy"]);
+const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+
+function isTruthyWatch(value: string | null): boolean {
+  return value === "1" || value === "true";
+}
+
+export function parseRequestInfo(method: string, url: URL): RequestInfo {
+  const path = url.pathname;
+  const info: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: "",
+    apiGroup: "",
+    apiVersion: "",
+    namespace: "",
+    resource: "",
+    subresource: "",
+    name: "",
+    parts: [],
+  };
+  let segments = path.replace(/^\/+|\/+$/g, "").split("/").filter((s) => s !== "");
+  if (segments.length < 2) return info;
+  const prefix = segments[0];
+  if (prefix !== "api" && prefix !== "apis") return info;
+  info.apiPrefix = prefix;
+  segments = segments.slice(1);
+  if (prefix === "apis") {
+    if (segments.length < 2) return info;
+    info.apiGroup = segments[0];
+    segments = segments.slice(1);
+  }
+  info.apiVersion = segments[0];
+  segments = segments.slice(1);
+  if (segments.length === 0) return info;
+
+  info.isResourceRequest = true;
+  let legacyWatch = false;
+  if (segments[0] === "watch") {
+    legacyWatch = true;
+    segments = segments.slice(1);
+  } else if (SPECIAL_VERBS_NO_SUBRESOURCES.has(segments[0])) {
+    info.verb = segments[0];
+    segments = segments.slice(1);
+  } else {
+    info.verb = verbForMethod(method);
+  }
+  const parts = segments.map(decodeSegment);
+  let resourceParts = parts;
+  if (parts[0] === "namespaces" && parts.length > 1) {
+    info.namespace = parts[1];
+    // /namespaces/<ns>/<resource>... addresses a namespaced resource; /namespaces/<ns>[/status|/finalize] the namespace itself.
+    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) resourceParts = parts.slice(2);
+  }
+  info.parts = resourceParts;
+  [info.resource = "", info.name = "", info.subresource = ""] = resourceParts;
+
+  if (legacyWatch) {
+    info.verb = "watch";
+  } else if (info.verb === "get" && info.name === "") {
+    info.verb = isTruthyWatch(url.searchParams.get("watch")) ? "watch" : "list";
+  } else if (info.verb === "delete" && info.name === "") {
+    info.verb = "deletecollection";
+  }
+  return info;
+}
+
+function verbForMethod(method: string): string {
+  switch (method.toUpperCase()) {
+    case "POST":
+      return "create";
+    case "GET":
+    case "HEAD":
+      return "get";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return "delete";
+    default:
+      return method.toLowerCase();
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,62 @@
+/** Finds the handler for a resource request: the type must exist, be addressed at its scope, and allow the verb. */
+import { newMethodNotSupported, StatusError } from "../api/errors.ts";
+import type { ResourceType } from "../registry/resource-type.ts";
+import { handleCreate } from "./handlers/create.ts";
+import type { Handler } from "./handlers/context.ts";
+import { handleDelete } from "./handlers/delete.ts";
+import { handleDeleteCollection } from "./handlers/delete-collection.ts";
+import { handleGet } from "./handlers/get.ts";
+import { handleList } from "./handlers/list.ts";
+import { handlePatch } from "./handlers/patch.ts";
+import { handleUpdate } from "./handlers/update.ts";
+import { handleWatch } from "./handlers/watch.ts";
+import type { RequestInfo } from "./request-info.ts";
+
+const HANDLERS: Record<string, Handler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Virtual types (spec 2.1) answer through their own issues' handlers, not the generic store. */
+const VIRTUAL = new Set(["bindings", "componentstatuses", "tokenreviews", "subjectaccessreviews", "selfsubjectaccessreviews", "selfsubjectrulesreviews", "localsubjectaccessreviews"]);
+
+/** Subresources the generic store serves; the others (scale, log, exec, token, eviction, ...) belong to later work. */
+const GENERIC_SUBRESOURCES = new Set(["status", "finalize"]);
+
+export function newResourceNotFound(): StatusError {
+  return new StatusError(404, "NotFound", "the server could not find the requested resource", {});
+}
+
+function newMethodNotAllowed(): StatusError {
+  return new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {});
+}
+
+export function routeResource(info: RequestInfo, type: ResourceType | undefined): Handler {
+  if (!type || info.parts.length > 3) throw newResourceNotFound();
+  const qualified = { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
+  if (info.subresource) {
+    const sub = type.subresources.find((s) => s.name === info.subresource);
+    if (!sub) throw newResourceNotFound();
+    if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) throw newMethodNotSupported(qualified, info.verb);
+  }
+  // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
+  if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
+  if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
+    throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
+  }
+  if (VIRTUAL.has(type.resource)) throw newMethodNotSupported(qualified, info.verb);
+  if (!info.subresource && !type.verbs.includes(info.verb)) throw newMethodNotSupported(qualified, info.verb);
+  const handler = HANDLERS[info.verb];
+  if (!handler) throw newMethodNotAllowed();
+  return handler;
+}
+
+function subresourceVerbAllowed(verb: string, verbs: string[]): boolean {
+  return verbs.includes(verb) || (verb === "update" && verbs.includes("put"));
+}

@@ -1,0 +1,67 @@
+/** Writes API objects, lists and Status errors in the negotiated representation. */
+import { stringify as toYaml } from "yaml";
+import { type StatusError } from "../api/errors.ts";
+import type { Representation } from "../api/negotiate.ts";
+import { type IncludeObject, listToTable, partialObjectMetadata, partialObjectMetadataList, toTable } from "../api/table.ts";
+import type { KubeList, KubeObject } from "../api/types.ts";
+
+export interface EncodeOptions {
+  representation: Representation;
+  pretty: boolean;
+  includeObject: IncludeObject;
+}
+
+export function serialize(value: unknown, format: "json" | "yaml", pretty: boolean): string {
+  if (format === "yaml") return toYaml(value);
+  return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+}
+
+function contentTypeOf(rep: Representation): string {
+  if (rep.format === "yaml") return "application/yaml";
+  if (rep.format === "table") return `application/json;as=Table;v=${rep.version};g=meta.k8s.io`;
+  if (rep.format === "partial-metadata") return `application/json;as=PartialObjectMetadata;v=${rep.version};g=meta.k8s.io`;
+  return "application/json";
+}
+
+function encoded(body: unknown, status: number, options: EncodeOptions, headers: HeadersInit = {}): Response {
+  const format = options.representation.format === "yaml" ? "yaml" : "json";
+  return new Response(serialize(body, format, options.pretty), {
+    status,
+    headers: { ...headers, "Content-Type": contentTypeOf(options.representation) },
+  });
+}
+
+/** The form of one object in the negotiated representation (also used for watch event payloads). */
+export function objectBody(obj: KubeObject, options: EncodeOptions): unknown {
+  const rep = options.representation;
+  if (rep.format === "table") return toTable([obj], { resourceVersion: obj.metadata.resourceVersion }, { version: rep.version, include: options.includeObject });
+  if (rep.format === "partial-metadata") return partialObjectMetadata(obj, rep.version);
+  return obj;
+}
+
+export function respondObject(obj: KubeObject, status: number, options: EncodeOptions, headers?: HeadersInit): Response {
+  return encoded(objectBody(obj, options), status, options, headers);
+}
+
+export function respondList(list: KubeList, options: EncodeOptions): Response {
+  const rep = options.representation;
+  if (rep.format === "table") return encoded(listToTable(list, { version: rep.version, include: options.includeObject }), 200, options);
+  if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
+  return encoded(list, 200, options);
+}
+
+/** Non-object answers (Status) are plain JSON or YAML whatever the negotiated object form. */
+export function respondPlain(body: unknown, status: number, options: EncodeOptions): Response {
+  const format = options.representation.format === "yaml" ? "yaml" : "json";
+  return new Response(serialize(body, format, options.pretty), {
+    status,
+    headers: { "Content-Type": format === "yaml" ? "application/yaml" : "application/json" },
+  });
+}
+
+export function respondError(error: StatusError): Response {
+  return new Response(serialize(error.toStatus(), "json", false), {
+    status: error.code,
+    headers: { ...error.headers, "Content-Type": "application/json" },
+  });
+}

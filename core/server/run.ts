@@ -1,0 +1,113 @@
+/**
+ * Starts kubun from a parsed configuration: data directory, certificates, storage, watch broker,
+ * compactor, the app and the HTTPS listener; stop() undoes it in reverse, kube's graceful way
+ * (readyz fails first, then running requests finish, then storage closes).
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import process from "node:process";
+import { join } from "node:path";
+import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
+import { startNamespaceController } from "../controllers/namespace.ts";
+import { builtInCatalog } from "../registry/catalog.ts";
+import { Registry } from "../registry/registry.ts";
+import { listenHttps } from "../runtime/listener.ts";
+import { startCompactor } from "../storage/compactor.ts";
+import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { WatchBroker } from "../watch/broker.ts";
+import { createApp } from "./app.ts";
+import type { ServerConfig } from "./flags.ts";
+import { createHealthChecks } from "./health.ts";
+import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
+import { ApiMetrics } from "./metrics.ts";
+import { ensureCertificates } from "./pki.ts";
+
+export interface RunningServer {
+  port: number;
+  /** Where the admin kubeconfig was written. */
+  kubeconfigPath: string;
+  /** Idempotent; resolves once storage is closed. */
+  stop(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** Receives the startup line; default writes to stderr. */
+  log?: (line: string) => void;
+}
+
+const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
+
+export async function runServer(config: ServerConfig, options: RunOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
+  const pki = await ensureCertificates(config.dataDir, { hosts });
+  const serving = await servingKeyPair(config, pki.serving);
+  const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
+
+  const storage = openSqliteStorage(join(config.dataDir, "kubun.db"), { synchronous: config.storageSync });
+  const broker = new WatchBroker(storage);
+  const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
+  const metrics = new ApiMetrics();
+  const health = createHealthChecks(storage);
+  const catalog = builtInCatalog();
+  const registry = new Registry(storage);
+  await ensureSystemNamespaces(registry, catalog);
+  const namespaceController = startNamespaceController(registry, catalog);
+  const app = createApp({
+    storage,
+    broker,
+    catalog,
+    registry,
+    metrics,
+    health,
+    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs },
+  });
+
+  const releaseStorage = async () => {
+    namespaceController.stop();
+    compactor.stop();
+    broker.close();
+    await storage.close();
+  };
+  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA }).catch(
+    async (error: unknown) => {
+      await releaseStorage();
+      throw error;
+    },
+  );
+  const url = serverUrl(config.bindAddress, listener.port);
+  const kubeconfigPath = join(config.dataDir, "admin.kubeconfig");
+  await writeKubeconfig(kubeconfigPath, url, { caPem: pki.caPem, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
+  log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    health.beginShutdown();
+    // Ending watches first lets the listener drain: their responses finish like any other request.
+    broker.close();
+    await listener.close();
+    await releaseStorage();
+  };
+  return { port: listener.port, kubeconfigPath, stop: () => (stopping ??= stop()) };
+}
+
+/** On SIGTERM or SIGINT: stop the server, then exit 0 (1 if stopping failed). A second signal kills at once. */
+export function stopOnSignals(server: RunningServer, exit: (code: number) => void): void {
+  const onSignal = () => {
+    server.stop().then(
+      () => exit(0),
+      (error) => {
+        console.error(`Error: ${(error as Error).message}`);
+        exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+}
+
+async function servingKeyPair(config: ServerConfig, generated: { certPem: string; keyPem: string }): Promise<{ certPem: string; keyPem: string }> {
+  if (!config.tlsCertFile && !config.tlsPrivateKeyFile) return generated;
+  if (!config.tlsCertFile || !config.tlsPrivateKeyFile) throw new Error("--tls-cert-file and --tls-private-key-file must be set together");
+  return { certPem: await readFile(config.tlsCertFile, "utf8"), keyPem: await readFile(config.tlsPrivateKeyFile, "utf8") };
+}

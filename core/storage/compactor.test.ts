@@ -1,0 +1,78 @@
+import { expect, test } from "bun:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startCompactor } from "./compactor.ts";
+import { openSqliteStorage } from "./sqlite/mod.ts";
+
+const HOUR = 3_600_000;
+
+async function writeCount(storage: ReturnType<typeof openSqliteStorage>, count: number) {
+  for (let i = 0; i < count; i++) {
+    await storage.write({ op: "create", key: `/a/${storage.currentRevision() + 1}`, value: "v" });
+  }
+}
+
+test("the compactor keeps at least the history window and compacts what is older", async () => {
+  const storage = openSqliteStorage(":memory:");
+  let clock = 0;
+  const compactor = startCompactor(storage, { historyMs: 300_000, intervalMs: HOUR, now: () => clock });
+  await writeCount(storage, 3);
+  await compactor.tick(); // t=0: sample revision 3
+  await writeCount(storage, 4);
+  clock = 200_000;
+  await compactor.tick(); // t=200s: sample revision 7; nothing is 5 minutes old yet
+  expect(storage.compactedRevision()).toBe(0);
+  await writeCount(storage, 2);
+  clock = 300_000;
+  await compactor.tick(); // t=300s: the t=0 sample is old enough
+  expect(storage.compactedRevision()).toBe(3);
+  clock = 499_999;
+  await compactor.tick();
+  expect(storage.compactedRevision()).toBe(3);
+  clock = 500_000;
+  await compactor.tick();
+  expect(storage.compactedRevision()).toBe(7);
+  compactor.stop();
+  await storage.close();
+});
+
+test("the compactor runs on its interval until stopped", async () => {
+  const storage = openSqliteStorage(":memory:");
+  let clock = 0;
+  const compactor = startCompactor(storage, { historyMs: 1_000, intervalMs: 2, now: () => clock });
+  await writeCount(storage, 2);
+  await sleep(10);
+  clock = 1_000;
+  await sleep(20);
+  expect(storage.compactedRevision()).toBe(2);
+  compactor.stop();
+  await writeCount(storage, 2);
+  clock = 5_000;
+  await sleep(20);
+  expect(storage.compactedRevision()).toBe(2);
+  await storage.close();
+});
+
+test("a failed compaction is reported and retried on the next round", async () => {
+  const storage = openSqliteStorage(":memory:");
+  const errors: unknown[] = [];
+  let clock = 0;
+  let failuresLeft = 1;
+  const flaky = Object.assign(Object.create(storage), {
+    currentRevision: () => storage.currentRevision(),
+    compactedRevision: () => storage.compactedRevision(),
+    compact: (revision: number) => (failuresLeft-- > 0 ? Promise.reject(new Error("busy")) : storage.compact(revision)),
+  });
+  const compactor = startCompactor(flaky, { historyMs: 10, intervalMs: HOUR, now: () => clock, onError: (e) => errors.push(e) });
+  await writeCount(storage, 1);
+  await compactor.tick();
+  clock = 10;
+  await compactor.tick();
+  expect(errors).toHaveLength(1);
+  expect(storage.compactedRevision()).toBe(0);
+  await writeCount(storage, 1);
+  clock = 20;
+  await compactor.tick(); // the t=10 sample (revision 1) is now the newest old enough
+  expect(storage.compactedRevision()).toBe(1);
+  compactor.stop();
+  await storage.close();
+});

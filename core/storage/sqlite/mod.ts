@@ -1,0 +1,11 @@
+/** The SQLite storage backend, opened with Bun's driver. */
+import { openSqliteDatabase } from "../../runtime/sqlite.ts";
+import { SqliteStorage, type SqliteStorageOptions } from "./sqlite-storage.ts";
+
+export { SqliteStorage } from "./sqlite-storage.ts";
+export type { SqliteStorageOptions, SqliteStorageStats } from "./sqlite-storage.ts";
+
+/** Opens (creating if needed) the database at `path`; ":memory:" gives a throwaway store. */
+export function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {
+  return new SqliteStorage(openSqliteDatabase(path), options);
+}

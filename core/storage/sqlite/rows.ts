@@ -1,0 +1,35 @@
+/** Conversions between SQLite rows and the storage contract's values. */
+import type { EventType, KeyValue, StorageEvent } from "../storage.ts";
+import type { SqliteRow } from "../../runtime/sqlite-driver.ts";
+
+/** How `history.type` stores an event type. */
+export const EVENT_TYPE_CODES: Record<EventType, number> = { ADDED: 0, MODIFIED: 1, DELETED: 2 };
+const EVENT_TYPES: EventType[] = ["ADDED", "MODIFIED", "DELETED"];
+
+/** A row with columns key, value, create_rev, mod_rev. */
+export function rowToKeyValue(row: SqliteRow): KeyValue {
+  return {
+    key: String(row.key),
+    value: String(row.value),
+    createRevision: Number(row.create_rev),
+    modRevision: Number(row.mod_rev),
+  };
+}
+
+/** A `history` row. DELETE rows keep no value of their own: the event carries the last one. */
+export function historyRowToEvent(row: SqliteRow): StorageEvent {
+  const type = EVENT_TYPES[Number(row.type)]!;
+  const revision = Number(row.rev);
+  const key = String(row.key);
+  if (type === "ADDED") {
+    return { type, revision, kv: { key, value: String(row.value), createRevision: revision, modRevision: revision } };
+  }
+  const prev: KeyValue = {
+    key,
+    value: String(row.prev_value),
+    createRevision: Number(row.prev_create_rev),
+    modRevision: Number(row.prev_mod_rev),
+  };
+  const value = type === "DELETED" ? prev.value : String(row.value);
+  return { type, revision, kv: { key, value, createRevision: prev.createRevision, modRevision: revision }, prev };
+}

@@ -1,0 +1,103 @@
+/**
+ * The storage contract, shaped like etcd v3's MVCC so an etcd backend can implement it later:
+ * one global revision that every write increments, compare-on-revision writes, reads at a past
+ * revision inside the kept history, an ordered stream of committed events, and compaction.
+ *
+ * Keys are opaque strings compared bytewise; the registry lays them out as
+ * `/<group>/<resource>/<namespace>/<name>` so a prefix selects a collection.
+ * Values are the object's JSON text without `metadata.resourceVersion` (the registry derives it
+ * from `modRevision`).
+ */
+
+export interface KeyValue {
+  key: string;
+  value: string;
+  /** Revision of the write that created this key (stays the same across updates). */
+  createRevision: number;
+  /** Revision of the last write to this key. */
+  modRevision: number;
+}
+
+export type EventType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** One committed change. `prev` is absent for ADDED; `kv` of a DELETED event is the last value, at the delete's revision. */
+export interface StorageEvent {
+  type: EventType;
+  revision: number;
+  kv: KeyValue;
+  prev?: KeyValue;
+}
+
+export interface RangeOptions {
+  /** Read as of this revision; 0 or absent = current. Below the compacted revision → StorageError("Compacted"). Above current → StorageError("FutureRevision"). */
+  revision?: number;
+  /** Exclusive lower bound inside the prefix (for pagination). */
+  startAfter?: string;
+  /** At most this many items; 0 or absent = all. */
+  limit?: number;
+}
+
+export interface RangeResult {
+  items: KeyValue[];
+  /** The revision the read was answered at. */
+  revision: number;
+  /** Keys in the prefix after the last returned item, at that revision (0 when none). */
+  remaining: number;
+}
+
+export type WriteOp =
+  | { op: "create"; key: string; value: string }
+  /** Fails with "Conflict" unless the key's modRevision equals expectedRevision (0 = any). */
+  | { op: "update"; key: string; value: string; expectedRevision: number }
+  /** Fails with "Conflict" unless the key's modRevision equals expectedRevision (0 = any). */
+  | { op: "delete"; key: string; expectedRevision: number };
+
+export type StorageErrorCode = "KeyExists" | "NotFound" | "Conflict" | "Compacted" | "FutureRevision" | "Closed";
+
+export class StorageError extends Error {
+  readonly code: StorageErrorCode;
+  /** For Conflict and KeyExists: the current value, so callers can retry without another read. */
+  readonly current?: KeyValue;
+
+  constructor(code: StorageErrorCode, message: string, current?: KeyValue) {
+    super(message);
+    this.name = "StorageError";
+    this.code = code;
+    this.current = current;
+  }
+}
+
+export function isStorageError(e: unknown, code?: StorageErrorCode): e is StorageError {
+  return e instanceof StorageError && (code === undefined || e.code === code);
+}
+
+export type Unsubscribe = () => void;
+
+export interface Storage {
+  /** Latest committed revision. */
+  currentRevision(): number;
+  /** Oldest revision that reads and event replays can still be answered at. */
+  compactedRevision(): number;
+
+  get(key: string, revision?: number): Promise<KeyValue | null>;
+  /** Items whose key starts with `prefix`, in key order. */
+  range(prefix: string, options?: RangeOptions): Promise<RangeResult>;
+  /** Number of keys under the prefix now. */
+  count(prefix: string): Promise<number>;
+
+  /**
+   * One write. Resolves after it is durable, with the new key-value (for delete: the deleted one, at the
+   * delete's revision). Writes that arrive together may share one transaction (group commit) but each
+   * succeeds or fails on its own.
+   */
+  write(op: WriteOp): Promise<KeyValue>;
+
+  /** Committed events with revision > afterRevision under prefix, oldest first. Below compacted → StorageError("Compacted"). */
+  eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]>;
+  /** Every committed event, in revision order, delivered synchronously after its commit. */
+  subscribe(listener: (event: StorageEvent) => void): Unsubscribe;
+
+  /** Drop history at or below `revision`. */
+  compact(revision: number): Promise<void>;
+  close(): Promise<void>;
+}

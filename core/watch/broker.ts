@@ -1,0 +1,67 @@
+/**
+ * Serves many watches from one storage subscription: events fan out by key prefix into bounded
+ * per-watch queues; a new watch replays history from its start revision before going live.
+ */
+import { type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
+import { PrefixIndex } from "./prefix-index.ts";
+import type { Watch } from "./watch.ts";
+import { WatchStream } from "./watch-stream.ts";
+
+export interface WatchBrokerOptions {
+  /** Live messages a watch may have undelivered before it is ended with WatchOverflowError; default 10,000. */
+  queueLimit?: number;
+}
+
+export class WatchBroker {
+  readonly #storage: Storage;
+  readonly #queueLimit: number;
+  readonly #index = new PrefixIndex<WatchStream>();
+  readonly #unsubscribe: Unsubscribe;
+  /** Every event at or below this revision has been handed to the matching watches. */
+  #dispatchedRevision: number;
+  #closed = false;
+
+  constructor(storage: Storage, options: WatchBrokerOptions = {}) {
+    this.#storage = storage;
+    this.#queueLimit = options.queueLimit ?? 10_000;
+    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(event));
+    this.#dispatchedRevision = storage.currentRevision();
+  }
+
+  /**
+   * Events under `prefix` with revision > afterRevision, then live ones. Below the compacted
+   * revision the first `next()` throws StorageError("Compacted").
+   */
+  watch(prefix: string, afterRevision: number): Watch {
+    if (this.#closed) throw new StorageError("Closed", "watch broker is closed");
+    const stream = new WatchStream(afterRevision, {
+      queueLimit: this.#queueLimit,
+      onEnd: () => this.#index.remove(prefix, stream),
+    });
+    // Register before reading history so nothing committed in between is missed.
+    this.#index.add(prefix, stream);
+    this.#storage.eventsSince(prefix, afterRevision).then(
+      (events) => stream.replayed(events),
+      (error) => stream.fail(error),
+    );
+    return stream;
+  }
+
+  /** Queues a bookmark on `watch`, behind every event it has been handed so far. */
+  requestProgress(watch: Watch): void {
+    if (watch instanceof WatchStream) watch.progress(this.#dispatchedRevision);
+  }
+
+  /** Ends every watch and stops listening to storage. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    for (const stream of this.#index.all()) stream.close();
+  }
+
+  #dispatch(event: StorageEvent): void {
+    for (const stream of this.#index.matching(event.kv.key)) stream.deliver(event);
+    this.#dispatchedRevision = event.revision;
+  }
+}

@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { PrefixIndex } from "./prefix-index.ts";
+
+test("matching() finds items under every prefix of the key and nothing else", () => {
+  const index = new PrefixIndex<string>();
+  index.add("/pods/", "all pods");
+  index.add("/pods/default/", "default pods");
+  index.add("/pods/kube-system/", "system pods");
+  index.add("/po", "odd prefix");
+  index.add("", "everything");
+  expect(index.matching("/pods/default/web").sort()).toEqual(["all pods", "default pods", "everything", "odd prefix"]);
+  expect(index.matching("/services/default/web")).toEqual(["everything"]);
+});
+
+test("remove() unregisters one item and keeps others with the same prefix", () => {
+  const index = new PrefixIndex<number>();
+  index.add("/a/", 1);
+  index.add("/a/", 2);
+  index.add("/b/", 3);
+  index.remove("/a/", 1);
+  expect(index.matching("/a/x")).toEqual([2]);
+  index.remove("/a/", 2);
+  index.remove("/a/", 2);
+  expect(index.matching("/a/x")).toEqual([]);
+  expect(index.matching("/b/x")).toEqual([3]);
+  expect(index.all()).toEqual([3]);
+});

@@ -1,0 +1,28 @@
+/**
+ * kubun's entry point, and the only module that reads argv and the environment:
+ * flags → configuration → server.
+ */
+import process from "node:process";
+import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
+import { runServer, stopOnSignals } from "./core/server/run.ts";
+import { GIT_VERSION } from "./core/server/version.ts";
+
+async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
+  const config = parseFlags(argv, env);
+  if (config.help) {
+    process.stdout.write(helpText());
+    return;
+  }
+  if (config.version) {
+    process.stdout.write(`Kubernetes ${GIT_VERSION}\n`);
+    return;
+  }
+  const server = await runServer(config);
+  stopOnSignals(server, (code) => process.exit(code));
+}
+
+main(process.argv.slice(2), process.env).catch((error: unknown) => {
+  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof FlagError) process.stderr.write("Run 'kubun --help' for usage.\n");
+  process.exit(1);
+});

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Debian packages the end-to-end tests use. kubectl is on every machine of this project; the rest is installed here.
+set -euo pipefail
+need=()
+command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then echo "install-test-deps: need ${need[*]} (run as root to install)" >&2; exit 1; fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
