@@ -1,19 +1,10 @@
 import { expect, test } from "bun:test";
 import { decodeBody, mediaTypeOf, PATCH_MEDIA_TYPES, WRITE_MEDIA_TYPES } from "./decode-body.ts";
-import { isStatusError, type StatusError } from "./errors.ts";
+import { statusErrorOf } from "./testing.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const write = { accepted: WRITE_MEDIA_TYPES };
 
-function errorOf(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    if (isStatusError(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 test("decodeBody() parses JSON with or without a charset parameter", () => {
   for (const type of ["application/json", "application/json;charset=utf-8", "Application/JSON; charset=UTF-8", undefined]) {
@@ -36,7 +27,7 @@ test("decodeBody() answers 415 listing the verb's media types for anything else"
     ["application/json", PATCH_MEDIA_TYPES],
   ];
   for (const [type, accepted] of cases) {
-    const error = errorOf(() => decodeBody(bytes("{}"), type, { accepted }));
+    const error = statusErrorOf(() => decodeBody(bytes("{}"), type, { accepted }));
     expect([error.code, error.message]).toEqual([415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`]);
   }
 });
@@ -64,7 +55,7 @@ test("decodeBody() reads YAML scalars as kube's YAML 1.1 reader does", () => {
 });
 
 test("decodeBody() rejects a YAML body with more than one document", () => {
-  const error = errorOf(() => decodeBody(bytes("a: 1\n---\nb: 2\n"), "application/yaml", write));
+  const error = statusErrorOf(() => decodeBody(bytes("a: 1\n---\nb: 2\n"), "application/yaml", write));
   expect([error.code, error.message]).toEqual([400, "error converting YAML to JSON: yaml: a request body must hold exactly one YAML document"]);
   expect(decodeBody(bytes("---\na: 1\n"), "application/yaml", write).value).toEqual({ a: 1 });
 });
@@ -90,20 +81,20 @@ test("decodeBody() answers 400 with Go's JSON messages for malformed or empty bo
     ["é", "invalid character 'Ã' looking for beginning of value"],
   ];
   for (const [body, message] of cases) {
-    const error = errorOf(() => decodeBody(bytes(body), "application/json", write));
+    const error = statusErrorOf(() => decodeBody(bytes(body), "application/json", write));
     expect([body, error.code, error.message]).toEqual([body, 400, `couldn't get version/kind; json parse error: ${message}`]);
   }
 });
 
 test("decodeBody() words syntax errors like kube's decoder when the kind is known", () => {
-  const error = errorOf(() => decodeBody(bytes("x"), "application/json", { ...write, kind: "Pod" }));
+  const error = statusErrorOf(() => decodeBody(bytes("x"), "application/json", { ...write, kind: "Pod" }));
   expect(error.message).toBe("the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (78)");
-  expect(errorOf(() => decodeBody(bytes(""), "application/json", { ...write, kind: "Pod" })).message).toEndWith("unexpected end of JSON input (<empty>)");
-  expect(errorOf(() => decodeBody(bytes('{"a":'), "application/json", { ...write, kind: "Pod" })).message).toEndWith('({"a":)');
+  expect(statusErrorOf(() => decodeBody(bytes(""), "application/json", { ...write, kind: "Pod" })).message).toEndWith("unexpected end of JSON input (<empty>)");
+  expect(statusErrorOf(() => decodeBody(bytes('{"a":'), "application/json", { ...write, kind: "Pod" })).message).toEndWith('({"a":)');
 });
 
 test("decodeBody() answers 400 for YAML that does not parse", () => {
-  const error = errorOf(() => decodeBody(bytes("a: [1, 2\n"), "application/yaml", write));
+  const error = statusErrorOf(() => decodeBody(bytes("a: [1, 2\n"), "application/yaml", write));
   expect(error.code).toBe(400);
   expect(error.message).toStartWith("error converting YAML to JSON: yaml: line ");
 });

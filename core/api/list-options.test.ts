@@ -1,18 +1,9 @@
 import { expect, test } from "bun:test";
-import { isStatusError, type StatusError } from "./errors.ts";
+import { statusErrorOf } from "./testing.ts";
 import { parseListOptions, parseResourceVersion } from "./list-options.ts";
 
 const parse = (query: string) => parseListOptions(new URLSearchParams(query));
 
-function statusOf(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    if (isStatusError(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 test("parseListOptions() defaults every option when the query is empty", () => {
   const options = parse("");
@@ -48,7 +39,7 @@ test("parseListOptions() answers 400 with Go's message for numbers that do not p
     ["fieldSelector=foo", "invalid selector: 'foo'; can't understand 'foo'"],
   ];
   for (const [query, message] of cases) {
-    const error = statusOf(() => parse(query));
+    const error = statusErrorOf(() => parse(query));
     expect([query, error.code, error.message]).toEqual([query, 400, message]);
   }
 });
@@ -67,10 +58,10 @@ test("parseListOptions() answers 422 for the resourceVersionMatch combinations k
     ],
   ];
   for (const [query, message] of cases) {
-    const error = statusOf(() => parse(query));
+    const error = statusErrorOf(() => parse(query));
     expect([query, error.code, error.reason, error.message]).toEqual([query, 422, "Invalid", prefix + message]);
   }
-  expect(statusOf(() => parse("resourceVersionMatch=Exact")).details).toMatchObject({ group: "meta.k8s.io", kind: "ListOptions", name: "" });
+  expect(statusErrorOf(() => parse("resourceVersionMatch=Exact")).details).toMatchObject({ group: "meta.k8s.io", kind: "ListOptions", name: "" });
 });
 
 test("parseListOptions() ignores sendInitialEvents, which 1.26 does not know", () => {
@@ -81,7 +72,7 @@ test("parseResourceVersion() reads uint64 versions and rejects others as kube's 
   expect(parseResourceVersion("")).toBe(0);
   expect(parseResourceVersion("0")).toBe(0);
   expect(parseResourceVersion("123")).toBe(123);
-  const error = statusOf(() => parseResourceVersion("abc"));
+  const error = statusErrorOf(() => parseResourceVersion("abc"));
   expect([error.code, error.message]).toEqual([400, 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax']);
-  expect(statusOf(() => parseResourceVersion("-1")).message).toContain('parsing "-1": invalid syntax');
+  expect(statusErrorOf(() => parseResourceVersion("-1")).message).toContain('parsing "-1": invalid syntax');
 });

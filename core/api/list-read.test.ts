@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { encodeContinue } from "./continue-token.ts";
-import { isStatusError, type StatusError } from "./errors.ts";
+import { statusErrorOf } from "./testing.ts";
 import { parseListOptions } from "./list-options.ts";
 import { LIST_TOO_OLD_MESSAGE, newListTooOld, resolveGetRead, resolveListRead } from "./list-read.ts";
 
@@ -9,15 +9,6 @@ const CURRENT = 100;
 const TOKEN_AT_40 = encodeContinue("/registry/pods/ns/a", PREFIX, 40);
 const read = (query: string) => resolveListRead(parseListOptions(new URLSearchParams(query)), CURRENT, { keyPrefix: PREFIX });
 
-function errorOf(fn: () => unknown): StatusError {
-  try {
-    fn();
-  } catch (e) {
-    if (isStatusError(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 test("resolveListRead() follows every valid row of the spec 4.5 list table", () => {
   const rows: [string, string, number][] = [
@@ -48,18 +39,18 @@ test("resolveListRead() hands back where a continued list resumes", () => {
 });
 
 test("resolveListRead() answers 400 for a continue token with a non-zero resourceVersion", () => {
-  const error = errorOf(() => read(`limit=10&continue=${TOKEN_AT_40}&resourceVersion=50`));
+  const error = statusErrorOf(() => read(`limit=10&continue=${TOKEN_AT_40}&resourceVersion=50`));
   expect([error.code, error.message]).toEqual([400, "specifying resource version is not allowed when using continue"]);
 });
 
 test("resolveListRead() answers 400 for a malformed continue token or resourceVersion", () => {
-  expect(errorOf(() => read("limit=1&continue=%2A%2A")).message).toStartWith("invalid continue token: continue key is not valid: illegal base64 data");
-  expect(errorOf(() => read("resourceVersion=abc")).message).toStartWith("invalid resource version:");
+  expect(statusErrorOf(() => read("limit=1&continue=%2A%2A")).message).toStartWith("invalid continue token: continue key is not valid: illegal base64 data");
+  expect(statusErrorOf(() => read("resourceVersion=abc")).message).toStartWith("invalid resource version:");
 });
 
 test("resolveListRead() answers 504 with Retry-After for a future resourceVersion", () => {
   for (const query of ["resourceVersion=101", "resourceVersion=101&limit=1", "resourceVersionMatch=Exact&resourceVersion=101"]) {
-    const error = errorOf(() => read(query));
+    const error = statusErrorOf(() => read(query));
     expect([query, error.code, error.message, error.headers["Retry-After"]]).toEqual([query, 504, "Too large resource version: 101, current: 100", "1"]);
   }
 });
@@ -68,7 +59,7 @@ test("resolveGetRead() maps unset, 0 and N to latest, any and not-older-than", (
   expect(resolveGetRead("", CURRENT)).toEqual({ mode: "latest", revision: CURRENT });
   expect(resolveGetRead("0", CURRENT)).toEqual({ mode: "any", revision: CURRENT });
   expect(resolveGetRead("7", CURRENT)).toEqual({ mode: "notOlderThan", revision: CURRENT });
-  expect(errorOf(() => resolveGetRead("200", CURRENT)).code).toBe(504);
+  expect(statusErrorOf(() => resolveGetRead("200", CURRENT)).code).toBe(504);
 });
 
 test("newListTooOld() is kube's 410 for an exact list below the compacted revision", () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { StatusError } from "../api/errors.ts";
+import { statusErrorOfAsync as failure } from "../api/testing.ts";
 import type { KubeObject } from "../api/types.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -16,15 +16,6 @@ const configmaps = () => registry.store(type("", "v1", "configmaps"));
 const deployments = () => registry.store(type("apps", "v1", "deployments"));
 const namespaces = () => registry.store(type("", "v1", "namespaces"));
 
-async function failure(promise: Promise<unknown>): Promise<StatusError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (e instanceof StatusError) return e;
-    throw e;
-  }
-  throw new Error("expected a StatusError");
-}
 
 const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ metadata: { name }, data });
 const deployment = (name: string, replicas = 1): KubeObject => ({

@@ -162,10 +162,7 @@ export class ResourceStore {
   }
 
   #checkedName(obj: KubeObject, urlName: string): KubeObject {
-    const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
-    if (bodyName !== undefined && bodyName !== urlName) {
-      throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
-    }
+    checkName(obj, urlName);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     obj.metadata.name = urlName;
     return obj;
@@ -232,6 +229,14 @@ export class ResourceStore {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
       );
     }
+  }
+}
+
+/** A body naming another object than the URL is a 400, before anything is read (kube's checkName). */
+export function checkName(obj: KubeObject, urlName: string): void {
+  const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
+  if (bodyName !== undefined && bodyName !== urlName) {
+    throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
   }
 }
 

@@ -1,20 +1,12 @@
-/** The bun:sqlite adapter: the only module that imports bun:sqlite. */
-import { Database, type SQLQueryBindings } from "bun:sqlite";
-import type { SqliteDatabase, SqliteRow, SqliteStatement, SqliteValue } from "./sqlite-driver.ts";
+/**
+ * Opens SQLite with the running runtime's driver: bun:sqlite under Bun (and in the compiled binary),
+ * node:sqlite elsewhere (Deno). Both imports are literal so `bun build --compile` bundles them; only the
+ * one for the running runtime is ever evaluated.
+ */
+import type { SqliteDatabase } from "./sqlite-driver.ts";
+
+const driver = "Bun" in globalThis ? await import("./sqlite-bun.ts") : await import("./sqlite-deno.ts");
 
 export function openSqliteDatabase(path: string): SqliteDatabase {
-  const db = new Database(path, { create: true });
-  return {
-    exec: (sql) => db.run(sql),
-    prepare(sql): SqliteStatement {
-      const statement = db.prepare<SqliteRow, SQLQueryBindings[]>(sql);
-      return {
-        run: (...params: SqliteValue[]) => statement.run(...params),
-        get: (...params: SqliteValue[]) => statement.get(...params) ?? undefined,
-        all: (...params: SqliteValue[]) => statement.all(...params),
-      };
-    },
-    transaction: (fn) => db.transaction(fn).immediate(),
-    close: () => db.close(),
-  };
+  return driver.openSqliteDatabase(path);
 }

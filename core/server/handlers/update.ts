@@ -1,4 +1,6 @@
 /** PUT: replace an object (or its status), creating it where the kind allows (spec 4.2). */
+import { reconcileNamespace } from "../../registry/object-meta.ts";
+import { checkName } from "../../registry/store.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { parseWriteQuery, readObjectBody } from "./write-options.ts";
@@ -6,6 +8,8 @@ import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
+  checkName(body, ctx.info.name);
+  if (ctx.type.namespaced) reconcileNamespace(body.metadata ?? {}, ctx.info.namespace, true);
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, () => body, {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,

@@ -1,0 +1,20 @@
+/** The bun:sqlite adapter: the only module that imports bun:sqlite. */
+import { Database, type SQLQueryBindings } from "bun:sqlite";
+import type { SqliteDatabase, SqliteRow, SqliteStatement, SqliteValue } from "./sqlite-driver.ts";
+
+export function openSqliteDatabase(path: string): SqliteDatabase {
+  const db = new Database(path, { create: true });
+  return {
+    exec: (sql) => db.run(sql),
+    prepare(sql): SqliteStatement {
+      const statement = db.prepare<SqliteRow, SQLQueryBindings[]>(sql);
+      return {
+        run: (...params: SqliteValue[]) => statement.run(...params),
+        get: (...params: SqliteValue[]) => statement.get(...params) ?? undefined,
+        all: (...params: SqliteValue[]) => statement.all(...params),
+      };
+    },
+    transaction: (fn) => db.transaction(fn).immediate(),
+    close: () => db.close(),
+  };
+}
