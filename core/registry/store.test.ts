@@ -149,3 +149,15 @@ test("listObjects() pages at one revision with remainingItemCount", async () => 
   expect(second.list.items.map((o) => o.metadata.name)).toEqual(["c2", "c3", "c4"]);
   expect(second.lastKey).toBeUndefined();
 });
+
+test("create() refuses a body that carries a resourceVersion", async () => {
+  const refused = await failure(configmaps().create("ns", { metadata: { name: "rv", resourceVersion: "12" } }));
+  expect([refused.code, refused.message]).toEqual([400, "resourceVersion should not be set on objects to be created"]);
+});
+
+test("a Secret's stringData is folded into data and not stored", async () => {
+  const secrets = registry.store(type("", "v1", "secrets"));
+  const created = await secrets.create("ns", { metadata: { name: "s" }, data: { password: "cHc=" }, stringData: { username: "admin" } });
+  expect(created.data).toEqual({ password: "cHc=", username: "YWRtaW4=" });
+  expect(created.stringData).toBeUndefined();
+});

@@ -68,6 +68,9 @@ export class ResourceStore {
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const obj = this.#normalize(body, namespace);
+    const version = obj.metadata.resourceVersion;
+    // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
+    if (version !== undefined && version !== "" && version !== "0") throw newBadRequest("resourceVersion should not be set on objects to be created");
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
@@ -101,7 +104,10 @@ export class ResourceStore {
       const kv = await this.#storage.get(key);
       if (!kv) {
         if (!this.strategy.allowCreateOnUpdate || options.subresource) throw newNotFound(this.qualified, name);
-        const created = await this.create(namespace, this.#checkedName(await change(null), name), options);
+        const body = this.#checkedName(await change(null), name);
+        // An update naming a version of an object that does not exist cannot create it.
+        if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
+        const created = await this.create(namespace, body, options);
         return { object: created, created: true };
       }
       const current = decodeStored(kv);
@@ -158,6 +164,7 @@ export class ResourceStore {
     const obj = withEnvelopeFirst(structuredClone(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     reconcileNamespace(obj.metadata, namespace, this.type.namespaced);
+    this.strategy.normalize?.(obj);
     return obj;
   }
 

@@ -3,6 +3,7 @@
  * (pkg/registry/<group>/<kind>/strategy.go): which kinds track metadata.generation, which accept
  * PUT-creates, what status a new object starts with, and how deletion behaves.
  */
+import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
 
@@ -19,6 +20,8 @@ export interface Strategy {
   returnsDeletedObject: boolean;
   /** Grace period (seconds) a delete without one uses; 0 = deleted at once. */
   gracePeriodSeconds: (obj: KubeObject) => number;
+  /** Rewrites a written body into its stored form on create and update (kube's conversion to the internal type). */
+  normalize?: (obj: KubeObject) => void;
   /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
   prepareForCreate?: (obj: KubeObject) => void;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
@@ -69,6 +72,16 @@ const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
   "/persistentvolumeclaims": () => ({ phase: "Pending" }),
 };
 
+/** Secret.stringData is write-only: kube folds it into data (base64), the string values winning. */
+function foldStringData(obj: KubeObject): void {
+  const secret = obj as KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
+  if (secret.stringData === undefined) return;
+  const data = { ...secret.data };
+  for (const [key, value] of Object.entries(secret.stringData ?? {})) data[key] = Buffer.from(String(value), "utf8").toString("base64");
+  secret.data = data;
+  delete secret.stringData;
+}
+
 export function strategyFor(type: ResourceType): Strategy {
   const id = `${type.group}/${type.resource}`;
   const hasStatus = type.subresources.some((s) => s.name === "status");
@@ -81,6 +94,7 @@ export function strategyFor(type: ResourceType): Strategy {
     returnsDeletedObject: RETURNS_DELETED_OBJECT.has(id),
     gracePeriodSeconds: id === "/pods" ? podGracePeriod : () => 0,
     ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
+    ...(id === "/secrets" ? { normalize: foldStringData } : {}),
   };
 }
 

@@ -27,7 +27,10 @@ type Frame = { type: string; object: unknown };
 
 export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const options = parseListOptions(ctx.url.searchParams);
-  const matches = selectionOf(ctx.type, options.labelSelector, options.fieldSelector);
+  const selected = selectionOf(ctx.type, options.labelSelector, options.fieldSelector);
+  // The legacy /watch/.../<name> path watches one object.
+  const name = ctx.info.name;
+  const matches = name === "" ? selected : (obj: KubeObject) => obj.metadata.name === name && (selected?.(obj) ?? true);
   const initial: KubeObject[] = [];
   let after: number;
   if (options.resourceVersion === undefined || options.resourceVersion === "" || options.resourceVersion === "0") {

@@ -68,7 +68,9 @@ function checkEnvelope(ctx: HandlerContext, obj: KubeObject): KubeObject {
     throw newBadRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected})`);
   }
   if (obj.kind !== undefined && obj.kind !== ctx.type.kind) {
-    throw newBadRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${ctx.type.kind})`);
+    // kube's transformDecodeError prefix; the reason after the colon is ours.
+    const version = String(obj.apiVersion ?? expected).split("/").pop();
+    throw newBadRequest(`${String(obj.kind)} in version "${version}" cannot be handled as a ${ctx.type.kind}: the kind of the body is not the kind of this resource`);
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw newBadRequest("metadata must be an object");
   return obj;
