@@ -1,0 +1,26 @@
+/**
+ * The denominator of the create ratio: bun:sqlite (through kubun's tiny adapter, no other layer) inserting
+ * one row per transaction in WAL mode with synchronous=FULL, the durability kubun's default promises.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
+
+export async function rawInsertRate(count: number, payloadBytes: number): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
+  const db = openSqliteDatabase(join(dir, "raw.db"));
+  try {
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=FULL");
+    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)");
+    const insert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?)");
+    const payload = "x".repeat(payloadBytes);
+    const started = performance.now();
+    for (let i = 0; i < count; i++) db.transaction(() => insert.run(`/registry/configmaps/bench/raw-${i}`, payload));
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * kubun's benchmark: starts the compiled server (default --storage-sync FULL) and prints throughput and
+ * latency figures next to baselines measured in the same run on the same machine. Not a test.
+ * Run: node_modules/.bin/bun bench/run.ts (after bash compile.sh).
+ */
+import { startServer, type TestServer } from "../tests/harness.ts";
+import { WatchStream } from "../tests/_watch-stream.ts";
+import { expectStatus, latencies, percentile, rate } from "./_load.ts";
+import { rawInsertRate } from "./_raw-sqlite.ts";
+import { servingPathRates } from "./_serving-path.ts";
+
+const CONCURRENCY = 32;
+const SEQUENTIAL_CREATES = 300;
+const COLLECTION_SIZE = 10_000;
+const GETS = 8_000;
+const WATCH_WRITES = 200;
+const RAW_INSERTS = 2_000;
+const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
+
+function configMapBody(namespace: string, name: string): string {
+  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, labels: { app: "bench" } }, data: { key: "value".repeat(20) } });
+}
+
+async function create(server: TestServer, namespace: string, name: string): Promise<Response> {
+  const response = await server.request("POST", `/api/v1/namespaces/${namespace}/configmaps`, { body: configMapBody(namespace, name), headers: JSON_HEADERS });
+  expectStatus(response, 201, `create ${namespace}/${name}`);
+  return response;
+}
+
+async function createNamespace(server: TestServer, name: string): Promise<void> {
+  const response = await server.request("POST", "/api/v1/namespaces", { body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name } }), headers: JSON_HEADERS });
+  expectStatus(response, 201, `create namespace ${name}`);
+  await response.text();
+}
+
+/** Milliseconds from sending each create to receiving its watch event. */
+async function watchLatencies(server: TestServer): Promise<number[]> {
+  await createNamespace(server, "bench-watch");
+  const response = await server.request("GET", "/api/v1/namespaces/bench-watch/configmaps?watch=true", { headers: JSON_HEADERS });
+  const stream = new WatchStream(response);
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < WATCH_WRITES; i++) {
+      const name = `w-${i}`;
+      const started = performance.now();
+      const [event] = await Promise.all([stream.next(10_000), create(server, "bench-watch", name).then((r) => r.text())]);
+      if (event?.object?.metadata?.name !== name) throw new Error(`expected the event of ${name}, got ${JSON.stringify(event)?.slice(0, 200)}`);
+      samples.push(performance.now() - started);
+    }
+    return samples;
+  } finally {
+    await stream.close();
+  }
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(1)} ms`;
+}
+
+function perSecond(value: number): string {
+  return `${Math.round(value).toLocaleString("en-US")}/s`;
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const rows: [string, string][] = [];
+  try {
+    await createNamespace(server, "bench-seq");
+    const sequential = await rate(SEQUENTIAL_CREATES, 1, async (i) => void (await (await create(server, "bench-seq", `s-${i}`)).text()));
+    rows.push(["creates/s, sequential (1 client)", perSecond(sequential)]);
+
+    await createNamespace(server, "bench");
+    let payloadBytes = 0;
+    const concurrent = await rate(COLLECTION_SIZE, CONCURRENCY, async (i) => {
+      const text = await (await create(server, "bench", `c-${String(i).padStart(5, "0")}`)).text();
+      if (i === 0) payloadBytes = text.length;
+    });
+    rows.push([`creates/s, ${CONCURRENCY} concurrent clients`, perSecond(concurrent)]);
+
+    const gets = await rate(GETS, CONCURRENCY, async (i) => {
+      const response = await server.request("GET", `/api/v1/namespaces/bench/configmaps/c-${String((i * 7919) % COLLECTION_SIZE).padStart(5, "0")}`, { headers: JSON_HEADERS });
+      expectStatus(response, 200, "get");
+      await response.arrayBuffer();
+    });
+    rows.push([`gets/s, ${CONCURRENCY} concurrent clients`, perSecond(gets)]);
+
+    const listOf = (query: string) => async () => {
+      const response = await server.request("GET", `/api/v1/namespaces/bench/configmaps${query}`, { headers: JSON_HEADERS });
+      expectStatus(response, 200, "list");
+      await response.arrayBuffer();
+    };
+    const fullList = await latencies(15, listOf(""));
+    rows.push([`list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`, `${ms(percentile(fullList, 50))} / ${ms(percentile(fullList, 95))}`]);
+    const pagedList = await latencies(40, listOf("?limit=500"));
+    rows.push(["list with limit=500 (first page), p50 / p95", `${ms(percentile(pagedList, 50))} / ${ms(percentile(pagedList, 95))}`]);
+
+    const watch = await watchLatencies(server);
+    rows.push(["watch event latency (write sent → event received), p50 / p95", `${ms(percentile(watch, 50))} / ${ms(percentile(watch, 95))}`]);
+
+    const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
+    rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);
+    rows.push(["ratio sequential create/s ÷ raw insert/s", (sequential / raw).toFixed(2)]);
+    rows.push([`ratio ${CONCURRENCY}-client create/s ÷ raw insert/s`, (concurrent / raw).toFixed(2)]);
+
+    const serving = await servingPathRates(server.dataDir, { durationMs: 3000, concurrency: CONCURRENCY });
+    rows.push([`trivial handler, Bun.serve TLS (${CONCURRENCY} clients)`, perSecond(serving.bunServe)]);
+    rows.push([`trivial handler, kubun listener (node:tls + node:http, ${CONCURRENCY} clients)`, perSecond(serving.kubunListener)]);
+    rows.push(["ratio kubun listener ÷ Bun.serve", (serving.kubunListener / serving.bunServe).toFixed(2)]);
+  } finally {
+    await server.stop();
+  }
+
+  console.log(`| Measure (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | Result |`);
+  console.log("|---|---|");
+  for (const [measure, result] of rows) console.log(`| ${measure} | ${result} |`);
+}
+
+await main();

@@ -1,0 +1,117 @@
+/** Bad requests get kube's 4xx answers, and a rejected write changes nothing. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { collectionState, configMap, createConfigMap, createNamespace, expectStatus, sendJson } from "./_api.ts";
+import { startServer, type TestServer } from "./harness.ts";
+
+const NS = "bad";
+const COLLECTION = `/api/v1/namespaces/${NS}/configmaps`;
+const MAX_REQUEST_BYTES = 65536;
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer(["--max-request-bytes", String(MAX_REQUEST_BYTES)]);
+  await createNamespace(server, NS);
+  await createConfigMap(server, NS, "existing");
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function send(method: string, path: string, body: string, contentType = "application/json") {
+  const response = await server.request(method, path, { body, headers: { "Content-Type": contentType, Accept: "application/json" } });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) };
+}
+
+/** Runs a write that must fail, and checks the collection's resourceVersion and items did not move. */
+async function expectRejectedWithoutChange(write: () => Promise<{ status: number; body: unknown }>, code: number, reason: string, message?: string | RegExp) {
+  const before = await collectionState(server, COLLECTION);
+  expectStatus(await write(), code, reason, message);
+  expect(await collectionState(server, COLLECTION)).toEqual(before);
+}
+
+const existingBody = (override: object) => JSON.stringify({ ...configMap(NS, "existing"), ...override });
+
+test("malformed JSON answers 400 and changes nothing", async () => {
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {'), 400, "BadRequest");
+});
+
+test("malformed YAML answers 400 and changes nothing", async () => {
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, "apiVersion: v1\nkind: ConfigMap\nmetadata: [name: x\n", "application/yaml"), 400, "BadRequest");
+});
+
+test("a body of another kind answers 400 and changes nothing", async () => {
+  const secret = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "wrong-kind" } });
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, secret), 400, "BadRequest", /Secret in version "v1" cannot be handled as a ConfigMap/);
+});
+
+test("a body of another apiVersion answers 400 and changes nothing", async () => {
+  const body = JSON.stringify({ apiVersion: "apps/v1", kind: "ConfigMap", metadata: { name: "wrong-version" } });
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, body), 400, "BadRequest");
+});
+
+test("a PUT whose body names another object answers 400 and changes nothing", async () => {
+  await expectRejectedWithoutChange(
+    () => send("PUT", `${COLLECTION}/existing`, existingBody({ metadata: { name: "other", namespace: NS } })),
+    400,
+    "BadRequest",
+    "the name of the object (other) does not match the name on the URL (existing)",
+  );
+});
+
+test("a body in another namespace than the URL answers 400 and changes nothing", async () => {
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, JSON.stringify(configMap("elsewhere", "moved"))),
+    400,
+    "BadRequest",
+    "the namespace of the provided object does not match the namespace sent on the request",
+  );
+});
+
+test("an invalid object answers 422 Invalid and changes nothing", async () => {
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, JSON.stringify(configMap(NS, "Not_A_Valid_Name"))),
+    422,
+    "Invalid",
+    /^ConfigMap "Not_A_Valid_Name" is invalid: metadata\.name: Invalid value: "Not_A_Valid_Name": a lowercase RFC 1123 subdomain/,
+  );
+});
+
+test("a body over --max-request-bytes answers 413 and changes nothing", async () => {
+  const huge = JSON.stringify(configMap(NS, "huge", { data: { blob: "x".repeat(MAX_REQUEST_BYTES) } }));
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, huge), 413, "RequestEntityTooLarge", `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
+});
+
+test("an unknown resource answers 404 with kube's generic message", async () => {
+  for (const path of ["/api/v1/namespaces/bad/widgets", "/apis/apps/v1/widgets", "/apis/nope.example.com/v1/things"]) {
+    const answer = await sendJson(server, "GET", path);
+    expectStatus(answer, 404, "NotFound", "the server could not find the requested resource");
+  }
+});
+
+test("bad query values answer 400", async () => {
+  for (const query of ["limit=abc", "labelSelector=a%20in%20(", "fieldSelector=unknown.field%3Dx", "timeoutSeconds=soon"]) {
+    const answer = await sendJson(server, "GET", `${COLLECTION}?${query}`);
+    expect({ query, status: answer.status, reason: answer.body?.reason }).toEqual({ query, status: 400, reason: "BadRequest" });
+  }
+});
+
+test("a request without a client certificate answers 401 Unauthorized", async () => {
+  const response = await server.requestAnonymous("GET", COLLECTION, { headers: { Accept: "application/json" } });
+  expectStatus({ status: response.status, body: await response.json() }, 401, "Unauthorized", "Unauthorized");
+});
+
+test("an unsupported Accept type alone answers 406; with a JSON fallback the answer is JSON", async () => {
+  const protobufOnly = await server.request("GET", COLLECTION, { headers: { Accept: "application/vnd.kubernetes.protobuf" } });
+  expect(protobufOnly.status).toBe(406);
+  expect(await protobufOnly.json()).toMatchObject({ kind: "Status", code: 406, reason: "NotAcceptable" });
+
+  const withFallback = await server.request("GET", COLLECTION, { headers: { Accept: "application/vnd.kubernetes.protobuf, application/json" } });
+  expect(withFallback.status).toBe(200);
+  expect(withFallback.headers.get("Content-Type")).toStartWith("application/json");
+  expect(await withFallback.json()).toMatchObject({ kind: "ConfigMapList" });
+});
+
+test("an unsupported Content-Type answers 415 and changes nothing", async () => {
+  await expectRejectedWithoutChange(() => send("POST", COLLECTION, "name=x", "application/x-www-form-urlencoded"), 415, "UnsupportedMediaType");
+});
