@@ -3,7 +3,10 @@
  * flags → configuration → server.
  */
 import process from "node:process";
+import { AUTHENTICATORS } from "./auth-plugins/mod.ts";
+import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
+import { importPluginModule } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 
@@ -17,7 +20,11 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     process.stdout.write(`Kubernetes ${GIT_VERSION}\n`);
     return;
   }
-  const server = await runServer(config);
+  const authenticators = [
+    ...(await Promise.all(AUTHENTICATORS.filter((entry) => entry.enabled(config)).map((entry) => entry.load()))),
+    ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),
+  ];
+  const server = await runServer(config, { authenticators });
   stopOnSignals(server, (code) => process.exit(code));
 }
 

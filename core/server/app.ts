@@ -12,7 +12,10 @@ import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/broker.ts";
-import { authenticateClientCertificate, isPublicPath, type UserInfo } from "./authenticate.ts";
+import type { Authentication } from "../auth/authentication.ts";
+import type { UserInfo } from "../auth/user.ts";
+import { isPublicPath } from "./public-paths.ts";
+import { authenticateRequest } from "./filters/authentication.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
@@ -29,7 +32,8 @@ export interface AppDeps {
   registry: Registry;
   metrics: ApiMetrics;
   health: HealthChecks;
-  options: { maxRequestBytes: number; historyMs: number };
+  authentication: Authentication;
+  options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
 type Env = { Bindings: { conn: ConnectionInfo }; Variables: { info: RequestInfo; user: UserInfo } };
@@ -73,7 +77,10 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.use("*", async (c, next) => {
     const health = await deps.health.handle(c.req.raw);
     if (health) return health;
-    if (!isPublicPath(c.req.path)) c.set("user", authenticateClientCertificate(c.env.conn));
+    if (!isPublicPath(c.req.path)) {
+      const request = { headers: c.req.raw.headers, url: new URL(c.req.url), peerCertificate: c.env.conn.peerCertificate };
+      c.set("user", await authenticateRequest(deps.authentication.request, request, deps.options.anonymous));
+    }
     await next();
   });
 

@@ -10,6 +10,8 @@ export interface FlagType<T> {
   format(value: T): string;
   /** Whether a bare `--flag` means true (booleans only). */
   isBoolean?: true;
+  /** Whether repeating the flag adds to its value instead of replacing it (pflag's slices). */
+  isList?: true;
 }
 
 export const intFlag: FlagType<number> = {
@@ -38,6 +40,14 @@ export const boolFlag: FlagType<boolean> = {
 const BOOL_WORDS: Record<string, boolean> = {
   "1": true, t: true, T: true, true: true, TRUE: true, True: true,
   "0": false, f: false, F: false, false: false, FALSE: false, False: false,
+};
+
+/** pflag's stringSlice: comma-separated, and repeating the flag adds more. */
+export const stringListFlag: FlagType<string[]> = {
+  name: "strings",
+  isList: true,
+  parse: (text) => text.split(",").map((item) => item.trim()).filter((item) => item !== ""),
+  format: (value) => `[${value.join(",")}]`,
 };
 
 /** Durations are held in milliseconds. */

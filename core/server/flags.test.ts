@@ -14,7 +14,7 @@ function configFile(text: string): string {
 }
 
 test("parseFlags() with no arguments returns kube-apiserver's defaults", () => {
-  expect(parseFlags([])).toEqual({
+  expect(parseFlags([])).toMatchObject({
     config: "",
     securePort: 6443,
     bindAddress: "127.0.0.1",
@@ -27,7 +27,18 @@ test("parseFlags() with no arguments returns kube-apiserver's defaults", () => {
     storageSync: "FULL",
     help: false,
     version: false,
+    anonymousAuth: true,
+    oidcUsernameClaim: "sub",
+    oidcSigningAlgs: ["RS256"],
+    authenticationTokenWebhookCacheTtlMs: 120_000,
+    serviceAccountLookup: true,
+    serviceAccountKeyFile: [],
   });
+});
+
+test("parseFlags() adds up repeated and comma-separated list flags", () => {
+  const config = parseFlags(["--service-account-key-file=a.pem", "--service-account-key-file", "b.pem,c.pem"]);
+  expect(config.serviceAccountKeyFile).toEqual(["a.pem", "b.pem", "c.pem"]);
 });
 
 test("parseFlags() accepts --flag=value and --flag value forms", () => {

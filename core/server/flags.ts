@@ -3,7 +3,7 @@
  * `defineFlag` line plus its ServerConfig field. Sources, strongest first: command line, KUBUN_<NAME>
  * environment variables, the --config YAML file, the defaults.
  */
-import { boolFlag, durationFlag, enumFlag, type FlagType, intFlag, stringFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, type FlagType, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { readConfigFile } from "./config-file.ts";
 
 export interface ServerConfig {
@@ -17,6 +17,35 @@ export interface ServerConfig {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  anonymousAuth: boolean;
+  tokenAuthFile: string;
+  enableBootstrapTokenAuth: boolean;
+  serviceAccountIssuer: string[];
+  serviceAccountKeyFile: string[];
+  serviceAccountSigningKeyFile: string;
+  serviceAccountLookup: boolean;
+  serviceAccountMaxTokenExpirationMs: number;
+  apiAudiences: string[];
+  oidcIssuerUrl: string;
+  oidcClientId: string;
+  oidcCaFile: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix: string;
+  oidcGroupsClaim: string;
+  oidcGroupsPrefix: string;
+  oidcSigningAlgs: string[];
+  /** key=value pairs. */
+  oidcRequiredClaim: string[];
+  authenticationTokenWebhookConfigFile: string;
+  authenticationTokenWebhookCacheTtlMs: number;
+  authenticationTokenWebhookVersion: string;
+  requestheaderClientCaFile: string;
+  requestheaderAllowedNames: string[];
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
+  /** Module paths of custom authenticators (kubun's own flag). */
+  authenticationPlugin: string[];
   config: string;
   help: boolean;
   version: boolean;
@@ -43,6 +72,33 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),
   defineFlag({ section: "Secure serving flags", name: "tls-cert-file", key: "tlsCertFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 serving certificate (PEM); if empty, one is generated in --data-dir." }),
   defineFlag({ section: "Secure serving flags", name: "tls-private-key-file", key: "tlsPrivateKeyFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 private key matching --tls-cert-file." }),
+  defineFlag({ section: "Authentication flags", name: "anonymous-auth", key: "anonymousAuth", type: boolFlag, defaultValue: true, usage: "Requests no other authenticator rejects are served as system:anonymous (off while the authorization mode is AlwaysAllow)." }),
+  defineFlag({ section: "Authentication flags", name: "token-auth-file", key: "tokenAuthFile", type: stringFlag, defaultValue: "", usage: "CSV file of static bearer tokens: token,user,uid,\"group1,group2\"." }),
+  defineFlag({ section: "Authentication flags", name: "enable-bootstrap-token-auth", key: "enableBootstrapTokenAuth", type: boolFlag, defaultValue: false, usage: "Accept bootstrap tokens (Secrets of type bootstrap.kubernetes.io/token in kube-system) as bearer tokens." }),
+  defineFlag({ section: "Authentication flags", name: "service-account-issuer", key: "serviceAccountIssuer", type: stringListFlag, defaultValue: [], usage: "Issuer of service account tokens; the first signs new tokens, all are accepted." }),
+  defineFlag({ section: "Authentication flags", name: "service-account-key-file", key: "serviceAccountKeyFile", type: stringListFlag, defaultValue: [], usage: "PEM files of keys that verify service account tokens (repeatable); default: the signing key." }),
+  defineFlag({ section: "Authentication flags", name: "service-account-signing-key-file", key: "serviceAccountSigningKeyFile", type: stringFlag, defaultValue: "", usage: "PEM private key that signs service account tokens; default: one generated in --data-dir." }),
+  defineFlag({ section: "Authentication flags", name: "service-account-lookup", key: "serviceAccountLookup", type: boolFlag, defaultValue: true, usage: "Check that the service account (and the bound object) of a token still exists." }),
+  defineFlag({ section: "Authentication flags", name: "service-account-max-token-expiration", key: "serviceAccountMaxTokenExpirationMs", type: durationFlag, defaultValue: 0, usage: "The longest lifetime a TokenRequest may ask for (0: no limit)." }),
+  defineFlag({ section: "Authentication flags", name: "api-audiences", key: "apiAudiences", type: stringListFlag, defaultValue: [], usage: "Audiences of the API; default: the service account issuer." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-issuer-url", key: "oidcIssuerUrl", type: stringFlag, defaultValue: "", usage: "https URL of the OpenID Connect issuer; enables OIDC bearer tokens." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-client-id", key: "oidcClientId", type: stringFlag, defaultValue: "", usage: "The audience OIDC ID tokens must be issued for." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-ca-file", key: "oidcCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that verifies the OIDC issuer's certificate; default: the system roots." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-username-claim", key: "oidcUsernameClaim", type: stringFlag, defaultValue: "sub", usage: "The claim used as the user name." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-username-prefix", key: "oidcUsernamePrefix", type: stringFlag, defaultValue: "", usage: "Prefix for user names ('-' for none; default: the issuer URL and '#' unless the claim is email)." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-groups-claim", key: "oidcGroupsClaim", type: stringFlag, defaultValue: "", usage: "The claim holding the user's groups." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-groups-prefix", key: "oidcGroupsPrefix", type: stringFlag, defaultValue: "", usage: "Prefix for group names." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-signing-algs", key: "oidcSigningAlgs", type: stringListFlag, defaultValue: ["RS256"], usage: "JOSE signing algorithms accepted for ID tokens." }),
+  defineFlag({ section: "Authentication flags", name: "oidc-required-claim", key: "oidcRequiredClaim", type: stringListFlag, defaultValue: [], usage: "key=value pairs every ID token must carry (repeatable)." }),
+  defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-config-file", key: "authenticationTokenWebhookConfigFile", type: stringFlag, defaultValue: "", usage: "kubeconfig-format file of the token review webhook." }),
+  defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-cache-ttl", key: "authenticationTokenWebhookCacheTtlMs", type: durationFlag, defaultValue: 120_000, usage: "How long webhook token decisions are cached." }),
+  defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-version", key: "authenticationTokenWebhookVersion", type: stringFlag, defaultValue: "v1beta1", usage: "TokenReview version sent to the webhook: v1 or v1beta1." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-client-ca-file", key: "requestheaderClientCaFile", type: stringFlag, defaultValue: "", usage: "CA that an authenticating proxy's client certificate must verify against before its headers are trusted." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-allowed-names", key: "requestheaderAllowedNames", type: stringListFlag, defaultValue: [], usage: "Common names the proxy's client certificate may have (empty: any)." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-username-headers", key: "requestheaderUsernameHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding the user name, e.g. X-Remote-User." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-group-headers", key: "requestheaderGroupHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding groups, e.g. X-Remote-Group." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-extra-headers-prefix", key: "requestheaderExtraHeadersPrefix", type: stringListFlag, defaultValue: [], usage: "Header prefixes for extra user attributes, e.g. X-Remote-Extra-." }),
+  defineFlag({ section: "Authentication flags", name: "authentication-plugin", key: "authenticationPlugin", type: stringListFlag, defaultValue: [], usage: "Path of a TypeScript module exporting a custom authenticator (repeatable)." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
@@ -95,10 +151,13 @@ function readCommandLine(argv: string[]): Map<string, string> {
       continue;
     }
     const { flag, inlineValue } = lookUpArgument(arg);
-    if (inlineValue !== undefined) values.set(flag.name, inlineValue);
-    else if (flag.type.isBoolean) values.set(flag.name, "true");
-    else if (i + 1 < argv.length) values.set(flag.name, argv[++i]!);
+    let value: string;
+    if (inlineValue !== undefined) value = inlineValue;
+    else if (flag.type.isBoolean) value = "true";
+    else if (i + 1 < argv.length) value = argv[++i]!;
     else throw new FlagError(`flag needs an argument: ${arg}`);
+    const earlier = values.get(flag.name);
+    values.set(flag.name, flag.type.isList && earlier !== undefined ? `${earlier},${value}` : value);
   }
   if (positional.length > 0) throw new FlagError(`"kubun" does not take any arguments, got ${JSON.stringify(positional)}`);
   return values;
@@ -170,6 +229,6 @@ function flagColumn(flag: FlagSpec): string {
 
 function defaultSuffix(flag: FlagSpec): string {
   const text = (flag.type as FlagType<unknown>).format(flag.defaultValue);
-  if (text === "" || text === "false" || text === "0" || text === "0s") return "";
+  if (text === "" || text === "false" || text === "0" || text === "0s" || text === "[]") return "";
   return flag.type.name === "string" ? ` (default ${JSON.stringify(text)})` : ` (default ${text})`;
 }

@@ -18,7 +18,7 @@ function kubectl(kubeconfig: string, ...args: string[]): Promise<{ stdout: strin
 test("runServer() serves on a free port and writes an admin kubeconfig kubectl can use", async () => {
   const dataDir = join(root, "first");
   const lines: string[] = [];
-  const server = await runServer(parseFlags(["--secure-port=0", `--data-dir=${dataDir}`]), { log: (line) => lines.push(line) });
+  const server = await runServer(parseFlags(["--secure-port=0", `--data-dir=${dataDir}`]), { log: (line) => lines.push(line), authenticators: [] });
   try {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(server.kubeconfigPath).mode & 0o777).toBe(0o600);
@@ -35,11 +35,11 @@ test("runServer() serves on a free port and writes an admin kubeconfig kubectl c
 test("stop() closes the port and a second start reuses the data directory's CA", async () => {
   const dataDir = join(root, "restart");
   const flags = parseFlags(["--secure-port=0", `--data-dir=${dataDir}`]);
-  const first = await runServer(flags, { log: () => {} });
+  const first = await runServer(flags, { log: () => {}, authenticators: [] });
   await first.stop();
   await expect(kubectl(first.kubeconfigPath, "get", "--raw", "/livez", "--request-timeout=2s")).rejects.toThrow();
   const caBefore = readFileSync(join(dataDir, "ca.crt"), "utf8");
-  const second = await runServer(flags, { log: () => {} });
+  const second = await runServer(flags, { log: () => {}, authenticators: [] });
   try {
     expect(readFileSync(join(dataDir, "ca.crt"), "utf8")).toBe(caBefore);
     expect((await kubectl(second.kubeconfigPath, "get", "--raw", "/readyz")).stdout).toBe("ok");
@@ -49,10 +49,10 @@ test("stop() closes the port and a second start reuses the data directory's CA",
 });
 
 test("a port already in use fails the start with EADDRINUSE", async () => {
-  const holder = await runServer(parseFlags(["--secure-port=0", `--data-dir=${join(root, "holder")}`]), { log: () => {} });
+  const holder = await runServer(parseFlags(["--secure-port=0", `--data-dir=${join(root, "holder")}`]), { log: () => {}, authenticators: [] });
   try {
     const flags = parseFlags([`--secure-port=${holder.port}`, `--data-dir=${join(root, "clash")}`]);
-    await expect(runServer(flags, { log: () => {} })).rejects.toThrow("EADDRINUSE");
+    await expect(runServer(flags, { log: () => {}, authenticators: [] })).rejects.toThrow("EADDRINUSE");
   } finally {
     await holder.stop();
   }
@@ -60,5 +60,5 @@ test("a port already in use fails the start with EADDRINUSE", async () => {
 
 test("a serving certificate file without its key is refused", async () => {
   const flags = parseFlags(["--secure-port=0", `--data-dir=${join(root, "half-tls")}`, "--tls-cert-file=/nonexistent.crt"]);
-  await expect(runServer(flags, { log: () => {} })).rejects.toThrow("--tls-cert-file and --tls-private-key-file must be set together");
+  await expect(runServer(flags, { log: () => {}, authenticators: [] })).rejects.toThrow("--tls-cert-file and --tls-private-key-file must be set together");
 });

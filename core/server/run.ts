@@ -6,6 +6,9 @@
 import { mkdir, readFile } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
+import { type AuthenticatorFactory, buildAuthentication } from "../auth/authentication.ts";
+import { pluginLogger } from "../auth/plugin-context.ts";
+import { readOnlyClient } from "../auth/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
 import { startNamespaceController } from "../controllers/namespace.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
@@ -32,11 +35,13 @@ export interface RunningServer {
 export interface RunOptions {
   /** Receives the startup line; default writes to stderr. */
   log?: (line: string) => void;
+  /** Authenticator factories in chain order (main.ts resolves the built-in catalog and --authentication-plugin paths). */
+  authenticators: AuthenticatorFactory[];
 }
 
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
-export async function runServer(config: ServerConfig, options: RunOptions = {}): Promise<RunningServer> {
+export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
@@ -53,6 +58,8 @@ export async function runServer(config: ServerConfig, options: RunOptions = {}):
   const registry = new Registry(storage);
   await ensureSystemNamespaces(registry, catalog);
   const namespaceController = startNamespaceController(registry, catalog);
+  const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
+  const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const app = createApp({
     storage,
     broker,
@@ -60,7 +67,9 @@ export async function runServer(config: ServerConfig, options: RunOptions = {}):
     registry,
     metrics,
     health,
-    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs },
+    authentication,
+    // Anonymous access needs an authorizer to limit it; until one is configured it stays off, as kube turns it off under AlwaysAllow.
+    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: false },
   });
 
   const releaseStorage = async () => {

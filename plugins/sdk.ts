@@ -1,0 +1,19 @@
+/**
+ * The types a plugin author imports. A plugin module default-exports a factory; the server calls it once at
+ * start with a PluginContext (flags, a read-only client, a logger).
+ */
+import type { AuthenticatorFactory } from "../core/auth/authentication.ts";
+
+export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
+export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
+export type { ObjectReference, ReadOnlyClient } from "../core/auth/read-only-client.ts";
+export type { UserInfo } from "../core/auth/user.ts";
+export type { KubeObject } from "../core/api/types.ts";
+
+/** An authenticator looks at the whole request (headers, client certificate) or only at bearer tokens. */
+export type { AuthenticatorFactory, AuthenticatorPlugin } from "../core/auth/authentication.ts";
+
+/** Identity function that gives a plugin's default export its type. */
+export function defineAuthenticator(factory: AuthenticatorFactory): AuthenticatorFactory {
+  return factory;
+}
