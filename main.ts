@@ -3,10 +3,10 @@
  * flags → configuration → server.
  */
 import process from "node:process";
-import { AUTHENTICATORS } from "./auth-plugins/mod.ts";
+import { AUTHENTICATORS, AUTHORIZERS } from "./auth-plugins/mod.ts";
 import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
-import { importPluginModule } from "./plugins/loader.ts";
+import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 
@@ -24,7 +24,8 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     ...(await Promise.all(AUTHENTICATORS.filter((entry) => entry.enabled(config)).map((entry) => entry.load()))),
     ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),
   ];
-  const server = await runServer(config, { authenticators });
+  const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
+  const server = await runServer(config, { authenticators, authorizers });
   stopOnSignals(server, (code) => process.exit(code));
 }
 

@@ -3,6 +3,7 @@
  * start with a PluginContext (flags, a read-only client, a logger).
  */
 import type { AuthenticatorFactory } from "../core/auth/authentication.ts";
+import type { AuthorizerFactory } from "../core/auth/authorization.ts";
 
 export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
 export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
@@ -12,6 +13,14 @@ export type { KubeObject } from "../core/api/types.ts";
 
 /** An authenticator looks at the whole request (headers, client certificate) or only at bearer tokens. */
 export type { AuthenticatorFactory, AuthenticatorPlugin } from "../core/auth/authentication.ts";
+
+export type { AuthorizerFactory } from "../core/auth/authorization.ts";
+export type { Attributes, AuthorizationResult, Authorizer, Decision } from "../core/auth/authorizer.ts";
+
+/** Identity function that gives an authorizer module's default export its type. */
+export function defineAuthorizer(factory: AuthorizerFactory): AuthorizerFactory {
+  return factory;
+}
 
 /** Identity function that gives a plugin's default export its type. */
 export function defineAuthenticator(factory: AuthenticatorFactory): AuthenticatorFactory {

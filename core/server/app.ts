@@ -15,7 +15,10 @@ import type { WatchBroker } from "../watch/broker.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { isPublicPath } from "./public-paths.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
+import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
+import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
@@ -33,6 +36,8 @@ export interface AppDeps {
   metrics: ApiMetrics;
   health: HealthChecks;
   authentication: Authentication;
+  authorizer: Authorizer;
+  virtualHandlers: VirtualHandlers;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
@@ -79,7 +84,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     if (health) return health;
     if (!isPublicPath(c.req.path)) {
       const request = { headers: c.req.raw.headers, url: new URL(c.req.url), peerCertificate: c.env.conn.peerCertificate };
-      c.set("user", await authenticateRequest(deps.authentication.request, request, deps.options.anonymous));
+      const user = await authenticateRequest(deps.authentication.request, request, deps.options.anonymous);
+      c.set("user", user);
+      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
     }
     await next();
   });
@@ -115,7 +122,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const info = c.get("info");
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
-  const handler = routeResource(info, type);
+  const handler = routeResource(info, type, deps.virtualHandlers);
   const url = new URL(c.req.url);
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
@@ -134,6 +141,8 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       includeObject: includeObject as IncludeObject,
     },
     warnings: [] as string[],
+    user: c.get("user"),
+    services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
   const response = await handler(ctx);
   for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);

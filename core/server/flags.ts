@@ -44,6 +44,8 @@ export interface ServerConfig {
   requestheaderUsernameHeaders: string[];
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
+  /** Ordered authorizer names or module paths. */
+  authorizationMode: string[];
   /** Module paths of custom authenticators (kubun's own flag). */
   authenticationPlugin: string[];
   config: string;
@@ -99,6 +101,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "requestheader-group-headers", key: "requestheaderGroupHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding groups, e.g. X-Remote-Group." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-extra-headers-prefix", key: "requestheaderExtraHeadersPrefix", type: stringListFlag, defaultValue: [], usage: "Header prefixes for extra user attributes, e.g. X-Remote-Extra-." }),
   defineFlag({ section: "Authentication flags", name: "authentication-plugin", key: "authenticationPlugin", type: stringListFlag, defaultValue: [], usage: "Path of a TypeScript module exporting a custom authenticator (repeatable)." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-mode", key: "authorizationMode", type: stringListFlag, defaultValue: ["AlwaysAllow"], usage: "Ordered list of authorizers: AlwaysAllow, AlwaysDeny, or a module path of a custom authorizer." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),

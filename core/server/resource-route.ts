@@ -11,6 +11,7 @@ import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { handleWatch } from "./handlers/watch.ts";
 import type { RequestInfo } from "./request-info.ts";
+import { virtualHandlerKey, type VirtualHandlers } from "./virtual-handlers.ts";
 
 const HANDLERS: Record<string, Handler> = {
   get: handleGet,
@@ -37,8 +38,10 @@ function newMethodNotAllowed(): StatusError {
   return new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {});
 }
 
-export function routeResource(info: RequestInfo, type: ResourceType | undefined): Handler {
+export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
   if (!type || info.parts.length > 3) throw newResourceNotFound();
+  const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
+  if (special) return special;
   const qualified = { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);

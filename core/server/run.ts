@@ -7,6 +7,8 @@ import { mkdir, readFile } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { type AuthenticatorFactory, buildAuthentication } from "../auth/authentication.ts";
+import { anonymousEnabled, type AuthorizerFactory, buildAuthorization } from "../auth/authorization.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
 import { pluginLogger } from "../auth/plugin-context.ts";
 import { readOnlyClient } from "../auth/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
@@ -37,7 +39,11 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Authenticator factories in chain order (main.ts resolves the built-in catalog and --authentication-plugin paths). */
   authenticators: AuthenticatorFactory[];
+  /** Authorizer factories in --authorization-mode order; none means every request is allowed. */
+  authorizers?: AuthorizerFactory[];
 }
+
+const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
 
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
@@ -60,6 +66,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const namespaceController = startNamespaceController(registry, catalog);
   const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
+  const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   const app = createApp({
     storage,
     broker,
@@ -68,8 +75,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     metrics,
     health,
     authentication,
-    // Anonymous access needs an authorizer to limit it; until one is configured it stays off, as kube turns it off under AlwaysAllow.
-    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: false },
+    authorizer,
+    virtualHandlers: new Map(),
+    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
   const releaseStorage = async () => {

@@ -1,4 +1,7 @@
 /** What every resource handler receives: the parsed request, its resource type and store, and shared services. */
+import type { Authentication } from "../../auth/authentication.ts";
+import type { Authorizer } from "../../auth/authorizer.ts";
+import type { UserInfo } from "../../auth/user.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -17,6 +20,14 @@ export interface HandlerContext {
   broker: WatchBroker;
   /** Warning header values (code 299) collected while handling the request. */
   warnings: string[];
+  user: UserInfo;
+  services: ServerServices;
+}
+
+/** Server-wide services some handlers need beyond the store. */
+export interface ServerServices {
+  authentication: Authentication;
+  authorizer: Authorizer;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<Response>;

@@ -1,0 +1,64 @@
+/**
+ * The authorizer contract and its ordered union (k8s.io/apiserver pkg/authorization/union): the first
+ * authorizer with an opinion decides; when none has one the request is denied (spec 5.10).
+ */
+import { newForbidden, type StatusError } from "../api/errors.ts";
+import type { UserInfo } from "./user.ts";
+
+/** Request attributes as kube's authorizer.Attributes. */
+export interface Attributes {
+  user: UserInfo;
+  verb: string;
+  isResourceRequest: boolean;
+  /** For non-resource requests. */
+  path: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+export type Decision = "Allow" | "Deny" | "NoOpinion";
+
+export interface AuthorizationResult {
+  decision: Decision;
+  reason?: string;
+}
+
+export interface Authorizer {
+  authorize(attributes: Attributes): Promise<AuthorizationResult>;
+}
+
+export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
+  return {
+    async authorize(attributes) {
+      const reasons: string[] = [];
+      for (const authorizer of authorizers) {
+        const result = await authorizer.authorize(attributes);
+        if (result.decision !== "NoOpinion") return result;
+        if (result.reason) reasons.push(result.reason);
+      }
+      return { decision: "NoOpinion", reason: reasons.join("\n") || undefined };
+    },
+  };
+}
+
+/** kube's responsewriters.forbiddenMessage. */
+function forbiddenMessage(a: Attributes): string {
+  const user = JSON.stringify(a.user.username);
+  if (!a.isResourceRequest) return `User ${user} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const where = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : "at the cluster scope";
+  return `User ${user} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
+}
+
+/** The 403 kube writes for a denied request: `pods "x" is forbidden: User "u" cannot get resource ...`. */
+export function newAuthorizationForbidden(a: Attributes, reason?: string): StatusError {
+  const detail = reason ? `${forbiddenMessage(a)}: ${reason}` : forbiddenMessage(a);
+  if (!a.isResourceRequest || a.resource === "") return newForbidden(`forbidden: ${detail}`, {});
+  const qualified = a.apiGroup ? `${a.resource}.${a.apiGroup}` : a.resource;
+  const message = a.name ? `${qualified} ${JSON.stringify(a.name)} is forbidden: ${detail}` : `${qualified} is forbidden: ${detail}`;
+  return newForbidden(message, { name: a.name || undefined, group: a.apiGroup || undefined, kind: a.resource });
+}
