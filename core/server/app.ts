@@ -22,6 +22,7 @@ import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
+import { createOpenApiHandler } from "./openapi.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
@@ -90,6 +91,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     }
     await next();
   });
+
+  const openApi = createOpenApiHandler(deps.catalog);
+  app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   app.get("/version", () => json(versionInfo()));
   app.get("/metrics", async () => {

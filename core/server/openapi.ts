@@ -1,0 +1,119 @@
+/**
+ * Serves /openapi/v2, /openapi/v3 (the index) and /openapi/v3/<key> as kube-apiserver 1.26 does
+ * (k8s.io/kube-openapi handler3): documents built from the catalog on first request, cached with
+ * their uppercase-hex SHA-512 until the catalog changes.
+ */
+import { createHash } from "node:crypto";
+import type { Catalog } from "../registry/catalog.ts";
+import { builtInSchemas, type SchemaLookup } from "../schema/lookup.ts";
+import { combinedSource, documentKeys, documentSource } from "./openapi-documents.ts";
+import { v2Document } from "./openapi-v2.ts";
+import { v3Document } from "./openapi-v3.ts";
+
+export interface OpenApiOptions {
+  schemas?: SchemaLookup;
+  /** info.version of /openapi/v2. */
+  serverVersion?: string;
+}
+
+interface Rendered {
+  body: string;
+  hash: string;
+  lastModified: Date;
+}
+
+const V3_PREFIX = "/openapi/v3/";
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** kube-openapi's document hash: SHA-512 of the served bytes, uppercase hex. */
+export function documentHash(body: string): string {
+  return createHash("sha512").update(body).digest("hex").toUpperCase();
+}
+
+function rendered(document: unknown): Rendered {
+  const body = JSON.stringify(document);
+  return { body, hash: documentHash(body), lastModified: new Date() };
+}
+
+/** Whether the Accept header admits application/json (absent means anything). */
+function acceptsJson(accept: string | null): boolean {
+  if (!accept) return true;
+  return accept.split(",").some((clause) => {
+    const [type = "", subtype = ""] = clause.split(";")[0].trim().toLowerCase().split("/");
+    return (type === "application" || type === "*") && (subtype === "json" || subtype === "*");
+  });
+}
+
+function answer(request: Request, document: Rendered, cacheHeaders: Record<string, string>): Response {
+  const etag = `"${document.hash}"`;
+  const headers = { ETag: etag, Vary: "Accept", "Last-Modified": document.lastModified.toUTCString(), ...cacheHeaders };
+  if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  const body = request.method === "HEAD" ? null : document.body;
+  return new Response(body, { status: 200, headers: { ...headers, "Content-Type": "application/json" } });
+}
+
+const NO_CACHE = { "Cache-Control": "no-cache, private" };
+
+/** The handler the server mounts: answers OpenAPI paths, null for any other path. */
+export function createOpenApiHandler(
+  catalog: Catalog,
+  options: OpenApiOptions = {},
+): (request: Request) => Promise<Response | null> {
+  const schemas = options.schemas ?? builtInSchemas;
+  const serverVersion = options.serverVersion ?? "v1.26.15";
+  const v3 = new Map<string, Rendered>();
+  let index: Rendered | undefined;
+  let v2: Rendered | undefined;
+  catalog.onChange(() => {
+    v3.clear();
+    index = undefined;
+    v2 = undefined;
+  });
+
+  const v3For = (key: string): Rendered | undefined => {
+    const cached = v3.get(key);
+    if (cached) return cached;
+    const source = documentSource(catalog, schemas, key);
+    if (!source) return undefined;
+    const document = rendered(v3Document(source.paths, source.definitions));
+    v3.set(key, document);
+    return document;
+  };
+  const v3Index = (): Rendered => {
+    index ??= rendered({
+      paths: Object.fromEntries(documentKeys(catalog).map((key) => [
+        key,
+        { serverRelativeURL: `${V3_PREFIX}${key}?hash=${v3For(key)!.hash}` },
+      ])),
+    });
+    return index;
+  };
+
+  return (request) => {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    if (path !== "/openapi/v2" && path !== "/openapi/v3" && !path.startsWith(V3_PREFIX)) return Promise.resolve(null);
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return Promise.resolve(new Response("method not allowed", { status: 405, headers: { Allow: "GET, HEAD" } }));
+    }
+    if (!acceptsJson(request.headers.get("accept"))) return Promise.resolve(new Response(null, { status: 406 }));
+    if (path === "/openapi/v2") {
+      v2 ??= rendered(v2Document(combinedSource(catalog, schemas), serverVersion));
+      return Promise.resolve(answer(request, v2, NO_CACHE));
+    }
+    if (path === "/openapi/v3") return Promise.resolve(answer(request, v3Index(), NO_CACHE));
+    const key = path.slice(V3_PREFIX.length);
+    const document = v3For(key);
+    if (!document) return Promise.resolve(new Response("404 page not found", { status: 404 }));
+    const hash = url.searchParams.get("hash");
+    if (!hash) return Promise.resolve(answer(request, document, NO_CACHE));
+    if (hash !== document.hash) {
+      const location = `${V3_PREFIX}${key}?hash=${document.hash}`;
+      return Promise.resolve(new Response(null, { status: 301, headers: { Location: location } }));
+    }
+    return Promise.resolve(answer(request, document, {
+      "Cache-Control": "public, immutable",
+      Expires: new Date(Date.now() + ONE_YEAR_MS).toUTCString(),
+    }));
+  };
+}
