@@ -12,8 +12,6 @@ import { KUBECTL, KubectlProcess } from "./_kubectl-stream.ts";
 
 export const KUBUN_BINARY = resolve(import.meta.dir, "../dist/kubun");
 const KUBECTL_TIMEOUT_MS = 30_000;
-/** kubun serves no /openapi/v2 or /openapi/v3 yet, so kubectl's client-side validation of -f files cannot run. */
-export const SKIP_CLIENT_VALIDATION = "--validate=false";
 const STARTUP_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 

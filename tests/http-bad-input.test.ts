@@ -102,14 +102,21 @@ test("a request without a client certificate answers 401 Unauthorized", async ()
 });
 
 test("an unsupported Accept type alone answers 406; with a JSON fallback the answer is JSON", async () => {
-  const protobufOnly = await server.request("GET", COLLECTION, { headers: { Accept: "application/vnd.kubernetes.protobuf" } });
-  expect(protobufOnly.status).toBe(406);
-  expect(await protobufOnly.json()).toMatchObject({ kind: "Status", code: 406, reason: "NotAcceptable" });
+  const unsupportedOnly = await server.request("GET", COLLECTION, { headers: { Accept: "application/xml" } });
+  expect(unsupportedOnly.status).toBe(406);
+  expect(await unsupportedOnly.json()).toMatchObject({ kind: "Status", code: 406, reason: "NotAcceptable" });
 
-  const withFallback = await server.request("GET", COLLECTION, { headers: { Accept: "application/vnd.kubernetes.protobuf, application/json" } });
+  const withFallback = await server.request("GET", COLLECTION, { headers: { Accept: "application/xml, application/json" } });
   expect(withFallback.status).toBe(200);
   expect(withFallback.headers.get("Content-Type")).toStartWith("application/json");
   expect(await withFallback.json()).toMatchObject({ kind: "ConfigMapList" });
+});
+
+test("protobuf is served for built-in kinds, as kube-apiserver does", async () => {
+  const protobuf = await server.request("GET", COLLECTION, { headers: { Accept: "application/vnd.kubernetes.protobuf" } });
+  expect(protobuf.status).toBe(200);
+  expect(protobuf.headers.get("Content-Type")).toBe("application/vnd.kubernetes.protobuf");
+  expect([...new Uint8Array(await protobuf.arrayBuffer()).slice(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
 });
 
 test("an unsupported Content-Type answers 415 and changes nothing", async () => {

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { createNamespace } from "./_api.ts";
-import { SKIP_CLIENT_VALIDATION, startServer, type TestServer } from "./harness.ts";
+import { startServer, type TestServer } from "./harness.ts";
 
 const TESTDATA = join(import.meta.dir, "testdata");
 let server: TestServer;
@@ -40,7 +40,7 @@ test("kubectl create namespace creates an Active namespace", async () => {
 test("kubectl create -f creates a ConfigMap, a Deployment and a Secret from YAML files", async () => {
   await createNamespace(server, "crud-files");
   const files = ["configmap.yaml", "deployment.yaml", "secret.yaml"].flatMap((file) => ["-f", join(TESTDATA, file)]);
-  const stdout = await kubectlOk(["create", "-n", "crud-files", SKIP_CLIENT_VALIDATION, ...files]);
+  const stdout = await kubectlOk(["create", "-n", "crud-files", ...files]);
   expect(stdout.trim().split("\n").sort()).toEqual(["configmap/app-config created", "deployment.apps/web created", "secret/db-credentials created"]);
 
   const deployment = JSON.parse(await kubectlOk(["get", "deployment", "web", "-n", "crud-files", "-o", "json"]));
@@ -53,7 +53,7 @@ test("kubectl create -f creates a ConfigMap, a Deployment and a Secret from YAML
 
 test("kubectl create -f of an existing object fails with AlreadyExists", async () => {
   await createNamespace(server, "crud-exists");
-  const create = ["create", "-n", "crud-exists", SKIP_CLIENT_VALIDATION, "-f", join(TESTDATA, "configmap.yaml")];
+  const create = ["create", "-n", "crud-exists", "-f", join(TESTDATA, "configmap.yaml")];
   await kubectlOk(create);
   const again = await server.kubectl(create);
   expect(again.code).toBe(1);

@@ -1,7 +1,7 @@
 /** kubectl get -w against kubun: rows for ADDED, MODIFIED and DELETED while another kubectl writes. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createConfigMap, createNamespace } from "./_api.ts";
-import { SKIP_CLIENT_VALIDATION, startServer, type TestServer } from "./harness.ts";
+import { startServer, type TestServer } from "./harness.ts";
 
 let server: TestServer;
 
@@ -20,7 +20,7 @@ async function kubectlOk(args: string[], stdin?: string): Promise<void> {
 /** Makes one object go through create, update and delete with separate kubectl commands. */
 async function createModifyDelete(namespace: string, name: string): Promise<void> {
   // `create -f -` sends JSON; `kubectl create configmap` would send protobuf (covered in kubectl-crud).
-  await kubectlOk(["create", "-n", namespace, SKIP_CLIENT_VALIDATION, "-f", "-"], `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`);
+  await kubectlOk(["create", "-n", namespace, "-f", "-"], `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`);
   await kubectlOk(["label", "configmap", name, "-n", namespace, "touched=yes"]);
   await kubectlOk(["delete", "configmap", name, "-n", namespace]);
 }

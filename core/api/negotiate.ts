@@ -6,6 +6,7 @@ import { newNotAcceptable } from "./errors.ts";
 
 export type Representation =
   | { format: "json" }
+  | { format: "protobuf" }
   | { format: "yaml" }
   | { format: "table"; version: "v1" | "v1beta1" }
   | { format: "partial-metadata"; version: "v1" | "v1beta1" };
@@ -28,9 +29,18 @@ function parseAccept(header: string): MediaRange[] {
 }
 
 const SERVED = ["application/json", "application/yaml", "application/json;as=Table;g=meta.k8s.io;v=v1", "application/json;as=Table;g=meta.k8s.io;v=v1beta1"];
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
-function representationOf(range: MediaRange, allowTable: boolean): Representation | null {
+export interface NegotiationOptions {
+  /** Reads may ask for the Table form. */
+  allowTable: boolean;
+  /** The kind has a protobuf encoding (built-in kinds; not custom resources). */
+  allowProtobuf: boolean;
+}
+
+function representationOf(range: MediaRange, options: NegotiationOptions): Representation | null {
   const { as, g, v } = range.params;
+  if (range.type === PROTOBUF) return as === undefined && options.allowProtobuf ? { format: "protobuf" } : null;
   const isJson = range.type === "application/json" || range.type === "*/*" || range.type === "application/*";
   if (as === undefined) {
     if (isJson) return { format: "json" };
@@ -38,17 +48,17 @@ function representationOf(range: MediaRange, allowTable: boolean): Representatio
     return null;
   }
   if (range.type !== "application/json" || g !== "meta.k8s.io" || (v !== "v1" && v !== "v1beta1")) return null;
-  if (as === "Table" && allowTable) return { format: "table", version: v };
+  if (as === "Table" && options.allowTable) return { format: "table", version: v };
   if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") return { format: "partial-metadata", version: v };
   return null;
 }
 
 /** The negotiated representation; 406 when nothing in the Accept list can be produced. */
-export function negotiate(accept: string | null | undefined, options: { allowTable: boolean }): Representation {
+export function negotiate(accept: string | null | undefined, options: NegotiationOptions): Representation {
   if (!accept || accept.trim() === "") return { format: "json" };
   for (const range of parseAccept(accept)) {
-    const chosen = representationOf(range, options.allowTable);
+    const chosen = representationOf(range, options);
     if (chosen) return chosen;
   }
-  throw newNotAcceptable(SERVED);
+  throw newNotAcceptable(options.allowProtobuf ? [...SERVED, PROTOBUF] : SERVED);
 }

@@ -58,10 +58,6 @@ export function toTable(
   };
 }
 
-export function listToTable(list: KubeList, options: { version: string; include: IncludeObject }): Table {
-  return toTable(list.items, list.metadata, options);
-}
-
 export function partialObjectMetadataList(list: KubeList, version: string): KubeList {
   return {
     kind: "PartialObjectMetadataList",

@@ -6,6 +6,9 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
+import { printerFor } from "../api/printers/mod.ts";
+import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
+import { apiVersionOf } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -140,9 +143,10 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     storage: deps.storage,
     broker: deps.broker,
     encode: {
-      representation: negotiate(c.req.header("accept"), { allowTable: reads }),
+      representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
       pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
       includeObject: includeObject as IncludeObject,
+      printer: printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
     user: c.get("user"),

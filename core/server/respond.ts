@@ -1,14 +1,29 @@
 /** Writes API objects, lists and Status errors in the negotiated representation. */
 import { stringify as toYaml } from "yaml";
+import { encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../api/protobuf/mod.ts";
 import { type StatusError } from "../api/errors.ts";
 import type { Representation } from "../api/negotiate.ts";
-import { type IncludeObject, listToTable, partialObjectMetadata, partialObjectMetadataList, toTable } from "../api/table.ts";
-import type { KubeList, KubeObject } from "../api/types.ts";
+import type { Printer } from "../api/printers/mod.ts";
+import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from "../api/table.ts";
+import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
 
 export interface EncodeOptions {
   representation: Representation;
   pretty: boolean;
   includeObject: IncludeObject;
+  /** The kind's Table columns; absent = kube's default Name / Created At. */
+  printer?: Printer;
+}
+
+function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions) {
+  const printer = options.printer;
+  const now = new Date();
+  return toTable(items, listMeta, {
+    version,
+    include: options.includeObject,
+    columns: printer?.columns,
+    cells: printer ? (obj) => printer.cells(obj, now) : undefined,
+  });
 }
 
 export function serialize(value: unknown, format: "json" | "yaml", pretty: boolean): string {
@@ -18,14 +33,23 @@ export function serialize(value: unknown, format: "json" | "yaml", pretty: boole
 
 function contentTypeOf(rep: Representation): string {
   if (rep.format === "yaml") return "application/yaml";
+  if (rep.format === "protobuf") return PROTOBUF_MEDIA_TYPE;
   if (rep.format === "table") return `application/json;as=Table;v=${rep.version};g=meta.k8s.io`;
   if (rep.format === "partial-metadata") return `application/json;as=PartialObjectMetadata;v=${rep.version};g=meta.k8s.io`;
   return "application/json";
 }
 
+/** Bytes of a body in the negotiated form; protobuf applies to API objects and lists (they carry apiVersion and kind). */
+export function encodeBody(body: unknown, options: EncodeOptions): string | Uint8Array {
+  if (options.representation.format === "protobuf") {
+    const obj = body as { apiVersion: string; kind: string };
+    return encodeProtobufObject(body as Record<string, unknown>, obj.apiVersion, obj.kind);
+  }
+  return serialize(body, options.representation.format === "yaml" ? "yaml" : "json", options.pretty);
+}
+
 function encoded(body: unknown, status: number, options: EncodeOptions, headers: HeadersInit = {}): Response {
-  const format = options.representation.format === "yaml" ? "yaml" : "json";
-  return new Response(serialize(body, format, options.pretty), {
+  return new Response(encodeBody(body, options) as BodyInit, {
     status,
     headers: { ...headers, "Content-Type": contentTypeOf(options.representation) },
   });
@@ -34,7 +58,7 @@ function encoded(body: unknown, status: number, options: EncodeOptions, headers:
 /** The form of one object in the negotiated representation (also used for watch event payloads). */
 export function objectBody(obj: KubeObject, options: EncodeOptions): unknown {
   const rep = options.representation;
-  if (rep.format === "table") return toTable([obj], { resourceVersion: obj.metadata.resourceVersion }, { version: rep.version, include: options.includeObject });
+  if (rep.format === "table") return tableOf([obj], { resourceVersion: obj.metadata.resourceVersion }, rep.version, options);
   if (rep.format === "partial-metadata") return partialObjectMetadata(obj, rep.version);
   return obj;
 }
@@ -45,7 +69,7 @@ export function respondObject(obj: KubeObject, status: number, options: EncodeOp
 
 export function respondList(list: KubeList, options: EncodeOptions): Response {
   const rep = options.representation;
-  if (rep.format === "table") return encoded(listToTable(list, { version: rep.version, include: options.includeObject }), 200, options);
+  if (rep.format === "table") return encoded(tableOf(list.items, list.metadata, rep.version, options), 200, options);
   if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
   return encoded(list, 200, options);
 }

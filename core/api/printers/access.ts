@@ -1,7 +1,7 @@
 /** Printers for RoleBindings, ClusterRoleBindings and CertificateSigningRequests. */
 import type { KubeObject } from "../types.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { humanDuration, timeSince } from "./duration.ts";
+import { ageOf, humanDuration } from "./duration.ts";
 
 interface Binding extends KubeObject {
   roleRef?: { kind?: string; name?: string };
@@ -32,7 +32,7 @@ export const roleBindingPrinter = definePrinter<Binding>(
   (binding, now) => [
     binding.metadata.name,
     `${binding.roleRef?.kind ?? ""}/${binding.roleRef?.name ?? ""}`,
-    timeSince(binding.metadata.creationTimestamp, now),
+    ageOf(binding, now),
     ...subjectCells(binding.subjects),
   ],
 );
@@ -59,7 +59,7 @@ export const certificateSigningRequestPrinter = definePrinter<CertificateSigning
     const seconds = csr.spec?.expirationSeconds;
     return [
       csr.metadata.name,
-      timeSince(csr.metadata.creationTimestamp, now),
+      ageOf(csr, now),
       csr.spec?.signerName || "<none>",
       csr.spec?.username ?? "",
       seconds === undefined || seconds === null ? "<none>" : humanDuration(seconds * 1000),

@@ -1,11 +1,11 @@
 /** Printers for API-server configuration kinds: webhook configurations, flow control, and APIServices. */
 import type { KubeObject } from "../types.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 export const webhookConfigurationPrinter = definePrinter<KubeObject & { webhooks?: unknown[] }>(
   [NAME_COLUMN, column("Webhooks", "Number of webhooks in the configuration", { type: "integer" }), AGE_COLUMN],
-  (config, now) => [config.metadata.name, config.webhooks?.length ?? 0, timeSince(config.metadata.creationTimestamp, now)],
+  (config, now) => [config.metadata.name, config.webhooks?.length ?? 0, ageOf(config, now)],
 );
 
 interface FlowSchema extends KubeObject {
@@ -27,7 +27,7 @@ export const flowSchemaPrinter = definePrinter<FlowSchema>(
     schema.spec?.priorityLevelConfiguration?.name ?? "",
     schema.spec?.matchingPrecedence ?? 0,
     schema.spec?.distinguisherMethod?.type ?? "<none>",
-    timeSince(schema.metadata.creationTimestamp, now),
+    ageOf(schema, now),
     schema.status?.conditions?.find((c) => c.type === "Dangling")?.status ?? "?",
   ],
 );
@@ -66,7 +66,7 @@ export const priorityLevelConfigurationPrinter = definePrinter<PriorityLevelConf
       queueCell(queuing?.queues),
       queueCell(queuing?.handSize),
       queueCell(queuing?.queueLengthLimit),
-      timeSince(level.metadata.creationTimestamp, now),
+      ageOf(level, now),
     ];
   },
 );
@@ -85,14 +85,19 @@ function availability(service: APIService): string {
 }
 
 export const apiServicePrinter = definePrinter<APIService>(
-  [NAME_COLUMN, column("Service", "The service serving this API, or Local"), column("Available", "Whether the API is available"), AGE_COLUMN],
+  [
+    NAME_COLUMN,
+    column("Service", "The service serving this API, or Local"),
+    column("Available", "Whether the API is available"),
+    AGE_COLUMN,
+  ],
   (service, now) => {
     const backend = service.spec?.service;
     return [
       service.metadata.name,
       backend ? `${backend.namespace ?? ""}/${backend.name ?? ""}` : "Local",
       availability(service),
-      timeSince(service.metadata.creationTimestamp, now),
+      ageOf(service, now),
     ];
   },
 );

@@ -2,7 +2,7 @@
 import type { KubeObject } from "../types.ts";
 import { listWithMore, quantityText } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 type Quantity = string | number;
 interface MetricTarget {
@@ -64,7 +64,9 @@ function metricText(spec: Metric, status: Metric | undefined): string {
     if (target.averageValue !== undefined) return `${known(current?.averageValue)}/${quantityText(target.averageValue)} (avg)`;
     return `${current ? quantityText(current.value) : "<unknown>"}/${quantityText(target.value)}`;
   }
-  if (target.averageValue !== undefined) return `${current ? quantityText(current.averageValue) : "<unknown>"}/${quantityText(target.averageValue)}`;
+  if (target.averageValue !== undefined) {
+    return `${current ? quantityText(current.averageValue) : "<unknown>"}/${quantityText(target.averageValue)}`;
+  }
   const percent = (n: number | undefined) => (n === undefined ? undefined : `${n}%`);
   return `${percent(current?.averageUtilization) ?? "<unknown>"}/${percent(target.averageUtilization) ?? "<auto>"}`;
 }
@@ -94,7 +96,7 @@ export const horizontalPodAutoscalerPrinter = definePrinter<HorizontalPodAutosca
       min === undefined || min === null ? "<unset>" : `${min}`,
       hpa.spec?.maxReplicas ?? 0,
       hpa.status?.currentReplicas ?? 0,
-      timeSince(hpa.metadata.creationTimestamp, now),
+      ageOf(hpa, now),
     ];
   },
 );
@@ -117,6 +119,6 @@ export const podDisruptionBudgetPrinter = definePrinter<PodDisruptionBudget>(
     quantityText(pdb.spec?.minAvailable, "N/A"),
     quantityText(pdb.spec?.maxUnavailable, "N/A"),
     pdb.status?.disruptionsAllowed ?? 0,
-    timeSince(pdb.metadata.creationTimestamp, now),
+    ageOf(pdb, now),
   ],
 );

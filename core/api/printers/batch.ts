@@ -2,7 +2,7 @@
 import type { KubeObject } from "../types.ts";
 import { type ContainerLike, containerCells, formatLabelSelector, formatOptionalBool, type LabelSelectorObject } from "./_format.ts";
 import { AGE_COLUMN, column, CONTAINERS_COLUMN, definePrinter, IMAGES_COLUMN, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { humanDuration, parseTimestamp, timeSince } from "./duration.ts";
+import { ageOf, humanDuration, parseTimestamp, timeSince } from "./duration.ts";
 
 interface JobSpec {
   completions?: number | null;
@@ -53,7 +53,7 @@ export const jobPrinter = definePrinter<Job>(
     IMAGES_COLUMN,
     JOB_SELECTOR_COLUMN,
   ],
-  (job, now) => [job.metadata.name, completions(job), jobDuration(job, now), timeSince(job.metadata.creationTimestamp, now), ...templateCells(job.spec)],
+  (job, now) => [job.metadata.name, completions(job), jobDuration(job, now), ageOf(job, now), ...templateCells(job.spec)],
 );
 
 export const cronJobPrinter = definePrinter<CronJob>(
@@ -76,7 +76,7 @@ export const cronJobPrinter = definePrinter<CronJob>(
       formatOptionalBool(cronJob.spec?.suspend),
       cronJob.status?.active?.length ?? 0,
       lastSchedule,
-      timeSince(cronJob.metadata.creationTimestamp, now),
+      ageOf(cronJob, now),
       ...templateCells(cronJob.spec?.jobTemplate?.spec),
     ];
   },

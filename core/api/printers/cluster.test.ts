@@ -21,7 +21,7 @@ test("a ready control-plane node shows its roles, version and wide details", () 
   ]);
 });
 
-const statusCases: [string, object, string][] = [
+const statusCases: [string, Record<string, unknown>, string][] = [
   ["NotReady when the Ready condition is not True", { status: { conditions: [{ type: "Ready", status: "False" }] } }, "NotReady"],
   ["Unknown without a Ready condition", {}, "Unknown"],
   ["SchedulingDisabled appended when cordoned", { spec: { unschedulable: true }, status: { conditions: [{ type: "Ready", status: "True" }] } }, "Ready,SchedulingDisabled"],

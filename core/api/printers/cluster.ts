@@ -2,7 +2,7 @@
 import type { KubeObject } from "../types.ts";
 import { sortedStrings } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 interface Node extends KubeObject {
   spec?: { unschedulable?: boolean };
@@ -55,7 +55,7 @@ export const nodePrinter = definePrinter<Node>(
       node.metadata.name,
       nodeStatus(node),
       nodeRoles(node),
-      timeSince(node.metadata.creationTimestamp, now),
+      ageOf(node, now),
       info.kubeletVersion ?? "",
       addressOf(node, "InternalIP"),
       addressOf(node, "ExternalIP"),
@@ -68,7 +68,7 @@ export const nodePrinter = definePrinter<Node>(
 
 export const namespacePrinter = definePrinter<KubeObject & { status?: { phase?: string } }>(
   [NAME_COLUMN, column("Status", "The namespace's phase"), AGE_COLUMN],
-  (ns, now) => [ns.metadata.name, ns.status?.phase ?? "", timeSince(ns.metadata.creationTimestamp, now)],
+  (ns, now) => [ns.metadata.name, ns.status?.phase ?? "", ageOf(ns, now)],
 );
 
 interface ComponentStatus extends KubeObject {
@@ -76,7 +76,12 @@ interface ComponentStatus extends KubeObject {
 }
 
 export const componentStatusPrinter = definePrinter<ComponentStatus>(
-  [NAME_COLUMN, column("Status", "Health of the component"), column("Message", "Message of the health check"), column("Error", "Error of the health check")],
+  [
+    NAME_COLUMN,
+    column("Status", "Health of the component"),
+    column("Message", "Message of the health check"),
+    column("Error", "Error of the health check"),
+  ],
   (component) => {
     const healthy = component.conditions?.find((c) => c.type === "Healthy");
     if (!healthy) return [component.metadata.name, "Unknown", "", ""];
@@ -86,7 +91,7 @@ export const componentStatusPrinter = definePrinter<ComponentStatus>(
 
 export const leasePrinter = definePrinter<KubeObject & { spec?: { holderIdentity?: string | null } }>(
   [NAME_COLUMN, column("Holder", "Identity of the current holder"), AGE_COLUMN],
-  (lease, now) => [lease.metadata.name, lease.spec?.holderIdentity ?? "", timeSince(lease.metadata.creationTimestamp, now)],
+  (lease, now) => [lease.metadata.name, lease.spec?.holderIdentity ?? "", ageOf(lease, now)],
 );
 
 export const priorityClassPrinter = definePrinter<KubeObject & { value?: number; globalDefault?: boolean }>(
@@ -96,10 +101,10 @@ export const priorityClassPrinter = definePrinter<KubeObject & { value?: number;
     column("Global-Default", "Whether pods without a class get this one", { type: "boolean" }),
     AGE_COLUMN,
   ],
-  (pc, now) => [pc.metadata.name, pc.value ?? 0, pc.globalDefault ?? false, timeSince(pc.metadata.creationTimestamp, now)],
+  (pc, now) => [pc.metadata.name, pc.value ?? 0, pc.globalDefault ?? false, ageOf(pc, now)],
 );
 
 export const runtimeClassPrinter = definePrinter<KubeObject & { handler?: string }>(
   [NAME_COLUMN, column("Handler", "The CRI handler that runs this class"), AGE_COLUMN],
-  (rc, now) => [rc.metadata.name, rc.handler ?? "", timeSince(rc.metadata.creationTimestamp, now)],
+  (rc, now) => [rc.metadata.name, rc.handler ?? "", ageOf(rc, now)],
 );

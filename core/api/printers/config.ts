@@ -2,23 +2,23 @@
 import type { KubeObject } from "../types.ts";
 import { quantityText, sortedStrings } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 const keyCount = (map: object | null | undefined) => Object.keys(map ?? {}).length;
 
 export const configMapPrinter = definePrinter<KubeObject & { data?: object; binaryData?: object }>(
   [NAME_COLUMN, column("Data", "Number of data and binary data keys"), AGE_COLUMN],
-  (cm, now) => [cm.metadata.name, keyCount(cm.data) + keyCount(cm.binaryData), timeSince(cm.metadata.creationTimestamp, now)],
+  (cm, now) => [cm.metadata.name, keyCount(cm.data) + keyCount(cm.binaryData), ageOf(cm, now)],
 );
 
 export const secretPrinter = definePrinter<KubeObject & { type?: string; data?: object }>(
   [NAME_COLUMN, column("Type", "The secret's type"), column("Data", "Number of data keys"), AGE_COLUMN],
-  (secret, now) => [secret.metadata.name, secret.type ?? "", keyCount(secret.data), timeSince(secret.metadata.creationTimestamp, now)],
+  (secret, now) => [secret.metadata.name, secret.type ?? "", keyCount(secret.data), ageOf(secret, now)],
 );
 
 export const serviceAccountPrinter = definePrinter<KubeObject & { secrets?: unknown[] }>(
   [NAME_COLUMN, column("Secrets", "Number of secrets the account may use"), AGE_COLUMN],
-  (sa, now) => [sa.metadata.name, sa.secrets?.length ?? 0, timeSince(sa.metadata.creationTimestamp, now)],
+  (sa, now) => [sa.metadata.name, sa.secrets?.length ?? 0, ageOf(sa, now)],
 );
 
 type Quantities = Record<string, string | number>;
@@ -36,6 +36,11 @@ function quotaColumns(hard: Quantities, used: Quantities): [string, string] {
 }
 
 export const resourceQuotaPrinter = definePrinter<KubeObject & { status?: { hard?: Quantities; used?: Quantities } }>(
-  [NAME_COLUMN, AGE_COLUMN, column("Request", "Used out of hard limits for requests and counts"), column("Limit", "Used out of hard limits for limits")],
-  (quota, now) => [quota.metadata.name, timeSince(quota.metadata.creationTimestamp, now), ...quotaColumns(quota.status?.hard ?? {}, quota.status?.used ?? {})],
+  [
+    NAME_COLUMN,
+    AGE_COLUMN,
+    column("Request", "Used out of hard limits for requests and counts"),
+    column("Limit", "Used out of hard limits for limits"),
+  ],
+  (quota, now) => [quota.metadata.name, ageOf(quota, now), ...quotaColumns(quota.status?.hard ?? {}, quota.status?.used ?? {})],
 );

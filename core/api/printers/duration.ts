@@ -42,3 +42,8 @@ export function timeSince(timestamp: unknown, now: Date): string {
   const time = parseTimestamp(timestamp);
   return time === undefined ? "<unknown>" : humanDuration(now.getTime() - time);
 }
+
+/** The AGE cell: time since the object was created. */
+export function ageOf(obj: { metadata: { creationTimestamp?: string } }, now: Date): string {
+  return timeSince(obj.metadata.creationTimestamp, now);
+}

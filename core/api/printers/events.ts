@@ -80,7 +80,7 @@ export const eventPrinter = definePrinter<CoreEvent>(
   ],
   (event, now) => {
     const fields = eventFields(event);
-    const firstSeen = parseTimestamp(fields.firstTimestamp) === undefined ? timeSince(event.eventTime, now) : timeSince(fields.firstTimestamp, now);
+    const firstSeen = timeSince(parseTimestamp(fields.firstTimestamp) === undefined ? event.eventTime : fields.firstTimestamp, now);
     let lastSeen = parseTimestamp(fields.lastTimestamp) === undefined ? firstSeen : timeSince(fields.lastTimestamp, now);
     let count = fields.count;
     if (event.series) {

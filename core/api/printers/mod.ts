@@ -7,10 +7,24 @@ import { certificateSigningRequestPrinter, roleBindingPrinter } from "./access.t
 import { apiServicePrinter, flowSchemaPrinter, priorityLevelConfigurationPrinter, webhookConfigurationPrinter } from "./apiserver.ts";
 import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from "./autoscaling.ts";
 import { cronJobPrinter, jobPrinter } from "./batch.ts";
-import { componentStatusPrinter, leasePrinter, namespacePrinter, nodePrinter, priorityClassPrinter, runtimeClassPrinter } from "./cluster.ts";
+import {
+  componentStatusPrinter,
+  leasePrinter,
+  namespacePrinter,
+  nodePrinter,
+  priorityClassPrinter,
+  runtimeClassPrinter,
+} from "./cluster.ts";
 import { configMapPrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter } from "./config.ts";
 import { eventPrinter } from "./events.ts";
-import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter, networkPolicyPrinter, servicePrinter } from "./network.ts";
+import {
+  endpointSlicePrinter,
+  endpointsPrinter,
+  ingressClassPrinter,
+  ingressPrinter,
+  networkPolicyPrinter,
+  servicePrinter,
+} from "./network.ts";
 import { podPrinter } from "./pods.ts";
 import type { Printer } from "./_printer.ts";
 import {

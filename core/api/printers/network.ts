@@ -2,7 +2,7 @@
 import type { KubeObject } from "../types.ts";
 import { formatLabels, formatLabelSelector, joinHostPort, type LabelSelectorObject, listWithMore, loadBalancerText } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 type LoadBalancerStatus = { ingress?: { ip?: string; hostname?: string }[] };
 
@@ -80,7 +80,7 @@ export const servicePrinter = definePrinter<Service>(
     service.spec?.clusterIPs?.[0] || service.spec?.clusterIP || "<none>",
     externalIP(service),
     portsText(service),
-    timeSince(service.metadata.creationTimestamp, now),
+    ageOf(service, now),
     formatLabels(service.spec?.selector),
   ],
 );
@@ -100,7 +100,7 @@ function endpointsText(endpoints: Endpoints): string {
 
 export const endpointsPrinter = definePrinter<Endpoints>(
   [NAME_COLUMN, column("Endpoints", "Ready endpoint addresses"), AGE_COLUMN],
-  (endpoints, now) => [endpoints.metadata.name, endpointsText(endpoints), timeSince(endpoints.metadata.creationTimestamp, now)],
+  (endpoints, now) => [endpoints.metadata.name, endpointsText(endpoints), ageOf(endpoints, now)],
 );
 
 export const endpointSlicePrinter = definePrinter<EndpointSlice>(
@@ -116,7 +116,7 @@ export const endpointSlicePrinter = definePrinter<EndpointSlice>(
     slice.addressType ?? "",
     listWithMore((slice.ports ?? []).map((p) => (p.port ?? p.name ?? "*").toString()), { empty: "<unset>" }),
     listWithMore((slice.endpoints ?? []).flatMap((e) => e.addresses ?? []), { empty: "<unset>" }),
-    timeSince(slice.metadata.creationTimestamp, now),
+    ageOf(slice, now),
   ],
 );
 
@@ -147,12 +147,17 @@ export const ingressPrinter = definePrinter<Ingress>(
     hostsText(ingress.spec?.rules ?? []),
     loadBalancerText(ingress.status?.loadBalancer?.ingress),
     (ingress.spec?.tls ?? []).length > 0 ? "80, 443" : "80",
-    timeSince(ingress.metadata.creationTimestamp, now),
+    ageOf(ingress, now),
   ],
 );
 
 export const ingressClassPrinter = definePrinter<IngressClass>(
-  [NAME_COLUMN, column("Controller", "The controller that implements this class"), column("Parameters", "The resource holding extra parameters"), AGE_COLUMN],
+  [
+    NAME_COLUMN,
+    column("Controller", "The controller that implements this class"),
+    column("Parameters", "The resource holding extra parameters"),
+    AGE_COLUMN,
+  ],
   (ingressClass, now) => {
     const parameters = ingressClass.spec?.parameters;
     const kind = parameters && (parameters.apiGroup ? `${parameters.kind}.${parameters.apiGroup}` : parameters.kind);
@@ -160,12 +165,12 @@ export const ingressClassPrinter = definePrinter<IngressClass>(
       ingressClass.metadata.name,
       ingressClass.spec?.controller ?? "",
       parameters ? `${kind}/${parameters.name}` : "<none>",
-      timeSince(ingressClass.metadata.creationTimestamp, now),
+      ageOf(ingressClass, now),
     ];
   },
 );
 
 export const networkPolicyPrinter = definePrinter<KubeObject & { spec?: { podSelector?: LabelSelectorObject } }>(
   [NAME_COLUMN, column("Pod-Selector", "The pods the policy applies to"), AGE_COLUMN],
-  (policy, now) => [policy.metadata.name, formatLabelSelector(policy.spec?.podSelector ?? {}), timeSince(policy.metadata.creationTimestamp, now)],
+  (policy, now) => [policy.metadata.name, formatLabelSelector(policy.spec?.podSelector ?? {}), ageOf(policy, now)],
 );

@@ -1,7 +1,7 @@
 /** Pods as kube's printPod shows them: READY, the aggregate STATUS reason, RESTARTS with the last restart's age. */
 import type { KubeObject } from "../types.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { humanDuration, parseTimestamp, timeSince } from "./duration.ts";
+import { ageOf, humanDuration, parseTimestamp } from "./duration.ts";
 
 interface ContainerState {
   waiting?: { reason?: string };
@@ -141,7 +141,7 @@ export const podPrinter = definePrinter<Pod>(
       `${tally.ready}/${pod.spec?.containers?.length ?? 0}`,
       tally.reason,
       restarts,
-      timeSince(pod.metadata.creationTimestamp, now),
+      ageOf(pod, now),
       status.podIP || status.podIPs?.[0]?.ip || "<none>",
       pod.spec?.nodeName || "<none>",
       status.nominatedNodeName || "<none>",

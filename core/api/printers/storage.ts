@@ -2,7 +2,7 @@
 import type { KubeObject } from "../types.ts";
 import { quantityText } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 const BETA_STORAGE_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class";
 const DEFAULT_CLASS_ANNOTATIONS = ["storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class"];
@@ -68,7 +68,7 @@ export const persistentVolumePrinter = definePrinter<PersistentVolume>(
       spec.claimRef ? `${spec.claimRef.namespace ?? ""}/${spec.claimRef.name ?? ""}` : "",
       storageClassOf(pv, spec.storageClassName),
       pv.status?.reason ?? "",
-      timeSince(pv.metadata.creationTimestamp, now),
+      ageOf(pv, now),
       spec.volumeMode ?? "<unset>",
     ];
   },
@@ -94,7 +94,7 @@ export const persistentVolumeClaimPrinter = definePrinter<PersistentVolumeClaim>
       bound ? quantityText(pvc.status?.capacity?.storage) : "",
       bound ? accessModesText(pvc.status?.accessModes) : "",
       storageClassOf(pvc, pvc.spec?.storageClassName),
-      timeSince(pvc.metadata.creationTimestamp, now),
+      ageOf(pvc, now),
       pvc.spec?.volumeMode ?? "<unset>",
     ];
   },
@@ -124,7 +124,7 @@ export const storageClassPrinter = definePrinter<StorageClass>(
       sc.reclaimPolicy ?? "Delete",
       sc.volumeBindingMode ?? "Immediate",
       sc.allowVolumeExpansion ?? false,
-      timeSince(sc.metadata.creationTimestamp, now),
+      ageOf(sc, now),
     ];
   },
 );
@@ -162,14 +162,14 @@ export const csiDriverPrinter = definePrinter<CSIDriver>(
       spec.tokenRequests ? spec.tokenRequests.map((t) => t.audience).join(",") : "<unset>",
       spec.requiresRepublish ?? false,
       modes || "<none>",
-      timeSince(driver.metadata.creationTimestamp, now),
+      ageOf(driver, now),
     ];
   },
 );
 
 export const csiNodePrinter = definePrinter<KubeObject & { spec?: { drivers?: unknown[] } }>(
   [NAME_COLUMN, column("Drivers", "Number of CSI drivers registered on the node", { type: "integer" }), AGE_COLUMN],
-  (node, now) => [node.metadata.name, node.spec?.drivers?.length ?? 0, timeSince(node.metadata.creationTimestamp, now)],
+  (node, now) => [node.metadata.name, node.spec?.drivers?.length ?? 0, ageOf(node, now)],
 );
 
 interface VolumeAttachment extends KubeObject {
@@ -193,6 +193,6 @@ export const volumeAttachmentPrinter = definePrinter<VolumeAttachment>(
     va.spec?.source?.persistentVolumeName ?? "",
     va.spec?.nodeName ?? "",
     va.status?.attached ?? false,
-    timeSince(va.metadata.creationTimestamp, now),
+    ageOf(va, now),
   ],
 );

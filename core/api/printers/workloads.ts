@@ -1,8 +1,15 @@
 /** Printers for pod templates and the controllers that own pods (core and apps groups). */
 import type { KubeObject } from "../types.ts";
-import { type ContainerLike, containerCells, formatLabels, formatLabelSelector, type LabelSelectorObject, selectorText } from "./_format.ts";
+import {
+  type ContainerLike,
+  containerCells,
+  formatLabels,
+  formatLabelSelector,
+  type LabelSelectorObject,
+  selectorText,
+} from "./_format.ts";
 import { AGE_COLUMN, column, CONTAINERS_COLUMN, definePrinter, IMAGES_COLUMN, NAME_COLUMN, wideColumn } from "./_printer.ts";
-import { timeSince } from "./duration.ts";
+import { ageOf } from "./duration.ts";
 
 interface PodTemplateSpec {
   metadata?: { labels?: Record<string, string> };
@@ -14,6 +21,7 @@ interface Controller<Selector> extends KubeObject {
   status?: Record<string, number | undefined>;
 }
 
+const DAEMON_SET_COUNTS = ["desiredNumberScheduled", "currentNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable"];
 const SELECTOR_COLUMN = wideColumn("Selector", "Label selector of the pods this controller manages");
 const integer = (name: string, description: string) => column(name, description, { type: "integer" });
 // apps/v1 and core/v1 default spec.replicas to 1, which kube's printer always sees.
@@ -43,7 +51,8 @@ const replicaColumns = [
 ];
 
 function replicaCells(obj: Controller<unknown>, now: Date): unknown[] {
-  return [obj.metadata.name, desired(obj), count(obj, "replicas"), count(obj, "readyReplicas"), timeSince(obj.metadata.creationTimestamp, now), ...templateContainers(obj)];
+  const { name } = obj.metadata;
+  return [name, desired(obj), count(obj, "replicas"), count(obj, "readyReplicas"), ageOf(obj, now), ...templateContainers(obj)];
 }
 
 export const replicationControllerPrinter = definePrinter<Controller<Record<string, string>>>(
@@ -72,7 +81,7 @@ export const deploymentPrinter = definePrinter<Controller<LabelSelectorObject>>(
     `${count(obj, "readyReplicas")}/${desired(obj)}`,
     count(obj, "updatedReplicas"),
     count(obj, "availableReplicas"),
-    timeSince(obj.metadata.creationTimestamp, now),
+    ageOf(obj, now),
     ...templateContainers(obj),
     selectorText(obj.spec?.selector) ?? "<invalid>",
   ],
@@ -80,7 +89,7 @@ export const deploymentPrinter = definePrinter<Controller<LabelSelectorObject>>(
 
 export const statefulSetPrinter = definePrinter<Controller<LabelSelectorObject>>(
   [NAME_COLUMN, column("Ready", "Ready replicas out of desired"), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
-  (obj, now) => [obj.metadata.name, `${count(obj, "readyReplicas")}/${desired(obj)}`, timeSince(obj.metadata.creationTimestamp, now), ...templateContainers(obj)],
+  (obj, now) => [obj.metadata.name, `${count(obj, "readyReplicas")}/${desired(obj)}`, ageOf(obj, now), ...templateContainers(obj)],
 );
 
 export const daemonSetPrinter = definePrinter<Controller<LabelSelectorObject>>(
@@ -99,9 +108,9 @@ export const daemonSetPrinter = definePrinter<Controller<LabelSelectorObject>>(
   ],
   (obj, now) => [
     obj.metadata.name,
-    ...["desiredNumberScheduled", "currentNumberScheduled", "numberReady", "updatedNumberScheduled", "numberAvailable"].map((f) => count(obj, f)),
+    ...DAEMON_SET_COUNTS.map((field) => count(obj, field)),
     formatLabels(obj.spec?.template?.spec?.nodeSelector),
-    timeSince(obj.metadata.creationTimestamp, now),
+    ageOf(obj, now),
     ...templateContainers(obj),
     formatLabelSelector(obj.spec?.selector),
   ],
@@ -118,6 +127,6 @@ export const controllerRevisionPrinter = definePrinter<KubeObject & { revision?:
   (obj, now) => {
     const owner = obj.metadata.ownerReferences?.find((ref) => ref.controller === true);
     const controller = owner ? `${groupKindText(owner.apiVersion, owner.kind)}/${owner.name}` : "<none>";
-    return [obj.metadata.name, controller, obj.revision ?? 0, timeSince(obj.metadata.creationTimestamp, now)];
+    return [obj.metadata.name, controller, obj.revision ?? 0, ageOf(obj, now)];
   },
 );

@@ -6,6 +6,7 @@
  */
 import { newResourceExpired, type StatusError } from "../../api/errors.ts";
 import { parseListOptions } from "../../api/list-options.ts";
+import { encodeProtobufObject, encodeWatchEventFrame, PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import { waitForRevision } from "../../registry/freshness.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -44,11 +45,31 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const timeoutSeconds = options.timeoutSeconds ?? MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
   const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
   const frames = eventFrames(ctx, watch, initial, matches, options.allowWatchBookmarks);
-  const stream = frameStream(frames, watch, { timeoutMs: timeoutSeconds * 1000, bookmarks: options.allowWatchBookmarks, requestProgress: () => ctx.broker.requestProgress(watch) });
-  return new Response(stream, {
-    status: 200,
-    headers: { "Content-Type": ctx.encode.representation.format === "table" ? "application/json;as=Table;g=meta.k8s.io;v=v1" : "application/json", "Cache-Control": "no-cache, private" },
+  const stream = frameStream(frames, watch, {
+    timeoutMs: timeoutSeconds * 1000,
+    bookmarks: options.allowWatchBookmarks,
+    requestProgress: () => ctx.broker.requestProgress(watch),
+    encode: frameEncoder(ctx),
   });
+  return new Response(stream, { status: 200, headers: { "Content-Type": streamContentType(ctx), "Cache-Control": "no-cache, private" } });
+}
+
+function streamContentType(ctx: HandlerContext): string {
+  const format = ctx.encode.representation.format;
+  if (format === "protobuf") return PROTOBUF_WATCH_MEDIA_TYPE;
+  return format === "table" ? "application/json;as=Table;g=meta.k8s.io;v=v1" : "application/json";
+}
+
+/** JSON streams are one document per line; protobuf streams length-prefixed WatchEvent frames. */
+function frameEncoder(ctx: HandlerContext): (frame: Frame) => Uint8Array {
+  if (ctx.encode.representation.format === "protobuf") {
+    return (frame) => {
+      const object = frame.object as Record<string, unknown> & { apiVersion: string; kind: string };
+      return encodeWatchEventFrame(frame.type, encodeProtobufObject(object, object.apiVersion, object.kind));
+    };
+  }
+  const text = new TextEncoder();
+  return (frame) => text.encode(`${JSON.stringify(frame)}\n`);
 }
 
 async function* eventFrames(
@@ -86,13 +107,12 @@ function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
   return { kind: ctx.type.kind, apiVersion: apiVersionOf(ctx.type.group, ctx.type.version), metadata: { resourceVersion: String(revision) } };
 }
 
-/** Encodes frames one JSON document per line; ends at the timeout or when the client goes away. */
+/** Streams the encoded frames; ends at the timeout or when the client goes away. */
 function frameStream(
   frames: AsyncGenerator<Frame>,
   watch: Watch,
-  options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void },
+  options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void; encode: (frame: Frame) => Uint8Array },
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   const timers: ReturnType<typeof setTimeout>[] = [setTimeout(() => watch.close(), options.timeoutMs)];
   if (options.bookmarks) {
     const beforeDeadline = options.timeoutMs - BOOKMARK_BEFORE_DEADLINE_MS;
@@ -112,7 +132,7 @@ function frameStream(
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+        controller.enqueue(options.encode(next.value));
       } catch {
         // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
         stop();

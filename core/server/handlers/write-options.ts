@@ -1,13 +1,23 @@
 /** Query options shared by the writing verbs (spec 4.3, 4.7, 4.8) and the decoding of their bodies. */
-import { decodeBody } from "../../api/decode-body.ts";
+import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
+import { decodeProtobufObject, hasProtobufEncoding, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { newBadRequest, newInvalid } from "../../api/errors.ts";
-import { isPlainObject, type KubeObject } from "../../api/types.ts";
+import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import type { HandlerContext } from "./context.ts";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
 
-/** Protobuf bodies arrive with the protobuf codec; until then they get 415 like any unknown type. */
-const BODY_MEDIA_TYPES = ["application/json", "application/yaml"];
+/** Text bodies; protobuf bodies of built-in kinds go through the protobuf codec first. */
+const BODY_MEDIA_TYPES = ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE];
+
+function decodeProtobufBody(bytes: Uint8Array): KubeObject {
+  try {
+    return decodeProtobufObject(bytes).object as KubeObject;
+  } catch (e) {
+    if (isProtobufCodecError(e)) throw newBadRequest(e.message);
+    throw e;
+  }
+}
 
 export interface WriteQuery {
   dryRun: boolean;
@@ -48,7 +58,11 @@ export function parseWriteQuery(query: URLSearchParams, kind: OptionsKind): Writ
 /** Reads and decodes the body; duplicate fields become warnings or a 400 by the fieldValidation directive. */
 export async function readObjectBody(ctx: HandlerContext, validation: FieldValidation): Promise<KubeObject> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value, duplicateFields } = decodeBody(bytes, ctx.request.headers.get("content-type"), { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
+  const contentType = ctx.request.headers.get("content-type");
+  if (mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && hasProtobufEncoding(apiVersionOf(ctx.type.group, ctx.type.version), ctx.type.kind)) {
+    return checkEnvelope(ctx, decodeProtobufBody(bytes));
+  }
+  const { value, duplicateFields } = decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
   reportDuplicates(ctx, duplicateFields, validation);
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   return checkEnvelope(ctx, value as KubeObject);
