@@ -12,12 +12,18 @@ import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "./resource-type.ts";
 import { type Strategy, strategyFor } from "./strategy.ts";
+import { applyDefaults } from "../schema/defaults/mod.ts";
+import { checkFields } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 
 export interface WriteOptions {
   dryRun?: boolean;
   /** "" for the main resource, "status" for the status subresource. */
   subresource?: string;
+  /** What to do with fields the kind's schema does not know (spec 4.7); default Warn. */
+  fieldValidation?: "Ignore" | "Warn" | "Strict";
+  /** Receives Warning texts (unknown fields under Warn). */
+  warnings?: string[];
 }
 
 export interface DeleteOptions {
@@ -74,6 +80,7 @@ export class ResourceStore {
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
+    this.#typeAndDefault(obj, options);
     validateNewObject(this.type, obj);
     const name = obj.metadata.name as string;
     if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
@@ -111,7 +118,7 @@ export class ResourceStore {
         return { object: created, created: true };
       }
       const current = decodeStored(kv);
-      const next = this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options.subresource ?? "");
+      const next = this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
       const result = await this.#commitUpdate(key, kv, current, next, options);
       if (result) return { object: result, created: false };
     }
@@ -175,7 +182,8 @@ export class ResourceStore {
     return obj;
   }
 
-  #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, subresource: string): KubeObject {
+  #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): KubeObject {
+    const subresource = options.subresource ?? "";
     const next = this.#normalize(body, namespace);
     const clientVersion = next.metadata.resourceVersion;
     if (clientVersion && clientVersion !== current.metadata.resourceVersion) {
@@ -188,11 +196,23 @@ export class ResourceStore {
       : subresource === "finalize"
       ? withSpecFinalizersFrom(current, next)
       : this.#keepStatus(next, current);
+    this.#typeAndDefault(merged, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    validateNewObject(this.type, merged);
+    validateNewObject(this.type, merged, current);
     return merged;
+  }
+
+  /** Schema check (unknown fields dropped, reported by the fieldValidation directive), then kube's defaults. */
+  #typeAndDefault(obj: KubeObject, options: WriteOptions): void {
+    const { unknownFields } = checkFields(this.type, obj);
+    const directive = options.fieldValidation ?? "Warn";
+    if (unknownFields.length > 0 && directive === "Strict") {
+      throw newBadRequest(`strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(", ")}`);
+    }
+    if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
+    applyDefaults(this.type, obj);
   }
 
   #keepStatus(next: KubeObject, current: KubeObject): KubeObject {

@@ -3,6 +3,7 @@ import { newInvalid } from "../api/errors.ts";
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator, validateObjectMeta } from "../api/names.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
+import { validateKind } from "./validation/mod.ts";
 
 /** kube's per-kind name validators (ValidateXName in pkg/apis/<group>/validation); the rest use DNS-1123 subdomains. */
 const NAME_RULES: Record<string, NameValidator> = {
@@ -18,7 +19,11 @@ export function nameValidatorFor(type: ResourceType): NameValidator {
   return NAME_RULES[`${type.group}/${type.resource}`] ?? nameIsDNSSubdomain;
 }
 
-export function validateNewObject(type: ResourceType, obj: KubeObject): void {
-  const errors = validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) });
+/** Metadata rules plus the kind's own rules (with `old` on update); any error makes one 422 Invalid. */
+export function validateNewObject(type: ResourceType, obj: KubeObject, old?: KubeObject): void {
+  const errors = [
+    ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) }),
+    ...validateKind(type, obj, old),
+  ];
   if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);
 }

@@ -6,6 +6,6 @@ import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
-  const created = await ctx.store.create(ctx.info.namespace, body, { dryRun: query.dryRun });
+  const created = await ctx.store.create(ctx.info.namespace, body, { dryRun: query.dryRun, fieldValidation: query.fieldValidation, warnings: ctx.warnings });
   return respondObject(created, 201, ctx.encode);
 }

@@ -21,6 +21,6 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     // Only a resourceVersion the patch itself carries is a precondition; otherwise conflicts are retried.
     if (!isPlainObject(patch.metadata) || patch.metadata.resourceVersion === undefined) delete patched.metadata.resourceVersion;
     return patched;
-  }, { dryRun: query.dryRun, subresource: ctx.info.subresource });
+  }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings });
   return respondObject(object, 200, ctx.encode);
 }

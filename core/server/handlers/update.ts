@@ -13,6 +13,8 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, () => body, {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,
+    fieldValidation: query.fieldValidation,
+    warnings: ctx.warnings,
   });
   return respondObject(object, created ? 201 : 200, ctx.encode);
 }
