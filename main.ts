@@ -9,8 +9,10 @@ import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
 import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
+import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
+  if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
   const config = parseFlags(argv, env);
   if (config.help) {
     process.stdout.write(helpText());
@@ -27,6 +29,12 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
   const server = await runServer(config, { authenticators, authorizers });
   stopOnSignals(server, (code) => process.exit(code));
+}
+
+/** `kubun kubeconfig ...`: prints a kubeconfig for another user (the data dir defaults to the server's --data-dir). */
+async function kubeconfigCommand(args: string[], env: Record<string, string | undefined>): Promise<void> {
+  const command = parseKubeconfigArgs(args, parseFlags([], env).dataDir);
+  process.stdout.write(command.help ? KUBECONFIG_USAGE : await issueUserKubeconfig(command));
 }
 
 main(process.argv.slice(2), process.env).catch((error: unknown) => {

@@ -8,14 +8,19 @@ import type { AuthorizerFactory } from "../core/auth/authorization.ts";
 export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
 export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
 export type { ObjectReference, ReadOnlyClient } from "../core/auth/read-only-client.ts";
+export type { CollectionEvent, CollectionFollow } from "../core/registry/collection-follow.ts";
 export type { UserInfo } from "../core/auth/user.ts";
 export type { KubeObject } from "../core/api/types.ts";
 
 /** An authenticator looks at the whole request (headers, client certificate) or only at bearer tokens. */
 export type { AuthenticatorFactory, AuthenticatorPlugin } from "../core/auth/authentication.ts";
+/** Makes a token authenticator that ignores audiences answer only for the server's own (kube's WrapAudienceAgnosticToken). */
+export { audienceAgnostic } from "../core/auth/audience-agnostic.ts";
+export { apiAudiences } from "../core/auth/authentication.ts";
 
 export type { AuthorizerFactory } from "../core/auth/authorization.ts";
-export type { Attributes, AuthorizationResult, Authorizer, Decision } from "../core/auth/authorizer.ts";
+export type { Attributes, AuthorizationResult, Authorizer, Decision, UserRules } from "../core/auth/authorizer.ts";
+export type { PolicyRule } from "../core/auth/rbac/policy-types.ts";
 
 /** Identity function that gives an authorizer module's default export its type. */
 export function defineAuthorizer(factory: AuthorizerFactory): AuthorizerFactory {

@@ -153,7 +153,8 @@ function readCredentials(text: string): Credentials {
   };
 }
 
-function runKubectl(args: string[], stdin?: string): Promise<CommandResult> {
+/** Runs kubectl with exactly these arguments (callers pass their own --kubeconfig). */
+export function runKubectl(args: string[], stdin?: string): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = execFile(KUBECTL, args, { timeout: KUBECTL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;

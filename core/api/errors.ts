@@ -89,6 +89,8 @@ export interface FieldError {
   field: string;
   detail: string;
   value?: unknown;
+  /** The value as Go's `%#v` prints it, for values JSON would print differently (maps, structs). */
+  valueText?: string;
 }
 
 const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
@@ -104,7 +106,7 @@ const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
 function fieldErrorText(e: FieldError): string {
   const words = FIELD_ERROR_WORDS[e.type];
   const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid");
-  const value = showsValue ? `: ${JSON.stringify(e.value)}` : "";
+  const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
   return `${e.field}: ${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
 }
 

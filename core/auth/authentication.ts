@@ -21,6 +21,8 @@ export interface Authentication {
   request: Authenticator;
   /** Every token authenticator, for TokenReview. */
   tokens: TokenAuthenticator;
+  /** The audiences the server's own tokens are for (apiAudiences), TokenReview's default. */
+  audiences: string[];
 }
 
 function isTokenAuthenticator(plugin: AuthenticatorPlugin): plugin is TokenAuthenticator {
@@ -42,5 +44,5 @@ export async function buildAuthentication(factories: AuthenticatorFactory[], con
   }
   const tokens = unionTokenAuthenticator(tokenAuthenticators);
   const audiences = apiAudiences(context.config);
-  return { request: unionAuthenticator([...requestAuthenticators, bearerTokenAuthenticator(tokens, audiences)]), tokens };
+  return { request: unionAuthenticator([...requestAuthenticators, bearerTokenAuthenticator(tokens, audiences)]), tokens, audiences };
 }

@@ -3,6 +3,7 @@
  * authorizer with an opinion decides; when none has one the request is denied (spec 5.10).
  */
 import { newForbidden, type StatusError } from "../api/errors.ts";
+import type { PolicyRule } from "./rbac/policy-types.ts";
 import type { UserInfo } from "./user.ts";
 
 /** Request attributes as kube's authorizer.Attributes. */
@@ -27,8 +28,30 @@ export interface AuthorizationResult {
   reason?: string;
 }
 
+/** What a user may do in a namespace, as far as one authorizer can tell (kube's authorizer.RuleResolver). */
+export interface UserRules {
+  rules: PolicyRule[];
+  /** True when the authorizer may allow more than `rules` lists (or cannot list rules at all). */
+  incomplete: boolean;
+  errors: string[];
+}
+
 export interface Authorizer {
   authorize(attributes: Attributes): Promise<AuthorizationResult>;
+  /** Optional: the rules behind the decisions, for SelfSubjectRulesReview and escalation checks. */
+  rulesFor?(user: UserInfo, namespace: string): Promise<UserRules>;
+}
+
+const UNLISTABLE: UserRules = { rules: [], incomplete: true, errors: [] };
+
+/** kube's union of rule resolvers: all rules together; incomplete when any part is (or cannot list rules). */
+async function unionRulesFor(authorizers: Authorizer[], user: UserInfo, namespace: string): Promise<UserRules> {
+  const parts = await Promise.all(authorizers.map((a) => a.rulesFor?.(user, namespace) ?? UNLISTABLE));
+  return {
+    rules: parts.flatMap((p) => p.rules),
+    incomplete: parts.length === 0 || parts.some((p) => p.incomplete),
+    errors: parts.flatMap((p) => p.errors),
+  };
 }
 
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
@@ -42,6 +65,7 @@ export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
       }
       return { decision: "NoOpinion", reason: reasons.join("\n") || undefined };
     },
+    rulesFor: (user, namespace) => unionRulesFor(authorizers, user, namespace),
   };
 }
 

@@ -2,6 +2,8 @@
 import { isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
+import { type CollectionEvent, type CollectionFollow, followCollection } from "../registry/collection-follow.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import { listObjects } from "../registry/list.ts";
 import type { Registry } from "../registry/registry.ts";
 
@@ -18,6 +20,11 @@ export interface ReadOnlyClient {
   get(ref: ObjectReference): Promise<KubeObject | null>;
   /** Every object of the type, in one namespace or all. */
   list(ref: Omit<ObjectReference, "name">): Promise<KubeObject[]>;
+  /**
+   * Every object of the type (all namespaces) as ADDED, then each change, synchronously after its commit.
+   * Resolves once the current objects have been handed over.
+   */
+  watch(ref: Omit<ObjectReference, "name" | "namespace">, onEvent: (event: CollectionEvent) => void): Promise<CollectionFollow>;
 }
 
 export function readOnlyClient(registry: Registry, catalog: Catalog): ReadOnlyClient {
@@ -38,6 +45,9 @@ export function readOnlyClient(registry: Registry, catalog: Catalog): ReadOnlyCl
     async list(ref) {
       const page = await listObjects(storeOf(ref), { namespace: ref.namespace ?? "", revision: 0, limit: 0 });
       return page.list.items;
+    },
+    watch(ref, onEvent) {
+      return followCollection(registry.storage, collectionPrefix(storeOf(ref).type, ""), onEvent);
     },
   };
 }

@@ -5,11 +5,17 @@ import { decodeStored } from "./codec.ts";
 import { objectKey } from "./keys.ts";
 import type { ResourceType } from "./resource-type.ts";
 import { ResourceStore } from "./store.ts";
+import { WriteGuards } from "./write-guard.ts";
+import type { AdmissionHook } from "./admission-hook.ts";
 
 const NAMESPACES: Pick<ResourceType, "group" | "resource" | "namespaced"> = { group: "", resource: "namespaces", namespaced: false };
 
 export class Registry {
   readonly storage: Storage;
+  /** Checks every store runs on users' creates and updates. */
+  readonly writeGuards = new WriteGuards();
+  /** The admission chain users' writes go through; set once at start (core/admission). */
+  admission: AdmissionHook | undefined;
   readonly #stores = new Map<string, ResourceStore>();
 
   constructor(storage: Storage) {
@@ -20,7 +26,12 @@ export class Registry {
     const id = `${type.group}/${type.version}/${type.resource}`;
     let store = this.#stores.get(id);
     if (!store) {
-      store = new ResourceStore(type, { storage: this.storage, namespaceGate: (ns, t, name) => this.#checkNamespace(ns, t, name) });
+      store = new ResourceStore(type, {
+        storage: this.storage,
+        namespaceGate: (ns, t, name) => this.#checkNamespace(ns, t, name),
+        writeGate: (attempt) => this.writeGuards.check(attempt),
+        admission: () => this.admission,
+      });
       this.#stores.set(id, store);
     }
     return store;

@@ -15,6 +15,10 @@ import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
 import { checkFields } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
+import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
+import type { UserInfo } from "../auth/user.ts";
+import type { WriteAttempt } from "./write-guard.ts";
+import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -24,12 +28,22 @@ export interface WriteOptions {
   fieldValidation?: "Ignore" | "Warn" | "Strict";
   /** Receives Warning texts (unknown fields under Warn). */
   warnings?: string[];
+  /** Recorded in managedFields as the writer (operation Update); absent for the server's own writes. */
+  fieldManager?: string;
+  /** Server-side apply already computed managedFields: the store records nothing for this write. */
+  applied?: boolean;
+  /** Create a missing object even where the kind refuses PUT-creates (server-side apply). */
+  forceAllowCreate?: boolean;
+  /** Who writes; absent for the server's own writes, which write guards do not check. */
+  user?: UserInfo;
 }
 
 export interface DeleteOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Who deletes; absent for the server's own deletes, which skip admission. */
+  user?: UserInfo;
 }
 
 export interface DeleteResult {
@@ -41,7 +55,12 @@ export interface DeleteResult {
 /** Checked before a namespaced object is created: throws when the namespace is missing or terminating. */
 export type NamespaceGate = (namespace: string, type: ResourceType, name: string) => Promise<void>;
 
+/** Checks a user's write after validation (see write-guard.ts). */
+export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
+
 const MAX_UPDATE_ATTEMPTS = 16;
+/** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
+const SERVER_FIELD_MANAGER = "kube-apiserver";
 
 export class ResourceStore {
   readonly type: ResourceType;
@@ -49,13 +68,17 @@ export class ResourceStore {
   readonly qualified: QualifiedResource;
   readonly #storage: Storage;
   readonly #namespaceGate: NamespaceGate;
+  readonly #writeGate?: WriteGate;
+  readonly #admission?: () => AdmissionHook | undefined;
 
-  constructor(type: ResourceType, deps: { storage: Storage; namespaceGate: NamespaceGate }) {
+  constructor(type: ResourceType, deps: { storage: Storage; namespaceGate: NamespaceGate; writeGate?: WriteGate; admission?: () => AdmissionHook | undefined }) {
     this.type = type;
     this.strategy = strategyFor(type);
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
     this.#namespaceGate = deps.namespaceGate;
+    this.#writeGate = deps.writeGate;
+    this.#admission = deps.admission;
   }
 
   get storage(): Storage {
@@ -81,7 +104,11 @@ export class ResourceStore {
     this.strategy.prepareForCreate?.(obj);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
     this.#typeAndDefault(obj, options);
+    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    this.#trackManagedFields(null, obj, options);
     validateNewObject(this.type, obj);
+    await this.#validateAdmission(admitted);
+    await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
     if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
     if (options.dryRun) {
@@ -110,7 +137,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) {
-        if (!this.strategy.allowCreateOnUpdate || options.subresource) throw newNotFound(this.qualified, name);
+        if (!(this.strategy.allowCreateOnUpdate || options.forceAllowCreate) || options.subresource) throw newNotFound(this.qualified, name);
         const body = this.#checkedName(await change(null), name);
         // An update naming a version of an object that does not exist cannot create it.
         if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
@@ -118,7 +145,8 @@ export class ResourceStore {
         return { object: created, created: true };
       }
       const current = decodeStored(kv);
-      const next = this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
+      const next = await this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
+      await this.#guard("update", namespace, next, current, options);
       const result = await this.#commitUpdate(key, kv, current, next, options);
       if (result) return { object: result, created: false };
     }
@@ -132,6 +160,7 @@ export class ResourceStore {
       if (!kv) throw newNotFound(this.qualified, name);
       const current = decodeStored(kv);
       this.#checkDeletePreconditions(current, options);
+      await this.#admitDelete(namespace, current, options);
       const terminating = current.metadata.deletionTimestamp !== undefined;
       const finalizers = current.metadata.finalizers ?? [];
       const grace = options.gracePeriodSeconds ?? this.strategy.gracePeriodSeconds(current);
@@ -167,6 +196,39 @@ export class ResourceStore {
     throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
+  async #guard(operation: WriteAttempt["operation"], namespace: string, object: KubeObject, oldObject: KubeObject | null, options: WriteOptions): Promise<void> {
+    if (!this.#writeGate || !options.user) return;
+    await this.#writeGate({ operation, user: options.user, type: this.type, namespace, object, oldObject, dryRun: options.dryRun ?? false });
+  }
+
+  /** Mutating admission of a user's write (spec 4.13); kube's defaults run again over what plugins set. */
+  async #admit(operation: "CREATE" | "UPDATE", namespace: string, object: KubeObject, oldObject: KubeObject | null, options: WriteOptions): Promise<AdmittedWrite | null> {
+    const admission = this.#admission?.();
+    if (!admission || !options.user) return null;
+    const write: AdmittedWrite = {
+      operation, type: this.type, subresource: options.subresource ?? "", namespace, name: String(object.metadata.name ?? ""),
+      object, oldObject, user: options.user, dryRun: options.dryRun ?? false, options: writeOptionsObject(operation, options), warnings: options.warnings,
+    };
+    if (await admission.admit(write)) applyDefaults(this.type, object);
+    return write;
+  }
+
+  async #validateAdmission(write: AdmittedWrite | null): Promise<void> {
+    if (write) await this.#admission?.()?.validate(write);
+  }
+
+  /** Both admission phases for a user's delete, with the stored object as oldObject (kube's deleteValidation). */
+  async #admitDelete(namespace: string, current: KubeObject, options: DeleteOptions): Promise<void> {
+    const admission = this.#admission?.();
+    if (!admission || !options.user) return;
+    const write: AdmittedWrite = {
+      operation: "DELETE", type: this.type, subresource: "", namespace, name: String(current.metadata.name), object: null, oldObject: current,
+      user: options.user, dryRun: options.dryRun ?? false, options: deleteOptionsObject(options),
+    };
+    await admission.admit(write);
+    await admission.validate(write);
+  }
+
   #normalize(body: KubeObject, namespace: string): KubeObject {
     const obj = withEnvelopeFirst(structuredClone(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
@@ -182,7 +244,7 @@ export class ResourceStore {
     return obj;
   }
 
-  #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): KubeObject {
+  async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
     const next = this.#normalize(body, namespace);
     const clientVersion = next.metadata.resourceVersion;
@@ -197,10 +259,13 @@ export class ResourceStore {
       ? withSpecFinalizersFrom(current, next)
       : this.#keepStatus(next, current);
     this.#typeAndDefault(merged, options);
+    const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
+    this.#trackManagedFields(current, merged, options);
     validateNewObject(this.type, merged, current);
+    await this.#validateAdmission(admitted);
     return merged;
   }
 
@@ -213,6 +278,25 @@ export class ResourceStore {
     }
     if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
     applyDefaults(this.type, obj);
+  }
+
+  /** What writes to this resource (or one of its subresources) may own in managedFields. */
+  ownershipScope(subresource = ""): OwnershipScope {
+    return {
+      apiVersion: apiVersionOf(this.type.group, this.type.version),
+      subresource,
+      hasStatusSubresource: this.strategy.hasStatus,
+      type: typeForKind(this.type.group, this.type.version, this.type.kind),
+    };
+  }
+
+  /** Every non-apply write records an Update entry for its field manager (spec 3.2). */
+  #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): void {
+    if (options.applied) return;
+    const record = { manager: options.fieldManager ?? SERVER_FIELD_MANAGER, now: nowTimestamp() };
+    const fields = managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
+    if (fields.length > 0) next.metadata.managedFields = fields;
+    else delete next.metadata.managedFields;
   }
 
   #keepStatus(next: KubeObject, current: KubeObject): KubeObject {
@@ -276,8 +360,14 @@ function setStatus(obj: KubeObject, status: unknown): void {
 function withStatusFrom(current: KubeObject, next: KubeObject): KubeObject {
   const merged = structuredClone(current);
   setStatus(merged, next.status);
-  merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  keepClientVersion(merged, next);
   return merged;
+}
+
+/** A resourceVersion the client sent stays a precondition on the merged object; none means an unconditional write. */
+function keepClientVersion(merged: KubeObject, next: KubeObject): void {
+  if (next.metadata.resourceVersion) merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  else delete merged.metadata.resourceVersion;
 }
 
 /** The namespace `finalize` subresource changes only spec.finalizers. */
@@ -285,6 +375,6 @@ function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObje
   const merged = structuredClone(current);
   const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
   merged.spec = { ...(merged.spec as object), finalizers };
-  merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  keepClientVersion(merged, next);
   return merged;
 }

@@ -7,6 +7,7 @@ import { createCertificateAuthority, issueClientCertificate, issueServingCertifi
 import { type ConnectionHandler, listenHttps, type HttpsListener } from "./listener.ts";
 
 let caPem: string;
+let foreignCaPem: string;
 let trustedClient: IssuedCertificate;
 let foreignClient: IssuedCertificate;
 let listener: HttpsListener;
@@ -17,6 +18,7 @@ beforeAll(async () => {
   const ca = await createCertificateAuthority("test-ca", { days: 1 });
   const foreignCa = await createCertificateAuthority("foreign-ca", { days: 1 });
   caPem = ca.certPem;
+  foreignCaPem = foreignCa.certPem;
   trustedClient = await issueClientCertificate(ca, { commonName: "alice", organizations: ["devs", "ops"], days: 1 });
   foreignClient = await issueClientCertificate(foreignCa, { commonName: "mallory", organizations: ["system:masters"], days: 1 });
   servingCert = await issueServingCertificate(ca, { commonName: "server", hosts: ["127.0.0.1"], days: 1 });
@@ -46,6 +48,10 @@ async function readAll(response: IncomingMessage): Promise<string> {
   return text;
 }
 
+function samePem(a: string, b: string): boolean {
+  return a.replace(/\s/g, "") === b.replace(/\s/g, "");
+}
+
 function echoConnection(): ConnectionHandler {
   return async (request, conn) => Response.json({ path: new URL(request.url).pathname, conn });
 }
@@ -57,13 +63,28 @@ test("listenHttps() on port 0 reports the bound port", () => {
 test("a client certificate signed by the client CA is seen as verified with its CN and all O values", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", trustedClient)));
-  expect(body).toEqual({ path: "/who", conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true } } });
+  expect(body).toEqual({ path: "/who", conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) } } });
+  expect(samePem(body.conn.peerCertificate.chain[0], trustedClient.certPem)).toBe(true);
 });
 
 test("a client certificate from a foreign CA is passed on as unverified", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", foreignClient)));
-  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false } });
+  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] } });
+  expect(samePem(body.conn.peerCertificate.chain[0], foreignClient.certPem)).toBe(true);
+});
+
+test("a certificate from the request-header CA passes the handshake but is not verified as a client-CA certificate", async () => {
+  const proxyListener = await listenHttps(echoConnection(), {
+    host: "127.0.0.1", port: 0, key: servingCert.keyPem, cert: servingCert.certPem, clientCA: caPem, requestHeaderCA: foreignCaPem,
+  });
+  try {
+    const body = JSON.parse(await readAll(await send("/who", foreignClient, { port: proxyListener.port })));
+    expect(body.conn.peerCertificate).toMatchObject({ commonName: "mallory", verified: false });
+    expect(samePem(body.conn.peerCertificate.chain[0], foreignClient.certPem)).toBe(true);
+  } finally {
+    await proxyListener.close();
+  }
 });
 
 test("a request without a client certificate has no peer certificate", async () => {

@@ -5,14 +5,17 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { createServer as createTlsServer, type TLSSocket } from "node:tls";
+import { createServer as createTlsServer, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
+import { chainVerifier, type ChainVerifier } from "./certificate-chain.ts";
 
 export interface PeerCertificate {
   commonName: string;
   organizations: string[];
   /** True when the certificate chains to the configured client CA. */
   verified: boolean;
+  /** PEM of the certificate and the intermediates the client sent, leaf first, for authenticators trusting other CAs. */
+  chain: string[];
 }
 
 export interface ConnectionInfo {
@@ -29,6 +32,8 @@ export interface HttpsOptions {
   cert: string;
   /** PEM bundle of CAs that client certificates are verified against. */
   clientCA: string;
+  /** PEM bundle of the authenticating proxy's CA (--requestheader-client-ca-file), also accepted in the handshake. */
+  requestHeaderCA?: string;
   /** How long close() lets running requests finish before cutting their connections; default 5s. */
   shutdownGraceMs?: number;
 }
@@ -40,14 +45,15 @@ export interface HttpsListener {
 
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
   const requestListener = getRequestListener(
-    (request, env) => handler(request, connectionInfo(("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined)),
+    (request, env) => handler(request, connectionInfo(("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined, fromClientCA)),
     { overrideGlobalObjects: false },
   );
+  const fromClientCA = chainVerifier(options.clientCA);
   const httpServer = createHttpServer(requestListener);
   const tlsServer = createTlsServer({
     key: options.key,
     cert: options.cert,
-    ca: options.clientCA,
+    ca: options.requestHeaderCA ? `${options.clientCA}\n${options.requestHeaderCA}` : options.clientCA,
     requestCert: true,
     // Requests without a verified certificate still reach authentication (tokens, anonymous).
     rejectUnauthorized: false,
@@ -126,17 +132,30 @@ class ConnectionTracker {
   }
 }
 
-function connectionInfo(incoming: IncomingMessage | undefined): ConnectionInfo {
+function connectionInfo(incoming: IncomingMessage | undefined, fromClientCA: ChainVerifier): ConnectionInfo {
   const socket = incoming?.socket as TLSSocket | undefined;
-  const certificate = socket?.getPeerCertificate?.();
+  const certificate = socket?.getPeerCertificate?.(true);
   if (!socket || !certificate || !certificate.subject) return {};
+  const chain = peerChain(certificate);
   return {
     peerCertificate: {
       commonName: firstValue(certificate.subject.CN) ?? "",
       organizations: allValues(certificate.subject.O),
-      verified: socket.authorized,
+      // The handshake trusts the proxy's CA too; only the client CA's certificates name users.
+      verified: socket.authorized && fromClientCA(chain),
+      chain,
     },
   };
+}
+
+function peerChain(leaf: DetailedPeerCertificate): string[] {
+  const chain: string[] = [];
+  const seen = new Set<string>();
+  for (let cert: DetailedPeerCertificate | undefined = leaf; cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
+    seen.add(cert.fingerprint256);
+    chain.push(`-----BEGIN CERTIFICATE-----\n${cert.raw.toString("base64").replace(/.{64}/g, "$&\n")}\n-----END CERTIFICATE-----\n`);
+  }
+  return chain;
 }
 
 // Node gives a single RDN value as a string and repeated ones as an array.

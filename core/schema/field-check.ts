@@ -1,17 +1,103 @@
 /**
  * Checks a written object against its kind's schema (spec 4.7): wrong JSON types are a 400 in kube's decoder
  * wording; fields the schema does not know are dropped and reported so the caller can warn or refuse by the
- * request's fieldValidation directive.
+ * request's fieldValidation directive. JSON nulls are dropped too: Go decodes them to zero values.
  */
-import type { KubeObject } from "../api/types.ts";
+import { newBadRequest } from "../api/errors.ts";
+import { isPlainObject, type KubeObject } from "../api/types.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
+import { builtInSchemas } from "./lookup.ts";
+import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
+import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
+
+export { strictDecodingMessage } from "./_field-strict.ts";
 
 export interface FieldCheck {
   /** Paths of unknown fields that were dropped, e.g. "spec.foo", "spec.containers[0].bar". */
   unknownFields: string[];
 }
 
+const builtInNodes = createFieldNodes(builtInSchemas);
+
+/** Where the walk is: the path kube prints for unknown fields, and Go's field path and struct for type errors. */
+interface Walk {
+  unknownFields: string[];
+  /** Go's field stack: JSON names of struct fields only (no list indexes, no map keys). */
+  goFields: string[];
+  structName: string;
+  /** `Deployment in version "v1" cannot be handled as a Deployment: ` */
+  errorPrefix: string;
+}
+
+function fail(walk: Walk, problem: ValueProblem): never {
+  if ("message" in problem) throw newBadRequest(walk.errorPrefix + problem.message);
+  const goField = `${walk.structName}.${walk.goFields.join(".")}`;
+  throw newBadRequest(`${walk.errorPrefix}json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`);
+}
+
+function checkStruct(obj: Record<string, unknown>, node: StructNode, path: string, walk: Walk): void {
+  const fields = builtInNodes.fieldsOf(node);
+  const outerStruct = walk.structName;
+  for (const key of Object.keys(obj)) {
+    const child = fields.get(key);
+    const childPath = path === "" ? key : `${path}.${key}`;
+    if (!child) {
+      if (node.keepsUnknown) continue;
+      walk.unknownFields.push(childPath);
+      delete obj[key];
+      continue;
+    }
+    // Null decodes to Go's zero value; undefined (set by in-process code) never reaches JSON at all.
+    if (obj[key] === null || obj[key] === undefined) {
+      delete obj[key];
+      continue;
+    }
+    walk.goFields.push(key);
+    walk.structName = node.name;
+    checkValue(obj[key], child, childPath, walk);
+    walk.goFields.pop();
+  }
+  walk.structName = outerStruct;
+}
+
+/** Checks a non-null value; a null inside a list or map becomes Go's zero value. */
+function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): void {
+  switch (node.kind) {
+    case "struct":
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      return checkStruct(value, node, path, walk);
+    case "map":
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      for (const key of Object.keys(value)) {
+        if (value[key] === undefined) delete value[key];
+        else if (value[key] === null) value[key] = zeroValue(node.value);
+        else checkValue(value[key], node.value, `${path}.${key}`, walk);
+      }
+      return;
+    case "array":
+      if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      for (let i = 0; i < value.length; i++) {
+        if (value[i] === null || value[i] === undefined) value[i] = zeroValue(node.item);
+        else checkValue(value[i], node.item, `${path}[${i}]`, walk);
+      }
+      return;
+    default: {
+      const problem = scalarProblem(value, node);
+      if (problem) fail(walk, problem);
+    }
+  }
+}
+
 /** Drops unknown fields from `obj` in place; throws a 400 StatusError for a value of the wrong type. */
-export function checkFields(_type: ResourceType, _obj: KubeObject): FieldCheck {
-  return { unknownFields: [] };
+export function checkFields(type: ResourceType, obj: KubeObject): FieldCheck {
+  const root = builtInNodes.forKind(type.group, type.version, type.kind);
+  if (!root) return { unknownFields: [] };
+  const walk: Walk = {
+    unknownFields: [],
+    goFields: [],
+    structName: root.name,
+    errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: `,
+  };
+  checkStruct(obj as unknown as Record<string, unknown>, root, "", walk);
+  return { unknownFields: walk.unknownFields };
 }

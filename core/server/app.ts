@@ -1,6 +1,6 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → body limit → authentication → handler → encoding in the negotiated representation.
+ * metrics → body limit → authentication → impersonation → authorization → handler → encoding in the negotiated representation.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -21,7 +21,9 @@ import { isPublicPath } from "./public-paths.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
+import { impersonateRequest } from "./filters/impersonation.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
+import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
@@ -42,6 +44,8 @@ export interface AppDeps {
   authentication: Authentication;
   authorizer: Authorizer;
   virtualHandlers: VirtualHandlers;
+  /** Service account issuer discovery; absent when the issuer is not an https URL. */
+  issuerDiscovery?: IssuerDiscovery;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
@@ -88,7 +92,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     if (health) return health;
     if (!isPublicPath(c.req.path)) {
       const request = { headers: c.req.raw.headers, url: new URL(c.req.url), peerCertificate: c.env.conn.peerCertificate };
-      const user = await authenticateRequest(deps.authentication.request, request, deps.options.anonymous);
+      const authenticated = await authenticateRequest(deps.authentication.request, request, deps.options.anonymous);
+      const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
+      if (user instanceof Response) return user;
       c.set("user", user);
       await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
     }
@@ -98,6 +104,11 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   const openApi = createOpenApiHandler(deps.catalog);
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
+  const issuerDocs = deps.issuerDiscovery;
+  if (issuerDocs) {
+    app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(new URL(c.req.url)));
+    app.get(JWKS_PATH, () => issuerDocs.jwks());
+  }
   app.get("/version", () => json(versionInfo()));
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();

@@ -34,7 +34,7 @@ export function newResourceNotFound(): StatusError {
   return new StatusError(404, "NotFound", "the server could not find the requested resource", {});
 }
 
-function newMethodNotAllowed(): StatusError {
+export function newMethodNotAllowed(): StatusError {
   return new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {});
 }
 

@@ -13,6 +13,10 @@ import { pluginLogger } from "../auth/plugin-context.ts";
 import { readOnlyClient } from "../auth/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
 import { startNamespaceController } from "../controllers/namespace.ts";
+import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
+import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
+import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
+import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
@@ -25,6 +29,10 @@ import { createHealthChecks } from "./health.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
 import { ensureCertificates } from "./pki.ts";
+import { handleTokenReview } from "./handlers/token-review.ts";
+import { scaleHandlers } from "./handlers/scale.ts";
+import { virtualHandlerKey } from "./virtual-handlers.ts";
+import { serviceAccountServing } from "./service-accounts.ts";
 
 export interface RunningServer {
   port: number;
@@ -54,6 +62,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const serving = await servingKeyPair(config, pki.serving);
   const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
+  const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
   const storage = openSqliteStorage(join(config.dataDir, "kubun.db"), { synchronous: config.storageSync });
   const broker = new WatchBroker(storage);
@@ -64,9 +73,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const registry = new Registry(storage);
   await ensureSystemNamespaces(registry, catalog);
   const namespaceController = startNamespaceController(registry, catalog);
+  if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
+  const clusterRoleAggregation = await startClusterRoleAggregation(registry, catalog);
   const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
+  // Before the authenticators: this creates the signing key the service account authenticator reads.
+  const serviceAccounts = await serviceAccountServing(config, pluginContext.client);
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
+  registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const app = createApp({
     storage,
     broker,
@@ -76,17 +90,19 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     health,
     authentication,
     authorizer,
-    virtualHandlers: new Map(),
+    virtualHandlers: new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers()]),
+    issuerDiscovery: serviceAccounts.discovery,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
   const releaseStorage = async () => {
     namespaceController.stop();
+    clusterRoleAggregation.stop();
     compactor.stop();
     broker.close();
     await storage.close();
   };
-  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA }).catch(
+  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA, requestHeaderCA }).catch(
     async (error: unknown) => {
       await releaseStorage();
       throw error;

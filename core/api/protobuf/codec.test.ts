@@ -92,14 +92,3 @@ test("encoding a kind without a protobuf encoding fails as UnknownKind", () => {
   expect(() => encodeProtobufObject({}, "example.com/v1", "Widget")).toThrow('no kind "Widget" is registered for version "example.com/v1"');
 });
 
-test("decoding a 3 KB pod takes well under a millisecond", () => {
-  const bytes = encodeProtobufObject(FIXTURES.Pod, "v1", "Pod");
-  for (let i = 0; i < 200; i++) decodeProtobufObject(bytes);
-  const rounds = 1000;
-  const started = performance.now();
-  for (let i = 0; i < rounds; i++) decodeProtobufObject(bytes);
-  const perDecode = (performance.now() - started) / rounds;
-  expect(JSON.stringify(FIXTURES.Pod).length).toBeGreaterThan(2500);
-  // About 0.2 ms on the shared 2-core machine; the bound leaves room for contention.
-  expect(perDecode).toBeLessThan(1);
-});

@@ -39,5 +39,6 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
     dryRun: bodyDryRun || parseDryRun(query, "DeleteOptions"),
     gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? query.get("gracePeriodSeconds") ?? undefined, "gracePeriodSeconds"),
     preconditions,
+    user: ctx.user,
   };
 }

@@ -1,26 +1,27 @@
-/** PATCH with a JSON merge patch (RFC 7386); the other patch types arrive with the apply engine. */
-import { mergePatch } from "../../apply/merge-patch.ts";
-import { decodeBody } from "../../api/decode-body.ts";
-import { newBadRequest, newNotFound } from "../../api/errors.ts";
-import { isPlainObject, type KubeObject } from "../../api/types.ts";
+/**
+ * PATCH (spec 4.2-4.4): JSON patch, merge patch and, for built-in kinds, strategic merge patch, applied to the
+ * current object inside the store's read-modify-write; server-side apply goes to its own handler.
+ */
+import { newNotFound } from "../../api/errors.ts";
+import { reconcileNamespace } from "../../registry/object-meta.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { parseWriteQuery, reportDuplicates } from "./write-options.ts";
-
-const SUPPORTED_PATCH_TYPES = ["application/merge-patch+json"];
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { handleApply } from "./apply.ts";
+import { writerFieldManager } from "./field-manager.ts";
+import { parseWriteQuery } from "./write-options.ts";
 
 export async function handlePatch(ctx: HandlerContext): Promise<Response> {
+  const schema = builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind);
+  const mediaType = patchMediaType(ctx, schema);
+  if (mediaType === APPLY_PATCH) return handleApply(ctx);
   const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value: patch, duplicateFields } = decodeBody(bytes, ctx.request.headers.get("content-type"), { accepted: SUPPORTED_PATCH_TYPES });
-  reportDuplicates(ctx, duplicateFields, query.fieldValidation);
-  if (!isPlainObject(patch)) throw newBadRequest("the merge patch must be a JSON object");
+  const body = await readPatchBody(ctx, mediaType, query.fieldValidation);
   const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
     if (current === null) throw newNotFound(ctx.store.qualified, ctx.info.name);
-    const patched = mergePatch(current, patch) as KubeObject;
-    // Only a resourceVersion the patch itself carries is a precondition; otherwise conflicts are retried.
-    if (!isPlainObject(patch.metadata) || patch.metadata.resourceVersion === undefined) delete patched.metadata.resourceVersion;
+    const patched = dropUnchangedResourceVersion(current, applyPatchBody(current, body, schema));
+    if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
-  }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings });
+  }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, fieldManager: writerFieldManager(ctx, query) });
   return respondObject(object, 200, ctx.encode);
 }

@@ -3,6 +3,7 @@ import { reconcileNamespace } from "../../registry/object-meta.ts";
 import { checkName } from "../../registry/store.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
+import { writerFieldManager } from "./field-manager.ts";
 import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 
 export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
@@ -15,6 +16,8 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     subresource: ctx.info.subresource,
     fieldValidation: query.fieldValidation,
     warnings: ctx.warnings,
+    user: ctx.user,
+    fieldManager: writerFieldManager(ctx, query),
   });
   return respondObject(object, created ? 201 : 200, ctx.encode);
 }

@@ -3,6 +3,7 @@ import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { decodeProtobufObject, hasProtobufEncoding, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { newBadRequest, newInvalid } from "../../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
+import { checkFields, strictDecodingMessage } from "../../schema/field-check.ts";
 import type { HandlerContext } from "./context.ts";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
@@ -63,6 +64,11 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
     return checkEnvelope(ctx, decodeProtobufBody(bytes));
   }
   const { value, duplicateFields } = decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
+  if (validation === "Strict" && duplicateFields.length > 0 && isPlainObject(value)) {
+    // kube refuses unknown and duplicate fields in one message; the store would only see the unknown ones.
+    const { unknownFields } = checkFields(ctx.type, structuredClone(value) as KubeObject);
+    throw newBadRequest(strictDecodingMessage(value, unknownFields, duplicateFields));
+  }
   reportDuplicates(ctx, duplicateFields, validation);
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   return checkEnvelope(ctx, value as KubeObject);

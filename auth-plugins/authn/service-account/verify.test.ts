@@ -1,0 +1,61 @@
+import { beforeAll, expect, test } from "bun:test";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SignJWT } from "jose";
+import { loadServiceAccountKeys, type ServiceAccountKeys } from "../../../core/auth/service-account/keys.ts";
+import { signBoundToken } from "../../../core/auth/service-account/sign.ts";
+import { checkServiceAccountJwt } from "./verify.ts";
+
+const ISSUER = "https://kubernetes.default.svc.cluster.local";
+const API = [ISSUER];
+let keys: ServiceAccountKeys;
+let otherKeys: ServiceAccountKeys;
+
+beforeAll(async () => {
+  const files = async () => ({ dataDir: await mkdtemp(join(tmpdir(), "kubun-sa-verify-")), serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [] });
+  keys = await loadServiceAccountKeys(await files());
+  otherKeys = await loadServiceAccountKeys(await files());
+});
+
+function token(signing = keys, overrides: { audiences?: string[]; issuer?: string; now?: Date } = {}) {
+  return signBoundToken(signing.signing, {
+    issuer: overrides.issuer ?? ISSUER,
+    audiences: overrides.audiences ?? API,
+    expirationSeconds: 600,
+    now: overrides.now ?? new Date(),
+    namespace: "ns",
+    serviceAccount: { name: "sa", uid: "u1" },
+  });
+}
+
+const options = { issuers: [ISSUER], implicitAudiences: API, audiences: API };
+
+test("a token signed by the signing key for the API audience is valid and names its account", async () => {
+  const check = await checkServiceAccountJwt(await token(), keys.verifying, options);
+  expect(check).toEqual({ kind: "valid", claims: { namespace: "ns", serviceAccount: { name: "sa", uid: "u1" }, pod: undefined, secret: undefined, legacy: false }, audiences: API });
+});
+
+test("a token from another issuer, or not a JWT at all, is not ours", async () => {
+  expect(await checkServiceAccountJwt(await token(keys, { issuer: "https://elsewhere" }), keys.verifying, options)).toEqual({ kind: "not-mine" });
+  expect(await checkServiceAccountJwt("opaque-static-token", keys.verifying, options)).toEqual({ kind: "not-mine" });
+});
+
+test("a token signed by an unknown key is an invalid signature", async () => {
+  expect(await checkServiceAccountJwt(await token(otherKeys), keys.verifying, options)).toEqual({ kind: "error", message: "invalid signature" });
+});
+
+test("an expired token is rejected after the one-minute leeway", async () => {
+  const old = await token(keys, { now: new Date(Date.now() - 12 * 60_000) });
+  expect(await checkServiceAccountJwt(old, keys.verifying, options)).toEqual({ kind: "error", message: "service account token has expired" });
+});
+
+test("a token for other audiences is rejected with kube's message", async () => {
+  const check = await checkServiceAccountJwt(await token(keys, { audiences: ["vault"] }), keys.verifying, options);
+  expect(check).toEqual({ kind: "error", message: `token audiences ["vault"] is invalid for the target audiences ["${ISSUER}"]` });
+});
+
+test("a signed token without kubernetes.io claims is rejected", async () => {
+  const bare = await new SignJWT({}).setProtectedHeader({ alg: keys.signing.alg }).setIssuer(ISSUER).setAudience(API).sign(keys.signing.key);
+  expect(await checkServiceAccountJwt(bare, keys.verifying, options)).toEqual({ kind: "error", message: "service account token has no kubernetes.io claims" });
+});

@@ -1,0 +1,77 @@
+/**
+ * Signature, issuer, time and audience checks of a service account JWT (kube's jwtTokenAuthenticator). A token
+ * that is not a JWT or names another issuer is not ours, so the next token authenticator (OIDC, ...) may try it.
+ */
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
+import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
+import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
+
+/** go-jose's jwt.DefaultLeeway. */
+const LEEWAY_SECONDS = 60;
+
+export type JwtCheck =
+  | { kind: "not-mine" }
+  | { kind: "error"; message: string }
+  | { kind: "valid"; claims: ServiceAccountClaims; audiences: string[] };
+
+export interface JwtCheckOptions {
+  issuers: string[];
+  /** Audiences assumed for a token that names none (the API audiences). */
+  implicitAudiences: string[];
+  /** Audiences the token is presented for. */
+  audiences: string[];
+  now?: Date;
+}
+
+function peek(token: string): JWTPayload | undefined {
+  try {
+    decodeProtectedHeader(token);
+    return decodeJwt(token);
+  } catch {
+    return undefined;
+  }
+}
+
+async function signatureVerifies(token: string, keys: VerificationKey[]): Promise<boolean> {
+  const { kid } = decodeProtectedHeader(token);
+  const candidates = keys.filter((k) => k.kid === kid);
+  for (const key of candidates.length > 0 ? candidates : keys) {
+    try {
+      await compactVerify(token, key.key, { algorithms: [key.alg] });
+      return true;
+    } catch {
+      // Try the next key, as kube does.
+    }
+  }
+  return false;
+}
+
+function timeProblem(payload: JWTPayload, now: number): string | undefined {
+  if (payload.exp !== undefined && now > payload.exp + LEEWAY_SECONDS) return "service account token has expired";
+  if (payload.nbf !== undefined && now < payload.nbf - LEEWAY_SECONDS) return "service account token is not valid yet";
+  if (payload.iat !== undefined && now < payload.iat - LEEWAY_SECONDS) return "service account token is issued in the future";
+  return undefined;
+}
+
+/** Go's %q of a string slice. */
+function quotedList(values: string[]): string {
+  return `[${values.map((v) => JSON.stringify(v)).join(" ")}]`;
+}
+
+export async function checkServiceAccountJwt(token: string, keys: VerificationKey[], options: JwtCheckOptions): Promise<JwtCheck> {
+  const payload = peek(token);
+  if (!payload || typeof payload.iss !== "string") return { kind: "not-mine" };
+  if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return { kind: "not-mine" };
+  if (!(await signatureVerifies(token, keys))) return { kind: "error", message: "invalid signature" };
+  const problem = timeProblem(payload, Math.floor((options.now ?? new Date()).getTime() / 1000));
+  if (problem) return { kind: "error", message: problem };
+  const claims = readServiceAccountClaims(payload);
+  if (!claims) return { kind: "error", message: "service account token has no kubernetes.io claims" };
+  const named = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  const tokenAudiences = named.length > 0 ? named : options.implicitAudiences;
+  const audiences = tokenAudiences.filter((a) => options.audiences.includes(a));
+  if (audiences.length === 0) {
+    return { kind: "error", message: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(options.audiences)}` };
+  }
+  return { kind: "valid", claims, audiences };
+}

@@ -1,0 +1,46 @@
+/** How admission refusals become Status errors (kube's admission.NewForbidden and friends). */
+import { newBadRequest, newForbidden, newInternalError, qualifiedName, StatusError } from "../api/errors.ts";
+import type { AdmissionAttributes } from "./types.ts";
+
+const REASON_BY_CODE: Record<number, string> = {
+  400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict",
+  410: "Expired", 422: "Invalid", 429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable", 504: "Timeout",
+};
+
+/** `pods "x" is forbidden: <message>`, kube's wording for an admission denial. */
+export function admissionForbidden(attributes: Pick<AdmissionAttributes, "resource" | "name">, message: string): StatusError {
+  const resource = qualifiedName({ group: attributes.resource.group, resource: attributes.resource.resource });
+  return newForbidden(`${resource} "${attributes.name}" is forbidden: ${message}`, {
+    name: attributes.name,
+    group: attributes.resource.group || undefined,
+    kind: attributes.resource.resource,
+  });
+}
+
+export function dryRunUnsupported(pluginName: string): StatusError {
+  return newBadRequest(`admission plugin "${pluginName}" has side effects and does not support dry run`);
+}
+
+/** Errors that mean the plugin itself is broken rather than refusing the request. */
+const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError];
+
+/**
+ * What a plugin threw, as the Status the client gets: a StatusError as is; `{code, message, reason?}` with that
+ * code; a plain Error as a 403 denial with its message; a programming error or anything else as a 500.
+ */
+export function toAdmissionError(thrown: unknown, attributes: AdmissionAttributes, pluginName: string): StatusError {
+  if (thrown instanceof StatusError) return thrown;
+  if (isCodedError(thrown)) {
+    const reason = thrown.reason ?? REASON_BY_CODE[thrown.code] ?? (thrown.code >= 500 ? "InternalError" : "BadRequest");
+    return new StatusError(thrown.code, reason, thrown.message);
+  }
+  if (thrown instanceof Error && !PROGRAMMING_ERRORS.some((type) => thrown instanceof type)) return admissionForbidden(attributes, thrown.message);
+  const text = thrown instanceof Error ? thrown.message : String(thrown);
+  return newInternalError(`admission plugin "${pluginName}" failed: ${text}`);
+}
+
+function isCodedError(value: unknown): value is { code: number; message: string; reason?: string } {
+  if (typeof value !== "object" || value === null) return false;
+  const { code, message } = value as { code?: unknown; message?: unknown };
+  return Number.isInteger(code) && (code as number) >= 400 && (code as number) <= 599 && typeof message === "string";
+}

@@ -1,0 +1,15 @@
+/** Bounds one plugin call: past the limit the request fails with a 504 while the call is left to finish. */
+import { StatusError } from "../api/errors.ts";
+
+export async function withTimeout(run: () => Promise<void> | void, timeoutMs: number | undefined, pluginName: string): Promise<void> {
+  if (!timeoutMs) return await run();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StatusError(504, "Timeout", `admission plugin "${pluginName}" did not answer within ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(run), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * managedFields after a non-apply write (create, update, patch, status writes): the writer comes to own what
+ * it added or changed, under operation Update; others lose those fields and whatever was removed. Updates
+ * never conflict. A `[{}]` list resets ownership first; an empty list or none keeps the stored entries; a
+ * valid list replaces them (spec 4.6.5).
+ */
+import type { KubeObject } from "../../api/types.ts";
+import { SchemaMismatchError } from "./_items.ts";
+import { compareValues } from "./compare.ts";
+import { difference, isEmptySet, union } from "./field-set.ts";
+import { capUpdateManagers, decodeManagers, dropEmptyManagers, encodeManagers, isResetRequest, managerId, type Managers } from "./managed-fields.ts";
+import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
+import { zeroObject } from "./schema-type.ts";
+
+export interface UpdateRecord {
+  manager: string;
+  /** RFC 3339 time of the write. */
+  now: string;
+}
+
+/**
+ * The managedFields `next` should be stored with, given the stored object (null on create). Like kube's
+ * UpdateNoErrors, a failure to compute ownership clears managedFields rather than failing the write.
+ */
+export function managedFieldsAfterUpdate(live: KubeObject | null, next: KubeObject, record: UpdateRecord, scope: OwnershipScope): Record<string, unknown>[] {
+  try {
+    const managers = startingManagers(live, next, scope);
+    const before = live ? withoutManagedFields(live) : zeroObject(scope.type);
+    const changes = compareValues(before, withoutManagedFields(next), scope.type);
+    const touched = withinScope(union(changes.added, changes.modified), scope);
+    const removed = withinScope(changes.removed, scope);
+    for (const entry of managers.values()) entry.fields = difference(difference(entry.fields, touched), removed);
+    const owned = withoutServerOwned(touched);
+    if (!isEmptySet(owned)) {
+      const identity = { manager: record.manager, operation: "Update" as const, apiVersion: scope.apiVersion, subresource: scope.subresource || undefined };
+      const previous = managers.get(managerId(identity));
+      managers.set(managerId(identity), { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
+    }
+    dropEmptyManagers(managers);
+    capUpdateManagers(managers);
+    return encodeManagers(managers);
+  } catch (e) {
+    if (e instanceof SchemaMismatchError) return [];
+    throw e;
+  }
+}
+
+/** kube's decodeLiveOrNew: subresource writes and unreadable or empty lists keep the stored entries. */
+function startingManagers(live: KubeObject | null, next: KubeObject, scope: OwnershipScope): Managers {
+  const stored = () => decodeOrEmpty(live?.metadata?.managedFields);
+  if (scope.subresource) return stored();
+  const sent = next.metadata?.managedFields;
+  if (isResetRequest(sent)) return new Map();
+  const decoded = decodeOrEmpty(sent);
+  return decoded.size > 0 ? decoded : stored();
+}
+
+function decodeOrEmpty(list: unknown): Managers {
+  try {
+    return decodeManagers(list);
+  } catch {
+    return new Map();
+  }
+}

@@ -1,0 +1,31 @@
+import { expect, test } from "bun:test";
+import { builtInCatalog } from "../registry/catalog.ts";
+import { Registry } from "../registry/registry.ts";
+import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
+
+test("ensureBootstrapPolicy() creates the defaults, and on a later start restores missing pieces but keeps edits", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
+    const bindings = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!);
+    await ensureBootstrapPolicy(registry, catalog);
+    const admin = await bindings.get("", "cluster-admin");
+    expect(admin.subjects).toEqual([{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:masters" }]);
+    expect(admin.metadata.annotations).toEqual({ "rbac.authorization.kubernetes.io/autoupdate": "true" });
+    expect((await roles.get("", "view")).metadata.labels).toMatchObject({ "kubernetes.io/bootstrapping": "rbac-defaults", "rbac.authorization.k8s.io/aggregate-to-edit": "true" });
+
+    const extra = { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "alice" };
+    await bindings.update("", "cluster-admin", (b) => ({ ...b!, subjects: [extra] }));
+    await roles.update("", "system:discovery", (r) => ({ ...r!, rules: [] }));
+    await roles.update("", "system:monitoring", (r) => ({ ...r!, rules: [], metadata: { ...r!.metadata, annotations: { "rbac.authorization.kubernetes.io/autoupdate": "false" } } }));
+    await ensureBootstrapPolicy(registry, catalog);
+    expect((await bindings.get("", "cluster-admin")).subjects).toEqual([extra, { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:masters" }]);
+    expect((await roles.get("", "system:discovery")).rules).not.toEqual([]);
+    expect((await roles.get("", "system:monitoring")).rules).toEqual([]);
+  } finally {
+    await storage.close();
+  }
+});

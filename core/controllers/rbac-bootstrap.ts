@@ -1,0 +1,46 @@
+/**
+ * Creates kube's default ClusterRoles and ClusterRoleBindings at first start and reconciles them on later
+ * starts (kube's rbac/bootstrap-roles post-start hook): missing pieces are added, user additions kept,
+ * objects annotated autoupdate "false" untouched.
+ */
+import { isAlreadyExists, isNotFound } from "../api/errors.ts";
+import type { KubeObject } from "../api/types.ts";
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from "../auth/rbac/bootstrap-policy.ts";
+import { RBAC_GROUP } from "../auth/rbac/policy-types.ts";
+import { type Reconciliation, reconcileClusterRole, reconcileClusterRoleBinding } from "../auth/rbac/reconcile.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { ResourceStore } from "../registry/store.ts";
+
+type Reconcile = (existing: KubeObject, expected: KubeObject) => Reconciliation;
+
+async function ensureObject(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
+  const name = String(expected.metadata.name);
+  const existing = await store.get("", name).catch((e) => {
+    if (isNotFound(e)) return null;
+    throw e;
+  });
+  if (!existing) {
+    await store.create("", expected).catch((e) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+    return;
+  }
+  const result = reconcile(existing, expected);
+  if (result.action === "none") return;
+  if (result.action === "recreate") {
+    await store.delete("", name);
+    const { resourceVersion: _r, uid: _u, creationTimestamp: _c, ...metadata } = result.object.metadata;
+    await store.create("", { ...result.object, metadata });
+    return;
+  }
+  await store.update("", name, () => result.object);
+}
+
+export async function ensureBootstrapPolicy(registry: Registry, catalog: Catalog): Promise<void> {
+  const storeOf = (resource: string) => registry.store(catalog.byGroupVersionResource(RBAC_GROUP, "v1", resource)!);
+  const roles = storeOf("clusterroles");
+  const bindings = storeOf("clusterrolebindings");
+  for (const role of bootstrapClusterRoles()) await ensureObject(roles, role, reconcileClusterRole);
+  for (const binding of bootstrapClusterRoleBindings()) await ensureObject(bindings, binding, reconcileClusterRoleBinding);
+}

@@ -1,0 +1,111 @@
+/**
+ * Runs the enabled controllers with one set of shared informers (kube-controller-manager's StartControllers).
+ * start() and stop() may alternate (leadership gained and lost); each start builds fresh informers and queues.
+ */
+import type { Catalog } from "../../registry/catalog.ts";
+import type { Registry } from "../../registry/registry.ts";
+import type { Controller, ControllerContext, ControllerSettings } from "./controller.ts";
+import { Informer } from "./informer.ts";
+import { WorkQueue } from "./work-queue.ts";
+
+export interface ManagerOptions {
+  controllers: Controller[];
+  settings: ControllerSettings;
+  /** Whether a controller runs (from --controllers); default all. */
+  enabled?: (name: string) => boolean;
+  log?: (line: string) => void;
+}
+
+export class ControllerManager {
+  readonly #registry: Registry;
+  readonly #catalog: Catalog;
+  readonly #options: ManagerOptions;
+  #abort?: AbortController;
+  #running?: Promise<void>;
+
+  constructor(registry: Registry, catalog: Catalog, options: ManagerOptions) {
+    this.#registry = registry;
+    this.#catalog = catalog;
+    this.#options = options;
+  }
+
+  get running(): boolean {
+    return this.#abort !== undefined;
+  }
+
+  /** Starts every enabled controller; resolves once all have started. */
+  start(): Promise<void> {
+    if (this.#abort) return this.#running!;
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#running = this.#startAll(abort.signal);
+    return this.#running;
+  }
+
+  /** Stops the controllers, their queues and the informers. */
+  async stop(): Promise<void> {
+    const abort = this.#abort;
+    if (!abort) return;
+    this.#abort = undefined;
+    abort.abort();
+    await this.#running?.catch(() => {});
+  }
+
+  async #startAll(signal: AbortSignal): Promise<void> {
+    const informers = new Map<string, Promise<Informer>>();
+    signal.addEventListener("abort", () => {
+      for (const informer of informers.values()) void informer.then((i) => i.stop(), () => {});
+    }, { once: true });
+    const log = this.#options.log ?? ((line: string) => console.error(line));
+    const enabled = this.#options.enabled ?? (() => true);
+    for (const controller of this.#options.controllers) {
+      if (!enabled(controller.name) || signal.aborted) continue;
+      try {
+        await controller.start(this.#context(controller.name, signal, informers, log));
+      } catch (error) {
+        log(`kubun: controller ${controller.name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
+    const registry = this.#registry;
+    const catalog = this.#catalog;
+    const typeOf = (group: string, version: string, resource: string) => {
+      const type = catalog.byGroupVersionResource(group, version, resource);
+      if (!type) throw new Error(`unknown resource ${resource}.${version}.${group}`);
+      return type;
+    };
+    return {
+      registry,
+      catalog,
+      settings: this.#options.settings,
+      signal,
+      store: (group, version, resource) => registry.store(typeOf(group, version, resource)),
+      informer(group, version, resource) {
+        const id = `${group}/${version}/${resource}`;
+        let informer = informers.get(id);
+        if (!informer) {
+          const created = new Informer(typeOf(group, version, resource));
+          informer = created.start(registry.storage).then(() => {
+            // Started after the stop: nothing else would stop it.
+            if (signal.aborted) created.stop();
+            return created;
+          });
+          informers.set(id, informer);
+        }
+        return informer;
+      },
+      queue(reconcile, options) {
+        const queue = new WorkQueue(reconcile, { onError: (key, error) => log(`kubun: ${name} controller: ${key}: ${error instanceof Error ? error.message : String(error)}`), ...options });
+        signal.addEventListener("abort", () => queue.stop(), { once: true });
+        return queue;
+      },
+      every(ms, tick) {
+        const timer = setInterval(tick, ms);
+        signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+      },
+      log: (message) => log(`kubun: ${name} controller: ${message}`),
+    };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A level-triggered control loop: one pass at a time over the current state, run again after any committed
+ * change under the watched key prefixes and on a resync timer. Passes read the store directly (no stale
+ * cache), so a pass never acts twice on the same state and a restart simply runs the next pass.
+ */
+import { isConflict } from "../../api/errors.ts";
+import type { Storage, StorageEvent } from "../../storage/storage.ts";
+
+/** Changes close together are handled by one pass. */
+const BATCH_MS = 15;
+const RETRY_MS = 250;
+
+export interface LoopOptions {
+  /** Named in error logs. */
+  name: string;
+  /** Storage key prefixes whose changes start a pass; empty = only the timer. */
+  prefixes: string[];
+  resyncMs: number;
+  /** Further filter on events under the prefixes. */
+  relevant?: (event: StorageEvent) => boolean;
+}
+
+export interface ControlLoop {
+  stop(): void;
+  /** Resolves when no pass is running or scheduled (tests use it). */
+  settled(): Promise<void>;
+  /** Asks for a pass soon. */
+  trigger(): void;
+}
+
+export function startLoop(storage: Storage, pass: () => Promise<void>, options: LoopOptions): ControlLoop {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const run = () => {
+    timer = undefined;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass()
+      .catch((error) => {
+        if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
+        schedule(RETRY_MS);
+      })
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          schedule(BATCH_MS);
+        }
+      });
+  };
+  const schedule = (delay: number) => {
+    if (stopped || timer !== undefined) return;
+    timer = setTimeout(run, delay);
+  };
+  const unsubscribe = storage.subscribe((event) => {
+    if (!options.prefixes.some((prefix) => event.kv.key.startsWith(prefix))) return;
+    if (options.relevant && !options.relevant(event)) return;
+    schedule(BATCH_MS);
+  });
+  const resync = setInterval(() => schedule(0), options.resyncMs);
+  schedule(0);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(resync);
+      if (timer !== undefined) clearTimeout(timer);
+      unsubscribe();
+    },
+    async settled() {
+      while (running || timer !== undefined) {
+        await (running ?? new Promise((resolve) => setTimeout(resolve, BATCH_MS)));
+      }
+    },
+    trigger: () => schedule(0),
+  };
+}

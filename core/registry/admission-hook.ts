@@ -1,0 +1,58 @@
+/**
+ * Where the generic store hands a user's write to admission (spec 4.13): `admit` (mutating) right after
+ * defaulting, `validate` after validation and write guards, just before the write; deletes get both with the
+ * stored object as oldObject. core/admission implements it; the store knows nothing of plugins.
+ */
+import type { KubeObject } from "../api/types.ts";
+import type { UserInfo } from "../auth/user.ts";
+import type { ResourceType } from "./resource-type.ts";
+
+export interface AdmittedWrite {
+  operation: "CREATE" | "UPDATE" | "DELETE";
+  type: ResourceType;
+  subresource: string;
+  namespace: string;
+  name: string;
+  /** The object to write, changed in place by mutating plugins; null on DELETE. */
+  object: KubeObject | null;
+  oldObject: KubeObject | null;
+  user: UserInfo;
+  dryRun: boolean;
+  /** The request's CreateOptions, UpdateOptions or DeleteOptions. */
+  options: KubeObject;
+  /** Receives Warning texts for the response. */
+  warnings?: string[];
+}
+
+export interface AdmissionHook {
+  /** Mutating phase; resolves true when some plugin may have changed the object. */
+  admit(write: AdmittedWrite): Promise<boolean>;
+  /** Validating phase; throws to refuse. */
+  validate(write: AdmittedWrite): Promise<void>;
+}
+
+/** The CreateOptions or UpdateOptions object kube hands admission for a write. */
+export function writeOptionsObject(operation: "CREATE" | "UPDATE", options: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string }): KubeObject {
+  return withoutUndefined({
+    kind: operation === "CREATE" ? "CreateOptions" : "UpdateOptions",
+    apiVersion: "meta.k8s.io/v1",
+    dryRun: options.dryRun ? ["All"] : undefined,
+    fieldManager: options.fieldManager,
+    fieldValidation: options.fieldValidation,
+  });
+}
+
+/** The DeleteOptions object kube hands admission for a delete. */
+export function deleteOptionsObject(options: { dryRun?: boolean; gracePeriodSeconds?: number; preconditions?: object }): KubeObject {
+  return withoutUndefined({
+    kind: "DeleteOptions",
+    apiVersion: "meta.k8s.io/v1",
+    dryRun: options.dryRun ? ["All"] : undefined,
+    gracePeriodSeconds: options.gracePeriodSeconds,
+    preconditions: options.preconditions,
+  });
+}
+
+function withoutUndefined(fields: Record<string, unknown>): KubeObject {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as KubeObject;
+}

@@ -1,0 +1,33 @@
+import { beforeAll, expect, test } from "bun:test";
+import { createCertificateAuthority, type IssuedCertificate, issueClientCertificate, issueServingCertificate } from "../server/certificates.ts";
+import { chainVerifier } from "./certificate-chain.ts";
+
+let clientCaPem: string;
+let proxyCaPem: string;
+let clientCert: IssuedCertificate;
+let proxyCert: IssuedCertificate;
+let servingCert: IssuedCertificate;
+
+beforeAll(async () => {
+  const clientCa = await createCertificateAuthority("client-ca", { days: 1 });
+  const proxyCa = await createCertificateAuthority("proxy-ca", { days: 1 });
+  clientCaPem = clientCa.certPem;
+  proxyCaPem = proxyCa.certPem;
+  clientCert = await issueClientCertificate(clientCa, { commonName: "alice", days: 1 });
+  proxyCert = await issueClientCertificate(proxyCa, { commonName: "front-proxy", days: 1 });
+  servingCert = await issueServingCertificate(clientCa, { commonName: "server", hosts: ["127.0.0.1"], days: 1 });
+});
+
+test("chainVerifier() accepts a client certificate its CA issued and rejects one from another CA", () => {
+  const fromClientCA = chainVerifier(clientCaPem);
+  expect(fromClientCA([clientCert.certPem])).toBe(true);
+  expect(fromClientCA([proxyCert.certPem])).toBe(false);
+  expect(chainVerifier(`${clientCaPem}${proxyCaPem}`)([proxyCert.certPem])).toBe(true);
+});
+
+test("chainVerifier() rejects an expired chain, a server-only certificate and an empty chain", () => {
+  const verify = chainVerifier(clientCaPem);
+  expect(verify([clientCert.certPem], new Date(Date.now() + 3 * 86_400_000))).toBe(false);
+  expect(verify([servingCert.certPem])).toBe(false);
+  expect(verify([])).toBe(false);
+});

@@ -1,0 +1,43 @@
+/**
+ * Verifies a client certificate chain against one CA bundle. The TLS server trusts the union of the client CA
+ * and the front proxy's CA, so each authenticator checks which of them the peer's chain actually ends in.
+ */
+import { X509Certificate } from "node:crypto";
+
+const CLIENT_AUTH_USAGE = "1.3.6.1.5.5.7.3.2";
+const ANY_USAGE = "2.5.29.37.0";
+const MAX_CHAIN_LENGTH = 10;
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+export type ChainVerifier = (chainPem: readonly string[], now?: Date) => boolean;
+
+function validAt(certificate: X509Certificate, now: Date): boolean {
+  return Date.parse(certificate.validFrom) <= now.getTime() && now.getTime() <= Date.parse(certificate.validTo);
+}
+
+function issued(issuer: X509Certificate, subject: X509Certificate): boolean {
+  return issuer.ca && subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
+}
+
+function allowsClientAuth(leaf: X509Certificate): boolean {
+  const usages = leaf.keyUsage;
+  return usages === undefined || usages.length === 0 || usages.includes(CLIENT_AUTH_USAGE) || usages.includes(ANY_USAGE);
+}
+
+/** A verifier for chains (leaf first, then the intermediates the client sent) against the bundle's CAs. */
+export function chainVerifier(caBundlePem: string): ChainVerifier {
+  const roots = [...caBundlePem.matchAll(PEM_CERTIFICATE)].map(([pem]) => new X509Certificate(pem));
+  return (chainPem, now = new Date()) => {
+    if (chainPem.length === 0 || roots.length === 0) return false;
+    const [leaf, ...intermediates] = chainPem.map((pem) => new X509Certificate(pem));
+    if (!allowsClientAuth(leaf!)) return false;
+    let current = leaf!;
+    for (let depth = 0; depth < MAX_CHAIN_LENGTH && validAt(current, now); depth++) {
+      if (roots.some((root) => validAt(root, now) && issued(root, current))) return true;
+      const next = intermediates.find((candidate) => candidate !== current && issued(candidate, current));
+      if (!next) return false;
+      current = next;
+    }
+    return false;
+  };
+}

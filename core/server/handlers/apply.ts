@@ -1,0 +1,86 @@
+/**
+ * Server-side apply: PATCH with application/apply-patch+yaml (spec 4.6). Creates the object when it is
+ * missing; a resourceVersion in the configuration is a precondition; conflicts answer 409 unless force=true.
+ */
+import { decodeBody } from "../../api/decode-body.ts";
+import { newBadRequest, newInvalid, StatusError } from "../../api/errors.ts";
+import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
+import { applyConfiguration, SchemaMismatchError } from "../../apply/ssa/mod.ts";
+import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
+import { checkName } from "../../registry/store.ts";
+import { respondObject } from "../respond.ts";
+import type { HandlerContext } from "./context.ts";
+import { parseWriteQuery, reportDuplicates } from "./write-options.ts";
+
+const APPLY_MEDIA_TYPE = "application/apply-patch+yaml";
+
+export async function handleApply(ctx: HandlerContext): Promise<Response> {
+  const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
+  const manager = query.fieldManager ?? "";
+  if (manager === "") {
+    throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
+      { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+    ]);
+  }
+  const force = parseForce(ctx.url.searchParams);
+  const config = await readConfiguration(ctx, query.fieldValidation);
+  const scope = ctx.store.ownershipScope(ctx.info.subresource);
+  let created = false;
+  const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
+    created = current === null;
+    const applied = applyOrExplain(current, config, { manager, force, now: nowTimestamp() }, scope, ctx);
+    // Only a resourceVersion the configuration carries is a precondition; otherwise conflicts are retried.
+    if (!isPlainObject(config.metadata) || config.metadata.resourceVersion === undefined) delete applied.metadata.resourceVersion;
+    return applied;
+  }, {
+    dryRun: query.dryRun,
+    subresource: ctx.info.subresource,
+    fieldValidation: query.fieldValidation,
+    warnings: ctx.warnings,
+    user: ctx.user,
+    fieldManager: manager,
+    applied: true,
+    forceAllowCreate: true,
+  });
+  return respondObject(object, created ? 201 : 200, ctx.encode);
+}
+
+function parseForce(params: URLSearchParams): boolean {
+  const value = params.get("force");
+  if (value === null || value === "" || value === "false") return false;
+  if (value === "true") return true;
+  throw newBadRequest(`invalid value for force: ${value}`);
+}
+
+/** The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its words). */
+async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Warn" | "Strict"): Promise<KubeObject> {
+  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  const { value, duplicateFields } = decodeBody(bytes, APPLY_MEDIA_TYPE, { accepted: [APPLY_MEDIA_TYPE] });
+  reportDuplicates(ctx, duplicateFields, validation);
+  if (!isPlainObject(value)) throw newBadRequest("error decoding YAML: the applied configuration must be an object");
+  const config = value as KubeObject;
+  const expected = apiVersionOf(ctx.type.group, ctx.type.version);
+  if (config.apiVersion !== expected) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? "")}, expected: ${expected}`);
+  }
+  if (config.kind !== ctx.type.kind) {
+    throw newBadRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${String(config.kind ?? "")}, expected: ${ctx.type.kind}`);
+  }
+  if (!isPlainObject(config.metadata)) config.metadata = {};
+  if (config.metadata.managedFields !== undefined) throw newBadRequest("metadata.managedFields must be nil");
+  checkName(config, ctx.info.name);
+  config.metadata.name = ctx.info.name;
+  if (ctx.type.namespaced) reconcileNamespace(config.metadata, ctx.info.namespace, true);
+  return config;
+}
+
+/** A configuration that does not fit the kind's schema fails as kube's typed conversion does (an error without a reason). */
+function applyOrExplain(current: KubeObject | null, config: KubeObject, request: Parameters<typeof applyConfiguration>[2], scope: Parameters<typeof applyConfiguration>[3], ctx: HandlerContext): KubeObject {
+  try {
+    return applyConfiguration(current, config, request, scope);
+  } catch (e) {
+    if (!(e instanceof SchemaMismatchError)) throw e;
+    const gvk = `${apiVersionOf(ctx.type.group, ctx.type.version)}, Kind=${ctx.type.kind}`;
+    throw new StatusError(500, "", `failed to create typed patch object (${ctx.info.namespace}/${ctx.info.name}; ${gvk}): ${e.message}`);
+  }
+}

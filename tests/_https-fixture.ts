@@ -1,0 +1,28 @@
+/** A small https server on loopback for tests (an OIDC issuer, a token webhook), with its own CA. */
+import { createCertificateAuthority, type IssuedCertificate, issueServingCertificate } from "../core/server/certificates.ts";
+
+export interface HttpsFixture {
+  url: string;
+  caPem: string;
+  /** Requests received so far. */
+  requests: number;
+  stop(): Promise<void>;
+}
+
+export async function startHttpsFixture(handler: (request: Request) => Response | Promise<Response>): Promise<HttpsFixture> {
+  const ca = await createCertificateAuthority("fixture-ca", { days: 1 });
+  const serving: IssuedCertificate = await issueServingCertificate(ca, { commonName: "fixture", hosts: ["127.0.0.1"], days: 1 });
+  const fixture = { url: "", caPem: ca.certPem, requests: 0, stop: async () => {} };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    tls: { cert: serving.certPem, key: serving.keyPem },
+    fetch: (request) => {
+      fixture.requests++;
+      return handler(request);
+    },
+  });
+  fixture.url = `https://127.0.0.1:${server.port}`;
+  fixture.stop = () => server.stop(true);
+  return fixture;
+}
