@@ -1,10 +1,16 @@
 /**
- * Request-body decoding costs, each next to a baseline measured in the same run: kubun's JSON decoder (which also
- * reports duplicate keys) against plain JSON.parse, and protobuf decoding of a Pod against JSON.parse of the same Pod.
+ * Per-request costs of the write path, each next to a baseline measured in the same run: kubun's JSON decoder (which
+ * also reports duplicate keys) against plain JSON.parse, protobuf decoding of a Pod against JSON.parse of the same
+ * Pod, and the typed-object work every create does (schema field check, defaulting, validation) on a Deployment.
  * Run: node_modules/.bin/bun bench/codecs.ts
  */
 import { decodeBody } from "../core/api/decode-body.ts";
 import { decodeProtobufObject, encodeProtobufObject } from "../core/api/protobuf/mod.ts";
+import type { KubeObject } from "../core/api/types.ts";
+import { builtInCatalog } from "../core/registry/catalog.ts";
+import { validateNewObject } from "../core/registry/validate.ts";
+import { applyDefaults } from "../core/schema/defaults/mod.ts";
+import { checkFields } from "../core/schema/field-check.ts";
 
 function podJson(containers: number): string {
   const list = Array.from({ length: containers }, (_, i) => ({
@@ -35,7 +41,26 @@ const podBytes = new TextEncoder().encode(JSON.stringify(pod));
 const podJsonParse = microsecondsPerCall(() => JSON.parse(decoder.decode(podBytes)));
 const protobufDecode = microsecondsPerCall(() => decodeProtobufObject(protobuf));
 
+const deployments = builtInCatalog().byGroupVersionResource("apps", "v1", "deployments")!;
+const deploymentText = JSON.stringify({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace: "default", labels: { app: "web" } },
+  spec: { replicas: 3, selector: { matchLabels: { app: "web" } }, template: JSON.parse(podJson(2)) },
+});
+const deploymentTemplate = JSON.parse(deploymentText);
+deploymentTemplate.spec.template = { metadata: { labels: { app: "web" } }, spec: deploymentTemplate.spec.template.spec };
+const typedText = JSON.stringify(deploymentTemplate);
+const typedParse = microsecondsPerCall(() => JSON.parse(typedText));
+const typedWork = microsecondsPerCall(() => {
+  const obj = JSON.parse(typedText) as KubeObject;
+  checkFields(deployments, obj);
+  applyDefaults(deployments, obj);
+  validateNewObject(deployments, obj);
+});
+
 console.log("| measure | µs per call | baseline µs | ratio |");
 console.log("|---|---|---|---|");
 console.log(`| JSON body with duplicate-key detection (${bytes.length} B) | ${kubunJson.toFixed(1)} | JSON.parse ${jsonParse.toFixed(1)} | ${(kubunJson / jsonParse).toFixed(2)} |`);
 console.log(`| protobuf Pod decode (${protobuf.length} B) | ${protobufDecode.toFixed(1)} | JSON.parse of the same Pod ${podJsonParse.toFixed(1)} | ${(protobufDecode / podJsonParse).toFixed(2)} |`);
+console.log(`| Deployment create: parse + schema check + defaults + validation | ${typedWork.toFixed(1)} | JSON.parse alone ${typedParse.toFixed(1)} | ${(typedWork / typedParse).toFixed(2)} |`);
