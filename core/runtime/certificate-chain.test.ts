@@ -31,3 +31,7 @@ test("chainVerifier() rejects an expired chain, a server-only certificate and an
   expect(verify([servingCert.certPem])).toBe(false);
   expect(verify([])).toBe(false);
 });
+
+test("a chain that does not parse is not verified, and does not throw", () => {
+  expect(chainVerifier(clientCaPem)(["-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"])).toBe(false);
+});

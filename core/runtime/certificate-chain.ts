@@ -24,12 +24,23 @@ function allowsClientAuth(leaf: X509Certificate): boolean {
   return usages === undefined || usages.length === 0 || usages.includes(CLIENT_AUTH_USAGE) || usages.includes(ANY_USAGE);
 }
 
+function parseAll(chainPem: readonly string[]): X509Certificate[] | null {
+  try {
+    return chainPem.map((pem) => new X509Certificate(pem));
+  } catch {
+    return null;
+  }
+}
+
 /** A verifier for chains (leaf first, then the intermediates the client sent) against the bundle's CAs. */
 export function chainVerifier(caBundlePem: string): ChainVerifier {
   const roots = [...caBundlePem.matchAll(PEM_CERTIFICATE)].map(([pem]) => new X509Certificate(pem));
   return (chainPem, now = new Date()) => {
     if (chainPem.length === 0 || roots.length === 0) return false;
-    const [leaf, ...intermediates] = chainPem.map((pem) => new X509Certificate(pem));
+    const parsed = parseAll(chainPem);
+    // A chain that does not even parse verifies nothing; it is not the server's failure.
+    if (!parsed) return false;
+    const [leaf, ...intermediates] = parsed;
     if (!allowsClientAuth(leaf!)) return false;
     let current = leaf!;
     for (let depth = 0; depth < MAX_CHAIN_LENGTH && validAt(current, now); depth++) {

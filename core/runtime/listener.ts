@@ -153,7 +153,8 @@ function peerChain(leaf: DetailedPeerCertificate): string[] {
   const seen = new Set<string>();
   for (let cert: DetailedPeerCertificate | undefined = leaf; cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
     seen.add(cert.fingerprint256);
-    chain.push(`-----BEGIN CERTIFICATE-----\n${cert.raw.toString("base64").replace(/.{64}/g, "$&\n")}\n-----END CERTIFICATE-----\n`);
+    const lines = cert.raw.toString("base64").match(/.{1,64}/g) ?? [];
+    chain.push(`-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`);
   }
   return chain;
 }
