@@ -8,12 +8,14 @@ import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
 import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
+import { withFrontProxyDefaults } from "./core/aggregator/front-proxy.ts";
+import { loadAdmissionPlugins } from "./admission-plugins/load.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
-  const config = parseFlags(argv, env);
+  const config = withFrontProxyDefaults(parseFlags(argv, env));
   if (config.help) {
     process.stdout.write(helpText());
     return;
@@ -27,7 +29,8 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),
   ];
   const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
-  const server = await runServer(config, { authenticators, authorizers });
+  const admissionPlugins = await loadAdmissionPlugins(config);
+  const server = await runServer(config, { authenticators, authorizers, admissionPlugins });
   stopOnSignals(server, (code) => process.exit(code));
 }
 

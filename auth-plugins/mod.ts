@@ -21,4 +21,7 @@ export const AUTHORIZERS: Catalog<AuthorizerFactory> = {
   AlwaysAllow: () => import("./authz/always-allow/mod.ts"),
   AlwaysDeny: () => import("./authz/always-deny/mod.ts"),
   RBAC: () => import("./authz/rbac/mod.ts"),
+  ABAC: () => import("./authz/abac/mod.ts"),
+  Node: () => import("./authz/node/mod.ts"),
+  Webhook: () => import("./authz/webhook/mod.ts"),
 };

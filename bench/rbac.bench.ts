@@ -22,7 +22,7 @@ function policyIndex(): PolicyIndex {
     index.setClusterRole({ kind: "ClusterRole", metadata: { name: `role-${i}` }, rules });
   }
   for (let i = 0; i < BINDINGS; i++) {
-    const subjects = [{ kind: "User", name: `user-${i % USERS}` }, { kind: "Group", name: `group-${i % 50}` }];
+    const subjects = [{ kind: "User", name: `user-${i % USERS}` }, { kind: "Group", name: `group-${Math.floor(i / NAMESPACES) % 50}` }];
     const binding = { kind: "RoleBinding", metadata: { name: `binding-${i}`, namespace: `ns-${i % NAMESPACES}` }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: `role-${i % ROLES}` }, subjects };
     index.setBinding("RoleBinding", binding);
   }
@@ -31,7 +31,7 @@ function policyIndex(): PolicyIndex {
 
 function attributes(i: number, verb: string): Attributes {
   return {
-    user: { username: `user-${i % USERS}`, groups: [`group-${i % 50}`, "system:authenticated"] },
+    user: { username: `user-${i % USERS}`, groups: [`group-${Math.floor(i / NAMESPACES) % 50}`, "system:authenticated"] },
     verb,
     isResourceRequest: true,
     path: "",

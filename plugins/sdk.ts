@@ -31,3 +31,9 @@ export function defineAuthorizer(factory: AuthorizerFactory): AuthorizerFactory 
 export function defineAuthenticator(factory: AuthenticatorFactory): AuthenticatorFactory {
   return factory;
 }
+
+/** Admission plugins: `export default defineAdmissionPlugin({ name, handles, admit?, validate? })` (README, "Admission plugins"). */
+export { defineAdmissionPlugin } from "../core/admission/define.ts";
+export type { AdmissionPluginDefinition } from "../core/admission/define.ts";
+export type { AdmissionAttributes, AdmissionPluginContext, Operation, ValidationAttributes } from "../core/admission/types.ts";
+export { StatusError } from "../core/api/errors.ts";

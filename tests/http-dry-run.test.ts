@@ -16,7 +16,8 @@ afterAll(() => server.stop());
 /** Runs `write` with a watch open; nothing may be stored and no event may be sent. */
 async function expectNoChange(write: () => Promise<{ status: number; body: unknown }>, status: number): Promise<unknown> {
   const before = await collectionState(server, COLLECTION);
-  const watch = await openWatch(server, `${COLLECTION}?watch=1&resourceVersion=${before.resourceVersion}`);
+  const revision = (await getJson(server, COLLECTION)).metadata.resourceVersion;
+  const watch = await openWatch(server, `${COLLECTION}?watch=1&resourceVersion=${revision}`);
   const answer = await write();
   expect(answer.status).toBe(status);
   expect(await watch.drain(300)).toEqual([]);

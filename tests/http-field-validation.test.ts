@@ -65,7 +65,7 @@ test("fieldValidation=Warn (the default) warns once per unknown field and stores
 
 test("fieldValidation=Strict refuses unknown fields with a 400 listing each of them and stores nothing", async () => {
   const answer = await post(deployment("strict", { x: 1 }, { bar: true }), "?fieldValidation=Strict");
-  expectStatus(answer, 400, "BadRequest", 'strict decoding error: unknown field "spec.template.spec.containers[0].bar", unknown field "spec.x"');
+  expectStatus(answer, 400, "BadRequest", 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].bar", unknown field "spec.x"');
   expect((await sendJson(server, "GET", `${DEPLOYMENTS}/strict`)).status).toBe(404);
 });
 
@@ -78,7 +78,7 @@ test("fieldValidation=Strict lists unknown and duplicate fields together in docu
     answer,
     400,
     "BadRequest",
-    'strict decoding error: duplicate field "metadata.name", unknown field "metadata.unknownMeta", duplicate field "spec.paused", ' +
+    'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: duplicate field "metadata.name", unknown field "metadata.unknownMeta", duplicate field "spec.paused", ' +
       'unknown field "spec.x", unknown field "spec.template.spec.containers[0].bar"',
   );
 });
@@ -100,7 +100,7 @@ test("an update with an unknown field warns by default and is refused under Stri
   const created = (await post(deployment("updated"), "")).body;
   const changed = { ...created, spec: { ...created.spec, surprise: 1 } };
   const strict = await server.request("PUT", `${DEPLOYMENTS}/updated?fieldValidation=Strict`, { body: JSON.stringify(changed), headers: { "Content-Type": "application/json" } });
-  expectStatus({ status: strict.status, body: await strict.json() }, 400, "BadRequest", 'strict decoding error: unknown field "spec.surprise"');
+  expectStatus({ status: strict.status, body: await strict.json() }, 400, "BadRequest", 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.surprise"');
   const warned = await server.request("PUT", `${DEPLOYMENTS}/updated`, { body: JSON.stringify(changed), headers: { "Content-Type": "application/json" } });
   expect(warned.status).toBe(200);
   expect(warningsOf(warned.headers)).toEqual(['unknown field "spec.surprise"']);

@@ -35,9 +35,9 @@ const APISERVICES = "/apis/apiregistration.k8s.io/v1/apiservices";
 
 test("APIService: name must be <version>.<group>, versionPriority > 0, port 1-65535", async () => {
   const body = await expectRejected(APISERVICES, apiService("v2.example.com", { versionPriority: 0, service: { namespace: NS, name: "api", port: 70000 } }), [
-    { field: "metadata.name", message: 'metadata.name: Invalid value: "v2.example.com": must be `spec.version+"."+spec.group`: "v1.example.com"' },
-    { field: "spec.versionPriority", message: "spec.versionPriority: Invalid value: 0: must be positive and less than 1000" },
-    { field: "spec.service.port", message: "spec.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive" },
+    { field: "metadata.name", message: 'Invalid value: "v2.example.com": must be `spec.version+"."+spec.group`: "v1.example.com"' },
+    { field: "spec.versionPriority", message: "Invalid value: 0: must be positive and less than 1000" },
+    { field: "spec.service.port", message: "Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive" },
   ]);
   expect(body.message).toStartWith('APIService.apiregistration.k8s.io "v2.example.com" is invalid: [metadata.name: Invalid value:');
   expect(body.details).toMatchObject({ name: "v2.example.com", group: "apiregistration.k8s.io", kind: "APIService" });
@@ -63,14 +63,14 @@ test("webhook configurations: unique names, timeout 1-30, https-only url, sideEf
     ],
   };
   await expectRejected(WEBHOOKS, body, [
-    { field: "webhooks[0].timeoutSeconds", message: "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds" },
-    { field: "webhooks[0].clientConfig.url", message: `webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]` },
-    { field: "webhooks[0].clientConfig.url", message: 'webhooks[0].clientConfig.url: Invalid value: "u": user information is not permitted in the URL' },
-    { field: "webhooks[0].clientConfig.url", message: 'webhooks[0].clientConfig.url: Invalid value: "f": fragments are not permitted in the URL' },
-    { field: "webhooks[0].clientConfig.url", message: 'webhooks[0].clientConfig.url: Invalid value: "q=1": query parameters are not permitted in the URL' },
-    { field: "webhooks[1].sideEffects", message: 'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"' },
-    { field: "webhooks[1].admissionReviewVersions", message: 'webhooks[1].admissionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1' },
-    { field: "webhooks[1].name", message: 'webhooks[1].name: Duplicate value: "check.example.com"' },
+    { field: "webhooks[0].timeoutSeconds", message: "Invalid value: 31: the timeout value must be between 1 and 30 seconds" },
+    { field: "webhooks[0].clientConfig.url", message: `Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]` },
+    { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "u": user information is not permitted in the URL' },
+    { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "f": fragments are not permitted in the URL' },
+    { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "q=1": query parameters are not permitted in the URL' },
+    { field: "webhooks[1].sideEffects", message: 'Unsupported value: "Some": supported values: "None", "NoneOnDryRun"' },
+    { field: "webhooks[1].admissionReviewVersions", message: 'Invalid value: []string{"v9"}: must include at least one of v1, v1beta1' },
+    { field: "webhooks[1].name", message: 'Duplicate value: "check.example.com"' },
   ]);
   const created = await sendJson(server, "POST", WEBHOOKS, { ...body, webhooks: [webhook()] });
   expect(created.status).toBe(201);
@@ -85,11 +85,11 @@ test("bootstrap token secrets: token id, secret, expiration and group formats", 
     type: "bootstrap.kubernetes.io/token",
     data: { "token-id": b64("abcdef"), "token-secret": b64("TOO-SHORT"), expiration: b64("soon"), "auth-extra-groups": b64("system:nodes") },
   }, [
-    { field: "data[token-secret]", message: `data[token-secret]: Invalid value: "<secret contents redacted>": must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')` },
-    { field: "data[expiration]", message: `data[expiration]: Invalid value: "soon": must be an absolute UTC time in RFC 3339 format (e.g. '2017-01-02T15:04:05Z')` },
+    { field: "data[token-secret]", message: `Invalid value: "<secret contents redacted>": must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')` },
+    { field: "data[expiration]", message: `Invalid value: "soon": must be an absolute UTC time in RFC 3339 format (e.g. '2017-01-02T15:04:05Z')` },
     {
       field: "data[auth-extra-groups]",
-      message: `data[auth-extra-groups]: Invalid value: "system:nodes": bootstrap group "system:nodes" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`,
+      message: `Invalid value: "system:nodes": bootstrap group "system:nodes" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`,
     },
   ]);
 });
@@ -103,14 +103,14 @@ test("Service: type values, port range, names for several ports, nodePort only f
     metadata: { name: "web" },
     spec: { type: "ClusterIP", ports: [{ port: 0, nodePort: 30080 }, { name: "b", port: 81 }] },
   }, [
-    { field: "spec.ports[0].name", message: "spec.ports[0].name: Required value" },
-    { field: "spec.ports[0].port", message: "spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive" },
+    { field: "spec.ports[0].name", message: "Required value" },
+    { field: "spec.ports[0].port", message: "Invalid value: 0: must be between 1 and 65535, inclusive" },
     // targetPort defaults to port, so kube reports it too.
-    { field: "spec.ports[0].targetPort", message: "spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive" },
-    { field: "spec.ports[0].nodePort", message: "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'" },
+    { field: "spec.ports[0].targetPort", message: "Invalid value: 0: must be between 1 and 65535, inclusive" },
+    { field: "spec.ports[0].nodePort", message: "Forbidden: may not be used when `type` is 'ClusterIP'" },
   ]);
   await expectRejected(SERVICES, { apiVersion: "v1", kind: "Service", metadata: { name: "odd" }, spec: { type: "Odd", ports: [{ port: 80 }] } }, [
-    { field: "spec.type", message: 'spec.type: Unsupported value: "Odd": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"' },
+    { field: "spec.type", message: 'Unsupported value: "Odd": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"' },
   ]);
 });
 
@@ -159,7 +159,8 @@ test("a pod update that changes more than images is forbidden with kube's messag
   const pods = `/api/v1/namespaces/${NS}/pods`;
   const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "nginx:1" }] } };
   expect((await sendJson(server, "POST", pods, pod)).status).toBe(201);
-  const imageOnly = await sendJson(server, "PATCH", `${pods}/p`, { spec: { containers: [{ name: "c", image: "nginx:2" }] } }, "application/merge-patch+json");
+  // A strategic merge patch merges containers by name, so only the image changes (the ServiceAccount admission mounts stay).
+  const imageOnly = await sendJson(server, "PATCH", `${pods}/p`, { spec: { containers: [{ name: "c", image: "nginx:2" }] } }, "application/strategic-merge-patch+json");
   expect({ status: imageOnly.status, message: imageOnly.body.message }).toEqual({ status: 200, message: undefined });
   const moved = await sendJson(server, "PATCH", `${pods}/p`, { spec: { nodeName: "elsewhere" } }, "application/merge-patch+json");
   expectStatus(moved, 422, "Invalid", /^Pod "p" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/);

@@ -91,7 +91,7 @@ function keepIdentity(attributes: AdmissionAttributes, original: KubeObject | nu
 export function attributesFor(write: AdmittedWrite): AdmissionAttributes {
   const { type } = write;
   const subresourceKind = write.subresource ? type.subresources.find((s) => s.name === write.subresource) : undefined;
-  const auditAnnotations = new Map<string, string>();
+  const auditAnnotations = write.auditAnnotations ?? new Map<string, string>();
   return {
     operation: write.operation,
     object: write.object,

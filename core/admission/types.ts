@@ -12,6 +12,12 @@
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { PluginContext } from "../auth/plugin-context.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { OptionsObject } from "../registry/admission-hook.ts";
+
+export type { OptionsObject };
+import type { Registry as MetricsRegistry } from "prom-client";
 
 export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 
@@ -53,7 +59,7 @@ export interface AdmissionAttributes {
   user: UserInfo;
   dryRun: boolean;
   /** CreateOptions, UpdateOptions or DeleteOptions of the request, as sent (kind and apiVersion set). */
-  options: KubeObject;
+  options: OptionsObject;
   reinvocation: ReinvocationContext;
   /** Adds a `Warning: 299` header to the response. */
   addWarning(text: string): void;
@@ -86,3 +92,13 @@ export interface AdmissionPluginContext extends PluginContext {
 }
 
 export type AdmissionPluginFactory<C extends AdmissionPluginContext = AdmissionPluginContext> = (context: C) => AdmissionPlugin | Promise<AdmissionPlugin>;
+
+/** Built-in plugins also get the registry (ResourceQuota writes quota status) and the served types. */
+export interface BuiltInAdmissionContext extends AdmissionPluginContext {
+  registry: Registry;
+  catalog: Catalog;
+  /** The server's /metrics registry, for plugins with metrics of their own (the webhook rejection count). */
+  metricsRegistry?: MetricsRegistry;
+}
+
+export type BuiltInAdmissionFactory = AdmissionPluginFactory<BuiltInAdmissionContext>;

@@ -76,7 +76,7 @@ export function newInvalid(kind: { group: string; kind: string }, name: string, 
   const details: StatusDetails = {
     name,
     kind: kind.kind,
-    causes: causes.map((c) => ({ reason: c.type, message: fieldErrorText(c), field: c.field })),
+    causes: causes.map((c) => ({ reason: c.type, message: fieldErrorBody(c), field: c.field })),
   };
   if (kind.group !== "") details.group = kind.group;
   const qualified = kind.group === "" ? kind.kind : `${kind.kind}.${kind.group}`;
@@ -85,7 +85,7 @@ export function newInvalid(kind: { group: string; kind: string }, name: string, 
 
 /** A field error as k8s.io/apimachinery/pkg/util/validation/field builds them. */
 export interface FieldError {
-  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTypeInvalid";
+  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
   field: string;
   detail: string;
   value?: unknown;
@@ -100,14 +100,22 @@ const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
 };
 
-function fieldErrorText(e: FieldError): string {
+/** kube's field.Error.ErrorBody(): the error without its field path (what a Status cause's message holds). */
+function fieldErrorBody(e: FieldError): string {
   const words = FIELD_ERROR_WORDS[e.type];
-  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid");
+  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
+    e.type === "FieldValueTooMany");
   const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
-  return `${e.field}: ${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
+  return `${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
+}
+
+/** kube's field.Error.Error(): `<field>: <body>`, as the 422 message lists them. */
+function fieldErrorText(e: FieldError): string {
+  return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
 export function newBadRequest(message: string): StatusError {

@@ -1,109 +1,102 @@
 /**
- * Empties terminating namespaces (kube's namespace controller, reduced to what deletion needs): deletes every
- * namespaced object in them, and once none is left removes the `kubernetes` finalizer so the namespace goes.
- * Objects held by their own finalizers keep the namespace terminating until they are gone.
+ * kube's namespace controller (pkg/controller/namespace): a namespace being deleted is in phase Terminating with
+ * the `kubernetes` finalizer; every pass deletes the namespaced objects of every listed type (custom resources
+ * included), records kube's conditions, and once nothing is left removes the finalizer so the namespace goes.
  */
 import { isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { Catalog } from "../registry/catalog.ts";
-import { collectionPrefix } from "../registry/keys.ts";
 import { listObjects } from "../registry/list.ts";
-import type { Registry } from "../registry/registry.ts";
+import { nowTimestamp } from "../registry/object-meta.ts";
 import type { ResourceStore } from "../registry/store.ts";
+import type { Controller, ControllerContext } from "./runtime/controller.ts";
+import { keyOf } from "./runtime/informer.ts";
+import { type DeletionOutcome, type NamespaceCondition, namespaceConditions } from "./namespace-conditions.ts";
 
-const RESYNC_MS = 2000;
+/** How soon a namespace whose content is still going is looked at again. */
+const REQUEUE_MS = 1000;
 
-export interface NamespaceController {
-  stop(): void;
-  /** Runs one pass now; resolves when it is done (tests and shutdown use it). */
-  sync(): Promise<void>;
-}
-
-export function startNamespaceController(registry: Registry, catalog: Catalog): NamespaceController {
-  const namespaces = registry.store(catalog.byGroupVersionResource("", "v1", "namespaces")!);
-  let running: Promise<void> | null = null;
-  let again = false;
-  /** Terminating namespaces seen by the last pass: other writes matter only while there are some. */
-  let terminating = 0;
-
-  const sync = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        terminating = await finalizeTerminating(registry, catalog, namespaces);
-      } while (again);
-    })().finally(() => {
-      running = null;
+export const namespaceController: Controller = {
+  name: "namespace",
+  async start(ctx) {
+    const namespaces = await ctx.informer("", "v1", "namespaces");
+    const store = ctx.store("", "v1", "namespaces");
+    const queue = ctx.queue(async (name) => {
+      const ns = namespaces.get("", name);
+      if (!ns?.metadata.deletionTimestamp) return;
+      if (!(await finalizeNamespace(ctx, store, ns))) queue.addAfter(name, REQUEUE_MS);
     });
-    return running;
-  };
-
-  const prefix = collectionPrefix(namespaces.type, "");
-  const unsubscribe = registry.storage.subscribe((event) => {
-    if (event.kv.key.startsWith(prefix) || (terminating > 0 && event.type === "DELETED")) void sync().catch(report);
-  });
-  const timer = setInterval(() => {
-    if (terminating > 0) void sync().catch(report);
-  }, RESYNC_MS);
-  return {
-    stop() {
-      clearInterval(timer);
+    const remove = namespaces.onChange((event) => {
+      if (event.type !== "DELETED" && event.object.metadata.deletionTimestamp) queue.add(keyOf(event.object));
+    });
+    // A deleted object may be the last one a terminating namespace waits for.
+    const unsubscribe = ctx.registry.storage.subscribe((event) => {
+      if (event.type !== "DELETED") return;
+      const namespace = event.kv.key.split("/")[3];
+      if (namespace && namespaces.get("", namespace)?.metadata.deletionTimestamp) queue.add(namespace);
+    });
+    ctx.signal.addEventListener("abort", () => {
+      remove();
       unsubscribe();
-    },
-    sync,
-  };
-}
+    }, { once: true });
+  },
+};
 
-function report(error: unknown): void {
-  console.error("kubun: namespace controller:", error instanceof Error ? error.message : String(error));
-}
-
-/** One pass over the terminating namespaces; answers how many there were. */
-async function finalizeTerminating(registry: Registry, catalog: Catalog, namespaces: ResourceStore): Promise<number> {
-  const { list } = await listObjects(namespaces, { namespace: "", revision: 0, limit: 0 });
-  const terminating = list.items.filter((ns) => ns.metadata.deletionTimestamp);
-  for (const ns of terminating) {
-    const remaining = await deleteContents(registry, catalog, ns.metadata.name as string);
-    if (remaining === 0) await removeKubernetesFinalizer(namespaces, ns);
-  }
-  return terminating.length;
-}
-
-/** Deletes what is in the namespace; answers how many objects are still there. */
-async function deleteContents(registry: Registry, catalog: Catalog, namespace: string): Promise<number> {
-  let remaining = 0;
-  for (const type of catalog.all()) {
-    if (!type.namespaced || !type.verbs.includes("delete") || !type.verbs.includes("list")) continue;
-    const store = registry.store(type);
-    const { list } = await listObjects(store, { namespace, revision: 0, limit: 0 });
-    for (const item of list.items) {
-      remaining++;
-      if (item.metadata.deletionTimestamp) continue;
-      try {
-        const { deleted } = await store.delete(namespace, item.metadata.name as string);
-        if (deleted) remaining--;
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-        remaining--;
-      }
-    }
-  }
-  return remaining;
-}
-
-async function removeKubernetesFinalizer(namespaces: ResourceStore, ns: KubeObject): Promise<void> {
+/** One pass; answers whether the namespace is finalized. */
+async function finalizeNamespace(ctx: ControllerContext, namespaces: ResourceStore, ns: KubeObject): Promise<boolean> {
   const name = ns.metadata.name as string;
+  const outcome = await deleteContent(ctx, name);
+  await recordConditions(namespaces, name, outcome);
+  if (outcome.remaining.size > 0 || outcome.deleteErrors.length > 0) return false;
   try {
     await namespaces.update("", name, (current) => {
-      const next = structuredClone(current!);
-      const spec = (next.spec ?? {}) as { finalizers?: string[] };
-      next.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== "kubernetes") };
-      return next;
+      const spec = (current!.spec ?? {}) as { finalizers?: string[] };
+      return { ...current!, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== "kubernetes") } };
     }, { subresource: "finalize" });
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  return true;
+}
+
+async function deleteContent(ctx: ControllerContext, namespace: string): Promise<DeletionOutcome> {
+  const outcome: DeletionOutcome = { deleteErrors: [], remaining: new Map(), finalizers: new Map() };
+  for (const type of ctx.catalog.all()) {
+    if (!type.namespaced || !type.verbs.includes("delete") || !type.verbs.includes("list")) continue;
+    const store = ctx.registry.store(type);
+    const { list } = await listObjects(store, { namespace, revision: 0, limit: 0 });
+    let left = 0;
+    for (const item of list.items) {
+      const kept = await deleteOne(store, namespace, item).catch((error: unknown) => {
+        outcome.deleteErrors.push(error instanceof Error ? error.message : String(error));
+        return item;
+      });
+      if (!kept) continue;
+      left++;
+      for (const finalizer of kept.metadata.finalizers ?? []) outcome.finalizers.set(finalizer, (outcome.finalizers.get(finalizer) ?? 0) + 1);
+    }
+    if (left > 0) outcome.remaining.set(`${type.resource}.${type.group}`, left);
+  }
+  return outcome;
+}
+
+/** Deletes one object; answers it when it stays (finalizers, grace period), undefined when gone. */
+async function deleteOne(store: ResourceStore, namespace: string, item: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    const { object, deleted } = await store.delete(namespace, item.metadata.name as string);
+    return deleted ? undefined : object;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+async function recordConditions(namespaces: ResourceStore, name: string, outcome: DeletionOutcome): Promise<void> {
+  try {
+    await namespaces.update("", name, (current) => {
+      const status = (current!.status ?? {}) as { conditions?: NamespaceCondition[] };
+      const conditions = namespaceConditions(status.conditions ?? [], outcome, nowTimestamp());
+      return { ...current!, status: { ...status, conditions } };
+    }, { subresource: "status" });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

@@ -7,6 +7,13 @@ import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { ResourceType } from "./resource-type.ts";
 
+/** CreateOptions, UpdateOptions or DeleteOptions as kube hands them to admission (kind and apiVersion set). */
+export interface OptionsObject {
+  kind: string;
+  apiVersion: string;
+  [field: string]: unknown;
+}
+
 export interface AdmittedWrite {
   operation: "CREATE" | "UPDATE" | "DELETE";
   type: ResourceType;
@@ -19,9 +26,11 @@ export interface AdmittedWrite {
   user: UserInfo;
   dryRun: boolean;
   /** The request's CreateOptions, UpdateOptions or DeleteOptions. */
-  options: KubeObject;
+  options: OptionsObject;
   /** Receives Warning texts for the response. */
   warnings?: string[];
+  /** Receives the request's audit annotations (kube's AddAnnotation; the first value of a key stays). */
+  auditAnnotations?: Map<string, string>;
 }
 
 export interface AdmissionHook {
@@ -32,7 +41,7 @@ export interface AdmissionHook {
 }
 
 /** The CreateOptions or UpdateOptions object kube hands admission for a write. */
-export function writeOptionsObject(operation: "CREATE" | "UPDATE", options: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string }): KubeObject {
+export function writeOptionsObject(operation: "CREATE" | "UPDATE", options: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string }): OptionsObject {
   return withoutUndefined({
     kind: operation === "CREATE" ? "CreateOptions" : "UpdateOptions",
     apiVersion: "meta.k8s.io/v1",
@@ -43,7 +52,7 @@ export function writeOptionsObject(operation: "CREATE" | "UPDATE", options: { dr
 }
 
 /** The DeleteOptions object kube hands admission for a delete. */
-export function deleteOptionsObject(options: { dryRun?: boolean; gracePeriodSeconds?: number; preconditions?: object }): KubeObject {
+export function deleteOptionsObject(options: { dryRun?: boolean; gracePeriodSeconds?: number; preconditions?: object }): OptionsObject {
   return withoutUndefined({
     kind: "DeleteOptions",
     apiVersion: "meta.k8s.io/v1",
@@ -53,6 +62,6 @@ export function deleteOptionsObject(options: { dryRun?: boolean; gracePeriodSeco
   });
 }
 
-function withoutUndefined(fields: Record<string, unknown>): KubeObject {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as KubeObject;
+function withoutUndefined(fields: OptionsObject): OptionsObject {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as OptionsObject;
 }

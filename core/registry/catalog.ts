@@ -3,6 +3,7 @@ import { BUILT_IN_RESOURCE_TYPES } from "./catalog.gen.ts";
 import {
   builtInPriority,
   CUSTOM_RESOURCE_PRIORITY,
+  type GroupVersionEntry,
   type OrderedGroup,
   orderGroups,
   type VersionPriority,
@@ -99,8 +100,8 @@ export class Catalog {
     return [...new Set(this.all().filter((type) => type.group === "").map((type) => type.version))];
   }
 
-  /** Named groups with at least one type, in kube-apiserver's /apis order, versions most preferred first. */
-  groups(): OrderedGroup[] {
+  /** Named group/versions with at least one type, each with its discovery priority, unordered. */
+  groupVersions(): GroupVersionEntry[] {
     const seen = new Set<string>();
     const entries = [];
     for (const type of this.#byResource.values()) {
@@ -109,7 +110,12 @@ export class Catalog {
       seen.add(key);
       entries.push({ group: type.group, version: type.version, priority: this.#priorityOf(type.group, type.version) });
     }
-    return orderGroups(entries);
+    return entries;
+  }
+
+  /** Named groups with at least one type, in kube-apiserver's /apis order, versions most preferred first. */
+  groups(): OrderedGroup[] {
+    return orderGroups(this.groupVersions());
   }
 
   group(name: string): OrderedGroup | undefined {

@@ -1,6 +1,5 @@
 /** Lists one collection at one revision, filtered, in pages (kube's etcd3 store GetList). */
 import { apiVersionOf, type KubeList, type KubeObject } from "../api/types.ts";
-import { decodeStored } from "./codec.ts";
 import { collectionPrefix } from "./keys.ts";
 import type { ResourceStore } from "./store.ts";
 
@@ -39,7 +38,7 @@ export async function listObjects(store: ResourceStore, query: ListQuery): Promi
     let consumed = 0;
     for (const kv of result.items) {
       consumed++;
-      const obj = decodeStored(kv);
+      const obj = store.decode(kv);
       if (query.matches && !query.matches(obj)) continue;
       items.push(obj);
       lastKey = kv.key;

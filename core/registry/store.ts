@@ -11,13 +11,16 @@ import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "./resource-type.ts";
+import type { StoreExtension } from "./store-extension.ts";
 import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
-import { checkFields } from "../schema/field-check.ts";
+import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
+import type { WriteHooks } from "./write-hook.ts";
+import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 
 export interface WriteOptions {
@@ -42,6 +45,8 @@ export interface DeleteOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** What happens to dependents (see delete-propagation.ts); absent = the object's finalizers or the kind's default. */
+  propagationPolicy?: PropagationPolicy;
   /** Who deletes; absent for the server's own deletes, which skip admission. */
   user?: UserInfo;
 }
@@ -70,15 +75,29 @@ export class ResourceStore {
   readonly #namespaceGate: NamespaceGate;
   readonly #writeGate?: WriteGate;
   readonly #admission?: () => AdmissionHook | undefined;
+  readonly #writeHooks?: WriteHooks;
+  readonly #extension?: StoreExtension;
 
-  constructor(type: ResourceType, deps: { storage: Storage; namespaceGate: NamespaceGate; writeGate?: WriteGate; admission?: () => AdmissionHook | undefined }) {
+  constructor(
+    type: ResourceType,
+    deps: {
+      storage: Storage;
+      namespaceGate: NamespaceGate;
+      writeGate?: WriteGate;
+      admission?: () => AdmissionHook | undefined;
+      writeHooks?: WriteHooks;
+      extension?: StoreExtension;
+    },
+  ) {
     this.type = type;
-    this.strategy = strategyFor(type);
+    this.#extension = deps.extension;
+    this.strategy = { ...strategyFor(type), ...deps.extension?.strategy };
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
     this.#namespaceGate = deps.namespaceGate;
     this.#writeGate = deps.writeGate;
     this.#admission = deps.admission;
+    this.#writeHooks = deps.writeHooks;
   }
 
   get storage(): Storage {
@@ -89,10 +108,21 @@ export class ResourceStore {
     return objectKey(this.type, namespace, name);
   }
 
+  /** A stored object as this store's version answers it (custom resources are stored in one version, read in any). */
+  decode(kv: KeyValue): KubeObject {
+    const obj = decodeStored(kv);
+    if (this.#extension) obj.apiVersion = apiVersionOf(this.type.group, this.type.version);
+    return obj;
+  }
+
+  #encode(obj: KubeObject): string {
+    return encodeForStorage(this.#extension ? { ...obj, apiVersion: this.#extension.storageApiVersion } : obj);
+  }
+
   async get(namespace: string, name: string): Promise<KubeObject> {
     const kv = await this.#storage.get(this.key(namespace, name));
     if (!kv) throw newNotFound(this.qualified, name);
-    return decodeStored(kv);
+    return this.decode(kv);
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -106,18 +136,21 @@ export class ResourceStore {
     this.#typeAndDefault(obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
     this.#trackManagedFields(null, obj, options);
-    validateNewObject(this.type, obj);
+    validateNewObject(this.type, obj, undefined, this.#extension?.validate);
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
     if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
+    const undoReservation = this.#writeHooks?.run({ operation: "create", type: this.type, namespace, object: obj, oldObject: null });
     if (options.dryRun) {
+      undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
       return obj;
     }
     try {
-      return decodeStored(await this.#storage.write({ op: "create", key: this.key(namespace, name), value: encodeForStorage(obj) }));
+      return this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value: this.#encode(obj) }));
     } catch (e) {
+      undoReservation?.();
       if (isStorageError(e, "KeyExists")) throw newAlreadyExists(this.qualified, name);
       throw e;
     }
@@ -144,10 +177,15 @@ export class ResourceStore {
         const created = await this.create(namespace, body, options);
         return { object: created, created: true };
       }
-      const current = decodeStored(kv);
+      const current = this.decode(kv);
       const next = await this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
       await this.#guard("update", namespace, next, current, options);
-      const result = await this.#commitUpdate(key, kv, current, next, options);
+      const undoReservation = this.#writeHooks?.run({ operation: "update", type: this.type, namespace, object: next, oldObject: current });
+      const result = await this.#commitUpdate(key, kv, current, next, options).catch((e) => {
+        undoReservation?.();
+        throw e;
+      });
+      if (!result || options.dryRun) undoReservation?.();
       if (result) return { object: result, created: false };
     }
     throw newConflict(this.qualified, name, OBJECT_MODIFIED);
@@ -158,11 +196,14 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) throw newNotFound(this.qualified, name);
-      const current = decodeStored(kv);
+      const current = this.decode(kv);
       this.#checkDeletePreconditions(current, options);
       await this.#admitDelete(namespace, current, options);
       const terminating = current.metadata.deletionTimestamp !== undefined;
-      const finalizers = current.metadata.finalizers ?? [];
+      // A pending graceful deletion keeps its finalizers (kube changes them only with the deletion request that starts it or after).
+      const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+      const propagated = gracePending ? undefined : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
+      const finalizers = propagated ?? current.metadata.finalizers ?? [];
       const grace = options.gracePeriodSeconds ?? this.strategy.gracePeriodSeconds(current);
       // An object already terminating goes only when its finalizers are gone and a zero grace period is asked for.
       const held = finalizers.length > 0 || (this.strategy.holdsDeletion?.(current) ?? false);
@@ -171,23 +212,26 @@ export class ResourceStore {
         if (options.dryRun) return { object: current, deleted: true };
         try {
           const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision });
-          return { object: decodeStored(gone), deleted: true };
+          return { object: this.decode(gone), deleted: true };
         } catch (e) {
           if (isStorageError(e, "Conflict")) continue;
           if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
           throw e;
         }
       }
-      if (terminating) return { object: current, deleted: false };
+      if (terminating && !propagated) return { object: current, deleted: false };
       const next = structuredClone(current);
-      next.metadata.deletionTimestamp = nowTimestamp();
-      next.metadata.deletionGracePeriodSeconds = held ? 0 : grace;
-      this.strategy.markTerminating?.(next);
-      if (this.strategy.tracksGeneration) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+      if (propagated) next.metadata.finalizers = propagated;
+      if (!terminating) {
+        next.metadata.deletionTimestamp = nowTimestamp();
+        next.metadata.deletionGracePeriodSeconds = held ? 0 : grace;
+        this.strategy.markTerminating?.(next);
+        if (this.strategy.tracksGeneration) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+      }
       if (options.dryRun) return { object: next, deleted: false };
       try {
-        const written = await this.#storage.write({ op: "update", key, value: encodeForStorage(next), expectedRevision: kv.modRevision });
-        return { object: decodeStored(written), deleted: false };
+        const written = await this.#storage.write({ op: "update", key, value: this.#encode(next), expectedRevision: kv.modRevision });
+        return { object: this.decode(written), deleted: false };
       } catch (e) {
         if (isStorageError(e, "Conflict")) continue;
         throw e;
@@ -264,20 +308,21 @@ export class ResourceStore {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
     this.#trackManagedFields(current, merged, options);
-    validateNewObject(this.type, merged, current);
+    validateNewObject(this.type, merged, current, this.#extension?.validate);
     await this.#validateAdmission(admitted);
     return merged;
   }
 
   /** Schema check (unknown fields dropped, reported by the fieldValidation directive), then kube's defaults. */
   #typeAndDefault(obj: KubeObject, options: WriteOptions): void {
-    const { unknownFields } = checkFields(this.type, obj);
+    const unknownFields = this.#extension ? this.#extension.prune(obj) : checkFields(this.type, obj).unknownFields;
     const directive = options.fieldValidation ?? "Warn";
     if (unknownFields.length > 0 && directive === "Strict") {
-      throw newBadRequest(`strict decoding error: ${unknownFields.map((f) => `unknown field "${f}"`).join(", ")}`);
+      throw newStrictDecodingError(this.type, obj, unknownFields, []);
     }
     if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
-    applyDefaults(this.type, obj);
+    if (this.#extension) this.#extension.applyDefaults(obj);
+    else applyDefaults(this.type, obj);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */
@@ -286,7 +331,7 @@ export class ResourceStore {
       apiVersion: apiVersionOf(this.type.group, this.type.version),
       subresource,
       hasStatusSubresource: this.strategy.hasStatus,
-      type: typeForKind(this.type.group, this.type.version, this.type.kind),
+      type: this.#extension?.mergeType ?? typeForKind(this.type.group, this.type.version, this.type.kind),
     };
   }
 
@@ -306,7 +351,7 @@ export class ResourceStore {
 
   /** Writes `next` if it differs from what is stored; null when the stored object changed meanwhile (retry). */
   async #commitUpdate(key: string, kv: KeyValue, current: KubeObject, next: KubeObject, options: WriteOptions): Promise<KubeObject | null> {
-    const value = encodeForStorage(next);
+    const value = this.#encode(next);
     if (value === kv.value) return current;
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
@@ -316,7 +361,7 @@ export class ResourceStore {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })
         : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
-      return finalized ? next : decodeStored(written);
+      return finalized ? next : this.decode(written);
     } catch (e) {
       if (isStorageError(e, "Conflict")) {
         if (next.metadata.resourceVersion) throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);

@@ -6,6 +6,9 @@
 import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
+import { nowTimestamp } from "./object-meta.ts";
+import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
+import { generateJobSelector } from "./job-selector.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -63,14 +66,21 @@ const CREATE_ON_UPDATE = new Set([
 const RETURNS_DELETED_OBJECT = new Set(["/pods", "/namespaces", "/services", "/nodes", "/persistentvolumes", "/persistentvolumeclaims"]);
 
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
-const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "apiregistration.k8s.io/apiservices", "certificates.k8s.io/certificatesigningrequests"]);
+const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "certificates.k8s.io/certificatesigningrequests"]);
 
 const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
   "/pods": (obj) => ({ phase: "Pending", qosClass: podQOSClass(obj) }),
   "/namespaces": () => ({ phase: "Active" }),
   "/persistentvolumes": () => ({ phase: "Pending" }),
   "/persistentvolumeclaims": () => ({ phase: "Pending" }),
+  "apiregistration.k8s.io/apiservices": localAPIServiceStatus,
 };
+
+/** kube-aggregator clears a new APIService's status and marks a local one (no spec.service) available at once. */
+function localAPIServiceStatus(obj: KubeObject): unknown {
+  if ((obj.spec as { service?: unknown } | undefined)?.service) return {};
+  return { conditions: [{ type: "Available", status: "True", lastTransitionTime: nowTimestamp(), reason: "Local", message: "Local APIServices are always available" }] };
+}
 
 /** Secret.stringData is write-only: kube folds it into data (base64), the string values winning. */
 function foldStringData(obj: KubeObject): void {
@@ -95,6 +105,8 @@ export function strategyFor(type: ResourceType): Strategy {
     gracePeriodSeconds: id === "/pods" ? podGracePeriod : () => 0,
     ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),
+    ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
+    ...(id === "batch/jobs" ? { prepareForCreate: generateJobSelector } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /** The checks every object gets before it is stored: metadata rules and the kind's name rule. */
-import { newInvalid } from "../api/errors.ts";
+import { type FieldError, newInvalid } from "../api/errors.ts";
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator, validateObjectMeta } from "../api/names.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
@@ -21,11 +21,17 @@ export function nameValidatorFor(type: ResourceType): NameValidator {
   return NAME_RULES[`${type.group}/${type.resource}`] ?? nameIsDNSSubdomain;
 }
 
-/** Metadata rules plus the kind's own rules (with `old` on update); any error makes one 422 Invalid. */
-export function validateNewObject(type: ResourceType, obj: KubeObject, old?: KubeObject): void {
+/** Metadata rules plus the kind's own rules (with `old` on update) and any `extraRules`; any error makes one 422 Invalid. */
+export function validateNewObject(
+  type: ResourceType,
+  obj: KubeObject,
+  old?: KubeObject,
+  extraRules?: (obj: KubeObject, old?: KubeObject) => FieldError[],
+): void {
   const errors = [
     ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) }),
     ...validateKind(type, obj, old),
+    ...(extraRules?.(obj, old) ?? []),
   ];
   if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);
 }

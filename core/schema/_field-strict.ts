@@ -2,6 +2,7 @@
  * kube's Strict message: every unknown and duplicate field in one 400, in the order the decoder met them
  * in the document. A field both unknown and duplicated counts once, as unknown, as in kube.
  */
+import { newBadRequest, type StatusError } from "../api/errors.ts";
 import { isPlainObject } from "../api/types.ts";
 
 // kube's decoder stops collecting after this many.
@@ -41,4 +42,9 @@ export function strictDecodingMessage(body: unknown, unknownFields: string[], du
   problems.sort((a, b) => order(a.path) - order(b.path));
   const texts = [...new Set(problems.map((p) => p.text))].slice(0, MAX_STRICT_ERRORS);
   return `strict decoding error: ${texts.join(", ")}`;
+}
+
+/** kube's Strict 400, prefixed as its decoder does: `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ...`. */
+export function newStrictDecodingError(kind: { kind: string; version: string }, body: unknown, unknownFields: string[], duplicateFields: string[]): StatusError {
+  return newBadRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${strictDecodingMessage(body, unknownFields, duplicateFields)}`);
 }

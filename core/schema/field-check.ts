@@ -10,7 +10,7 @@ import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
 
-export { strictDecodingMessage } from "./_field-strict.ts";
+export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
 
 export interface FieldCheck {
   /** Paths of unknown fields that were dropped, e.g. "spec.foo", "spec.containers[0].bar". */

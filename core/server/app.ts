@@ -6,11 +6,13 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
-import { printerFor } from "../api/printers/mod.ts";
+import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
+import type { ResourceType } from "../registry/resource-type.ts";
+import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -24,7 +26,9 @@ import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
+import { apiResourceList, apiVersions } from "./discovery.ts";
+import type { Aggregator } from "../aggregator/aggregator.ts";
+import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
@@ -44,8 +48,14 @@ export interface AppDeps {
   authentication: Authentication;
   authorizer: Authorizer;
   virtualHandlers: VirtualHandlers;
+  /** Routes service-backed APIServices' group/versions to their servers and lists them in discovery. */
+  aggregator: Pick<Aggregator, "proxy" | "remoteGroupVersions">;
   /** Service account issuer discovery; absent when the issuer is not an https URL. */
   issuerDiscovery?: IssuerDiscovery;
+  /** Schemas published in OpenAPI: the built-ins plus custom resources' (default: built-ins only). */
+  schemas?: SchemaLookup;
+  /** Table printers of types defined at run time (custom resources). */
+  customPrinter?: (type: ResourceType) => Printer | undefined;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
@@ -101,7 +111,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     await next();
   });
 
-  const openApi = createOpenApiHandler(deps.catalog);
+  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   const issuerDocs = deps.issuerDiscovery;
@@ -115,9 +125,11 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
   app.get("/api", (c) => json(apiVersions(new URL(c.req.url).host)));
-  app.get("/apis", () => json(apiGroupList(deps.catalog)));
+  // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
+  app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
+  app.get("/apis", () => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions())));
   app.get("/api/:version", (c) => discovery(apiResourceList(deps.catalog, "", c.req.param("version"))));
-  app.get("/apis/:group", (c) => discovery(apiGroup(deps.catalog, c.req.param("group"))));
+  app.get("/apis/:group", (c) => discovery(aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group"))));
   app.get("/apis/:group/:version", (c) => discovery(apiResourceList(deps.catalog, c.req.param("group"), c.req.param("version"))));
   app.all("/api/*", (c) => serveResource(c, deps));
   app.all("/apis/*", (c) => serveResource(c, deps));
@@ -157,7 +169,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
       pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
       includeObject: includeObject as IncludeObject,
-      printer: printerFor(type!.group, type!.resource),
+      printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
     user: c.get("user"),

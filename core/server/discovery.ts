@@ -61,7 +61,7 @@ export function apiVersions(serverAddress: string): APIVersions {
   };
 }
 
-function discoveryGroup(group: OrderedGroup): APIGroup {
+export function discoveryGroup(group: OrderedGroup): APIGroup {
   const versions = group.versions.map((version) => ({ groupVersion: `${group.name}/${version}`, version }));
   return { name: group.name, versions, preferredVersion: versions[0] };
 }

@@ -44,10 +44,39 @@ export interface ServerConfig {
   requestheaderUsernameHeaders: string[];
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
+  /** Client certificate (and key) the aggregator presents to aggregated servers; default: issued by the front-proxy CA in --data-dir. */
+  proxyClientCertFile: string;
+  proxyClientKeyFile: string;
   /** Ordered authorizer names or module paths. */
   authorizationMode: string[];
+  /** ABAC policy file: one JSON Policy per line. */
+  authorizationPolicyFile: string;
+  authorizationWebhookConfigFile: string;
+  authorizationWebhookVersion: string;
+  authorizationWebhookCacheAuthorizedTtlMs: number;
+  authorizationWebhookCacheUnauthorizedTtlMs: number;
   /** Module paths of custom authenticators (kubun's own flag). */
   authenticationPlugin: string[];
+  /** Admission plugins to turn on besides the defaults: kube names or module paths of custom plugins. */
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
+  admissionControlConfigFile: string;
+  /** Directory whose .ts/.js files are all enabled as custom admission plugins (kubun's own flag). */
+  admissionPluginDir: string;
+  /** kube-controller-manager's --controllers: names, `*` for the defaults, `-name` to disable. */
+  controllers: string[];
+  /** Simulated Ready nodes sim-0..sim-<N-1> whose pods the server plays kubelet for. */
+  simulatedNodes: number;
+  /** How many times faster than real time the CronJob controller's clock runs (hidden; for tests). */
+  cronjobClockRate: number;
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
+  /** CIDR Service cluster IPs come from. */
+  serviceClusterIpRange: string;
+  /** `<first>-<last>` NodePorts come from. */
+  serviceNodePortRange: string;
   config: string;
   help: boolean;
   version: boolean;
@@ -61,6 +90,8 @@ interface FlagSpec<K extends keyof ServerConfig = keyof ServerConfig> {
   defaultValue: ServerConfig[K];
   usage: string;
   shorthand?: string;
+  /** Left out of --help (test aids). */
+  hidden?: boolean;
 }
 
 function defineFlag<K extends keyof ServerConfig>(spec: FlagSpec<K>): FlagSpec {
@@ -100,12 +131,32 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "requestheader-username-headers", key: "requestheaderUsernameHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding the user name, e.g. X-Remote-User." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-group-headers", key: "requestheaderGroupHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding groups, e.g. X-Remote-Group." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-extra-headers-prefix", key: "requestheaderExtraHeadersPrefix", type: stringListFlag, defaultValue: [], usage: "Header prefixes for extra user attributes, e.g. X-Remote-Extra-." }),
+  defineFlag({ section: "Authentication flags", name: "proxy-client-cert-file", key: "proxyClientCertFile", type: stringFlag, defaultValue: "", usage: "Client certificate the aggregator uses to call aggregated API servers, which trust the user it names in request headers; default: one issued by the front-proxy CA in --data-dir." }),
+  defineFlag({ section: "Authentication flags", name: "proxy-client-key-file", key: "proxyClientKeyFile", type: stringFlag, defaultValue: "", usage: "Private key for --proxy-client-cert-file." }),
   defineFlag({ section: "Authentication flags", name: "authentication-plugin", key: "authenticationPlugin", type: stringListFlag, defaultValue: [], usage: "Path of a TypeScript module exporting a custom authenticator (repeatable)." }),
-  defineFlag({ section: "Authorization flags", name: "authorization-mode", key: "authorizationMode", type: stringListFlag, defaultValue: ["AlwaysAllow"], usage: "Ordered list of authorizers: RBAC, AlwaysAllow, AlwaysDeny, or a module path of a custom authorizer." }),
+  defineFlag({ section: "Admission flags", name: "enable-admission-plugins", key: "enableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to enable besides the default ones: kube plugin names, or paths of TypeScript modules exporting a custom plugin. The order does not matter." }),
+  defineFlag({ section: "Admission flags", name: "disable-admission-plugins", key: "disableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to disable, even if on by default. The order does not matter." }),
+  defineFlag({ section: "Admission flags", name: "admission-control-config-file", key: "admissionControlConfigFile", type: stringFlag, defaultValue: "", usage: "AdmissionConfiguration file holding each admission plugin's configuration." }),
+  defineFlag({ section: "Admission flags", name: "admission-plugin-dir", key: "admissionPluginDir", type: stringFlag, defaultValue: "", usage: "Directory whose .ts and .js files are all enabled as custom admission plugins." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-mode", key: "authorizationMode", type: stringListFlag, defaultValue: ["AlwaysAllow"], usage: "Ordered list of authorizers: Node, ABAC, RBAC, Webhook, AlwaysAllow, AlwaysDeny, or a module path of a custom authorizer." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-policy-file", key: "authorizationPolicyFile", type: stringFlag, defaultValue: "", usage: "File with authorization policy in json line by line format, used with --authorization-mode=ABAC." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-webhook-config-file", key: "authorizationWebhookConfigFile", type: stringFlag, defaultValue: "", usage: "kubeconfig-format file of the SubjectAccessReview webhook, used with --authorization-mode=Webhook." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-webhook-version", key: "authorizationWebhookVersion", type: stringFlag, defaultValue: "v1beta1", usage: "SubjectAccessReview version sent to the authorization webhook: v1 or v1beta1." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-webhook-cache-authorized-ttl", key: "authorizationWebhookCacheAuthorizedTtlMs", type: durationFlag, defaultValue: 300_000, usage: "How long 'authorized' answers of the authorization webhook are cached." }),
+  defineFlag({ section: "Authorization flags", name: "authorization-webhook-cache-unauthorized-ttl", key: "authorizationWebhookCacheUnauthorizedTtlMs", type: durationFlag, defaultValue: 30_000, usage: "How long 'unauthorized' answers of the authorization webhook are cached." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
+  defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),
+  defineFlag({ section: "Misc flags", name: "service-node-port-range", key: "serviceNodePortRange", type: stringFlag, defaultValue: "30000-32767", usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends)." }),
+  defineFlag({ section: "Controller flags", name: "controllers", key: "controllers", type: stringListFlag, defaultValue: ["*"], usage: "Controllers to run: '*' enables all on-by-default ones, 'foo' enables foo, '-foo' disables foo (bootstrapsigner and tokencleaner are off by default)." }),
+  defineFlag({ section: "Controller flags", name: "simulated-nodes", key: "simulatedNodes", type: intFlag, defaultValue: 0, usage: "Register this many Ready nodes (sim-0, sim-1, ...) whose pods are marked Running and Ready and whose Job pods succeed, without containers (KWOK-style)." }),
+  defineFlag({ section: "Controller flags", name: "cronjob-clock-rate", key: "cronjobClockRate", type: intFlag, defaultValue: 1, hidden: true, usage: "Run the CronJob controller's clock this many times faster than real time (for tests: 60 makes each minute of a schedule pass in a second)." }),
+  defineFlag({ section: "Leader-election flags", name: "leader-elect", key: "leaderElect", type: boolFlag, defaultValue: true, usage: "Take a Lease (kube-system/kubun-controller-manager) before running the controllers, so servers sharing a store run each loop once." }),
+  defineFlag({ section: "Leader-election flags", name: "leader-elect-lease-duration", key: "leaderElectLeaseDurationMs", type: durationFlag, defaultValue: 15_000, usage: "How long a candidate waits after the last renewal before taking the lease." }),
+  defineFlag({ section: "Leader-election flags", name: "leader-elect-renew-deadline", key: "leaderElectRenewDeadlineMs", type: durationFlag, defaultValue: 10_000, usage: "How long the leader keeps trying to renew before it stops leading." }),
+  defineFlag({ section: "Leader-election flags", name: "leader-elect-retry-period", key: "leaderElectRetryPeriodMs", type: durationFlag, defaultValue: 2_000, usage: "How often candidates try to acquire or renew the lease." }),
   defineFlag({ section: "Global flags", name: "help", shorthand: "h", key: "help", type: boolFlag, defaultValue: false, usage: "help for kubun" }),
   defineFlag({ section: "Global flags", name: "version", key: "version", type: boolFlag, defaultValue: false, usage: "Print version information and quit." }),
 ];
@@ -208,7 +259,7 @@ function parseValue(flag: FlagSpec, text: string): unknown {
 
 /** Usage text laid out as kube-apiserver's (cobra + pflag): sections, aligned columns, non-zero defaults. */
 export function helpText(): string {
-  const columns = FLAGS.map((flag) => ({ flag, left: flagColumn(flag) }));
+  const columns = FLAGS.filter((flag) => !flag.hidden).map((flag) => ({ flag, left: flagColumn(flag) }));
   const width = Math.max(...columns.map((column) => column.left.length));
   const sections = [...new Set(FLAGS.map((flag) => flag.section))].map((section) => {
     const lines = columns

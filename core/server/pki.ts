@@ -81,10 +81,34 @@ export async function ensureCertificates(dataDir: string, options: { hosts: stri
   return { files, ca, caPem, serving, admin };
 }
 
-async function ensureAuthority(files: PkiFiles): Promise<{ ca: CertificateAuthority; caPem: string }> {
+/** Where the front-proxy CA and the aggregator's proxy client certificate live (kubeadm's file names). */
+export function frontProxyFiles(dataDir: string): { caCert: string; caKey: string; clientCert: string; clientKey: string } {
+  return {
+    caCert: join(dataDir, "front-proxy-ca.crt"),
+    caKey: join(dataDir, "front-proxy-ca.key"),
+    clientCert: join(dataDir, "front-proxy-client.crt"),
+    clientKey: join(dataDir, "front-proxy-client.key"),
+  };
+}
+
+/**
+ * The front-proxy CA (separate from the cluster CA, so its certificates never name users directly) and the
+ * client certificate the aggregator presents to aggregated servers, created on first start like kubeadm's.
+ */
+export async function ensureFrontProxyCertificates(dataDir: string): Promise<{ caPem: string; client: IssuedCertificate }> {
+  const files = frontProxyFiles(dataDir);
+  const { ca, caPem } = await ensureAuthority({ caCert: files.caCert, caKey: files.caKey }, "front-proxy-ca");
+  const client = await ensureLeaf(ca, files.clientCert, files.clientKey, {
+    accept: () => true,
+    issue: () => issueClientCertificate(ca, { commonName: "front-proxy-client", days: LEAF_DAYS }),
+  });
+  return { caPem, client };
+}
+
+async function ensureAuthority(files: { caCert: string; caKey: string }, commonName = "kubun-ca"): Promise<{ ca: CertificateAuthority; caPem: string }> {
   const existing = await readPair(files.caCert, files.caKey);
   if (existing) return { ca: await loadCertificateAuthority(existing.certPem, existing.keyPem), caPem: existing.certPem };
-  const created = await createCertificateAuthority("kubun-ca", { days: CA_DAYS });
+  const created = await createCertificateAuthority(commonName, { days: CA_DAYS });
   await writePair(files.caCert, files.caKey, created);
   return { ca: created, caPem: created.certPem };
 }

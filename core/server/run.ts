@@ -12,8 +12,13 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { pluginLogger } from "../auth/plugin-context.ts";
 import { readOnlyClient } from "../auth/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
-import { startNamespaceController } from "../controllers/namespace.ts";
+import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
+import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
+import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
+import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
+import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
+import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
 import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
@@ -24,13 +29,18 @@ import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
+import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
+import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
 import { createHealthChecks } from "./health.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
-import { ensureCertificates } from "./pki.ts";
+import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
+import { Aggregator } from "../aggregator/aggregator.ts";
+import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
+import { podBindingHandlers } from "./handlers/pod-binding.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
 
@@ -49,6 +59,8 @@ export interface RunOptions {
   authenticators: AuthenticatorFactory[];
   /** Authorizer factories in --authorization-mode order; none means every request is allowed. */
   authorizers?: AuthorizerFactory[];
+  /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
+  admissionPlugins?: LoadedAdmissionPlugin[];
 }
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
@@ -57,11 +69,13 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
+  checkControllerFlag(config.controllers);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const serving = await servingKeyPair(config, pki.serving);
   const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
+  const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
   const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
   const storage = openSqliteStorage(join(config.dataDir, "kubun.db"), { synchronous: config.storageSync });
@@ -72,7 +86,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
   await ensureSystemNamespaces(registry, catalog);
-  const namespaceController = startNamespaceController(registry, catalog);
+  const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
+    clusterIPRange: config.serviceClusterIpRange,
+    nodePortRange: config.serviceNodePortRange,
+  });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
   const clusterRoleAggregation = await startClusterRoleAggregation(registry, catalog);
   const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
@@ -81,6 +98,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
+  const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
+  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
+  const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
+  const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
+  const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
   const app = createApp({
     storage,
     broker,
@@ -90,14 +112,21 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     health,
     authentication,
     authorizer,
-    virtualHandlers: new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers()]),
+    virtualHandlers,
+    schemas: customResources.schemas,
+    customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
+    aggregator,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
+  let controllers: RunningControllers | undefined;
   const releaseStorage = async () => {
-    namespaceController.stop();
+    await controllers?.stop();
+    serviceAllocation.stop();
     clusterRoleAggregation.stop();
+    customResources.stop();
+    aggregator.stop();
     compactor.stop();
     broker.close();
     await storage.close();
@@ -111,6 +140,16 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const url = serverUrl(config.bindAddress, listener.port);
   const kubeconfigPath = join(config.dataDir, "admin.kubeconfig");
   await writeKubeconfig(kubeconfigPath, url, { caPem: pki.caPem, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
+  await ensureKubernetesService(registry, catalog, {
+    clusterIP: formatIPv4(serviceAllocation.ipRange.first),
+    address: WILDCARD_ADDRESSES.has(config.bindAddress) ? "127.0.0.1" : config.bindAddress,
+    port: listener.port,
+  });
+  controllers = startControllers(registry, catalog, {
+    controllers: BUILT_IN_CONTROLLERS,
+    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey },
+    log,
+  });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
 
   let stopping: Promise<void> | undefined;

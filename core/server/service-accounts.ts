@@ -4,7 +4,7 @@
  */
 import { apiAudiences } from "../auth/authentication.ts";
 import type { ReadOnlyClient } from "../auth/read-only-client.ts";
-import { loadServiceAccountKeys } from "../auth/service-account/keys.ts";
+import { loadServiceAccountKeys, type SigningKey } from "../auth/service-account/keys.ts";
 import type { ServerConfig } from "./flags.ts";
 import type { Handler } from "./handlers/context.ts";
 import { tokenRequestHandler } from "./handlers/token-request.ts";
@@ -16,6 +16,8 @@ export interface ServiceAccountServing {
   handlers: [string, Handler][];
   /** Absent when the issuer is not an https URL (kube skips discovery then). */
   discovery?: IssuerDiscovery;
+  /** Also signs legacy token Secrets (the serviceaccount-token controller). */
+  signingKey: SigningKey;
 }
 
 export async function serviceAccountServing(config: ServerConfig, client: ReadOnlyClient): Promise<ServiceAccountServing> {
@@ -28,5 +30,9 @@ export async function serviceAccountServing(config: ServerConfig, client: ReadOn
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
     signingKey: keys.signing,
   });
-  return { handlers: [[virtualHandlerKey("", "serviceaccounts", "token"), tokenRequest]], discovery: issuerDiscovery(issuer, keys.verifying) };
+  return {
+    handlers: [[virtualHandlerKey("", "serviceaccounts", "token"), tokenRequest]],
+    discovery: issuerDiscovery(issuer, keys.verifying),
+    signingKey: keys.signing,
+  };
 }

@@ -95,13 +95,13 @@ export class LeaderElector {
     try {
       const current = await this.#leases.get(namespace, name).catch((e) => (isNotFound(e) ? null : Promise.reject(e)));
       if (!current) {
-        await this.#leases.create(namespace, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name, namespace }, spec: this.#spec(now, {}, true) });
+        await this.#leases.create(namespace, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name, namespace }, spec: this.#spec(now, {}, { acquiring: true, transition: false }) });
         return true;
       }
       const spec = (current.spec ?? {}) as LeaseSpec;
       const holder = spec.holderIdentity ?? "";
       if (holder !== "" && holder !== this.identity && !expired(spec, now)) return false;
-      const next: KubeObject = { ...current, spec: this.#spec(now, spec, holder !== this.identity) };
+      const next: KubeObject = { ...current, spec: this.#spec(now, spec, { acquiring: holder !== this.identity, transition: holder !== this.identity }) };
       await this.#leases.update(namespace, name, () => next);
       return true;
     } catch (error) {
@@ -110,13 +110,14 @@ export class LeaderElector {
     }
   }
 
-  #spec(now: Date, previous: LeaseSpec, acquiring: boolean): LeaseSpec {
+  /** A transition is any change of holder on an existing lease, a released one included (client-go's count). */
+  #spec(now: Date, previous: LeaseSpec, { acquiring, transition }: { acquiring: boolean; transition: boolean }): LeaseSpec {
     return {
       holderIdentity: this.identity,
       leaseDurationSeconds: Math.ceil(this.#options.leaseDurationMs / 1000),
       acquireTime: acquiring ? microTime(now) : previous.acquireTime,
       renewTime: microTime(now),
-      leaseTransitions: (previous.leaseTransitions ?? 0) + (acquiring && previous.holderIdentity ? 1 : 0),
+      leaseTransitions: (previous.leaseTransitions ?? 0) + (transition ? 1 : 0),
     };
   }
 

@@ -64,3 +64,18 @@ test("stop() drops waiting keys and pending retries", async () => {
   await new Promise((resolve) => setTimeout(resolve, 30));
   expect(attempts).toBe(1);
 });
+
+test("addAfter() keeps the earliest of several pending delays for a key", async () => {
+  const seen: number[] = [];
+  const started = Date.now();
+  const queue = new WorkQueue(async () => {
+    seen.push(Date.now() - started);
+  });
+  queue.addAfter("k", 10_000);
+  queue.addAfter("k", 20);
+  queue.addAfter("k", 5_000);
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  queue.stop();
+  expect(seen.length).toBe(1);
+  expect(seen[0]).toBeLessThan(1_000);
+});

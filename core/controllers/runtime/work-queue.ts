@@ -24,7 +24,7 @@ export class WorkQueue {
   readonly #processing = new Set<string>();
   readonly #dirty = new Set<string>();
   readonly #failures = new Map<string, number>();
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #timers = new Map<string, { timer: ReturnType<typeof setTimeout>; at: number }>();
   readonly #options: Required<WorkQueueOptions>;
   #active = 0;
   #stopped = false;
@@ -53,13 +53,17 @@ export class WorkQueue {
     this.#pump();
   }
 
-  /** Queues `key` after `delayMs` (an earlier pending delay for the key wins). */
+  /** Queues `key` after `delayMs`; of several pending delays for a key the one ending first wins (client-go's). */
   addAfter(key: string, delayMs: number): void {
-    if (this.#stopped || this.#timers.has(key)) return;
-    this.#timers.set(key, setTimeout(() => {
+    const at = Date.now() + delayMs;
+    const pending = this.#timers.get(key);
+    if (this.#stopped || (pending && pending.at <= at)) return;
+    if (pending) clearTimeout(pending.timer);
+    const timer = setTimeout(() => {
       this.#timers.delete(key);
       this.add(key);
-    }, delayMs));
+    }, delayMs);
+    this.#timers.set(key, { timer, at });
   }
 
   /** Keys waiting or being processed, timers excluded. */
@@ -76,7 +80,7 @@ export class WorkQueue {
   /** Drops waiting keys and timers; running reconciles finish but are not retried. */
   stop(): void {
     this.#stopped = true;
-    for (const timer of this.#timers.values()) clearTimeout(timer);
+    for (const { timer } of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     this.#queue.length = 0;
     this.#waiting.clear();

@@ -7,6 +7,7 @@ import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { validateAPIService } from "./apiservice.ts";
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "../../crd/validation.ts";
 import { validateNamespace, validateLease, validatePersistentVolumeClaim, validatePriorityClass, validatePriorityClassUpdate, validateStorageClass, validateStorageClassUpdate } from "./cluster-objects.ts";
 import { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
 import { validateCronJob } from "./cronjob.ts";
@@ -45,6 +46,7 @@ const RULES: Record<string, KindRules> = {
   "batch/jobs": { create: validateJob, update: validateJobUpdate },
   "batch/cronjobs": { create: validateCronJob },
   "apiregistration.k8s.io/apiservices": { create: validateAPIService },
+  "apiextensions.k8s.io/customresourcedefinitions": { create: validateCustomResourceDefinition, update: validateCustomResourceDefinitionUpdate },
   "admissionregistration.k8s.io/validatingwebhookconfigurations": {
     create: (obj) => validateValidatingWebhookConfiguration(obj),
     update: validateValidatingWebhookConfiguration,

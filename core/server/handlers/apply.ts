@@ -8,6 +8,7 @@ import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts
 import { applyConfiguration, SchemaMismatchError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
 import { checkName } from "../../registry/store.ts";
+import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { parseWriteQuery, reportDuplicates } from "./write-options.ts";
@@ -26,8 +27,10 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
   const config = await readConfiguration(ctx, query.fieldValidation);
   const scope = ctx.store.ownershipScope(ctx.info.subresource);
   let created = false;
-  const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
+  const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, async (current) => {
     created = current === null;
+    // Apply that creates needs create as well as patch (spec 4.6.4; kube's withAuthorization on the create path).
+    if (created) await authorizeRequest(ctx.services.authorizer, attributesOf({ ...ctx.info, verb: "create" }, ctx.user));
     const applied = applyOrExplain(current, config, { manager, force, now: nowTimestamp() }, scope, ctx);
     // Only a resourceVersion the configuration carries is a precondition; otherwise conflicts are retried.
     if (!isPlainObject(config.metadata) || config.metadata.resourceVersion === undefined) delete applied.metadata.resourceVersion;

@@ -33,12 +33,23 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
       detail: `supported values: ${[...PROPAGATION_POLICIES, "nil"].map((p) => JSON.stringify(p)).join(", ")}`,
     }]);
   }
+  const orphanDependents = body.orphanDependents ?? query.get("orphanDependents") ?? undefined;
+  if (orphanDependents !== undefined && policy !== undefined) {
+    throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [{
+      type: "FieldValueInvalid",
+      field: "propagationPolicy",
+      value: policy,
+      detail: "orphanDependents and deletionPropagation cannot be both set",
+    }]);
+  }
+  const propagationPolicy = (orphanDependents === undefined ? policy : String(orphanDependents) === "true" ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
   const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes("All");
   const preconditions = isPlainObject(body.preconditions) ? body.preconditions as DeleteOptions["preconditions"] : undefined;
   return {
     dryRun: bodyDryRun || parseDryRun(query, "DeleteOptions"),
     gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? query.get("gracePeriodSeconds") ?? undefined, "gracePeriodSeconds"),
     preconditions,
+    propagationPolicy,
     user: ctx.user,
   };
 }

@@ -99,7 +99,7 @@ async function* eventFrames(
 
 function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((obj: KubeObject) => boolean) | undefined): Frame | null {
   if (message.kind !== "event") return null;
-  const event = toWatchEvent(message.event, matches);
+  const event = toWatchEvent(message.event, matches, (kv) => ctx.store.decode(kv));
   return event && { type: event.type, object: objectBody(event.object, ctx.encode) };
 }
 

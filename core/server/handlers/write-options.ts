@@ -3,7 +3,7 @@ import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { decodeProtobufObject, hasProtobufEncoding, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { newBadRequest, newInvalid } from "../../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
-import { checkFields, strictDecodingMessage } from "../../schema/field-check.ts";
+import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
 import type { HandlerContext } from "./context.ts";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
@@ -67,7 +67,7 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
   if (validation === "Strict" && duplicateFields.length > 0 && isPlainObject(value)) {
     // kube refuses unknown and duplicate fields in one message; the store would only see the unknown ones.
     const { unknownFields } = checkFields(ctx.type, structuredClone(value) as KubeObject);
-    throw newBadRequest(strictDecodingMessage(value, unknownFields, duplicateFields));
+    throw newStrictDecodingError(ctx.type, value, unknownFields, duplicateFields);
   }
   reportDuplicates(ctx, duplicateFields, validation);
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
@@ -77,7 +77,7 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
 export function reportDuplicates(ctx: HandlerContext, duplicateFields: string[], validation: FieldValidation): void {
   if (duplicateFields.length === 0 || validation === "Ignore") return;
   const messages = duplicateFields.map((f) => `duplicate field "${f}"`);
-  if (validation === "Strict") throw newBadRequest(`strict decoding error: ${messages.join(", ")}`);
+  if (validation === "Strict") throw newStrictDecodingError(ctx.type, undefined, [], duplicateFields);
   ctx.warnings.push(...messages);
 }
 

@@ -1,0 +1,104 @@
+/**
+ * Charges a write against the ResourceQuotas of its namespace. Evaluations of one namespace run one at a time
+ * and write quota status with the read resourceVersion as precondition, so concurrent creates cannot overshoot.
+ * Without a quota controller, a quota whose status.hard differs from spec.hard has its usage counted here first;
+ * deletes give their usage back.
+ */
+import { isConflict } from "../../core/api/errors.ts";
+import type { KubeObject } from "../../core/api/types.ts";
+import type { Catalog } from "../../core/registry/catalog.ts";
+import { listObjects } from "../../core/registry/list.ts";
+import type { Registry } from "../../core/registry/registry.ts";
+import { formatQuantity, parseQuantity } from "../_quantity.ts";
+import { countKey, type Usage, usageOf } from "./usage.ts";
+
+export interface QuotaStatus {
+  hard?: Record<string, string>;
+  used?: Record<string, string>;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export class QuotaLedger {
+  readonly #registry: Registry;
+  readonly #catalog: Catalog;
+  readonly #queues = new Map<string, Promise<unknown>>();
+
+  constructor(registry: Registry, catalog: Catalog) {
+    this.#registry = registry;
+    this.#catalog = catalog;
+  }
+
+  /** Runs `evaluate` alone for the namespace; it may throw to refuse. */
+  serialize<T>(namespace: string, evaluate: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(namespace) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(evaluate);
+    this.#queues.set(namespace, next);
+    void next.finally(() => {
+      if (this.#queues.get(namespace) === next) this.#queues.delete(namespace);
+    }).catch(() => {});
+    return next;
+  }
+
+  /** The namespace's quotas with current usage, each with the stored object for the status write. */
+  async quotas(namespace: string): Promise<{ object: KubeObject; hard: Usage; used: Usage }[]> {
+    const quotas = await listObjects(this.#quotaStore(), { namespace, revision: 0, limit: 0 });
+    const result = [];
+    for (const object of quotas.list.items) {
+      const hard = numbers((object.spec as { hard?: Record<string, string> } | undefined)?.hard);
+      const status = (object.status ?? {}) as QuotaStatus;
+      const observed = sameKeysAndValues(status.hard ?? {}, (object.spec as { hard?: Record<string, string> }).hard ?? {});
+      result.push({ object, hard, used: observed ? numbers(status.used) : await this.#countUsage(namespace, Object.keys(hard)) });
+    }
+    return result;
+  }
+
+  /** Writes new usage; false when the quota changed meanwhile (the caller evaluates again). */
+  async record(quota: KubeObject, used: Usage): Promise<boolean> {
+    const hard = (quota.spec as { hard?: Record<string, string> }).hard ?? {};
+    const status: QuotaStatus = { hard: { ...hard }, used: Object.fromEntries(Object.keys(hard).map((k) => [k, formatQuantity(used[k] ?? 0)])) };
+    try {
+      await this.#quotaStore().update(quota.metadata.namespace!, String(quota.metadata.name), (current) => ({ ...current!, status, metadata: { ...current!.metadata, resourceVersion: quota.metadata.resourceVersion } }), { subresource: "status" });
+      return true;
+    } catch (e) {
+      if (isConflict(e)) return false;
+      throw e;
+    }
+  }
+
+  get maxAttempts(): number {
+    return MAX_ATTEMPTS;
+  }
+
+  #quotaType() {
+    return this.#catalog.byGroupVersionResource("", "v1", "resourcequotas")!;
+  }
+
+  #quotaStore() {
+    return this.#registry.store(this.#quotaType());
+  }
+
+  /** Usage of every constrained resource, counted from what the namespace holds now. */
+  async #countUsage(namespace: string, keys: string[]): Promise<Usage> {
+    const used: Usage = Object.fromEntries(keys.map((k) => [k, 0]));
+    for (const type of this.#catalog.all().filter((t) => t.namespaced && t.verbs.includes("create") && t.storageVersionHash)) {
+      if (this.#catalog.preferredVersion(type.group) !== type.version && type.group !== "") continue;
+      const probe = usageOf(type.group, type.resource, { metadata: {} });
+      if (!keys.some((k) => k in probe || k === countKey(type.group, type.resource))) continue;
+      const { list } = await listObjects(this.#registry.store(type), { namespace, revision: 0, limit: 0 });
+      for (const item of list.items) {
+        for (const [key, value] of Object.entries(usageOf(type.group, type.resource, item))) if (key in used) used[key]! += value;
+      }
+    }
+    return used;
+  }
+}
+
+export function numbers(list: Record<string, string> | undefined): Usage {
+  return Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, parseQuantity(v)]));
+}
+
+function sameKeysAndValues(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(b);
+  return Object.keys(a).length === keys.length && keys.every((k) => a[k] !== undefined && parseQuantity(a[k]) === parseQuantity(b[k]));
+}

@@ -1,0 +1,11 @@
+/** ValidatingAdmissionWebhook: calls the matching webhooks of ValidatingWebhookConfigurations in parallel (spec 4.13). */
+import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
+import { webhookServices } from "../_webhook/services.ts";
+import { VALIDATING_WEBHOOK_PLUGIN, validateWithWebhooks } from "./dispatch.ts";
+
+const validatingAdmissionWebhook: BuiltInAdmissionFactory = async (context) => {
+  const services = await webhookServices(context, "validatingwebhookconfigurations");
+  return { name: VALIDATING_WEBHOOK_PLUGIN, validate: (attributes) => validateWithWebhooks(attributes, services) };
+};
+
+export default validatingAdmissionWebhook;

@@ -1,0 +1,123 @@
+/**
+ * The Node authorizer (kube's plugin/pkg/auth/authorizer/node, with the per-node checks of Nodes and Pods that
+ * kube gates behind AuthorizeNodeWithSelectors): a node (user system:node:<name> in group system:nodes) may read
+ * its own Node and the Pods, Secrets, ConfigMaps, claims and volumes related to it in the graph, report status,
+ * keep its Lease, and do what the static node rules allow. Anything else, and anyone else, gets no opinion.
+ */
+import type { Attributes, AuthorizationResult, Authorizer, PolicyRule, UserInfo } from "../../../plugins/sdk.ts";
+import { ruleAllows } from "../../../core/auth/rbac/rule-match.ts";
+import type { GraphKind, NodeGraph } from "./graph.ts";
+
+const NODE_USER_PREFIX = "system:node:";
+const NODES_GROUP = "system:nodes";
+const NODE_LEASE_NAMESPACE = "kube-node-lease";
+
+const ALLOW: AuthorizationResult = { decision: "Allow" };
+const noOpinion = (reason?: string): AuthorizationResult => (reason ? { decision: "NoOpinion", reason } : { decision: "NoOpinion" });
+
+/** kube's nodeidentifier: the node name, or undefined when the user is not a node. */
+export function nodeIdentity(user: UserInfo): string | undefined {
+  if (!user.username.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
+  return user.username.slice(NODE_USER_PREFIX.length);
+}
+
+type Check = (graph: NodeGraph, node: string, a: Attributes) => AuthorizationResult;
+
+function related(graph: NodeGraph, node: string, kind: GraphKind, a: Attributes): AuthorizationResult {
+  if (a.name === "") return noOpinion("No Object name found");
+  return graph.relates(node, kind, a.namespace, a.name) ? ALLOW : noOpinion(`no relationship found between node '${node}' and this object`);
+}
+
+function getRelated(kind: GraphKind): Check {
+  return (graph, node, a) => {
+    if (a.verb !== "get") return noOpinion("can only get individual resources of this type");
+    if (a.subresource !== "") return noOpinion("cannot get subresource");
+    return related(graph, node, kind, a);
+  };
+}
+
+function readRelated(kind: GraphKind): Check {
+  return (graph, node, a) => {
+    if (!["get", "list", "watch"].includes(a.verb)) return noOpinion("can only read resources of this type");
+    if (a.subresource !== "") return noOpinion("cannot read subresource");
+    if (a.namespace === "") return noOpinion("can only read namespaced object of this type");
+    return related(graph, node, kind, a);
+  };
+}
+
+const claims: Check = (graph, node, a) => {
+  if (a.subresource !== "status") return getRelated("persistentvolumeclaim")(graph, node, a);
+  if (a.verb !== "update" && a.verb !== "patch") return noOpinion("can only get/update/patch this type");
+  return related(graph, node, "persistentvolumeclaim", a);
+};
+
+const serviceAccountTokens: Check = (graph, node, a) => {
+  if (a.verb !== "create" || a.name === "") return noOpinion("can only create tokens for individual service accounts");
+  if (a.subresource !== "token") return noOpinion("can only create token subresource of serviceaccount");
+  return related(graph, node, "serviceaccount", a);
+};
+
+/** Its own object only; create is checked by name by the NodeRestriction admission plugin. */
+function ownObject(what: string, namespace?: string): Check {
+  return (_graph, node, a) => {
+    if (!["get", "create", "update", "patch", "delete"].includes(a.verb)) return noOpinion(`can only get, create, update, patch, or delete a ${what}`);
+    if (namespace !== undefined && a.namespace !== namespace) return noOpinion(`can only access leases in the "${namespace}" system namespace`);
+    if (namespace === undefined && a.subresource !== "") return noOpinion(`cannot authorize ${what} subresources`);
+    if (a.verb !== "create" && a.name !== node) return noOpinion(`can only access ${what} with the same name as the requesting node`);
+    return ALLOW;
+  };
+}
+
+const nodes: Check = (_graph, node, a) => {
+  if (a.subresource === "status") return a.verb === "update" || a.verb === "patch" ? ALLOW : noOpinion();
+  if (a.subresource !== "") return noOpinion();
+  if (["create", "update", "patch"].includes(a.verb)) return ALLOW;
+  if (!["get", "list", "watch"].includes(a.verb)) return noOpinion();
+  if (a.name === node) return ALLOW;
+  return noOpinion(a.name === "" ? `node '${node}' cannot read all nodes, only its own Node object` : `node '${node}' cannot read '${a.name}', only its own Node object`);
+};
+
+const pods: Check = (graph, node, a) => {
+  const verb = a.verb;
+  if (a.subresource === "status") return verb === "update" || verb === "patch" ? ALLOW : noOpinion();
+  if (a.subresource === "eviction") return verb === "create" ? ALLOW : noOpinion();
+  if (a.subresource !== "") return noOpinion();
+  // Mirror pods; NodeRestriction admission limits them to the node's own.
+  if (verb === "create" || verb === "delete") return ALLOW;
+  if (verb === "get") return getRelated("pod")(graph, node, a);
+  // kube also allows a spec.nodeName=<node> field selector here, which request attributes do not carry.
+  if (verb === "list" || verb === "watch") return a.name !== "" ? related(graph, node, "pod", a) : noOpinion("can only list/watch pods with spec.nodeName field selector");
+  return noOpinion();
+};
+
+const CHECKS: Record<string, Check> = {
+  "/secrets": readRelated("secret"),
+  "/configmaps": readRelated("configmap"),
+  "/persistentvolumeclaims": claims,
+  "/persistentvolumes": getRelated("persistentvolume"),
+  "/serviceaccounts": serviceAccountTokens,
+  "/nodes": nodes,
+  "/pods": pods,
+  "coordination.k8s.io/leases": ownObject("node lease", NODE_LEASE_NAMESPACE),
+  "storage.k8s.io/csinodes": ownObject("CSINode"),
+  // Not followed in the graph, so no volume attachment is known to relate to a node.
+  "storage.k8s.io/volumeattachments": (_graph, node) => noOpinion(`no relationship found between node '${node}' and this object`),
+};
+
+/** `rules`: what every node may do on resources not checked against the graph (kube's bootstrap NodeRules). */
+export function nodeAuthorizer(graph: NodeGraph, rules: PolicyRule[]): Authorizer {
+  return {
+    authorize(a) {
+      const node = nodeIdentity(a.user);
+      if (node === undefined) return Promise.resolve(noOpinion());
+      if (node === "") return Promise.resolve(noOpinion(`unknown node for user ${JSON.stringify(a.user.username)}`));
+      const check = a.isResourceRequest ? CHECKS[`${a.apiGroup}/${a.resource}`] : undefined;
+      if (check) return Promise.resolve(check(graph, node, a));
+      return Promise.resolve(rules.some((rule) => ruleAllows(a, rule)) ? ALLOW : noOpinion());
+    },
+    rulesFor(user) {
+      if (nodeIdentity(user) === undefined) return Promise.resolve({ rules: [], incomplete: false, errors: [] });
+      return Promise.resolve({ rules: [], incomplete: true, errors: ["node authorizer does not support user rule resolution"] });
+    },
+  };
+}

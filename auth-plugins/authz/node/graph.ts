@@ -1,0 +1,133 @@
+/**
+ * Which objects each node may read (kube's node authorizer graph, flattened): a Pod bound to a node relates the
+ * node to the Pod and to the Secrets, ConfigMaps, claims and service account it uses; a claim relates its bound
+ * PersistentVolume, and a PersistentVolume the Secrets it mounts with. Counts per (object, node) make updates
+ * and lookups O(references), whatever the number of Pods sharing an object.
+ */
+import type { KubeObject } from "../../../plugins/sdk.ts";
+import { persistentVolumeSecrets, podReferences } from "./references.ts";
+
+export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount";
+
+const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
+const namespaceOf = (o: KubeObject) => String(o.metadata.namespace ?? "");
+const nameOf = (o: KubeObject) => String(o.metadata.name ?? "");
+const field = (o: KubeObject, path: string[]): string => {
+  let value: unknown = o;
+  for (const step of path) value = value && typeof value === "object" ? (value as Record<string, unknown>)[step] : undefined;
+  return typeof value === "string" ? value : "";
+};
+
+function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key) ?? new Set<V>();
+  index.set(key, set.add(value));
+}
+
+function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
+}
+
+export class NodeGraph {
+  /** Pod key → its node and the `<kind>:<namespace>/<name>` references it contributes. */
+  #pods = new Map<string, { node: string; refs: string[] }>();
+  /** Reference → node → number of that node's Pods holding it. */
+  #nodesByRef = new Map<string, Map<string, number>>();
+  /** PersistentVolume name → the claim its claimRef names and the Secrets it mounts with. */
+  #volumes = new Map<string, { claim: string; secrets: string[] }>();
+  #volumesBySecret = new Map<string, Set<string>>();
+  /** Claim key → spec.volumeName, and its reverse. */
+  #claimVolume = new Map<string, string>();
+  #claimsByVolume = new Map<string, Set<string>>();
+
+  setPod(pod: KubeObject): void {
+    this.deletePod(namespaceOf(pod), nameOf(pod));
+    const node = field(pod, ["spec", "nodeName"]);
+    if (node === "") return;
+    const namespace = namespaceOf(pod);
+    const refs = podReferences(pod);
+    const ref = (kind: GraphKind, name: string) => `${kind}:${keyOf(namespace, name)}`;
+    const all = [
+      ref("pod", nameOf(pod)),
+      ...refs.secrets.map((n) => ref("secret", n)),
+      ...refs.configMaps.map((n) => ref("configmap", n)),
+      ...refs.claims.map((n) => ref("persistentvolumeclaim", n)),
+      ...(refs.serviceAccount ? [ref("serviceaccount", refs.serviceAccount)] : []),
+    ];
+    this.#pods.set(keyOf(namespace, nameOf(pod)), { node, refs: all });
+    for (const r of all) {
+      const counts = this.#nodesByRef.get(r) ?? new Map<string, number>();
+      this.#nodesByRef.set(r, counts.set(node, (counts.get(node) ?? 0) + 1));
+    }
+  }
+
+  deletePod(namespace: string, name: string): void {
+    const key = keyOf(namespace, name);
+    const pod = this.#pods.get(key);
+    if (!pod) return;
+    this.#pods.delete(key);
+    for (const r of pod.refs) {
+      const counts = this.#nodesByRef.get(r)!;
+      const left = counts.get(pod.node)! - 1;
+      if (left > 0) counts.set(pod.node, left);
+      else counts.delete(pod.node);
+      if (counts.size === 0) this.#nodesByRef.delete(r);
+    }
+  }
+
+  setPersistentVolume(pv: KubeObject): void {
+    this.deletePersistentVolume(nameOf(pv));
+    const claimName = field(pv, ["spec", "claimRef", "name"]);
+    const claim = claimName ? keyOf(field(pv, ["spec", "claimRef", "namespace"]), claimName) : "";
+    const secrets = persistentVolumeSecrets(pv);
+    this.#volumes.set(nameOf(pv), { claim, secrets });
+    for (const secret of secrets) addTo(this.#volumesBySecret, secret, nameOf(pv));
+  }
+
+  deletePersistentVolume(name: string): void {
+    const volume = this.#volumes.get(name);
+    if (!volume) return;
+    this.#volumes.delete(name);
+    for (const secret of volume.secrets) removeFrom(this.#volumesBySecret, secret, name);
+  }
+
+  setClaim(pvc: KubeObject): void {
+    this.deleteClaim(namespaceOf(pvc), nameOf(pvc));
+    const volume = field(pvc, ["spec", "volumeName"]);
+    if (volume === "") return;
+    const key = keyOf(namespaceOf(pvc), nameOf(pvc));
+    this.#claimVolume.set(key, volume);
+    addTo(this.#claimsByVolume, volume, key);
+  }
+
+  deleteClaim(namespace: string, name: string): void {
+    const key = keyOf(namespace, name);
+    const volume = this.#claimVolume.get(key);
+    if (volume === undefined) return;
+    this.#claimVolume.delete(key);
+    removeFrom(this.#claimsByVolume, volume, key);
+  }
+
+  /** Whether `node` may reach the object: a path object → ... → node exists. */
+  relates(node: string, kind: GraphKind, namespace: string, name: string): boolean {
+    if (kind === "persistentvolume") return this.#volumeClaims(name).some((claim) => this.#direct(node, `persistentvolumeclaim:${claim}`));
+    if (this.#direct(node, `${kind}:${keyOf(namespace, name)}`)) return true;
+    if (kind !== "secret") return false;
+    return [...(this.#volumesBySecret.get(keyOf(namespace, name)) ?? [])].some((pv) => this.relates(node, "persistentvolume", "", pv));
+  }
+
+  #direct(node: string, ref: string): boolean {
+    return this.#nodesByRef.get(ref)?.has(node) ?? false;
+  }
+
+  /**
+   * The claims a volume is bound to: the one its claimRef names (set by the binder or an admin); for a volume
+   * without claimRef, the claims that name it in spec.volumeName (which the binder would bind to it).
+   */
+  #volumeClaims(name: string): string[] {
+    const volume = this.#volumes.get(name);
+    if (!volume) return [];
+    if (volume.claim !== "") return [volume.claim];
+    return [...(this.#claimsByVolume.get(name) ?? [])];
+  }
+}

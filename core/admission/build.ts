@@ -1,0 +1,42 @@
+/** Builds the admission chain from loaded factories: each gets its logger, client and configuration section. */
+import { basename, extname } from "node:path";
+import { pluginLogger } from "../auth/plugin-context.ts";
+import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { Registry as MetricsRegistry } from "prom-client";
+import type { ServerConfig } from "../server/flags.ts";
+import { AdmissionChain } from "./chain.ts";
+import type { AdmissionPluginFactory, BuiltInAdmissionFactory } from "./types.ts";
+
+export type LoadedAdmissionPlugin =
+  | { builtIn: true; name: string; factory: BuiltInAdmissionFactory }
+  | { builtIn: false; /** The module path from the flag. */ name: string; factory: AdmissionPluginFactory };
+
+export interface AdmissionServices {
+  config: ServerConfig;
+  registry: Registry;
+  catalog: Catalog;
+  client: ReadOnlyClient;
+  /** The server's /metrics registry (ApiMetrics.registry). */
+  metricsRegistry?: MetricsRegistry;
+  /** Configuration sections by plugin name (--admission-control-config-file). */
+  sections: Map<string, unknown>;
+}
+
+export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugin[], services: AdmissionServices): Promise<AdmissionChain> {
+  const built = [];
+  for (const plugin of plugins) {
+    const shared = { config: services.config, client: services.client, log: pluginLogger(`admission ${plugin.name}`) };
+    if (plugin.builtIn) {
+      const context = { ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, pluginConfig: services.sections.get(plugin.name) };
+      built.push(await plugin.factory(context));
+    } else {
+      // A custom plugin's section is found by its path as given or by its file name without extension.
+      const shortName = basename(plugin.name, extname(plugin.name));
+      const pluginConfig = services.sections.get(plugin.name) ?? services.sections.get(shortName);
+      built.push(await plugin.factory({ ...shared, pluginConfig }));
+    }
+  }
+  return new AdmissionChain(built);
+}

@@ -1,0 +1,162 @@
+/**
+ * The aggregation layer (kube-aggregator inside kube-apiserver): keeps the local APIServices in step with the
+ * catalog, their priorities in discovery, the Available condition of every APIService, and routes requests for a
+ * service-backed group/version to its server.
+ */
+import type { KubeObject } from "../api/types.ts";
+import type { UserInfo } from "../auth/user.ts";
+import { Informer, type InformerEvent, WorkQueue } from "../controllers/runtime/mod.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { GroupVersionEntry } from "../registry/group-priority.ts";
+import { nowTimestamp } from "../registry/object-meta.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { ResourceStore } from "../registry/store.ts";
+import { checkAvailability, type DiscoveryProbe, withCondition } from "./availability.ts";
+import type { ProxyClientCertificate } from "./backend-request.ts";
+import { discoveryProbe } from "./discovery-probe.ts";
+import { resolveEndpoint, type ServiceLookup } from "./endpoint-resolver.ts";
+import { desiredLocalAPIServices, needsRestore, removeLocalAPIService, syncLocalAPIService } from "./local-apiservices.ts";
+import { plainError, proxyRequest } from "./proxy.ts";
+import { apiServiceSpec, conditionsOf, isAvailable } from "./service-reference.ts";
+
+export interface AggregatorOptions {
+  /** The client certificate presented to aggregated servers (--proxy-client-cert-file). */
+  proxyClient: ProxyClientCertificate;
+  /** How often service-backed APIServices are probed again; default 5 s. */
+  resyncMs?: number;
+  /** Replaces the https discovery check (tests). */
+  probe?: DiscoveryProbe;
+}
+
+const DEFAULT_RESYNC_MS = 5000;
+
+export class Aggregator {
+  readonly #catalog: Catalog;
+  readonly #store: ResourceStore;
+  readonly #storage: Registry["storage"];
+  readonly #apiServices: Informer;
+  readonly #services: Informer;
+  readonly #endpoints: Informer;
+  readonly #queue: WorkQueue;
+  readonly #options: AggregatorOptions;
+  readonly #probe: DiscoveryProbe;
+  readonly #lookup: ServiceLookup;
+  readonly #stops: (() => void)[] = [];
+
+  private constructor(registry: Registry, catalog: Catalog, options: AggregatorOptions) {
+    const type = (group: string, resource: string) => catalog.byGroupVersionResource(group, "v1", resource)!;
+    this.#catalog = catalog;
+    this.#storage = registry.storage;
+    this.#store = registry.store(type("apiregistration.k8s.io", "apiservices"));
+    this.#apiServices = new Informer(type("apiregistration.k8s.io", "apiservices"));
+    this.#services = new Informer(type("", "services"));
+    this.#endpoints = new Informer(type("", "endpoints"));
+    this.#options = options;
+    this.#probe = options.probe ?? discoveryProbe(options.proxyClient);
+    this.#lookup = { service: (ns, name) => this.#services.get(ns, name), endpoints: (ns, name) => this.#endpoints.get(ns, name) };
+    this.#queue = new WorkQueue((name) => this.#updateAvailability(name), { maxDelayMs: options.resyncMs ?? DEFAULT_RESYNC_MS });
+  }
+
+  /** Starts following APIServices, Services and Endpoints; resolves once the local APIServices are written. */
+  static async start(registry: Registry, catalog: Catalog, options: AggregatorOptions): Promise<Aggregator> {
+    const aggregator = new Aggregator(registry, catalog, options);
+    await aggregator.#start();
+    return aggregator;
+  }
+
+  async #start(): Promise<void> {
+    await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#storage)));
+    this.#stops.push(this.#apiServices.onChange((event) => this.#onAPIService(event)));
+    for (const informer of [this.#services, this.#endpoints]) this.#stops.push(informer.onChange((event) => this.#enqueueBackedBy(event.object)));
+    for (const desired of desiredLocalAPIServices(this.#catalog).values()) await syncLocalAPIService(this.#store, desired);
+    this.#stops.push(this.#catalog.onChange(() => void this.#followCatalog().catch(logFailure)));
+    const timer = setInterval(() => this.#enqueueServiceBacked(), this.#options.resyncMs ?? DEFAULT_RESYNC_MS);
+    this.#stops.push(() => clearInterval(timer));
+  }
+
+  stop(): void {
+    for (const stop of this.#stops.splice(0)) stop();
+    this.#queue.stop();
+    for (const informer of [this.#apiServices, this.#services, this.#endpoints]) informer.stop();
+  }
+
+  /** Service-backed group/versions with their priorities, for discovery. */
+  remoteGroupVersions(): GroupVersionEntry[] {
+    return this.#apiServices.list().flatMap((obj) => {
+      const spec = apiServiceSpec(obj);
+      if (!spec.service || spec.group === "") return [];
+      return [{ group: spec.group, version: spec.version, priority: { group: spec.groupPriorityMinimum, version: spec.versionPriority } }];
+    });
+  }
+
+  /**
+   * Answers a request under /apis/<group>/<version> that a service-backed APIService claims: proxied when it is
+   * available, 503 otherwise; undefined when this server serves the path itself.
+   */
+  async proxy(request: Request, user: UserInfo): Promise<Response | undefined> {
+    const [, root, group, version] = new URL(request.url).pathname.split("/");
+    if (root !== "apis" || !group || !version) return undefined;
+    const apiService = this.#apiServices.get("", `${version}.${group}`);
+    const spec = apiService && apiServiceSpec(apiService);
+    if (!spec?.service) return undefined;
+    if (!isAvailable(apiService!)) return plainError("service unavailable", 503);
+    let endpoint;
+    try {
+      endpoint = resolveEndpoint(this.#lookup, spec.service);
+    } catch {
+      return plainError("service unavailable", 503);
+    }
+    return proxyRequest(request, { endpoint, spec, client: this.#options.proxyClient }, user);
+  }
+
+  #onAPIService(event: InformerEvent): void {
+    const name = String(event.object.metadata.name);
+    const spec = apiServiceSpec(event.object);
+    if (event.type !== "DELETED" && !spec.service) {
+      this.#catalog.setPriority(spec.group, spec.version, { group: spec.groupPriorityMinimum, version: spec.versionPriority });
+    }
+    if (event.type !== "DELETED") this.#queue.add(name);
+    const desired = desiredLocalAPIServices(this.#catalog).get(name);
+    if (needsRestore(event.type === "DELETED" ? undefined : event.object, desired)) void syncLocalAPIService(this.#store, desired!).catch(logFailure);
+  }
+
+  /** Custom resource group/versions gain and lose their APIService with the catalog (kube's crdregistration). */
+  async #followCatalog(): Promise<void> {
+    const desired = desiredLocalAPIServices(this.#catalog);
+    for (const apiService of desired.values()) {
+      if (needsRestore(this.#apiServices.get("", String(apiService.metadata.name)), apiService)) await syncLocalAPIService(this.#store, apiService);
+    }
+    for (const live of this.#apiServices.list()) {
+      const name = String(live.metadata.name);
+      if (live.metadata.labels?.["kube-aggregator.kubernetes.io/automanaged"] === "true" && !desired.has(name)) await removeLocalAPIService(this.#store, name);
+    }
+  }
+
+  #enqueueBackedBy(object: KubeObject): void {
+    for (const apiService of this.#apiServices.list()) {
+      const ref = apiServiceSpec(apiService).service;
+      if (ref && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name) this.#queue.add(String(apiService.metadata.name));
+    }
+  }
+
+  #enqueueServiceBacked(): void {
+    for (const apiService of this.#apiServices.list()) if (apiServiceSpec(apiService).service) this.#queue.add(String(apiService.metadata.name));
+  }
+
+  async #updateAvailability(name: string): Promise<void> {
+    const live = this.#apiServices.get("", name);
+    if (!live) return;
+    const condition = await checkAvailability(live, this.#lookup, this.#probe);
+    const now = nowTimestamp();
+    const current = conditionsOf(live);
+    if (JSON.stringify(withCondition(current, condition, now)) === JSON.stringify(current)) return;
+    await this.#store.update("", name, (latest) => ({
+      ...latest!,
+      status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
+    }), { subresource: "status" });
+  }
+}
+
+function logFailure(error: unknown): void {
+  console.error("kubun: aggregator:", error instanceof Error ? error.message : String(error));
+}

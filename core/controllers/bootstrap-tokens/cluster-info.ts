@@ -1,0 +1,65 @@
+/**
+ * The `cluster-info` ConfigMap in kube-public that the bootstrap signer signs: key `kubeconfig` holds a kubeconfig
+ * with only the cluster (server URL and CA). kubeadm writes it in kube, with a Role and RoleBinding letting
+ * anonymous clients read it; kubun has no kubeadm, so the signer creates all three when cluster-info is missing.
+ */
+import { Buffer } from "node:buffer";
+import { stringify } from "yaml";
+import type { KubeObject } from "../../api/types.ts";
+import type { ResourceStore } from "../../registry/store.ts";
+import { isBenignRace } from "../_races.ts";
+
+export const CLUSTER_INFO_NAMESPACE = "kube-public";
+export const CLUSTER_INFO_NAME = "cluster-info";
+export const KUBECONFIG_KEY = "kubeconfig";
+export const SIGNATURE_KEY_PREFIX = "jws-kubeconfig-";
+/** kubeadm's names for the anonymous read access to cluster-info. */
+const READER_NAME = "kubeadm:bootstrap-signer-clusterinfo";
+const RBAC_API_VERSION = "rbac.authorization.k8s.io/v1";
+
+/** Laid out as kubeadm's clientcmd.Write prints it (keys sorted, an unnamed cluster, no users or contexts). */
+export function clusterInfoKubeconfig(serverUrl: string, caPem: string): string {
+  return stringify({
+    apiVersion: "v1",
+    clusters: [{ cluster: { "certificate-authority-data": Buffer.from(caPem).toString("base64"), server: serverUrl }, name: "" }],
+    contexts: null,
+    "current-context": "",
+    kind: "Config",
+    preferences: {},
+    users: null,
+  });
+}
+
+export interface ClusterInfoStores {
+  configMaps: ResourceStore;
+  roles: ResourceStore;
+  roleBindings: ResourceStore;
+}
+
+export async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: string): Promise<void> {
+  const readerMeta = { name: READER_NAME, namespace: CLUSTER_INFO_NAMESPACE };
+  await createIfMissing(stores.roles, {
+    apiVersion: RBAC_API_VERSION,
+    kind: "Role",
+    metadata: readerMeta,
+    rules: [{ apiGroups: [""], resources: ["configmaps"], resourceNames: [CLUSTER_INFO_NAME], verbs: ["get"] }],
+  });
+  await createIfMissing(stores.roleBindings, {
+    apiVersion: RBAC_API_VERSION,
+    kind: "RoleBinding",
+    metadata: readerMeta,
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: READER_NAME },
+    subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "system:anonymous" }],
+  });
+  // Last, so anonymous readers find it readable as soon as it exists.
+  const metadata = { name: CLUSTER_INFO_NAME, namespace: CLUSTER_INFO_NAMESPACE };
+  await createIfMissing(stores.configMaps, { apiVersion: "v1", kind: "ConfigMap", metadata, data: { [KUBECONFIG_KEY]: kubeconfig } });
+}
+
+async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
+  try {
+    await store.create(CLUSTER_INFO_NAMESPACE, object);
+  } catch (e) {
+    if (!isBenignRace(e)) throw e;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The subsets kube's endpoint controller writes for a Service: one address per selected Pod, ready ones in
+ * `addresses` and the rest in `notReadyAddresses`, grouped by the set of ports the Pods resolve (RepackSubsets).
+ */
+import type { KubeObject } from "../api/types.ts";
+import {
+  endpointHostname,
+  isHeadless,
+  isPodReady,
+  podIPv4,
+  podNodeName,
+  type ResolvedPort,
+  resolvePorts,
+  serviceSpec,
+  shouldPodBeInEndpoints,
+} from "./_service-endpoints.ts";
+
+export interface EndpointAddress {
+  ip: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef: { kind: "Pod"; namespace: string; name: string; uid: string };
+}
+
+export interface EndpointPort {
+  name?: string;
+  port: number;
+  protocol: string;
+  appProtocol?: string;
+}
+
+export interface EndpointSubset {
+  addresses?: EndpointAddress[];
+  notReadyAddresses?: EndpointAddress[];
+  ports?: EndpointPort[];
+}
+
+interface Group {
+  ports: EndpointPort[];
+  ready: EndpointAddress[];
+  notReady: EndpointAddress[];
+}
+
+export function endpointSubsets(service: KubeObject, pods: KubeObject[]): EndpointSubset[] {
+  const spec = serviceSpec(service);
+  const tolerateUnready = spec.publishNotReadyAddresses === true;
+  const groups = new Map<string, Group>();
+  for (const pod of pods) {
+    if (!shouldPodBeInEndpoints(pod, tolerateUnready)) continue;
+    const ports = podPorts(service, pod);
+    if (ports === undefined) continue;
+    const key = JSON.stringify(ports);
+    const group = groups.get(key) ?? { ports, ready: [], notReady: [] };
+    groups.set(key, group);
+    (tolerateUnready || isPodReady(pod) ? group.ready : group.notReady).push(endpointAddress(service, pod));
+  }
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, group]) => toSubset(group));
+}
+
+/** The Pod's ports, sorted; undefined when it serves none of them (only headless Services take port-less addresses). */
+function podPorts(service: KubeObject, pod: KubeObject): EndpointPort[] | undefined {
+  if ((serviceSpec(service).ports ?? []).length === 0) return isHeadless(service) ? [] : undefined;
+  const ports = resolvePorts(service, pod).map(endpointPort);
+  return ports.length === 0 ? undefined : ports.sort(comparePorts);
+}
+
+function endpointPort(resolved: ResolvedPort): EndpointPort {
+  const { name, ...rest } = resolved;
+  return name ? { name, ...rest } : rest;
+}
+
+function endpointAddress(service: KubeObject, pod: KubeObject): EndpointAddress {
+  const address: EndpointAddress = {
+    ip: podIPv4(pod)!,
+    targetRef: { kind: "Pod", namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), uid: String(pod.metadata.uid) },
+  };
+  const hostname = endpointHostname(pod, service);
+  if (hostname) address.hostname = hostname;
+  const nodeName = podNodeName(pod);
+  if (nodeName) address.nodeName = nodeName;
+  return address;
+}
+
+function toSubset(group: Group): EndpointSubset {
+  const subset: EndpointSubset = {};
+  if (group.ready.length > 0) subset.addresses = group.ready.sort(compareAddresses);
+  if (group.notReady.length > 0) subset.notReadyAddresses = group.notReady.sort(compareAddresses);
+  if (group.ports.length > 0) subset.ports = group.ports;
+  return subset;
+}
+
+function comparePorts(a: EndpointPort, b: EndpointPort): number {
+  return (a.name ?? "").localeCompare(b.name ?? "") || a.port - b.port || a.protocol.localeCompare(b.protocol);
+}
+
+function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
+  return compareIPv4(a.ip, b.ip) || a.targetRef.uid.localeCompare(b.targetRef.uid);
+}
+
+export function compareIPv4(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < 4; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}

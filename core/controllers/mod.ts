@@ -1,0 +1,22 @@
+/** The built-in controllers, in start order; --controllers picks among them by name. */
+import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
+import { endpointsController } from "./endpoints.ts";
+import { endpointSliceController } from "./endpointslices.ts";
+import { namespaceController } from "./namespace.ts";
+import { rootCAPublisher } from "./root-ca-publisher.ts";
+import type { Controller } from "./runtime/controller.ts";
+import { serviceAccountController } from "./service-account.ts";
+import { serviceAccountTokenController } from "./service-account-token.ts";
+import { WORKLOAD_CONTROLLERS } from "./workloads/mod.ts";
+
+export const BUILT_IN_CONTROLLERS: Controller[] = [
+  namespaceController,
+  serviceAccountController,
+  serviceAccountTokenController,
+  rootCAPublisher,
+  ...WORKLOAD_CONTROLLERS,
+  endpointsController,
+  endpointSliceController,
+  tokenCleaner,
+  bootstrapSigner,
+];

@@ -1,0 +1,45 @@
+/** kube's root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap (key ca.crt: the cluster CA) in every namespace. */
+import { isBenignRace } from "./_races.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { Controller } from "./runtime/controller.ts";
+import { enqueueChanges } from "./runtime/controller.ts";
+
+export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
+const DESCRIPTION = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+
+export const rootCAPublisher: Controller = {
+  name: "root-ca-cert-publisher",
+  async start(ctx) {
+    const namespaces = await ctx.informer("", "v1", "namespaces");
+    const configmaps = await ctx.informer("", "v1", "configmaps");
+    const store = ctx.store("", "v1", "configmaps");
+    const data = { "ca.crt": ctx.settings.caPem };
+    const queue = ctx.queue(async (namespace) => {
+      const ns = namespaces.get("", namespace);
+      if (!ns || ns.metadata.deletionTimestamp) return;
+      const current = configmaps.get(namespace, ROOT_CA_CONFIGMAP);
+      try {
+        if (!current) await store.create(namespace, desired(namespace, data));
+        else if (!upToDate(current, data)) {
+          await store.update(namespace, ROOT_CA_CONFIGMAP, (live) => ({ ...live!, ...desiredFields(live!, data) }));
+        }
+      } catch (e) {
+        if (!isBenignRace(e)) throw e;
+      }
+    });
+    enqueueChanges(namespaces, queue, (ns) => String(ns.metadata.name), ctx.signal);
+    enqueueChanges(configmaps, queue, (cm) => (cm.metadata.name === ROOT_CA_CONFIGMAP ? String(cm.metadata.namespace) : undefined), ctx.signal);
+  },
+};
+
+function desired(namespace: string, data: Record<string, string>): KubeObject {
+  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { "kubernetes.io/description": DESCRIPTION } }, data };
+}
+
+function upToDate(cm: KubeObject, data: Record<string, string>): boolean {
+  return JSON.stringify(cm.data) === JSON.stringify(data) && cm.metadata.annotations?.["kubernetes.io/description"] === DESCRIPTION;
+}
+
+function desiredFields(cm: KubeObject, data: Record<string, string>): KubeObject {
+  return { ...cm, metadata: { ...cm.metadata, annotations: { ...cm.metadata.annotations, "kubernetes.io/description": DESCRIPTION } }, data };
+}

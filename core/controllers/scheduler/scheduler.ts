@@ -1,0 +1,82 @@
+/**
+ * The default scheduler: binds each pending pod (no nodeName, schedulerName default-scheduler) to the fitting
+ * node with the lowest share of its cpu and memory requested, through the pods/binding write; a pod that fits
+ * nowhere gets PodScheduled False, reason Unschedulable, with kube's message.
+ */
+import { isConflict, isNotFound } from "../../api/errors.ts";
+import type { KubeObject } from "../../api/types.ts";
+import { quantityValue } from "../../registry/validation/_quantity.ts";
+import { collectionPrefix } from "../../registry/keys.ts";
+import { type ControllerClient, NODES, PODS } from "../workloads/client.ts";
+import { setCondition } from "../workloads/conditions.ts";
+import { type ControlLoop, startLoop } from "../workloads/loop.ts";
+import { podPhase } from "../workloads/pod-state.ts";
+import { bindPod } from "./binding.ts";
+import { misfitReasons, podRequests, unschedulableMessage } from "./fit.ts";
+
+const RESYNC_MS = 5000;
+export const DEFAULT_SCHEDULER = "default-scheduler";
+
+export function startScheduler(client: ControllerClient): ControlLoop {
+  const pods = client.store(PODS);
+  const pass = async () => {
+    const nodes = await client.list(NODES);
+    const all = await client.list(PODS);
+    const placed = new Map<string, KubeObject[]>(nodes.map((n) => [String(n.metadata.name), []]));
+    for (const pod of all) {
+      const node = nodeNameOf(pod);
+      if (node && podPhase(pod) !== "Succeeded" && podPhase(pod) !== "Failed") placed.get(node)?.push(pod);
+    }
+    const pending = all.filter(isPending).sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+    for (const pod of pending) await schedule(client, pod, nodes, placed);
+  };
+  return startLoop(pods.storage, pass, {
+    name: "scheduler",
+    prefixes: [collectionPrefix(pods.type, ""), collectionPrefix(client.store(NODES).type, "")],
+    resyncMs: RESYNC_MS,
+  });
+}
+
+function nodeNameOf(pod: KubeObject): string {
+  return (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? "";
+}
+
+function isPending(pod: KubeObject): boolean {
+  const schedulerName = (pod.spec as { schedulerName?: string } | undefined)?.schedulerName ?? DEFAULT_SCHEDULER;
+  return !nodeNameOf(pod) && schedulerName === DEFAULT_SCHEDULER && !pod.metadata.deletionTimestamp && podPhase(pod) !== "Succeeded" && podPhase(pod) !== "Failed";
+}
+
+async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeObject[], placed: Map<string, KubeObject[]>): Promise<void> {
+  const reasons = nodes.map((node) => misfitReasons(pod, node, placed.get(String(node.metadata.name)) ?? []));
+  const fitting = nodes.filter((_, i) => reasons[i].length === 0);
+  if (fitting.length === 0) return await markUnschedulable(client, pod, unschedulableMessage(reasons));
+  const best = fitting.map((node) => ({ node, score: requestedShare(pod, node, placed.get(String(node.metadata.name))!) }))
+    .sort((a, b) => a.score - b.score || String(a.node.metadata.name).localeCompare(String(b.node.metadata.name)))[0].node;
+  try {
+    await bindPod(client.store(PODS), { namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), node: String(best.metadata.name) });
+    placed.get(String(best.metadata.name))!.push(pod);
+  } catch (e) {
+    if (!isConflict(e) && !isNotFound(e)) throw e;
+  }
+}
+
+/** The mean share of cpu, memory and pod slots taken once the pod is on the node (kube's LeastAllocated). */
+function requestedShare(pod: KubeObject, node: KubeObject, onNode: KubeObject[]): number {
+  const allocatable = ((node.status as { allocatable?: Record<string, unknown> } | undefined)?.allocatable) ?? {};
+  const wanted = podRequests(pod);
+  const used = onNode.map(podRequests);
+  const share = (name: string, extra: number, each: (r: Record<string, number>) => number) =>
+    (extra + used.reduce((n, r) => n + each(r), 0)) / (quantityValue(allocatable[name]) || 1);
+  return (share("cpu", wanted.cpu ?? 0, (r) => r.cpu ?? 0) + share("memory", wanted.memory ?? 0, (r) => r.memory ?? 0) + share("pods", 1, () => 1)) / 3;
+}
+
+async function markUnschedulable(client: ControllerClient, pod: KubeObject, message: string): Promise<void> {
+  const status = (pod.status ?? {}) as { conditions?: Parameters<typeof setCondition>[0] };
+  const conditions = setCondition(status.conditions, { type: "PodScheduled", status: "False", reason: "Unschedulable", message });
+  const current = status.conditions?.find((c) => c.type === "PodScheduled");
+  if (current?.status === "False" && current.message === message) return;
+  const next = conditions.map((c) => (c.type === "PodScheduled" ? { ...c, message, lastProbeTime: null } : c));
+  await client.updateStatus(PODS, { ...pod, status: { ...status, conditions: next } }).catch((e) => {
+    if (!isConflict(e) && !isNotFound(e)) throw e;
+  });
+}

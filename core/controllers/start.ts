@@ -1,0 +1,58 @@
+/**
+ * Starts the controllers --controllers enables, behind leader election when --leader-elect is on
+ * (kube-controller-manager's lease kube-system/kube-controller-manager, named for kubun here).
+ */
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { Controller, ControllerSettings } from "./runtime/controller.ts";
+import { isControllerEnabled, validateControllerList } from "./runtime/controller-names.ts";
+import { LeaderElector } from "./runtime/leader-election.ts";
+import { ControllerManager } from "./runtime/manager.ts";
+
+export const CONTROLLER_LEASE = { namespace: "kube-system", name: "kubun-controller-manager" };
+
+export interface RunningControllers {
+  stop(): Promise<void>;
+}
+
+export interface StartControllersOptions {
+  controllers: Controller[];
+  settings: ControllerSettings;
+  log?: (line: string) => void;
+}
+
+/** Throws for unknown --controllers names (run before anything starts). */
+export function checkControllerFlag(list: string[]): void {
+  const problems = validateControllerList(list);
+  if (problems.length > 0) throw new Error(`--controllers: ${problems.join(", ")}`);
+}
+
+export function startControllers(registry: Registry, catalog: Catalog, options: StartControllersOptions): RunningControllers {
+  const { config } = options.settings;
+  checkControllerFlag(config.controllers);
+  const manager = new ControllerManager(registry, catalog, {
+    controllers: options.controllers,
+    settings: options.settings,
+    enabled: (name) => isControllerEnabled(name, config.controllers),
+    log: options.log,
+  });
+  if (!config.leaderElect) {
+    void manager.start();
+    return { stop: () => manager.stop() };
+  }
+  const elector = new LeaderElector(registry.store(catalog.byGroupVersionResource("coordination.k8s.io", "v1", "leases")!), {
+    ...CONTROLLER_LEASE,
+    leaseDurationMs: config.leaderElectLeaseDurationMs,
+    renewDeadlineMs: config.leaderElectRenewDeadlineMs,
+    retryPeriodMs: config.leaderElectRetryPeriodMs,
+    onStartedLeading: () => void manager.start(),
+    onStoppedLeading: () => void manager.stop(),
+  });
+  elector.start();
+  return {
+    async stop() {
+      await elector.stop();
+      await manager.stop();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The CronJob controller (kube 1.26's cronjob_controllerv2): creates the Job of the latest scheduled time not
+ * yet run (named <cronjob>-<minutes since epoch>, so a repeated pass finds it instead of making another),
+ * honours suspend, startingDeadlineSeconds and the concurrency policy, tracks active Jobs, lastScheduleTime and
+ * lastSuccessfulTime, and prunes finished Jobs beyond the history limits. `now` may run fast for tests.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { KubeObject } from "../../api/types.ts";
+import { collectionPrefix } from "../../registry/keys.ts";
+import { CRON_JOBS, type ControllerClient, JOBS } from "./client.ts";
+import { mostRecentScheduleTime, parseCronSchedule } from "./cron-schedule.ts";
+import { findCondition } from "./conditions.ts";
+import { isJobFinished, type JobStatus } from "./job.ts";
+import { type ControlLoop, startLoop } from "./loop.ts";
+import { isControlledBy, newControllerRef } from "./owner.ts";
+
+interface CronJobSpec {
+  schedule?: string;
+  suspend?: boolean;
+  startingDeadlineSeconds?: number;
+  concurrencyPolicy?: string;
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+  jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
+}
+
+export interface CronJobControllerOptions {
+  /** The controller's clock in ms; default Date.now. */
+  now?: () => number;
+  resyncMs?: number;
+}
+
+export function startCronJobController(client: ControllerClient, options: CronJobControllerOptions = {}): ControlLoop {
+  const now = options.now ?? Date.now;
+  const cronJobs = client.store(CRON_JOBS);
+  const pass = async () => {
+    const jobs = await client.list(JOBS);
+    for (const cj of await client.list(CRON_JOBS)) {
+      if (cj.metadata.deletionTimestamp) continue;
+      await syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now());
+    }
+  };
+  return startLoop(cronJobs.storage, pass, {
+    name: "cronjob",
+    prefixes: [collectionPrefix(cronJobs.type, ""), collectionPrefix(client.store(JOBS).type, "")],
+    resyncMs: options.resyncMs ?? 10_000,
+  });
+}
+
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+async function syncCronJob(client: ControllerClient, cj: KubeObject, owned: KubeObject[], now: number): Promise<void> {
+  const spec = (cj.spec ?? {}) as CronJobSpec;
+  const status = { ...(cj.status as Record<string, unknown> | undefined) };
+  let active = owned.filter((job) => !isJobFinished(job) && !job.metadata.deletionTimestamp);
+  const completed = owned.filter((job) => findCondition((job.status as JobStatus | undefined)?.conditions, "Complete")?.status === "True");
+  const lastSuccess = completed.map((job) => (job.status as JobStatus).completionTime ?? "").sort().at(-1);
+  if (lastSuccess) status.lastSuccessfulTime = lastSuccess;
+  const due = spec.suspend ? null : dueTime(cj, spec, now);
+  if (due !== null && !(spec.concurrencyPolicy === "Forbid" && active.length > 0)) {
+    if (spec.concurrencyPolicy === "Replace") {
+      for (const job of active) await client.delete(JOBS, job, { propagationPolicy: "Background" });
+      active = [];
+    }
+    const job = (await client.create(JOBS, jobFor(cj, spec, due))) ?? (await client.get(JOBS, String(cj.metadata.namespace), jobName(cj, due)));
+    if (job && isControlledBy(job, cj) && !active.some((a) => a.metadata.uid === job.metadata.uid)) active.push(job);
+    status.lastScheduleTime = rfc3339(due);
+  }
+  if (active.length > 0) {
+    status.active = active.map((job) => ({ apiVersion: "batch/v1", kind: "Job", name: job.metadata.name, namespace: job.metadata.namespace, uid: job.metadata.uid, resourceVersion: job.metadata.resourceVersion }));
+  } else delete status.active;
+  if (!isDeepStrictEqual(withoutVersions(status), withoutVersions(cj.status ?? {}))) await client.updateStatus(CRON_JOBS, { ...cj, status });
+  await pruneHistory(client, spec, owned);
+}
+
+/** Active references compare without resourceVersions, which change with every Job status write. */
+function withoutVersions(status: object): unknown {
+  const copy = structuredClone(status) as { active?: { resourceVersion?: string }[] };
+  for (const ref of copy.active ?? []) delete ref.resourceVersion;
+  return copy;
+}
+
+/** The latest scheduled time since the last run that is still within the starting deadline, or null. */
+function dueTime(cj: KubeObject, spec: CronJobSpec, now: number): number | null {
+  const last = (cj.status as { lastScheduleTime?: string } | undefined)?.lastScheduleTime ?? cj.metadata.creationTimestamp;
+  let earliest = Date.parse(String(last));
+  if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
+  const { time } = mostRecentScheduleTime(parseCronSchedule(String(spec.schedule ?? "")), earliest, now);
+  return time;
+}
+
+function jobName(cj: KubeObject, due: number): string {
+  return `${cj.metadata.name}-${Math.floor(due / 60_000)}`;
+}
+
+function jobFor(cj: KubeObject, spec: CronJobSpec, due: number): KubeObject {
+  const template = spec.jobTemplate ?? {};
+  const metadata: KubeObject["metadata"] = {
+    name: jobName(cj, due),
+    namespace: cj.metadata.namespace,
+    labels: { ...template.metadata?.labels },
+    annotations: { ...template.metadata?.annotations },
+    ownerReferences: [newControllerRef(cj)],
+  };
+  return { apiVersion: "batch/v1", kind: "Job", metadata, spec: structuredClone(template.spec ?? {}) };
+}
+
+/** Finished Jobs beyond successfulJobsHistoryLimit / failedJobsHistoryLimit go, oldest first. */
+async function pruneHistory(client: ControllerClient, spec: CronJobSpec, owned: KubeObject[]): Promise<void> {
+  const finished = (type: string) =>
+    owned.filter((job) => !job.metadata.deletionTimestamp && findCondition((job.status as JobStatus | undefined)?.conditions, type)?.status === "True")
+      .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) || String(a.metadata.name).localeCompare(String(b.metadata.name)));
+  for (const [type, limit] of [["Complete", spec.successfulJobsHistoryLimit ?? 3], ["Failed", spec.failedJobsHistoryLimit ?? 1]] as const) {
+    const jobs = finished(type);
+    for (const job of jobs.slice(0, Math.max(jobs.length - limit, 0))) await client.delete(JOBS, job, { propagationPolicy: "Background" });
+  }
+}

@@ -1,0 +1,49 @@
+/** Revision annotations and template matching between a Deployment and its ReplicaSets (kube's deployment util). */
+import { isDeepStrictEqual } from "node:util";
+import type { KubeObject } from "../../api/types.ts";
+
+export const REVISION_ANNOTATION = "deployment.kubernetes.io/revision";
+export const DESIRED_REPLICAS_ANNOTATION = "deployment.kubernetes.io/desired-replicas";
+export const MAX_REPLICAS_ANNOTATION = "deployment.kubernetes.io/max-replicas";
+export const POD_TEMPLATE_HASH = "pod-template-hash";
+
+/** Deployment annotations kube does not copy onto its ReplicaSets. */
+const NOT_COPIED = new Set([
+  "kubectl.kubernetes.io/last-applied-configuration", REVISION_ANNOTATION, "deployment.kubernetes.io/revision-history",
+  DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, "deprecated.deployment.rollback.to",
+]);
+
+export function revisionOf(obj: KubeObject): number {
+  const value = Number(obj.metadata.annotations?.[REVISION_ANNOTATION] ?? 0);
+  return Number.isFinite(value) ? value : 0;
+}
+
+export function maxRevision(sets: KubeObject[]): number {
+  return sets.reduce((max, rs) => Math.max(max, revisionOf(rs)), 0);
+}
+
+/** The template without the pod-template-hash label (kube's EqualIgnoreHash). */
+function withoutHash(template: unknown): unknown {
+  const copy = structuredClone((template ?? {}) as { metadata?: { labels?: Record<string, string> } });
+  if (copy.metadata?.labels) {
+    delete copy.metadata.labels[POD_TEMPLATE_HASH];
+    if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
+  }
+  return copy;
+}
+
+export function sameTemplate(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(withoutHash(a), withoutHash(b));
+}
+
+/** The Deployment's annotations as its new ReplicaSet carries them, with the revision and replica bounds. */
+export function replicaSetAnnotations(d: KubeObject, current: Record<string, string> | undefined, bounds: { revision: number; desired: number; max: number }): Record<string, string> {
+  const copied = Object.fromEntries(Object.entries(d.metadata.annotations ?? {}).filter(([key]) => !NOT_COPIED.has(key)));
+  return {
+    ...current,
+    ...copied,
+    [REVISION_ANNOTATION]: String(bounds.revision),
+    [DESIRED_REPLICAS_ANNOTATION]: String(bounds.desired),
+    [MAX_REPLICAS_ANNOTATION]: String(bounds.max),
+  };
+}

@@ -1,0 +1,67 @@
+/** A Deployment's status from its ReplicaSets, with the Available and Progressing conditions kube reports. */
+import type { KubeObject } from "../../api/types.ts";
+import { type Condition, findCondition, setCondition } from "./conditions.ts";
+import { availableReplicas, deploymentSpec, desiredReplicas, fenceposts } from "./deployment-rollout.ts";
+
+export interface DeploymentStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  conditions?: Condition[];
+  collisionCount?: number;
+}
+
+const count = (rs: KubeObject | undefined, field: string) => ((rs?.status as Record<string, number> | undefined)?.[field] ?? 0);
+
+export function deploymentStatus(d: KubeObject, newRS: KubeObject | undefined, all: KubeObject[], event: { createdNewRS: boolean; now: number }): DeploymentStatus {
+  const previous = (d.status ?? {}) as DeploymentStatus;
+  const available = all.reduce((n, rs) => n + availableReplicas(rs), 0);
+  const status: DeploymentStatus = {
+    observedGeneration: d.metadata.generation,
+    replicas: all.reduce((n, rs) => n + count(rs, "replicas"), 0),
+    updatedReplicas: count(newRS, "replicas"),
+    readyReplicas: all.reduce((n, rs) => n + count(rs, "readyReplicas"), 0),
+    availableReplicas: available,
+    unavailableReplicas: Math.max(desiredReplicas(d) - available, 0),
+    collisionCount: previous.collisionCount,
+  };
+  const wantedAvailable = desiredReplicas(d) - fenceposts(d).maxUnavailable;
+  let conditions = setCondition(
+    previous.conditions,
+    available >= wantedAvailable
+      ? { type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: "Deployment has minimum availability." }
+      : { type: "Available", status: "False", reason: "MinimumReplicasUnavailable", message: "Deployment does not have minimum availability." },
+    { withUpdateTime: true },
+  );
+  const progressing = progressingCondition(d, newRS, status, previous, event);
+  if (progressing) conditions = setCondition(conditions, progressing, { withUpdateTime: true });
+  status.conditions = conditions;
+  return status;
+}
+
+function progressingCondition(d: KubeObject, newRS: KubeObject | undefined, status: DeploymentStatus, previous: DeploymentStatus, event: { createdNewRS: boolean; now: number }): Omit<Condition, "lastTransitionTime" | "lastUpdateTime"> | undefined {
+  if (!newRS) return undefined;
+  const name = String(newRS.metadata.name);
+  const replicas = desiredReplicas(d);
+  const current = findCondition(previous.conditions, "Progressing");
+  if (status.updatedReplicas === replicas && status.replicas === replicas && status.availableReplicas === replicas) {
+    return { type: "Progressing", status: "True", reason: "NewReplicaSetAvailable", message: `ReplicaSet "${name}" has successfully progressed.` };
+  }
+  if (event.createdNewRS) return { type: "Progressing", status: "True", reason: "NewReplicaSetCreated", message: `Created new replica set "${name}"` };
+  const moved = (status.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) || (status.readyReplicas ?? 0) > (previous.readyReplicas ?? 0) ||
+    (status.availableReplicas ?? 0) > (previous.availableReplicas ?? 0) ||
+    (status.replicas ?? 0) - (status.updatedReplicas ?? 0) < (previous.replicas ?? 0) - (previous.updatedReplicas ?? 0);
+  if (moved || current?.reason === "NewReplicaSetAvailable") {
+    return { type: "Progressing", status: "True", reason: "ReplicaSetUpdated", message: `ReplicaSet "${name}" is progressing.` };
+  }
+  if (!current) return { type: "Progressing", status: "True", reason: "FoundNewReplicaSet", message: `Found new replica set "${name}"` };
+  const deadline = deploymentSpec(d).progressDeadlineSeconds;
+  const since = Date.parse(current.lastUpdateTime ?? current.lastTransitionTime ?? "");
+  if (deadline !== undefined && deadline < 2147483647 && since + deadline * 1000 < event.now) {
+    return { type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded", message: `ReplicaSet "${name}" has timed out progressing.` };
+  }
+  return undefined;
+}

@@ -1,0 +1,24 @@
+/**
+ * The CRD finalizer's work (apiextensions-apiserver pkg/controller/finalizer): delete every custom resource of a
+ * terminating CRD; answers how many are still there (held by their own finalizers).
+ */
+import { isNotFound } from "../api/errors.ts";
+import { collectionPrefix } from "../registry/keys.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { ResourceType } from "../registry/resource-type.ts";
+
+export async function deleteCustomResources(registry: Registry, type: ResourceType): Promise<number> {
+  const store = registry.store(type);
+  const { items } = await registry.storage.range(collectionPrefix(type, ""));
+  let remaining = 0;
+  for (const kv of items) {
+    const obj = store.decode(kv);
+    try {
+      const { deleted } = await store.delete(obj.metadata.namespace ?? "", obj.metadata.name as string);
+      if (!deleted) remaining++;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+  return remaining;
+}

@@ -1,0 +1,40 @@
+/** How the generic store treats one served version of a custom resource: its schema, storage version and merge type. */
+import { apiVersionOf, type KubeObject } from "../api/types.ts";
+import { typeFromSchema } from "../apply/ssa/schema-type.ts";
+import type { StoreExtension } from "../registry/store-extension.ts";
+import { builtInSchemas } from "../schema/lookup.ts";
+import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
+import { publishedSchema } from "./published-schema.ts";
+import { applySchemaDefaults } from "./structural/defaults.ts";
+import { pruneObject } from "./structural/prune.ts";
+import type { JSONSchemaProps } from "./structural/schema.ts";
+import { validateValue } from "./structural/validate.ts";
+
+/** Without a schema (not possible in v1, kept for safety) every field is kept. */
+const ANYTHING: JSONSchemaProps = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+
+/** The schema without the envelope fields, which ObjectMeta validation and the store handle. */
+function bodySchema(schema: JSONSchemaProps): JSONSchemaProps {
+  const { apiVersion: _a, kind: _k, metadata: _m, ...properties } = schema.properties ?? {};
+  return { ...schema, properties, required: schema.required?.filter((name) => name !== "metadata") };
+}
+
+function bodyOf(obj: KubeObject): Record<string, unknown> {
+  const { apiVersion: _a, kind: _k, metadata: _m, ...body } = obj;
+  return body;
+}
+
+export function customResourceExtension(crd: CustomResourceDefinition, version: CRDVersion, storageVersion: string): StoreExtension {
+  const schema = version.schema?.openAPIV3Schema ?? ANYTHING;
+  const body = bodySchema(schema);
+  const published = publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema);
+  return {
+    // Custom resources count generations: any change outside metadata (and status, with a status subresource) bumps it.
+    strategy: { tracksGeneration: true },
+    prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
+    applyDefaults: (obj) => applySchemaDefaults(obj, schema),
+    validate: (obj) => validateValue(bodyOf(obj), body, ""),
+    storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
+    mergeType: typeFromSchema(published, builtInSchemas),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Serving a CRD's resource types: catalog entries (discovery, routing, OpenAPI follow the catalog), the store
+ * extensions, printers, scale handlers and published schemas, replaced as a whole when the CRD changes.
+ */
+import type { Printer } from "../api/printers/mod.ts";
+import type { Catalog } from "../registry/catalog.ts";
+import type { Registry } from "../registry/registry.ts";
+import type { ResourceType } from "../registry/resource-type.ts";
+import type { Handler } from "../server/handlers/context.ts";
+import { virtualHandlerKey } from "../server/virtual-handlers.ts";
+import { type CRDNames, type CustomResourceDefinition, storageVersionOf } from "./crd.ts";
+import type { CustomSchemas } from "./custom-schemas.ts";
+import { customResourceExtension } from "./extension.ts";
+import { customResourcePrinter } from "./printer.ts";
+import { definitionName, publishedSchema } from "./published-schema.ts";
+import { resourceTypesOf } from "./resource-types.ts";
+import { customScaleHandler } from "./scale.ts";
+
+export interface ServingDeps {
+  catalog: Catalog;
+  registry: Registry;
+  schemas: CustomSchemas;
+  /** The server's subresource handlers; scale handlers of custom resources are added and removed here. */
+  handlers: Map<string, Handler>;
+}
+
+function typeKey(type: ResourceType): string {
+  return `${type.group}/${type.version}/${type.resource}`;
+}
+
+export class CustomResourceServing {
+  readonly #deps: ServingDeps;
+  /** CRD name → the types it serves. */
+  readonly #served = new Map<string, ResourceType[]>();
+  readonly #printers = new Map<string, Printer>();
+
+  constructor(deps: ServingDeps) {
+    this.#deps = deps;
+  }
+
+  /** The Table printer of a custom resource type, if `type` is one. */
+  printerFor(type: ResourceType): Printer | undefined {
+    return this.#printers.get(typeKey(type));
+  }
+
+  /** The types a CRD serves now (empty when it serves none). */
+  servedTypes(crdName: string): ResourceType[] {
+    return this.#served.get(crdName) ?? [];
+  }
+
+  /** Serves every served version of `crd` under `names`, replacing what it served before. */
+  serve(crd: CustomResourceDefinition, names: CRDNames): void {
+    const name = crd.metadata.name as string;
+    const storage = storageVersionOf(crd);
+    if (!storage) return;
+    const types = resourceTypesOf(crd, names);
+    const definitions = Object.fromEntries(crd.spec.versions.filter((v) => v.served).map((v) => [
+      definitionName(crd.spec.group, v.name, names.kind),
+      publishedSchema(crd.spec.group, v.name, names.kind, v.schema?.openAPIV3Schema),
+    ]));
+    // Schemas first: the OpenAPI documents rebuild when the catalog changes.
+    this.#deps.schemas.set(name, definitions);
+    const kept = new Set(types.map(typeKey));
+    for (const old of this.servedTypes(name)) if (!kept.has(typeKey(old))) this.#remove(old);
+    for (const type of types) {
+      const version = crd.spec.versions.find((v) => v.name === type.version)!;
+      this.#deps.registry.extend(type, customResourceExtension(crd, version, storage.name));
+      this.#printers.set(typeKey(type), customResourcePrinter(version.additionalPrinterColumns));
+      this.#deps.catalog.add(type);
+    }
+    // One handler per resource (handler keys carry no version); it reads the paths of the requested version.
+    const scalePaths = new Map(crd.spec.versions.flatMap((v) => v.served && v.subresources?.scale ? [[v.name, v.subresources.scale] as const] : []));
+    const scaleKey = virtualHandlerKey(crd.spec.group, names.plural, "scale");
+    if (scalePaths.size > 0) this.#deps.handlers.set(scaleKey, customScaleHandler(scalePaths));
+    else this.#deps.handlers.delete(scaleKey);
+    this.#served.set(name, types);
+  }
+
+  /** Stops serving everything `crdName` served. */
+  unserve(crdName: string): void {
+    for (const type of this.servedTypes(crdName)) this.#remove(type);
+    this.#served.delete(crdName);
+    this.#deps.schemas.delete(crdName);
+  }
+
+  #remove(type: ResourceType): void {
+    this.#deps.catalog.remove(type.group, type.version, type.resource);
+    this.#deps.registry.forget(type);
+    this.#printers.delete(typeKey(type));
+    this.#deps.handlers.delete(virtualHandlerKey(type.group, type.resource, "scale"));
+  }
+}

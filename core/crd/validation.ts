@@ -1,0 +1,108 @@
+/**
+ * ValidateCustomResourceDefinition (apiextensions-apiserver validation.go), the rules this server depends on:
+ * names, scope, versions with one storage version, schemas, subresource paths. Webhook conversion is refused
+ * here: this server converts between versions only by rewriting apiVersion (strategy None).
+ */
+import type { FieldError } from "../api/errors.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
+import { parseJSONPath } from "./jsonpath.ts";
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const VERSION_NAME = DNS_LABEL;
+
+function required(field: string, detail = ""): FieldError {
+  return { type: "FieldValueRequired", field, detail };
+}
+
+function invalid(field: string, value: unknown, detail: string): FieldError {
+  return { type: "FieldValueInvalid", field, value, detail };
+}
+
+function namesErrors(crd: CustomResourceDefinition): FieldError[] {
+  const names = crd.spec.names ?? {};
+  const errors: FieldError[] = [];
+  for (const field of ["plural", "kind"] as const) {
+    if (!names[field]) errors.push(required(`spec.names.${field}`));
+  }
+  for (const field of ["plural", "singular"] as const) {
+    const value = names[field];
+    if (value && !DNS_LABEL.test(value)) {
+      errors.push(invalid(`spec.names.${field}`, value, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+    }
+  }
+  (names.shortNames ?? []).forEach((shortName, i) => {
+    if (!DNS_LABEL.test(shortName)) errors.push(invalid(`spec.names.shortNames[${i}]`, shortName, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+  });
+  if (names.kind && names.kind === names.listKind) errors.push(invalid("spec.names.listKind", names.listKind, "kind and listKind may not be the same"));
+  return errors;
+}
+
+function versionErrors(version: CRDVersion, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!VERSION_NAME.test(version.name ?? "")) errors.push(invalid(`${path}.name`, version.name, "a DNS-1035 label must consist of lower case alphanumeric characters or '-'"));
+  const schema = version.schema?.openAPIV3Schema;
+  if (!schema) errors.push(required(`${path}.schema.openAPIV3Schema`, "schemas are required"));
+  else if (schema.type !== "object") errors.push(required(`${path}.schema.openAPIV3Schema.type`, "must be object at the root"));
+  const scale = version.subresources?.scale;
+  if (scale) {
+    for (const [field, prefix] of [["specReplicasPath", ".spec."], ["statusReplicasPath", ".status."], ["labelSelectorPath", ".status."]] as const) {
+      const value = scale[field];
+      if (value === undefined && field === "labelSelectorPath") continue;
+      if (!value) errors.push(required(`${path}.subresources.scale.${field}`));
+      else if (!validPath(value) || !(value.startsWith(prefix) || value.startsWith(".spec."))) {
+        errors.push(invalid(`${path}.subresources.scale.${field}`, value, `should be a json path under ${prefix}`));
+      }
+    }
+  }
+  (version.additionalPrinterColumns ?? []).forEach((column, i) => {
+    if (!validPath(column.jsonPath ?? "")) errors.push(invalid(`${path}.additionalPrinterColumns[${i}].jsonPath`, column.jsonPath, "must be a simple json path"));
+  });
+  return errors;
+}
+
+function validPath(path: string): boolean {
+  try {
+    return path.startsWith(".") && parseJSONPath(path).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] {
+  const crd = obj as CustomResourceDefinition;
+  const spec = crd.spec ?? {};
+  const errors: FieldError[] = [];
+  if (!spec.group) errors.push(required("spec.group"));
+  else if (!spec.group.includes(".")) errors.push(invalid("spec.group", spec.group, "should be a domain with at least one dot"));
+  if (spec.names?.plural && spec.group && crd.metadata.name !== `${spec.names.plural}.${spec.group}`) {
+    errors.push(invalid("metadata.name", crd.metadata.name, "must be spec.names.plural+\".\"+spec.group"));
+  }
+  if (spec.scope !== "Namespaced" && spec.scope !== "Cluster") {
+    errors.push({ type: "FieldValueNotSupported", field: "spec.scope", value: spec.scope ?? "", detail: 'supported values: "Cluster", "Namespaced"' });
+  }
+  errors.push(...namesErrors(crd));
+  const versions = spec.versions ?? [];
+  if (versions.length === 0) errors.push(required("spec.versions", "must have exactly one version marked as storage version"));
+  else if (versions.filter((version) => version.storage).length !== 1) {
+    errors.push(invalid("spec.versions", versions.map((version) => version.name), "must have exactly one version marked as storage version"));
+  }
+  const seen = new Set<string>();
+  versions.forEach((version, i) => {
+    if (seen.has(version.name)) errors.push({ type: "FieldValueDuplicate", field: `spec.versions[${i}].name`, value: version.name, detail: "" });
+    seen.add(version.name);
+    errors.push(...versionErrors(version, `spec.versions[${i}]`));
+  });
+  if (spec.conversion?.strategy === "Webhook") {
+    errors.push({ type: "FieldValueForbidden", field: "spec.conversion.strategy", detail: "webhook conversion is not supported by this server; use strategy None" });
+  }
+  return errors;
+}
+
+export function validateCustomResourceDefinitionUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errors = validateCustomResourceDefinition(obj);
+  const scope = (obj as CustomResourceDefinition).spec?.scope;
+  const oldScope = (old as CustomResourceDefinition).spec?.scope;
+  if (scope !== oldScope) errors.push(invalid("spec.scope", scope, "field is immutable"));
+  return errors;
+}

@@ -1,0 +1,23 @@
+/**
+ * What a resource type defined at run time (a custom resource) brings to its store in place of the built-in
+ * tables: its schema's pruning, defaulting and validation, its storage version, its merge type.
+ */
+import type { FieldError } from "../api/errors.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { TypeNode } from "../apply/ssa/schema-type.ts";
+import type { Strategy } from "./strategy.ts";
+
+export interface StoreExtension {
+  /** Overrides of the strategy strategyFor() derives from the type. */
+  strategy?: Partial<Strategy>;
+  /** Drops fields the schema does not know, in place; answers their paths (replaces the built-in field check). */
+  prune(obj: KubeObject): string[];
+  /** Fills in the schema's defaults in place (replaces kube's built-in defaulting). */
+  applyDefaults(obj: KubeObject): void;
+  /** Field errors of the schema; `old` is the stored object on update. */
+  validate(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** The apiVersion objects are stored with; reads answer in the store's own version. */
+  storageApiVersion: string;
+  /** How server-side apply and managedFields see the kind. */
+  mergeType: TypeNode;
+}

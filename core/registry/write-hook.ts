@@ -1,0 +1,49 @@
+/**
+ * Per-resource steps the generic store runs on every create and update, the server's own writes included, after
+ * validation and just before the write (kube's BeginCreate/BeginUpdate): they may fill in the object (Service
+ * cluster IPs and node ports) and reserve what they handed out. The returned function undoes the reservation and
+ * is called when the write does not happen (dry run, conflict, failure).
+ */
+import type { KubeObject } from "../api/types.ts";
+import type { ResourceType } from "./resource-type.ts";
+
+export interface HookedWrite {
+  operation: "create" | "update";
+  type: ResourceType;
+  namespace: string;
+  /** The object about to be written; hooks may change it. */
+  object: KubeObject;
+  oldObject: KubeObject | null;
+}
+
+export type UndoReservation = () => void;
+export type WriteHook = (write: HookedWrite) => UndoReservation | void;
+
+export class WriteHooks {
+  readonly #hooks = new Map<string, WriteHook[]>();
+
+  /** Adds a hook for `<group>/<resource>` (core group ""); the returned function removes it. */
+  register(group: string, resource: string, hook: WriteHook): () => void {
+    const key = `${group}/${resource}`;
+    this.#hooks.set(key, [...(this.#hooks.get(key) ?? []), hook]);
+    return () => this.#hooks.set(key, (this.#hooks.get(key) ?? []).filter((h) => h !== hook));
+  }
+
+  /** Runs the hooks in order; if one throws, those before it are undone. */
+  run(write: HookedWrite): UndoReservation {
+    const undos: UndoReservation[] = [];
+    const undoAll = () => {
+      for (const undo of undos.reverse()) undo();
+    };
+    try {
+      for (const hook of this.#hooks.get(`${write.type.group}/${write.type.resource}`) ?? []) {
+        const undo = hook(write);
+        if (undo) undos.push(undo);
+      }
+    } catch (error) {
+      undoAll();
+      throw error;
+    }
+    return undoAll;
+  }
+}

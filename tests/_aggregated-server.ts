@@ -1,0 +1,89 @@
+/**
+ * A tiny aggregated API server for tests: https on loopback with its own CA, serving discovery for
+ * wardle.example.com/v1 and one namespaced resource (flunders: list, get, and a watch that stays open), and
+ * recording who each request came from (request headers and the caller's client certificate).
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServer as createTlsServer, type TLSSocket } from "node:tls";
+import { createCertificateAuthority, issueServingCertificate } from "../core/server/certificates.ts";
+
+export const WARDLE_GROUP_VERSION = "wardle.example.com/v1";
+
+export interface SeenRequest {
+  path: string;
+  user: string | undefined;
+  groups: string[];
+  clientCommonName: string | undefined;
+  /** Whether the client certificate verified against the CA the server was told to trust. */
+  clientVerified: boolean;
+}
+
+export interface AggregatedServer {
+  port: number;
+  caPem: string;
+  seen: SeenRequest[];
+  stop(): Promise<void>;
+}
+
+const FLUNDER = { apiVersion: WARDLE_GROUP_VERSION, kind: "Flunder", metadata: { name: "my-flunder", namespace: "default", creationTimestamp: "2024-01-01T00:00:00Z" } };
+
+const RESOURCES = {
+  kind: "APIResourceList",
+  apiVersion: "v1",
+  groupVersion: WARDLE_GROUP_VERSION,
+  resources: [{ name: "flunders", singularName: "flunder", namespaced: true, kind: "Flunder", verbs: ["get", "list", "watch"] }],
+};
+
+function answer(request: IncomingMessage, response: ServerResponse): void {
+  const url = new URL(request.url ?? "/", "https://wardle");
+  const send = (status: number, body: unknown) => {
+    response.writeHead(status, { "Content-Type": "application/json" });
+    response.end(JSON.stringify(body));
+  };
+  if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}`) return send(200, RESOURCES);
+  if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}/namespaces/default/flunders` && url.searchParams.get("watch") === "true") {
+    // The first event goes out at once and the stream stays open: only an unbuffered proxy lets a client see it.
+    response.writeHead(200, { "Content-Type": "application/json" });
+    response.write(`${JSON.stringify({ type: "ADDED", object: FLUNDER })}\n`);
+    return;
+  }
+  if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}/namespaces/default/flunders`) {
+    return send(200, { apiVersion: WARDLE_GROUP_VERSION, kind: "FlunderList", metadata: { resourceVersion: "1" }, items: [FLUNDER] });
+  }
+  if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}/namespaces/default/flunders/my-flunder`) return send(200, FLUNDER);
+  send(404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "not found" });
+}
+
+/** Starts the server with a certificate for `serviceHost` (`<service>.<namespace>.svc`), trusting client certificates from `clientCaPem`. */
+export async function startAggregatedServer(serviceHost: string, clientCaPem: string): Promise<AggregatedServer> {
+  const ca = await createCertificateAuthority("wardle-ca", { days: 1 });
+  const serving = await issueServingCertificate(ca, { commonName: "wardle", hosts: [serviceHost], days: 1 });
+  const seen: SeenRequest[] = [];
+  const http = createHttpServer((request, response) => {
+    const socket = request.socket as TLSSocket;
+    const cert = socket.getPeerCertificate();
+    const groups = request.headersDistinct["x-remote-group"] ?? [];
+    seen.push({ path: request.url ?? "", user: request.headers["x-remote-user"] as string | undefined, groups, clientCommonName: cert?.subject?.CN as string | undefined, clientVerified: socket.authorized });
+    answer(request, response);
+  });
+  const sockets = new Set<TLSSocket>();
+  const tls = createTlsServer({ key: serving.keyPem, cert: serving.certPem, ca: clientCaPem, requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
+  tls.on("secureConnection", (socket: TLSSocket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    http.emit("connection", socket);
+  });
+  await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (tls.address() as AddressInfo).port,
+    caPem: ca.certPem,
+    seen,
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => tls.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}

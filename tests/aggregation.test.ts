@@ -1,0 +1,117 @@
+/**
+ * APIService aggregation end to end: a tiny aggregated server on loopback behind a Service and Endpoints, registered
+ * with a caBundle, is reached through kubun with the caller named in X-Remote-* headers over the front-proxy client
+ * certificate; when it stops, its APIService turns Available=False and its requests get 503.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { type AggregatedServer, startAggregatedServer, WARDLE_GROUP_VERSION } from "./_aggregated-server.ts";
+import { getJson } from "./_api.ts";
+import { startServer, type TestServer } from "./harness.ts";
+
+let server: TestServer;
+let backend: AggregatedServer;
+
+const FLUNDERS = `/apis/${WARDLE_GROUP_VERSION}/namespaces/default/flunders`;
+
+function registration(port: number, caPem: string): string {
+  // One YAML document per object: kubectl's validation has no schema for a v1 List.
+  return [
+    { apiVersion: "v1", kind: "Namespace", metadata: { name: "wardle" } },
+    { apiVersion: "v1", kind: "Service", metadata: { name: "api", namespace: "wardle" }, spec: { ports: [{ name: "https", port: 443, targetPort: port }] } },
+    { apiVersion: "v1", kind: "Endpoints", metadata: { name: "api", namespace: "wardle" }, subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }] },
+    {
+      apiVersion: "apiregistration.k8s.io/v1",
+      kind: "APIService",
+      metadata: { name: "v1.wardle.example.com" },
+      spec: {
+        group: "wardle.example.com", version: "v1", groupPriorityMinimum: 1000, versionPriority: 15,
+        service: { namespace: "wardle", name: "api" }, caBundle: Buffer.from(caPem).toString("base64"),
+      },
+    },
+  ].map((object) => stringify(object)).join("---\n");
+}
+
+async function availability(): Promise<{ status: string; reason: string; message: string }> {
+  const apiService = await getJson(server, "/apis/apiregistration.k8s.io/v1/apiservices/v1.wardle.example.com");
+  return apiService.status?.conditions?.find((c: { type: string }) => c.type === "Available") ?? { status: "", reason: "", message: "" };
+}
+
+async function waitForAvailability(status: string): Promise<{ status: string; reason: string; message: string }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const condition = await availability();
+    if (condition.status === status || Date.now() > deadline) return condition;
+    await Bun.sleep(200);
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  backend = await startAggregatedServer("api.wardle.svc", await readFile(join(server.dataDir, "front-proxy-ca.crt"), "utf8"));
+  const applied = await server.kubectl(["apply", "-f", "-"], { stdin: registration(backend.port, backend.caPem) });
+  expect(applied.stderr).toBe("");
+});
+afterAll(async () => {
+  await backend?.stop();
+  await server?.stop();
+});
+
+test("a reachable aggregated server makes its APIService Available with reason Passed", async () => {
+  expect(await waitForAvailability("True")).toMatchObject({ status: "True", reason: "Passed", message: "all checks passed" });
+  const listed = await server.kubectl(["get", "apiservice", "v1.wardle.example.com"]);
+  expect(listed.stdout).toMatch(/v1\.wardle\.example\.com\s+wardle\/api\s+True/);
+});
+
+test("kubectl api-resources lists the aggregated resource from the proxied discovery", async () => {
+  await waitForAvailability("True");
+  const result = await server.kubectl(["api-resources", "--api-group=wardle.example.com"]);
+  expect(result.stdout).toMatch(/flunders\s+wardle\.example\.com\/v1\s+true\s+Flunder/);
+  const groups = await getJson(server, "/apis");
+  expect(groups.groups.map((g: { name: string }) => g.name)).toContain("wardle.example.com");
+});
+
+test("kubectl get reaches the aggregated server as the caller, over the front-proxy client certificate", async () => {
+  await waitForAvailability("True");
+  backend.seen.length = 0;
+  const listed = await server.kubectl(["get", "flunders", "-n", "default"]);
+  expect(listed.stdout).toContain("my-flunder");
+  const one = await server.kubectl(["get", "flunder", "my-flunder", "-n", "default", "-o", "jsonpath={.kind}"]);
+  expect(one.stdout).toBe("Flunder");
+  const request = backend.seen.find((seen) => seen.path.startsWith(FLUNDERS));
+  expect(request).toMatchObject({ user: "admin", clientCommonName: "front-proxy-client", clientVerified: true });
+  expect(request!.groups).toEqual(["system:masters", "system:authenticated"]);
+});
+
+test("a watch through the aggregator streams events as the aggregated server sends them", async () => {
+  await waitForAvailability("True");
+  const controller = new AbortController();
+  const response = await server.request("GET", `${FLUNDERS}?watch=true`, { signal: controller.signal });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const first = await reader.read();
+  expect(new TextDecoder().decode(first.value)).toContain('"type":"ADDED"');
+  controller.abort();
+});
+
+test("kubectl get apiservices shows the built-in group/versions as Local and available", async () => {
+  const listed = await server.kubectl(["get", "apiservices"]);
+  expect(listed.stdout).toMatch(/^v1\.\s+Local\s+True/m);
+  expect(listed.stdout).toMatch(/^v1\.apps\s+Local\s+True/m);
+  expect(listed.stdout).toMatch(/^v1\.authentication\.k8s\.io\s+Local\s+True/m);
+});
+
+test("stopping the aggregated server turns its APIService Available=False and its requests into 503", async () => {
+  await waitForAvailability("True");
+  await backend.stop();
+  const condition = await waitForAvailability("False");
+  expect(condition).toMatchObject({ status: "False", reason: "FailedDiscoveryCheck" });
+  expect(condition.message).toStartWith(`failing or missing response from https://127.0.0.1:${backend.port}/apis/wardle.example.com/v1:`);
+  const response = await server.request("GET", FLUNDERS);
+  expect(response.status).toBe(503);
+  expect(await response.text()).toBe("service unavailable\n");
+  const result = await server.kubectl(["get", "flunders", "-n", "default"]);
+  expect(result.stderr).toContain("the server is currently unable to handle the request");
+});
