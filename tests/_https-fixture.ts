@@ -1,4 +1,6 @@
 /** A small https server on loopback for tests (an OIDC issuer, a token webhook), with its own CA. */
+import { writeFile } from "node:fs/promises";
+import { stringify } from "yaml";
 import { createCertificateAuthority, type IssuedCertificate, issueServingCertificate } from "../core/server/certificates.ts";
 
 export interface HttpsFixture {
@@ -25,4 +27,19 @@ export async function startHttpsFixture(handler: (request: Request) => Response 
   fixture.url = `https://127.0.0.1:${server.port}`;
   fixture.stop = () => server.stop(true);
   return fixture;
+}
+
+/** Writes the kubeconfig-format file a --*-webhook-config-file flag reads: `server` (an https URL) trusted by `caPem`. */
+export async function writeWebhookKubeconfig(path: string, target: { server: string; caPem: string }): Promise<void> {
+  await writeFile(
+    path,
+    stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{ name: "webhook", cluster: { server: target.server, "certificate-authority-data": Buffer.from(target.caPem).toString("base64") } }],
+      users: [{ name: "apiserver", user: {} }],
+      contexts: [{ name: "webhook", context: { cluster: "webhook", user: "apiserver" } }],
+      "current-context": "webhook",
+    }),
+  );
 }

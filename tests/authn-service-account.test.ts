@@ -4,6 +4,7 @@ import { decodeJwt } from "jose";
 import { sendJson } from "./_api.ts";
 import { kubectlAs } from "./_token-kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 
 let server: TestServer;
 
@@ -14,40 +15,34 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function kubectlOk(args: string[]): Promise<string> {
-  const result = await server.kubectl(args);
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return result.stdout.trim();
-}
-
 test("kubectl create token mints a token kubectl can use until the service account is deleted", async () => {
-  await kubectlOk(["create", "serviceaccount", "bob"]);
-  const token = await kubectlOk(["create", "token", "bob", "--duration", "15m"]);
+  await kubectlOk(server, ["create", "serviceaccount", "bob"]);
+  const token = (await kubectlOk(server, ["create", "token", "bob", "--duration", "15m"])).trim();
   const claims = decodeJwt(token);
   expect(claims).toMatchObject({ iss: "https://kubernetes.default.svc.cluster.local", sub: "system:serviceaccount:default:bob", aud: ["https://kubernetes.default.svc.cluster.local"] });
   expect(claims.exp! - claims.iat!).toBe(900);
   const asBob = await kubectlAs(server, { token });
   expect((await asBob(["get", "namespaces", "-o", "name"])).stdout).toContain("namespace/default");
-  await kubectlOk(["delete", "serviceaccount", "bob"]);
+  await kubectlOk(server, ["delete", "serviceaccount", "bob"]);
   const denied = await asBob(["get", "namespaces"]);
   expect(denied.code).not.toBe(0);
   expect(denied.stderr).toContain("Unauthorized");
 });
 
 test("a pod-bound token stops working when the pod is deleted", async () => {
-  await kubectlOk(["create", "serviceaccount", "runner"]);
+  await kubectlOk(server, ["create", "serviceaccount", "runner"]);
   const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "job" }, spec: { serviceAccountName: "runner", containers: [{ name: "main", image: "busybox" }] } };
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);
-  const token = await kubectlOk(["create", "token", "runner", "--bound-object-kind", "Pod", "--bound-object-name", "job"]);
+  const token = (await kubectlOk(server, ["create", "token", "runner", "--bound-object-kind", "Pod", "--bound-object-name", "job"])).trim();
   expect(decodeJwt(token)["kubernetes.io"]).toMatchObject({ namespace: "default", pod: { name: "job" }, serviceaccount: { name: "runner" } });
   const asRunner = await kubectlAs(server, { token });
   expect((await asRunner(["get", "serviceaccounts", "-o", "name"])).code).toBe(0);
-  await kubectlOk(["delete", "pod", "job", "--wait=false"]);
+  await kubectlOk(server, ["delete", "pod", "job", "--wait=false"]);
   expect((await asRunner(["get", "serviceaccounts"])).stderr).toContain("Unauthorized");
 });
 
 test("TokenRequest answers 201 with the token and its expiry, and rejects a lifetime under 10 minutes", async () => {
-  await kubectlOk(["create", "serviceaccount", "short"]);
+  await kubectlOk(server, ["create", "serviceaccount", "short"]);
   const path = "/api/v1/namespaces/default/serviceaccounts/short/token";
   const created = await sendJson(server, "POST", path, { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { audiences: ["vault"] } });
   expect(created.status).toBe(201);
@@ -75,7 +70,7 @@ test("issuer discovery serves the OpenID configuration and the JWKS that verifie
   });
   const jwks = await server.request("GET", "/openid/v1/jwks");
   expect(jwks.headers.get("content-type")).toBe("application/jwk-set+json");
-  const token = await kubectlOk(["create", "token", "short"]);
+  const token = (await kubectlOk(server, ["create", "token", "short"])).trim();
   const { keys } = await jwks.json();
   expect(keys.map((k: { kid: string }) => k.kid)).toContain(JSON.parse(atob(token.split(".")[0]!)).kid);
   expect((await server.requestAnonymous("GET", "/openid/v1/jwks")).status).toBe(401);

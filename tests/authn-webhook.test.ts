@@ -1,10 +1,9 @@
 /** Token webhook: a TokenReview server on loopback decides; decisions are cached; a webhook that is down means 401. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stringify } from "yaml";
-import { startHttpsFixture, type HttpsFixture } from "./_https-fixture.ts";
+import { type HttpsFixture, startHttpsFixture, writeWebhookKubeconfig } from "./_https-fixture.ts";
 import { kubectlAs } from "./_token-kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
@@ -26,17 +25,7 @@ beforeAll(async () => {
     return Response.json({ apiVersion: review.apiVersion, kind: "TokenReview", status });
   });
   const config = join(await mkdtemp(join(tmpdir(), "kubun-webhook-")), "webhook.kubeconfig");
-  await writeFile(
-    config,
-    stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "authn", cluster: { server: `${webhook.url}/review`, "certificate-authority-data": Buffer.from(webhook.caPem).toString("base64") } }],
-      users: [{ name: "apiserver", user: {} }],
-      contexts: [{ name: "webhook", context: { cluster: "authn", user: "apiserver" } }],
-      "current-context": "webhook",
-    }),
-  );
+  await writeWebhookKubeconfig(config, { server: `${webhook.url}/review`, caPem: webhook.caPem });
   server = await startServer(["--authorization-mode=AlwaysDeny", `--authentication-token-webhook-config-file=${config}`]);
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 import { createUser, type TestUser } from "./_users.ts";
 
 let server: TestServer;
@@ -20,18 +21,13 @@ const podOn = (name: string, node: string, secret: string, claim?: string) => ({
   },
 });
 
-async function admin(args: string[], stdin?: string): Promise<void> {
-  const result = await server.kubectl(args, { stdin });
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-}
-
 beforeAll(async () => {
   server = await startServer(["--authorization-mode=Node,RBAC"]);
-  for (const node of ["n1", "n2"]) await admin(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: node } }));
-  for (const name of ["mine-secret", "their-secret", "unused-secret"]) await admin(["create", "secret", "generic", name, "--from-literal=k=v"]);
-  for (const name of ["mine-config", "theirs-config"]) await admin(["create", "configmap", name]);
-  await admin(["apply", "-f", "-"], JSON.stringify(podOn("mine", "n1", "mine-secret", "mine-claim")));
-  await admin(["apply", "-f", "-"], JSON.stringify(podOn("theirs", "n2", "their-secret")));
+  for (const node of ["n1", "n2"]) await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: node } }));
+  for (const name of ["mine-secret", "their-secret", "unused-secret"]) await kubectlOk(server, ["create", "secret", "generic", name, "--from-literal=k=v"]);
+  for (const name of ["mine-config", "theirs-config"]) await kubectlOk(server, ["create", "configmap", name]);
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(podOn("mine", "n1", "mine-secret", "mine-claim")));
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(podOn("theirs", "n2", "their-secret")));
   kubelet = await createUser(server, "system:node:n1", ["system:nodes"]);
 });
 afterAll(() => server?.stop());
@@ -69,11 +65,11 @@ test("the graph follows the store: a claim's bound volume becomes readable, and 
     metadata: { name: "mine-volume" },
     spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/x" }, claimRef: { namespace: "default", name: "mine-claim" } },
   };
-  await admin(["apply", "-f", "-"], JSON.stringify(volume));
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(volume));
   expect(await canGet(["pv", "mine-volume"])).toBe(true);
   const deleted = await server.kubectl(["delete", "pod", "mine", "--grace-period=0", "--force"]);
   expect(deleted.code).toBe(0);
-  await admin(["apply", "-f", "-"], JSON.stringify(podOn("mine", "n2", "mine-secret")));
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(podOn("mine", "n2", "mine-secret")));
   expect(await canGet(["secret", "mine-secret"])).toBe(false);
   expect(await canGet(["pv", "mine-volume"])).toBe(false);
 });

@@ -3,10 +3,8 @@
  * loopback: its allow and deny decide, its no opinion and its outage fall through to RBAC, else 403.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stringify } from "yaml";
-import { startHttpsFixture, type HttpsFixture } from "./_https-fixture.ts";
+import { type HttpsFixture, startHttpsFixture, writeWebhookKubeconfig } from "./_https-fixture.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { createUser } from "./_users.ts";
 import { scratchDir } from "./_authn.ts";
@@ -35,17 +33,7 @@ beforeAll(async () => {
     return Response.json({ apiVersion: review.apiVersion, kind: "SubjectAccessReview", status });
   });
   const config = join(scratch.path, "authz-webhook.kubeconfig");
-  await writeFile(
-    config,
-    stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "authz", cluster: { server: `${webhook.url}/authorize`, "certificate-authority-data": Buffer.from(webhook.caPem).toString("base64") } }],
-      users: [{ name: "apiserver", user: {} }],
-      contexts: [{ name: "webhook", context: { cluster: "authz", user: "apiserver" } }],
-      "current-context": "webhook",
-    }),
-  );
+  await writeWebhookKubeconfig(config, { server: `${webhook.url}/authorize`, caPem: webhook.caPem });
   server = await startServer(["--authorization-mode=Webhook,RBAC", `--authorization-webhook-config-file=${config}`]);
   for (const user of ["dennis", "rita"]) {
     expect((await server.kubectl(["create", "clusterrolebinding", `${user}-view`, "--clusterrole=view", `--user=${user}`])).code).toBe(0);

@@ -2,17 +2,12 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { createNamespace, getJson, openWatch, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 
 const NS = "crd";
 const CRD_FILE = resolve(import.meta.dir, "testdata/crontab-crd.yaml");
 const CRONTABS = `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`;
 let server: TestServer;
-
-async function kubectlOk(args: string[], stdin?: string): Promise<string> {
-  const result = await server.kubectl(args, { stdin });
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return result.stdout;
-}
 
 function cronTab(name: string, spec: Record<string, unknown>): string {
   return JSON.stringify({ apiVersion: "stable.example.com/v1", kind: "CronTab", metadata: { name, namespace: NS }, spec });
@@ -21,19 +16,19 @@ function cronTab(name: string, spec: Record<string, unknown>): string {
 beforeAll(async () => {
   server = await startServer();
   await createNamespace(server, NS);
-  await kubectlOk(["apply", "-f", CRD_FILE]);
-  await kubectlOk(["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
+  await kubectlOk(server, ["apply", "-f", CRD_FILE]);
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
 });
 afterAll(() => server.stop());
 
 test("an established CRD is served: discovery with short names and categories, Table columns, defaults", async () => {
-  const resources = await kubectlOk(["api-resources", "--api-group", "stable.example.com", "--no-headers"]);
+  const resources = await kubectlOk(server, ["api-resources", "--api-group", "stable.example.com", "--no-headers"]);
   expect(resources.trim().split(/\s+/)).toEqual(["crontabs", "ct", "stable.example.com/v1", "true", "CronTab"]);
-  await kubectlOk(["apply", "-f", "-"], cronTab("first", { cronSpec: "*/5 * * * *", image: "img" }));
-  const table = await kubectlOk(["-n", NS, "get", "ct"]);
+  await kubectlOk(server, ["apply", "-f", "-"], cronTab("first", { cronSpec: "*/5 * * * *", image: "img" }));
+  const table = await kubectlOk(server, ["-n", NS, "get", "ct"]);
   expect(table.split("\n")[0].trim().split(/\s{2,}/)).toEqual(["NAME", "SPEC", "REPLICAS", "AGE"]);
   expect(table.split("\n")[1]).toMatch(/^first\s+\*\/5 \* \* \* \*\s+1\s+\d+s/);
-  expect(await kubectlOk(["-n", NS, "get", "all", "-o", "name"])).toContain("crontab.stable.example.com/first");
+  expect(await kubectlOk(server, ["-n", NS, "get", "all", "-o", "name"])).toContain("crontab.stable.example.com/first");
 });
 
 test("an invalid custom resource is refused with kube's field path and message, unknown fields are pruned", async () => {
@@ -47,15 +42,15 @@ test("an invalid custom resource is refused with kube's field path and message, 
 });
 
 test("kubectl explain describes a custom resource field from the CRD schema", async () => {
-  const explained = await kubectlOk(["explain", "crontab.spec.cronSpec"]);
+  const explained = await kubectlOk(server, ["explain", "crontab.spec.cronSpec"]);
   expect(explained).toContain("FIELD: cronSpec <string>");
   expect(explained).toContain("The cron schedule.");
 });
 
 test("status and scale subresources change only their part; kubectl scale works", async () => {
-  await kubectlOk(["apply", "-f", "-"], cronTab("scaled", { image: "i" }));
-  await kubectlOk(["-n", NS, "scale", "ct", "scaled", "--replicas=3"]);
-  await kubectlOk(["-n", NS, "patch", "ct", "scaled", "--subresource=status", "--type=merge", "-p", '{"status":{"replicas":3,"labelSelector":"app=x"},"spec":{"replicas":9}}']);
+  await kubectlOk(server, ["apply", "-f", "-"], cronTab("scaled", { image: "i" }));
+  await kubectlOk(server, ["-n", NS, "scale", "ct", "scaled", "--replicas=3"]);
+  await kubectlOk(server, ["-n", NS, "patch", "ct", "scaled", "--subresource=status", "--type=merge", "-p", '{"status":{"replicas":3,"labelSelector":"app=x"},"spec":{"replicas":9}}']);
   const object = await getJson(server, `${CRONTABS}/scaled`);
   expect([object.spec.replicas, object.status.replicas, object.metadata.generation]).toEqual([3, 3, 2]);
   const scale = await getJson(server, `${CRONTABS}/scaled/scale`);
@@ -64,8 +59,8 @@ test("status and scale subresources change only their part; kubectl scale works"
 
 test("server-side apply merges a list-map by its keys across field managers", async () => {
   const ports = (name: string, port: number) => cronTab("ssa", { ports: [{ name, port }] });
-  await kubectlOk(["apply", "--server-side", "--field-manager=one", "-f", "-"], ports("a", 1));
-  await kubectlOk(["apply", "--server-side", "--field-manager=two", "-f", "-"], ports("b", 2));
+  await kubectlOk(server, ["apply", "--server-side", "--field-manager=one", "-f", "-"], ports("a", 1));
+  await kubectlOk(server, ["apply", "--server-side", "--field-manager=two", "-f", "-"], ports("b", 2));
   expect((await getJson(server, `${CRONTABS}/ssa`)).spec.ports).toEqual([{ name: "a", port: 1 }, { name: "b", port: 2 }]);
 });
 
@@ -79,7 +74,7 @@ test("a served version that is not the storage version reads and writes with its
 
 test("watch of custom resources sees creates", async () => {
   const watch = await openWatch(server, `${CRONTABS}?watch=1&resourceVersion=0`);
-  await kubectlOk(["apply", "-f", "-"], cronTab("watched", { image: "w" }));
+  await kubectlOk(server, ["apply", "-f", "-"], cronTab("watched", { image: "w" }));
   const events = await watch.until((event) => event.object.metadata.name === "watched");
   await watch.close();
   expect(events.at(-1)!.type).toBe("ADDED");
@@ -96,7 +91,7 @@ test("a CRD whose singular and kind another CRD holds is not established, with N
     },
   };
   expect((await sendJson(server, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", clash)).status).toBe(201);
-  await kubectlOk(["wait", "--for", "condition=namesaccepted=false", "--timeout=10s", "crd/crontabs2.stable.example.com"]);
+  await kubectlOk(server, ["wait", "--for", "condition=namesaccepted=false", "--timeout=10s", "crd/crontabs2.stable.example.com"]);
   const status = (await getJson(server, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs2.stable.example.com")).status;
   expect(status.conditions.map((c: { type: string; status: string; reason: string }) => `${c.type}=${c.status}/${c.reason}`)).toEqual([
     "NamesAccepted=False/SingularConflict",
@@ -120,12 +115,12 @@ test("a CRD with webhook conversion is refused with 422", async () => {
 
 test("deleting the CRD deletes its custom resources and stops serving them", async () => {
   expect((await getJson(server, CRONTABS)).items.length).toBeGreaterThan(0);
-  await kubectlOk(["delete", "crd", "crontabs.stable.example.com", "--timeout=20s"]);
+  await kubectlOk(server, ["delete", "crd", "crontabs.stable.example.com", "--timeout=20s"]);
   expect((await server.request("GET", CRONTABS)).status).toBe(404);
-  const resources = await kubectlOk(["api-resources", "--api-group", "stable.example.com", "--no-headers"]);
+  const resources = await kubectlOk(server, ["api-resources", "--api-group", "stable.example.com", "--no-headers"]);
   expect(resources).not.toMatch(/^crontabs\s/m);
   // Defined again, the resource starts empty: the old objects were deleted, not just hidden.
-  await kubectlOk(["apply", "-f", CRD_FILE]);
-  await kubectlOk(["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
+  await kubectlOk(server, ["apply", "-f", CRD_FILE]);
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
   expect((await getJson(server, CRONTABS)).items).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { parse, stringify } from "yaml";
 import { createNamespace } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 
 const NAMESPACE = "defaults";
 let server: TestServer;
@@ -15,19 +16,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function kubectlOk(args: string[], stdin?: string): Promise<string> {
-  const result = await server.kubectl(args, { stdin });
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return result.stdout;
-}
-
 // deno-lint-ignore no-explicit-any
 async function getYaml(...args: string[]): Promise<any> {
-  return parse(await kubectlOk(["get", ...args, "-o", "yaml"]));
+  return parse(await kubectlOk(server, ["get", ...args, "-o", "yaml"]));
 }
 
 test("kubectl create deployment shows kube's strategy, history, deadline and pod template defaults", async () => {
-  await kubectlOk(["create", "deployment", "web", "--image=nginx", "-n", NAMESPACE]);
+  await kubectlOk(server, ["create", "deployment", "web", "--image=nginx", "-n", NAMESPACE]);
   const deployment = await getYaml("deployment", "web", "-n", NAMESPACE);
   expect(deployment.spec).toMatchObject({
     replicas: 1,
@@ -53,7 +48,7 @@ test("kubectl create deployment shows kube's strategy, history, deadline and pod
 });
 
 test("kubectl run makes a pod with kube's pod defaults", async () => {
-  await kubectlOk(["run", "p", "--image=nginx:1.25", "-n", NAMESPACE]);
+  await kubectlOk(server, ["run", "p", "--image=nginx:1.25", "-n", NAMESPACE]);
   const pod = await getYaml("pod", "p", "-n", NAMESPACE);
   expect(pod.spec).toMatchObject({
     restartPolicy: "Always",
@@ -66,14 +61,14 @@ test("kubectl run makes a pod with kube's pod defaults", async () => {
 
 test("a Service with only a port gets targetPort, protocol TCP, type ClusterIP and sessionAffinity None", async () => {
   const service = { apiVersion: "v1", kind: "Service", metadata: { name: "svc", namespace: NAMESPACE }, spec: { selector: { app: "web" }, ports: [{ port: 80 }] } };
-  await kubectlOk(["create", "-f", "-"], stringify(service));
+  await kubectlOk(server, ["create", "-f", "-"], stringify(service));
   const stored = await getYaml("service", "svc", "-n", NAMESPACE);
   expect(stored.spec).toMatchObject({ type: "ClusterIP", sessionAffinity: "None", internalTrafficPolicy: "Cluster", ports: [{ port: 80, targetPort: 80, protocol: "TCP" }] });
 });
 
 test("a Secret without a type is Opaque", async () => {
   const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "plain", namespace: NAMESPACE }, data: { k: btoa("v") } };
-  await kubectlOk(["create", "-f", "-"], stringify(secret));
+  await kubectlOk(server, ["create", "-f", "-"], stringify(secret));
   expect((await getYaml("secret", "plain", "-n", NAMESPACE)).type).toBe("Opaque");
 });
 
@@ -90,7 +85,7 @@ test("a mutating webhook configuration shows the webhook defaults of spec 2.9", 
       admissionReviewVersions: ["v1"],
     }],
   };
-  await kubectlOk(["create", "-f", "-"], stringify(configuration));
+  await kubectlOk(server, ["create", "-f", "-"], stringify(configuration));
   const [webhook] = (await getYaml("mutatingwebhookconfiguration", "defaults.example.com")).webhooks;
   expect(webhook).toMatchObject({
     clientConfig: { service: { port: 443 } },
@@ -105,9 +100,9 @@ test("a mutating webhook configuration shows the webhook defaults of spec 2.9", 
 });
 
 test("defaults also apply to objects changed by a patch", async () => {
-  await kubectlOk(["create", "deployment", "patched", "--image=nginx:1.25", "-n", NAMESPACE]);
+  await kubectlOk(server, ["create", "deployment", "patched", "--image=nginx:1.25", "-n", NAMESPACE]);
   const patch = JSON.stringify({ spec: { strategy: { type: "Recreate", rollingUpdate: null }, template: { spec: { containers: [{ name: "nginx", image: "nginx:1.25", ports: [{ containerPort: 8080 }] }] } } } });
-  await kubectlOk(["patch", "deployment", "patched", "-n", NAMESPACE, "--type=merge", "-p", patch]);
+  await kubectlOk(server, ["patch", "deployment", "patched", "-n", NAMESPACE, "--type=merge", "-p", patch]);
   const deployment = await getYaml("deployment", "patched", "-n", NAMESPACE);
   expect(deployment.spec.strategy).toEqual({ type: "Recreate" });
   expect(deployment.spec.template.spec.containers[0]).toMatchObject({ ports: [{ containerPort: 8080, protocol: "TCP" }], imagePullPolicy: "IfNotPresent" });

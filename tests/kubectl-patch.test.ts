@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createNamespace, expectStatus, getJson, type Json, sendJson } from "./_api.ts";
 import { KUBECTL } from "./_kubectl-stream.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 
 const NS = "patching";
 let server: TestServer;
@@ -26,14 +27,10 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-async function kubectlOk(args: string[]): Promise<string> {
-  const result = await server.kubectl(["-n", NS, ...args]);
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-  return result.stdout;
-}
+const kubectlInNamespace = (args: string[]) => kubectlOk(server, ["-n", NS, ...args]);
 
 async function getObject(kind: string, name: string): Promise<Json> {
-  return JSON.parse(await kubectlOk(["get", kind, name, "-o", "json"]));
+  return JSON.parse(await kubectlInNamespace(["get", kind, name, "-o", "json"]));
 }
 
 function deploymentYaml(name: string, options: { replicas?: number; env?: string[]; labels?: string } = {}): string {
@@ -60,7 +57,7 @@ ${env ? `        env:\n${env}\n` : ""}`;
 async function applyYaml(yaml: string): Promise<string> {
   const file = join(workDir, "apply.yaml");
   await writeFile(file, yaml);
-  return await kubectlOk(["apply", "-f", file]);
+  return await kubectlInNamespace(["apply", "-f", file]);
 }
 
 test("kubectl apply creates, then leaves unchanged, then removes what the file no longer has", async () => {
@@ -77,11 +74,11 @@ test("kubectl apply creates, then leaves unchanged, then removes what the file n
 
 test("kubectl patch --type json, merge and strategic change a Deployment", async () => {
   await applyYaml(deploymentYaml("patched"));
-  expect(await kubectlOk(["patch", "deployment", "patched", "--type=json", "-p", '[{"op":"replace","path":"/spec/replicas","value":4}]'])).toBe(
+  expect(await kubectlInNamespace(["patch", "deployment", "patched", "--type=json", "-p", '[{"op":"replace","path":"/spec/replicas","value":4}]'])).toBe(
     "deployment.apps/patched patched\n",
   );
-  await kubectlOk(["patch", "deployment", "patched", "--type=merge", "-p", '{"metadata":{"labels":{"merged":"yes"}}}']);
-  await kubectlOk(["patch", "deployment", "patched", "--type=strategic", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}']);
+  await kubectlInNamespace(["patch", "deployment", "patched", "--type=merge", "-p", '{"metadata":{"labels":{"merged":"yes"}}}']);
+  await kubectlInNamespace(["patch", "deployment", "patched", "--type=strategic", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}']);
   const deployment = await getObject("deployment", "patched");
   expect(deployment.spec.replicas).toBe(4);
   expect(deployment.metadata.labels).toEqual({ app: "patched", merged: "yes" });
@@ -98,10 +95,10 @@ test("a failing JSON patch test operation is refused as kube-apiserver does", as
 
 test("kubectl label, annotate and set image update the object", async () => {
   await applyYaml(deploymentYaml("decorated"));
-  expect(await kubectlOk(["label", "deployment", "decorated", "tier=front"])).toBe("deployment.apps/decorated labeled\n");
-  expect(await kubectlOk(["annotate", "deployment", "decorated", "note=hello"])).toBe("deployment.apps/decorated annotated\n");
-  expect(await kubectlOk(["set", "image", "deployment/decorated", "main=nginx:1.26"])).toBe("deployment.apps/decorated image updated\n");
-  await kubectlOk(["label", "deployment", "decorated", "tier-"]);
+  expect(await kubectlInNamespace(["label", "deployment", "decorated", "tier=front"])).toBe("deployment.apps/decorated labeled\n");
+  expect(await kubectlInNamespace(["annotate", "deployment", "decorated", "note=hello"])).toBe("deployment.apps/decorated annotated\n");
+  expect(await kubectlInNamespace(["set", "image", "deployment/decorated", "main=nginx:1.26"])).toBe("deployment.apps/decorated image updated\n");
+  await kubectlInNamespace(["label", "deployment", "decorated", "tier-"]);
   const deployment = await getObject("deployment", "decorated");
   expect(deployment.metadata.labels).toEqual({ app: "decorated" });
   expect(deployment.metadata.annotations.note).toBe("hello");
@@ -132,7 +129,7 @@ test.each(workloads)("kubectl scale %s changes spec.replicas through the scale s
   const name = `scaled-${kind}`;
   const manifest = deploymentYaml(name).replace("kind: Deployment", `kind: ${kind === "statefulset" ? "StatefulSet" : kind === "replicaset" ? "ReplicaSet" : "Deployment"}`);
   await applyYaml(kind === "statefulset" ? manifest.replace("spec:\n  replicas", `spec:\n  serviceName: ${name}\n  replicas`) : manifest);
-  expect(await kubectlOk(["scale", kind, name, "--replicas=3"])).toBe(`${kind}.apps/${name} scaled\n`);
+  expect(await kubectlInNamespace(["scale", kind, name, "--replicas=3"])).toBe(`${kind}.apps/${name} scaled\n`);
   const scale = await getJson(server, `/apis/${apiVersion}/namespaces/${NS}/${resource}/${name}/scale`);
   expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name, namespace: NS }, spec: { replicas: 3 }, status: { selector: `app=${name}` } });
   expect((await getObject(kind, name)).spec.replicas).toBe(3);
@@ -149,7 +146,7 @@ spec:
     metadata: {labels: {app: scaled-rc}}
     spec: {containers: [{name: main, image: busybox}]}
 `);
-  expect(await kubectlOk(["scale", "rc", "scaled-rc", "--replicas=2"])).toBe("replicationcontroller/scaled-rc scaled\n");
+  expect(await kubectlInNamespace(["scale", "rc", "scaled-rc", "--replicas=2"])).toBe("replicationcontroller/scaled-rc scaled\n");
   const scale = await getJson(server, `/api/v1/namespaces/${NS}/replicationcontrollers/scaled-rc/scale`);
   // status.replicas is whatever the replication controller has counted by now; the selector is fixed.
   expect(scale).toMatchObject({ kind: "Scale", spec: { replicas: 2 }, status: { selector: "app=scaled-rc" } });

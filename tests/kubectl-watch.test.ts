@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createConfigMap, createNamespace } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 
 let server: TestServer;
 
@@ -12,17 +13,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function kubectlOk(args: string[], stdin?: string): Promise<void> {
-  const result = await server.kubectl(args, { stdin });
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
-}
-
 /** Makes one object go through create, update and delete with separate kubectl commands. */
 async function createModifyDelete(namespace: string, name: string): Promise<void> {
   // `create -f -` sends JSON; `kubectl create configmap` would send protobuf (covered in kubectl-crud).
-  await kubectlOk(["create", "-n", namespace, "-f", "-"], `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`);
-  await kubectlOk(["label", "configmap", name, "-n", namespace, "touched=yes"]);
-  await kubectlOk(["delete", "configmap", name, "-n", namespace]);
+  await kubectlOk(server, ["create", "-n", namespace, "-f", "-"], `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`);
+  await kubectlOk(server, ["label", "configmap", name, "-n", namespace, "touched=yes"]);
+  await kubectlOk(server, ["delete", "configmap", name, "-n", namespace]);
 }
 
 test("kubectl get -w --output-watch-events prints a row per ADDED, MODIFIED and DELETED event", async () => {

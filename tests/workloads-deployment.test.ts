@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
 import { sendJson } from "./_api.ts";
 import { kubectlUntil, lines } from "./_workloads.ts";
 
@@ -11,41 +12,35 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const ok = async (args: string[]) => {
-  const result = await server.kubectl(args);
-  expect({ args, stderr: result.stderr, code: result.code }).toEqual({ args, stderr: "", code: 0 });
-  return result.stdout;
-};
-
 test("--simulated-nodes=3 registers three Ready nodes with node leases", async () => {
-  const nodes = await ok(["get", "nodes", "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Ready\")].status} {end}"]);
+  const nodes = await kubectlOk(server, ["get", "nodes", "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Ready\")].status} {end}"]);
   expect(nodes.trim()).toBe("sim-0=True sim-1=True sim-2=True");
-  const leases = await ok(["get", "leases", "-n", "kube-node-lease", "-o", "jsonpath={.items[*].spec.holderIdentity}"]);
+  const leases = await kubectlOk(server, ["get", "leases", "-n", "kube-node-lease", "-o", "jsonpath={.items[*].spec.holderIdentity}"]);
   expect(leases.trim()).toBe("sim-0 sim-1 sim-2");
 });
 
 test("a Deployment of 3 replicas reaches 3/3 ready with pods Running on the simulated nodes", async () => {
-  await ok(["create", "deployment", "web", "--image=nginx", "--replicas=3"]);
-  expect(await ok(["rollout", "status", "deployment/web", "--timeout=30s"])).toContain('deployment "web" successfully rolled out');
-  expect(await ok(["get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}/{.status.replicas}"])).toBe("3/3");
-  const pods = lines(await ok(["get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.status.phase} {.spec.nodeName} {.status.podIP}{\"\\n\"}{end}"]));
+  await kubectlOk(server, ["create", "deployment", "web", "--image=nginx", "--replicas=3"]);
+  expect(await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"])).toContain('deployment "web" successfully rolled out');
+  expect(await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}/{.status.replicas}"])).toBe("3/3");
+  const pods = lines(await kubectlOk(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.status.phase} {.spec.nodeName} {.status.podIP}{\"\\n\"}{end}"]));
   expect(pods).toHaveLength(3);
   for (const pod of pods) expect(pod).toMatch(/^Running sim-\d 10\.244\.\d\.\d+$/);
-  const condition = await ok(["get", "deployment", "web", "-o", "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}"]);
+  const condition = await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}"]);
   expect(condition).toBe("MinimumReplicasAvailable");
 });
 
 test("a rollout to a new image and rollout undo move the pods between revisions", async () => {
-  await ok(["set", "image", "deployment/web", "nginx=nginx:1.25"]);
-  await ok(["rollout", "status", "deployment/web", "--timeout=30s"]);
-  const images = () => ok(["get", "pods", "-l", "app=web", "--field-selector=status.phase=Running", "-o", "jsonpath={.items[*].spec.containers[0].image}"]);
+  await kubectlOk(server, ["set", "image", "deployment/web", "nginx=nginx:1.25"]);
+  await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
+  const images = () => kubectlOk(server, ["get", "pods", "-l", "app=web", "--field-selector=status.phase=Running", "-o", "jsonpath={.items[*].spec.containers[0].image}"]);
   await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"], (out) => out.split(" ").every((i) => i === "nginx:1.25"));
-  expect(lines(await ok(["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "1         <none>", "2         <none>"]);
-  expect(await ok(["rollout", "undo", "deployment/web"])).toContain("rolled back");
-  await ok(["rollout", "status", "deployment/web", "--timeout=30s"]);
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "1         <none>", "2         <none>"]);
+  expect(await kubectlOk(server, ["rollout", "undo", "deployment/web"])).toContain("rolled back");
+  await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
   await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"], (out) => out.trim().split(" ").length === 3 && out.split(" ").every((i) => i.trim() === "nginx"));
   expect((await images()).trim().split(" ")).toEqual(["nginx", "nginx", "nginx"]);
-  expect(await ok(["get", "deployment", "web", "-o", "jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}"])).toBe("3");
+  expect(await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}"])).toBe("3");
 });
 
 test("a pod asking for more cpu than any node has is Unschedulable with kube's message", async () => {

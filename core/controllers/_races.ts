@@ -5,3 +5,12 @@ import { isAlreadyExists, isNotFound, isStatusError } from "../api/errors.ts";
 export function isBenignRace(e: unknown): boolean {
   return isAlreadyExists(e) || isNotFound(e) || (isStatusError(e) && e.code === 403);
 }
+
+/** Awaits a controller's write, letting a benign race pass and any other failure through. */
+export async function tolerateBenignRace(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (e) {
+    if (!isBenignRace(e)) throw e;
+  }
+}

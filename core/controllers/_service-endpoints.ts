@@ -120,14 +120,33 @@ export function resolvePorts(service: KubeObject, pod: KubeObject): ResolvedPort
 }
 
 /** kube's ShouldSetHostname: the Pod names a hostname and this Service as its subdomain. */
-export function endpointHostname(pod: KubeObject, service: KubeObject): string | undefined {
+function endpointHostname(pod: KubeObject, service: KubeObject): string | undefined {
   const spec = (pod as PodFields).spec;
   const sameService = spec?.subdomain === service.metadata.name && pod.metadata.namespace === service.metadata.namespace;
   return spec?.hostname && sameService ? spec.hostname : undefined;
 }
 
-export function podNodeName(pod: KubeObject): string | undefined {
+function podNodeName(pod: KubeObject): string | undefined {
   return (pod as PodFields).spec?.nodeName || undefined;
+}
+
+export interface PodReference {
+  kind: "Pod";
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+/** What an Endpoints address and an EndpointSlice endpoint both take from their Pod: a reference, hostname and node. */
+export function podEndpointFields(pod: KubeObject, service: KubeObject): { targetRef: PodReference; hostname?: string; nodeName?: string } {
+  const fields: { targetRef: PodReference; hostname?: string; nodeName?: string } = {
+    targetRef: { kind: "Pod", namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), uid: String(pod.metadata.uid) },
+  };
+  const hostname = endpointHostname(pod, service);
+  if (hostname) fields.hostname = hostname;
+  const nodeName = podNodeName(pod);
+  if (nodeName) fields.nodeName = nodeName;
+  return fields;
 }
 
 /**

@@ -4,11 +4,11 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import {
-  endpointHostname,
   isHeadless,
   isPodReady,
+  podEndpointFields,
   podIPv4,
-  podNodeName,
+  type PodReference,
   type ResolvedPort,
   resolvePorts,
   serviceSpec,
@@ -19,7 +19,7 @@ export interface EndpointAddress {
   ip: string;
   hostname?: string;
   nodeName?: string;
-  targetRef: { kind: "Pod"; namespace: string; name: string; uid: string };
+  targetRef: PodReference;
 }
 
 export interface EndpointPort {
@@ -70,15 +70,7 @@ function endpointPort(resolved: ResolvedPort): EndpointPort {
 }
 
 function endpointAddress(service: KubeObject, pod: KubeObject): EndpointAddress {
-  const address: EndpointAddress = {
-    ip: podIPv4(pod)!,
-    targetRef: { kind: "Pod", namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), uid: String(pod.metadata.uid) },
-  };
-  const hostname = endpointHostname(pod, service);
-  if (hostname) address.hostname = hostname;
-  const nodeName = podNodeName(pod);
-  if (nodeName) address.nodeName = nodeName;
-  return address;
+  return { ip: podIPv4(pod)!, ...podEndpointFields(pod, service) };
 }
 
 function toSubset(group: Group): EndpointSubset {

@@ -4,10 +4,10 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import {
-  endpointHostname,
   isPodReady,
+  podEndpointFields,
   podIPv4,
-  podNodeName,
+  type PodReference,
   type ResolvedPort,
   resolvePorts,
   serviceSpec,
@@ -20,7 +20,7 @@ export interface SliceEndpoint {
   addresses: string[];
   conditions: { ready: boolean; serving: boolean; terminating: boolean };
   hostname?: string;
-  targetRef: { kind: "Pod"; namespace: string; name: string; uid: string };
+  targetRef: PodReference;
   nodeName?: string;
   zone?: string;
 }
@@ -68,15 +68,9 @@ function sliceEndpoint(service: KubeObject, pod: KubeObject, zoneOf: ZoneOf): Sl
   const endpoint: SliceEndpoint = {
     addresses: [podIPv4(pod)!],
     conditions: { ready, serving, terminating },
-    targetRef: { kind: "Pod", namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), uid: String(pod.metadata.uid) },
+    ...podEndpointFields(pod, service),
   };
-  const hostname = endpointHostname(pod, service);
-  if (hostname) endpoint.hostname = hostname;
-  const nodeName = podNodeName(pod);
-  if (nodeName) {
-    endpoint.nodeName = nodeName;
-    const zone = zoneOf(nodeName);
-    if (zone) endpoint.zone = zone;
-  }
+  const zone = endpoint.nodeName ? zoneOf(endpoint.nodeName) : undefined;
+  if (zone) endpoint.zone = zone;
   return endpoint;
 }

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject, OwnerReference } from "../api/types.ts";
 import { listObjects } from "../registry/list.ts";
 import type { ResourceStore } from "../registry/store.ts";
-import { isBenignRace } from "./_races.ts";
+import { isBenignRace, tolerateBenignRace } from "./_races.ts";
 import { endpointsLabels, enqueueServiceChanges, LAST_CHANGE_TRIGGER_TIME, lastChangeTriggerTime, selectedPods, selectsPods, serviceInformers } from "./_service-endpoints.ts";
 import { endpointGroups, ZONE_LABEL } from "./endpointslice-endpoints.ts";
 import { planSlices, type SliceContent } from "./endpointslice-plan.ts";
@@ -98,9 +98,5 @@ async function writeSlice(store: ResourceStore, service: KubeObject, content: Sl
 }
 
 async function deleteSlice(store: ResourceStore, slice: KubeObject): Promise<void> {
-  try {
-    await store.delete(String(slice.metadata.namespace), String(slice.metadata.name), { preconditions: { uid: String(slice.metadata.uid) } });
-  } catch (e) {
-    if (!isBenignRace(e)) throw e;
-  }
+  await tolerateBenignRace(store.delete(String(slice.metadata.namespace), String(slice.metadata.name), { preconditions: { uid: String(slice.metadata.uid) } }));
 }

@@ -1,8 +1,7 @@
 /** kube's root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap (key ca.crt: the cluster CA) in every namespace. */
-import { isBenignRace } from "./_races.ts";
 import type { KubeObject } from "../api/types.ts";
+import { keepInEveryNamespace } from "./_per-namespace.ts";
 import type { Controller } from "./runtime/controller.ts";
-import { enqueueChanges } from "./runtime/controller.ts";
 
 export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
 const DESCRIPTION = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
@@ -10,25 +9,16 @@ const DESCRIPTION = "Contains a CA bundle that can be used to verify the kube-ap
 export const rootCAPublisher: Controller = {
   name: "root-ca-cert-publisher",
   async start(ctx) {
-    const namespaces = await ctx.informer("", "v1", "namespaces");
-    const configmaps = await ctx.informer("", "v1", "configmaps");
     const store = ctx.store("", "v1", "configmaps");
     const data = { "ca.crt": ctx.settings.caPem };
-    const queue = ctx.queue(async (namespace) => {
-      const ns = namespaces.get("", namespace);
-      if (!ns || ns.metadata.deletionTimestamp) return;
-      const current = configmaps.get(namespace, ROOT_CA_CONFIGMAP);
-      try {
+    await keepInEveryNamespace(ctx, {
+      resource: "configmaps",
+      name: ROOT_CA_CONFIGMAP,
+      ensure: async (namespace, current) => {
         if (!current) await store.create(namespace, desired(namespace, data));
-        else if (!upToDate(current, data)) {
-          await store.update(namespace, ROOT_CA_CONFIGMAP, (live) => ({ ...live!, ...desiredFields(live!, data) }));
-        }
-      } catch (e) {
-        if (!isBenignRace(e)) throw e;
-      }
+        else if (!upToDate(current, data)) await store.update(namespace, ROOT_CA_CONFIGMAP, (live) => ({ ...live!, ...desiredFields(live!, data) }));
+      },
     });
-    enqueueChanges(namespaces, queue, (ns) => String(ns.metadata.name), ctx.signal);
-    enqueueChanges(configmaps, queue, (cm) => (cm.metadata.name === ROOT_CA_CONFIGMAP ? String(cm.metadata.namespace) : undefined), ctx.signal);
   },
 };
 

@@ -3,7 +3,7 @@
  * loaded on first use and fetched again when a token names a key id the set does not have.
  */
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
-import { httpsJson } from "../_https-json.ts";
+import { httpsJson } from "../../_webhook/https-json.ts";
 
 /** A key set fetched less than this long ago is not fetched again for an unknown key id. */
 const MIN_REFRESH_MS = 10_000;

@@ -5,8 +5,8 @@
  */
 import { defineAuthenticator } from "../../../plugins/sdk.ts";
 import { DecisionCache } from "./cache.ts";
-import { httpsJson } from "../_https-json.ts";
-import { readWebhookConfig } from "./config.ts";
+import { httpsJson } from "../../_webhook/https-json.ts";
+import { readWebhookConfig } from "../../_webhook/config.ts";
 import { readTokenReviewReply, tokenReviewRequest } from "./review.ts";
 
 const VERSIONS = new Set(["v1", "v1beta1"]);

@@ -3,8 +3,8 @@
  * --authorization-webhook-config-file (kubeconfig format: server URL, CA, optional client certificate).
  */
 import { defineAuthorizer } from "../../../plugins/sdk.ts";
-import { httpsJson } from "../../authn/_https-json.ts";
-import { readWebhookConfig } from "../../authn/webhook/config.ts";
+import { httpsJson } from "../../_webhook/https-json.ts";
+import { readWebhookConfig } from "../../_webhook/config.ts";
 import { webhookAuthorizer } from "./authorizer.ts";
 import { SUPPORTED_VERSIONS } from "./review.ts";
 

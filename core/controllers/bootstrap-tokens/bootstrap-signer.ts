@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
-import { isBenignRace } from "../_races.ts";
+import { tolerateBenignRace } from "../_races.ts";
 import type { Controller } from "../runtime/controller.ts";
 import { enqueueChanges } from "../runtime/controller.ts";
 import {
@@ -41,11 +41,7 @@ export const bootstrapSigner: Controller = {
       );
       const nextExpiry = Math.min(...tokens.map((token) => token.expiresAt ?? Infinity));
       if (Number.isFinite(nextExpiry)) queue.addAfter(key, Math.min(nextExpiry - now + 1, MAX_RECHECK_MS));
-      try {
-        await store.update(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, (live) => signed(live!, tokens));
-      } catch (e) {
-        if (!isBenignRace(e)) throw e;
-      }
+      await tolerateBenignRace(store.update(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, (live) => signed(live!, tokens)));
     });
     enqueueChanges(configMaps, queue, (cm) => (cm.metadata.namespace === CLUSTER_INFO_NAMESPACE && cm.metadata.name === CLUSTER_INFO_NAME ? CLUSTER_INFO_KEY : undefined), ctx.signal);
     enqueueChanges(secrets, queue, (secret) => (isBootstrapTokenSecret(secret) ? CLUSTER_INFO_KEY : undefined), ctx.signal);

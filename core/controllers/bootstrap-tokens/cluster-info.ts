@@ -7,7 +7,7 @@ import { Buffer } from "node:buffer";
 import { stringify } from "yaml";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceStore } from "../../registry/store.ts";
-import { isBenignRace } from "../_races.ts";
+import { tolerateBenignRace } from "../_races.ts";
 
 export const CLUSTER_INFO_NAMESPACE = "kube-public";
 export const CLUSTER_INFO_NAME = "cluster-info";
@@ -57,9 +57,5 @@ export async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: s
 }
 
 async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
-  try {
-    await store.create(CLUSTER_INFO_NAMESPACE, object);
-  } catch (e) {
-    if (!isBenignRace(e)) throw e;
-  }
+  await tolerateBenignRace(store.create(CLUSTER_INFO_NAMESPACE, object));
 }

@@ -2,7 +2,7 @@
  * kube's `tokencleaner` (off by default, like kube: `--controllers=*,tokencleaner`): deletes bootstrap token
  * Secrets once their expiration has passed, and looks again at each one when it is due to expire.
  */
-import { isBenignRace } from "../_races.ts";
+import { tolerateBenignRace } from "../_races.ts";
 import type { Controller } from "../runtime/controller.ts";
 import { enqueueChanges } from "../runtime/controller.ts";
 import { keyOf, splitKey } from "../runtime/informer.ts";
@@ -28,11 +28,7 @@ export const tokenCleaner: Controller = {
         return;
       }
       ctx.log(`tokencleaner: deleting expired bootstrap token Secret ${key}`);
-      try {
-        await store.delete(namespace, name, { preconditions: { uid: String(secret.metadata.uid) } });
-      } catch (e) {
-        if (!isBenignRace(e)) throw e;
-      }
+      await tolerateBenignRace(store.delete(namespace, name, { preconditions: { uid: String(secret.metadata.uid) } }));
     });
     enqueueChanges(secrets, queue, (secret) => (isBootstrapTokenSecret(secret) ? keyOf(secret) : undefined), ctx.signal);
   },

@@ -49,7 +49,7 @@ function goIntOrString(value: unknown): string {
 }
 
 /** ValidatePositiveIntOrPercent plus IsNotMoreThan100Percent. */
-export function validateIntOrPercent(value: unknown, path: string): FieldError[] {
+function validateIntOrPercent(value: unknown, path: string): FieldError[] {
   if (!isSet(value)) return [];
   if (typeof value === "number") return nonNegative(value, path);
   const result: IsValidPercentResult = isValidPercent(String(value));
@@ -58,7 +58,17 @@ export function validateIntOrPercent(value: unknown, path: string): FieldError[]
 }
 
 /** An int-or-percent as a number for the "both zero" check; percentages count by their number. */
-export function intOrPercentValue(value: unknown): number {
+function intOrPercentValue(value: unknown): number {
   if (typeof value === "number") return value;
   return isSet(value) ? Number.parseInt(String(value), 10) || 0 : 0;
+}
+
+/** A Deployment's or DaemonSet's `rollingUpdate` at `path`: maxUnavailable and maxSurge valid, not both 0. */
+export function validateRollingUpdate(rollingValue: unknown, path: string): FieldError[] {
+  const rolling = record(rollingValue);
+  const errors = [...validateIntOrPercent(rolling.maxUnavailable, `${path}.maxUnavailable`), ...validateIntOrPercent(rolling.maxSurge, `${path}.maxSurge`)];
+  if (isSet(rollingValue) && intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
+    errors.push(invalid(`${path}.maxUnavailable`, rolling.maxUnavailable ?? 0, "may not be 0 when `maxSurge` is 0"));
+  }
+  return errors;
 }

@@ -2,7 +2,7 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { forbidden, invalid, isSet, nonNegative, notSupported, record } from "./_field.ts";
-import { immutableSelector, intOrPercentValue, validateIntOrPercent, validateReplicaTemplate, validateWorkloadSelector } from "./_workload.ts";
+import { immutableSelector, validateReplicaTemplate, validateRollingUpdate, validateWorkloadSelector } from "./_workload.ts";
 
 const STRATEGY_TYPES = ["Recreate", "RollingUpdate"];
 
@@ -13,15 +13,7 @@ function validateStrategy(strategyValue: unknown, path: string): FieldError[] {
     return isSet(strategy.rollingUpdate) ? [forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
   }
   if (strategy.type !== "RollingUpdate") return [notSupported(`${path}.type`, strategy.type, STRATEGY_TYPES)];
-  const rolling = record(strategy.rollingUpdate);
-  const errors = [
-    ...validateIntOrPercent(rolling.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`),
-    ...validateIntOrPercent(rolling.maxSurge, `${path}.rollingUpdate.maxSurge`),
-  ];
-  if (isSet(strategy.rollingUpdate) && intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
-    errors.push(invalid(`${path}.rollingUpdate.maxUnavailable`, rolling.maxUnavailable ?? 0, "may not be 0 when `maxSurge` is 0"));
-  }
-  return errors;
+  return validateRollingUpdate(strategy.rollingUpdate, `${path}.rollingUpdate`);
 }
 
 export function validateDeployment(obj: KubeObject): FieldError[] {

@@ -1,4 +1,4 @@
-/** JSON over https with a chosen CA and optional client certificate (node:https), for the OIDC and webhook authenticators. */
+/** JSON over https with a chosen CA and optional client certificate (node:https), for the webhooks and the OIDC issuer. */
 import { request } from "node:https";
 
 const TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
 /**
- * The webhook's kubeconfig-format file (spec 5.4): the current context's cluster (server URL, CA) and user (the
- * API server's client certificate). File paths are relative to the config file, as in client-go.
+ * A token or authorization webhook's kubeconfig-format file (spec 5.4): the current context's cluster (server
+ * URL, CA) and user (the API server's client certificate). File paths are relative to the config file, as in client-go.
  */
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
