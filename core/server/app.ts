@@ -68,18 +68,18 @@ function json(body: unknown, status = 200): Response {
   return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
 }
 
-function errorResponse(error: unknown): Response {
-  if (isStatusError(error)) return respondError(error);
+function errorResponse(error: unknown, accept: string | null | undefined): Response {
+  if (isStatusError(error)) return respondError(error, accept);
   // Never echo internals that may hold secrets; the message names the failure only.
   console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
-  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"));
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept);
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error) => errorResponse(error));
-  app.notFound(() => respondError(newResourceNotFound()));
+  app.onError((error, c) => errorResponse(error, c.req.header("accept")));
+  app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
 
   app.use("*", async (c, next) => {
     const info = parseRequestInfo(c.req.method, new URL(c.req.url));
@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     deps.metrics.observe(metricLabels(info, c.req.raw), c.res.status, (performance.now() - started) / 1000);
   });
 
-  app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: () => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes)) }));
+  app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
   app.use("*", async (c, next) => {
     const health = await deps.health.handle(c.req.raw);
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     try {
       return await app.fetch(request, { conn });
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, request.headers.get("accept"));
     }
   };
 }

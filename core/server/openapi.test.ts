@@ -129,14 +129,24 @@ test("a request with the current hash is cacheable forever, a stale hash redirec
   expect((await get(handler, url, { "If-None-Match": etag })).status).toBe(304);
 });
 
-test("unknown documents answer 404, protobuf-only requests 406 and other paths are left alone", async () => {
+test("unknown documents answer 404, unservable Accept lists 406 and other paths are left alone", async () => {
   const handler = createOpenApiHandler(builtInCatalog());
   expect((await get(handler, "/openapi/v3/apis/nosuch.group/v1")).status).toBe(404);
-  const protobufOnly = { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" };
-  expect((await get(handler, "/openapi/v2", protobufOnly)).status).toBe(406);
-  const withFallback = { Accept: `${protobufOnly.Accept}, application/json` };
-  expect((await get(handler, "/openapi/v2", withFallback)).status).toBe(200);
+  expect((await get(handler, "/openapi/v2", { Accept: "text/html" })).status).toBe(406);
+  expect((await get(handler, "/openapi/v3", { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" })).status).toBe(406);
   expect(await handler(new Request("https://127.0.0.1/api/v1"))).toBeNull();
+});
+
+test("/openapi/v2 answers the first of JSON or gnostic protobuf in the Accept list, each with its own ETag", async () => {
+  const handler = createOpenApiHandler(builtInCatalog());
+  const protobufOnly = await get(handler, "/openapi/v2", { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" });
+  expect(protobufOnly.status).toBe(200);
+  expect(protobufOnly.headers.get("content-type")).toBe("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+  const bytes = new Uint8Array(await protobufOnly.arrayBuffer());
+  expect(protobufOnly.headers.get("etag")).toBe(`"${documentHash(bytes)}"`);
+  const jsonFirst = await get(handler, "/openapi/v2", { Accept: "application/json, application/com.github.proto-openapi.spec.v2.v1.0+protobuf" });
+  expect(jsonFirst.headers.get("content-type")).toBe("application/json");
+  expect(jsonFirst.headers.get("etag")).not.toBe(protobufOnly.headers.get("etag"));
 });
 
 test("the v2 document is Swagger 2.0 with the Pod definition and its group/version/kind", async () => {

@@ -8,6 +8,7 @@ import type { Catalog } from "../registry/catalog.ts";
 import { builtInSchemas, type SchemaLookup } from "../schema/lookup.ts";
 import { combinedSource, documentKeys, documentSource } from "./openapi-documents.ts";
 import { v2Document } from "./openapi-v2.ts";
+import { encodeOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from "./openapi-v2-protobuf.ts";
 import { v3Document } from "./openapi-v3.ts";
 
 export interface OpenApiOptions {
@@ -17,7 +18,8 @@ export interface OpenApiOptions {
 }
 
 interface Rendered {
-  body: string;
+  body: string | Uint8Array;
+  contentType: string;
   hash: string;
   lastModified: Date;
 }
@@ -26,22 +28,32 @@ const V3_PREFIX = "/openapi/v3/";
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** kube-openapi's document hash: SHA-512 of the served bytes, uppercase hex. */
-export function documentHash(body: string): string {
+export function documentHash(body: string | Uint8Array): string {
   return createHash("sha512").update(body).digest("hex").toUpperCase();
 }
 
 function rendered(document: unknown): Rendered {
   const body = JSON.stringify(document);
-  return { body, hash: documentHash(body), lastModified: new Date() };
+  return { body, contentType: "application/json", hash: documentHash(body), lastModified: new Date() };
 }
 
-/** Whether the Accept header admits application/json (absent means anything). */
-function acceptsJson(accept: string | null): boolean {
-  if (!accept) return true;
-  return accept.split(",").some((clause) => {
+function renderedV2Protobuf(document: Record<string, unknown>): Rendered {
+  const body = encodeOpenApiV2Protobuf(document);
+  return { body, contentType: OPENAPI_V2_PROTOBUF_CONTENT_TYPE, hash: documentHash(body), lastModified: new Date() };
+}
+
+// kube-openapi accepts both spellings of the gnostic v2 media type ('@' is what kubectl sends).
+const V2_PROTOBUF_SUBTYPES = new Set(["com.github.proto-openapi.spec.v2@v1.0+protobuf", "com.github.proto-openapi.spec.v2.v1.0+protobuf"]);
+
+/** The first form in the Accept list the document can be served in (absent means JSON); null when none. */
+function acceptedForm(accept: string | null, allowProtobuf: boolean): "json" | "protobuf" | null {
+  if (!accept) return "json";
+  for (const clause of accept.split(",")) {
     const [type = "", subtype = ""] = clause.split(";")[0].trim().toLowerCase().split("/");
-    return (type === "application" || type === "*") && (subtype === "json" || subtype === "*");
-  });
+    if ((type === "application" || type === "*") && (subtype === "json" || subtype === "*")) return "json";
+    if (allowProtobuf && type === "application" && V2_PROTOBUF_SUBTYPES.has(subtype)) return "protobuf";
+  }
+  return null;
 }
 
 function answer(request: Request, document: Rendered, cacheHeaders: Record<string, string>): Response {
@@ -49,7 +61,7 @@ function answer(request: Request, document: Rendered, cacheHeaders: Record<strin
   const headers = { ETag: etag, Vary: "Accept", "Last-Modified": document.lastModified.toUTCString(), ...cacheHeaders };
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   const body = request.method === "HEAD" ? null : document.body;
-  return new Response(body, { status: 200, headers: { ...headers, "Content-Type": "application/json" } });
+  return new Response(body as BodyInit | null, { status: 200, headers: { ...headers, "Content-Type": document.contentType } });
 }
 
 const NO_CACHE = { "Cache-Control": "no-cache, private" };
@@ -63,11 +75,15 @@ export function createOpenApiHandler(
   const serverVersion = options.serverVersion ?? "v1.26.15";
   const v3 = new Map<string, Rendered>();
   let index: Rendered | undefined;
+  let v2Source: Record<string, unknown> | undefined;
   let v2: Rendered | undefined;
+  let v2Protobuf: Rendered | undefined;
   catalog.onChange(() => {
     v3.clear();
     index = undefined;
+    v2Source = undefined;
     v2 = undefined;
+    v2Protobuf = undefined;
   });
 
   const v3For = (key: string): Rendered | undefined => {
@@ -96,10 +112,12 @@ export function createOpenApiHandler(
     if (request.method !== "GET" && request.method !== "HEAD") {
       return Promise.resolve(new Response("method not allowed", { status: 405, headers: { Allow: "GET, HEAD" } }));
     }
-    if (!acceptsJson(request.headers.get("accept"))) return Promise.resolve(new Response(null, { status: 406 }));
+    const form = acceptedForm(request.headers.get("accept"), path === "/openapi/v2");
+    if (form === null) return Promise.resolve(new Response(null, { status: 406 }));
     if (path === "/openapi/v2") {
-      v2 ??= rendered(v2Document(combinedSource(catalog, schemas), serverVersion));
-      return Promise.resolve(answer(request, v2, NO_CACHE));
+      v2Source ??= v2Document(combinedSource(catalog, schemas), serverVersion);
+      const document = form === "json" ? (v2 ??= rendered(v2Source)) : (v2Protobuf ??= renderedV2Protobuf(v2Source));
+      return Promise.resolve(answer(request, document, NO_CACHE));
     }
     if (path === "/openapi/v3") return Promise.resolve(answer(request, v3Index(), NO_CACHE));
     const key = path.slice(V3_PREFIX.length);

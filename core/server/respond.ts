@@ -2,7 +2,7 @@
 import { stringify as toYaml } from "yaml";
 import { encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../api/protobuf/mod.ts";
 import { type StatusError } from "../api/errors.ts";
-import type { Representation } from "../api/negotiate.ts";
+import { negotiate, type Representation } from "../api/negotiate.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from "../api/table.ts";
 import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
@@ -74,8 +74,18 @@ export function respondList(list: KubeList, options: EncodeOptions): Response {
   return encoded(list, 200, options);
 }
 
-/** Non-object answers (Status) are plain JSON or YAML whatever the negotiated object form. */
+/** A Status in JSON, YAML or protobuf; Table and metadata-only forms do not apply to it and fall back to JSON. */
+function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}): Response {
+  const form: Representation = representation.format === "yaml" || representation.format === "protobuf" ? representation : { format: "json" };
+  return new Response(encodeBody(status, { representation: form, pretty: false, includeObject: "Object" }) as BodyInit, {
+    status: code,
+    headers: { ...headers, "Content-Type": contentTypeOf(form) },
+  });
+}
+
+/** Non-object answers (a success Status) in the negotiated form. */
 export function respondPlain(body: unknown, status: number, options: EncodeOptions): Response {
+  if (options.representation.format === "protobuf") return statusResponse(body, status, options.representation);
   const format = options.representation.format === "yaml" ? "yaml" : "json";
   return new Response(serialize(body, format, options.pretty), {
     status,
@@ -83,9 +93,16 @@ export function respondPlain(body: unknown, status: number, options: EncodeOptio
   });
 }
 
-export function respondError(error: StatusError): Response {
-  return new Response(serialize(error.toStatus(), "json", false), {
-    status: error.code,
-    headers: { ...error.headers, "Content-Type": "application/json" },
-  });
+/** The Accept entry that picks an error's form; JSON when nothing in the list can carry a Status. */
+function errorRepresentation(accept: string | null | undefined): Representation {
+  try {
+    return negotiate(accept, { allowTable: false, allowProtobuf: true });
+  } catch {
+    return { format: "json" };
+  }
+}
+
+/** A Status error in the request's negotiated form, as kube's ErrorNegotiated writes it (JSON, YAML or protobuf). */
+export function respondError(error: StatusError, accept?: string | null): Response {
+  return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers);
 }
