@@ -132,10 +132,23 @@ class ConnectionTracker {
   }
 }
 
+/** The peer certificate cannot change during a TLS connection, so it is read and verified once per socket. */
+const connectionInfoBySocket = new WeakMap<TLSSocket, ConnectionInfo>();
+
 function connectionInfo(incoming: IncomingMessage | undefined, fromClientCA: ChainVerifier): ConnectionInfo {
   const socket = incoming?.socket as TLSSocket | undefined;
-  const certificate = socket?.getPeerCertificate?.(true);
-  if (!socket || !certificate || !certificate.subject) return {};
+  if (!socket) return {};
+  let info = connectionInfoBySocket.get(socket);
+  if (!info) {
+    info = readConnectionInfo(socket, fromClientCA);
+    connectionInfoBySocket.set(socket, info);
+  }
+  return info;
+}
+
+function readConnectionInfo(socket: TLSSocket, fromClientCA: ChainVerifier): ConnectionInfo {
+  const certificate = socket.getPeerCertificate?.(true);
+  if (!certificate || !certificate.subject) return {};
   const chain = peerChain(certificate);
   return {
     peerCertificate: {
