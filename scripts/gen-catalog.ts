@@ -46,12 +46,12 @@ export function buildCatalog(document: OpenAPIv2): ResourceType[] {
   const served = Object.fromEntries(
     Object.entries(SERVED_RESOURCES).map(([groupVersion, resources]) => [groupVersion, Object.keys(resources)]),
   );
-  const handWritten: ResourceType[] = HAND_WRITTEN_TYPES.map((type) => ({
+  const handWritten: ResourceType[] = HAND_WRITTEN_TYPES.map(({ stored, ...type }) => ({
     ...type,
     singularName: type.kind.toLowerCase(),
     listKind: `${type.kind}List`,
     subresources: [],
-    storageVersionHash: storageVersionHash(type.group, type.version, type.kind),
+    ...(stored ? { storageVersionHash: storageVersionHash(type.group, type.version, type.kind) } : {}),
   }));
   return [...resourceTypesOf(document, served).map(withFacts), ...handWritten].sort(compareTypes);
 }

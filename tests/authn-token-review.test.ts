@@ -1,4 +1,4 @@
-/** TokenReview (authentication.k8s.io/v1 tokenreviews create) answered by the server's own token authenticators. */
+/** TokenReview (authentication.k8s.io/v1 and v1beta1 tokenreviews create) answered by the server's own token authenticators. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
@@ -25,8 +25,7 @@ afterAll(async () => {
 const review = (spec: Record<string, unknown>) => ({ apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", spec });
 
 test("kubectl create of a TokenReview reports the token's user, groups and audiences", async () => {
-  // --validate=false: kubectl's schema download for this group is the OpenAPI documents' business, not TokenReview's.
-  const result = await server.kubectl(["create", "--validate=false", "-f", "-", "-o", "json"], { stdin: JSON.stringify(review({ token: "alice-token" })) });
+  const result = await server.kubectl(["create", "-f", "-", "-o", "json"], { stdin: JSON.stringify(review({ token: "alice-token" })) });
   expect(result.stderr).toBe("");
   expect(JSON.parse(result.stdout)).toEqual({
     apiVersion: "authentication.k8s.io/v1",
@@ -35,6 +34,15 @@ test("kubectl create of a TokenReview reports the token's user, groups and audie
     spec: { token: "alice-token" },
     status: { authenticated: true, user: { username: "alice", uid: "uid-1", groups: ["dev", "ops", "system:authenticated"] }, audiences: ["kubun-api"] },
   });
+});
+
+test("the v1beta1 TokenReview of spec 2.6 is answered in its own version", async () => {
+  const body = { apiVersion: "authentication.k8s.io/v1beta1", kind: "TokenReview", spec: { token: "alice-token" } };
+  const answer = await sendJson(server, "POST", "/apis/authentication.k8s.io/v1beta1/tokenreviews", body);
+  expect(answer.status).toBe(201);
+  expect(answer.body).toMatchObject({ apiVersion: "authentication.k8s.io/v1beta1", kind: "TokenReview", status: { authenticated: true, user: { username: "alice" } } });
+  const unknown = await sendJson(server, "POST", "/apis/authentication.k8s.io/v1beta1/tokenreviews", { ...body, spec: { token: "nope" } });
+  expect(unknown.body.status).toEqual({ user: {}, error: "invalid bearer token" });
 });
 
 test("an unknown token is not authenticated and reads 'invalid bearer token'", async () => {

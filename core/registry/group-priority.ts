@@ -35,6 +35,7 @@ const BUILT_IN_PRIORITIES: Record<string, [group: number, version: number]> = {
   "events.k8s.io/v1": [17750, 15],
   "events.k8s.io/v1beta1": [17750, 5],
   "authentication.k8s.io/v1": [17700, 15],
+  "authentication.k8s.io/v1beta1": [17700, 9],
   "authentication.k8s.io/v1alpha1": [17700, 1],
   "authorization.k8s.io/v1": [17600, 15],
   "autoscaling/v1": [17500, 15],

@@ -15,9 +15,9 @@ function roundTrip(object: Record<string, unknown>): Record<string, unknown> {
 
 const encodable = builtInCatalog().all().filter((type) => hasProtobufEncoding(apiVersionOf(type), type.kind));
 
-test("every built-in kind of the catalog has a protobuf encoding but PodSecurityPolicy, absent from 1.26's OpenAPI", () => {
+test("every built-in kind of the catalog has a protobuf encoding but the two hand-written ones absent from 1.26's OpenAPI", () => {
   const without = builtInCatalog().all().filter((type) => !encodable.includes(type)).map((type) => `${apiVersionOf(type)} ${type.kind}`);
-  expect(without).toEqual(["policy/v1beta1 PodSecurityPolicy"]);
+  expect(without.sort()).toEqual(["authentication.k8s.io/v1beta1 TokenReview", "policy/v1beta1 PodSecurityPolicy"]);
 });
 
 for (const type of encodable) {
