@@ -16,6 +16,7 @@ import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
 import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
+import { checkName, setStatus, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
@@ -386,40 +387,4 @@ export class ResourceStore {
       );
     }
   }
-}
-
-/** A body naming another object than the URL is a 400, before anything is read (kube's checkName). */
-export function checkName(obj: KubeObject, urlName: string): void {
-  const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
-  if (bodyName !== undefined && bodyName !== urlName) {
-    throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
-  }
-}
-
-function setStatus(obj: KubeObject, status: unknown): void {
-  if (status === undefined) delete obj.status;
-  else obj.status = status;
-}
-
-/** A status write changes only status (kube's status strategies reset everything else). */
-function withStatusFrom(current: KubeObject, next: KubeObject): KubeObject {
-  const merged = structuredClone(current);
-  setStatus(merged, next.status);
-  keepClientVersion(merged, next);
-  return merged;
-}
-
-/** A resourceVersion the client sent stays a precondition on the merged object; none means an unconditional write. */
-function keepClientVersion(merged: KubeObject, next: KubeObject): void {
-  if (next.metadata.resourceVersion) merged.metadata.resourceVersion = next.metadata.resourceVersion;
-  else delete merged.metadata.resourceVersion;
-}
-
-/** The namespace `finalize` subresource changes only spec.finalizers. */
-function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
-  const merged = structuredClone(current);
-  const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
-  merged.spec = { ...(merged.spec as object), finalizers };
-  keepClientVersion(merged, next);
-  return merged;
 }

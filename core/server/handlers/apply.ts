@@ -7,7 +7,7 @@ import { newBadRequest, newInvalid, StatusError } from "../../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { applyConfiguration, SchemaMismatchError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
-import { checkName } from "../../registry/store.ts";
+import { checkName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";

@@ -5,7 +5,7 @@
  */
 import { isNotFound, newBadRequest, newInvalid, newMethodNotSupported, newNotFound, type QualifiedResource } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { checkName } from "../../registry/store.ts";
+import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";

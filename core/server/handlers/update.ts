@@ -1,6 +1,6 @@
 /** PUT: replace an object (or its status), creating it where the kind allows (spec 4.2). */
 import { reconcileNamespace } from "../../registry/object-meta.ts";
-import { checkName } from "../../registry/store.ts";
+import { checkName } from "../../registry/subresource-writes.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";

@@ -1,0 +1,39 @@
+/** How subresource writes merge into the stored object, and the name check every write makes. */
+import { newBadRequest } from "../api/errors.ts";
+import { isPlainObject, type KubeObject } from "../api/types.ts";
+
+/** A body naming another object than the URL is a 400, before anything is read (kube's checkName). */
+export function checkName(obj: KubeObject, urlName: string): void {
+  const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
+  if (bodyName !== undefined && bodyName !== urlName) {
+    throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
+  }
+}
+
+export function setStatus(obj: KubeObject, status: unknown): void {
+  if (status === undefined) delete obj.status;
+  else obj.status = status;
+}
+
+/** A status write changes only status (kube's status strategies reset everything else). */
+export function withStatusFrom(current: KubeObject, next: KubeObject): KubeObject {
+  const merged = structuredClone(current);
+  setStatus(merged, next.status);
+  keepClientVersion(merged, next);
+  return merged;
+}
+
+/** A resourceVersion the client sent stays a precondition on the merged object; none means an unconditional write. */
+function keepClientVersion(merged: KubeObject, next: KubeObject): void {
+  if (next.metadata.resourceVersion) merged.metadata.resourceVersion = next.metadata.resourceVersion;
+  else delete merged.metadata.resourceVersion;
+}
+
+/** The namespace `finalize` subresource changes only spec.finalizers. */
+export function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
+  const merged = structuredClone(current);
+  const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+  merged.spec = { ...(merged.spec as object), finalizers };
+  keepClientVersion(merged, next);
+  return merged;
+}
