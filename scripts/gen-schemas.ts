@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUILT_IN_RESOURCE_TYPES } from "../core/registry/catalog.gen.ts";
+import { HAND_WRITTEN_TYPES } from "./catalog-facts.ts";
 import { reachableDefinitions } from "../core/schema/references.ts";
 import type { Schema } from "../core/schema/types.ts";
 import { canonicalSchema, compactSchema } from "./schema-from-openapi.ts";
@@ -47,8 +48,10 @@ export function buildDefinitions(readData: (relativePath: string) => string): Re
     }
     merged[name] = schema;
   };
+  // Hand-written types (PodSecurityPolicy, TokenReview v1beta1) have no upstream 1.26 document.
+  const handWritten = new Set(HAND_WRITTEN_TYPES.map((type) => `${type.group}/${type.version}`));
   const files = servedGroupVersions()
-    .filter(({ group, version }) => !(group === "policy" && version === "v1beta1"))
+    .filter(({ group, version }) => !handWritten.has(`${group}/${version}`))
     .map(({ group, version }) => openApiV3File(group, version))
     // The supplement comes from a later build: it only fills in what the 1.26 files lack.
     .sort((a, b) => Number(a.startsWith(SUPPLEMENT)) - Number(b.startsWith(SUPPLEMENT)));

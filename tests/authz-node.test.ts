@@ -57,6 +57,14 @@ test("a node cannot get another node, its pods or their secrets, nor unrelated s
   expect((await kubelet.kubectl(["get", "secrets"])).stderr).toContain('cannot list resource "secrets"');
 });
 
+test("a node can list pods by spec.nodeName and list nodes, as a kubelet does", async () => {
+  const pods = await kubelet.kubectl(["get", "pods", "-A", "--field-selector=spec.nodeName=n1", "-o", "name"]);
+  expect(pods.code).toBe(0);
+  expect(pods.stdout.trim()).toBe("pod/mine");
+  const nodes = await kubelet.kubectl(["get", "nodes", "-o", "name"]);
+  expect(nodes.stdout.trim().split("\n")).toEqual(["node/n1", "node/n2"]);
+});
+
 test("the graph follows the store: a claim's bound volume becomes readable, and a pod moving away takes its secret along", async () => {
   expect(await canGet(["pv", "mine-volume"])).toBe(false);
   const volume = {

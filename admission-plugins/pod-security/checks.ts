@@ -1,85 +1,56 @@
 /**
- * The Pod Security Standards checks (k8s.io/pod-security-admission policy, 1.25 GA), the common ones: each
- * returns kube's forbidden reason and detail, or nothing. Baseline checks apply at baseline and restricted.
+ * The Pod Security Standards evaluator (kube 1.26's k8s.io/pod-security-admission policy registry): which
+ * checks apply to a level and policy version, in kube's order (baseline check IDs sorted, then restricted ones),
+ * a restricted check replacing the baseline check it overrides.
  */
 import type { KubeObject } from "../../core/api/types.ts";
-import { allContainers, type Container, podSpec } from "../_match.ts";
+import * as baseline from "./baseline-checks.ts";
+import type { Violation } from "./check-text.ts";
+import * as restricted from "./restricted-checks.ts";
 
+export type { Violation };
 export type Level = "privileged" | "baseline" | "restricted";
-export interface Violation {
-  reason: string;
-  detail: string;
+/** The minor version of a v1.x policy; Infinity stands for `latest`. */
+export type PolicyVersion = number;
+
+interface Check {
+  id: string;
+  level: "baseline" | "restricted";
+  /** First policy version (minor of v1.x) the check exists in. */
+  since: number;
+  /** The baseline check this one replaces at the restricted level. */
+  overrides?: string;
+  run(pod: KubeObject, version: number): Violation | undefined;
 }
-type Check = (pod: KubeObject) => Violation | undefined;
 
-const BASELINE_CAPABILITIES = new Set(["AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"]);
-const RESTRICTED_VOLUMES = new Set(["configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"]);
+/** From v1.25 the Linux-only restricted checks pass Windows pods. */
+const unlessWindows = (run: (pod: KubeObject) => Violation | undefined) => (pod: KubeObject, version: number) => (version >= 25 && restricted.isWindowsPod(pod) ? undefined : run(pod));
 
-const quoted = (names: string[]) => names.map((n) => JSON.stringify(n)).join(", ");
-const containersText = (names: string[], singular: string, plural: string) => `${names.length === 1 ? "container" : "containers"} ${quoted(names)} ${names.length === 1 ? singular : plural}`;
-const context = (c: Container) => (c.securityContext ?? {}) as Record<string, unknown>;
-const podContext = (pod: KubeObject) => (podSpec(pod).securityContext ?? {}) as Record<string, unknown>;
-const offending = (pod: KubeObject, test: (c: Container) => boolean) => allContainers(podSpec(pod)).filter(test).map((c) => c.name);
-
-const BASELINE: [string, Check][] = [
-  ["capabilities_baseline", (pod) => {
-    const bad = allContainers(podSpec(pod)).flatMap((c) => ((context(c).capabilities as { add?: string[] } | undefined)?.add ?? []).filter((cap) => !BASELINE_CAPABILITIES.has(cap)).map((cap) => ({ c: c.name, cap })));
-    if (bad.length === 0) return;
-    const names = [...new Set(bad.map((b) => b.c))];
-    return { reason: "non-default capabilities", detail: `${containersText(names, "must not include", "must not include")} ${quoted([...new Set(bad.map((b) => b.cap))])} in securityContext.capabilities.add` };
-  }],
-  ["hostNamespaces", (pod) => {
-    const spec = podSpec(pod);
-    const set = ["hostNetwork", "hostPID", "hostIPC"].filter((field) => spec[field] === true);
-    return set.length ? { reason: "host namespaces", detail: set.map((f) => `${f}=true`).join(", ") } : undefined;
-  }],
-  ["hostPathVolumes", (pod) => {
-    const names = (podSpec(pod).volumes ?? []).filter((v) => v.hostPath !== undefined).map((v) => String(v.name));
-    return names.length ? { reason: "hostPath volumes", detail: `${names.length === 1 ? "volume" : "volumes"} ${quoted(names)}` } : undefined;
-  }],
-  ["hostPorts", (pod) => {
-    const users = allContainers(podSpec(pod)).filter((c) => (c.ports ?? []).some((p) => p.hostPort));
-    if (users.length === 0) return;
-    const ports = users.flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => String(p.hostPort)));
-    return { reason: "hostPort", detail: `${containersText(users.map((c) => c.name), "uses", "use")} ${ports.length === 1 ? "hostPort" : "hostPorts"} ${ports.join(", ")}` };
-  }],
-  ["privileged", (pod) => {
-    const names = offending(pod, (c) => context(c).privileged === true);
-    return names.length ? { reason: "privileged", detail: `${containersText(names, "must not set", "must not set")} securityContext.privileged=true` } : undefined;
-  }],
+// Policies before v1.19 checked seccomp through annotations; kubun applies the field checks to every version.
+const CHECKS: Check[] = [
+  { id: "appArmorProfile", level: "baseline", since: 0, run: baseline.appArmorProfile },
+  { id: "capabilities_baseline", level: "baseline", since: 0, run: baseline.capabilitiesBaseline },
+  { id: "hostNamespaces", level: "baseline", since: 0, run: baseline.hostNamespaces },
+  { id: "hostPathVolumes", level: "baseline", since: 0, run: baseline.hostPathVolumes },
+  { id: "hostPorts", level: "baseline", since: 0, run: baseline.hostPorts },
+  { id: "privileged", level: "baseline", since: 0, run: baseline.privileged },
+  { id: "procMount", level: "baseline", since: 0, run: baseline.procMount },
+  { id: "seLinuxOptions", level: "baseline", since: 0, run: baseline.seLinuxOptions },
+  { id: "seccompProfile_baseline", level: "baseline", since: 0, run: baseline.seccompProfileBaseline },
+  { id: "sysctls", level: "baseline", since: 0, run: baseline.sysctls },
+  { id: "windowsHostProcess", level: "baseline", since: 0, run: baseline.windowsHostProcess },
+  { id: "allowPrivilegeEscalation", level: "restricted", since: 8, run: unlessWindows(restricted.allowPrivilegeEscalation) },
+  { id: "capabilities_restricted", level: "restricted", since: 22, overrides: "capabilities_baseline", run: unlessWindows(restricted.capabilitiesRestricted) },
+  { id: "restrictedVolumes", level: "restricted", since: 0, run: restricted.restrictedVolumes },
+  { id: "runAsNonRoot", level: "restricted", since: 0, run: restricted.runAsNonRoot },
+  { id: "runAsUser", level: "restricted", since: 23, run: restricted.runAsUser },
+  { id: "seccompProfile_restricted", level: "restricted", since: 19, overrides: "seccompProfile_baseline", run: unlessWindows(restricted.seccompProfileRestricted) },
 ];
 
-const RESTRICTED: [string, Check][] = [
-  ["allowPrivilegeEscalation", (pod) => {
-    const names = offending(pod, (c) => context(c).allowPrivilegeEscalation !== false);
-    return names.length ? { reason: "allowPrivilegeEscalation != false", detail: `${containersText(names, "must set", "must set")} securityContext.allowPrivilegeEscalation=false` } : undefined;
-  }],
-  ["capabilities_restricted", (pod) => {
-    const names = offending(pod, (c) => !((context(c).capabilities as { drop?: string[] } | undefined)?.drop ?? []).includes("ALL"));
-    return names.length ? { reason: "unrestricted capabilities", detail: `${containersText(names, "must set", "must set")} securityContext.capabilities.drop=["ALL"]` } : undefined;
-  }],
-  ["restrictedVolumes", (pod) => {
-    const bad = (podSpec(pod).volumes ?? []).map((v) => ({ name: String(v.name), type: Object.keys(v).find((k) => k !== "name") ?? "" })).filter((v) => v.type && !RESTRICTED_VOLUMES.has(v.type));
-    if (bad.length === 0) return;
-    const types = [...new Set(bad.map((v) => v.type))];
-    return { reason: "restricted volume types", detail: `${bad.length === 1 ? "volume" : "volumes"} ${quoted(bad.map((v) => v.name))} ${bad.length === 1 ? "uses" : "use"} ${types.length === 1 ? "restricted volume type" : "restricted volume types"} ${quoted(types)}` };
-  }],
-  ["runAsNonRoot", (pod) => {
-    const podSet = podContext(pod).runAsNonRoot === true;
-    const names = offending(pod, (c) => context(c).runAsNonRoot === false || (!podSet && context(c).runAsNonRoot !== true));
-    return names.length ? { reason: "runAsNonRoot != true", detail: `pod or ${containersText(names, "must set", "must set")} securityContext.runAsNonRoot=true` } : undefined;
-  }],
-  ["seccompProfile_restricted", (pod) => {
-    const allowed = (p: unknown) => ["RuntimeDefault", "Localhost"].includes((p as { type?: string } | undefined)?.type ?? "");
-    const podSet = allowed(podContext(pod).seccompProfile);
-    const names = offending(pod, (c) => context(c).seccompProfile !== undefined ? !allowed(context(c).seccompProfile) : !podSet);
-    return names.length ? { reason: "seccompProfile", detail: `pod or ${containersText(names, "must set", "must set")} securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"` } : undefined;
-  }],
-];
-
-/** Violations in kube's order: baseline checks, then restricted ones, each by check id. */
-export function evaluate(level: Level, pod: KubeObject): Violation[] {
+/** Every violation of `level` at policy `version`, in kube's order. */
+export function evaluate(level: Level, version: PolicyVersion, pod: KubeObject): Violation[] {
   if (level === "privileged") return [];
-  const checks = level === "restricted" ? [...BASELINE, ...RESTRICTED] : BASELINE;
-  return checks.map(([, check]) => check(pod)).filter((v): v is Violation => v !== undefined);
+  const applicable = CHECKS.filter((check) => check.since <= version && (level === "restricted" || check.level === "baseline"));
+  const overridden = new Set(level === "restricted" ? applicable.map((check) => check.overrides) : []);
+  return applicable.filter((check) => !overridden.has(check.id)).map((check) => check.run(pod, version)).filter((v): v is Violation => v !== undefined);
 }

@@ -1,46 +1,64 @@
 /**
- * PodSecurity: pods are checked against the level their namespace's labels name
- * (pod-security.kubernetes.io/enforce|warn|audit, with -version): enforce refuses with a 403, warn adds a
- * Warning, audit an audit annotation.
+ * PodSecurity (kube 1.26's pod-security-admission): pods are checked against the levels their namespace's
+ * labels name (pod-security.kubernetes.io/enforce|audit|warn[-version], over the configured defaults).
+ * enforce refuses with a 403, audit adds an audit annotation, warn a Warning. Workload resources' pod
+ * templates get only audit annotations and warnings. Exempt namespaces, users and runtime classes pass.
  */
 import { admissionForbidden } from "../../core/admission/errors.ts";
-import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
-import { isWriteTo } from "../_match.ts";
-import { evaluate, type Level } from "./checks.ts";
+import type { BuiltInAdmissionFactory, ValidationAttributes } from "../../core/admission/types.ts";
+import type { KubeObject } from "../../core/api/types.ts";
+import { isWriteTo, podSpec } from "../_match.ts";
+import { evaluate } from "./checks.ts";
+import { type PodSecurityConfiguration, readPodSecurityConfiguration } from "./configuration.ts";
+import { isWorkload, podFromWorkload } from "./pod-templates.ts";
+import { describe, LABEL_PREFIX, type LevelVersion, policyFromLabels } from "./policy.ts";
 
-const LABEL_PREFIX = "pod-security.kubernetes.io/";
-const LEVELS = new Set<Level>(["privileged", "baseline", "restricted"]);
+const podSecurity: BuiltInAdmissionFactory = ({ client, pluginConfig }) => {
+  const config = readPodSecurityConfiguration(pluginConfig);
+  const namespaceLabels = async (namespace: string) =>
+    (await client.get({ group: "", version: "v1", resource: "namespaces", name: namespace }))?.metadata.labels ?? {};
+  return {
+    name: "PodSecurity",
+    handles: (attributes) =>
+      isWriteTo(attributes, "", "pods", ["CREATE", "UPDATE"]) ||
+      (attributes.resource.group === "" && attributes.resource.resource === "pods" && attributes.subresource === "ephemeralcontainers" && attributes.operation === "UPDATE") ||
+      (attributes.subresource === "" && isWorkload(attributes.resource) && ["CREATE", "UPDATE"].includes(attributes.operation)),
+    async validate(attributes) {
+      const isPod = attributes.resource.resource === "pods" && attributes.resource.group === "";
+      const pod = isPod ? attributes.object! : podFromWorkload(attributes.resource, attributes.object!);
+      if (!pod || unchanged(attributes, isPod)) return;
+      const exemption = exemptionOf(config, attributes, pod);
+      if (exemption) return attributes.addAuditAnnotation(`${LABEL_PREFIX}exempt`, exemption);
+      const policy = policyFromLabels(await namespaceLabels(attributes.namespace), config.defaults);
+      const violationText = (levelVersion: LevelVersion) => {
+        const violations = evaluate(levelVersion.level, levelVersion.version, pod);
+        return violations.length ? `"${describe(levelVersion)}": ${violations.map((v) => `${v.reason} (${v.detail})`).join(", ")}` : undefined;
+      };
+      const refused = isPod ? violationText(policy.enforce) : undefined;
+      if (isPod) attributes.addAuditAnnotation(`${LABEL_PREFIX}enforce-policy`, describe(policy.enforce));
+      const audited = violationText(policy.audit);
+      if (audited) attributes.addAuditAnnotation(`${LABEL_PREFIX}audit-violations`, `would violate PodSecurity ${audited}`);
+      if (refused) throw admissionForbidden(attributes, `violates PodSecurity ${refused}`);
+      const warned = violationText(policy.warn);
+      if (warned) attributes.addWarning(`would violate PodSecurity ${warned}`);
+    },
+  };
+};
 
-const podSecurity: BuiltInAdmissionFactory = ({ client }) => ({
-  name: "PodSecurity",
-  handles: (attributes) => isWriteTo(attributes, "", "pods", ["CREATE", "UPDATE"]),
-  async validate(attributes) {
-    // Updates that leave the spec alone (labels, annotations) are not re-checked, as in kube.
-    if (attributes.operation === "UPDATE" && JSON.stringify(attributes.object!.spec) === JSON.stringify(attributes.oldObject!.spec)) return;
-    const namespace = await client.get({ group: "", version: "v1", resource: "namespaces", name: attributes.namespace });
-    const labels = namespace?.metadata.labels ?? {};
-    const enforce = policy(labels, "enforce");
-    const message = (p: { level: Level; version: string }) => describe(p, evaluate(p.level, attributes.object!));
-    const refused = enforce && message(enforce);
-    if (refused) throw admissionForbidden(attributes, `violates PodSecurity ${refused}`);
-    const audit = policy(labels, "audit");
-    const audited = audit && message(audit);
-    if (audited) attributes.addAuditAnnotation("pod-security.kubernetes.io/audit-violations", `would violate PodSecurity ${audited}`);
-    const warn = policy(labels, "warn");
-    const warned = warn && message(warn);
-    if (warned) attributes.addWarning(`would violate PodSecurity ${warned}`);
-  },
-});
-
-function policy(labels: Record<string, string>, mode: string): { level: Level; version: string } | undefined {
-  const level = labels[`${LABEL_PREFIX}${mode}`] as Level | undefined;
-  if (!level || !LEVELS.has(level)) return undefined;
-  return { level, version: labels[`${LABEL_PREFIX}${mode}-version`] || "latest" };
+/** Updates that leave the pod (or pod template) alone, such as label or status changes, are not re-checked, as in kube. */
+function unchanged(attributes: ValidationAttributes, isPod: boolean): boolean {
+  if (attributes.operation !== "UPDATE" || !attributes.oldObject) return false;
+  if (isPod) return JSON.stringify(attributes.object!.spec) === JSON.stringify(attributes.oldObject.spec);
+  const template = (object: KubeObject) => JSON.stringify(podFromWorkload(attributes.resource, object) ?? null);
+  return template(attributes.object!) === template(attributes.oldObject);
 }
 
-function describe(p: { level: Level; version: string }, violations: ReturnType<typeof evaluate>): string | undefined {
-  if (violations.length === 0) return undefined;
-  return `"${p.level}:${p.version}": ${violations.map((v) => `${v.reason} (${v.detail})`).join(", ")}`;
+function exemptionOf({ exemptions }: PodSecurityConfiguration, attributes: ValidationAttributes, pod: KubeObject): string | undefined {
+  if (exemptions.namespaces.has(attributes.namespace)) return "namespace";
+  if (exemptions.usernames.has(attributes.user.username)) return "user";
+  const runtimeClass = podSpec(pod).runtimeClassName;
+  if (typeof runtimeClass === "string" && exemptions.runtimeClasses.has(runtimeClass)) return "runtimeClass";
+  return undefined;
 }
 
 export default podSecurity;

@@ -30,14 +30,20 @@ test("a node may get the Pods bound to it and their Secrets, but not another nod
   expect(await decide({ resource: "pods", name: "theirs" })).toEqual({ decision: "NoOpinion", reason: "no relationship found between node 'n1' and this object" });
   expect((await decide({ resource: "secrets", name: "their-secret" })).decision).toBe("NoOpinion");
   expect(await decide({ resource: "secrets", name: "mine-secret", verb: "update" })).toEqual({ decision: "NoOpinion", reason: "can only read resources of this type" });
-  expect(await decide({ resource: "pods", name: "", verb: "list" })).toEqual({ decision: "NoOpinion", reason: "can only list/watch pods with spec.nodeName field selector" });
+});
+
+test("a node may list and watch all Pods and Nodes, in any namespace", async () => {
+  expect(await decide({ resource: "pods", name: "", verb: "list" })).toEqual({ decision: "Allow" });
+  expect(await decide({ resource: "pods", namespace: "", name: "", verb: "watch" })).toEqual({ decision: "Allow" });
+  expect(await decide({ resource: "nodes", namespace: "", name: "", verb: "list" })).toEqual({ decision: "Allow" });
+  expect(await decide({ resource: "nodes", namespace: "", name: "", verb: "watch" })).toEqual({ decision: "Allow" });
+  expect((await decide({ resource: "pods", name: "theirs", verb: "update" })).decision).toBe("NoOpinion");
 });
 
 test("a node may read its own Node and update its own and its Pods' status", async () => {
   const node = { namespace: "", resource: "nodes" };
   expect((await decide({ ...node, name: "n1" })).decision).toBe("Allow");
   expect(await decide({ ...node, name: "n2" })).toEqual({ decision: "NoOpinion", reason: "node 'n1' cannot read 'n2', only its own Node object" });
-  expect(await decide({ ...node, name: "", verb: "list" })).toEqual({ decision: "NoOpinion", reason: "node 'n1' cannot read all nodes, only its own Node object" });
   expect((await decide({ ...node, name: "n1", subresource: "status", verb: "patch" })).decision).toBe("Allow");
   expect((await decide({ ...node, name: "n1", verb: "delete" })).decision).toBe("NoOpinion");
   expect((await decide({ resource: "pods", name: "mine", subresource: "status", verb: "update" })).decision).toBe("Allow");

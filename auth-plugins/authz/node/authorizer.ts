@@ -1,8 +1,9 @@
 /**
- * The Node authorizer (kube's plugin/pkg/auth/authorizer/node, with the per-node checks of Nodes and Pods that
- * kube gates behind AuthorizeNodeWithSelectors): a node (user system:node:<name> in group system:nodes) may read
- * its own Node and the Pods, Secrets, ConfigMaps, claims and volumes related to it in the graph, report status,
- * keep its Lease, and do what the static node rules allow. Anything else, and anyone else, gets no opinion.
+ * The Node authorizer (kube 1.26's plugin/pkg/auth/authorizer/node): a node (user system:node:<name> in group
+ * system:nodes) may get its own Node and the Pods, Secrets, ConfigMaps, claims and volumes related to it in the
+ * graph, list and watch all Pods and Nodes (kube 1.26's system:node rules; kubelets list their pods with
+ * fieldSelector=spec.nodeName, a per-node restriction kube added only later), report status, keep its Lease,
+ * and do what the static node rules allow. Anything else, and anyone else, gets no opinion.
  */
 import type { Attributes, AuthorizationResult, Authorizer, PolicyRule, UserInfo } from "../../../plugins/sdk.ts";
 import { ruleAllows } from "../../../core/auth/rbac/rule-match.ts";
@@ -71,10 +72,9 @@ function ownObject(what: string, namespace?: string): Check {
 const nodes: Check = (_graph, node, a) => {
   if (a.subresource === "status") return a.verb === "update" || a.verb === "patch" ? ALLOW : noOpinion();
   if (a.subresource !== "") return noOpinion();
-  if (["create", "update", "patch"].includes(a.verb)) return ALLOW;
-  if (!["get", "list", "watch"].includes(a.verb)) return noOpinion();
-  if (a.name === node) return ALLOW;
-  return noOpinion(a.name === "" ? `node '${node}' cannot read all nodes, only its own Node object` : `node '${node}' cannot read '${a.name}', only its own Node object`);
+  if (["create", "update", "patch", "list", "watch"].includes(a.verb)) return ALLOW;
+  if (a.verb !== "get") return noOpinion();
+  return a.name === node ? ALLOW : noOpinion(`node '${node}' cannot read '${a.name}', only its own Node object`);
 };
 
 const pods: Check = (graph, node, a) => {
@@ -84,10 +84,8 @@ const pods: Check = (graph, node, a) => {
   if (a.subresource !== "") return noOpinion();
   // Mirror pods; NodeRestriction admission limits them to the node's own.
   if (verb === "create" || verb === "delete") return ALLOW;
-  if (verb === "get") return getRelated("pod")(graph, node, a);
-  // kube also allows a spec.nodeName=<node> field selector here, which request attributes do not carry.
-  if (verb === "list" || verb === "watch") return a.name !== "" ? related(graph, node, "pod", a) : noOpinion("can only list/watch pods with spec.nodeName field selector");
-  return noOpinion();
+  if (verb === "list" || verb === "watch") return ALLOW;
+  return verb === "get" ? getRelated("pod")(graph, node, a) : noOpinion();
 };
 
 const CHECKS: Record<string, Check> = {
