@@ -42,6 +42,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** SIGKILL and wait for exit; the data directory is kept for a restart. */
   kill9(): Promise<void>;
+  /** SIGTERM and wait for exit; the data directory is kept (another server may share it). */
+  terminate(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -117,6 +119,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
       await rm(dataDir, { recursive: true, force: true });
     },
     kill9: () => stopWith("SIGKILL"),
+    terminate: () => stopWith("SIGTERM"),
   };
 }
 

@@ -1,4 +1,16 @@
-/** The SQLite implementation of the storage contract, on any driver that fits SqliteDatabase. */
+/**
+ * The SQLite implementation of the storage contract, on any driver that fits SqliteDatabase.
+ *
+ * Several processes may share one database file. Each write transaction takes the write lock
+ * (BEGIN IMMEDIATE) and reads the current revision from the meta row inside it, so revisions stay
+ * unique and contiguous across processes. Subscribers get every committed event exactly once in
+ * revision order, other processes' included: a "dispatched revision" cursor is advanced by this
+ * process's own commits and by reading other processes' commits from history, which happens when
+ * `PRAGMA data_version` says another connection committed (polled every 50 ms while anyone
+ * subscribes, and before reads and revision queries). If another process compacted history this
+ * process had not dispatched yet (it stalled for longer than the compaction window), those events
+ * are lost to this process's subscribers: that is logged and dispatching resumes after the gap.
+ */
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import {
   type KeyValue,
@@ -11,6 +23,8 @@ import {
   type WriteOp,
 } from "../storage.ts";
 import { purgeHistoryThrough } from "./compaction.ts";
+import { readCommittedEvents, readStoredRevisions } from "./committed-history.ts";
+import { DataVersionPoller } from "./data-version-poller.ts";
 import { GroupCommitQueue } from "./group-commit.ts";
 import { keyRange } from "./key-range.ts";
 import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
@@ -23,6 +37,8 @@ export interface SqliteStorageOptions {
   synchronous?: Synchronous;
   /** Told when a subscriber throws (the event stays committed and other subscribers still get it); default console.error. */
   onSubscriberError?: (error: unknown) => void;
+  /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
+  foreignCommitPollMs?: number;
 }
 
 export interface SqliteStorageStats {
@@ -40,6 +56,10 @@ export class SqliteStorage implements Storage {
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onSubscriberError: (error: unknown) => void;
+  readonly #foreignCommits: DataVersionPoller;
+  /** Every event at or below this revision has been handed to the subscribers. */
+  #dispatchedRevision: number;
+  #dispatching = false;
   #compaction: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -50,13 +70,19 @@ export class SqliteStorage implements Storage {
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onSubscriberError = options.onSubscriberError ??
       ((error) => console.error("storage: a subscriber threw", error));
+    this.#dispatchedRevision = this.#revisions.current;
+    this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
+      intervalMs: options.foreignCommitPollMs ?? 50,
+    });
   }
 
   currentRevision(): number {
+    this.#syncIfChanged();
     return this.#revisions.current;
   }
 
   compactedRevision(): number {
+    this.#syncIfChanged();
     return this.#revisions.compacted;
   }
 
@@ -65,14 +91,20 @@ export class SqliteStorage implements Storage {
   }
 
   async get(key: string, revision?: number): Promise<KeyValue | null> {
-    const at = this.#readRevision(revision);
-    const row = at === this.#revisions.current
-      ? this.#statements.getCurrent.get(key)
-      : this.#statements.getAtRevision.get(key, at);
-    return row ? rowToKeyValue(row) : null;
+    return this.#readConsistently(() => {
+      const at = this.#readRevision(revision);
+      const row = at === this.#revisions.current
+        ? this.#statements.getCurrent.get(key)
+        : this.#statements.getAtRevision.get(key, at);
+      return row ? rowToKeyValue(row) : null;
+    });
   }
 
   async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    return this.#readConsistently(() => this.#rangeNow(prefix, options));
+  }
+
+  #rangeNow(prefix: string, options: RangeOptions): RangeResult {
     const revision = this.#readRevision(options.revision);
     const { lower, after, upper } = keyRange(prefix, options.startAfter);
     const limit = options.limit || -1;
@@ -95,7 +127,7 @@ export class SqliteStorage implements Storage {
   async count(prefix: string): Promise<number> {
     this.#assertOpen();
     const { lower, after, upper } = keyRange(prefix);
-    return Number(this.#statements.countCurrent.get(lower, after, upper)!.n);
+    return this.#readConsistently(() => Number(this.#statements.countCurrent.get(lower, after, upper)!.n));
   }
 
   write(op: WriteOp): Promise<KeyValue> {
@@ -105,18 +137,25 @@ export class SqliteStorage implements Storage {
 
   async eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
     this.#assertOpen();
-    if (afterRevision < this.#revisions.compacted) throw compactedError();
     const { lower, after, upper } = keyRange(prefix);
-    return this.#statements.eventsSince.all(lower, after, upper, afterRevision).map(historyRowToEvent);
+    return this.#readConsistently(() => {
+      if (afterRevision < this.#revisions.compacted) throw compactedError();
+      return this.#statements.eventsSince.all(lower, after, upper, afterRevision).map(historyRowToEvent);
+    });
   }
 
   subscribe(listener: (event: StorageEvent) => void): Unsubscribe {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    if (!this.#closed) this.#foreignCommits.start();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.#foreignCommits.stop();
+    };
   }
 
   compact(revision: number): Promise<void> {
     if (this.#closed) return Promise.reject(closedError());
+    this.#syncIfChanged();
     if (revision > this.#revisions.current) return Promise.reject(futureRevisionError());
     if (revision <= this.#revisions.compacted) return Promise.resolve();
     // Refuse reads below the new mark at once; the rows are purged in chunks after it, and a purge
@@ -132,19 +171,76 @@ export class SqliteStorage implements Storage {
     if (this.#closed) return;
     this.#writes.flush();
     this.#closed = true;
+    this.#foreignCommits.stop();
     await this.#compaction;
     this.#db.close();
   }
 
   #commit(ops: WriteOp[]) {
-    const batch = this.#db.transaction(() =>
-      applyWriteBatch(this.#statements, ops, this.#revisions.current, Date.now())
-    );
+    const { batch, foreign, compacted } = this.#db.transaction(() => {
+      // Holding the write lock, the stored revision is the latest any process committed.
+      const stored = readStoredRevisions(this.#statements);
+      const foreign = this.#readForeignEvents(stored.current);
+      const batch = applyWriteBatch(this.#statements, ops, stored.current, Date.now());
+      return { batch, foreign, compacted: stored.compacted };
+    });
     this.#revisions.current = batch.revision;
+    this.#revisions.compacted = Math.max(this.#revisions.compacted, compacted);
     this.#stats.transactions += 1;
     this.#stats.writes += batch.events.length;
+    this.#publish(foreign);
     this.#publish(batch.events);
+    this.#dispatchedRevision = batch.revision;
     return batch.outcomes;
+  }
+
+  /** Other processes' events after the dispatched revision, through `through` (which they all are below). */
+  #readForeignEvents(through: number): StorageEvent[] {
+    const events: StorageEvent[] = [];
+    let after = this.#dispatchedRevision;
+    while (after < through) {
+      const chunk = readCommittedEvents(this.#statements, after, through, reportLostEvents);
+      if (chunk.length === 0) break;
+      events.push(...chunk);
+      after = chunk[chunk.length - 1]!.revision;
+    }
+    return events;
+  }
+
+  #syncIfChanged(): void {
+    if (!this.#closed && this.#foreignCommits.changed()) this.#catchUp();
+  }
+
+  /** Refreshes the revision counters and dispatches other processes' commits not yet dispatched. */
+  #catchUp(): void {
+    if (this.#closed) return;
+    const stored = readStoredRevisions(this.#statements);
+    this.#revisions.current = Math.max(this.#revisions.current, stored.current);
+    this.#revisions.compacted = Math.max(this.#revisions.compacted, stored.compacted);
+    // A subscriber that reads storage while being told of an event must not start a nested
+    // dispatch; the loop below picks up whatever that read found.
+    if (this.#dispatching) return;
+    this.#dispatching = true;
+    try {
+      while (this.#dispatchedRevision < this.#revisions.current) {
+        const through = this.#revisions.current;
+        const events = readCommittedEvents(this.#statements, this.#dispatchedRevision, through, reportLostEvents);
+        this.#publish(events);
+        this.#dispatchedRevision = events.length > 0 ? events[events.length - 1]!.revision : through;
+      }
+    } finally {
+      this.#dispatching = false;
+    }
+  }
+
+  /** Runs a read and repeats it when another process committed meanwhile, so the read and the revision it reports match. */
+  #readConsistently<T>(read: () => T): T {
+    this.#syncIfChanged();
+    for (;;) {
+      const result = read();
+      if (this.#closed || !this.#foreignCommits.changed()) return result;
+      this.#catchUp();
+    }
   }
 
   #publish(events: StorageEvent[]): void {
@@ -176,4 +272,6 @@ export class SqliteStorage implements Storage {
 // Messages as etcd's mvcc package words them.
 const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
 const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
+const reportLostEvents = (from: number, to: number) =>
+  console.error(`storage: revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`);
 const closedError = () => new StorageError("Closed", "storage is closed");

@@ -39,7 +39,12 @@ export function prepareStatements(db: SqliteDatabase) {
     insertHistory: db.prepare(`INSERT INTO history (rev, key, type, value, prev_value, prev_create_rev, prev_mod_rev, time_ms)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     saveCurrentRevision: db.prepare("UPDATE meta SET current_rev = ? WHERE id = 1"),
-    saveCompactedRevision: db.prepare("UPDATE meta SET compacted_rev = ? WHERE id = 1"),
+    // Another process may have compacted further already; the mark never moves back.
+    saveCompactedRevision: db.prepare("UPDATE meta SET compacted_rev = MAX(compacted_rev, ?) WHERE id = 1"),
+    storedRevisions: db.prepare("SELECT current_rev, compacted_rev FROM meta WHERE id = 1"),
+    // Parameters: afterRevision, throughRevision, limit.
+    historyBetween: db.prepare("SELECT * FROM history WHERE rev > ? AND rev <= ? ORDER BY rev LIMIT ?"),
+    dataVersion: db.prepare("PRAGMA data_version"),
     oldestHistoryRevision: db.prepare("SELECT MIN(rev) AS rev FROM history"),
     deleteHistoryThrough: db.prepare("DELETE FROM history WHERE rev <= ?"),
   };
