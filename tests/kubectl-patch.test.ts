@@ -213,3 +213,14 @@ test("fieldManager is accepted on patches", async () => {
   expect(answer.body.spec.replicas).toBe(2);
 });
 
+
+test("force on a non-apply patch is refused with kube's 422 and changes nothing", async () => {
+  await applyYaml(deploymentYaml("forced"));
+  const path = `/apis/apps/v1/namespaces/${NS}/deployments/forced`;
+  const before = (await getJson(server, path)).spec.replicas;
+  for (const value of ["true", "false"]) {
+    const answer = await sendJson(server, "PATCH", `${path}?force=${value}`, { spec: { replicas: before + 3 } }, "application/merge-patch+json");
+    expectStatus(answer, 422, "Invalid", 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  }
+  expect((await getJson(server, path)).spec.replicas).toBe(before);
+});
