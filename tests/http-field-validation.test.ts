@@ -125,3 +125,12 @@ test("an unknown fieldValidation value is a 400", async () => {
   const answer = await post(deployment("bad-directive"), "?fieldValidation=Loose");
   expectStatus(answer, 400, "BadRequest", "invalid fieldValidation directive: Loose, valid values are Ignore, Warn, or Strict");
 });
+
+test("quantities are stored and answered in kube's canonical form", async () => {
+  const body = deployment("quantities");
+  body.spec.template.spec.containers[0].resources = { requests: { cpu: 0.25, memory: "2048Mi" } };
+  const created = await post(JSON.stringify(body), "");
+  expect(created.status).toBe(201);
+  const stored = await getJson(server, `${DEPLOYMENTS}/quantities`);
+  expect(stored.spec.template.spec.containers[0].resources.requests).toEqual({ cpu: "250m", memory: "2Gi" });
+});

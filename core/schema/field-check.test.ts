@@ -142,3 +142,11 @@ test("checkFields() reports nothing for kinds without a built-in schema", () => 
   expect(checkFields(typeOf("example.com", "v1", "Widget"), obj as KubeObject)).toEqual({ unknownFields: [] });
   expect(obj.spec).toEqual({ anything: 1 });
 });
+
+test("checkFields() stores quantities in kube's canonical form, in structs, maps and lists", () => {
+  const d = deployment((obj) => {
+    container(obj).resources = { requests: { cpu: 0.5, memory: "1024Mi" }, limits: { cpu: "1.5", memory: "1.5Gi" } };
+  });
+  checkFields(DEPLOYMENT, d as KubeObject);
+  expect(container(d).resources).toEqual({ requests: { cpu: "500m", memory: "1Gi" }, limits: { cpu: "1500m", memory: "1536Mi" } });
+});

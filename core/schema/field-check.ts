@@ -9,6 +9,7 @@ import type { ResourceType } from "../registry/resource-type.ts";
 import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
+import { canonicalQuantity } from "../api/quantity.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
 
@@ -54,36 +55,41 @@ function checkStruct(obj: Record<string, unknown>, node: StructNode, path: strin
     }
     walk.goFields.push(key);
     walk.structName = node.name;
-    checkValue(obj[key], child, childPath, walk);
+    obj[key] = checkValue(obj[key], child, childPath, walk);
     walk.goFields.pop();
   }
   walk.structName = outerStruct;
 }
 
-/** Checks a non-null value; a null inside a list or map becomes Go's zero value. */
-function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): void {
+/**
+ * Checks a non-null value and answers it as kube stores it (quantities in canonical form); a null inside a list or
+ * map becomes Go's zero value.
+ */
+function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): unknown {
   switch (node.kind) {
     case "struct":
       if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
-      return checkStruct(value, node, path, walk);
+      checkStruct(value, node, path, walk);
+      return value;
     case "map":
       if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
       for (const key of Object.keys(value)) {
         if (value[key] === undefined) delete value[key];
         else if (value[key] === null) value[key] = zeroValue(node.value);
-        else checkValue(value[key], node.value, `${path}.${key}`, walk);
+        else value[key] = checkValue(value[key], node.value, `${path}.${key}`, walk);
       }
-      return;
+      return value;
     case "array":
       if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
       for (let i = 0; i < value.length; i++) {
         if (value[i] === null || value[i] === undefined) value[i] = zeroValue(node.item);
-        else checkValue(value[i], node.item, `${path}[${i}]`, walk);
+        else value[i] = checkValue(value[i], node.item, `${path}[${i}]`, walk);
       }
-      return;
+      return value;
     default: {
       const problem = scalarProblem(value, node);
       if (problem) fail(walk, problem);
+      return node.kind === "quantity" ? canonicalQuantity(value as string | number) ?? value : value;
     }
   }
 }
