@@ -68,6 +68,18 @@ test("a new namespace gets exactly one default ServiceAccount, left alone afterw
   expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });
 
+test("the same requested ClusterIP created through both processes at once is given to exactly one", async () => {
+  const create = (server: TestServer, name: string) =>
+    server.request("POST", "/api/v1/namespaces/default/services", {
+      body: JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name }, spec: { clusterIP: "10.0.0.7", ports: [{ port: 80 }] } }),
+      headers: { "Content-Type": "application/json" },
+    });
+  const responses = await Promise.all([create(first, "race-a"), create(second, "race-b")]);
+  expect(responses.map((response) => response.status).sort()).toEqual([201, 422]);
+  const refused = await responses.find((response) => response.status === 422)!.json();
+  expect(refused.message).toContain("failed to allocate IP 10.0.0.7: provided IP is already allocated");
+});
+
 test("when the leader stops, the other process takes the Lease and keeps reconciling", async () => {
   const holder = await leaseHolder(second);
   await first.terminate();

@@ -142,7 +142,7 @@ export class ResourceStore {
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
     if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
-    const undoReservation = this.#writeHooks?.run({ operation: "create", type: this.type, namespace, object: obj, oldObject: null });
+    const undoReservation = await this.#writeHooks?.run({ operation: "create", type: this.type, namespace, object: obj, oldObject: null, dryRun: options.dryRun ?? false });
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
@@ -181,7 +181,7 @@ export class ResourceStore {
       const current = this.decode(kv);
       const next = await this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
       await this.#guard("update", namespace, next, current, options);
-      const undoReservation = this.#writeHooks?.run({ operation: "update", type: this.type, namespace, object: next, oldObject: current });
+      const undoReservation = await this.#writeHooks?.run({ operation: "update", type: this.type, namespace, object: next, oldObject: current, dryRun: options.dryRun ?? false });
       const result = await this.#commitUpdate(key, kv, current, next, options).catch((e) => {
         undoReservation?.();
         throw e;

@@ -2,7 +2,8 @@
  * Per-resource steps the generic store runs on every create and update, the server's own writes included, after
  * validation and just before the write (kube's BeginCreate/BeginUpdate): they may fill in the object (Service
  * cluster IPs and node ports) and reserve what they handed out. The returned function undoes the reservation and
- * is called when the write does not happen (dry run, conflict, failure).
+ * is called when the write does not happen (dry run, conflict, failure). Hooks may be async (a reservation can be a
+ * storage write of its own); a dry run must reserve nothing durable.
  */
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
@@ -14,10 +15,11 @@ export interface HookedWrite {
   /** The object about to be written; hooks may change it. */
   object: KubeObject;
   oldObject: KubeObject | null;
+  dryRun: boolean;
 }
 
 export type UndoReservation = () => void;
-export type WriteHook = (write: HookedWrite) => UndoReservation | void;
+export type WriteHook = (write: HookedWrite) => UndoReservation | void | Promise<UndoReservation | void>;
 
 export class WriteHooks {
   readonly #hooks = new Map<string, WriteHook[]>();
@@ -30,14 +32,14 @@ export class WriteHooks {
   }
 
   /** Runs the hooks in order; if one throws, those before it are undone. */
-  run(write: HookedWrite): UndoReservation {
+  async run(write: HookedWrite): Promise<UndoReservation> {
     const undos: UndoReservation[] = [];
     const undoAll = () => {
       for (const undo of undos.reverse()) undo();
     };
     try {
       for (const hook of this.#hooks.get(`${write.type.group}/${write.type.resource}`) ?? []) {
-        const undo = hook(write);
+        const undo = await hook(write);
         if (undo) undos.push(undo);
       }
     } catch (error) {

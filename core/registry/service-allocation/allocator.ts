@@ -1,17 +1,30 @@
 /**
- * Service cluster IPs and node ports (kube's service REST allocator, alloc.go). The truth is the stored Services:
- * the allocator is rebuilt from them at start and follows each commit, so nothing separate can drift or leak on a
- * crash. A write being prepared holds a reservation until its commit (or failure) replaces it.
+ * Service cluster IPs and node ports (kube's service REST allocator, alloc.go). This in-memory view, rebuilt from
+ * the stored Services at start and following each commit, picks candidates fast; the reservation keys
+ * (reservation-keys.ts) are the authority across processes. A write being prepared holds a reservation until its
+ * commit (or failure) replaces it.
  */
 import { goStringSlice } from "../../api/_go-text.ts";
 import { type FieldError, newInvalid } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { formatIPv4, type IPRange, offsetOf, type PortRange } from "./ip-range.ts";
+import type { Holdings } from "./reservation-keys.ts";
 
-interface Holdings {
-  ips: string[];
-  ports: number[];
+/** Values found taken elsewhere (another process's reservation keys) that this allocation must not pick. */
+export interface Exclusions {
+  ips: Set<string>;
+  ports: Set<number>;
 }
+
+const NO_EXCLUSIONS: Exclusions = { ips: new Set(), ports: new Set() };
+
+export const ipTakenError = (ip: string): FieldError => ipError(ip, "provided IP is already allocated");
+export const portTakenError = (index: number, port: number): FieldError => ({
+  type: "FieldValueInvalid", field: `spec.ports[${index}].nodePort`, value: port, detail: "provided port is already allocated",
+});
+const ipError = (ip: string, why: string): FieldError => ({
+  type: "FieldValueInvalid", field: "spec.clusterIPs", value: [ip], valueText: goStringSlice([ip]), detail: `failed to allocate IP ${ip}: ${why}`,
+});
 
 type ServiceSpec = {
   type?: string;
@@ -44,11 +57,14 @@ export class ServiceAllocator {
     this.#portRange = portRange;
   }
 
-  /** Records what a committed Service holds (undefined: it was deleted). */
-  committed(key: string, service: KubeObject | undefined): void {
+  /** Records what a committed Service holds (undefined: it was deleted); returns what it held before and no longer does. */
+  committed(key: string, service: KubeObject | undefined): Holdings {
+    const before = this.#committed.get(key) ?? { ips: [], ports: [] };
+    const now = service ? holdingsOf(service) : { ips: [], ports: [] };
     this.#pending.delete(key);
-    if (service) this.#committed.set(key, holdingsOf(service));
+    if (service) this.#committed.set(key, now);
     else this.#committed.delete(key);
+    return { ips: before.ips.filter((ip) => !now.ips.includes(ip)), ports: before.ports.filter((port) => !now.ports.includes(port)) };
   }
 
   /** Drops a reservation whose write did not happen. */
@@ -60,18 +76,18 @@ export class ServiceAllocator {
    * Fills in the Service's cluster IPs, IP families and node ports (keeping those `old` had), checking requested
    * ones, and reserves them for `key` until committed() or release(). Throws kube's 422 on a conflict.
    */
-  allocate(key: string, service: KubeObject, old: KubeObject | null): void {
+  allocate(key: string, service: KubeObject, old: KubeObject | null, excluded: Exclusions = NO_EXCLUSIONS): void {
     const spec = (service.spec ??= {}) as ServiceSpec;
     const errors: FieldError[] = [];
-    this.#fillClusterIPs(key, spec, old ? specOf(old) : undefined, errors);
-    this.#fillNodePorts(key, spec, old ? specOf(old) : undefined, errors);
+    this.#fillClusterIPs(key, spec, old ? specOf(old) : undefined, errors, excluded);
+    this.#fillNodePorts(key, spec, old ? specOf(old) : undefined, errors, excluded);
     if (errors.length > 0) throw newInvalid({ group: "", kind: "Service" }, String(service.metadata.name ?? ""), errors);
     this.#pending.set(key, holdingsOf(service));
   }
 
-  #taken(key: string): { ips: Set<string>; ports: Set<number> } {
-    const ips = new Set<string>();
-    const ports = new Set<number>();
+  #taken(key: string, excluded: Exclusions): Exclusions {
+    const ips = new Set(excluded.ips);
+    const ports = new Set(excluded.ports);
     for (const holdings of [this.#committed, this.#pending]) {
       for (const [owner, held] of holdings) {
         if (owner === key) continue;
@@ -82,7 +98,7 @@ export class ServiceAllocator {
     return { ips, ports };
   }
 
-  #fillClusterIPs(key: string, spec: ServiceSpec, old: ServiceSpec | undefined, errors: FieldError[]): void {
+  #fillClusterIPs(key: string, spec: ServiceSpec, old: ServiceSpec | undefined, errors: FieldError[], excluded: Exclusions): void {
     if (spec.type === "ExternalName") {
       delete spec.clusterIP;
       delete spec.clusterIPs;
@@ -93,23 +109,22 @@ export class ServiceAllocator {
     spec.ipFamilies = ["IPv4"];
     spec.ipFamilyPolicy ??= "SingleStack";
     let ip = requested?.[0];
-    if (ip === undefined || ip === "") ip = this.#dynamicIP(key, errors);
-    else if (ip !== "None" && ip !== kept?.[0]) this.#checkRequestedIP(key, ip, errors);
+    if (ip === undefined || ip === "") ip = this.#dynamicIP(key, errors, excluded);
+    else if (ip !== "None" && ip !== kept?.[0]) this.#checkRequestedIP(key, ip, errors, excluded);
     if (ip === undefined) return;
     spec.clusterIP = ip;
     spec.clusterIPs = [ip];
   }
 
-  #checkRequestedIP(key: string, ip: string, errors: FieldError[]): void {
-    const fail = (why: string) => errors.push({ type: "FieldValueInvalid", field: "spec.clusterIPs", value: [ip], valueText: goStringSlice([ip]), detail: `failed to allocate IP ${ip}: ${why}` });
+  #checkRequestedIP(key: string, ip: string, errors: FieldError[], excluded: Exclusions): void {
     if (offsetOf(this.#ipRange, ip) === undefined) {
-      fail(`the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.#ipRange.cidr}`);
-    } else if (this.#taken(key).ips.has(ip)) fail("provided IP is already allocated");
+      errors.push(ipError(ip, `the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.#ipRange.cidr}`));
+    } else if (this.#taken(key, excluded).ips.has(ip)) errors.push(ipTakenError(ip));
   }
 
   /** A random free address of the upper band, else of the lower band (kube's static sub-range order). */
-  #dynamicIP(key: string, errors: FieldError[]): string | undefined {
-    const taken = this.#taken(key).ips;
+  #dynamicIP(key: string, errors: FieldError[], excluded: Exclusions): string | undefined {
+    const taken = this.#taken(key, excluded).ips;
     const { first, size, lowerBand } = this.#ipRange;
     const band = Math.min(lowerBand, size);
     const pick = (from: number, to: number) => randomFree(from, to, (offset) => !taken.has(formatIPv4(first + offset)));
@@ -119,13 +134,13 @@ export class ServiceAllocator {
     return undefined;
   }
 
-  #fillNodePorts(key: string, spec: ServiceSpec, old: ServiceSpec | undefined, errors: FieldError[]): void {
+  #fillNodePorts(key: string, spec: ServiceSpec, old: ServiceSpec | undefined, errors: FieldError[], excluded: Exclusions): void {
     const ports = spec.ports ?? [];
     if (!exposesNodePorts(spec)) {
       for (const port of ports) delete port.nodePort;
       return;
     }
-    const taken = this.#taken(key).ports;
+    const taken = this.#taken(key, excluded).ports;
     const keptPorts = new Set(old && exposesNodePorts(old) ? (old.ports ?? []).map((p) => p.nodePort ?? 0) : []);
     const { base, size, text } = this.#portRange;
     ports.forEach((port, i) => {
@@ -137,7 +152,7 @@ export class ServiceAllocator {
         if (port.nodePort < base || port.nodePort >= base + size) {
           errors.push({ type: "FieldValueInvalid", field, value: port.nodePort, detail: `provided port is not in the valid range. The range of valid ports is ${text}` });
         } else if (taken.has(port.nodePort)) {
-          errors.push({ type: "FieldValueInvalid", field, value: port.nodePort, detail: "provided port is already allocated" });
+          errors.push(portTakenError(i, port.nodePort));
         }
         taken.add(port.nodePort);
         return;

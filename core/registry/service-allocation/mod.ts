@@ -1,6 +1,7 @@
 /**
  * Installs Service cluster IP and node port allocation on a registry: the allocator learns every stored Service
- * (and every later commit) and fills in new and updated Services through a write hook.
+ * (and every later commit) and fills in new and updated Services through a write hook that also claims each value
+ * as a reservation key; values a commit gives up lose their key, and a periodic repair pass fixes leaks.
  */
 import { collectionPrefix } from "../keys.ts";
 import { followCollection } from "../collection-follow.ts";
@@ -8,6 +9,9 @@ import type { Registry } from "../registry.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
 import { type IPRange, type PortRange, parsePortRange, parseServiceCIDR } from "./ip-range.ts";
+import { repairReservations } from "./repair.ts";
+import { PendingReleases, releaseReservation, reservationKeysOf } from "./reservation-keys.ts";
+import { reservationHook } from "./reservation-hook.ts";
 
 export { parsePortRange, parseServiceCIDR };
 export type { IPRange, PortRange };
@@ -17,23 +21,34 @@ export interface ServiceAllocation {
   stop(): void;
 }
 
+const REPAIR_INTERVAL_MS = 60_000;
+
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
-export async function installServiceAllocation(registry: Registry, services: ResourceType, ranges: { clusterIPRange: string; nodePortRange: string }): Promise<ServiceAllocation> {
+export async function installServiceAllocation(
+  registry: Registry,
+  services: ResourceType,
+  ranges: { clusterIPRange: string; nodePortRange: string; repairIntervalMs?: number },
+): Promise<ServiceAllocation> {
+  const { storage } = registry;
   const ipRange = parseServiceCIDR(ranges.clusterIPRange);
   const allocator = new ServiceAllocator(ipRange, parsePortRange(ranges.nodePortRange));
-  const follow = await followCollection(registry.storage, collectionPrefix(services, ""), (event) => {
-    const { namespace, name } = event.object.metadata;
-    allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);
+  const releases = new PendingReleases();
+  const prefix = collectionPrefix(services, "");
+  await repairReservations(storage, prefix);
+  const follow = await followCollection(storage, prefix, (event) => {
+    const { namespace, name, uid } = event.object.metadata;
+    const given = allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);
+    for (const key of reservationKeysOf(given)) releases.track(key, releaseReservation(storage, key, String(uid)));
   });
-  const unregister = registry.writeHooks.register(services.group, services.resource, (write) => {
-    const key = keyOf(write.namespace, String(write.object.metadata.name));
-    allocator.allocate(key, write.object, write.oldObject);
-    return () => allocator.release(key);
-  });
+  const unregister = registry.writeHooks.register(services.group, services.resource, reservationHook(storage, allocator, releases));
+  const repairs = setInterval(() => {
+    repairReservations(storage, prefix).catch((error) => console.error("kubun: repairing Service IP reservations failed:", error instanceof Error ? error.message : String(error)));
+  }, ranges.repairIntervalMs ?? REPAIR_INTERVAL_MS);
   return {
     ipRange,
     stop() {
+      clearInterval(repairs);
       unregister();
       follow.stop();
     },
