@@ -16,7 +16,6 @@ export type NamespacePolicy = Record<Mode, LevelVersion>;
 
 export const LABEL_PREFIX = "pod-security.kubernetes.io/";
 const LEVELS = new Set<string>(["privileged", "baseline", "restricted"]);
-export const PRIVILEGED_LATEST: LevelVersion = { level: "privileged", version: Infinity };
 
 export const parseLevel = (text: string): Level | undefined => (LEVELS.has(text) ? (text as Level) : undefined);
 

@@ -9,8 +9,6 @@ import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
 
 /** What create and update accept for built-in kinds (kube's NegotiateInputSerializer list). */
 export const WRITE_MEDIA_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"] as const;
-/** Custom resources have no protobuf encoding. */
-export const CUSTOM_RESOURCE_WRITE_MEDIA_TYPES = ["application/json", "application/yaml"] as const;
 /** What patch accepts for built-in kinds. */
 export const PATCH_MEDIA_TYPES = [
   "application/json-patch+json",

@@ -2,7 +2,7 @@
  * Typed API errors, built by constructors and written as a kube `Status` in one place.
  * Messages follow k8s.io/apimachinery/pkg/api/errors so clients that match on them keep working.
  */
-import type { Status, StatusCause, StatusDetails } from "./types.ts";
+import type { Status, StatusDetails } from "./types.ts";
 
 export class StatusError extends Error {
   readonly code: number;
@@ -131,10 +131,6 @@ export function newResourceExpired(message: string): StatusError {
   return new StatusError(410, "Expired", message);
 }
 
-export function newGone(message: string): StatusError {
-  return new StatusError(410, "Gone", message);
-}
-
 /** 504 with Retry-After for a resourceVersion newer than anything stored. */
 export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 1): StatusError {
   return new StatusError(
@@ -188,8 +184,4 @@ export function isConflict(e: unknown): boolean {
 
 export function isAlreadyExists(e: unknown): boolean {
   return isStatusError(e) && e.reason === "AlreadyExists";
-}
-
-export function causesOf(e: StatusError): StatusCause[] {
-  return e.details?.causes ?? [];
 }

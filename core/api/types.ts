@@ -75,13 +75,6 @@ export interface Status {
   code: number;
 }
 
-/** Group/version/resource; group "" is the core group. */
-export interface GroupVersionResource {
-  group: string;
-  version: string;
-  resource: string;
-}
-
 export function apiVersionOf(group: string, version: string): string {
   return group === "" ? version : `${group}/${version}`;
 }

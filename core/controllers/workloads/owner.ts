@@ -20,11 +20,6 @@ export function newControllerRef(owner: KubeObject): OwnerReference {
   };
 }
 
-/** The objects `owner` controls, by controller reference. */
-export function ownedBy(objects: KubeObject[], owner: KubeObject): KubeObject[] {
-  return objects.filter((obj) => isControlledBy(obj, owner));
-}
-
 export interface PodTemplate {
   metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   spec?: Record<string, unknown>;
