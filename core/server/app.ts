@@ -59,7 +59,7 @@ export interface AppDeps {
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
-type Env = { Bindings: { conn: ConnectionInfo }; Variables: { info: RequestInfo; user: UserInfo } };
+type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo } };
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -82,7 +82,10 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
 
   app.use("*", async (c, next) => {
-    const info = parseRequestInfo(c.req.method, new URL(c.req.url));
+    // Parsed once; every later step reads it from the context.
+    const url = new URL(c.req.url);
+    const info = parseRequestInfo(c.req.method, url);
+    c.set("url", url);
     c.set("info", info);
     const started = performance.now();
     // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
@@ -92,7 +95,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     } finally {
       finished();
     }
-    deps.metrics.observe(metricLabels(info, c.req.raw), c.res.status, (performance.now() - started) / 1000);
+    deps.metrics.observe(metricLabels(info, c.req.raw, url), c.res.status, (performance.now() - started) / 1000);
   });
 
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
@@ -101,7 +104,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const health = await deps.health.handle(c.req.raw);
     if (health) return health;
     if (!isPublicPath(c.req.path)) {
-      const request = { headers: c.req.raw.headers, url: new URL(c.req.url), peerCertificate: c.env.conn.peerCertificate };
+      const request = { headers: c.req.raw.headers, url: c.get("url"), peerCertificate: c.env.conn.peerCertificate };
       const authenticated = await authenticateRequest(deps.authentication.request, request, deps.options.anonymous);
       const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
       if (user instanceof Response) return user;
@@ -116,7 +119,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   const issuerDocs = deps.issuerDiscovery;
   if (issuerDocs) {
-    app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(new URL(c.req.url)));
+    app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.get("url")));
     app.get(JWKS_PATH, () => issuerDocs.jwks());
   }
   app.get("/version", () => json(versionInfo()));
@@ -124,7 +127,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
-  app.get("/api", (c) => json(apiVersions(new URL(c.req.url).host)));
+  app.get("/api", (c) => json(apiVersions(c.get("url").host)));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
   app.get("/apis", () => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions())));
@@ -153,7 +156,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
-  const url = new URL(c.req.url);
+  const url = c.get("url");
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";

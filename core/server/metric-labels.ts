@@ -19,10 +19,10 @@ function scopeOf(info: RequestInfo): string {
   return info.namespace !== "" ? "namespace" : "cluster";
 }
 
-export function metricLabels(info: RequestInfo, request: Request): RequestInfoLabels {
+export function metricLabels(info: RequestInfo, request: Request, url: URL): RequestInfoLabels {
   const isApply = info.verb === "patch" && (request.headers.get("content-type") ?? "").startsWith("application/apply-patch");
   const verb = isApply ? "APPLY" : METRIC_VERBS[info.verb] ?? request.method.toUpperCase();
-  const dryRun = new URL(request.url).searchParams.getAll("dryRun").filter((v) => v !== "").join(",");
+  const dryRun = url.searchParams.getAll("dryRun").filter((v) => v !== "").join(",");
   return {
     verb,
     group: info.apiGroup,
