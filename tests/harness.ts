@@ -136,8 +136,9 @@ async function waitForStartup(kubeconfig: string, child: ChildProcess, log: () =
   const credentials = readCredentials(await readFile(kubeconfig, "utf8"));
   for (;;) {
     failIfGone();
-    const ready = await fetch(`${credentials.url}/readyz`, { tls: { ca: credentials.ca } }).then(
-      (response) => response.status === 200,
+    // Health paths are authorized like any other: an authorizer's 403 still means the server is serving.
+    const ready = await fetch(`${credentials.url}/readyz`, { tls: { ca: credentials.ca, cert: credentials.cert, key: credentials.key } }).then(
+      (response) => response.status === 200 || response.status === 403,
       () => false,
     );
     if (ready) return credentials;

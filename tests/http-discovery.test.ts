@@ -63,6 +63,13 @@ test("/version reports Kubernetes 1.26, also without credentials", async () => {
   expect(version.gitVersion).toMatch(/^v1\.26\.\d+/);
 });
 
+test("health paths are authenticated like any other: an invalid bearer token is 401, never anonymous", async () => {
+  for (const path of ["/healthz", "/readyz", "/version"]) {
+    const response = await server.requestAnonymous("GET", path, { headers: { Authorization: "Bearer not-a-token" } });
+    expect({ path, status: response.status }).toEqual({ path, status: 401 });
+  }
+});
+
 test("/healthz, /livez and /readyz answer ok, also without credentials", async () => {
   for (const path of ["/healthz", "/livez", "/readyz"]) expect(await text(path, true)).toEqual({ status: 200, body: "ok" });
 });

@@ -101,18 +101,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
   app.use("*", async (c, next) => {
-    const health = await deps.health.handle(c.req.raw);
-    if (health) return health;
-    if (!isPublicPath(c.req.path)) {
-      const request = { headers: c.req.raw.headers, url: c.get("url"), peerCertificate: c.env.conn.peerCertificate };
-      const authenticated = await authenticateRequest(deps.authentication.request, request, deps.options.anonymous);
-      const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
-      if (user instanceof Response) return user;
-      c.set("user", user);
-      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
-    }
+    const url = c.get("url");
+    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate };
+    const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
+    const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous);
+    const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
+    if (user instanceof Response) return user;
+    c.set("user", user);
+    await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
     await next();
   });
+
+  app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
   const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
