@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -34,4 +34,19 @@ test("writeKubeconfig() leaves the file readable by its owner only", async () =>
   await writeKubeconfig(path, "https://localhost:1", credentials);
   expect(statSync(path).mode & 0o777).toBe(0o600);
   expect(parse(readFileSync(path, "utf8")).clusters[0].cluster.server).toBe("https://localhost:1");
+});
+
+test("writeKubeconfig() replaces the file in one step and leaves no temporary file behind", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-kubeconfig-atomic-"));
+  try {
+    const path = join(dir, "admin.kubeconfig");
+    const options = { caPem: "ca", clientCertPem: "cert", clientKeyPem: "key" };
+    await writeKubeconfig(path, "https://127.0.0.1:1", options);
+    await writeKubeconfig(path, "https://127.0.0.1:2", options);
+    expect(readFileSync(path, "utf8")).toContain("server: https://127.0.0.1:2");
+    expect(readdirSync(dir)).toEqual(["admin.kubeconfig"]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

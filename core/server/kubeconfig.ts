@@ -2,7 +2,8 @@
  * The admin kubeconfig written beside the certificates: everything embedded, so the file alone is
  * enough for kubectl or client-go.
  */
-import { chmod, writeFile } from "node:fs/promises";
+import process from "node:process";
+import { chmod, rename, writeFile } from "node:fs/promises";
 import { isIPv6 } from "node:net";
 import { stringify } from "yaml";
 
@@ -37,9 +38,12 @@ export function renderKubeconfig(server: string, options: KubeconfigOptions): st
 }
 
 /** Writes the kubeconfig readable by its owner only (it holds a private key). */
+/** Written to a temporary file and renamed into place, so a reader never sees a half-written kubeconfig. */
 export async function writeKubeconfig(path: string, server: string, options: KubeconfigOptions): Promise<void> {
-  await writeFile(path, renderKubeconfig(server, options), { mode: 0o600 });
-  await chmod(path, 0o600);
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, renderKubeconfig(server, options), { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, path);
 }
 
 function base64(text: string): string {
