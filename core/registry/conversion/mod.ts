@@ -21,3 +21,15 @@ const CONVERSIONS: Record<string, VersionConversion> = {
 export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {
   return CONVERSIONS[`${type.group}/${type.version}/${type.resource}`];
 }
+
+/**
+ * `obj` of `resource` in `fromVersion` as `toVersion` of the same resource (kube's ConvertToGVK, used where a
+ * webhook registered for another served version is called); resources with one shape only change apiVersion.
+ */
+export function convertToVersion(obj: KubeObject, resource: { group: string; resource: string }, fromVersion: string, toVersion: string): KubeObject {
+  if (fromVersion === toVersion) return obj;
+  const from = versionConversionFor({ ...resource, version: fromVersion });
+  const to = versionConversionFor({ ...resource, version: toVersion });
+  if (from && to) return to.fromStored(from.toStored(obj));
+  return { ...obj, apiVersion: resource.group === "" ? toVersion : `${resource.group}/${toVersion}` };
+}
