@@ -67,6 +67,13 @@ export interface ServerConfig {
   controllers: string[];
   /** Simulated Ready nodes sim-0..sim-<N-1> whose pods the server plays kubelet for. */
   simulatedNodes: number;
+  /** kube-controller-manager's node lifecycle flags (the controller runs in-process). */
+  nodeMonitorPeriodMs: number;
+  nodeMonitorGracePeriodMs: number;
+  nodeStartupGracePeriodMs: number;
+  /** The DefaultTolerationSeconds admission plugin's tolerationSeconds for not-ready and unreachable nodes. */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
   /** How many times faster than real time the CronJob controller's clock runs (hidden; for tests). */
   cronjobClockRate: number;
   leaderElect: boolean;
@@ -137,6 +144,8 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Admission flags", name: "enable-admission-plugins", key: "enableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to enable besides the default ones: kube plugin names, or paths of TypeScript modules exporting a custom plugin. The order does not matter." }),
   defineFlag({ section: "Admission flags", name: "disable-admission-plugins", key: "disableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to disable, even if on by default. The order does not matter." }),
   defineFlag({ section: "Admission flags", name: "admission-control-config-file", key: "admissionControlConfigFile", type: stringFlag, defaultValue: "", usage: "AdmissionConfiguration file holding each admission plugin's configuration." }),
+  defineFlag({ section: "Admission flags", name: "default-not-ready-toleration-seconds", key: "defaultNotReadyTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the not-ready NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),
+  defineFlag({ section: "Admission flags", name: "default-unreachable-toleration-seconds", key: "defaultUnreachableTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the unreachable NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),
   defineFlag({ section: "Admission flags", name: "admission-plugin-dir", key: "admissionPluginDir", type: stringFlag, defaultValue: "", usage: "Directory whose .ts and .js files are all enabled as custom admission plugins." }),
   defineFlag({ section: "Authorization flags", name: "authorization-mode", key: "authorizationMode", type: stringListFlag, defaultValue: ["AlwaysAllow"], usage: "Ordered list of authorizers: Node, ABAC, RBAC, Webhook, AlwaysAllow, AlwaysDeny, or a module path of a custom authorizer." }),
   defineFlag({ section: "Authorization flags", name: "authorization-policy-file", key: "authorizationPolicyFile", type: stringFlag, defaultValue: "", usage: "File with authorization policy in json line by line format, used with --authorization-mode=ABAC." }),
@@ -152,6 +161,9 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Misc flags", name: "service-node-port-range", key: "serviceNodePortRange", type: stringFlag, defaultValue: "30000-32767", usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends)." }),
   defineFlag({ section: "Controller flags", name: "controllers", key: "controllers", type: stringListFlag, defaultValue: ["*"], usage: "Controllers to run: '*' enables all on-by-default ones, 'foo' enables foo, '-foo' disables foo (bootstrapsigner and tokencleaner are off by default)." }),
   defineFlag({ section: "Controller flags", name: "simulated-nodes", key: "simulatedNodes", type: intFlag, defaultValue: 0, usage: "Register this many Ready nodes (sim-0, sim-1, ...) whose pods are marked Running and Ready and whose Job pods succeed, without containers (KWOK-style)." }),
+  defineFlag({ section: "Controller flags", name: "node-monitor-period", key: "nodeMonitorPeriodMs", type: durationFlag, defaultValue: 5_000, usage: "How often the node lifecycle controller checks node health." }),
+  defineFlag({ section: "Controller flags", name: "node-monitor-grace-period", key: "nodeMonitorGracePeriodMs", type: durationFlag, defaultValue: 40_000, usage: "How long a node may go without a status heartbeat or Lease renewal before its conditions turn Unknown." }),
+  defineFlag({ section: "Controller flags", name: "node-startup-grace-period", key: "nodeStartupGracePeriodMs", type: durationFlag, defaultValue: 60_000, usage: "How long a node whose kubelet never reported may exist before its conditions turn Unknown." }),
   defineFlag({ section: "Controller flags", name: "cronjob-clock-rate", key: "cronjobClockRate", type: intFlag, defaultValue: 1, hidden: true, usage: "Run the CronJob controller's clock this many times faster than real time (for tests: 60 makes each minute of a schedule pass in a second)." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect", key: "leaderElect", type: boolFlag, defaultValue: true, usage: "Take a Lease (kube-system/kubun-controller-manager) before running the controllers, so servers sharing a store run each loop once." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect-lease-duration", key: "leaderElectLeaseDurationMs", type: durationFlag, defaultValue: 15_000, usage: "How long a candidate waits after the last renewal before taking the lease." }),
