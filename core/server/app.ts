@@ -32,6 +32,7 @@ import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
+import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
@@ -54,6 +55,8 @@ export interface AppDeps {
   issuerDiscovery?: IssuerDiscovery;
   /** Schemas published in OpenAPI: the built-ins plus custom resources' (default: built-ins only). */
   schemas?: SchemaLookup;
+  /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
+  openApiDescriptions?: Descriptions;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
@@ -114,7 +117,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
-  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas });
+  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   const issuerDocs = deps.issuerDiscovery;

@@ -84,6 +84,8 @@ export interface ServerConfig {
   serviceClusterIpRange: string;
   /** `<first>-<last>` NodePorts come from. */
   serviceNodePortRange: string;
+  /** Kube OpenAPI documents whose descriptions are served in /openapi/v2 and /openapi/v3 (kubun's own flag). */
+  openapiDescriptions: string[];
   config: string;
   help: boolean;
   version: boolean;
@@ -107,6 +109,7 @@ function defineFlag<K extends keyof ServerConfig>(spec: FlagSpec<K>): FlagSpec {
 
 const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Generic flags", name: "config", key: "config", type: stringFlag, defaultValue: "", usage: "A YAML file whose keys are flag names without dashes (e.g. secure-port: 7443); the command line overrides it." }),
+  defineFlag({ section: "Generic flags", name: "openapi-descriptions", key: "openapiDescriptions", type: stringListFlag, defaultValue: [], usage: "Kube OpenAPI v2 or v3 documents (e.g. kubernetes' api/openapi-spec/swagger.json) whose descriptions are merged into /openapi/v2 and /openapi/v3, for kubectl explain (repeatable)." }),
   defineFlag({ section: "Generic flags", name: "max-request-bytes", key: "maxRequestBytes", type: intFlag, defaultValue: 3145728, usage: "The largest request body accepted, in bytes; larger requests are answered with 413." }),
   defineFlag({ section: "Secure serving flags", name: "bind-address", key: "bindAddress", type: stringFlag, defaultValue: "127.0.0.1", usage: "The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for all interfaces)." }),
   defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),

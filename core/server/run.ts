@@ -29,6 +29,7 @@ import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
+import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
@@ -70,6 +71,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
@@ -114,6 +116,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     authorizer,
     virtualHandlers,
     schemas: customResources.schemas,
+    openApiDescriptions,
     customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
