@@ -81,6 +81,14 @@ test("a v1 watch sees v2 writes in the v1 shape", async () => {
   await watch.close();
 });
 
+test("autoscaling/v1 HPAs are served as Tables with kube's printHorizontalPodAutoscaler columns (MinPods a string)", async () => {
+  const response = await server.request("GET", `${V1}/d`, { headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
+  expect(response.status).toBe(200);
+  const table = await response.json();
+  expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"]);
+  expect(table.rows[0].cells.slice(0, 6)).toEqual(["d", "Deployment/d", "<unknown>/80%", "2", 7, 0]);
+});
+
 test("autoscaling/v1 HPAs are served as protobuf and documented in /openapi/v3 (kubectl explain)", async () => {
   const protobuf = await server.request("GET", `${V1}/d`, { headers: { Accept: "application/vnd.kubernetes.protobuf" } });
   expect(protobuf.status).toBe(200);
