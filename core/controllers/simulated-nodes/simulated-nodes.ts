@@ -19,7 +19,7 @@ const RESYNC_MS = 1000;
 /** A kubelet renews its Lease every 10 s (a quarter of the 40 s lease duration). */
 const LEASE_RENEW_MS = 10_000;
 const KUBELET_FIELD_MANAGER = "kubelet";
-export const STOPPED_ANNOTATION = "kubun.io/simulated-kubelet";
+const STOPPED_ANNOTATION = "kubun.io/simulated-kubelet";
 
 export interface SimulatedNodesOptions {
   /** How long a Job's pod runs before it succeeds. */
