@@ -1,4 +1,4 @@
-/** Keeps a NodeGraph current by following Pods, PersistentVolumes and PersistentVolumeClaims. */
+/** Keeps a NodeGraph current by following Pods and PersistentVolumes (kube's graph_populator). */
 import type { CollectionEvent, CollectionFollow, ReadOnlyClient } from "../../../plugins/sdk.ts";
 import type { NodeGraph } from "./graph.ts";
 
@@ -10,7 +10,6 @@ const namespace = (e: CollectionEvent) => String(e.object.metadata.namespace ?? 
 const APPLIERS: Record<string, Apply> = {
   pods: (graph, e) => (e.type === "DELETED" ? graph.deletePod(namespace(e), name(e)) : graph.setPod(e.object)),
   persistentvolumes: (graph, e) => (e.type === "DELETED" ? graph.deletePersistentVolume(name(e)) : graph.setPersistentVolume(e.object)),
-  persistentvolumeclaims: (graph, e) => (e.type === "DELETED" ? graph.deleteClaim(namespace(e), name(e)) : graph.setClaim(e.object)),
 };
 
 /** Resolves once the graph holds every current object; stop() ends the follows. */
