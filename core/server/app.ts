@@ -59,7 +59,7 @@ export interface AppDeps {
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
-type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo } };
+type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo; authenticationWarnings: string[] } };
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -100,9 +100,17 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
+  // Authentication's warnings (kube's warning.AddWarning) reach every answer, a 401 included.
+  app.use("*", async (c, next) => {
+    const warnings: string[] = [];
+    c.set("authenticationWarnings", warnings);
+    await next();
+    if (warnings.length > 0) c.res = withWarnings(c.res, warnings);
+  });
+
   app.use("*", async (c, next) => {
     const url = c.get("url");
-    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate };
+    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate, warnings: c.get("authenticationWarnings") };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
     const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous);
     const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
@@ -178,7 +186,13 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
-  const response = await handler(ctx);
-  for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
-  return response;
+  return withWarnings(await handler(ctx), ctx.warnings);
+}
+
+/** Adds each text as a `Warning: 299 - "<text>"` header (a copy, since proxied answers have immutable headers). */
+function withWarnings(response: Response, warnings: string[]): Response {
+  if (warnings.length === 0) return response;
+  const copy = new Response(response.body, response);
+  for (const warning of warnings) copy.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  return copy;
 }
