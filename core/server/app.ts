@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.use("*", async (c, next) => {
     // Parsed once; every later step reads it from the context.
     const url = new URL(c.req.url);
-    const info = parseRequestInfo(c.req.method, url);
+    const info = parseRequestInfo(c.req.method, url, sentPath(c.env.conn.requestTarget) ?? url.pathname);
     c.set("url", url);
     c.set("info", info);
     const started = performance.now();
@@ -117,6 +117,8 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     if (user instanceof Response) return user;
     c.set("user", user);
     await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
+    // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+    if (hasDotSegment(c.get("info").path)) return c.get("info").isResourceRequest ? serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
     await next();
   });
 
@@ -152,6 +154,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       return errorResponse(error, request.headers.get("accept"));
     }
   };
+}
+
+/** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
+function sentPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith("/")) return undefined;
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}
+
+/** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
 function discovery(body: unknown): Response {
