@@ -30,7 +30,9 @@ export function runKubun(dataDir: string, flags: string[] = []): Promise<StartAn
     running.delete(child);
     resolve(code);
   }));
-  const stop = async () => {
+  const stop = async (url: string) => {
+    // kubun installs its SIGTERM handler right after logging that it serves; any answer comes after that.
+    await fetch(`${url}/readyz`, { tls: { rejectUnauthorized: false } }).catch(() => undefined);
     child.kill("SIGTERM");
     return await exited;
   };
@@ -44,7 +46,7 @@ export function runKubun(dataDir: string, flags: string[] = []): Promise<StartAn
       const url = /serving the Kubernetes API on (https:\/\/\S+) /.exec(log)?.[1];
       if (url) {
         clearTimeout(timer);
-        resolve({ started: { url, log: () => log, stop } });
+        resolve({ started: { url, log: () => log, stop: () => stop(url) } });
       }
     });
     exited.then((exitCode) => {
