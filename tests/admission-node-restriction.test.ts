@@ -25,7 +25,6 @@ beforeAll(async () => {
   server = await startServer(["--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction"]);
   for (const node of ["node1", "node2"]) await apply({ apiVersion: "v1", kind: "Node", metadata: { name: node }, spec: { taints: [{ key: "dedicated", value: "db", effect: "NoSchedule" }] } });
   await kubectlOk(server, ["create", "secret", "generic", "n2sec", "--from-literal=k=v"]);
-  await kubectlOk(server, ["create", "serviceaccount", "default"]).catch(() => undefined);
   await apply(boundPod("mine", "node1"));
   await apply(boundPod("theirs", "node2"));
   node1Uid = await uidOf("node", "node1");
@@ -87,7 +86,12 @@ test("admitNode: a node may not set node-restriction.kubernetes.io/ or node-role
 test("admitNode: a node may not register another Node, nor register itself with a node-role label", async () => {
   const other = await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: "node3" } }) });
   expect(other.stderr).toContain('nodes "node3" is forbidden: node "node1" is not allowed to modify node "node3"');
-  await kubectlOk(server, ["delete", "pod", "static-web", "--grace-period=0", "--force"]).catch(() => undefined);
+  const node3 = await createUser(server, "system:node:node3", ["system:nodes"]);
+  const labelled = { apiVersion: "v1", kind: "Node", metadata: { name: "node3", labels: { "node-role.kubernetes.io/control-plane": "", "kubernetes.io/os": "linux" } } };
+  const refused = await node3.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(labelled) });
+  expect(refused.stderr).toContain('node "node3" is not allowed to set the following labels: node-role.kubernetes.io/control-plane');
+  labelled.metadata.labels = { "kubernetes.io/os": "linux" } as typeof labelled.metadata.labels;
+  expect(await kubectlOk(node3, ["create", "-f", "-"], JSON.stringify(labelled))).toBe("node/node3 created\n");
 });
 
 test("admitPodStatus: a node updates the status only of pods bound to it, and cannot relabel them through status", async () => {

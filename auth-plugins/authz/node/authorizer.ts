@@ -91,8 +91,7 @@ const CHECKS: Record<string, Check> = {
   "/pods": pods,
   "coordination.k8s.io/leases": ownObject("node lease", NODE_LEASE_NAMESPACE),
   "storage.k8s.io/csinodes": ownObject("CSINode"),
-  // Not followed in the graph, so no volume attachment is known to relate to a node.
-  "storage.k8s.io/volumeattachments": (_graph, node) => noOpinion(`no relationship found between node '${node}' and this object`),
+  "storage.k8s.io/volumeattachments": getRelated("volumeattachment"),
 };
 
 /** `rules`: what every node may do on resources not checked against the graph (kube's bootstrap NodeRules). */

@@ -53,3 +53,12 @@ test("a claim naming a volume in spec.volumeName does not relate it: only the vo
   graph.setPersistentVolume(volume({ namespace: "ns", name: "claim" }));
   expect(graph.relates("n1", "persistentvolume", "", "pv")).toBe(true);
 });
+
+test("a VolumeAttachment relates only the node named in its spec.nodeName (kube's Graph.AddVolumeAttachment)", () => {
+  const graph = new NodeGraph();
+  graph.setVolumeAttachment({ metadata: { name: "va" }, spec: { nodeName: "n1", attacher: "csi", source: {} } });
+  expect(graph.relates("n1", "volumeattachment", "", "va")).toBe(true);
+  expect(graph.relates("n2", "volumeattachment", "", "va")).toBe(false);
+  graph.deleteVolumeAttachment("va");
+  expect(graph.relates("n1", "volumeattachment", "", "va")).toBe(false);
+});

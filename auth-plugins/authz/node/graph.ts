@@ -8,7 +8,7 @@
 import type { KubeObject } from "../../../plugins/sdk.ts";
 import { persistentVolumeSecrets, podReferences } from "../../../core/api/pod-references.ts";
 
-export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount";
+export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount" | "volumeattachment";
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 const namespaceOf = (o: KubeObject) => String(o.metadata.namespace ?? "");
@@ -37,6 +37,8 @@ export class NodeGraph {
   /** PersistentVolume name → the claim its claimRef names and the Secrets it mounts with. */
   #volumes = new Map<string, { claim: string; secrets: string[] }>();
   #volumesBySecret = new Map<string, Set<string>>();
+  /** VolumeAttachment name → the node it attaches to. */
+  #attachments = new Map<string, string>();
 
   setPod(pod: KubeObject): void {
     this.deletePod(namespaceOf(pod), nameOf(pod));
@@ -89,8 +91,20 @@ export class NodeGraph {
     for (const secret of volume.secrets) removeFrom(this.#volumesBySecret, secret, name);
   }
 
+  /** A VolumeAttachment relates only the node in its spec.nodeName (kube's Graph.AddVolumeAttachment). */
+  setVolumeAttachment(attachment: KubeObject): void {
+    const node = field(attachment, ["spec", "nodeName"]);
+    if (node === "") this.#attachments.delete(nameOf(attachment));
+    else this.#attachments.set(nameOf(attachment), node);
+  }
+
+  deleteVolumeAttachment(name: string): void {
+    this.#attachments.delete(name);
+  }
+
   /** Whether `node` may reach the object: a path object → ... → node exists. */
   relates(node: string, kind: GraphKind, namespace: string, name: string): boolean {
+    if (kind === "volumeattachment") return this.#attachments.get(name) === node;
     if (kind === "persistentvolume") {
       const claim = this.#volumes.get(name)?.claim;
       return claim !== undefined && claim !== "" && this.#direct(node, `persistentvolumeclaim:${claim}`);
