@@ -41,7 +41,8 @@ export interface StartupLock {
 /**
  * Takes the data directory's start-up lock, waiting while another process holds it, so processes started together
  * create one CA, one database and one set of bootstrap objects. It is an exclusive SQLite lock, which the system
- * drops when its holder dies.
+ * drops when its holder dies. One per process: the wait blocks, so a second holder in the same process would never
+ * see the first release.
  */
 export async function acquireStartupLock(dir: string): Promise<StartupLock> {
   const path = join(dir, LOCK_FILE);
