@@ -45,3 +45,7 @@ test("a \"..\" namespace segment lists that (absent) namespace, not every namesp
   expect(status).toBe(200);
   expect(JSON.parse(body).items).toEqual([]);
 });
+
+test("NamespaceKeyFunc: subresources served by their own handlers check the name too (serviceaccounts/%2e%2e/token)", async () => {
+  expect(await answer("POST", "/api/v1/namespaces/default/serviceaccounts/%2e%2e/token")).toEqual(badName("..", "may not be '..'"));
+});

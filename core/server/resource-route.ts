@@ -43,7 +43,10 @@ export function newMethodNotAllowed(): StatusError {
 export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
   if (!type || info.parts.length > 3) throw newResourceNotFound();
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
-  if (special) return special;
+  if (special) {
+    checkNameParameter(info.name);
+    return special;
+  }
   const qualified = { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
