@@ -111,3 +111,16 @@ test("admitLease: a node creates only its own Lease in kube-node-lease", async (
   expect(other.stderr).toContain("can only access node lease with the same name as the requesting node");
   expect(await kubectlOk(kubelet, ["create", "-f", "-"], JSON.stringify(lease("node1")))).toBe("lease.coordination.k8s.io/node1 created\n");
 });
+
+test("admitPod: a node deletes only pods bound to it", async () => {
+  const refused = await kubelet.kubectl(["delete", "pod", "theirs"]);
+  expect(refused.stderr).toContain('pods "theirs" is forbidden: node "node1" can only delete pods with spec.nodeName set to itself');
+  expect(await kubectlOk(server, ["get", "pod", "theirs", "-o", "name"])).toBe("pod/theirs\n");
+});
+
+test("admitCSINode: a node creates only the CSINode named after itself", async () => {
+  const csiNode = (name: string) => ({ apiVersion: "storage.k8s.io/v1", kind: "CSINode", metadata: { name }, spec: { drivers: [] } });
+  const other = await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(csiNode("node2")) });
+  expect(other.stderr).toContain("can only access CSINode with the same name as the requesting node");
+  expect(await kubectlOk(kubelet, ["create", "-f", "-"], JSON.stringify(csiNode("node1")))).toBe("csinode.storage.k8s.io/node1 created\n");
+});
