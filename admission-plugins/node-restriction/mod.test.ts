@@ -70,6 +70,12 @@ test("admitPodCreate: the owner reference must be one controller reference to th
   expect(await withOwners([{ ...ownerRef, uid: "stale" }])).toBe(forbiddenPod(`node node1 UID mismatch: expected stale got ${NODE1_UID}`));
 });
 
+test("admitPodCreate: the owner's uid is checked against the stored Node; a missing Node is the lister's NotFound", async () => {
+  const node9 = { username: "system:node:node9", groups: ["system:nodes"] };
+  const pod = mirrorPod({ nodeName: "node9" }, { ownerReferences: [{ ...ownerRef, name: "node9" }] });
+  expect(await admit({ user: node9, operation: "CREATE", object: pod, name: "static-web" })).toBe('404 node "node9" not found');
+});
+
 test("admitPodCreate: a mirror pod may not reference a service account, secrets, config maps or claims", async () => {
   expect(await createPod(mirrorPod({ serviceAccountName: "default" }))).toBe(forbiddenPod('node "node1" can not create pods that reference a service account'));
   const secretVolume = { volumes: [{ name: "s", secret: { secretName: "n2sec" } }] };
@@ -108,7 +114,7 @@ test("admitPodEviction: a node evicts only pods bound to it", async () => {
   const eviction = (name: string) => admit({ operation: "CREATE", subresource: "eviction", name, object: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name } } });
   expect(await eviction("mine")).toBe("allowed");
   expect(await eviction("theirs")).toBe('403 pods "theirs" is forbidden: node node1 can only evict pods with spec.nodeName set to itself');
-  expect(await eviction("gone")).toBe('404 pods "gone" not found');
+  expect(await eviction("gone")).toBe('404 pod "gone" not found');
 });
 
 const node = (name: string, spec: Record<string, unknown> = {}, labels?: Record<string, string>): KubeObject => ({ metadata: { name, labels }, spec });
@@ -162,7 +168,7 @@ test("admitServiceAccount: a node's TokenRequest must be bound, by uid, to a pod
   expect(await token()).toBe(forbiddenToken("node requested token not bound to a pod"));
   expect(await token({ apiVersion: "v1", kind: "Secret", name: "s", uid: "u" })).toBe(forbiddenToken("node requested token not bound to a pod"));
   expect(await token({ apiVersion: "v1", kind: "Pod", name: "mine" })).toBe(forbiddenToken("node requested token with a pod binding without a uid"));
-  expect(await token({ apiVersion: "v1", kind: "Pod", name: "gone", uid: "u" })).toBe('404 pods "gone" not found');
+  expect(await token({ apiVersion: "v1", kind: "Pod", name: "gone", uid: "u" })).toBe('404 pod "gone" not found');
   expect(await token({ apiVersion: "v1", kind: "Pod", name: "mine", uid: "old" })).toBe(
     forbiddenToken("the UID in the bound object reference (old) does not match the UID in record. The object might have been deleted and then recreated"),
   );

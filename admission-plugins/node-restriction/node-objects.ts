@@ -3,10 +3,9 @@
  * admitLease, admitCSINode): claim status (capacity and conditions only), service account tokens bound to a pod
  * on the node, and the Lease and CSINode named after the node.
  */
-import { newNotFound } from "../../core/api/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
 import { semanticEqual } from "./_semantic-equal.ts";
-import { forbidden, type NodeRequest } from "./_request.ts";
+import { forbidden, listerNotFound, type NodeRequest } from "./_request.ts";
 
 const NODE_LEASE_NAMESPACE = "kube-node-lease";
 
@@ -46,7 +45,7 @@ export async function admitServiceAccountRequest(request: NodeRequest): Promise<
   if (!ref || ref.apiVersion !== "v1" || ref.kind !== "Pod" || !ref.name) throw forbidden(request, "node requested token not bound to a pod");
   if (!ref.uid) throw forbidden(request, "node requested token with a pod binding without a uid");
   const pod = await request.client.get({ group: "", version: "v1", resource: "pods", namespace: attributes.namespace, name: ref.name });
-  if (!pod) throw newNotFound({ group: "", resource: "pods" }, ref.name);
+  if (!pod) throw listerNotFound("pod", ref.name);
   if (ref.uid !== pod.metadata.uid) {
     throw forbidden(request, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
   }

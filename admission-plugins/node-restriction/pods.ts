@@ -3,14 +3,12 @@
  * create only mirror pods bound to itself, owned by its Node and using no other API object; delete and evict
  * only pods bound to itself; and change only the status of those.
  */
-import { newNotFound } from "../../core/api/errors.ts";
 import { podReferences } from "../../core/api/pod-references.ts";
 import type { KubeObject, OwnerReference } from "../../core/api/types.ts";
 import { semanticEqual } from "./_semantic-equal.ts";
-import { forbidden, type NodeRequest } from "./_request.ts";
+import { forbidden, listerNotFound, type NodeRequest } from "./_request.ts";
 
 const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
-const PODS = { group: "", resource: "pods" };
 
 interface PodSpec {
   nodeName?: string;
@@ -68,7 +66,7 @@ async function checkOwnedByNode(request: NodeRequest, owners: OwnerReference[]):
   if (owner.controller !== true) throw forbidden(request, `node "${node}" can only create pods with a controller owner reference set to itself`);
   if (owner.blockOwnerDeletion === true) throw forbidden(request, `node "${node}" must not set blockOwnerDeletion on an owner reference`);
   const nodeObject = await request.client.get({ group: "", version: "v1", resource: "nodes", name: node });
-  if (!nodeObject) throw newNotFound({ group: "", resource: "nodes" }, node);
+  if (!nodeObject) throw listerNotFound("node", node);
   // kube's message names the owner reference's uid as "expected".
   if (owner.uid !== nodeObject.metadata.uid) throw forbidden(request, `node ${node} UID mismatch: expected ${owner.uid} got ${nodeObject.metadata.uid ?? ""}`);
 }
@@ -88,6 +86,6 @@ async function admitPodEviction(request: NodeRequest): Promise<void> {
   const podName = attributes.name || String(attributes.object?.metadata.name ?? "");
   if (podName === "") throw forbidden(request, "could not determine pod from request data");
   const pod = await request.client.get({ group: "", version: "v1", resource: "pods", namespace: attributes.namespace, name: podName });
-  if (!pod) throw newNotFound(PODS, podName);
+  if (!pod) throw listerNotFound("pod", podName);
   if (specOf(pod).nodeName !== node) throw forbidden(request, `node ${node} can only evict pods with spec.nodeName set to itself`);
 }
