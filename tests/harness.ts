@@ -51,7 +51,7 @@ export interface StartOptions {
   dataDir?: string;
 }
 
-interface Credentials {
+export interface Credentials {
   url: string;
   ca: string;
   cert: string;
@@ -146,7 +146,7 @@ async function waitForStartup(kubeconfig: string, child: ChildProcess, log: () =
   }
 }
 
-function readCredentials(text: string): Credentials {
+export function readCredentials(text: string): Credentials {
   const config = parse(text);
   const fromBase64 = (value: string) => Buffer.from(value, "base64").toString("utf8");
   return {

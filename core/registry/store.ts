@@ -271,6 +271,20 @@ export class ResourceStore {
     if (write) await this.#admission?.()?.validate(write);
   }
 
+  /**
+   * Both admission phases for a user's create on a subresource whose handler stores nothing here (a TokenRequest:
+   * kube's TokenREST.Create runs the create admission before minting).
+   */
+  async admitSubresourceCreate(subresource: string, namespace: string, name: string, object: KubeObject, user: UserInfo, warnings: string[]): Promise<void> {
+    const admission = this.#admission?.();
+    if (!admission) return;
+    const write: AdmittedWrite = {
+      operation: "CREATE", type: this.type, subresource, namespace, name, object, oldObject: null, user, dryRun: false, options: writeOptionsObject("CREATE", {}), warnings,
+    };
+    await admission.admit(write);
+    await admission.validate(write);
+  }
+
   /** Both admission phases for a user's delete, with the stored object as oldObject (kube's deleteValidation). */
   async #admitDelete(namespace: string, current: KubeObject, options: DeleteOptions): Promise<void> {
     const admission = this.#admission?.();

@@ -20,6 +20,8 @@ export interface PeerCertificate {
 
 export interface ConnectionInfo {
   peerCertificate?: PeerCertificate;
+  /** The request-target as sent, before the fetch Request's URL parsing removed "." and ".." segments. */
+  requestTarget?: string;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -45,7 +47,10 @@ export interface HttpsListener {
 
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
   const requestListener = getRequestListener(
-    (request, env) => handler(request, connectionInfo(("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined, fromClientCA)),
+    (request, env) => {
+      const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
+      return handler(request, { ...connectionInfo(incoming, fromClientCA), requestTarget: incoming?.url });
+    },
     { overrideGlobalObjects: false },
   );
   const fromClientCA = chainVerifier(options.clientCA);
