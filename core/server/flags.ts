@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
+  encryptionProviderConfig: string;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -158,6 +160,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authorization flags", name: "authorization-webhook-cache-unauthorized-ttl", key: "authorizationWebhookCacheUnauthorizedTtlMs", type: durationFlag, defaultValue: 30_000, usage: "How long 'unauthorized' answers of the authorization webhook are cached." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),
