@@ -131,6 +131,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
+  // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start
   let controllers: RunningControllers | undefined;
   const releaseStorage = async () => {
     startupLock.release();
