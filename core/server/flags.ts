@@ -19,6 +19,7 @@ export interface ServerConfig {
   storageSync: "FULL" | "NORMAL";
   /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
   encryptionProviderConfig: string;
+  encryptionProviderConfigAutomaticReload: boolean;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -161,6 +162,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config-automatic-reload", key: "encryptionProviderConfigAutomaticReload", type: boolFlag, defaultValue: false, usage: "Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),

@@ -27,7 +27,7 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, readEncryptionConfiguration } from "../storage/encryption/mod.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -85,12 +85,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
   const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
-  const encryption = config.encryptionProviderConfig ? readEncryptionConfiguration(config.encryptionProviderConfig) : undefined;
+  const metrics = new ApiMetrics();
+  const encryption = config.encryptionProviderConfig
+    ? encryptionConfigSource(config.encryptionProviderConfig, { reload: config.encryptionProviderConfigAutomaticReload, metrics: encryptionMetrics(metrics.registry), log })
+    : undefined;
   const sqlite = openSqliteStorage(await makeDatabaseFilesPrivate(config.dataDir), { synchronous: config.storageSync });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
-  const metrics = new ApiMetrics();
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
