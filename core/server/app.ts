@@ -6,6 +6,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
+import { isPrettyPrint } from "../api/query-params.ts";
 import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf } from "../api/types.ts";
@@ -35,7 +36,7 @@ import { createOpenApiHandler } from "./openapi.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
-import { respondError } from "./respond.ts";
+import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 
 export interface AppDeps {
@@ -64,8 +65,13 @@ type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: Re
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function json(body: unknown, status = 200): Response {
-  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
+function json(body: unknown, pretty = false): Response {
+  return new Response(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
+}
+
+/** kube's isPrettyPrint for this request. */
+function prettyFor(c: Context<Env>): boolean {
+  return isPrettyPrint(c.get("url").searchParams, c.req.header("user-agent") ?? null);
 }
 
 function errorResponse(error: unknown, accept: string | null | undefined): Response {
@@ -122,18 +128,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.get("url")));
     app.get(JWKS_PATH, () => issuerDocs.jwks());
   }
-  app.get("/version", () => json(versionInfo()));
+  // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/ ...
+  const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
+    app.get(path, handler);
+    app.get(`${path}/`, handler);
+  };
+  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c)));
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
-  app.get("/api", (c) => json(apiVersions(c.get("url").host)));
+  getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c)));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
-  app.get("/apis", () => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions())));
-  app.get("/api/:version", (c) => discovery(apiResourceList(deps.catalog, "", c.req.param("version"))));
-  app.get("/apis/:group", (c) => discovery(aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group"))));
-  app.get("/apis/:group/:version", (c) => discovery(apiResourceList(deps.catalog, c.req.param("group"), c.req.param("version"))));
+  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c)));
+  getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
+  getWithOrWithoutSlash("/apis/:group", (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")));
+  getWithOrWithoutSlash("/apis/:group/:version", (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")));
   app.all("/api/*", (c) => serveResource(c, deps));
   app.all("/apis/*", (c) => serveResource(c, deps));
 
@@ -146,9 +157,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   };
 }
 
-function discovery(body: unknown): Response {
+function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();
-  return json(body);
+  return json(body, prettyFor(c));
 }
 
 async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> {
@@ -170,7 +181,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
-      pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
+      pretty: prettyFor(c),
       includeObject: includeObject as IncludeObject,
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
