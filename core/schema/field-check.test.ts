@@ -167,3 +167,14 @@ test("checkFields() stores metav1.Time in UTC whole seconds and MicroTime with s
   checkFields(POD, pod as KubeObject);
   expect(pod.status.conditions[0].lastTransitionTime).toBe("2024-05-01T09:00:00Z");
 });
+
+test("checkFields() takes int64 values beyond 2^53 (BigInt) exactly and refuses them for int32 and past int64, as Go's decoder", () => {
+  const job: Json = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { activeDeadlineSeconds: 9223372036854775807n, template: {} } };
+  checkFields(typeOf("batch", "v1", "Job"), job as KubeObject);
+  expect(job.spec.activeDeadlineSeconds).toBe(9223372036854775807n);
+  const prefix = (kind: string) => `${kind} in version "v1" cannot be handled as a ${kind}: `;
+  expect(errorOf(DEPLOYMENT, deployment((d) => (d.spec.replicas = 9007199254740993n))))
+    .toBe(`${prefix("Deployment")}json: cannot unmarshal number 9007199254740993 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+  expect(errorOf(POD, { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { activeDeadlineSeconds: 9223372036854775808n } }))
+    .toBe(`${prefix("Pod")}json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64`);
+});

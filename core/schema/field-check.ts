@@ -90,7 +90,9 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
     default: {
       const problem = scalarProblem(value, node);
       if (problem) fail(walk, problem);
-      if (node.kind === "quantity") return canonicalQuantity(value as string | number) ?? value;
+      if (node.kind === "quantity") return canonicalQuantity(typeof value === "bigint" ? String(value) : value as string | number) ?? value;
+      // A float64 holds what Go's float64 holds: a huge integer rounds.
+      if (node.kind === "scalar" && node.goType === "float64" && typeof value === "bigint") return Number(value);
       if (node.kind === "time") return canonicalTime(node.layout, value as string);
       return value;
     }

@@ -4,6 +4,7 @@ import { Buffer } from "node:buffer";
 /** protobufjs decodes 64-bit integers as Long objects when the `long` package is present. */
 interface LongLike {
   toNumber(): number;
+  toString(): string;
 }
 
 function isLong(value: unknown): value is LongLike {
@@ -13,6 +14,18 @@ function isLong(value: unknown): value is LongLike {
 /** int64 as a JS number, as kube's JSON carries it. */
 export function int64ToNumber(value: unknown): number {
   return isLong(value) ? value.toNumber() : Number(value);
+}
+
+/** int64 as its JSON value: a number, or a BigInt beyond 2^53 so it stays exact (api/exact-integers.ts). */
+export function int64ToJson(value: unknown): number | bigint {
+  const number = int64ToNumber(value);
+  if (Number.isSafeInteger(number) || !isLong(value)) return number;
+  return BigInt(value.toString());
+}
+
+/** A JSON int64 as protobufjs encodes it exactly: BigInts as decimal strings (it reads those through Long). */
+export function int64FromJson(value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
 }
 
 export function bytesToBase64(bytes: Uint8Array): string {

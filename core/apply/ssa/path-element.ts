@@ -89,7 +89,7 @@ function compareFieldLists(a: Record<string, unknown>, b: Record<string, unknown
 
 /** structured-merge-diff's value.Compare order: numbers < strings < booleans < lists < maps < null. */
 function valueRank(v: unknown): number {
-  if (typeof v === "number") return 0;
+  if (typeof v === "number" || typeof v === "bigint") return 0;
   if (typeof v === "string") return 1;
   if (typeof v === "boolean") return 2;
   if (Array.isArray(v)) return 3;
@@ -101,7 +101,8 @@ export function compareValues(a: unknown, b: unknown): number {
   const rankA = valueRank(a);
   const rankB = valueRank(b);
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
-  if (typeof a === "number") return Math.sign(a - (b as number));
+  // Integers beyond 2^53 are BigInt (api/exact-integers.ts); < and > compare numbers and BigInts exactly.
+  if (typeof a === "number" || typeof a === "bigint") return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
   if (typeof a === "string") return compareStrings(a, b as string);
   if (typeof a === "boolean") return a === b ? 0 : a ? 1 : -1;
   if (Array.isArray(a)) {
