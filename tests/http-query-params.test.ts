@@ -40,6 +40,19 @@ test("ListOptions.watch: every spelling but 0 and false opens a watch (Convert_S
   }
 });
 
+test("ListOptions.allowWatchBookmarks: True and t ask for bookmarks, False does not (Convert_Slice_string_To_bool)", async () => {
+  // timeoutSeconds=3 ends each watch on the server side; a bookmark, when asked for, comes before the end.
+  const bookmarksOf = async (value: string) => {
+    const watch = await openWatch(server, `${CONFIGMAPS}?watch=1&allowWatchBookmarks=${value}&timeoutSeconds=3&fieldSelector=metadata.name%3Dnone`);
+    const events = await watch.drain(10_000);
+    await watch.close();
+    return events.filter((event) => event.type === "BOOKMARK").length;
+  };
+  expect(await bookmarksOf("True")).toBeGreaterThanOrEqual(1);
+  expect(await bookmarksOf("t")).toBeGreaterThanOrEqual(1);
+  expect(await bookmarksOf("False")).toBe(0);
+});
+
 test("ListOptions integers answer 400 with strconv.ParseInt's message (Convert_Slice_string_To_int64)", async () => {
   const cases: [string, string][] = [
     ["limit=ten", 'strconv.ParseInt: parsing "ten": invalid syntax'],
@@ -149,6 +162,11 @@ test("pretty follows isPrettyPrint: strconv.ParseBool of the parameter, else ind
   }
   expect(isIndented(await bodyText(`${CONFIGMAPS}?pretty=True`))).toBe(true);
   expect(isIndented(await bodyText("/api/v1?pretty=True"))).toBe(true);
+  // Errors too: ErrorNegotiated writes the Status through the same negotiation.
+  const missing = await server.request("GET", `${CONFIGMAPS}/missing`, { headers: { "User-Agent": "curl/8.5.0" } });
+  expect([missing.status, isIndented(await missing.text())]).toEqual([404, true]);
+  const plain = await server.request("GET", `${CONFIGMAPS}/missing`);
+  expect([plain.status, isIndented(await plain.text())]).toEqual([404, false]);
 });
 
 test("discovery and /version answer with a trailing slash as without one (go-restful trims it)", async () => {

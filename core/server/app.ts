@@ -74,18 +74,24 @@ function prettyFor(c: Context<Env>): boolean {
   return isPrettyPrint(c.get("url").searchParams, c.req.header("user-agent") ?? null);
 }
 
-function errorResponse(error: unknown, accept: string | null | undefined): Response {
-  if (isStatusError(error)) return respondError(error, accept);
+/** isPrettyPrint for a request that may have failed before its URL was parsed into the context. */
+function prettyForRequest(request: Request): boolean {
+  return isPrettyPrint(new URL(request.url).searchParams, request.headers.get("user-agent"));
+}
+
+function errorResponse(error: unknown, request: Request): Response {
+  const accept = request.headers.get("accept");
+  if (isStatusError(error)) return respondError(error, accept, prettyForRequest(request));
   // Never echo internals that may hold secrets; the message names the failure only.
   console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
-  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept);
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, prettyForRequest(request));
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.header("accept")));
-  app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
   app.use("*", async (c, next) => {
     // Parsed once; every later step reads it from the context.
@@ -152,7 +158,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     try {
       return await app.fetch(request, { conn });
     } catch (error) {
-      return errorResponse(error, request.headers.get("accept"));
+      return errorResponse(error, request);
     }
   };
 }
