@@ -1,5 +1,6 @@
 /** Scalar helpers shared by the JSON ↔ protobuf conversions. */
 import { Buffer } from "node:buffer";
+import { parseJSONExact } from "../exact-integers.ts";
 
 /** protobufjs decodes 64-bit integers as Long objects when the `long` package is present. */
 interface LongLike {
@@ -46,7 +47,7 @@ export function jsonToBytes(value: unknown): Uint8Array {
 /** Embedded raw JSON (RawExtension, FieldsV1, apiextensions JSON); empty means Go's nil, printed as null. */
 export function bytesToJson(bytes: Uint8Array | undefined): unknown {
   if (bytes === undefined || bytes.length === 0) return null;
-  return JSON.parse(utf8Decoder.decode(bytes));
+  return parseJSONExact(utf8Decoder.decode(bytes));
 }
 
 export function isZeroScalar(value: unknown): boolean {

@@ -3,6 +3,7 @@
  * item of an associative list, `v:<value>` for an item of a set, `i:<index>` for a positional item.
  * Paths are arrays of these strings; ordering and printing follow sigs.k8s.io/structured-merge-diff v4.
  */
+import { parseJSONExact } from "../../api/exact-integers.ts";
 import { isPlainObject } from "../../api/types.ts";
 
 export type PathElement = string;
@@ -64,9 +65,9 @@ export function compareElements(a: PathElement, b: PathElement): number {
     case "i":
       return Math.sign(Number(restA) - Number(restB));
     case "k":
-      return compareFieldLists(JSON.parse(restA), JSON.parse(restB));
+      return compareFieldLists(parseJSONExact(restA) as Record<string, unknown>, parseJSONExact(restB) as Record<string, unknown>);
     default:
-      return compareValues(JSON.parse(restA), JSON.parse(restB));
+      return compareValues(parseJSONExact(restA), parseJSONExact(restB));
   }
 }
 
@@ -127,9 +128,9 @@ export function pathToString(path: FieldPath): string {
       case "i":
         return `[${rest}]`;
       case "v":
-        return `[=${goJSON(JSON.parse(rest))}]`;
+        return `[=${goJSON(parseJSONExact(rest))}]`;
       default: {
-        const keys = JSON.parse(rest) as Record<string, unknown>;
+        const keys = parseJSONExact(rest) as Record<string, unknown>;
         return `[${Object.keys(keys).sort().map((k) => `${k}=${goJSON(keys[k])}`).join(",")}]`;
       }
     }
