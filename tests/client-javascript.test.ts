@@ -16,6 +16,7 @@ import {
   type V1ConfigMap,
   Watch,
 } from "@kubernetes/client-node";
+import { createServer, type AddressInfo } from "node:net";
 import { createNamespace } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
@@ -158,4 +159,46 @@ test("kube's Status errors reach the client as ApiException with the code and th
   expect([exists.code, JSON.parse(exists.body).reason]).toEqual([409, "AlreadyExists"]);
   const invalid = await apiErrorOf(core.createNamespacedConfigMap({ namespace: NS, body: configMap("Not_Valid") }));
   expect([invalid.code, JSON.parse(invalid.body).reason]).toEqual([422, "Invalid"]);
+});
+
+/** A loopback port nothing listens on now, so a restarted server can come back where the client expects it. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+test("an informer that restarts itself on error (client-node's documented pattern) relists after the server restarts", async () => {
+  const port = await freePort();
+  const flags = ["--secure-port", String(port)];
+  let restarting: TestServer | undefined = await startServer(flags);
+  try {
+    const config = new KubeConfig();
+    config.loadFromFile(restarting.kubeconfig);
+    const api = config.makeApiClient(CoreV1Api);
+    const informer = makeInformer(config, "/api/v1/namespaces/default/configmaps", () => api.listNamespacedConfigMap({ namespace: "default" }));
+    const names = () => informer.list("default").map((obj) => obj.metadata?.name);
+    let errors = 0;
+    let stopped = false;
+    informer.on("error", () => {
+      errors++;
+      if (!stopped) setTimeout(() => void informer.start().catch(() => {}), 100);
+    });
+    await api.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "before-restart" }, data: { a: "1" } } });
+    await informer.start();
+    await eventually(() => names().includes("before-restart"), "the first list");
+
+    const dataDir = restarting.dataDir;
+    await restarting.kill9();
+    restarting = await startServer(flags, { dataDir });
+    await api.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "after-restart" }, data: { a: "2" } } });
+    await eventually(() => names().includes("after-restart"), "the object created after the restart");
+    expect(errors).toBeGreaterThanOrEqual(1);
+    stopped = true;
+    await informer.stop();
+  } finally {
+    await restarting?.stop();
+  }
 });
