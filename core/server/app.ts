@@ -69,22 +69,18 @@ function json(body: unknown, pretty = false): Response {
   return new Response(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
 }
 
-/** kube's isPrettyPrint for this request. */
-function prettyFor(c: Context<Env>): boolean {
-  return isPrettyPrint(c.get("url").searchParams, c.req.header("user-agent") ?? null);
-}
-
-/** isPrettyPrint for a request that may have failed before its URL was parsed into the context. */
-function prettyForRequest(request: Request): boolean {
-  return isPrettyPrint(new URL(request.url).searchParams, request.headers.get("user-agent"));
+/** kube's isPrettyPrint; a request that failed before its URL reached the context has it parsed here. */
+function prettyFor(request: Request, url = new URL(request.url)): boolean {
+  return isPrettyPrint(url.searchParams, request.headers.get("user-agent"));
 }
 
 function errorResponse(error: unknown, request: Request): Response {
   const accept = request.headers.get("accept");
-  if (isStatusError(error)) return respondError(error, accept, prettyForRequest(request));
+  const pretty = prettyFor(request);
+  if (isStatusError(error)) return respondError(error, accept, pretty);
   // Never echo internals that may hold secrets; the message names the failure only.
   console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
-  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, prettyForRequest(request));
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
@@ -139,15 +135,15 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(path, handler);
     app.get(`${path}/`, handler);
   };
-  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c)));
+  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.get("url"))));
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
-  getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c)));
+  getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c.req.raw, c.get("url"))));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
-  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c)));
+  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.get("url"))));
   getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
   getWithOrWithoutSlash("/apis/:group", (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")));
   getWithOrWithoutSlash("/apis/:group/:version", (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")));
@@ -165,7 +161,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
 function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();
-  return json(body, prettyFor(c));
+  return json(body, prettyFor(c.req.raw, c.get("url")));
 }
 
 async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> {
@@ -187,7 +183,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
-      pretty: prettyFor(c),
+      pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
