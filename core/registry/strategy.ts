@@ -112,10 +112,10 @@ export function strategyFor(type: ResourceType): Strategy {
 
 /** An unscheduled or finished pod goes at once; a running one waits for its node agent (kube's pod CheckGracefulDelete). */
 function podGracePeriod(obj: KubeObject): number {
-  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number | bigint };
   const phase = (obj.status as { phase?: string } | undefined)?.phase;
   if (!spec.nodeName || phase === "Succeeded" || phase === "Failed") return 0;
-  return spec.terminationGracePeriodSeconds ?? 30;
+  return Number(spec.terminationGracePeriodSeconds ?? 30);
 }
 
 type Resources = { requests?: Record<string, unknown>; limits?: Record<string, unknown> };

@@ -10,6 +10,7 @@ import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
 import { canonicalQuantity } from "../api/quantity.ts";
+import { canonicalTime } from "./_field-time.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
 
@@ -62,8 +63,8 @@ function checkStruct(obj: Record<string, unknown>, node: StructNode, path: strin
 }
 
 /**
- * Checks a non-null value and answers it as kube stores it (quantities in canonical form); a null inside a list or
- * map becomes Go's zero value.
+ * Checks a non-null value and answers it as kube stores it (quantities in canonical form, timestamps as their
+ * MarshalJSON writes them); a null inside a list or map becomes Go's zero value.
  */
 function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): unknown {
   switch (node.kind) {
@@ -89,7 +90,11 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
     default: {
       const problem = scalarProblem(value, node);
       if (problem) fail(walk, problem);
-      return node.kind === "quantity" ? canonicalQuantity(value as string | number) ?? value : value;
+      if (node.kind === "quantity") return canonicalQuantity(typeof value === "bigint" ? String(value) : value as string | number) ?? value;
+      // A float64 holds what Go's float64 holds: a huge integer rounds.
+      if (node.kind === "scalar" && node.goType === "float64" && typeof value === "bigint") return Number(value);
+      if (node.kind === "time") return canonicalTime(node.layout, value as string);
+      return value;
     }
   }
 }

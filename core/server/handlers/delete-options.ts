@@ -1,6 +1,7 @@
 /** DeleteOptions from the query and the optional JSON body of DELETE requests. */
 import { decodeBody } from "../../api/decode-body.ts";
 import { newBadRequest, newInvalid } from "../../api/errors.ts";
+import { queryInt64, queryOptionalBool } from "../../api/query-params.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { DeleteOptions } from "../../registry/store.ts";
 import type { HandlerContext } from "./context.ts";
@@ -8,8 +9,9 @@ import { parseDryRun } from "./write-options.ts";
 
 const PROPAGATION_POLICIES = ["Foreground", "Background", "Orphan"];
 
+/** A body field's grace period; the query's is an int64 parameter (Convert_Slice_string_To_int64). */
 function nonNegativeInteger(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null || value === "") return undefined;
+  if (value === undefined || value === null) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n)) throw newBadRequest(`${field}: invalid value ${JSON.stringify(value)}: must be an integer`);
   return Math.max(n, 0);
@@ -33,7 +35,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
       detail: `supported values: ${[...PROPAGATION_POLICIES, "nil"].map((p) => JSON.stringify(p)).join(", ")}`,
     }]);
   }
-  const orphanDependents = body.orphanDependents ?? query.get("orphanDependents") ?? undefined;
+  const orphanDependents = typeof body.orphanDependents === "boolean" ? body.orphanDependents : queryOptionalBool(query, "orphanDependents");
   if (orphanDependents !== undefined && policy !== undefined) {
     throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [{
       type: "FieldValueInvalid",
@@ -42,12 +44,12 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
       detail: "orphanDependents and deletionPropagation cannot be both set",
     }]);
   }
-  const propagationPolicy = (orphanDependents === undefined ? policy : String(orphanDependents) === "true" ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
+  const propagationPolicy = (orphanDependents === undefined ? policy : orphanDependents ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
   const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes("All");
   const preconditions = isPlainObject(body.preconditions) ? body.preconditions as DeleteOptions["preconditions"] : undefined;
   return {
     dryRun: bodyDryRun || parseDryRun(query, "DeleteOptions"),
-    gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? query.get("gracePeriodSeconds") ?? undefined, "gracePeriodSeconds"),
+    gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? queryInt64(query, "gracePeriodSeconds"), "gracePeriodSeconds"),
     preconditions,
     propagationPolicy,
     user: ctx.user,
