@@ -174,7 +174,7 @@ export function newUnknownError(message: string): StatusError {
 
 /** kube's NewTooManyRequests: 429 with details.retryAfterSeconds and, when positive, a Retry-After header. */
 export function newTooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
-  const details: StatusDetails = { retryAfterSeconds };
+  const details: StatusDetails = retryAfterSeconds > 0 ? { retryAfterSeconds } : {};
   if (causes.length > 0) details.causes = causes;
   return new StatusError(429, "TooManyRequests", message, details, retryAfterSeconds > 0 ? { "Retry-After": String(retryAfterSeconds) } : {});
 }

@@ -41,6 +41,7 @@ import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
+import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
 import { podLogHandlers } from "./handlers/pod-log.ts";
 import { podStreamHandlers } from "./handlers/pod-stream.ts";
 import { proxyHandlers } from "./handlers/proxy.ts";
@@ -113,6 +114,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),
     ...podLogHandlers(pluginContext.client),
+    ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
