@@ -86,7 +86,7 @@ export function newInvalid(kind: { group: string; kind: string }, name: string, 
 
 /** A field error as k8s.io/apimachinery/pkg/util/validation/field builds them. */
 export interface FieldError {
-  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
+  type: "FieldValueRequired" | "FieldValueNotFound" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
   field: string;
   detail: string;
   value?: unknown;
@@ -96,6 +96,7 @@ export interface FieldError {
 
 const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
   FieldValueRequired: "Required value",
+  FieldValueNotFound: "Not found",
   FieldValueInvalid: "Invalid value",
   FieldValueNotSupported: "Unsupported value",
   FieldValueForbidden: "Forbidden",
@@ -108,7 +109,7 @@ const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
 /** kube's field.Error.ErrorBody(): the error without its field path (what a Status cause's message holds). */
 function fieldErrorBody(e: FieldError): string {
   const words = FIELD_ERROR_WORDS[e.type];
-  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
+  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotFound" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
     e.type === "FieldValueTooMany");
   const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
   return `${words}${value}${e.detail ? `: ${e.detail}` : ""}`;

@@ -1,7 +1,8 @@
 /**
  * `--simulated-nodes=N`: registers Ready nodes sim-0..sim-<N-1>, renews their Leases, and plays their kubelets
- * (KWOK-style): bound pods become Running and Ready with a pod IP, Job pods succeed after a short run, and
- * pods being deleted are removed once their deletion begins, as a kubelet does after stopping them.
+ * (KWOK-style): bound pods become Running and Ready with a pod IP, ephemeral containers start, Job pods succeed
+ * after a short run, and pods being deleted are removed once their deletion begins, as a kubelet does after
+ * stopping them.
  */
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -11,7 +12,7 @@ import { type ControlLoop, startLoop } from "../workloads/loop.ts";
 import { controllerRefOf } from "../workloads/owner.ts";
 import { podPhase } from "../workloads/pod-state.ts";
 import { microTime, nodeAddress, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
-import { runningStatus, succeededStatus } from "./pod-status.ts";
+import { runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 
 const RESYNC_MS = 1000;
 const LEASE_RENEW_MS = 10_000;
@@ -70,6 +71,11 @@ async function playKubelet(client: ControllerClient, pod: KubeObject, view: Kube
   if (phase === "Pending" || phase === "") {
     const podIP = freePodIP(view.pods, view.index);
     await client.updateStatus(PODS, { ...pod, status: runningStatus(pod, { podIP, hostIP: nodeAddress(view.index) }, nowTimestamp()) });
+    return;
+  }
+  const ephemeral = phase === "Running" ? withEphemeralContainersStarted(pod, nowTimestamp()) : undefined;
+  if (ephemeral) {
+    await client.updateStatus(PODS, { ...pod, status: ephemeral });
     return;
   }
   const startTime = Date.parse((pod.status as { startTime?: string } | undefined)?.startTime ?? "");
