@@ -94,8 +94,19 @@ test("kubectl drain is blocked while the budget forbids evictions, then evicts a
 
   await kubectlOk(server, ["patch", "pdb", "web", "--type=json", "-p", '[{"op":"replace","path":"/spec/maxUnavailable","value":1}]']);
   await kubectlUntil(server, ["get", "pdb", "web", "-o", "jsonpath={.status.disruptionsAllowed}"], (out) => out === "1");
-  const drained = await kubectlOk(server, ["drain", node, "--ignore-daemonsets", "--timeout=60s"]);
-  expect(drained).toContain(`node/${node} drained`);
+  // With two pods on the node the second eviction waits (429, retried by drain) until the first is replaced.
+  const drained = await server.kubectl(["drain", node, "--ignore-daemonsets", "--timeout=60s"]);
+  expect(drained.code).toBe(0);
+  expect(drained.stdout).toContain(`node/${node} drained`);
   expect(await kubectlOk(server, ["get", "pods", "-l", "app=web", "--field-selector", `spec.nodeName=${node}`, "-o", "name"])).toBe("");
   await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
+});
+
+test("EvictionREST: a pod under two budgets is kube's 500 Status, and nothing is evicted", async () => {
+  await kubectlOk(server, ["create", "poddisruptionbudget", "web-extra", "--selector=app=web", "--max-unavailable=1"]);
+  const [pod] = await webPods();
+  const answer = await evict(pod!);
+  expect(answer.status).toBe(500);
+  expect(answer.body).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.", code: 500 });
+  expect((await getJson(server, `${NS}/pods/${pod}`)).metadata.deletionTimestamp).toBeUndefined();
 });
