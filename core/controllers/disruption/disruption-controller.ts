@@ -6,27 +6,19 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
-import { labelSelectorFromObject, matchesLabels, isEverything } from "../../api/label-selector.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { Controller } from "../runtime/controller.ts";
 import { type ControllerClient, controllerClient, DEPLOYMENTS, PODS, REPLICA_SETS, REPLICATION_CONTROLLERS, type ResourceRef, STATEFUL_SETS } from "../workloads/client.ts";
 import { startLoop } from "../workloads/loop.ts";
 import { controllerRefOf } from "../workloads/owner.ts";
-import { desiredPdbStatus, type ExpectedScale } from "./pdb-status.ts";
+import { budgetSelects, desiredPdbStatus, type ExpectedScale } from "./pdb-status.ts";
 
 export const PODDISRUPTIONBUDGETS: ResourceRef = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };
 const RESYNC_MS = 5000;
 
 /** getPodsForPdb: the namespace's pods the selector picks; an empty or invalid selector picks none. */
 export function podsForPdb(pdb: KubeObject, pods: KubeObject[]): KubeObject[] {
-  let selector;
-  try {
-    selector = labelSelectorFromObject((pdb.spec as { selector?: never } | undefined)?.selector);
-  } catch {
-    return [];
-  }
-  if (isEverything(selector)) return [];
-  return pods.filter((pod) => pod.metadata.namespace === pdb.metadata.namespace && matchesLabels(selector, pod.metadata.labels));
+  return pods.filter((pod) => budgetSelects(pdb, pod));
 }
 
 function replicasOf(obj: KubeObject | null, uid: string): number | undefined {

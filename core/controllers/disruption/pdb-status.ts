@@ -5,6 +5,7 @@
  * currentHealthy (ready, not being deleted, not recently evicted), disruptionsAllowed, observedGeneration, the
  * disruptedPods still pending and the DisruptionAllowed condition; failSafe's SyncFailed when a scale is unknown.
  */
+import { isEverything, labelSelectorFromObject, matchesLabels } from "../../api/label-selector.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isPodReady } from "../workloads/pod-state.ts";
 import { scaledValue } from "../workloads/int-or-percent.ts";
@@ -38,6 +39,17 @@ export interface PdbStatus {
 
 /** The expected number of pods their controllers want, or why it cannot be known (getExpectedScale). */
 export type ExpectedScale = { count: number } | { error: string };
+
+/** A budget's selector as kube reads it (getPodsForPdb, getPodDisruptionBudgets): an empty or invalid one selects nothing. */
+export function budgetSelects(pdb: KubeObject, pod: KubeObject): boolean {
+  if (pod.metadata.namespace !== pdb.metadata.namespace) return false;
+  try {
+    const selector = labelSelectorFromObject((pdb.spec as { selector?: never } | undefined)?.selector);
+    return !isEverything(selector) && matchesLabels(selector, pod.metadata.labels);
+  } catch {
+    return false;
+  }
+}
 
 function statusOf(pdb: KubeObject): Partial<PdbStatus> {
   return (pdb.status ?? {}) as Partial<PdbStatus>;

@@ -6,24 +6,19 @@
  * deleted with the Eviction's deleteOptions. dryRun (query or deleteOptions) changes nothing.
  */
 import { decodeBody } from "../../api/decode-body.ts";
-import { isConflict, newBadRequest, newForbidden, newMethodNotSupported, newTooManyRequests, type StatusError } from "../../api/errors.ts";
-import { labelSelectorFromObject, isEverything, matchesLabels } from "../../api/label-selector.ts";
+import { isConflict, newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import { disruptionAllowedCondition, type PdbStatus } from "../../controllers/disruption/pdb-status.ts";
+import type { PdbStatus } from "../../controllers/disruption/pdb-status.ts";
 import { isPodReady, podPhase } from "../../controllers/workloads/pod-state.ts";
-import { listObjects } from "../../registry/list.ts";
-import { nowTimestamp } from "../../registry/object-meta.ts";
 import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";
+import { budgetsFor, canIgnorePdb, decremented, stillProcessing, withResourceVersion } from "./eviction-budget.ts";
 import { parseDryRun } from "./write-options.ts";
 
 const EVICTION_VERSIONS = new Set(["policy/v1", "policy/v1beta1"]);
-const VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
-/** kube's MaxDisruptedPodSize. */
-const MAX_DISRUPTED_PODS = 2000;
 
 async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteOptions?: Record<string, unknown> }> {
   const { value } = decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), { accepted: ["application/json", "application/yaml"], kind: "Eviction" });
@@ -46,55 +41,6 @@ function deleteOptionsOf(eviction: { deleteOptions?: Record<string, unknown> }, 
     propagationPolicy: options.propagationPolicy as DeleteOptions["propagationPolicy"],
     user: ctx.user,
   };
-}
-
-/** canIgnorePDB: the pod already caused its disruption (terminal), never counted (pending), or is going. */
-function canIgnorePdb(pod: KubeObject): boolean {
-  return ["Succeeded", "Failed", "Pending"].includes(podPhase(pod)) || pod.metadata.deletionTimestamp !== undefined;
-}
-
-function withResourceVersion(options: DeleteOptions, pod: KubeObject): DeleteOptions {
-  if (options.preconditions?.resourceVersion !== undefined) return options;
-  return { ...options, preconditions: { ...options.preconditions, resourceVersion: pod.metadata.resourceVersion } };
-}
-
-function budgetCause(message: string) {
-  return [{ reason: "DisruptionBudget", message }];
-}
-
-/** createTooManyRequestsError. */
-function stillProcessing(pdbName: string): StatusError {
-  return newTooManyRequests(VIOLATION, 10, budgetCause(`The disruption budget ${pdbName} is still being processed by the server.`));
-}
-
-/** checkAndDecrement's refusals, or the status with one disruption used. */
-function decremented(pdb: KubeObject, podName: string, dryRun: boolean): PdbStatus {
-  const name = String(pdb.metadata.name);
-  const status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, ...(pdb.status as Partial<PdbStatus> | undefined) };
-  if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw stillProcessing(name);
-  const forbidden = (why: string) => newForbidden(`poddisruptionbudget.policy "${name}" is forbidden: ${why}`, { name, group: "policy", kind: "poddisruptionbudget" });
-  if (status.disruptionsAllowed < 0) throw forbidden("pdb disruptions allowed is negative");
-  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) throw forbidden("DisruptedPods map too big - too many evictions not confirmed by PDB controller");
-  if (status.disruptionsAllowed === 0) {
-    throw newTooManyRequests(VIOLATION, 0, budgetCause(`The disruption budget ${name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`));
-  }
-  const next: PdbStatus = { ...status, disruptionsAllowed: status.disruptionsAllowed - 1 };
-  if (next.disruptionsAllowed === 0) next.conditions = disruptionAllowedCondition(next, nowTimestamp());
-  if (!dryRun) next.disruptedPods = { ...next.disruptedPods, [podName]: nowTimestamp() };
-  return next;
-}
-
-/** getPodDisruptionBudgets: the namespace's budgets whose (non-empty, valid) selector matches the pod. */
-async function budgetsFor(pdbs: ResourceStore, pod: KubeObject): Promise<KubeObject[]> {
-  const { items } = (await listObjects(pdbs, { namespace: pod.metadata.namespace ?? "", revision: 0, limit: 0 })).list;
-  return items.filter((pdb) => {
-    try {
-      const selector = labelSelectorFromObject((pdb.spec as { selector?: never } | undefined)?.selector);
-      return !isEverything(selector) && matchesLabels(selector, pod.metadata.labels);
-    } catch {
-      return false;
-    }
-  });
 }
 
 function success(ctx: HandlerContext): Response {
