@@ -83,6 +83,20 @@ spec: {selector: {matchLabels: {app: waiting}}, minAvailable: 5}
   expect(gone.status === 404 || gone.body.metadata.deletionTimestamp !== undefined).toBe(true);
 });
 
+test("the Eviction's deleteOptions are the pod delete's: a wrong uid precondition is a 409 and the pod stays", async () => {
+  await kubectlOk(server, ["apply", "-f", "-"], `
+apiVersion: v1
+kind: Pod
+metadata: {name: guarded}
+spec: {schedulerName: nobody, containers: [{name: app, image: app:1}]}
+`);
+  const answer = await sendJson(server, "POST", `${NS}/pods/guarded/eviction`, {
+    apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "guarded" }, deleteOptions: { preconditions: { uid: "not-this-one" } },
+  });
+  expectStatus(answer, 409, "Conflict");
+  expect((await getJson(server, `${NS}/pods/guarded`)).metadata.deletionTimestamp).toBeUndefined();
+});
+
 test("kubectl drain is blocked while the budget forbids evictions, then evicts and cordons", async () => {
   await kubectlOk(server, ["patch", "pdb", "web", "--type=json", "-p", '[{"op":"replace","path":"/spec/maxUnavailable","value":0}]']);
   await kubectlUntil(server, ["get", "pdb", "web", "-o", "jsonpath={.status.observedGeneration}/{.status.disruptionsAllowed}"], (out) => out === "3/0");
