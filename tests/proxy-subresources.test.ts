@@ -138,7 +138,7 @@ test("pods/proxy: pod.ResourceLocation refuses a pod IP that is not global unica
   expectStatus(await sendJson(server, "GET", `${NS}/pods/a:b:c:d/proxy/`), 400, "BadRequest", 'invalid pod request "a:b:c:d"');
 });
 
-test("nodes/proxy: a missing node is 404; an existing node's agent is never reached", async () => {
+test("nodes/proxy: a missing node is 404, a loopback node address is refused (isProxyableHostname), and no node agent is ever reached", async () => {
   expectStatus(await sendJson(server, "GET", "/api/v1/nodes/ghost/proxy/metrics"), 404, "NotFound", 'nodes "ghost" not found');
   await kubectlOk(server, ["apply", "-f", "-"], `
 apiVersion: v1
@@ -150,6 +150,14 @@ status:
   const answer = await sendJson(server, "GET", "/api/v1/nodes/worker/proxy/metrics");
   expect(answer.status).toBe(500);
   expect(answer.body.message).toStartWith("error trying to reach service: ");
+  await kubectlOk(server, ["apply", "-f", "-"], `
+apiVersion: v1
+kind: Node
+metadata: {name: local}
+status:
+  addresses: [{type: InternalIP, address: 127.0.0.1}]
+`);
+  expectStatus(await sendJson(server, "GET", "/api/v1/nodes/local/proxy/metrics"), 400, "BadRequest", "address not allowed");
 });
 
 test("authorization uses the subresource's verb: get services/proxy allows GET, not POST", async () => {

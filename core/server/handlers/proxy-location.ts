@@ -108,10 +108,14 @@ export async function serviceLocation(client: ReadOnlyClient, namespace: string,
   throw newServiceUnavailable(`no endpoints available for service "${id}"`);
 }
 
-/** The node's ResourceLocation: "[scheme:]node[:port]", the kubelet when no other port is asked for. */
+/**
+ * The node's ResourceLocation: "[scheme:]node[:port]", the kubelet when no other port is asked for. Its
+ * isProxyableHostname check refuses loopback and link-local node addresses; host names are not resolved here.
+ */
 export async function nodeLocation(client: ReadOnlyClient, id: string): Promise<NodeConnectionInfo> {
   const parsed = splitSchemeNamePort(id);
   if (!parsed) throw newBadRequest(`invalid node request "${id}"`);
   const info = await nodeConnectionInfo(client, parsed.name);
+  if (isIP(info.host) !== 0 && !isGlobalUnicast(info.host)) throw newBadRequest("address not allowed");
   return parsed.port === "" || parsed.port === info.port ? info : { ...info, port: parsed.port };
 }

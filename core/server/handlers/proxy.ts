@@ -15,11 +15,20 @@ import type { Handler, HandlerContext } from "./context.ts";
 import { newNodeAgentReachError, newReachServiceError } from "./node-agent.ts";
 import { nodeLocation, podLocation, type ProxyLocation, serviceLocation } from "./proxy-location.ts";
 
+/** A path segment as request info decodes it (a malformed escape stays as sent). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The path after ".../<name>/proxy", kept as sent (encoded, trailing slash preserved); "/" when there is none. */
 export function proxiedPath(pathname: string, resource: string, name: string): string {
   const segments = pathname.split("/");
   for (let i = 2; i < segments.length; i++) {
-    if (segments[i] === "proxy" && decodeURIComponent(segments[i - 1]!) === name && segments[i - 2] === resource) {
+    if (segments[i] === "proxy" && decodedSegment(segments[i - 1]!) === name && segments[i - 2] === resource) {
       return `/${segments.slice(i + 1).join("/")}`;
     }
   }
