@@ -20,8 +20,9 @@ let viewer: TestUser;
 
 const echo = async (request: Request, via: string) => {
   const url = new URL(request.url);
+  if (url.pathname === "/redirect") return new Response(null, { status: 302, headers: { Location: "/landing", "Access-Control-Allow-Origin": "*" } });
   const body = request.method === "POST" ? await request.text() : "";
-  return Response.json({ via, method: request.method, path: url.pathname, query: url.search, body, authorization: request.headers.get("authorization") });
+  return Response.json({ via, method: request.method, path: url.pathname, query: url.search, body, authorization: request.headers.get("authorization"), forwardedUri: request.headers.get("x-forwarded-uri") });
 };
 
 const NS = "/api/v1/namespaces/default";
@@ -99,10 +100,20 @@ afterAll(async () => {
 test("services/proxy (ResourceLocation) reaches the endpoint by port number, port name and http: scheme, keeping path and query", async () => {
   for (const id of ["web:80", "web:http", "http:web:80"]) {
     const answer = JSON.parse(await kubectlOk(server, ["get", "--raw", `${NS}/services/${id}/proxy/hello/world?x=1`]));
-    expect(answer).toEqual({ via: "http", method: "GET", path: "/hello/world", query: "?x=1", body: "", authorization: null });
+    expect(answer).toEqual({ via: "http", method: "GET", path: "/hello/world", query: "?x=1", body: "", authorization: null, forwardedUri: `${NS}/services/${id}/proxy/hello/world` });
   }
   const root = JSON.parse(await kubectlOk(server, ["get", "--raw", `${NS}/services/web:80/proxy/`]));
   expect(root.path).toBe("/");
+});
+
+test("proxy Transport: a redirect to the backend's own path is rewritten under the proxy path, CORS headers dropped", async () => {
+  const answer = await server.request("GET", `${NS}/services/web:80/proxy/redirect`, { signal: AbortSignal.timeout(10_000) });
+  expect(answer.redirected).toBe(true);
+  expect(await answer.json()).toMatchObject({ path: "/landing", forwardedUri: `${NS}/services/web:80/proxy/landing` });
+  const raw = await server.request("GET", `${NS}/services/web:80/proxy/redirect`, { redirect: "manual" });
+  expect(raw.status).toBe(302);
+  expect(raw.headers.get("location")).toBe(`${NS}/services/web:80/proxy/landing`);
+  expect(raw.headers.get("access-control-allow-origin")).toBeNull();
 });
 
 test("services/proxy with the https: scheme talks TLS to the endpoint", async () => {

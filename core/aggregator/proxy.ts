@@ -59,7 +59,7 @@ function responseHeaders(incoming: IncomingMessage): Headers {
 export async function forwardRequest(
   request: Request,
   target: BackendTarget,
-  outgoing: { path: string; headers: Headers; onError: (error: Error) => Response },
+  outgoing: { path: string; headers: Headers; onError: (error: Error) => Response; adjustResponseHeaders?: (headers: Headers) => void },
 ): Promise<Response> {
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
@@ -68,7 +68,9 @@ export async function forwardRequest(
     const status = incoming.statusCode ?? 502;
     const nullBody = request.method === "HEAD" || status === 204 || status === 304;
     if (nullBody) incoming.resume();
-    return new Response(nullBody ? null : streamed(incoming), { status, headers: responseHeaders(incoming) });
+    const headers = responseHeaders(incoming);
+    outgoing.adjustResponseHeaders?.(headers);
+    return new Response(nullBody ? null : streamed(incoming), { status, headers });
   } catch (error) {
     return outgoing.onError(error as Error);
   }

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
 import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
 import { isGlobalUnicast, podLocation } from "./proxy-location.ts";
-import { proxiedPath } from "./proxy.ts";
+import { splitProxyPath } from "./proxy.ts";
 
 function clientWith(objects: KubeObject[]): ReadOnlyClient {
   return {
@@ -35,8 +35,9 @@ test("isGlobalUnicast matches Go's net.IP.IsGlobalUnicast", () => {
   for (const ip of ["127.0.0.1", "0.0.0.0", "169.254.1.1", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "ff02::1", "not-an-ip"]) expect(isGlobalUnicast(ip)).toBe(false);
 });
 
-test("proxiedPath keeps what follows .../proxy as sent, trailing slash included", () => {
-  expect(proxiedPath("/api/v1/namespaces/d/services/web:80/proxy/a/b/", "services", "web:80")).toBe("/a/b/");
-  expect(proxiedPath("/api/v1/namespaces/d/services/web:80/proxy", "services", "web:80")).toBe("/");
-  expect(proxiedPath("/api/v1/namespaces/d/pods/p/proxy/x%20y", "pods", "p")).toBe("/x%20y");
+test("splitProxyPath keeps what follows .../proxy as sent, trailing slash included, and the prefix before it", () => {
+  expect(splitProxyPath("/api/v1/namespaces/d/services/web:80/proxy/a/b/", "services", "web:80")).toEqual({ prepend: "/api/v1/namespaces/d/services/web:80/proxy", path: "/a/b/" });
+  expect(splitProxyPath("/api/v1/namespaces/d/services/web:80/proxy", "services", "web:80").path).toBe("/");
+  expect(splitProxyPath("/api/v1/namespaces/d/pods/p/proxy/x%20y", "pods", "p").path).toBe("/x%20y");
 });
+

@@ -14,6 +14,7 @@ import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";
 import { newNodeAgentReachError, newReachServiceError } from "./node-agent.ts";
 import { nodeLocation, podLocation, type ProxyLocation, serviceLocation } from "./proxy-location.ts";
+import { adjustProxiedResponse, forwardedUri } from "./proxy-rewrite.ts";
 
 /** A path segment as request info decodes it (a malformed escape stays as sent). */
 function decodedSegment(segment: string): string {
@@ -24,15 +25,18 @@ function decodedSegment(segment: string): string {
   }
 }
 
-/** The path after ".../<name>/proxy", kept as sent (encoded, trailing slash preserved); "/" when there is none. */
-export function proxiedPath(pathname: string, resource: string, name: string): string {
+/**
+ * The request path split at ".../<name>/proxy": the prefix (kube's PathPrepend) and the path after it, kept as
+ * sent (encoded, trailing slash preserved), "/" when there is none.
+ */
+export function splitProxyPath(pathname: string, resource: string, name: string): { prepend: string; path: string } {
   const segments = pathname.split("/");
   for (let i = 2; i < segments.length; i++) {
     if (segments[i] === "proxy" && decodedSegment(segments[i - 1]!) === name && segments[i - 2] === resource) {
-      return `/${segments.slice(i + 1).join("/")}`;
+      return { prepend: segments.slice(0, i + 1).join("/"), path: `/${segments.slice(i + 1).join("/")}` };
     }
   }
-  return "/";
+  return { prepend: pathname, path: "/" };
 }
 
 /** How Go's dialer words the common connection failures ("dial tcp 127.0.0.1:1: connect: connection refused"). */
@@ -47,10 +51,14 @@ function forwardTo(ctx: HandlerContext, location: ProxyLocation, client: ProxyCl
   const { host, port } = location.endpoint;
   const address = joinHostPort(host, port);
   const tls = location.scheme === "https" ? { client, verify: false } : undefined;
+  const { prepend: pathPrepend, path } = splitProxyPath(ctx.url.pathname, ctx.info.resource, ctx.info.name);
+  const headers = forwardedHeaders(ctx.request);
+  headers.set("X-Forwarded-Uri", forwardedUri(pathPrepend, path));
   return forwardRequest(ctx.request, { scheme: location.scheme, endpoint: location.endpoint, tls }, {
-    path: `${proxiedPath(ctx.url.pathname, ctx.info.resource, ctx.info.name)}${ctx.url.search}`,
-    headers: forwardedHeaders(ctx.request),
+    path: `${path}${ctx.url.search}`,
+    headers,
     onError: (error) => respondError(newReachServiceError(dialFailure(error, address)), ctx.request.headers.get("accept")),
+    adjustResponseHeaders: (answer) => adjustProxiedResponse(answer, pathPrepend, address),
   });
 }
 
