@@ -61,3 +61,10 @@ export function withEphemeralContainersStarted(pod: KubeObject, now: string): Re
   const added = started.map((c) => ({ ...containerStatus(c, { running: { startedAt: now } }, false), started: true }));
   return { ...status, ephemeralContainerStatuses: [...status.ephemeralContainerStatuses ?? [], ...added] };
 }
+
+/** A running pod's status once its kubelet reports again after the node lifecycle controller marked it not ready. */
+export function readyAgainStatus(pod: KubeObject, now: string): Record<string, unknown> {
+  const previous = (pod.status ?? {}) as Record<string, unknown> & { conditions?: { type: string; status: string }[] };
+  const conditions = (previous.conditions ?? []).map((c) => c.type === "Ready" && c.status !== "True" ? { ...c, status: "True", lastTransitionTime: now } : c);
+  return { ...previous, conditions };
+}
