@@ -13,7 +13,10 @@ import { kubectlUntil } from "./_workloads.ts";
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer(["--simulated-nodes=1"]);
-  await kubectlOk(server, ["apply", "-f", "-"], `
+  await kubectlOk(
+    server,
+    ["apply", "-f", "-"],
+    `
 apiVersion: v1
 kind: Pod
 metadata:
@@ -39,7 +42,8 @@ spec:
     image: app:1
   - name: sidecar
     image: sidecar:1
-`);
+`,
+  );
   await kubectlUntil(server, ["get", "pod", "talker", "-o", "jsonpath={.status.phase}"], (out) => out === "Running");
 });
 afterAll(async () => {
@@ -50,23 +54,40 @@ const LOG = "/api/v1/namespaces/default/pods";
 
 test("LogREST: a missing pod is 404 and an unknown container is kube's 400", async () => {
   expectStatus(await sendJson(server, "GET", `${LOG}/ghost/log`), 404, "NotFound", 'pods "ghost" not found');
-  expectStatus(await sendJson(server, "GET", `${LOG}/talker/log?container=nope`), 400, "BadRequest", "container nope is not valid for pod talker");
+  expectStatus(
+    await sendJson(server, "GET", `${LOG}/talker/log?container=nope`),
+    400,
+    "BadRequest",
+    "container nope is not valid for pod talker",
+  );
 });
 
 test("LogREST: ValidatePodLogOptions answers 422 before the pod is looked up", async () => {
-  expectStatus(await sendJson(server, "GET", `${LOG}/ghost/log?tailLines=-1`), 422, "Invalid", 'PodLogOptions "ghost" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0');
+  expectStatus(
+    await sendJson(server, "GET", `${LOG}/ghost/log?tailLines=-1`),
+    422,
+    "Invalid",
+    'PodLogOptions "ghost" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0',
+  );
 });
 
 test("LogLocation: a pod without a node answers 204 No Content; without a container name kube asks for one", async () => {
   const answer = await server.request("GET", `${LOG}/unbound/log?container=app`);
   expect(answer.status).toBe(204);
-  expectStatus(await sendJson(server, "GET", `${LOG}/unbound/log`), 400, "BadRequest", "a container name must be specified for pod unbound, choose one of: [app sidecar]");
+  expectStatus(
+    await sendJson(server, "GET", `${LOG}/unbound/log`),
+    400,
+    "BadRequest",
+    "a container name must be specified for pod unbound, choose one of: [app sidecar]",
+  );
 });
 
 test("kubectl logs reads a simulated kubelet's log with --tail, --timestamps and --limit-bytes", async () => {
   expect(await kubectlOk(server, ["logs", "talker"])).toBe("first line\nsecond line\nthird line\n");
   expect(await kubectlOk(server, ["logs", "talker", "--tail=1"])).toBe("third line\n");
-  expect(await kubectlOk(server, ["logs", "talker", "--timestamps", "--tail=1"])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z third line\n$/);
+  expect(await kubectlOk(server, ["logs", "talker", "--timestamps", "--tail=1"])).toMatch(
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z third line\n$/,
+  );
   expect(await kubectlOk(server, ["logs", "talker", "--limit-bytes=5"])).toBe("first");
 });
 
@@ -89,7 +110,12 @@ test("streamLocation: exec, attach and portforward on a pod without a node answe
   for (const sub of ["exec?container=app&command=ls", "attach?container=app", "portforward?ports=80"]) {
     expectStatus(await sendJson(server, "POST", `${LOG}/unbound/${sub}`), 400, "BadRequest", "pod unbound does not have a host assigned");
   }
-  expectStatus(await sendJson(server, "POST", `${LOG}/unbound/exec?container=nope&command=ls`), 400, "BadRequest", "container nope is not valid for pod unbound");
+  expectStatus(
+    await sendJson(server, "POST", `${LOG}/unbound/exec?container=nope&command=ls`),
+    400,
+    "BadRequest",
+    "container nope is not valid for pod unbound",
+  );
   expectStatus(await sendJson(server, "GET", `${LOG}/ghost/exec?command=ls`), 404, "NotFound", 'pods "ghost" not found');
 });
 

@@ -9,7 +9,7 @@ import type { Server } from "bun";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { expectStatus, sendJson } from "./_api.ts";
-import { startHttpsFixture, type HttpsFixture } from "./_https-fixture.ts";
+import { type HttpsFixture, startHttpsFixture } from "./_https-fixture.ts";
 import { createUser, type TestUser } from "./_users.ts";
 
 let server: TestServer;
@@ -20,9 +20,19 @@ let viewer: TestUser;
 
 const echo = async (request: Request, via: string) => {
   const url = new URL(request.url);
-  if (url.pathname === "/redirect") return new Response(null, { status: 302, headers: { Location: "/landing", "Access-Control-Allow-Origin": "*" } });
+  if (url.pathname === "/redirect") {
+    return new Response(null, { status: 302, headers: { Location: "/landing", "Access-Control-Allow-Origin": "*" } });
+  }
   const body = request.method === "POST" ? await request.text() : "";
-  return Response.json({ via, method: request.method, path: url.pathname, query: url.search, body, authorization: request.headers.get("authorization"), forwardedUri: request.headers.get("x-forwarded-uri") });
+  return Response.json({
+    via,
+    method: request.method,
+    path: url.pathname,
+    query: url.search,
+    body,
+    authorization: request.headers.get("authorization"),
+    forwardedUri: request.headers.get("x-forwarded-uri"),
+  });
 };
 
 const NS = "/api/v1/namespaces/default";
@@ -35,7 +45,10 @@ beforeAll(async () => {
   spare.stop(true);
   server = await startServer(["--authorization-mode=RBAC"]);
   const securePort = new URL(secureBackend.url).port;
-  await kubectlOk(server, ["apply", "-f", "-"], `
+  await kubectlOk(
+    server,
+    ["apply", "-f", "-"],
+    `
 apiVersion: v1
 kind: Pod
 metadata: {name: backend}
@@ -86,8 +99,11 @@ kind: RoleBinding
 metadata: {name: proxy-reader}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: proxy-reader}
 subjects: [{kind: User, name: viewer}]
-`);
-  const status = await sendJson(server, "PATCH", `${NS}/pods/backend/status`, { status: { podIP: "127.0.0.1", podIPs: [{ ip: "127.0.0.1" }] } }, "application/merge-patch+json");
+`,
+  );
+  const status = await sendJson(server, "PATCH", `${NS}/pods/backend/status`, {
+    status: { podIP: "127.0.0.1", podIPs: [{ ip: "127.0.0.1" }] },
+  }, "application/merge-patch+json");
   expect(status.status).toBe(200);
   viewer = await createUser(server, "viewer");
 });
@@ -100,7 +116,15 @@ afterAll(async () => {
 test("services/proxy (ResourceLocation) reaches the endpoint by port number, port name and http: scheme, keeping path and query", async () => {
   for (const id of ["web:80", "web:http", "http:web:80"]) {
     const answer = JSON.parse(await kubectlOk(server, ["get", "--raw", `${NS}/services/${id}/proxy/hello/world?x=1`]));
-    expect(answer).toEqual({ via: "http", method: "GET", path: "/hello/world", query: "?x=1", body: "", authorization: null, forwardedUri: `${NS}/services/${id}/proxy/hello/world` });
+    expect(answer).toEqual({
+      via: "http",
+      method: "GET",
+      path: "/hello/world",
+      query: "?x=1",
+      body: "",
+      authorization: null,
+      forwardedUri: `${NS}/services/${id}/proxy/hello/world`,
+    });
   }
   const root = JSON.parse(await kubectlOk(server, ["get", "--raw", `${NS}/services/web:80/proxy/`]));
   expect(root.path).toBe("/");
@@ -122,25 +146,48 @@ test("services/proxy with the https: scheme talks TLS to the endpoint", async ()
 });
 
 test("services/proxy forwards other methods and their bodies", async () => {
-  const answer = await server.request("POST", `${NS}/services/web:80/proxy/submit`, { body: "payload", headers: { "Content-Type": "text/plain" } });
+  const answer = await server.request("POST", `${NS}/services/web:80/proxy/submit`, {
+    body: "payload",
+    headers: { "Content-Type": "text/plain" },
+  });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toMatchObject({ method: "POST", path: "/submit", body: "payload" });
 });
 
 test("isValidAddress: an endpoint address without a pod holding its IP is skipped, so kube answers 503", async () => {
-  expectStatus(await sendJson(server, "GET", `${NS}/services/stray:80/proxy/`), 503, "ServiceUnavailable", 'no endpoints available for service "stray:80"');
+  expectStatus(
+    await sendJson(server, "GET", `${NS}/services/stray:80/proxy/`),
+    503,
+    "ServiceUnavailable",
+    'no endpoints available for service "stray:80"',
+  );
 });
 
 test("services/proxy: unknown port, missing service and bad names get kube's answers", async () => {
-  expectStatus(await sendJson(server, "GET", `${NS}/services/web:9999/proxy/`), 503, "ServiceUnavailable", 'no service port 9999 found for service "web"');
+  expectStatus(
+    await sendJson(server, "GET", `${NS}/services/web:9999/proxy/`),
+    503,
+    "ServiceUnavailable",
+    'no service port 9999 found for service "web"',
+  );
   expectStatus(await sendJson(server, "GET", `${NS}/services/ghost:80/proxy/`), 404, "NotFound", 'services "ghost" not found');
-  expectStatus(await sendJson(server, "GET", `${NS}/services/ftp:web:80/proxy/`), 400, "BadRequest", 'invalid service request "ftp:web:80"');
+  expectStatus(
+    await sendJson(server, "GET", `${NS}/services/ftp:web:80/proxy/`),
+    400,
+    "BadRequest",
+    'invalid service request "ftp:web:80"',
+  );
 });
 
 test("a failed round trip is kube's 500 'error trying to reach service'", async () => {
   const answer = await sendJson(server, "GET", `${NS}/services/web:81/proxy/`);
   expect(answer.status).toBe(500);
-  expect(answer.body).toMatchObject({ kind: "Status", status: "Failure", code: 500, message: `error trying to reach service: dial tcp 127.0.0.1:${closedPort}: connect: connection refused` });
+  expect(answer.body).toMatchObject({
+    kind: "Status",
+    status: "Failure",
+    code: 500,
+    message: `error trying to reach service: dial tcp 127.0.0.1:${closedPort}: connect: connection refused`,
+  });
 });
 
 test("pods/proxy: pod.ResourceLocation refuses a pod IP that is not global unicast (loopback)", async () => {
@@ -151,23 +198,31 @@ test("pods/proxy: pod.ResourceLocation refuses a pod IP that is not global unica
 
 test("nodes/proxy: a missing node is 404, a loopback node address is refused (isProxyableHostname), and no node agent is ever reached", async () => {
   expectStatus(await sendJson(server, "GET", "/api/v1/nodes/ghost/proxy/metrics"), 404, "NotFound", 'nodes "ghost" not found');
-  await kubectlOk(server, ["apply", "-f", "-"], `
+  await kubectlOk(
+    server,
+    ["apply", "-f", "-"],
+    `
 apiVersion: v1
 kind: Node
 metadata: {name: worker}
 status:
   addresses: [{type: InternalIP, address: 192.0.2.10}]
-`);
+`,
+  );
   const answer = await sendJson(server, "GET", "/api/v1/nodes/worker/proxy/metrics");
   expect(answer.status).toBe(500);
   expect(answer.body.message).toStartWith("error trying to reach service: ");
-  await kubectlOk(server, ["apply", "-f", "-"], `
+  await kubectlOk(
+    server,
+    ["apply", "-f", "-"],
+    `
 apiVersion: v1
 kind: Node
 metadata: {name: local}
 status:
   addresses: [{type: InternalIP, address: 127.0.0.1}]
-`);
+`,
+  );
   expectStatus(await sendJson(server, "GET", "/api/v1/nodes/local/proxy/metrics"), 400, "BadRequest", "address not allowed");
 });
 

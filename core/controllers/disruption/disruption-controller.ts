@@ -8,7 +8,16 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { Controller } from "../runtime/controller.ts";
-import { type ControllerClient, controllerClient, DEPLOYMENTS, PODS, REPLICA_SETS, REPLICATION_CONTROLLERS, type ResourceRef, STATEFUL_SETS } from "../workloads/client.ts";
+import {
+  type ControllerClient,
+  controllerClient,
+  DEPLOYMENTS,
+  PODS,
+  REPLICA_SETS,
+  REPLICATION_CONTROLLERS,
+  type ResourceRef,
+  STATEFUL_SETS,
+} from "../workloads/client.ts";
 import { startLoop } from "../workloads/loop.ts";
 import { controllerRefOf } from "../workloads/owner.ts";
 import { budgetSelects, desiredPdbStatus, type ExpectedScale } from "./pdb-status.ts";
@@ -27,8 +36,16 @@ function replicasOf(obj: KubeObject | null, uid: string): number | undefined {
 }
 
 /** The controller a pod's controllerRef names and its wanted replicas (kube's finders); a ReplicaSet answers for its Deployment. */
-async function controllerScale(client: ControllerClient, namespace: string, ref: { kind: string; name: string; uid: string }): Promise<{ uid: string; scale: number } | undefined> {
-  const direct: Record<string, ResourceRef> = { ReplicationController: REPLICATION_CONTROLLERS, StatefulSet: STATEFUL_SETS, ReplicaSet: REPLICA_SETS };
+async function controllerScale(
+  client: ControllerClient,
+  namespace: string,
+  ref: { kind: string; name: string; uid: string },
+): Promise<{ uid: string; scale: number } | undefined> {
+  const direct: Record<string, ResourceRef> = {
+    ReplicationController: REPLICATION_CONTROLLERS,
+    StatefulSet: STATEFUL_SETS,
+    ReplicaSet: REPLICA_SETS,
+  };
   const kind = direct[ref.kind];
   if (!kind) return undefined;
   const controller = await client.get(kind, namespace, ref.name);

@@ -56,13 +56,25 @@ function statusOf(pdb: KubeObject): Partial<PdbStatus> {
 }
 
 /** apimeta.SetStatusCondition: the transition time moves only when the status changes. */
-export function withCondition(conditions: MetaCondition[] | undefined, wanted: Omit<MetaCondition, "lastTransitionTime">, now: string): MetaCondition[] {
+export function withCondition(
+  conditions: MetaCondition[] | undefined,
+  wanted: Omit<MetaCondition, "lastTransitionTime">,
+  now: string,
+): MetaCondition[] {
   const list = [...conditions ?? []];
   const index = list.findIndex((c) => c.type === wanted.type);
   const current = index >= 0 ? list[index] : undefined;
   const next = { ...wanted, lastTransitionTime: current && current.status === wanted.status ? current.lastTransitionTime : now };
-  if (index >= 0) list[index] = { type: next.type, status: next.status, observedGeneration: next.observedGeneration, lastTransitionTime: next.lastTransitionTime, reason: next.reason, message: next.message };
-  else list.push(next);
+  if (index >= 0) {
+    list[index] = {
+      type: next.type,
+      status: next.status,
+      observedGeneration: next.observedGeneration,
+      lastTransitionTime: next.lastTransitionTime,
+      reason: next.reason,
+      message: next.message,
+    };
+  } else list.push(next);
   return list;
 }
 
@@ -114,15 +126,27 @@ export function desiredPdbStatus(pdb: KubeObject, pods: KubeObject[], scale: () 
   const counts = expectedAndDesired((pdb.spec ?? {}) as PdbSpec, pods, scale);
   if (typeof counts === "string") {
     // failSafe: no disruptions, the failure in the condition, everything else as it was.
-    const kept: PdbStatus = { disruptionsAllowed: 0, currentHealthy: previous.currentHealthy ?? 0, desiredHealthy: previous.desiredHealthy ?? 0, expectedPods: previous.expectedPods ?? 0 };
+    const kept: PdbStatus = {
+      disruptionsAllowed: 0,
+      currentHealthy: previous.currentHealthy ?? 0,
+      desiredHealthy: previous.desiredHealthy ?? 0,
+      expectedPods: previous.expectedPods ?? 0,
+    };
     if (previous.observedGeneration !== undefined) kept.observedGeneration = previous.observedGeneration;
     if (previous.disruptedPods) kept.disruptedPods = previous.disruptedPods;
-    kept.conditions = withCondition(previous.conditions, { type: "DisruptionAllowed", status: "False", observedGeneration: previous.observedGeneration, reason: "SyncFailed", message: counts }, nowText);
+    kept.conditions = withCondition(previous.conditions, {
+      type: "DisruptionAllowed",
+      status: "False",
+      observedGeneration: previous.observedGeneration,
+      reason: "SyncFailed",
+      message: counts,
+    }, nowText);
     return kept;
   }
   const [expectedPods, desiredHealthy] = counts;
   const disrupted = pendingDisruptions(pdb, pods, now);
-  const currentHealthy = pods.filter((pod) => !pod.metadata.deletionTimestamp && disrupted[String(pod.metadata.name)] === undefined && isPodReady(pod)).length;
+  const currentHealthy =
+    pods.filter((pod) => !pod.metadata.deletionTimestamp && disrupted[String(pod.metadata.name)] === undefined && isPodReady(pod)).length;
   const allowed = currentHealthy - desiredHealthy;
   const status: PdbStatus = {
     observedGeneration: pdb.metadata.generation,

@@ -35,6 +35,8 @@ test("limitBytes cuts the answer; sinceSeconds past the lines' time leaves nothi
 
 test("validateContainerLogStatus: no previous instance, or a container still waiting, is refused with the kubelet's words", () => {
   expect(logUnavailableReason(pod("x"), "app", true)).toBe('previous terminated container "app" in pod "p" not found');
-  expect(logUnavailableReason(pod("x", { waiting: { reason: "ContainerCreating" } }), "app", false)).toBe('container "app" in pod "p" is waiting to start: ContainerCreating');
+  expect(logUnavailableReason(pod("x", { waiting: { reason: "ContainerCreating" } }), "app", false)).toBe(
+    'container "app" in pod "p" is waiting to start: ContainerCreating',
+  );
   expect(logUnavailableReason(pod("x"), "app", false)).toBeUndefined();
 });

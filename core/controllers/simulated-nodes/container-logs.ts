@@ -38,7 +38,9 @@ export function logUnavailableReason(pod: KubeObject, container: string, previou
   const name = String(pod.metadata.name);
   const status = statusesOf(pod).find((s) => s.name === container);
   if (previous) {
-    return status?.lastState?.terminated?.containerID ? undefined : `previous terminated container "${container}" in pod "${name}" not found`;
+    return status?.lastState?.terminated?.containerID
+      ? undefined
+      : `previous terminated container "${container}" in pod "${name}" not found`;
   }
   if (!status?.state?.running && !status?.state?.terminated) {
     return `container "${container}" in pod "${name}" is waiting to start: ${status?.state?.waiting?.reason ?? "ContainerCreating"}`;

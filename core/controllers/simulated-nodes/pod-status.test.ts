@@ -14,7 +14,13 @@ test("a simulated kubelet starts each ephemeral container it has no status for, 
   const status = withEphemeralContainersStarted(pod(["a", "b"], ["a"]), "2026-01-01T00:00:00Z");
   expect(status?.ephemeralContainerStatuses).toEqual([
     { name: "a" },
-    expect.objectContaining({ name: "b", image: "busybox", ready: false, started: true, state: { running: { startedAt: "2026-01-01T00:00:00Z" } } }),
+    expect.objectContaining({
+      name: "b",
+      image: "busybox",
+      ready: false,
+      started: true,
+      state: { running: { startedAt: "2026-01-01T00:00:00Z" } },
+    }),
   ]);
 });
 

@@ -8,21 +8,42 @@ const pod = (ephemeral: unknown[]): KubeObject => ({ apiVersion: "v1", kind: "Po
 
 test("validateEphemeralContainers: empty resources are not set; probes and ports are forbidden", () => {
   expect(validateEphemeralContainers(spec([{ name: "d", image: "busybox", resources: {} }]), "spec.ephemeralContainers")).toEqual([]);
-  const errors = validateEphemeralContainers(spec([{ name: "d", image: "busybox", livenessProbe: { exec: { command: ["true"] } } }]), "spec.ephemeralContainers");
-  expect(errors).toEqual([{ type: "FieldValueForbidden", field: "spec.ephemeralContainers[0].livenessProbe", detail: "cannot be set for an Ephemeral Container" }]);
+  const errors = validateEphemeralContainers(
+    spec([{ name: "d", image: "busybox", livenessProbe: { exec: { command: ["true"] } } }]),
+    "spec.ephemeralContainers",
+  );
+  expect(errors).toEqual([{
+    type: "FieldValueForbidden",
+    field: "spec.ephemeralContainers[0].livenessProbe",
+    detail: "cannot be set for an Ephemeral Container",
+  }]);
 });
 
 test("validateEphemeralContainers: targetContainerName must name a regular or init container", () => {
-  const errors = validateEphemeralContainers(spec([{ name: "d", image: "busybox", targetContainerName: "ghost" }]), "spec.ephemeralContainers");
-  expect(errors).toEqual([{ type: "FieldValueNotFound", field: "spec.ephemeralContainers[0].targetContainerName", value: "ghost", detail: "" }]);
+  const errors = validateEphemeralContainers(
+    spec([{ name: "d", image: "busybox", targetContainerName: "ghost" }]),
+    "spec.ephemeralContainers",
+  );
+  expect(errors).toEqual([{
+    type: "FieldValueNotFound",
+    field: "spec.ephemeralContainers[0].targetContainerName",
+    value: "ghost",
+    detail: "",
+  }]);
 });
 
 test("ValidatePodEphemeralContainersUpdate allows additions only", () => {
   const one = pod([{ name: "d", image: "busybox" }]);
   expect(validatePodEphemeralContainersUpdate(pod([{ name: "d", image: "busybox" }, { name: "e", image: "busybox" }]), one)).toEqual([]);
-  expect(validatePodEphemeralContainersUpdate(pod([]), one).map((e) => e.detail)).toEqual(['existing ephemeral containers "d" may not be removed\n']);
+  expect(validatePodEphemeralContainersUpdate(pod([]), one).map((e) => e.detail)).toEqual([
+    'existing ephemeral containers "d" may not be removed\n',
+  ]);
 });
 
 test("ValidatePodCreate forbids ephemeral containers", () => {
-  expect(validatePod(pod([{ name: "d", image: "busybox" }]))).toEqual([{ type: "FieldValueForbidden", field: "spec.ephemeralContainers", detail: "cannot be set on create" }]);
+  expect(validatePod(pod([{ name: "d", image: "busybox" }]))).toEqual([{
+    type: "FieldValueForbidden",
+    field: "spec.ephemeralContainers",
+    detail: "cannot be set on create",
+  }]);
 });

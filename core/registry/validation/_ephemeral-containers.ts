@@ -25,7 +25,9 @@ export function validateEphemeralContainers(specValue: unknown, path: string): F
     const container = record(raw);
     const at = `${path}[${i}]`;
     const target = text(container.targetContainerName);
-    if (target && !others.has(target)) errors.push({ type: "FieldValueNotFound", field: `${at}.targetContainerName`, value: target, detail: "" });
+    if (target && !others.has(target)) {
+      errors.push({ type: "FieldValueNotFound", field: `${at}.targetContainerName`, value: target, detail: "" });
+    }
     for (const field of NOT_FOR_EPHEMERAL) {
       if (!isZero(container[field])) errors.push(forbidden(`${at}.${field}`, "cannot be set for an Ephemeral Container"));
     }

@@ -4,7 +4,13 @@ import type { KubeObject } from "../../api/types.ts";
 import { canIgnorePdb, decremented } from "./eviction-budget.ts";
 
 function pdb(status: Record<string, unknown>, generation = 1): KubeObject {
-  return { apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: { name: "budget", namespace: "default", generation }, spec: {}, status };
+  return {
+    apiVersion: "policy/v1",
+    kind: "PodDisruptionBudget",
+    metadata: { name: "budget", namespace: "default", generation },
+    spec: {},
+    status,
+  };
 }
 
 const settled = { observedGeneration: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 };
@@ -23,7 +29,10 @@ test("checkAndDecrement: a budget the controller has not observed yet is a 429 w
   const error = refusal(() => decremented(pdb({ ...settled, disruptionsAllowed: 1 }, 2), "p", false));
   expect(error.code).toBe(429);
   expect(error.headers).toEqual({ "Retry-After": "10" });
-  expect(error.details?.causes).toEqual([{ reason: "DisruptionBudget", message: "The disruption budget budget is still being processed by the server." }]);
+  expect(error.details?.causes).toEqual([{
+    reason: "DisruptionBudget",
+    message: "The disruption budget budget is still being processed by the server.",
+  }]);
 });
 
 test("checkAndDecrement: no disruptions left is a 429 naming needed and current healthy pods, without Retry-After", () => {
@@ -48,7 +57,12 @@ test("checkAndDecrement uses one disruption, records the pod unless dry run, and
 });
 
 test("canIgnorePDB: terminal, pending and deleting pods need no budget", () => {
-  const pod = (phase: string, deleting = false): KubeObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", ...(deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}) }, status: { phase } });
+  const pod = (phase: string, deleting = false): KubeObject => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", ...(deleting ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}) },
+    status: { phase },
+  });
   expect(["Succeeded", "Failed", "Pending"].map((phase) => canIgnorePdb(pod(phase)))).toEqual([true, true, true]);
   expect(canIgnorePdb(pod("Running"))).toBe(false);
   expect(canIgnorePdb(pod("Running", true))).toBe(true);

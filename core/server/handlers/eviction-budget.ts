@@ -36,13 +36,26 @@ export function stillProcessing(pdbName: string): StatusError {
 /** checkAndDecrement's refusals, or the status with one disruption used. */
 export function decremented(pdb: KubeObject, podName: string, dryRun: boolean): PdbStatus {
   const name = String(pdb.metadata.name);
-  const status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, ...(pdb.status as Partial<PdbStatus> | undefined) };
+  const status = {
+    disruptionsAllowed: 0,
+    currentHealthy: 0,
+    desiredHealthy: 0,
+    expectedPods: 0,
+    ...(pdb.status as Partial<PdbStatus> | undefined),
+  };
   if ((status.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw stillProcessing(name);
-  const forbidden = (why: string) => newForbidden(`poddisruptionbudget.policy "${name}" is forbidden: ${why}`, { name, group: "policy", kind: "poddisruptionbudget" });
+  const forbidden = (why: string) =>
+    newForbidden(`poddisruptionbudget.policy "${name}" is forbidden: ${why}`, { name, group: "policy", kind: "poddisruptionbudget" });
   if (status.disruptionsAllowed < 0) throw forbidden("pdb disruptions allowed is negative");
-  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) throw forbidden("DisruptedPods map too big - too many evictions not confirmed by PDB controller");
+  if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) {
+    throw forbidden("DisruptedPods map too big - too many evictions not confirmed by PDB controller");
+  }
   if (status.disruptionsAllowed === 0) {
-    throw newTooManyRequests(VIOLATION, 0, budgetCause(`The disruption budget ${name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`));
+    throw newTooManyRequests(
+      VIOLATION,
+      0,
+      budgetCause(`The disruption budget ${name} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`),
+    );
   }
   const next: PdbStatus = { ...status, disruptionsAllowed: status.disruptionsAllowed - 1 };
   if (next.disruptionsAllowed === 0) next.conditions = disruptionAllowedCondition(next, nowTimestamp());
@@ -55,4 +68,3 @@ export async function budgetsFor(pdbs: ResourceStore, pod: KubeObject): Promise<
   const { items } = (await listObjects(pdbs, { namespace: pod.metadata.namespace ?? "", revision: 0, limit: 0 })).list;
   return items.filter((pdb) => budgetSelects(pdb, pod));
 }
-

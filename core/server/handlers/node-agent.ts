@@ -33,7 +33,9 @@ export async function nodeConnectionInfo(client: ReadOnlyClient, nodeName: strin
   const addresses = status.addresses ?? [];
   const preferred = PREFERRED_ADDRESS_TYPES.map((type) => addresses.find((a) => a.type === type)).find((a) => a !== undefined);
   // nodeutil.GetPreferredNodeAddress's error, which kube answers as a plain (500) error.
-  if (!preferred) throw newUnknownError(`no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(" ")}]`);
+  if (!preferred) {
+    throw newUnknownError(`no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(" ")}]`);
+  }
   const port = status.daemonEndpoints?.kubeletEndpoint?.Port ?? 0;
   return {
     node,

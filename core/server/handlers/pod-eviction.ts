@@ -21,12 +21,23 @@ import { parseDryRun } from "./write-options.ts";
 const EVICTION_VERSIONS = new Set(["policy/v1", "policy/v1beta1"]);
 
 async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteOptions?: Record<string, unknown> }> {
-  const { value } = decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), { accepted: ["application/json", "application/yaml"], kind: "Eviction" });
+  const { value } = decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), {
+    accepted: ["application/json", "application/yaml"],
+    kind: "Eviction",
+  });
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   const apiVersion = value.apiVersion === undefined ? "policy/v1" : String(value.apiVersion);
   // kube's GroupVersionAcceptor takes both versions.
-  if (!EVICTION_VERSIONS.has(apiVersion)) throw newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (policy/v1)`);
-  if (value.kind !== undefined && value.kind !== "Eviction") throw newBadRequest(`${String(value.kind)} in version "${apiVersion.split("/").pop()}" cannot be handled as a Eviction: the kind of the body is not Eviction`);
+  if (!EVICTION_VERSIONS.has(apiVersion)) {
+    throw newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (policy/v1)`);
+  }
+  if (value.kind !== undefined && value.kind !== "Eviction") {
+    throw newBadRequest(
+      `${String(value.kind)} in version "${
+        apiVersion.split("/").pop()
+      }" cannot be handled as a Eviction: the kind of the body is not Eviction`,
+    );
+  }
   return value as KubeObject;
 }
 
@@ -63,7 +74,14 @@ function podEvictionHandler(pdbs: ResourceStore): Handler {
     }
     const budgets = await budgetsFor(pdbs, pod);
     if (budgets.length > 1) {
-      const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.", code: 500 };
+      const status = {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+        code: 500,
+      };
       return respondPlain(status, 500, ctx.encode);
     }
     let deleteOptions = options;
@@ -77,7 +95,9 @@ function podEvictionHandler(pdbs: ResourceStore): Handler {
       } else if (options.dryRun) {
         decremented(await pdbs.get(namespace, String(pdb.metadata.name)), name, true);
       } else {
-        await pdbs.update(namespace, String(pdb.metadata.name), (latest) => ({ ...latest!, status: decremented(latest!, name, false) }), { subresource: "status" });
+        await pdbs.update(namespace, String(pdb.metadata.name), (latest) => ({ ...latest!, status: decremented(latest!, name, false) }), {
+          subresource: "status",
+        });
       }
     }
     try {

@@ -13,12 +13,26 @@ function failure(query: string): { code: number; message: string } {
 }
 
 test("parsePodLogOptions reads kube's PodLogOptions query parameters", () => {
-  const options = parsePodLogOptions(new URLSearchParams("container=app&follow=true&timestamps=1&tailLines=3&limitBytes=10&sinceSeconds=5"), "p");
-  expect(options).toMatchObject({ container: "app", follow: true, timestamps: true, previous: false, tailLines: 3, limitBytes: 10, sinceSeconds: 5 });
+  const options = parsePodLogOptions(
+    new URLSearchParams("container=app&follow=true&timestamps=1&tailLines=3&limitBytes=10&sinceSeconds=5"),
+    "p",
+  );
+  expect(options).toMatchObject({
+    container: "app",
+    follow: true,
+    timestamps: true,
+    previous: false,
+    tailLines: 3,
+    limitBytes: 10,
+    sinceSeconds: 5,
+  });
 });
 
 test("ValidatePodLogOptions: negative tailLines is a 422", () => {
-  expect(failure("tailLines=-1")).toEqual({ code: 422, message: 'PodLogOptions "p" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0' });
+  expect(failure("tailLines=-1")).toEqual({
+    code: 422,
+    message: 'PodLogOptions "p" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0',
+  });
 });
 
 test("ValidatePodLogOptions: limitBytes and sinceSeconds must be greater than 0", () => {
@@ -28,7 +42,9 @@ test("ValidatePodLogOptions: limitBytes and sinceSeconds must be greater than 0"
 });
 
 test("ValidatePodLogOptions: sinceTime and sinceSeconds together are forbidden", () => {
-  expect(failure("sinceSeconds=5&sinceTime=2024-01-01T00:00:00Z").message).toBe('PodLogOptions "p" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+  expect(failure("sinceSeconds=5&sinceTime=2024-01-01T00:00:00Z").message).toBe(
+    'PodLogOptions "p" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified',
+  );
 });
 
 test("a tailLines that is not a number is a 400", () => {

@@ -37,7 +37,9 @@ function parseTime(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null || value === "") return undefined;
   const at = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw newBadRequest(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse "${value}" as "2006"`);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) {
+    throw newBadRequest(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse "${value}" as "2006"`);
+  }
   return at;
 }
 

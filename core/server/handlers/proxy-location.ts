@@ -51,7 +51,7 @@ export async function podLocation(client: ReadOnlyClient, namespace: string, id:
   const parsed = splitSchemeNamePort(id);
   if (!parsed) throw newBadRequest(`invalid pod request "${id}"`);
   const pod = await mustGet(client, "pods", namespace, parsed.name);
-  const containers = ((pod.spec as { containers?: { ports?: { containerPort: number }[] }[] } | undefined)?.containers ?? []);
+  const containers = (pod.spec as { containers?: { ports?: { containerPort: number }[] }[] } | undefined)?.containers ?? [];
   const port = parsed.port || String(containers.find((c) => (c.ports ?? []).length > 0)?.ports?.[0]?.containerPort ?? "");
   const podIP = podIPsOf(pod)[0] ?? "";
   if (!isGlobalUnicast(podIP)) throw newBadRequest("address not allowed");
@@ -66,7 +66,11 @@ interface Subset {
 }
 
 /** isValidAddress: the address must name a pod of this namespace that holds that IP. */
-async function isValidAddress(client: ReadOnlyClient, namespace: string, address: NonNullable<Subset["addresses"]>[number]): Promise<boolean> {
+async function isValidAddress(
+  client: ReadOnlyClient,
+  namespace: string,
+  address: NonNullable<Subset["addresses"]>[number],
+): Promise<boolean> {
   const ref = address.targetRef;
   if (!ref?.name || ref.namespace !== namespace) return false;
   const pod = await client.get(core("pods", namespace, ref.name));
@@ -89,20 +93,22 @@ export async function serviceLocation(client: ReadOnlyClient, namespace: string,
   let portName = parsed.port;
   if (/^[+-]?\d+$/.test(parsed.port)) {
     const service = await mustGet(client, "services", namespace, parsed.name);
-    const ports = ((service.spec as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? []);
+    const ports = (service.spec as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? [];
     const found = ports.find((p) => p.port === portNumber(parsed.port));
     if (!found) throw newServiceUnavailable(`no service port ${portNumber(parsed.port)} found for service "${parsed.name}"`);
     portName = found.name ?? "";
   }
   const endpoints = await mustGet(client, "endpoints", namespace, parsed.name);
-  const subsets = ((endpoints as KubeObject & { subsets?: Subset[] }).subsets ?? []);
+  const subsets = (endpoints as KubeObject & { subsets?: Subset[] }).subsets ?? [];
   if (subsets.length === 0) throw newServiceUnavailable(`no endpoints available for service "${parsed.name}"`);
   // kube starts at a random subset and tries a random address order within it.
   for (const subset of shuffled(subsets)) {
     const port = (subset.ports ?? []).find((p) => (p.name ?? "") === portName);
     if (!port) continue;
     for (const address of shuffled(subset.addresses ?? [])) {
-      if (await isValidAddress(client, namespace, address)) return { scheme: parsed.scheme || "http", endpoint: { host: address.ip, port: port.port } };
+      if (await isValidAddress(client, namespace, address)) {
+        return { scheme: parsed.scheme || "http", endpoint: { host: address.ip, port: port.port } };
+      }
     }
   }
   throw newServiceUnavailable(`no endpoints available for service "${id}"`);

@@ -4,7 +4,12 @@
  * X-Forwarded-Uri, a redirect to the backend's own paths is rewritten under the proxy path (rewriteURL), and
  * corsRemovingTransport drops the backend's CORS headers. Links inside HTML bodies are not rewritten here.
  */
-const CORS_HEADERS = ["access-control-allow-credentials", "access-control-allow-headers", "access-control-allow-methods", "access-control-allow-origin"];
+const CORS_HEADERS = [
+  "access-control-allow-credentials",
+  "access-control-allow-headers",
+  "access-control-allow-methods",
+  "access-control-allow-origin",
+];
 
 /** path.Join of the proxy prefix and the proxied path, keeping a trailing slash. */
 export function forwardedUri(pathPrepend: string, proxiedPath: string): string {

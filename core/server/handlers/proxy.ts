@@ -42,7 +42,12 @@ export function splitProxyPath(pathname: string, resource: string, name: string)
 /** How Go's dialer words the common connection failures ("dial tcp 127.0.0.1:1: connect: connection refused"). */
 export function dialFailure(error: Error, address: string): string {
   const cause = (error.cause ?? error) as NodeJS.ErrnoException;
-  const words: Record<string, string> = { ECONNREFUSED: "connect: connection refused", ECONNRESET: "connection reset by peer", ETIMEDOUT: "i/o timeout", EHOSTUNREACH: "connect: no route to host" };
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connect: connection refused",
+    ECONNRESET: "connection reset by peer",
+    ETIMEDOUT: "i/o timeout",
+    EHOSTUNREACH: "connect: no route to host",
+  };
   const word = cause.code ? words[cause.code] : undefined;
   return word ? `dial tcp ${address}: ${word}` : cause.message;
 }
