@@ -16,7 +16,7 @@ import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
 import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
-import { checkName, setStatus, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
+import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
@@ -325,6 +325,8 @@ export class ResourceStore {
       ? withStatusFrom(current, next)
       : subresource === "finalize"
       ? withSpecFinalizersFrom(current, next)
+      : subresource === "ephemeralcontainers"
+      ? withEphemeralContainersFrom(current, next)
       : this.#keepStatus(next, current);
     this.#typeAndDefault(merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
@@ -332,7 +334,7 @@ export class ResourceStore {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
     this.#trackManagedFields(current, merged, options);
-    validateNewObject(this.type, merged, current, this.#extension?.validate);
+    validateNewObject(this.type, merged, current, this.#extension?.validate, subresource);
     await this.#validateAdmission(admitted);
     return merged;
   }

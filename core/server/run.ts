@@ -44,6 +44,10 @@ import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
+import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
+import { podLogHandlers } from "./handlers/pod-log.ts";
+import { podStreamHandlers } from "./handlers/pod-stream.ts";
+import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
 
@@ -111,8 +115,19 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
   registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
-  const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
-  const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
+  const proxyClient = await proxyClientCertificate(config, frontProxy.client);
+  const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
+  const virtualHandlers = new Map([
+    ...serviceAccounts.handlers,
+    [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
+    ...scaleHandlers(),
+    ...accessReviewHandlers(),
+    ...podBindingHandlers(),
+    ...podStreamHandlers(pluginContext.client),
+    ...podLogHandlers(pluginContext.client),
+    ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
+    ...proxyHandlers(pluginContext.client, proxyClient),
+  ]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
   startupLock.release();
   const app = createApp({
