@@ -205,10 +205,12 @@ export class ResourceStore {
       const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
       const propagated = gracePending ? undefined : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
       const finalizers = propagated ?? current.metadata.finalizers ?? [];
-      const grace = options.gracePeriodSeconds ?? this.strategy.gracePeriodSeconds(current);
-      // An object already terminating goes only when its finalizers are gone and a zero grace period is asked for.
+      // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
+      const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;
+      // An object already terminating goes when its finalizers are gone and its grace period is 0 or a 0 is asked for.
       const held = finalizers.length > 0 || (this.strategy.holdsDeletion?.(current) ?? false);
-      const deleteNow = !held && (terminating ? options.gracePeriodSeconds === 0 : grace === 0);
+      const graceOver = !gracePending || options.gracePeriodSeconds === 0;
+      const deleteNow = !held && (terminating ? graceOver : grace === 0);
       if (deleteNow) {
         if (options.dryRun) return { object: current, deleted: true };
         try {

@@ -21,8 +21,11 @@ export interface Strategy {
   initialStatus?: (obj: KubeObject) => unknown;
   /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject). */
   returnsDeletedObject: boolean;
-  /** Grace period (seconds) a delete without one uses; 0 = deleted at once. */
-  gracePeriodSeconds: (obj: KubeObject) => number;
+  /**
+   * The grace period (seconds) a delete gets, given the one the client asked for (kube's CheckGracefulDelete of a
+   * RESTGracefulDeleteStrategy); absent for kinds deleted at once whatever the client asks (kube's rest.BeforeDelete).
+   */
+  checkGracefulDelete?: (obj: KubeObject, requested: number | undefined) => number;
   /** Rewrites a written body into its stored form on create and update (kube's conversion to the internal type). */
   normalize?: (obj: KubeObject) => void;
   /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
@@ -102,7 +105,7 @@ export function strategyFor(type: ResourceType): Strategy {
     hasStatus,
     initialStatus,
     returnsDeletedObject: RETURNS_DELETED_OBJECT.has(id),
-    gracePeriodSeconds: id === "/pods" ? podGracePeriod : () => 0,
+    ...(id === "/pods" ? { checkGracefulDelete: podGracePeriod } : {}),
     ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),
     ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
@@ -110,12 +113,16 @@ export function strategyFor(type: ResourceType): Strategy {
   };
 }
 
-/** An unscheduled or finished pod goes at once; a running one waits for its node agent (kube's pod CheckGracefulDelete). */
-function podGracePeriod(obj: KubeObject): number {
+/**
+ * kube's podStrategy.CheckGracefulDelete: the client's grace period, else the pod's terminationGracePeriodSeconds;
+ * an unscheduled or finished pod goes at once whatever was asked, a negative period becomes 1.
+ */
+function podGracePeriod(obj: KubeObject, requested: number | undefined): number {
   const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
   const phase = (obj.status as { phase?: string } | undefined)?.phase;
   if (!spec.nodeName || phase === "Succeeded" || phase === "Failed") return 0;
-  return spec.terminationGracePeriodSeconds ?? 30;
+  const period = requested ?? spec.terminationGracePeriodSeconds ?? 0;
+  return period < 0 ? 1 : period;
 }
 
 type Resources = { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
