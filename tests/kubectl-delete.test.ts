@@ -47,3 +47,25 @@ test("DELETE with a grace period of a scheduled running pod keeps it terminating
   expect(answer.body.metadata).toMatchObject({ deletionGracePeriodSeconds: 45 });
   expect(answer.body.metadata.deletionTimestamp).toBeDefined();
 });
+
+test("DELETE answers the deleted object or a Success Status per kind, as the served OpenAPI documents it (ReturnDeletedObject)", async () => {
+  const kinds = [
+    { resource: "serviceaccounts", kind: "ServiceAccount", body: {} },
+    { resource: "resourcequotas", kind: "ResourceQuota", body: { spec: {} } },
+    { resource: "configmaps", kind: "ConfigMap", body: {} },
+    { resource: "secrets", kind: "Secret", body: {} },
+    { resource: "nodes", kind: "Node", body: {}, cluster: true },
+  ];
+  const v3 = (await (await server.request("GET", "/openapi/v3/api/v1")).json()) as { paths: Record<string, { delete: { responses: { "200": { content: Record<string, { schema: { $ref: string } }> } } } }> };
+  for (const { resource, kind, body, cluster } of kinds) {
+    const collection = cluster ? `/api/v1/${resource}` : `/api/v1/namespaces/${NS}/${resource}`;
+    expect((await sendJson(server, "POST", collection, { apiVersion: "v1", kind, metadata: { name: "answer" }, ...body })).status).toBe(201);
+    const deleted = await sendJson(server, "DELETE", `${collection}/answer`);
+    const documented = v3.paths[`${cluster ? "/api/v1" : "/api/v1/namespaces/{namespace}"}/${resource}/{name}`].delete.responses["200"].content["application/json"].schema.$ref;
+    const expectedKind = documented.endsWith(".meta.v1.Status") ? "Status" : kind;
+    expect({ resource, status: deleted.status, kind: deleted.body.kind }).toEqual({ resource, status: 200, kind: expectedKind });
+    if (expectedKind === "Status") expect(deleted.body).toMatchObject({ status: "Success", details: { name: "answer", kind: resource } });
+    else expect(deleted.body.metadata.name).toBe("answer");
+  }
+  expect(v3.paths["/api/v1/namespaces/{namespace}/serviceaccounts/{name}"].delete.responses["200"].content["application/json"].schema.$ref).toEndWith(".core.v1.ServiceAccount");
+});

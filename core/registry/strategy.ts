@@ -19,7 +19,7 @@ export interface Strategy {
   hasStatus: boolean;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
   initialStatus?: (obj: KubeObject) => unknown;
-  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject). */
+  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject; see ResourceType.deleteReturnsObject). */
   returnsDeletedObject: boolean;
   /**
    * The grace period (seconds) a delete gets, given the one the client asked for (kube's CheckGracefulDelete of a
@@ -66,7 +66,6 @@ const CREATE_ON_UPDATE = new Set([
   "rbac.authorization.k8s.io/clusterroles", "rbac.authorization.k8s.io/clusterrolebindings",
 ]);
 
-const RETURNS_DELETED_OBJECT = new Set(["/pods", "/namespaces", "/services", "/nodes", "/persistentvolumes", "/persistentvolumeclaims"]);
 
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
 const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "certificates.k8s.io/certificatesigningrequests"]);
@@ -104,7 +103,9 @@ export function strategyFor(type: ResourceType): Strategy {
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(id),
     hasStatus,
     initialStatus,
-    returnsDeletedObject: RETURNS_DELETED_OBJECT.has(id),
+    // Namespaces' REST wraps a store with ReturnDeletedObject, which kube's OpenAPI installer cannot see
+    // (pkg/registry/core/namespace/storage): its documents say Status, its answers carry the Namespace.
+    returnsDeletedObject: type.deleteReturnsObject === true || id === "/namespaces",
     ...(id === "/pods" ? { checkGracefulDelete: podGracePeriod } : {}),
     ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),

@@ -1,7 +1,7 @@
 /** The operations kube-apiserver 1.26 documents for the served types of one group/version. */
 import type { ResourceType, SubresourceType } from "../registry/resource-type.ts";
 import type { GroupVersionKind } from "../schema/types.ts";
-import { connectSubresource, DELETE_RETURNS_OBJECT, LOG_PARAMETERS } from "./openapi-facts.ts";
+import { connectSubresource, LOG_PARAMETERS } from "./openapi-facts.ts";
 import {
   ANY_MEDIA_TYPE,
   CUSTOM_RESOURCE_MEDIA_TYPES,
@@ -247,7 +247,7 @@ export function groupVersionOperations(
     const item: Target = { ...base, pathParameters: [path("name"), ...scopeParameters] };
     const collectionPath = `${root}${scope}/${type.resource}`;
     const itemPath = `${collectionPath}/{name}`;
-    const deleteRef = DELETE_RETURNS_OBJECT.has(`${group}/${type.resource}`) ? ref : META + "Status";
+    const deleteRef = type.deleteReturnsObject ? ref : META + "Status";
 
     add(paths, collectionPath, collectionOperations(collection, { list: listRef }, verbs, streamTypes));
     add(paths, itemPath, itemOperations(item, verbs, deleteRef));
