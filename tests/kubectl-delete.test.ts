@@ -1,5 +1,6 @@
 /** kubectl delete as kube-apiserver 1.26 answers it: grace periods per kind, DeleteOptions bodies, what DELETE returns. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../core/api/protobuf/mod.ts";
 import { createNamespace, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
@@ -68,4 +69,28 @@ test("DELETE answers the deleted object or a Success Status per kind, as the ser
     else expect(deleted.body.metadata.name).toBe("answer");
   }
   expect(v3.paths["/api/v1/namespaces/{namespace}/serviceaccounts/{name}"].delete.responses["200"].content["application/json"].schema.$ref).toEndWith(".core.v1.ServiceAccount");
+});
+
+test("kubectl debug --copy-to --replace deletes the original pod with a protobuf DeleteOptions body (DeleteResource decodes every meta codec)", async () => {
+  expect((await sendJson(server, "POST", `/api/v1/namespaces/${NS}/pods`, pod("original"))).status).toBe(201);
+  await kubectlOk(server, ["-n", NS, "debug", "original", "--copy-to=copy", "--replace", "--image=busybox", "--profile=general"]);
+  expect((await server.request("GET", `/api/v1/namespaces/${NS}/pods/original`)).status).toBe(404);
+  expect((await server.request("GET", `/api/v1/namespaces/${NS}/pods/copy`)).status).toBe(200);
+});
+
+test("DELETE of a collection takes a protobuf meta.k8s.io/v1 DeleteOptions body; a protobuf body of another kind is a 400", async () => {
+  await kubectlOk(server, ["-n", NS, "create", "configmap", "kept"]);
+  const deleteOptions = (apiVersion: string, kind: string, fields: Record<string, unknown>) => ({
+    body: encodeProtobufObject({ apiVersion, kind, ...fields }, apiVersion, kind).slice(),
+    headers: { "Content-Type": PROTOBUF_MEDIA_TYPE, Accept: "application/json" },
+  });
+  const dryRun = await server.request("DELETE", `/api/v1/namespaces/${NS}/configmaps?labelSelector=`, deleteOptions("meta.k8s.io/v1", "DeleteOptions", { dryRun: ["All"] }));
+  expect(dryRun.status).toBe(200);
+  expect(((await dryRun.json()) as { items: { metadata: { name: string } }[] }).items.map((item) => item.metadata.name)).toContain("kept");
+  expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/kept`)).status).toBe(200);
+
+  const wrongKind = await server.request("DELETE", `/api/v1/namespaces/${NS}/configmaps/kept`, deleteOptions("v1", "ConfigMap", { metadata: { name: "kept" } }));
+  expect(wrongKind.status).toBe(400);
+  expect(await wrongKind.json()).toMatchObject({ kind: "Status", code: 400, message: "decoded object cannot be converted to DeleteOptions" });
+  expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/kept`)).status).toBe(200);
 });
