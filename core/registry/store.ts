@@ -38,6 +38,11 @@ export interface WriteOptions {
   applied?: boolean;
   /** Create a missing object even where the kind refuses PUT-creates (server-side apply). */
   forceAllowCreate?: boolean;
+  /**
+   * The body is a client's whole object (PUT): without a resourceVersion (or with "0") it is an unconditional
+   * update, refused with 422 for kinds whose strategy disallows them (kube's Store.Update).
+   */
+  replace?: boolean;
   /** Who writes; absent for the server's own writes, which write guards do not check. */
   user?: UserInfo;
 }
@@ -65,6 +70,8 @@ export type NamespaceGate = (namespace: string, type: ResourceType, name: string
 export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
 
 const MAX_UPDATE_ATTEMPTS = 16;
+/** How kube prints the unset resourceVersion (a uint64 0 with %#v) in "must be specified for an update". */
+const UNSET_RESOURCE_VERSION = "0x0";
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 
@@ -294,7 +301,14 @@ export class ResourceStore {
   async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
     const next = this.#normalize(body, namespace);
+    // kube parses "0" as no version (Versioner.ObjectResourceVersion): both ask for an unconditional update.
+    if (next.metadata.resourceVersion === "0") delete next.metadata.resourceVersion;
     const clientVersion = next.metadata.resourceVersion;
+    if (!clientVersion && options.replace && !this.strategy.allowUnconditionalUpdate) {
+      throw newInvalid({ group: this.type.group, kind: this.type.resource }, current.metadata.name as string, [
+        { type: "FieldValueInvalid", field: "metadata.resourceVersion", value: 0, valueText: UNSET_RESOURCE_VERSION, detail: "must be specified for an update" },
+      ]);
+    }
     if (clientVersion && clientVersion !== current.metadata.resourceVersion) {
       throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
     }

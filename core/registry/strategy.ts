@@ -15,6 +15,8 @@ export interface Strategy {
   tracksGeneration: boolean;
   /** PUT on a missing object creates it (AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
+  /** A PUT without a resourceVersion (or "0") overwrites whatever is stored; else it is a 422 (AllowUnconditionalUpdate). */
+  allowUnconditionalUpdate: boolean;
   /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
   hasStatus: boolean;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
@@ -67,6 +69,14 @@ const CREATE_ON_UPDATE = new Set([
 ]);
 
 
+/** Kinds whose strategy's AllowUnconditionalUpdate is false in kube 1.26 (custom resources too, see core/crd/extension.ts). */
+const CONDITIONAL_UPDATE_ONLY = new Set([
+  "apiextensions.k8s.io/customresourcedefinitions", "apiregistration.k8s.io/apiservices", "node.k8s.io/runtimeclasses",
+  "storage.k8s.io/csistoragecapacities", "storage.k8s.io/csinodes", "storage.k8s.io/csidrivers", "storage.k8s.io/volumeattachments",
+  "admissionregistration.k8s.io/validatingwebhookconfigurations", "admissionregistration.k8s.io/mutatingwebhookconfigurations",
+  "coordination.k8s.io/leases", "policy/poddisruptionbudgets",
+]);
+
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
 const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "certificates.k8s.io/certificatesigningrequests"]);
 
@@ -101,6 +111,7 @@ export function strategyFor(type: ResourceType): Strategy {
   return {
     tracksGeneration: GENERATION_TRACKING.has(id),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(id),
+    allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(id),
     hasStatus,
     initialStatus,
     // Namespaces' REST wraps a store with ReturnDeletedObject, which kube's OpenAPI installer cannot see

@@ -1,0 +1,64 @@
+/** Updates as kube-apiserver 1.26 takes them: unconditional PUTs per kind, immutable Service IPs, Priority on replace, patch errors. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createNamespace, expectStatus, sendJson } from "./_api.ts";
+import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
+
+const NS = "updates";
+let server: TestServer;
+
+const GIZMOS_CRD = JSON.stringify({
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "gizmos.example.com" },
+  spec: {
+    group: "example.com",
+    scope: "Namespaced",
+    names: { plural: "gizmos", singular: "gizmo", kind: "Gizmo", listKind: "GizmoList" },
+    versions: [{
+      name: "v1",
+      served: true,
+      storage: true,
+      schema: { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", properties: { size: { type: "integer" } } } } } },
+    }],
+  },
+});
+
+beforeAll(async () => {
+  server = await startServer();
+  await createNamespace(server, NS);
+  await kubectlOk(server, ["apply", "-f", "-"], GIZMOS_CRD);
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gizmos.example.com"]);
+});
+afterAll(() => server.stop());
+
+test("PUT with resourceVersion \"0\" or none overwrites a ConfigMap or a Node, whose strategies AllowUnconditionalUpdate", async () => {
+  await kubectlOk(server, ["-n", NS, "create", "configmap", "overwritten", "--from-literal=a=1"]);
+  for (const [resourceVersion, value] of [["0", "2"], [undefined, "3"]]) {
+    const answer = await sendJson(server, "PUT", `/api/v1/namespaces/${NS}/configmaps/overwritten`, {
+      apiVersion: "v1", kind: "ConfigMap", metadata: { name: "overwritten", ...(resourceVersion ? { resourceVersion } : {}) }, data: { a: value },
+    });
+    expect({ resourceVersion, status: answer.status, data: answer.body.data }).toEqual({ resourceVersion, status: 200, data: { a: value } });
+  }
+  expect((await sendJson(server, "POST", "/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name: "replaced" } })).status).toBe(201);
+  const node = await sendJson(server, "PUT", "/api/v1/nodes/replaced", { apiVersion: "v1", kind: "Node", metadata: { name: "replaced", resourceVersion: "0", labels: { a: "b" } } });
+  expect({ status: node.status, labels: node.body.metadata?.labels }).toEqual({ status: 200, labels: { a: "b" } });
+});
+
+test("PUT without a resourceVersion of a Lease or a custom resource is a 422 (AllowUnconditionalUpdate false; kube's Store.Update)", async () => {
+  const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "held" }, spec: { holderIdentity: "a" } };
+  expect((await sendJson(server, "POST", `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`, lease)).status).toBe(201);
+  const refused = await sendJson(server, "PUT", `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/held`, { ...lease, metadata: { name: "held", resourceVersion: "0" }, spec: { holderIdentity: "b" } });
+  expectStatus(refused, 422, "Invalid", 'leases.coordination.k8s.io "held" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+
+  const gizmo = (size: number) => JSON.stringify({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: NS }, spec: { size } });
+  await kubectlOk(server, ["create", "-f", "-"], gizmo(1));
+  const replaced = await sendJson(server, "PUT", `/apis/example.com/v1/namespaces/${NS}/gizmos/g`, JSON.parse(gizmo(2)));
+  expectStatus(replaced, 422, "Invalid", 'gizmos.example.com "g" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+  // kubectl replace reads the stored resourceVersion first (its Helper.Replace), so it goes through.
+  await kubectlOk(server, ["replace", "-f", "-"], gizmo(2));
+  expect(await kubectlOk(server, ["-n", NS, "get", "gizmo", "g", "-o", "jsonpath={.spec.size}"])).toBe("2");
+  // A patch needs no resourceVersion: kube's patcher updates the version it read.
+  await kubectlOk(server, ["-n", NS, "patch", "gizmo", "g", "--type=merge", "-p", '{"spec":{"size":3}}']);
+  expect(await kubectlOk(server, ["-n", NS, "get", "gizmo", "g", "-o", "jsonpath={.spec.size}"])).toBe("3");
+});
