@@ -142,8 +142,9 @@ export class ResourceStore {
     this.strategy.prepareForCreate?.(obj);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
     this.#typeAndDefault(obj, options);
-    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
+    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
     validateNewObject(this.type, obj, undefined, this.#extension?.validate);
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
@@ -320,11 +321,12 @@ export class ResourceStore {
       ? withSpecFinalizersFrom(current, next)
       : this.#keepStatus(next, current);
     this.#typeAndDefault(merged, options);
+    // As on create: kube's update handler records managedFields before mutating admission.
+    this.#trackManagedFields(current, merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    this.#trackManagedFields(current, merged, options);
     validateNewObject(this.type, merged, current, this.#extension?.validate);
     await this.#validateAdmission(admitted);
     return merged;
