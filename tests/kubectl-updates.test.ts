@@ -62,3 +62,19 @@ test("PUT without a resourceVersion of a Lease or a custom resource is a 422 (Al
   await kubectlOk(server, ["-n", NS, "patch", "gizmo", "g", "--type=merge", "-p", '{"spec":{"size":3}}']);
   expect(await kubectlOk(server, ["-n", NS, "get", "gizmo", "g", "-o", "jsonpath={.spec.size}"])).toBe("3");
 });
+
+test("a pod replaced without priority fields, and a client-side to server-side apply upgrade, keep the priority set on create (Priority admitPod on update)", async () => {
+  const manifest = (label: string) => JSON.stringify({
+    apiVersion: "v1", kind: "Pod", metadata: { name: "prioritized", namespace: NS, labels: { step: label } }, spec: { containers: [{ name: "c", image: "nginx" }] },
+  });
+  await kubectlOk(server, ["apply", "-f", "-"], manifest("created"));
+  expect(await kubectlOk(server, ["apply", "--server-side", "-f", "-"], manifest("applied"))).toBe("pod/prioritized serverside-applied\n");
+  const stored = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "pod", "prioritized", "-o", "json"]));
+  delete stored.spec.priority;
+  delete stored.spec.preemptionPolicy;
+  stored.metadata.labels.step = "replaced";
+  expect(await kubectlOk(server, ["replace", "-f", "-"], JSON.stringify(stored))).toBe("pod/prioritized replaced\n");
+  const pod = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "pod", "prioritized", "-o", "json"]));
+  expect({ labels: pod.metadata.labels, priority: pod.spec.priority, preemptionPolicy: pod.spec.preemptionPolicy })
+    .toEqual({ labels: { step: "replaced" }, priority: 0, preemptionPolicy: "PreemptLowerPriority" });
+});
