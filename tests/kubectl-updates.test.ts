@@ -78,3 +78,21 @@ test("a pod replaced without priority fields, and a client-side to server-side a
   expect({ labels: pod.metadata.labels, priority: pod.spec.priority, preemptionPolicy: pod.spec.preemptionPolicy })
     .toEqual({ labels: { step: "replaced" }, priority: 0, preemptionPolicy: "PreemptLowerPriority" });
 });
+
+test("changing a Service's clusterIP is a 422 'may not change once set' (normalizeClusterIPs, ValidateServiceUpdate); kubectl apply --force recreates it", async () => {
+  const service = (clusterIP?: string) => JSON.stringify({
+    apiVersion: "v1", kind: "Service", metadata: { name: "headless", namespace: NS },
+    spec: { ...(clusterIP ? { clusterIP } : {}), ports: [{ port: 80 }], selector: { app: "x" } },
+  });
+  await kubectlOk(server, ["apply", "-f", "-"], service("None"));
+  const changed = await server.kubectl(["apply", "-f", "-"], { stdin: service("10.0.0.12") });
+  expect(changed.code).not.toBe(0);
+  expect(changed.stderr).toContain('The Service "headless" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.12"}: may not change once set');
+  const clusterIPs = () => kubectlOk(server, ["-n", NS, "get", "service", "headless", "-o", "jsonpath={.spec.clusterIP} {.spec.clusterIPs[*]}"]);
+  expect(await clusterIPs()).toBe("None None");
+  await kubectlOk(server, ["apply", "--force", "-f", "-"], service("10.0.0.12"));
+  expect(await clusterIPs()).toBe("10.0.0.12 10.0.0.12");
+  // A manifest without clusterIP keeps the allocated one (patchAllocatedValues).
+  expect(await kubectlOk(server, ["replace", "-f", "-"], service())).toBe("service/headless replaced\n");
+  expect(await clusterIPs()).toBe("10.0.0.12 10.0.0.12");
+});

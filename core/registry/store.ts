@@ -320,6 +320,7 @@ export class ResourceStore {
       : subresource === "finalize"
       ? withSpecFinalizersFrom(current, next)
       : this.#keepStatus(next, current);
+    if (subresource === "") this.strategy.prepareForUpdate?.(merged, current);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     this.#trackManagedFields(current, merged, options);

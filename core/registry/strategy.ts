@@ -9,6 +9,7 @@ import type { ResourceType } from "./resource-type.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
 import { generateJobSelector } from "./job-selector.ts";
+import { prepareServiceUpdate } from "./service-cluster-ips.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -32,6 +33,8 @@ export interface Strategy {
   normalize?: (obj: KubeObject) => void;
   /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
   prepareForCreate?: (obj: KubeObject) => void;
+  /** Kind-specific changes to an update's new object before it is validated, given the stored one. */
+  prepareForUpdate?: (obj: KubeObject, old: KubeObject) => void;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
   holdsDeletion?: (obj: KubeObject) => boolean;
   /** Changes made when deletion begins, besides deletionTimestamp. */
@@ -122,6 +125,7 @@ export function strategyFor(type: ResourceType): Strategy {
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),
     ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
     ...(id === "batch/jobs" ? { prepareForCreate: generateJobSelector } : {}),
+    ...(id === "/services" ? { prepareForUpdate: prepareServiceUpdate } : {}),
   };
 }
 
