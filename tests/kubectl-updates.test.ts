@@ -96,3 +96,16 @@ test("changing a Service's clusterIP is a 422 'may not change once set' (normali
   expect(await kubectlOk(server, ["replace", "-f", "-"], service())).toBe("service/headless replaced\n");
   expect(await clusterIPs()).toBe("10.0.0.12 10.0.0.12");
 });
+
+test("kubectl patch (strategic) with a wrongly typed field is kube's 422 naming the patch, and changes nothing (applyPatchToObject)", async () => {
+  await kubectlOk(server, ["-n", NS, "create", "deployment", "typed", "--image=nginx"]);
+  const replicas = await server.kubectl(["-n", NS, "patch", "deployment", "typed", "-p", '{"spec":{"replicas":"x"}}']);
+  expect({ code: replicas.code, stderr: replicas.stderr }).toEqual({
+    code: 1,
+    stderr: 'The request is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32\n',
+  });
+  const labels = await sendJson(server, "PATCH", `/apis/apps/v1/namespaces/${NS}/deployments/typed`, { metadata: { labels: "x" } }, "application/strategic-merge-patch+json");
+  expectStatus(labels, 422, "Invalid", ' "" is invalid: patch: Invalid value: "map[metadata:map[labels:x]]": cannot restore map from string');
+  expect(labels.body.details).toEqual({ causes: [{ reason: "FieldValueInvalid", message: 'Invalid value: "map[metadata:map[labels:x]]": cannot restore map from string', field: "patch" }] });
+  expect(await kubectlOk(server, ["-n", NS, "get", "deployment", "typed", "-o", "jsonpath={.spec.replicas} {.metadata.labels.app}"])).toBe("1 typed");
+});

@@ -10,8 +10,20 @@ import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
 import { canonicalQuantity } from "../api/quantity.ts";
+import { unstructuredMessage } from "./_field-unstructured.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
+
+/** A type error worded as kube's unstructured converter words it (see checkFields' `converter` option). */
+export class UnstructuredConversionError extends Error {}
+
+export interface FieldCheckOptions {
+  /**
+   * Whose words a type error is in: the JSON decoder's (a 400, the default) or runtime.DefaultUnstructuredConverter's
+   * (thrown as UnstructuredConversionError for the caller to wrap, as kube's strategic merge patch does).
+   */
+  converter?: "json" | "unstructured";
+}
 
 export interface FieldCheck {
   /** Paths of unknown fields that were dropped, e.g. "spec.foo", "spec.containers[0].bar". */
@@ -28,9 +40,12 @@ interface Walk {
   structName: string;
   /** `Deployment in version "v1" cannot be handled as a Deployment: ` */
   errorPrefix: string;
+  unstructured: boolean;
 }
 
-function fail(walk: Walk, problem: ValueProblem): never {
+function fail(walk: Walk, problem: ValueProblem, value: unknown, node: FieldNode): never {
+  const converterMessage = walk.unstructured ? unstructuredMessage(value, node, problem) : undefined;
+  if (converterMessage !== undefined) throw new UnstructuredConversionError(converterMessage);
   if ("message" in problem) throw newBadRequest(walk.errorPrefix + problem.message);
   const goField = `${walk.structName}.${walk.goFields.join(".")}`;
   throw newBadRequest(`${walk.errorPrefix}json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`);
@@ -68,11 +83,11 @@ function checkStruct(obj: Record<string, unknown>, node: StructNode, path: strin
 function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): unknown {
   switch (node.kind) {
     case "struct":
-      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       checkStruct(value, node, path, walk);
       return value;
     case "map":
-      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       for (const key of Object.keys(value)) {
         if (value[key] === undefined) delete value[key];
         else if (value[key] === null) value[key] = zeroValue(node.value);
@@ -80,7 +95,7 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
       }
       return value;
     case "array":
-      if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       for (let i = 0; i < value.length; i++) {
         if (value[i] === null || value[i] === undefined) value[i] = zeroValue(node.item);
         else value[i] = checkValue(value[i], node.item, `${path}[${i}]`, walk);
@@ -88,14 +103,14 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
       return value;
     default: {
       const problem = scalarProblem(value, node);
-      if (problem) fail(walk, problem);
+      if (problem) fail(walk, problem, value, node);
       return node.kind === "quantity" ? canonicalQuantity(value as string | number) ?? value : value;
     }
   }
 }
 
-/** Drops unknown fields from `obj` in place; throws a 400 StatusError for a value of the wrong type. */
-export function checkFields(type: ResourceType, obj: KubeObject): FieldCheck {
+/** Drops unknown fields from `obj` in place; throws for a value of the wrong type (a 400 StatusError by default). */
+export function checkFields(type: ResourceType, obj: KubeObject, options: FieldCheckOptions = {}): FieldCheck {
   const root = builtInNodes.forKind(type.group, type.version, type.kind);
   if (!root) return { unknownFields: [] };
   const walk: Walk = {
@@ -103,6 +118,7 @@ export function checkFields(type: ResourceType, obj: KubeObject): FieldCheck {
     goFields: [],
     structName: root.name,
     errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: `,
+    unstructured: options.converter === "unstructured",
   };
   checkStruct(obj as unknown as Record<string, unknown>, root, "", walk);
   return { unknownFields: walk.unknownFields };
