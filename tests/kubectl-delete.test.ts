@@ -94,3 +94,16 @@ test("DELETE of a collection takes a protobuf meta.k8s.io/v1 DeleteOptions body;
   expect(await wrongKind.json()).toMatchObject({ kind: "Status", code: 400, message: "decoded object cannot be converted to DeleteOptions" });
   expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/kept`)).status).toBe(200);
 });
+
+test("DELETE with orphanDependents=false of an object its finalizers hold answers 202 with the object; otherwise 200 (DeleteResource)", async () => {
+  const held = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "held", finalizers: ["example.com/hold"] } };
+  expect((await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, held)).status).toBe(201);
+  const cascading = await sendJson(server, "DELETE", `/api/v1/namespaces/${NS}/configmaps/held`, { kind: "DeleteOptions", apiVersion: "v1", orphanDependents: false });
+  expect({ status: cascading.status, kind: cascading.body.kind, terminating: cascading.body.metadata.deletionTimestamp !== undefined })
+    .toEqual({ status: 202, kind: "ConfigMap", terminating: true });
+  const again = await sendJson(server, "DELETE", `/api/v1/namespaces/${NS}/configmaps/held`);
+  expect({ status: again.status, kind: again.body.kind }).toEqual({ status: 200, kind: "ConfigMap" });
+  const released = await sendJson(server, "PATCH", `/api/v1/namespaces/${NS}/configmaps/held`, { metadata: { finalizers: null } }, "application/merge-patch+json");
+  expect(released.status).toBe(200);
+  expect((await server.request("GET", `/api/v1/namespaces/${NS}/configmaps/held`)).status).toBe(404);
+});

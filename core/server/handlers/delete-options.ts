@@ -32,7 +32,12 @@ function decodeDeleteOptionsBody(bytes: Uint8Array, contentType: string | null):
   }
 }
 
-export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOptions> {
+export interface DeleteRequest extends DeleteOptions {
+  /** The client sent orphanDependents=false: a deletion left pending answers 202 (kube's DeleteResource). */
+  cascadeAsked: boolean;
+}
+
+export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequest> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   let body: Record<string, unknown> = {};
   if (bytes.length > 0) {
@@ -68,5 +73,6 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
     preconditions,
     propagationPolicy,
     user: ctx.user,
+    cascadeAsked: orphanDependents !== undefined && String(orphanDependents) === "false",
   };
 }
