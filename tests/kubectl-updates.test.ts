@@ -97,7 +97,7 @@ test("changing a Service's clusterIP is a 422 'may not change once set' (normali
   expect(await clusterIPs()).toBe("10.0.0.12 10.0.0.12");
 });
 
-test("kubectl patch (strategic) with a wrongly typed field is kube's 422 naming the patch, and changes nothing (applyPatchToObject)", async () => {
+test("kubectl patch with a wrongly typed field is kube's 422 naming the patch, and changes nothing (applyPatchToObject, applyPatchToCurrentObject)", async () => {
   await kubectlOk(server, ["-n", NS, "create", "deployment", "typed", "--image=nginx"]);
   const replicas = await server.kubectl(["-n", NS, "patch", "deployment", "typed", "-p", '{"spec":{"replicas":"x"}}']);
   expect({ code: replicas.code, stderr: replicas.stderr }).toEqual({
@@ -107,5 +107,9 @@ test("kubectl patch (strategic) with a wrongly typed field is kube's 422 naming 
   const labels = await sendJson(server, "PATCH", `/apis/apps/v1/namespaces/${NS}/deployments/typed`, { metadata: { labels: "x" } }, "application/strategic-merge-patch+json");
   expectStatus(labels, 422, "Invalid", ' "" is invalid: patch: Invalid value: "map[metadata:map[labels:x]]": cannot restore map from string');
   expect(labels.body.details).toEqual({ causes: [{ reason: "FieldValueInvalid", message: 'Invalid value: "map[metadata:map[labels:x]]": cannot restore map from string', field: "patch" }] });
+  // A merge patch echoes the patched object and the JSON decoder's words (jsonPatcher.applyPatchToCurrentObject).
+  const merged = await server.kubectl(["-n", NS, "patch", "deployment", "typed", "--type=merge", "-p", '{"spec":{"replicas":"x"}}']);
+  expect(merged.code).toBe(1);
+  expect(merged.stderr).toMatch(/^The request is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"apps\/v1\\",.*\\"replicas\\":\\"x\\".*": json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32\n$/);
   expect(await kubectlOk(server, ["-n", NS, "get", "deployment", "typed", "-o", "jsonpath={.spec.replicas} {.metadata.labels.app}"])).toBe("1 typed");
 });

@@ -14,15 +14,16 @@ import { unstructuredMessage } from "./_field-unstructured.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
 
-/** A type error worded as kube's unstructured converter words it (see checkFields' `converter` option). */
-export class UnstructuredConversionError extends Error {}
+/** A type error in a patched object, worded as kube's patch handler reports it (see checkFields' `patch` option). */
+export class PatchTypeError extends Error {}
 
 export interface FieldCheckOptions {
   /**
-   * Whose words a type error is in: the JSON decoder's (a 400, the default) or runtime.DefaultUnstructuredConverter's
-   * (thrown as UnstructuredConversionError for the caller to wrap, as kube's strategic merge patch does).
+   * The object is the result of a patch: a type error is thrown as PatchTypeError for the caller to wrap, in the
+   * words of runtime.DefaultUnstructuredConverter (strategic merge patch) or of the bare JSON decoder (JSON and
+   * merge patch), instead of a 400 for a request body.
    */
-  converter?: "json" | "unstructured";
+  patch?: "strategic" | "json";
 }
 
 export interface FieldCheck {
@@ -40,15 +41,16 @@ interface Walk {
   structName: string;
   /** `Deployment in version "v1" cannot be handled as a Deployment: ` */
   errorPrefix: string;
-  unstructured: boolean;
+  patch?: FieldCheckOptions["patch"];
 }
 
 function fail(walk: Walk, problem: ValueProblem, value: unknown, node: FieldNode): never {
-  const converterMessage = walk.unstructured ? unstructuredMessage(value, node, problem) : undefined;
-  if (converterMessage !== undefined) throw new UnstructuredConversionError(converterMessage);
-  if ("message" in problem) throw newBadRequest(walk.errorPrefix + problem.message);
+  const converterMessage = walk.patch === "strategic" ? unstructuredMessage(value, node, problem) : undefined;
+  if (converterMessage !== undefined) throw new PatchTypeError(converterMessage);
   const goField = `${walk.structName}.${walk.goFields.join(".")}`;
-  throw newBadRequest(`${walk.errorPrefix}json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`);
+  const message = "message" in problem ? problem.message : `json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`;
+  if (walk.patch) throw new PatchTypeError(message);
+  throw newBadRequest(walk.errorPrefix + message);
 }
 
 function checkStruct(obj: Record<string, unknown>, node: StructNode, path: string, walk: Walk): void {
@@ -118,7 +120,7 @@ export function checkFields(type: ResourceType, obj: KubeObject, options: FieldC
     goFields: [],
     structName: root.name,
     errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: `,
-    unstructured: options.converter === "unstructured",
+    patch: options.patch,
   };
   checkStruct(obj as unknown as Record<string, unknown>, root, "", walk);
   return { unknownFields: walk.unknownFields };

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { statusErrorOf } from "../../api/testing.ts";
 import { builtInCatalog } from "../../registry/catalog.ts";
-import { checkStrategicPatchResult, goPrintValue } from "./strategic-patch-conversion.ts";
+import { checkPatchedObject, goMarshal, goPrintValue } from "./patch-type-errors.ts";
 
 const deployments = builtInCatalog().byGroupVersionResource("apps", "v1", "deployments")!;
 const deployment = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
@@ -24,11 +24,25 @@ test("a strategic merge patch leaving a value its Go type cannot hold is kube's 
     [deployment({ template: { spec: { containers: [{ name: "c", image: 5 }] } } }), {}, "cannot convert int64 to string"],
   ];
   for (const [patched, patch, detail] of cases) {
-    const error = statusErrorOf(() => checkStrategicPatchResult(deployments, patched as never, patch));
+    const error = statusErrorOf(() => checkPatchedObject(deployments, patched as never, "application/strategic-merge-patch+json", patch));
     expect({ detail, code: error.code, message: error.message }).toEqual({
       detail,
       code: 422,
       message: ` "" is invalid: patch: Invalid value: ${JSON.stringify(goPrintValue(patch))}: ${detail}`,
     });
   }
+});
+
+test("a JSON or merge patch leaving a wrongly typed value is kube's 422 on \"patch\" with the patched JSON and the decoder's words (applyPatchToCurrentObject)", () => {
+  const patched = deployment({ replicas: "x" }, { labels: { a: "<b>" } });
+  for (const mediaType of ["application/merge-patch+json", "application/json-patch+json"]) {
+    const error = statusErrorOf(() => checkPatchedObject(deployments, patched as never, mediaType, {}));
+    const detail = "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32";
+    expect({ mediaType, code: error.code, message: error.message }).toEqual({
+      mediaType,
+      code: 422,
+      message: ` "" is invalid: patch: Invalid value: ${JSON.stringify(goMarshal(patched))}: ${detail}`,
+    });
+  }
+  expect(goMarshal(patched)).toBe('{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"a":"\\u003cb\\u003e"},"name":"d"},"spec":{"replicas":"x"}}');
 });
