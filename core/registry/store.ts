@@ -16,6 +16,7 @@ import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
 import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
+import { checkUpdateVersion } from "./update-version.ts";
 import { checkName, setStatus, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -38,10 +39,7 @@ export interface WriteOptions {
   applied?: boolean;
   /** Create a missing object even where the kind refuses PUT-creates (server-side apply). */
   forceAllowCreate?: boolean;
-  /**
-   * The body is a client's whole object (PUT): without a resourceVersion (or with "0") it is an unconditional
-   * update, refused with 422 for kinds whose strategy disallows them (kube's Store.Update).
-   */
+  /** The body is a client's whole object (PUT): see update-version.ts for what its resourceVersion means. */
   replace?: boolean;
   /** Who writes; absent for the server's own writes, which write guards do not check. */
   user?: UserInfo;
@@ -70,8 +68,6 @@ export type NamespaceGate = (namespace: string, type: ResourceType, name: string
 export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
 
 const MAX_UPDATE_ATTEMPTS = 16;
-/** How kube prints the unset resourceVersion (a uint64 0 with %#v) in "must be specified for an update". */
-const UNSET_RESOURCE_VERSION = "0x0";
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 
@@ -302,17 +298,7 @@ export class ResourceStore {
   async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
     const next = this.#normalize(body, namespace);
-    // kube parses "0" as no version (Versioner.ObjectResourceVersion): both ask for an unconditional update.
-    if (next.metadata.resourceVersion === "0") delete next.metadata.resourceVersion;
-    const clientVersion = next.metadata.resourceVersion;
-    if (!clientVersion && options.replace && !this.strategy.allowUnconditionalUpdate) {
-      throw newInvalid({ group: this.type.group, kind: this.type.resource }, current.metadata.name as string, [
-        { type: "FieldValueInvalid", field: "metadata.resourceVersion", value: 0, valueText: UNSET_RESOURCE_VERSION, detail: "must be specified for an update" },
-      ]);
-    }
-    if (clientVersion && clientVersion !== current.metadata.resourceVersion) {
-      throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
-    }
+    checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
     const merged = subresource === "status"
