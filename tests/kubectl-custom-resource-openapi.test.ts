@@ -51,20 +51,32 @@ const GADGETS_CRD = JSON.stringify({
   },
 });
 
-const widget = (size: number) => JSON.stringify({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: NS }, spec: { size } });
+const widget = (size: number) =>
+  JSON.stringify({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: NS }, spec: { size } });
 
 beforeAll(async () => {
   server = await startServer();
   await createNamespace(server, NS);
   for (const crd of [WIDGETS_CRD, GADGETS_CRD]) await kubectlOk(server, ["apply", "-f", "-"], crd);
-  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/widgets.example.com", "crd/gadgets.example.com"]);
+  await kubectlOk(server, [
+    "wait",
+    "--for",
+    "condition=established",
+    "--timeout=10s",
+    "crd/widgets.example.com",
+    "crd/gadgets.example.com",
+  ]);
 });
 afterAll(() => server.stop());
 
 test("custom resource PATCH operations advertise no strategic merge patch in /openapi/v3 and /openapi/v2 (apiextensions builder.buildRoute)", async () => {
   const v3 = await getJson(server, "/openapi/v3/apis/example.com/v1");
   const patch = v3.paths["/apis/example.com/v1/namespaces/{namespace}/widgets/{name}"].patch;
-  expect(Object.keys(patch.requestBody.content)).toEqual(["application/apply-patch+yaml", "application/json-patch+json", "application/merge-patch+json"]);
+  expect(Object.keys(patch.requestBody.content)).toEqual([
+    "application/apply-patch+yaml",
+    "application/json-patch+json",
+    "application/merge-patch+json",
+  ]);
   const v2 = await getJson(server, "/openapi/v2");
   const item = v2.paths["/apis/example.com/v1/namespaces/{namespace}/widgets/{name}"];
   expect(item.patch.consumes).toEqual(["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"]);
@@ -92,7 +104,13 @@ test("kubectl create -f of a kind: List with a custom resource carrying fields o
   const list = JSON.stringify({
     apiVersion: "v1",
     kind: "List",
-    items: [{ apiVersion: "example.com/v1", kind: "Gadget", metadata: { name: "g", namespace: NS }, spec: { size: 1 }, extra: { kept: true } }],
+    items: [{
+      apiVersion: "example.com/v1",
+      kind: "Gadget",
+      metadata: { name: "g", namespace: NS },
+      spec: { size: 1 },
+      extra: { kept: true },
+    }],
   });
   expect(await kubectlOk(server, ["create", "-f", "-"], list)).toBe("gadget.example.com/g created\n");
   expect(await kubectlOk(server, ["-n", NS, "get", "gadget", "g", "-o", "jsonpath={.extra.kept}"])).toBe("true");

@@ -16,8 +16,16 @@ export function checkUpdateVersion(type: ResourceType, next: KubeObject, current
   const name = current.metadata.name as string;
   if (!version && refuseUnconditional) {
     throw newInvalid({ group: type.group, kind: type.resource }, name, [
-      { type: "FieldValueInvalid", field: "metadata.resourceVersion", value: 0, valueText: UNSET_RESOURCE_VERSION, detail: "must be specified for an update" },
+      {
+        type: "FieldValueInvalid",
+        field: "metadata.resourceVersion",
+        value: 0,
+        valueText: UNSET_RESOURCE_VERSION,
+        detail: "must be specified for an update",
+      },
     ]);
   }
-  if (version && version !== current.metadata.resourceVersion) throw newConflict({ group: type.group, resource: type.resource }, name, OBJECT_MODIFIED);
+  if (version && version !== current.metadata.resourceVersion) {
+    throw newConflict({ group: type.group, resource: type.resource }, name, OBJECT_MODIFIED);
+  }
 }

@@ -22,7 +22,9 @@ const NUMERIC = new Set(["int32", "int64", "float64"]);
  */
 function scalarMessage(source: string, target: string): string | undefined {
   if (source === "int64" && NUMERIC.has(target)) return undefined;
-  if ((source === "float64" && NUMERIC.has(target)) || (source === "int64" && target === "string")) return `cannot convert ${source} to ${target}`;
+  if ((source === "float64" && NUMERIC.has(target)) || (source === "int64" && target === "string")) {
+    return `cannot convert ${source} to ${target}`;
+  }
   return `unrecognized type: ${target}`;
 }
 

@@ -6,7 +6,9 @@ import { v2Definition } from "./openapi-v2-structural.ts";
 const gvk = [{ group: "example.com", kind: "Widget", version: "v1" }];
 
 test("v2Definition() leaves every built-in definition as it is (none is nullable or preserves unknown fields)", () => {
-  for (const [name, schema] of Object.entries(BUILT_IN_DEFINITIONS)) expect({ name, schema: v2Definition(schema) }).toEqual({ name, schema });
+  for (const [name, schema] of Object.entries(BUILT_IN_DEFINITIONS)) {
+    expect({ name, schema: v2Definition(schema) }).toEqual({ name, schema });
+  }
 });
 
 test("v2Definition() publishes a custom resource whose root preserves unknown fields as a bare object (kube's buildKubeNative)", () => {

@@ -5,11 +5,16 @@ import { checkPatchedObject, goMarshal, goPrintValue } from "./patch-type-errors
 
 const deployments = builtInCatalog().byGroupVersionResource("apps", "v1", "deployments")!;
 const deployment = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
-  apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d", ...metadata }, spec,
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "d", ...metadata },
+  spec,
 });
 
 test("goPrintValue() prints a decoded patch as Go's %+v: sorted map keys, space-separated slices, bare strings, %v floats", () => {
-  expect(goPrintValue({ spec: { replicas: "x", b: [1, "two", true, null] }, a: 1.5 })).toBe("map[a:1.5 spec:map[b:[1 two true <nil>] replicas:x]]");
+  expect(goPrintValue({ spec: { replicas: "x", b: [1, "two", true, null] }, a: 1.5 })).toBe(
+    "map[a:1.5 spec:map[b:[1 two true <nil>] replicas:x]]",
+  );
   expect([goPrintValue(1234567.5), goPrintValue(0.00001), goPrintValue(123456.5)]).toEqual(["1.2345675e+06", "1e-05", "123456.5"]);
 });
 
@@ -44,5 +49,7 @@ test("a JSON or merge patch leaving a wrongly typed value is kube's 422 on \"pat
       message: ` "" is invalid: patch: Invalid value: ${JSON.stringify(goMarshal(patched))}: ${detail}`,
     });
   }
-  expect(goMarshal(patched)).toBe('{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"a":"\\u003cb\\u003e"},"name":"d"},"spec":{"replicas":"x"}}');
+  expect(goMarshal(patched)).toBe(
+    '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"labels":{"a":"\\u003cb\\u003e"},"name":"d"},"spec":{"replicas":"x"}}',
+  );
 });

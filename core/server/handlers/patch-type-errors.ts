@@ -36,7 +36,13 @@ export function goPrintValue(value: unknown): string {
   return String(value);
 }
 
-const GO_HTML_ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+const GO_HTML_ESCAPES: Record<string, string> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
 
 /** Go's json.Marshal of a map[string]interface{}: compact, sorted keys, HTML characters escaped. */
 export function goMarshal(value: unknown): string {
