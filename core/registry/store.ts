@@ -385,12 +385,9 @@ export class ResourceStore {
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
-    // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored version (an unconditional update
-    // takes the stored resourceVersion, a conditional one already names it), as a real update would start from.
-    if (options.dryRun) {
-      const read = this.#asStoredAndRead(next);
-      return { ...read, metadata: { ...read.metadata, resourceVersion: current.metadata.resourceVersion } };
-    }
+    // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
+    const storedVersion = current.metadata.resourceVersion;
+    if (options.dryRun) return this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } });
     try {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })
