@@ -74,9 +74,10 @@ export const OBJECT_MODIFIED = "the object has been modified; please apply your 
 export function newInvalid(kind: { group: string; kind: string }, name: string, causes: FieldError[]): StatusError {
   const texts = causes.map(fieldErrorText);
   const joined = texts.length === 1 ? texts[0] : `[${texts.join(", ")}]`;
+  // StatusDetails' name, group and kind are omitempty in kube.
   const details: StatusDetails = {
-    name,
-    kind: kind.kind,
+    ...(name !== "" ? { name } : {}),
+    ...(kind.kind !== "" ? { kind: kind.kind } : {}),
     causes: causes.map((c) => ({ reason: c.type, message: fieldErrorBody(c), field: c.field })),
   };
   if (kind.group !== "") details.group = kind.group;

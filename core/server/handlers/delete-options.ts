@@ -1,6 +1,7 @@
-/** DeleteOptions from the query and the optional JSON body of DELETE requests. */
-import { decodeBody } from "../../api/decode-body.ts";
+/** DeleteOptions from the query and the optional body (JSON, YAML or protobuf) of DELETE requests. */
+import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { newBadRequest, newInvalid } from "../../api/errors.ts";
+import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { queryInt64, queryOptionalBool } from "../../api/query-params.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { DeleteOptions } from "../../registry/store.ts";
@@ -17,11 +18,32 @@ function nonNegativeInteger(value: unknown, field: string): number | undefined {
   return Math.max(n, 0);
 }
 
-export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOptions> {
+/** kube's delete handler decodes bodies with the meta scheme's codecs, whatever the kind: JSON, YAML and protobuf. */
+const DELETE_OPTIONS_MEDIA_TYPES = ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE];
+
+function decodeDeleteOptionsBody(bytes: Uint8Array, contentType: string | null): unknown {
+  if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) return decodeBody(bytes, contentType, { accepted: DELETE_OPTIONS_MEDIA_TYPES }).value;
+  try {
+    const decoded = decodeProtobufObject(bytes);
+    // kube (endpoints/handlers DeleteResource) refuses a decoded object that is not a DeleteOptions.
+    if (decoded.kind !== "DeleteOptions") throw newBadRequest("decoded object cannot be converted to DeleteOptions");
+    return decoded.object;
+  } catch (e) {
+    if (isProtobufCodecError(e)) throw newBadRequest(e.message);
+    throw e;
+  }
+}
+
+export interface DeleteRequest extends DeleteOptions {
+  /** The client sent orphanDependents=false: a deletion left pending answers 202 (kube's DeleteResource). */
+  cascadeAsked: boolean;
+}
+
+export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequest> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   let body: Record<string, unknown> = {};
   if (bytes.length > 0) {
-    const decoded = decodeBody(bytes, ctx.request.headers.get("content-type"), { accepted: ["application/json", "application/yaml"] }).value;
+    const decoded = decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
     if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
     body = decoded;
   }
@@ -53,5 +75,6 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
     preconditions,
     propagationPolicy,
     user: ctx.user,
+    cascadeAsked: orphanDependents !== undefined && String(orphanDependents) === "false",
   };
 }

@@ -7,6 +7,7 @@ import { reconcileNamespace } from "../../registry/object-meta.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { checkPatchedObject } from "./patch-type-errors.ts";
 import { handleApply } from "./apply.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { parsePatchQuery } from "./write-options.ts";
@@ -20,6 +21,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
   const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
     if (current === null) throw newNotFound(ctx.store.qualified, ctx.info.name);
     const patched = dropUnchangedResourceVersion(current, applyPatchBody(current, body, schema));
+    checkPatchedObject(ctx.type, patched, mediaType, body.value);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
   }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, fieldManager: writerFieldManager(ctx, query) });
