@@ -28,7 +28,7 @@ const HANDLERS: Record<string, Handler> = {
 const VIRTUAL = new Set(["bindings", "componentstatuses", "tokenreviews", "subjectaccessreviews", "selfsubjectaccessreviews", "selfsubjectrulesreviews", "localsubjectaccessreviews"]);
 
 /** Subresources the generic store serves; the others (scale, log, exec, token, eviction, ...) belong to later work. */
-const GENERIC_SUBRESOURCES = new Set(["status", "finalize"]);
+const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "approval"]);
 
 export function newResourceNotFound(): StatusError {
   return new StatusError(404, "NotFound", "the server could not find the requested resource", {});

@@ -1,0 +1,7 @@
+/** Certificate requests and certificates as kube's API packages read them; @peculiar/x509 for the parsing. */
+export { checkCSRSignature, firstPemBlock, type ParsedCSR, parseCSR } from "./csr.ts";
+export {
+  apiServerClientProblem, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem,
+  LEGACY_UNKNOWN_SIGNER,
+} from "./signers.ts";
+export { x509 } from "./x509.ts";
