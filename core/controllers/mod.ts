@@ -1,5 +1,6 @@
 /** The built-in controllers, in start order; --controllers picks among them by name. */
 import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
+import { csrApprovingController, csrSigningController } from "./certificates/mod.ts";
 import { endpointsController } from "./endpoints.ts";
 import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
@@ -19,4 +20,6 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   endpointSliceController,
   tokenCleaner,
   bootstrapSigner,
+  csrApprovingController,
+  csrSigningController,
 ];
