@@ -2,6 +2,7 @@
 import { basename, extname } from "node:path";
 import { pluginLogger } from "../auth/plugin-context.ts";
 import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Registry as MetricsRegistry } from "prom-client";
@@ -20,6 +21,8 @@ export interface AdmissionServices {
   client: ReadOnlyClient;
   /** The server's /metrics registry (ApiMetrics.registry). */
   metricsRegistry?: MetricsRegistry;
+  /** The server's authorizer, handed to built-in plugins. */
+  authorizer: Authorizer;
   /** Configuration sections by plugin name (--admission-control-config-file). */
   sections: Map<string, unknown>;
 }
@@ -29,7 +32,7 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
   for (const plugin of plugins) {
     const shared = { config: services.config, client: services.client, log: pluginLogger(`admission ${plugin.name}`) };
     if (plugin.builtIn) {
-      const context = { ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, pluginConfig: services.sections.get(plugin.name) };
+      const context = { ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, authorizer: services.authorizer, pluginConfig: services.sections.get(plugin.name) };
       built.push(await plugin.factory(context));
     } else {
       // A custom plugin's section is found by its path as given or by its file name without extension.

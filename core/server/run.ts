@@ -100,7 +100,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
+  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry, authorizer });
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
   const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
