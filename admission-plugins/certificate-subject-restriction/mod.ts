@@ -4,7 +4,6 @@
  */
 import { Buffer } from "node:buffer";
 import { KUBE_APISERVER_CLIENT_SIGNER, parseCSR } from "../../core/api/certificates/mod.ts";
-import { newInternalError } from "../../core/api/errors.ts";
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
 import { isCSRWrite, signerNameOf } from "../_signers.ts";
@@ -19,8 +18,7 @@ const certificateSubjectRestriction: BuiltInAdmissionFactory = () => ({
     try {
       organizations = parseCSR(Buffer.from(request, "base64").toString("latin1")).organizations;
     } catch (error) {
-      // Validation refuses unparseable requests before this phase; kube answers a plain error here (a 500).
-      throw newInternalError(`failed to parse CSR: ${(error as Error).message}`);
+      throw admissionForbidden(attributes, `failed to parse CSR: ${(error as Error).message}`);
     }
     if (organizations.includes("system:masters")) {
       throw admissionForbidden(attributes, `use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`);

@@ -22,6 +22,7 @@ const VALID_USAGES = [
 const TRUE_ONLY_CONDITIONS = new Set(["Approved", "Denied", "Failed"]);
 const ALL_STATUS_VALUES = ["False", "True", "Unknown"];
 const DNS1123_SUBDOMAIN_MAX = 253;
+const DNS1123_LABEL_MAX = 63;
 
 interface Options {
   allowSettingApprovalConditions: boolean;
@@ -88,7 +89,7 @@ export function validateSignerName(field: string, signerName: string): FieldErro
   if (segments.length !== 2) return [invalid(field, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
   const [domain, path] = segments as [string, string];
   const errors: FieldError[] = [];
-  if (domain.length > DNS1123_SUBDOMAIN_MAX) errors.push({ ...tooLong(field, DNS1123_SUBDOMAIN_MAX), value: domain });
+  if (domain.length > DNS1123_SUBDOMAIN_MAX) errors.push(tooLong(field, DNS1123_SUBDOMAIN_MAX));
   const domainLabels = domain.split(".");
   for (const label of domainLabels) {
     const problems = isDNS1123Label(label);
@@ -97,9 +98,15 @@ export function validateSignerName(field: string, signerName: string): FieldErro
     break;
   }
   if (domainLabels.length < 2) errors.push(invalid(field, domain, "should be a domain with at least two segments separated by dots"));
-  for (const label of path.split(".")) errors.push(...isDNS1123Subdomain(label).map((p) => invalid(field, path, `validating label "${label}": ${p}`)));
-  const maxPath = DNS1123_SUBDOMAIN_MAX - domain.length - 1;
-  if (path.length > maxPath) errors.push({ ...tooLong(field, maxPath), value: path });
+  for (const label of path.split(".")) {
+    const problems = isDNS1123Subdomain(label);
+    if (problems.length === 0) continue;
+    errors.push(...problems.map((p) => invalid(field, path, `validating label "${label}": ${p}`)));
+    break;
+  }
+  // Room for a DNS subdomain, a label and the dots between them after the domain.
+  const maxSignerName = DNS1123_SUBDOMAIN_MAX + (DNS1123_SUBDOMAIN_MAX + DNS1123_LABEL_MAX + 1) + 1;
+  if (signerName.length > maxSignerName) errors.push(tooLong(field, maxSignerName));
   return errors;
 }
 
