@@ -85,6 +85,8 @@ test("a new user gets a working kubeconfig: openssl CSR → kubectl create → k
   expect(csr.status.conditions[0]).toMatchObject({ type: "Approved", status: "True", reason: "KubectlApprove" });
 
   const kubeconfig = await certificateKubeconfig("jane", await issuedCertificate("jane"), await readFile(keyFile, "utf8"));
+  const row = (await server.kubectl(["get", "csr", "jane", "--no-headers"])).stdout.split(/\s+/);
+  expect([row[0], row[2], row[3], row[4], row[5]]).toEqual(["jane", "kubernetes.io/kube-apiserver-client", "admin", "24h", "Approved,Issued"]);
   const forbidden = await kubectlWith(kubeconfig, ["get", "secrets", "-n", "default"]);
   expect(forbidden.stderr).toContain('User "jane" cannot list resource "secrets" in API group "" in the namespace "default"');
   await server.kubectl(["create", "rolebinding", "jane-view", "-n", "default", "--clusterrole=view", "--group=dev"]);
@@ -123,9 +125,9 @@ test("a forged spec.username/groups is replaced by the requester (csrStrategy.Pr
   expect([csr.spec.username, csr.spec.groups, csr.spec.uid]).toEqual(["bob", ["system:authenticated"], undefined]);
 });
 
-test("only the approval subresource approves, and only with approve on the signer (CertificateApproval)", async () => {
+test("only the approval subresource approves, only with approve on the signer (CertificateApproval); issuing needs sign (CertificateSigning)", async () => {
   const carol = await createUser(server, "carol");
-  await server.kubectl(["create", "clusterrole", "csr-approver", "--verb=get,update", "--resource=certificatesigningrequests,certificatesigningrequests/approval"]);
+  await server.kubectl(["create", "clusterrole", "csr-approver", "--verb=get,update", "--resource=certificatesigningrequests,certificatesigningrequests/approval,certificatesigningrequests/status"]);
   await server.kubectl(["create", "clusterrolebinding", "carol-approver", "--clusterrole=csr-approver", "--user=carol"]);
   const { csrPem } = await opensslRequest("needs-signer", "/CN=dave");
   await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("needs-signer", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]) });
@@ -142,6 +144,15 @@ test("only the approval subresource approves, and only with approve on the signe
   await server.kubectl(["create", "clusterrolebinding", "carol-signer", "--clusterrole=system:certificates.k8s.io:kube-apiserver-client-approver", "--user=carol"]);
   const approved = await carol.kubectl(["certificate", "approve", "needs-signer"]);
   expect(approved.stderr).toBe("");
+  // Issuing through /status needs `sign` on the signer (CertificateSigning); no controller signs example.com/custom.
+  const custom = await opensslRequest("custom", "/CN=frank");
+  await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("custom", custom.csrPem, "example.com/custom", ["client auth"]) });
+  await server.kubectl(["certificate", "approve", "custom"]);
+  const toIssue = await getCSR("custom");
+  toIssue.status.certificate = Buffer.from(await readFile(join(server.dataDir, "ca.crt"))).toString("base64");
+  const signed = await carol.kubectl(["replace", "--subresource=status", "-f", "-"], { stdin: JSON.stringify(toIssue) });
+  expect(signed.stderr).toContain('certificatesigningrequests.certificates.k8s.io "custom" is forbidden: user not permitted to sign requests with signerName "example.com/custom"');
+  expect((await getCSR("custom")).status.certificate).toBeUndefined();
   // system:masters is refused for this signer at creation (CertificateSubjectRestriction).
   const masters = await opensslRequest("masters", "/CN=eve/O=system:masters");
   const denied = await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("masters", masters.csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]) });
