@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { statusErrorOfAsync as failure } from "../api/testing.ts";
 import type { KubeObject } from "../api/types.ts";
 import { makeCSR, requestField } from "../api/certificates/testing.ts";
-import { x509 } from "../api/certificates/x509.ts";
+import { x509 } from "../api/certificates/mod.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { builtInCatalog } from "./catalog.ts";
@@ -93,3 +93,22 @@ async function selfSigned(): Promise<string> {
   const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]) as CryptoKeyPair;
   return (await x509.X509CertificateGenerator.createSelfSigned({ name: "CN=test", keys, signingAlgorithm: algorithm })).toString("pem");
 }
+
+test("a status write keeps the stored Approved condition as it was (preserveConditionInstances)", async () => {
+  await csrs.create("", await request("r8"), { user: alice });
+  await csrs.update("", "r8", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "First", message: "m" }] } }), { user: admin, subresource: "approval" });
+  const { object } = await csrs.update("", "r8", (c) => {
+    const status = c!.status as { conditions: Record<string, string>[] };
+    return { ...c!, status: { conditions: [{ ...status.conditions[0]!, reason: "Rewritten" }, { type: "Failed", status: "True", reason: "X" }] } };
+  }, { user: admin, subresource: "status" });
+  expect((object.status as { conditions: { type: string; reason: string }[] }).conditions.map((c) => [c.type, c.reason])).toEqual([["Approved", "First"], ["Failed", "X"]]);
+});
+
+test("an approval keeps the stored transition time of a condition it repeats (populateConditionTimestamps)", async () => {
+  await csrs.create("", await request("r9"), { user: alice });
+  const first = await csrs.update("", "r9", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", lastTransitionTime: "2020-01-01T00:00:00Z" }] } }), { user: admin, subresource: "approval" });
+  const [stored] = (first.object.status as { conditions: Record<string, string>[] }).conditions;
+  expect(stored!.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
+  const { object } = await csrs.update("", "r9", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "Again" }] } }), { user: admin, subresource: "approval" });
+  expect((object.status as { conditions: Record<string, string>[] }).conditions[0]!.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
+});

@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import type * as X509 from "@peculiar/x509";
-import { x509 } from "../api/certificates/x509.ts";
+import { x509 } from "../api/certificates/mod.ts";
 
 const KEY_ALGORITHM: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const SIGNING_ALGORITHM: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
 import { makeCSR, requestField } from "../../api/certificates/testing.ts";
-import { validateCertificateSigningRequest, validateSignerName } from "./certificate-signing-request.ts";
+import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate, validateSignerName } from "./certificate-signing-request.ts";
 
 async function csr(spec: Record<string, unknown> = {}): Promise<KubeObject> {
   const { csrPem } = await makeCSR({ commonName: "alice" });
@@ -44,4 +44,23 @@ test("conditions Approved/Denied/Failed may only be True and not repeat", async 
   expect(fields(obj).map((f) => f.split(" ").slice(0, 2).join(" "))).toEqual([
     "status.conditions[0].status FieldValueNotSupported", "status.conditions[1].type FieldValueRequired", "status.conditions[2].status FieldValueRequired",
   ]);
+});
+
+test("an update tolerates what the stored object already has wrong (getValidationOptions)", async () => {
+  const old = await csr();
+  old.status = { conditions: [{ type: "Approved", status: "True" }, { type: "Denied", status: "True" }] };
+  const next = structuredClone(old);
+  next.metadata.labels = { a: "b" };
+  expect(validateCertificateSigningRequestUpdate(next, old, "")).toEqual([]);
+  expect(validateCertificateSigningRequestUpdate(next, await csr(), "approval").map((e) => e.detail)).toEqual(["Approved and Denied conditions are mutually exclusive"]);
+});
+
+test("an update may not remove Approved/Denied/Failed, and only approval may add them (validateCertificateSigningRequestUpdate)", async () => {
+  const old = await csr();
+  old.status = { conditions: [{ type: "Failed", status: "True" }] };
+  const cleared = { ...structuredClone(old), status: {} };
+  expect(validateCertificateSigningRequestUpdate(cleared, old, "status").map((e) => e.detail)).toEqual(['updates may not remove a condition of type "Failed"']);
+  const approvedNow = { ...structuredClone(old), status: { conditions: [{ type: "Failed", status: "True" }, { type: "Approved", status: "True" }] } };
+  expect(validateCertificateSigningRequestUpdate(approvedNow, old, "status").map((e) => e.detail)).toEqual(['updates may not add a condition of type "Approved"']);
+  expect(validateCertificateSigningRequestUpdate(approvedNow, old, "approval")).toEqual([]);
 });
