@@ -148,14 +148,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
-    settings: {
-      config,
-      caPem: pki.caPem,
-      serverUrl: url,
-      serviceAccountSigningKey: serviceAccounts.signingKey,
-      clusterSigning,
-      authorizer,
-    },
+    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, clusterSigning, authorizer },
     log,
   });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);

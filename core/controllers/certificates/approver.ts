@@ -39,7 +39,7 @@ async function allowed(authorizer: Authorizer, csr: CSRFields, subresource: stri
     isResourceRequest: true,
     path: "",
     apiGroup: "certificates.k8s.io",
-    apiVersion: "*",
+    apiVersion: "",
     namespace: "",
     resource: "certificatesigningrequests",
     subresource,
