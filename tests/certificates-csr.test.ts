@@ -176,10 +176,12 @@ test("kubelet TLS bootstrap: a bootstrap token's node client CSR is auto-approve
   const bootstrap = await writeUserKubeconfig(server, scratch.path, "bootstrap", { token: "abcdef.0123456789abcdef" });
   const node = await opensslRequest("worker-1", "/O=system:nodes/CN=system:node:worker-1", true);
   const usages = ["digital signature", "client auth"];
-  const submitted = await createAs(bootstrap, csrManifest("node-csr-worker-1", node.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages));
+  // Named as a kubelet names it: node-csr-<base64url hash>, not a DNS name.
+  const bootstrapName = "node-csr-Zb1UhKoOBHOC3Rhn_fSB-BVMzszQ6ZOhrcSe1nc4zMiE";
+  const submitted = await createAs(bootstrap, csrManifest(bootstrapName, node.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages));
   expect(submitted.stderr).toBe("");
-  const certPem = await issuedCertificate("node-csr-worker-1", bootstrap);
-  const csr = await getCSR("node-csr-worker-1");
+  const certPem = await issuedCertificate(bootstrapName, bootstrap);
+  const csr = await getCSR(bootstrapName);
   expect(csr.spec.username).toBe("system:bootstrap:abcdef");
   expect(csr.status.conditions[0]).toMatchObject({ type: "Approved", reason: "AutoApproved", message: "Auto approving kubelet client certificate after SubjectAccessReview." });
 

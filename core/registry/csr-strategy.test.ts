@@ -112,3 +112,8 @@ test("an approval keeps the stored transition time of a condition it repeats (po
   const { object } = await csrs.update("", "r9", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "Again" }] } }), { user: admin, subresource: "approval" });
   expect((object.status as { conditions: Record<string, string>[] }).conditions[0]!.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
 });
+
+test("a kubelet's base64url request name is accepted (ValidateCertificateRequestName)", async () => {
+  const created = await csrs.create("", await request("node-csr-Zb1UhKoOBHOC3Rhn_fSB-BVMzszQ6ZOhrcSe1nc4zMiE"), { user: alice });
+  expect(created.metadata.name).toBe("node-csr-Zb1UhKoOBHOC3Rhn_fSB-BVMzszQ6ZOhrcSe1nc4zMiE");
+});

@@ -13,6 +13,8 @@ const NAME_RULES: Record<string, NameValidator> = {
   "rbac.authorization.k8s.io/clusterroles": nameIsPathSegment,
   "rbac.authorization.k8s.io/rolebindings": nameIsPathSegment,
   "rbac.authorization.k8s.io/clusterrolebindings": nameIsPathSegment,
+  // kube's ValidateCertificateRequestName accepts any name a path can carry (kubelets use base64url hashes).
+  "certificates.k8s.io/certificatesigningrequests": nameIsPathSegment,
   // "<version>.<group>", e.g. "v1." for the core group; validation/apiservice.ts checks the exact form.
   "apiregistration.k8s.io/apiservices": nameIsPathSegment,
 };

@@ -70,3 +70,15 @@ test("the default duration caps a request without expirationSeconds (--cluster-s
   // 24h, backdated 5 minutes at both ends.
   expect(Math.abs(lifetime - 24 * 3_600_000)).toBeLessThan(5_000);
 });
+
+test("signer.handle issues a kubelet serving certificate with the request's SANs (isKubeletServing)", async () => {
+  cluster = await testCluster({ clusterSigning: await signingCA() });
+  manager = await runControllers(cluster, [csrSigningController]);
+  await csrs().create("", await csrObject("serving", { commonName: "system:node:n1", organizations: ["system:nodes"], dnsNames: ["n1.local"], ipAddresses: ["10.0.0.7"] }, {
+    signerName: "kubernetes.io/kubelet-serving", usages: ["digital signature", "key encipherment", "server auth"],
+  }));
+  await approve("serving");
+  const certificate = await issued("serving");
+  expect(certificate.subjectAltName).toBe("DNS:n1.local, IP Address:10.0.0.7");
+  expect(certificate.keyUsage).toEqual(["1.3.6.1.5.5.7.3.1"]);
+});
