@@ -7,6 +7,7 @@
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { nowTimestamp } from "./object-meta.ts";
+import { setStatus } from "./subresource-writes.ts";
 import type { Strategy } from "./strategy.ts";
 
 type Condition = { type?: string; status?: string; lastUpdateTime?: string; lastTransitionTime?: string };
@@ -46,8 +47,7 @@ function preserveInstances(conditions: Condition[], old: Condition[], type: stri
 }
 
 function withStatus(obj: CSR, status: CSR["status"]): CSR {
-  if (status === undefined) delete obj.status;
-  else obj.status = status;
+  setStatus(obj, status);
   return obj;
 }
 
