@@ -2,8 +2,7 @@
  * CertificateSubjectRestriction (kube's plugin/pkg/admission/certificates/subjectrestriction): no request to the
  * kubernetes.io/kube-apiserver-client signer may ask for the system:masters group.
  */
-import { Buffer } from "node:buffer";
-import { KUBE_APISERVER_CLIENT_SIGNER, parseCSR } from "../../core/api/certificates/mod.ts";
+import { KUBE_APISERVER_CLIENT_SIGNER, parseRequestField } from "../../core/api/certificates/mod.ts";
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
 import { isCSRWrite, signerNameOf } from "../_signers.ts";
@@ -16,7 +15,7 @@ const certificateSubjectRestriction: BuiltInAdmissionFactory = () => ({
     const request = String((attributes.object?.spec as { request?: string } | undefined)?.request ?? "");
     let organizations: string[];
     try {
-      organizations = parseCSR(Buffer.from(request, "base64").toString("latin1")).organizations;
+      organizations = parseRequestField(request).organizations;
     } catch (error) {
       throw admissionForbidden(attributes, `failed to parse CSR: ${(error as Error).message}`);
     }

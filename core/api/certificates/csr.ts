@@ -52,6 +52,11 @@ export function parseCSR(pem: string): ParsedCSR {
   };
 }
 
+/** spec.request as the API carries it (base64 of the PEM text), parsed. */
+export function parseRequestField(base64: string): ParsedCSR {
+  return parseCSR(Buffer.from(base64, "base64").toString("latin1"));
+}
+
 const HASHES: Record<string, string> = { "SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512" };
 
 /** Go's CheckSignature: throws with Go's wording when the request's signature does not verify with its own key. */

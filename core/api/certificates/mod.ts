@@ -1,5 +1,6 @@
 /** Certificate requests and certificates as kube's API packages read them; @peculiar/x509 for the parsing. */
-export { checkCSRSignature, firstPemBlock, type ParsedCSR, parseCSR } from "./csr.ts";
+export { checkCSRSignature, firstPemBlock, type ParsedCSR, parseCSR, parseRequestField } from "./csr.ts";
+export { randomSerialNumber } from "./serial-number.ts";
 export {
   apiServerClientProblem, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem,
   LEGACY_UNKNOWN_SIGNER,

@@ -5,7 +5,7 @@
  * its own certificate) or `.../nodeclient` (a bootstrapper asking for any node's).
  */
 import type { Attributes, Authorizer } from "../../auth/authorizer.ts";
-import { KUBELET_CLIENT_SIGNER, kubeletClientProblem, type ParsedCSR, parseCSR } from "../../api/certificates/mod.ts";
+import { KUBELET_CLIENT_SIGNER, kubeletClientProblem, type ParsedCSR, parseRequestField } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
 import { approvalOf, type CSRFields } from "./conditions.ts";
@@ -53,7 +53,7 @@ async function approvalFor(authorizer: Authorizer, csr: CSRFields): Promise<Reco
   if (csr.status?.certificate) return undefined;
   const { approved, denied } = approvalOf(csr);
   if (approved || denied) return undefined;
-  const parsed = parseCSR(Buffer.from(csr.spec?.request ?? "", "base64").toString("latin1"));
+  const parsed = parseRequestField(csr.spec?.request ?? "");
   for (const recognizer of RECOGNIZERS) {
     if (recognizer.recognize(csr, parsed) && await allowed(authorizer, csr, recognizer.subresource)) return recognizer;
   }

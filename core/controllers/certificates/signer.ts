@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import type { KubeObject } from "../../api/types.ts";
 import {
-  apiServerClientProblem, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseCSR,
+  apiServerClientProblem, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseRequestField,
 } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
@@ -42,7 +42,7 @@ export const csrSigningController: Controller = {
         const csr = live as CSRFields;
         if (!needsSigning(csr)) return csr;
         const usages = csr.spec?.usages ?? [];
-        const parsed = parseCSR(Buffer.from(csr.spec?.request ?? "", "base64").toString("latin1"));
+        const parsed = parseRequestField(csr.spec?.request ?? "");
         const problem = SIGNER_RULES[csr.spec!.signerName!]!(parsed, usages);
         if (problem) return { ...csr, status: failedStatus(csr, problem) };
         const certificate = await signRequest(authority, parsed, { usages, ttlMs: certificateTtlMs(maxTtlMs, csr.spec?.expirationSeconds) });

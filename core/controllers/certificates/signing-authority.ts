@@ -6,7 +6,7 @@
  */
 import { createPrivateKey } from "node:crypto";
 import type * as X509 from "@peculiar/x509";
-import { type ParsedCSR, x509 } from "../../api/certificates/mod.ts";
+import { type ParsedCSR, randomSerialNumber, x509 } from "../../api/certificates/mod.ts";
 
 const BACKDATE_MS = 5 * 60 * 1000;
 const SHORT_MS = 8 * 60 * 60 * 1000;
@@ -85,12 +85,6 @@ export function validity(ttlMs: number, caNotAfter: Date, now = Date.now()): { n
   if (notBefore >= caNotAfter) throw new Error(`the signer has expired: NotAfter=${caNotAfter.toISOString()}`);
   if (now >= caNotAfter.getTime()) throw new Error(`refusing to sign a certificate that expired in the past: NotAfter=${caNotAfter.toISOString()}`);
   return { notBefore, notAfter };
-}
-
-function randomSerialNumber(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01;
-  return Buffer.from(bytes).toString("hex");
 }
 
 /** kube's CertificateAuthority.Sign: the issued certificate as PEM. */
