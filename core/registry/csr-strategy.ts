@@ -6,18 +6,18 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
+import type { CertificateSigningRequest, CSRCondition } from "../api/certificates/mod.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import { setStatus } from "./subresource-writes.ts";
 import type { Strategy } from "./strategy.ts";
 
-type Condition = { type?: string; status?: string; lastUpdateTime?: string; lastTransitionTime?: string };
-type CSR = KubeObject & { spec?: Record<string, unknown>; status?: { conditions?: Condition[]; certificate?: string } };
+type CSR = CertificateSigningRequest;
 
 /** PrepareForCreate: the identity is the requester's, never the client's say-so. */
 function fillRequester(obj: KubeObject, user?: UserInfo): void {
   const csr = obj as CSR;
   const spec = { ...csr.spec };
-  for (const field of ["username", "uid", "groups", "extra"]) delete spec[field];
+  for (const field of ["username", "uid", "groups", "extra"] as const) delete spec[field];
   if (user) {
     spec.username = user.username;
     if (user.uid) spec.uid = user.uid;
@@ -28,7 +28,7 @@ function fillRequester(obj: KubeObject, user?: UserInfo): void {
 }
 
 /** kube's populateConditionTimestamps: missing times become now, a condition keeping its type and status keeps its transition time. */
-function withTimestamps(conditions: Condition[], old: Condition[]): Condition[] {
+function withTimestamps(conditions: CSRCondition[], old: CSRCondition[]): CSRCondition[] {
   const now = nowTimestamp();
   return conditions.map((c) => {
     const next = { ...c };
@@ -39,7 +39,7 @@ function withTimestamps(conditions: Condition[], old: Condition[]): Condition[] 
 }
 
 /** kube's preserveConditionInstances: same number of instances of `type` → the stored ones stay as they were. */
-function preserveInstances(conditions: Condition[], old: Condition[], type: string): Condition[] {
+function preserveInstances(conditions: CSRCondition[], old: CSRCondition[], type: string): CSRCondition[] {
   const oldOnes = old.filter((c) => c.type === type);
   if (conditions.filter((c) => c.type === type).length !== oldOnes.length) return conditions;
   let i = 0;

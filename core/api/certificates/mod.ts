@@ -6,3 +6,4 @@ export {
   LEGACY_UNKNOWN_SIGNER,
 } from "./signers.ts";
 export { x509 } from "./x509.ts";
+export type { CertificateSigningRequest, CSRCondition } from "./types.ts";

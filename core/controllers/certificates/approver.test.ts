@@ -6,7 +6,7 @@ import { eventually, type TestCluster, testCluster } from "../runtime/testing.ts
 import { runControllers } from "../_test-manager.ts";
 import { csrApprovingController } from "./approver.ts";
 import { csrObject } from "./_fixtures.ts";
-import type { CSRFields } from "./conditions.ts";
+import type { CertificateSigningRequest as CSRFields } from "../../api/certificates/mod.ts";
 
 let cluster: TestCluster | undefined;
 let manager: ControllerManager | undefined;

@@ -5,18 +5,18 @@
  * its own certificate) or `.../nodeclient` (a bootstrapper asking for any node's).
  */
 import type { Attributes, Authorizer } from "../../auth/authorizer.ts";
-import { KUBELET_CLIENT_SIGNER, kubeletClientProblem, type ParsedCSR, parseRequestField } from "../../api/certificates/mod.ts";
+import { type CertificateSigningRequest, KUBELET_CLIENT_SIGNER, kubeletClientProblem, type ParsedCSR, parseRequestField } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
-import { approvalOf, type CSRFields } from "./conditions.ts";
+import { approvalOf } from "./conditions.ts";
 
 interface Recognizer {
-  recognize(csr: CSRFields, parsed: ParsedCSR): boolean;
+  recognize(csr: CertificateSigningRequest, parsed: ParsedCSR): boolean;
   subresource: string;
   successMessage: string;
 }
 
-function isNodeClientCert(csr: CSRFields, parsed: ParsedCSR): boolean {
+function isNodeClientCert(csr: CertificateSigningRequest, parsed: ParsedCSR): boolean {
   return csr.spec?.signerName === KUBELET_CLIENT_SIGNER && kubeletClientProblem(parsed, csr.spec?.usages ?? []) === undefined;
 }
 
@@ -31,7 +31,7 @@ const RECOGNIZERS: Recognizer[] = [
 ];
 
 /** The SubjectAccessReview kube's sarApprover.authorize sends, answered by the server's authorizer. */
-async function allowed(authorizer: Authorizer, csr: CSRFields, subresource: string): Promise<boolean> {
+async function allowed(authorizer: Authorizer, csr: CertificateSigningRequest, subresource: string): Promise<boolean> {
   const spec = csr.spec ?? {};
   const attributes: Attributes = {
     user: { username: spec.username ?? "", uid: spec.uid, groups: spec.groups ?? [], extra: spec.extra },
@@ -49,7 +49,7 @@ async function allowed(authorizer: Authorizer, csr: CSRFields, subresource: stri
 }
 
 /** The recognizer whose permission the requester has, if any (sarApprover.handle). */
-async function approvalFor(authorizer: Authorizer, csr: CSRFields): Promise<Recognizer | undefined> {
+async function approvalFor(authorizer: Authorizer, csr: CertificateSigningRequest): Promise<Recognizer | undefined> {
   if (csr.status?.certificate) return undefined;
   const { approved, denied } = approvalOf(csr);
   if (approved || denied) return undefined;
@@ -71,10 +71,10 @@ export const csrApprovingController: Controller = {
     const informer = await ctx.informer("certificates.k8s.io", "v1", "certificatesigningrequests");
     const store = ctx.store("certificates.k8s.io", "v1", "certificatesigningrequests");
     const queue = ctx.queue(async (name) => {
-      const cached = informer.get("", name) as CSRFields | undefined;
+      const cached = informer.get("", name) as CertificateSigningRequest | undefined;
       if (!cached || !(await approvalFor(authorizer, cached))) return;
       await tolerateBenignRace(store.update("", name, async (live) => {
-        const csr = live as CSRFields;
+        const csr = live as CertificateSigningRequest;
         const recognizer = await approvalFor(authorizer, csr);
         if (!recognizer) return csr;
         const condition = { type: "Approved", status: "True", reason: "AutoApproved", message: recognizer.successMessage };

@@ -5,15 +5,14 @@
  * signers) are left alone.
  */
 import { readFile } from "node:fs/promises";
-import type { KubeObject } from "../../api/types.ts";
 import {
-  apiServerClientProblem, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseRequestField,
+  apiServerClientProblem, type CertificateSigningRequest, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseRequestField,
 } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
 import { certificateTtlMs, loadSigningAuthority, signRequest } from "./signing-authority.ts";
-import { hasTrueCondition, isApproved, type CSRFields } from "./conditions.ts";
+import { hasTrueCondition, isApproved } from "./conditions.ts";
 
 /** Per signer, kube's isRequestForSignerFn: the reason a request may not be signed, or undefined. */
 const SIGNER_RULES: Record<string, (csr: ParsedCSR, usages: string[]) => string | undefined> = {
@@ -35,11 +34,11 @@ export const csrSigningController: Controller = {
     const informer = await ctx.informer("certificates.k8s.io", "v1", "certificatesigningrequests");
     const store = ctx.store("certificates.k8s.io", "v1", "certificatesigningrequests");
     const queue = ctx.queue(async (name) => {
-      const cached = informer.get("", name) as CSRFields | undefined;
+      const cached = informer.get("", name) as CertificateSigningRequest | undefined;
       if (!cached || !needsSigning(cached)) return;
       // Decided again on the stored request: the store retries the write when it changed meanwhile.
       await tolerateBenignRace(store.update("", name, async (live) => {
-        const csr = live as CSRFields;
+        const csr = live as CertificateSigningRequest;
         if (!needsSigning(csr)) return csr;
         const usages = csr.spec?.usages ?? [];
         const parsed = parseRequestField(csr.spec?.request ?? "");
@@ -49,16 +48,16 @@ export const csrSigningController: Controller = {
         return { ...csr, status: { ...csr.status, certificate: Buffer.from(certificate).toString("base64") } };
       }, { subresource: "status" }));
     });
-    enqueueChanges(informer, queue, (csr: KubeObject) => String(csr.metadata.name), ctx.signal);
+    enqueueChanges(informer, queue, (csr) => String(csr.metadata.name), ctx.signal);
   },
 };
 
 /** kube's signer.handle: approved, not failed, not yet issued, and for one of these signers. */
-function needsSigning(csr: CSRFields): boolean {
+function needsSigning(csr: CertificateSigningRequest): boolean {
   return isApproved(csr) && !hasTrueCondition(csr, "Failed") && !csr.status?.certificate && (csr.spec?.signerName ?? "") in SIGNER_RULES;
 }
 
-function failedStatus(csr: CSRFields, message: string): CSRFields["status"] {
+function failedStatus(csr: CertificateSigningRequest, message: string): CertificateSigningRequest["status"] {
   const failed = { type: "Failed", status: "True", reason: "SignerValidationFailure", message, lastUpdateTime: nowTimestamp() };
   return { ...csr.status, conditions: [...(csr.status?.conditions ?? []), failed] };
 }
