@@ -156,7 +156,11 @@ function validateObject(obj: KubeObject, options: Options): FieldError[] {
       if (!VALID_USAGES.includes(u)) errors.push(notSupported(`spec.usages[${i}]`, u, VALID_USAGES));
     });
   }
-  if (!options.allowDuplicateUsages) usages.forEach((u, i) => usages.indexOf(u) !== i && errors.push(duplicate(`spec.usages[${i}]`, u)));
+  if (!options.allowDuplicateUsages) {
+    usages.forEach((u, i) => {
+      if (usages.indexOf(u) !== i) errors.push(duplicate(`spec.usages[${i}]`, u));
+    });
+  }
   const signerName = text(spec.signerName);
   if (!options.allowLegacySignerName && signerName === LEGACY_UNKNOWN_SIGNER) {
     errors.push(invalid("spec.signerName", signerName, "the legacy signerName is not allowed via this API version"));
