@@ -1,4 +1,5 @@
 /** Test helpers: certificate requests made in process, as openssl or a kubelet would send them. */
+import { Buffer } from "node:buffer";
 import type * as X509 from "@peculiar/x509";
 import { x509 } from "./x509.ts";
 

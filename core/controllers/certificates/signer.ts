@@ -4,6 +4,7 @@
  * A request the signer's rules refuse gets a Failed condition; others (unapproved, failed, already issued, other
  * signers) are left alone.
  */
+import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import {
   apiServerClientProblem, type CertificateSigningRequest, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseRequestField,
