@@ -8,11 +8,25 @@ import type { KubeObject } from "../core/api/types.ts";
 
 function signerAttributes(user: UserInfo, verb: string, name: string): Attributes {
   return {
-    user, verb, name, isResourceRequest: true, path: "", apiGroup: "certificates.k8s.io", apiVersion: "*", namespace: "", resource: "signers", subresource: "",
+    user,
+    verb,
+    name,
+    isResourceRequest: true,
+    path: "",
+    apiGroup: "certificates.k8s.io",
+    apiVersion: "*",
+    namespace: "",
+    resource: "signers",
+    subresource: "",
   };
 }
 
-export async function isAuthorizedForSignerName(authorizer: Authorizer, user: UserInfo, verb: string, signerName: string): Promise<boolean> {
+export async function isAuthorizedForSignerName(
+  authorizer: Authorizer,
+  user: UserInfo,
+  verb: string,
+  signerName: string,
+): Promise<boolean> {
   if ((await authorizer.authorize(signerAttributes(user, verb, signerName))).decision === "Allow") return true;
   const domain = signerName.split("/")[0];
   return (await authorizer.authorize(signerAttributes(user, verb, `${domain}/*`))).decision === "Allow";

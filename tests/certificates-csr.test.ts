@@ -76,7 +76,9 @@ function certificateKubeconfig(name: string, certPem: string, keyPem: string): P
 
 test("a new user gets a working kubeconfig: openssl CSR → kubectl create → kubectl certificate approve → issued certificate authenticates", async () => {
   const { keyFile, csrPem } = await opensslRequest("jane", "/CN=jane/O=dev");
-  const created = await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("jane", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"], { expirationSeconds: 86400 }) });
+  const created = await server.kubectl(["create", "-f", "-"], {
+    stdin: csrManifest("jane", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"], { expirationSeconds: 86400 }),
+  });
   expect(created.stderr).toBe("");
   const approved = await server.kubectl(["certificate", "approve", "jane"]);
   expect(approved.stdout.trim()).toBe("certificatesigningrequest.certificates.k8s.io/jane approved");
@@ -86,7 +88,13 @@ test("a new user gets a working kubeconfig: openssl CSR → kubectl create → k
 
   const kubeconfig = await certificateKubeconfig("jane", await issuedCertificate("jane"), await readFile(keyFile, "utf8"));
   const row = (await server.kubectl(["get", "csr", "jane", "--no-headers"])).stdout.split(/\s+/);
-  expect([row[0], row[2], row[3], row[4], row[5]]).toEqual(["jane", "kubernetes.io/kube-apiserver-client", "admin", "24h", "Approved,Issued"]);
+  expect([row[0], row[2], row[3], row[4], row[5]]).toEqual([
+    "jane",
+    "kubernetes.io/kube-apiserver-client",
+    "admin",
+    "24h",
+    "Approved,Issued",
+  ]);
   const forbidden = await kubectlWith(kubeconfig, ["get", "secrets", "-n", "default"]);
   expect(forbidden.stderr).toContain('User "jane" cannot list resource "secrets" in API group "" in the namespace "default"');
   await server.kubectl(["create", "rolebinding", "jane-view", "-n", "default", "--clusterrole=view", "--group=dev"]);
@@ -96,7 +104,9 @@ test("a new user gets a working kubeconfig: openssl CSR → kubectl create → k
 
 test("kubectl certificate deny marks the request Denied; approving it as well is 422 and changes nothing", async () => {
   const { csrPem } = await opensslRequest("mallory", "/CN=mallory");
-  await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("mallory", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]) });
+  await server.kubectl(["create", "-f", "-"], {
+    stdin: csrManifest("mallory", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]),
+  });
   const denied = await server.kubectl(["certificate", "deny", "mallory"]);
   expect(denied.stdout.trim()).toBe("certificatesigningrequest.certificates.k8s.io/mallory denied");
   const csr = await getCSR("mallory");
@@ -104,7 +114,8 @@ test("kubectl certificate deny marks the request Denied; approving it as well is
 
   csr.status.conditions.push({ type: "Approved", status: "True", reason: "Sneaky" });
   const response = await server.request("PUT", "/apis/certificates.k8s.io/v1/certificatesigningrequests/mallory/approval", {
-    body: JSON.stringify(csr), headers: { "content-type": "application/json" },
+    body: JSON.stringify(csr),
+    headers: { "content-type": "application/json" },
   });
   const status = await response.json();
   expect(response.status).toBe(422);
@@ -118,7 +129,11 @@ test("a forged spec.username/groups is replaced by the requester (csrStrategy.Pr
   await server.kubectl(["create", "clusterrolebinding", "bob-csr", "--clusterrole=system:node-bootstrapper", "--user=bob"]);
   const { csrPem } = await opensslRequest("forged", "/CN=bob");
   const created = await bob.kubectl(["create", "-f", "-"], {
-    stdin: csrManifest("forged", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"], { username: "admin", groups: ["system:masters"], uid: "x" }),
+    stdin: csrManifest("forged", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"], {
+      username: "admin",
+      groups: ["system:masters"],
+      uid: "x",
+    }),
   });
   expect(created.stderr).toBe("");
   const csr = await getCSR("forged");
@@ -127,21 +142,38 @@ test("a forged spec.username/groups is replaced by the requester (csrStrategy.Pr
 
 test("only the approval subresource approves, only with approve on the signer (CertificateApproval); issuing needs sign (CertificateSigning)", async () => {
   const carol = await createUser(server, "carol");
-  await server.kubectl(["create", "clusterrole", "csr-approver", "--verb=get,update", "--resource=certificatesigningrequests,certificatesigningrequests/approval,certificatesigningrequests/status"]);
+  await server.kubectl([
+    "create",
+    "clusterrole",
+    "csr-approver",
+    "--verb=get,update",
+    "--resource=certificatesigningrequests,certificatesigningrequests/approval,certificatesigningrequests/status",
+  ]);
   await server.kubectl(["create", "clusterrolebinding", "carol-approver", "--clusterrole=csr-approver", "--user=carol"]);
   const { csrPem } = await opensslRequest("needs-signer", "/CN=dave");
-  await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("needs-signer", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]) });
+  await server.kubectl(["create", "-f", "-"], {
+    stdin: csrManifest("needs-signer", csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]),
+  });
   // An Approved condition written through the main resource is dropped (csrStrategy.PrepareForUpdate keeps status).
   const current = await getCSR("needs-signer");
   const viaMain = await server.request("PUT", "/apis/certificates.k8s.io/v1/certificatesigningrequests/needs-signer", {
-    body: JSON.stringify({ ...current, status: { conditions: [{ type: "Approved", status: "True", reason: "Main" }] } }), headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...current, status: { conditions: [{ type: "Approved", status: "True", reason: "Main" }] } }),
+    headers: { "content-type": "application/json" },
   });
   expect(viaMain.status).toBe(200);
   expect((await viaMain.json()).status).toEqual({});
   const refused = await carol.kubectl(["certificate", "approve", "needs-signer"]);
-  expect(refused.stderr).toContain('certificatesigningrequests.certificates.k8s.io "needs-signer" is forbidden: user not permitted to approve requests with signerName "kubernetes.io/kube-apiserver-client"');
+  expect(refused.stderr).toContain(
+    'certificatesigningrequests.certificates.k8s.io "needs-signer" is forbidden: user not permitted to approve requests with signerName "kubernetes.io/kube-apiserver-client"',
+  );
   expect((await getCSR("needs-signer")).status.conditions).toBeUndefined();
-  await server.kubectl(["create", "clusterrolebinding", "carol-signer", "--clusterrole=system:certificates.k8s.io:kube-apiserver-client-approver", "--user=carol"]);
+  await server.kubectl([
+    "create",
+    "clusterrolebinding",
+    "carol-signer",
+    "--clusterrole=system:certificates.k8s.io:kube-apiserver-client-approver",
+    "--user=carol",
+  ]);
   const approved = await carol.kubectl(["certificate", "approve", "needs-signer"]);
   expect(approved.stderr).toBe("");
   // Issuing through /status needs `sign` on the signer (CertificateSigning); no controller signs example.com/custom.
@@ -151,39 +183,64 @@ test("only the approval subresource approves, only with approve on the signer (C
   const toIssue = await getCSR("custom");
   toIssue.status.certificate = Buffer.from(await readFile(join(server.dataDir, "ca.crt"))).toString("base64");
   const signed = await carol.kubectl(["replace", "--subresource=status", "-f", "-"], { stdin: JSON.stringify(toIssue) });
-  expect(signed.stderr).toContain('certificatesigningrequests.certificates.k8s.io "custom" is forbidden: user not permitted to sign requests with signerName "example.com/custom"');
+  expect(signed.stderr).toContain(
+    'certificatesigningrequests.certificates.k8s.io "custom" is forbidden: user not permitted to sign requests with signerName "example.com/custom"',
+  );
   expect((await getCSR("custom")).status.certificate).toBeUndefined();
   // system:masters is refused for this signer at creation (CertificateSubjectRestriction).
   const masters = await opensslRequest("masters", "/CN=eve/O=system:masters");
-  const denied = await server.kubectl(["create", "-f", "-"], { stdin: csrManifest("masters", masters.csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]) });
+  const denied = await server.kubectl(["create", "-f", "-"], {
+    stdin: csrManifest("masters", masters.csrPem, "kubernetes.io/kube-apiserver-client", ["client auth"]),
+  });
   expect(denied.stderr).toContain("use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed");
 });
 
 test("kubelet TLS bootstrap: a bootstrap token's node client CSR is auto-approved and signed, and the certificate authenticates as the node", async () => {
   const secret = {
-    apiVersion: "v1", kind: "Secret", type: "bootstrap.kubernetes.io/token", metadata: { name: "bootstrap-token-abcdef", namespace: "kube-system" },
-    stringData: { "token-id": "abcdef", "token-secret": "0123456789abcdef", "usage-bootstrap-authentication": "true", "auth-extra-groups": "system:bootstrappers:kubeadm:default-node-token" },
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "bootstrap.kubernetes.io/token",
+    metadata: { name: "bootstrap-token-abcdef", namespace: "kube-system" },
+    stringData: {
+      "token-id": "abcdef",
+      "token-secret": "0123456789abcdef",
+      "usage-bootstrap-authentication": "true",
+      "auth-extra-groups": "system:bootstrappers:kubeadm:default-node-token",
+    },
   };
   expect((await server.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(secret) })).stderr).toBe("");
   // kubeadm's bindings (kube-apiserver creates none of them).
   const group = "system:bootstrappers:kubeadm:default-node-token";
-  for (const [name, role, subject] of [
-    ["kubeadm:kubelet-bootstrap", "system:node-bootstrapper", `--group=${group}`],
-    ["kubeadm:node-autoapprove-bootstrap", "system:certificates.k8s.io:certificatesigningrequests:nodeclient", `--group=${group}`],
-    ["kubeadm:node-autoapprove-certificate-rotation", "system:certificates.k8s.io:certificatesigningrequests:selfnodeclient", "--group=system:nodes"],
-  ]) expect((await server.kubectl(["create", "clusterrolebinding", name!, `--clusterrole=${role}`, subject!])).stderr).toBe("");
+  for (
+    const [name, role, subject] of [
+      ["kubeadm:kubelet-bootstrap", "system:node-bootstrapper", `--group=${group}`],
+      ["kubeadm:node-autoapprove-bootstrap", "system:certificates.k8s.io:certificatesigningrequests:nodeclient", `--group=${group}`],
+      [
+        "kubeadm:node-autoapprove-certificate-rotation",
+        "system:certificates.k8s.io:certificatesigningrequests:selfnodeclient",
+        "--group=system:nodes",
+      ],
+    ]
+  ) expect((await server.kubectl(["create", "clusterrolebinding", name!, `--clusterrole=${role}`, subject!])).stderr).toBe("");
 
   const bootstrap = await writeUserKubeconfig(server, scratch.path, "bootstrap", { token: "abcdef.0123456789abcdef" });
   const node = await opensslRequest("worker-1", "/O=system:nodes/CN=system:node:worker-1", true);
   const usages = ["digital signature", "client auth"];
   // Named as a kubelet names it: node-csr-<base64url hash>, not a DNS name.
   const bootstrapName = "node-csr-Zb1UhKoOBHOC3Rhn_fSB-BVMzszQ6ZOhrcSe1nc4zMiE";
-  const submitted = await createAs(bootstrap, csrManifest(bootstrapName, node.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages));
+  const submitted = await createAs(
+    bootstrap,
+    csrManifest(bootstrapName, node.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages),
+  );
   expect(submitted.stderr).toBe("");
   const certPem = await issuedCertificate(bootstrapName, bootstrap);
   const csr = await getCSR(bootstrapName);
   expect(csr.spec.username).toBe("system:bootstrap:abcdef");
-  expect(csr.status.conditions[0]).toMatchObject({ type: "Approved", reason: "AutoApproved", message: "Auto approving kubelet client certificate after SubjectAccessReview." });
+  expect(csr.status.conditions[0]).toMatchObject({
+    type: "Approved",
+    reason: "AutoApproved",
+    message: "Auto approving kubelet client certificate after SubjectAccessReview.",
+  });
 
   const nodeKubeconfig = await certificateKubeconfig("worker-1", certPem, await readFile(node.keyFile, "utf8"));
   const nodes = await kubectlWith(nodeKubeconfig, ["get", "nodes", "-o", "name"]);
@@ -193,7 +250,14 @@ test("kubelet TLS bootstrap: a bootstrap token's node client CSR is auto-approve
 
   // Rotation: the node asks for its own new certificate and gets it through selfnodeclient.
   const renewal = await opensslRequest("worker-1-renew", "/O=system:nodes/CN=system:node:worker-1", true);
-  expect((await createAs(nodeKubeconfig, csrManifest("node-csr-worker-1-renew", renewal.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages))).stderr).toBe("");
+  expect(
+    (await createAs(
+      nodeKubeconfig,
+      csrManifest("node-csr-worker-1-renew", renewal.csrPem, "kubernetes.io/kube-apiserver-client-kubelet", usages),
+    )).stderr,
+  ).toBe("");
   await issuedCertificate("node-csr-worker-1-renew");
-  expect((await getCSR("node-csr-worker-1-renew")).status.conditions[0].message).toBe("Auto approving self kubelet client certificate after SubjectAccessReview.");
+  expect((await getCSR("node-csr-worker-1-renew")).status.conditions[0].message).toBe(
+    "Auto approving self kubelet client certificate after SubjectAccessReview.",
+  );
 });

@@ -15,9 +15,19 @@ function signerAuthorizer(verb: string, names: string[], asked: Attributes[] = [
   };
 }
 
-const csr = { apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest", metadata: { name: "r" }, spec: { signerName: "example.com/foo" } };
+const csr = {
+  apiVersion: "certificates.k8s.io/v1",
+  kind: "CertificateSigningRequest",
+  metadata: { name: "r" },
+  spec: { signerName: "example.com/foo" },
+};
 const approval = testAttributes({
-  operation: "UPDATE", object: csr, oldObject: csr, subresource: "approval", name: "r", namespace: "",
+  operation: "UPDATE",
+  object: csr,
+  oldObject: csr,
+  subresource: "approval",
+  name: "r",
+  namespace: "",
   kind: { group: "certificates.k8s.io", version: "v1", kind: "CertificateSigningRequest" },
   resource: { group: "certificates.k8s.io", version: "v1", resource: "certificatesigningrequests" },
 });
@@ -28,9 +38,15 @@ test("CertificateApproval refuses an approval without `approve` on the signer, i
   const p = await plugin(signerAuthorizer("approve", [], asked));
   const error = await statusErrorOfAsync((async () => p.validate!(approval))());
   expect(error.code).toBe(403);
-  expect(error.message).toBe('certificatesigningrequests.certificates.k8s.io "r" is forbidden: user not permitted to approve requests with signerName "example.com/foo"');
+  expect(error.message).toBe(
+    'certificatesigningrequests.certificates.k8s.io "r" is forbidden: user not permitted to approve requests with signerName "example.com/foo"',
+  );
   // IsAuthorizedForSignerName asks for the exact name, then the domain wildcard.
-  expect(asked.map((a) => [a.apiGroup, a.resource, a.name])).toEqual([["certificates.k8s.io", "signers", "example.com/foo"], ["certificates.k8s.io", "signers", "example.com/*"]]);
+  expect(asked.map((a) => [a.apiGroup, a.resource, a.name])).toEqual([["certificates.k8s.io", "signers", "example.com/foo"], [
+    "certificates.k8s.io",
+    "signers",
+    "example.com/*",
+  ]]);
 });
 
 test("CertificateApproval allows `approve` on the signer or on its domain wildcard", async () => {

@@ -16,7 +16,10 @@ const admin = { username: "admin", groups: ["system:masters"] };
 
 async function request(name: string, extra: Record<string, unknown> = {}): Promise<KubeObject> {
   const { csrPem } = await makeCSR({ commonName: name });
-  return { metadata: { name }, spec: { request: requestField(csrPem), signerName: "kubernetes.io/kube-apiserver-client", usages: ["client auth"], ...extra } };
+  return {
+    metadata: { name },
+    spec: { request: requestField(csrPem), signerName: "kubernetes.io/kube-apiserver-client", usages: ["client auth"], ...extra },
+  };
 }
 
 const conditions = (obj: KubeObject) => ((obj.status as { conditions?: { type: string }[] }).conditions ?? []).map((c) => c.type);
@@ -43,7 +46,17 @@ test("PrepareForCreate clears the identity fields of a write without a user and 
 
 test("a main-resource update changes neither spec nor status (csrStrategy.PrepareForUpdate)", async () => {
   await csrs.create("", await request("r3"), { user: alice });
-  const { object } = await csrs.update("", "r3", (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { a: "b" } }, spec: { ...c!.spec as object, username: "x" }, status: { conditions: [{ type: "Approved", status: "True" }] } }), { user: admin });
+  const { object } = await csrs.update(
+    "",
+    "r3",
+    (c) => ({
+      ...c!,
+      metadata: { ...c!.metadata, labels: { a: "b" } },
+      spec: { ...c!.spec as object, username: "x" },
+      status: { conditions: [{ type: "Approved", status: "True" }] },
+    }),
+    { user: admin },
+  );
   expect(object.metadata.labels).toEqual({ a: "b" });
   expect((object.spec as { username: string }).username).toBe("alice");
   expect(object.status).toEqual({});
@@ -51,7 +64,12 @@ test("a main-resource update changes neither spec nor status (csrStrategy.Prepar
 
 test("the approval subresource sets conditions with timestamps and nothing else (csrApprovalStrategy)", async () => {
   await csrs.create("", await request("r4"), { user: alice });
-  const { object } = await csrs.update("", "r4", (c) => ({ ...c!, status: { certificate: "eA==", conditions: [{ type: "Approved", status: "True", reason: "R" }] } }), { user: admin, subresource: "approval" });
+  const { object } = await csrs.update(
+    "",
+    "r4",
+    (c) => ({ ...c!, status: { certificate: "eA==", conditions: [{ type: "Approved", status: "True", reason: "R" }] } }),
+    { user: admin, subresource: "approval" },
+  );
   expect(conditions(object)).toEqual(["Approved"]);
   const [condition] = (object.status as { conditions: Record<string, string>[] }).conditions;
   expect(condition!.lastUpdateTime).toBeDefined();
@@ -61,30 +79,58 @@ test("the approval subresource sets conditions with timestamps and nothing else 
 
 test("approval refuses Approved with Denied (validateConditions: mutually exclusive)", async () => {
   await csrs.create("", await request("r5"), { user: alice });
-  const error = await failure(csrs.update("", "r5", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True" }, { type: "Denied", status: "True" }] } }), { user: admin, subresource: "approval" }));
+  const error = await failure(
+    csrs.update(
+      "",
+      "r5",
+      (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True" }, { type: "Denied", status: "True" }] } }),
+      { user: admin, subresource: "approval" },
+    ),
+  );
   expect(error.code).toBe(422);
-  expect(error.message).toContain('status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive');
+  expect(error.message).toContain(
+    'status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
+  );
 });
 
 test("the status subresource keeps approval conditions and refuses setting them (csrStatusStrategy)", async () => {
   await csrs.create("", await request("r6"), { user: alice });
-  const error = await failure(csrs.update("", "r6", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True" }] } }), { user: admin, subresource: "status" }));
+  const error = await failure(
+    csrs.update("", "r6", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True" }] } }), {
+      user: admin,
+      subresource: "status",
+    }),
+  );
   expect(error.message).toContain('status.conditions: Forbidden: updates may not add a condition of type "Approved"');
-  const { object } = await csrs.update("", "r6", (c) => ({ ...c!, status: { conditions: [{ type: "Failed", status: "True", reason: "X" }] } }), { user: admin, subresource: "status" });
+  const { object } = await csrs.update(
+    "",
+    "r6",
+    (c) => ({ ...c!, status: { conditions: [{ type: "Failed", status: "True", reason: "X" }] } }),
+    { user: admin, subresource: "status" },
+  );
   expect(conditions(object)).toEqual(["Failed"]);
 });
 
 test("status.certificate must be PEM certificates and may be set once (validateCertificate)", async () => {
   await csrs.create("", await request("r7"), { user: alice });
   const bad = Buffer.from("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").toString("base64");
-  const error = await failure(csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: bad } }), { user: admin, subresource: "status" }));
-  expect(error.message).toContain('status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"');
+  const error = await failure(
+    csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: bad } }), { user: admin, subresource: "status" }),
+  );
+  expect(error.message).toContain(
+    'status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"',
+  );
   const issued = async () => Buffer.from(await selfSigned()).toString("base64");
   const first = await issued();
-  const { object } = await csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: first } }), { user: admin, subresource: "status" });
+  const { object } = await csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: first } }), {
+    user: admin,
+    subresource: "status",
+  });
   expect((object.status as { certificate: string }).certificate).toBe(first);
   const second = await issued();
-  const again = await failure(csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: second } }), { user: admin, subresource: "status" }));
+  const again = await failure(
+    csrs.update("", "r7", (c) => ({ ...c!, status: { certificate: second } }), { user: admin, subresource: "status" }),
+  );
   expect(again.message).toContain("status.certificate: Forbidden: updates may not modify existing certificate content");
 });
 
@@ -96,20 +142,41 @@ async function selfSigned(): Promise<string> {
 
 test("a status write keeps the stored Approved condition as it was (preserveConditionInstances)", async () => {
   await csrs.create("", await request("r8"), { user: alice });
-  await csrs.update("", "r8", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "First", message: "m" }] } }), { user: admin, subresource: "approval" });
+  await csrs.update(
+    "",
+    "r8",
+    (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "First", message: "m" }] } }),
+    { user: admin, subresource: "approval" },
+  );
   const { object } = await csrs.update("", "r8", (c) => {
     const status = c!.status as { conditions: Record<string, string>[] };
-    return { ...c!, status: { conditions: [{ ...status.conditions[0]!, reason: "Rewritten" }, { type: "Failed", status: "True", reason: "X" }] } };
+    return {
+      ...c!,
+      status: { conditions: [{ ...status.conditions[0]!, reason: "Rewritten" }, { type: "Failed", status: "True", reason: "X" }] },
+    };
   }, { user: admin, subresource: "status" });
-  expect((object.status as { conditions: { type: string; reason: string }[] }).conditions.map((c) => [c.type, c.reason])).toEqual([["Approved", "First"], ["Failed", "X"]]);
+  expect((object.status as { conditions: { type: string; reason: string }[] }).conditions.map((c) => [c.type, c.reason])).toEqual([[
+    "Approved",
+    "First",
+  ], ["Failed", "X"]]);
 });
 
 test("an approval keeps the stored transition time of a condition it repeats (populateConditionTimestamps)", async () => {
   await csrs.create("", await request("r9"), { user: alice });
-  const first = await csrs.update("", "r9", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", lastTransitionTime: "2020-01-01T00:00:00Z" }] } }), { user: admin, subresource: "approval" });
+  const first = await csrs.update(
+    "",
+    "r9",
+    (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", lastTransitionTime: "2020-01-01T00:00:00Z" }] } }),
+    { user: admin, subresource: "approval" },
+  );
   const [stored] = (first.object.status as { conditions: Record<string, string>[] }).conditions;
   expect(stored!.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
-  const { object } = await csrs.update("", "r9", (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "Again" }] } }), { user: admin, subresource: "approval" });
+  const { object } = await csrs.update(
+    "",
+    "r9",
+    (c) => ({ ...c!, status: { conditions: [{ type: "Approved", status: "True", reason: "Again" }] } }),
+    { user: admin, subresource: "approval" },
+  );
   expect((object.status as { conditions: Record<string, string>[] }).conditions[0]!.lastTransitionTime).toBe("2020-01-01T00:00:00Z");
 });
 

@@ -33,7 +33,8 @@ function withTimestamps(conditions: CSRCondition[], old: CSRCondition[]): CSRCon
   return conditions.map((c) => {
     const next = { ...c };
     next.lastUpdateTime ||= now;
-    next.lastTransitionTime ||= old.find((o) => o.type === c.type && o.status === c.status && o.lastTransitionTime)?.lastTransitionTime ?? now;
+    next.lastTransitionTime ||= old.find((o) => o.type === c.type && o.status === c.status && o.lastTransitionTime)?.lastTransitionTime ??
+      now;
     return next;
   });
 }

@@ -4,7 +4,8 @@
  */
 import { isIP } from "node:net";
 import type * as X509 from "@peculiar/x509";
-import { randomSerialNumber, x509 } from "../api/certificates/mod.ts";
+import { randomSerialNumber } from "../api/certificates/mod.ts";
+import { x509 } from "../runtime/x509.ts";
 
 const KEY_ALGORITHM: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const SIGNING_ALGORITHM: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };

@@ -1,10 +1,15 @@
 import { expect, test } from "bun:test";
 import { checkCSRSignature, parseCSR } from "./csr.ts";
-import { kubeletClientProblem, kubeletServingProblem, apiServerClientProblem } from "./signers.ts";
+import { apiServerClientProblem, kubeletClientProblem, kubeletServingProblem } from "./signers.ts";
 import { makeCSR } from "./testing.ts";
 
 test("parseCSR() reads subject and SANs of a request (kube's certificates.ParseCSR)", async () => {
-  const { csrPem } = await makeCSR({ commonName: "system:node:n1", organizations: ["system:nodes"], dnsNames: ["n1.example"], ipAddresses: ["10.0.0.1"] });
+  const { csrPem } = await makeCSR({
+    commonName: "system:node:n1",
+    organizations: ["system:nodes"],
+    dnsNames: ["n1.example"],
+    ipAddresses: ["10.0.0.1"],
+  });
   const csr = parseCSR(csrPem);
   expect(csr.commonName).toBe("system:node:n1");
   expect(csr.organizations).toEqual(["system:nodes"]);
@@ -13,7 +18,9 @@ test("parseCSR() reads subject and SANs of a request (kube's certificates.ParseC
 });
 
 test("parseCSR() refuses anything but a CERTIFICATE REQUEST block with kube's message", () => {
-  expect(() => parseCSR("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")).toThrow("PEM block type must be CERTIFICATE REQUEST");
+  expect(() => parseCSR("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")).toThrow(
+    "PEM block type must be CERTIFICATE REQUEST",
+  );
   expect(() => parseCSR("not pem")).toThrow("PEM block type must be CERTIFICATE REQUEST");
 });
 
@@ -45,7 +52,9 @@ test("kubeletClientProblem() follows ValidateKubeletClientCSR", async () => {
 test("kubeletServingProblem() requires a DNS or IP SAN (ValidateKubeletServingCSR)", async () => {
   const bare = parseCSR((await makeCSR({ commonName: "system:node:n1", organizations: ["system:nodes"] })).csrPem);
   expect(kubeletServingProblem(bare, ["digital signature", "server auth"])).toBe("DNS or IP subjectAltName is required");
-  const withIP = parseCSR((await makeCSR({ commonName: "system:node:n1", organizations: ["system:nodes"], ipAddresses: ["10.0.0.1"] })).csrPem);
+  const withIP = parseCSR(
+    (await makeCSR({ commonName: "system:node:n1", organizations: ["system:nodes"], ipAddresses: ["10.0.0.1"] })).csrPem,
+  );
   expect(kubeletServingProblem(withIP, ["digital signature", "server auth"])).toBeUndefined();
 });
 

@@ -6,7 +6,7 @@
 import { Buffer } from "node:buffer";
 import { createPublicKey, verify } from "node:crypto";
 import type * as X509 from "@peculiar/x509";
-import { x509 } from "./x509.ts";
+import { x509 } from "../../runtime/x509.ts";
 
 export interface ParsedCSR {
   commonName: string;
@@ -26,7 +26,11 @@ export function firstPemBlock(pem: string): { type: string; der: Buffer; headers
   const match = PEM_BLOCK.exec(pem);
   if (!match) return null;
   const body = match[2]!;
-  return { type: match[1]!, der: Buffer.from(body.replace(/^[A-Za-z-]+:.*$/gm, "").replace(/\s+/g, ""), "base64"), headers: /^[A-Za-z-]+:/m.test(body) };
+  return {
+    type: match[1]!,
+    der: Buffer.from(body.replace(/^[A-Za-z-]+:.*$/gm, "").replace(/\s+/g, ""), "base64"),
+    headers: /^[A-Za-z-]+:/m.test(body),
+  };
 }
 
 /** kube's certificates.ParseCSR; throws an Error with kube's message. */
@@ -39,7 +43,9 @@ export function parseCSR(pem: string): ParsedCSR {
   } catch {
     throw new Error("x509: malformed certificate request");
   }
-  const names = request.extensions.find((e): e is X509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension)?.names.items ?? [];
+  const names =
+    request.extensions.find((e): e is X509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension)?.names
+      .items ?? [];
   const valuesOf = (type: string) => names.filter((n) => n.type === type).map((n) => n.value);
   return {
     commonName: request.subjectName.getField("CN")[0] ?? "",
@@ -66,7 +72,13 @@ export function checkCSRSignature(csr: ParsedCSR): void {
   const signed = (request as unknown as { asn: { certificationRequestInfoRaw?: ArrayBuffer } }).asn.certificationRequestInfoRaw;
   const algorithm = request.signatureAlgorithm as { name: string; hash?: { name: string } };
   const hash = algorithm.hash ? HASHES[algorithm.hash.name] : undefined;
-  const keyType = algorithm.name === "ECDSA" ? "ECDSA" : algorithm.name === "RSASSA-PKCS1-v1_5" ? "RSA" : algorithm.name === "Ed25519" ? "Ed25519" : undefined;
+  const keyType = algorithm.name === "ECDSA"
+    ? "ECDSA"
+    : algorithm.name === "RSASSA-PKCS1-v1_5"
+    ? "RSA"
+    : algorithm.name === "Ed25519"
+    ? "Ed25519"
+    : undefined;
   if (!signed || !keyType || (keyType !== "Ed25519" && !hash)) throw new Error("x509: cannot verify signature: algorithm unimplemented");
   let ok = false;
   try {
@@ -76,5 +88,11 @@ export function checkCSRSignature(csr: ParsedCSR): void {
     ok = false;
   }
   if (ok) return;
-  throw new Error(keyType === "ECDSA" ? "x509: ECDSA verification failure" : keyType === "RSA" ? "crypto/rsa: verification error" : "x509: Ed25519 verification failure");
+  throw new Error(
+    keyType === "ECDSA"
+      ? "x509: ECDSA verification failure"
+      : keyType === "RSA"
+      ? "crypto/rsa: verification error"
+      : "x509: Ed25519 verification failure",
+  );
 }

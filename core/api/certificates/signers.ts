@@ -40,7 +40,9 @@ export function kubeletClientProblem(csr: ParsedCSR, usages: readonly string[]):
   if (csr.ipAddresses.length > 0) return "IP subjectAltNames are not allowed";
   if (csr.uris.length > 0) return "URI subjectAltNames are not allowed";
   if (!csr.commonName.startsWith(NODE_PREFIX)) return "subject common name does not begin with system:node:";
-  if (!sameSet(usages, KUBELET_CLIENT_USAGES) && !sameSet(usages, KUBELET_CLIENT_USAGES_NO_RSA)) return usagesMismatch(KUBELET_CLIENT_USAGES);
+  if (!sameSet(usages, KUBELET_CLIENT_USAGES) && !sameSet(usages, KUBELET_CLIENT_USAGES_NO_RSA)) {
+    return usagesMismatch(KUBELET_CLIENT_USAGES);
+  }
   return undefined;
 }
 
@@ -50,7 +52,9 @@ export function kubeletServingProblem(csr: ParsedCSR, usages: readonly string[])
   if (csr.dnsNames.length === 0 && csr.ipAddresses.length === 0) return "DNS or IP subjectAltName is required";
   if (csr.emailAddresses.length > 0) return "Email subjectAltNames are not allowed";
   if (csr.uris.length > 0) return "URI subjectAltNames are not allowed";
-  if (!sameSet(usages, KUBELET_SERVING_USAGES) && !sameSet(usages, KUBELET_SERVING_USAGES_NO_RSA)) return usagesMismatch(KUBELET_SERVING_USAGES);
+  if (!sameSet(usages, KUBELET_SERVING_USAGES) && !sameSet(usages, KUBELET_SERVING_USAGES_NO_RSA)) {
+    return usagesMismatch(KUBELET_SERVING_USAGES);
+  }
   if (!csr.commonName.startsWith(NODE_PREFIX)) return "subject common name does not begin with system:node:";
   return undefined;
 }
@@ -58,7 +62,9 @@ export function kubeletServingProblem(csr: ParsedCSR, usages: readonly string[])
 /** The signer controller's validAPIServerClientUsages: client auth required, only the two key usages besides it. */
 export function apiServerClientProblem(usages: readonly string[]): string | undefined {
   for (const usage of usages) {
-    if (usage !== "digital signature" && usage !== "key encipherment" && usage !== "client auth") return `invalid usage for client certificate: ${usage}`;
+    if (usage !== "digital signature" && usage !== "key encipherment" && usage !== "client auth") {
+      return `invalid usage for client certificate: ${usage}`;
+    }
   }
   return usages.includes("client auth") ? undefined : "missing required usage for client certificate: client auth";
 }

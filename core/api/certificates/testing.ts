@@ -1,7 +1,7 @@
 /** Test helpers: certificate requests made in process, as openssl or a kubelet would send them. */
 import { Buffer } from "node:buffer";
 import type * as X509 from "@peculiar/x509";
-import { x509 } from "./x509.ts";
+import { x509 } from "../../runtime/x509.ts";
 
 export interface RequestSpec {
   commonName: string;

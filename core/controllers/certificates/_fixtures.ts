@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeObject } from "../../api/types.ts";
-import { makeCSR, type RequestSpec, requestField } from "../../api/certificates/testing.ts";
+import { makeCSR, requestField, type RequestSpec } from "../../api/certificates/testing.ts";
 import { x509 } from "../../api/certificates/mod.ts";
 
 /** A self-signed ECDSA CA written as PEM files; `days` sets its validity. */
@@ -16,7 +16,10 @@ export async function signingCA(days = 365): Promise<{ certFile: string; keyFile
     signingAlgorithm: algorithm,
     notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + days * 86_400_000),
-    extensions: [new x509.BasicConstraintsExtension(true, undefined, true), await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)],
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
   });
   const dir = await mkdtemp(join(tmpdir(), "kubun-ca-"));
   const certPem = certificate.toString("pem");

@@ -5,7 +5,13 @@
  * its own certificate) or `.../nodeclient` (a bootstrapper asking for any node's).
  */
 import type { Attributes, Authorizer } from "../../auth/authorizer.ts";
-import { type CertificateSigningRequest, KUBELET_CLIENT_SIGNER, kubeletClientProblem, type ParsedCSR, parseRequestField } from "../../api/certificates/mod.ts";
+import {
+  type CertificateSigningRequest,
+  KUBELET_CLIENT_SIGNER,
+  kubeletClientProblem,
+  type ParsedCSR,
+  parseRequestField,
+} from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
 import { approvalOf } from "./conditions.ts";
@@ -27,7 +33,11 @@ const RECOGNIZERS: Recognizer[] = [
     subresource: "selfnodeclient",
     successMessage: "Auto approving self kubelet client certificate after SubjectAccessReview.",
   },
-  { recognize: isNodeClientCert, subresource: "nodeclient", successMessage: "Auto approving kubelet client certificate after SubjectAccessReview." },
+  {
+    recognize: isNodeClientCert,
+    subresource: "nodeclient",
+    successMessage: "Auto approving kubelet client certificate after SubjectAccessReview.",
+  },
 ];
 
 /** The SubjectAccessReview kube's sarApprover.authorize sends, answered by the server's authorizer. */

@@ -14,7 +14,8 @@ afterEach(async () => {
   await cluster?.close();
 });
 
-const csrs = () => cluster!.registry.store(cluster!.catalog.byGroupVersionResource("certificates.k8s.io", "v1", "certificatesigningrequests")!);
+const csrs = () =>
+  cluster!.registry.store(cluster!.catalog.byGroupVersionResource("certificates.k8s.io", "v1", "certificatesigningrequests")!);
 
 async function approve(name: string): Promise<void> {
   await csrs().update("", name, (c) => ({ ...c!, status: approved }), { subresource: "approval" });
@@ -32,9 +33,14 @@ test("signer.handle issues an approved kube-apiserver-client request with the CA
   const ca = await signingCA();
   cluster = await testCluster({ clusterSigning: ca });
   manager = await runControllers(cluster, [csrSigningController]);
-  await csrs().create("", await csrObject("alice", { commonName: "alice", organizations: ["dev"] }, {
-    signerName: "kubernetes.io/kube-apiserver-client", usages: ["client auth", "digital signature"], expirationSeconds: 3600,
-  }));
+  await csrs().create(
+    "",
+    await csrObject("alice", { commonName: "alice", organizations: ["dev"] }, {
+      signerName: "kubernetes.io/kube-apiserver-client",
+      usages: ["client auth", "digital signature"],
+      expirationSeconds: 3600,
+    }),
+  );
   await approve("alice");
   const certificate = await issued("alice");
   expect(certificate.subject).toBe("O=dev\nCN=alice");
@@ -48,12 +54,22 @@ test("signer.handle issues an approved kube-apiserver-client request with the CA
 test("signer.handle marks a kubelet client request with a wrong subject Failed (SignerValidationFailure)", async () => {
   cluster = await testCluster({ clusterSigning: await signingCA() });
   manager = await runControllers(cluster, [csrSigningController]);
-  await csrs().create("", await csrObject("bad", { commonName: "alice", organizations: ["system:nodes"] }, {
-    signerName: "kubernetes.io/kube-apiserver-client-kubelet", usages: ["client auth", "digital signature"],
-  }));
+  await csrs().create(
+    "",
+    await csrObject("bad", { commonName: "alice", organizations: ["system:nodes"] }, {
+      signerName: "kubernetes.io/kube-apiserver-client-kubelet",
+      usages: ["client auth", "digital signature"],
+    }),
+  );
   await approve("bad");
-  const failed = await eventually(async () => ((await csrs().get("", "bad")) as CSRFields).status?.conditions?.find((c) => c.type === "Failed"));
-  expect(failed).toMatchObject({ status: "True", reason: "SignerValidationFailure", message: "subject common name does not begin with system:node:" });
+  const failed = await eventually(async () =>
+    ((await csrs().get("", "bad")) as CSRFields).status?.conditions?.find((c) => c.type === "Failed")
+  );
+  expect(failed).toMatchObject({
+    status: "True",
+    reason: "SignerValidationFailure",
+    message: "subject common name does not begin with system:node:",
+  });
   expect(((await csrs().get("", "bad")) as CSRFields).status?.certificate).toBeUndefined();
 });
 
@@ -61,9 +77,13 @@ test("the default duration caps a request without expirationSeconds (--cluster-s
   cluster = await testCluster({ clusterSigning: await signingCA() });
   cluster.settings.config = { ...cluster.settings.config, clusterSigningDurationMs: 24 * 3_600_000 };
   manager = await runControllers(cluster, [csrSigningController]);
-  await csrs().create("", await csrObject("node", { commonName: "system:node:n1", organizations: ["system:nodes"] }, {
-    signerName: "kubernetes.io/kube-apiserver-client-kubelet", usages: ["client auth", "digital signature", "key encipherment"],
-  }));
+  await csrs().create(
+    "",
+    await csrObject("node", { commonName: "system:node:n1", organizations: ["system:nodes"] }, {
+      signerName: "kubernetes.io/kube-apiserver-client-kubelet",
+      usages: ["client auth", "digital signature", "key encipherment"],
+    }),
+  );
   await approve("node");
   const certificate = await issued("node");
   const lifetime = Date.parse(certificate.validTo) - Date.parse(certificate.validFrom);
@@ -74,9 +94,18 @@ test("the default duration caps a request without expirationSeconds (--cluster-s
 test("signer.handle issues a kubelet serving certificate with the request's SANs (isKubeletServing)", async () => {
   cluster = await testCluster({ clusterSigning: await signingCA() });
   manager = await runControllers(cluster, [csrSigningController]);
-  await csrs().create("", await csrObject("serving", { commonName: "system:node:n1", organizations: ["system:nodes"], dnsNames: ["n1.local"], ipAddresses: ["10.0.0.7"] }, {
-    signerName: "kubernetes.io/kubelet-serving", usages: ["digital signature", "key encipherment", "server auth"],
-  }));
+  await csrs().create(
+    "",
+    await csrObject("serving", {
+      commonName: "system:node:n1",
+      organizations: ["system:nodes"],
+      dnsNames: ["n1.local"],
+      ipAddresses: ["10.0.0.7"],
+    }, {
+      signerName: "kubernetes.io/kubelet-serving",
+      usages: ["digital signature", "key encipherment", "server auth"],
+    }),
+  );
   await approve("serving");
   const certificate = await issued("serving");
   expect(certificate.subjectAltName).toBe("DNS:n1.local, IP Address:10.0.0.7");

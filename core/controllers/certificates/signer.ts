@@ -7,7 +7,15 @@
 import { Buffer } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import {
-  apiServerClientProblem, type CertificateSigningRequest, KUBE_APISERVER_CLIENT_SIGNER, KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, kubeletClientProblem, kubeletServingProblem, type ParsedCSR, parseRequestField,
+  apiServerClientProblem,
+  type CertificateSigningRequest,
+  KUBE_APISERVER_CLIENT_SIGNER,
+  KUBELET_CLIENT_SIGNER,
+  KUBELET_SERVING_SIGNER,
+  kubeletClientProblem,
+  kubeletServingProblem,
+  type ParsedCSR,
+  parseRequestField,
 } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import { type Controller, enqueueChanges } from "../runtime/controller.ts";
@@ -45,7 +53,10 @@ export const csrSigningController: Controller = {
         const parsed = parseRequestField(csr.spec?.request ?? "");
         const problem = SIGNER_RULES[csr.spec!.signerName!]!(parsed, usages);
         if (problem) return { ...csr, status: failedStatus(csr, problem) };
-        const certificate = await signRequest(authority, parsed, { usages, ttlMs: certificateTtlMs(maxTtlMs, csr.spec?.expirationSeconds) });
+        const certificate = await signRequest(authority, parsed, {
+          usages,
+          ttlMs: certificateTtlMs(maxTtlMs, csr.spec?.expirationSeconds),
+        });
         return { ...csr, status: { ...csr.status, certificate: Buffer.from(certificate).toString("base64") } };
       }, { subresource: "status" }));
     });

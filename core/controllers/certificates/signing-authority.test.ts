@@ -25,18 +25,36 @@ test("certificateTtlMs() honours a shorter expirationSeconds, never under 10 min
 
 test("loadSigningAuthority() reads kubeadm-style SEC1 EC and PKCS#1 RSA keys and signs with them (--cluster-signing-key-file)", async () => {
   const cases = [
-    { pair: generateKeyPairSync("ec", { namedCurve: "prime256v1" }), type: "sec1", import: { name: "ECDSA", namedCurve: "P-256" }, sign: { name: "ECDSA", hash: "SHA-256" } },
-    { pair: generateKeyPairSync("rsa", { modulusLength: 2048 }), type: "pkcs1", import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, sign: { name: "RSASSA-PKCS1-v1_5" } },
+    {
+      pair: generateKeyPairSync("ec", { namedCurve: "prime256v1" }),
+      type: "sec1",
+      import: { name: "ECDSA", namedCurve: "P-256" },
+      sign: { name: "ECDSA", hash: "SHA-256" },
+    },
+    {
+      pair: generateKeyPairSync("rsa", { modulusLength: 2048 }),
+      type: "pkcs1",
+      import: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+      sign: { name: "RSASSA-PKCS1-v1_5" },
+    },
   ] as const;
   for (const c of cases) {
     const keyPem = c.pair.privateKey.export({ format: "pem", type: c.type }).toString();
     const keys = {
-      privateKey: await crypto.subtle.importKey("pkcs8", c.pair.privateKey.export({ format: "der", type: "pkcs8" }), c.import, true, ["sign"]),
-      publicKey: await crypto.subtle.importKey("spki", c.pair.publicKey.export({ format: "der", type: "spki" }), c.import, true, ["verify"]),
+      privateKey: await crypto.subtle.importKey("pkcs8", c.pair.privateKey.export({ format: "der", type: "pkcs8" }), c.import, true, [
+        "sign",
+      ]),
+      publicKey: await crypto.subtle.importKey("spki", c.pair.publicKey.export({ format: "der", type: "spki" }), c.import, true, [
+        "verify",
+      ]),
     };
-    const caPem = (await x509.X509CertificateGenerator.createSelfSigned({ name: "CN=kubeadm-ca", keys, signingAlgorithm: c.sign })).toString("pem");
+    const caPem = (await x509.X509CertificateGenerator.createSelfSigned({ name: "CN=kubeadm-ca", keys, signingAlgorithm: c.sign }))
+      .toString("pem");
     const authority = await loadSigningAuthority(caPem, keyPem);
-    const issued = await signRequest(authority, parseCSR((await makeCSR({ commonName: "u" })).csrPem), { usages: ["client auth"], ttlMs: HOUR });
+    const issued = await signRequest(authority, parseCSR((await makeCSR({ commonName: "u" })).csrPem), {
+      usages: ["client auth"],
+      ttlMs: HOUR,
+    });
     expect(new X509Certificate(issued).verify(new X509Certificate(caPem).publicKey)).toBe(true);
   }
 });

@@ -83,12 +83,18 @@ export function validity(ttlMs: number, caNotAfter: Date, now = Date.now()): { n
   let notAfter = new Date(ttlMs < SHORT_MS ? now + ttlMs : now + ttlMs - BACKDATE_MS);
   if (notAfter >= caNotAfter) notAfter = caNotAfter;
   if (notBefore >= caNotAfter) throw new Error(`the signer has expired: NotAfter=${caNotAfter.toISOString()}`);
-  if (now >= caNotAfter.getTime()) throw new Error(`refusing to sign a certificate that expired in the past: NotAfter=${caNotAfter.toISOString()}`);
+  if (now >= caNotAfter.getTime()) {
+    throw new Error(`refusing to sign a certificate that expired in the past: NotAfter=${caNotAfter.toISOString()}`);
+  }
   return { notBefore, notAfter };
 }
 
 /** kube's CertificateAuthority.Sign: the issued certificate as PEM. */
-export async function signRequest(ca: SigningAuthority, csr: ParsedCSR, options: { usages: readonly string[]; ttlMs: number }): Promise<string> {
+export async function signRequest(
+  ca: SigningAuthority,
+  csr: ParsedCSR,
+  options: { usages: readonly string[]; ttlMs: number },
+): Promise<string> {
   const names: X509.JsonGeneralName[] = [
     ...csr.dnsNames.map((value) => ({ type: "dns" as const, value })),
     ...csr.ipAddresses.map((value) => ({ type: "ip" as const, value })),

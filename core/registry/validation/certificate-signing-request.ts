@@ -15,9 +15,29 @@ type Condition = { type?: string; status?: string };
 
 /** kube's allValidUsages, listed as sets.String.List() does (sorted). */
 const VALID_USAGES = [
-  "any", "cert sign", "client auth", "code signing", "content commitment", "crl sign", "data encipherment", "decipher only",
-  "digital signature", "email protection", "encipher only", "ipsec end system", "ipsec tunnel", "ipsec user", "key agreement",
-  "key encipherment", "microsoft sgc", "netscape sgc", "ocsp signing", "s/mime", "server auth", "signing", "timestamping",
+  "any",
+  "cert sign",
+  "client auth",
+  "code signing",
+  "content commitment",
+  "crl sign",
+  "data encipherment",
+  "decipher only",
+  "digital signature",
+  "email protection",
+  "encipher only",
+  "ipsec end system",
+  "ipsec tunnel",
+  "ipsec user",
+  "key agreement",
+  "key encipherment",
+  "microsoft sgc",
+  "netscape sgc",
+  "ocsp signing",
+  "s/mime",
+  "server auth",
+  "signing",
+  "timestamping",
 ];
 const TRUE_ONLY_CONDITIONS = new Set(["Approved", "Denied", "Failed"]);
 const ALL_STATUS_VALUES = ["False", "True", "Unknown"];
@@ -57,7 +77,8 @@ function optionsFor(obj: KubeObject, old: KubeObject | undefined): Options {
     allowLegacySignerName: old !== undefined && text(record(old.spec).signerName) === LEGACY_UNKNOWN_SIGNER,
     allowDuplicateConditionTypes: old !== undefined && new Set(types).size !== types.length,
     allowEmptyConditionType: old !== undefined && types.includes(""),
-    allowArbitraryCertificate: old !== undefined && (certificateOf(obj) === certificateOf(old) || certificateProblem(certificateOf(old)) !== undefined),
+    allowArbitraryCertificate: old !== undefined &&
+      (certificateOf(obj) === certificateOf(old) || certificateProblem(certificateOf(old)) !== undefined),
     allowUnknownUsages: old !== undefined && usagesOf(old).some((u) => !VALID_USAGES.includes(u)),
     allowDuplicateUsages: old !== undefined && new Set(usagesOf(old)).size !== usagesOf(old).length,
   };
@@ -86,7 +107,9 @@ function certificateProblem(base64: string): string | undefined {
 export function validateSignerName(field: string, signerName: string): FieldError[] {
   if (signerName === "") return [required(field)];
   const segments = signerName.split("/");
-  if (segments.length !== 2) return [invalid(field, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+  if (segments.length !== 2) {
+    return [invalid(field, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+  }
   const [domain, path] = segments as [string, string];
   const errors: FieldError[] = [];
   if (domain.length > DNS1123_SUBDOMAIN_MAX) errors.push(tooLong(field, DNS1123_SUBDOMAIN_MAX));
@@ -125,7 +148,9 @@ function validateConditions(obj: KubeObject, options: Options): FieldError[] {
     if (!options.allowBothApprovedAndDenied) {
       if (type === "Approved") approved = true;
       if (type === "Denied") denied = true;
-      if ((type === "Approved" && denied) || (type === "Denied" && approved)) errors.push(invalid(`${at}.type`, type, "Approved and Denied conditions are mutually exclusive"));
+      if ((type === "Approved" && denied) || (type === "Denied" && approved)) {
+        errors.push(invalid(`${at}.type`, type, "Approved and Denied conditions are mutually exclusive"));
+      }
     }
     if (!options.allowDuplicateConditionTypes) {
       if (seen.has(type)) errors.push(duplicate(`${at}.type`, type));
@@ -189,13 +214,17 @@ export function validateCertificateSigningRequestUpdate(obj: KubeObject, old: Ku
   options.allowSettingApprovalConditions = subresource === "approval";
   const errors = validateObject(obj, options);
   for (const type of ["Approved", "Denied", "Failed"]) {
-    if (find(obj, type).length < find(old, type).length) errors.push(forbidden("status.conditions", `updates may not remove a condition of type "${type}"`));
+    if (find(obj, type).length < find(old, type).length) {
+      errors.push(forbidden("status.conditions", `updates may not remove a condition of type "${type}"`));
+    }
   }
   if (!options.allowSettingApprovalConditions) {
     for (const type of ["Approved", "Denied"]) {
       const [before, after] = [find(old, type), find(obj, type)];
       if (after.length > before.length) errors.push(forbidden("status.conditions", `updates may not add a condition of type "${type}"`));
-      else if (after.length === before.length && !deepEqual(before, after)) errors.push(forbidden("status.conditions", `updates may not modify a condition of type "${type}"`));
+      else if (after.length === before.length && !deepEqual(before, after)) {
+        errors.push(forbidden("status.conditions", `updates may not modify a condition of type "${type}"`));
+      }
     }
   }
   if (certificateOf(obj) !== certificateOf(old)) {
