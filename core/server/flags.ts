@@ -68,6 +68,11 @@ export interface ServerConfig {
   admissionPluginDir: string;
   /** kube-controller-manager's --controllers: names, `*` for the defaults, `-name` to disable. */
   controllers: string[];
+  /** The CA the csrsigning controller signs with (kube-controller-manager's flags); empty = the data dir's cluster CA. */
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  /** Longest validity of a certificate the csrsigning controller issues. */
+  clusterSigningDurationMs: number;
   /** Simulated Ready nodes sim-0..sim-<N-1> whose pods the server plays kubelet for. */
   simulatedNodes: number;
   /** kube-controller-manager's node lifecycle flags (the controller runs in-process). */
@@ -168,6 +173,9 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),
   defineFlag({ section: "Misc flags", name: "service-node-port-range", key: "serviceNodePortRange", type: stringFlag, defaultValue: "30000-32767", usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends)." }),
   defineFlag({ section: "Controller flags", name: "controllers", key: "controllers", type: stringListFlag, defaultValue: ["*"], usage: "Controllers to run: '*' enables all on-by-default ones, 'foo' enables foo, '-foo' disables foo (bootstrapsigner and tokencleaner are off by default)." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-cert-file", key: "clusterSigningCertFile", type: stringFlag, defaultValue: "", usage: "PEM CA certificate the csrsigning controller issues kubernetes.io/* certificates with; if empty, the CA generated in --data-dir." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-key-file", key: "clusterSigningKeyFile", type: stringFlag, defaultValue: "", usage: "PEM private key (PKCS#8, ECDSA P-256 or RSA) of --cluster-signing-cert-file." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-duration", key: "clusterSigningDurationMs", type: durationFlag, defaultValue: 8760 * 3_600_000, usage: "The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds." }),
   defineFlag({ section: "Controller flags", name: "simulated-nodes", key: "simulatedNodes", type: intFlag, defaultValue: 0, usage: "Register this many Ready nodes (sim-0, sim-1, ...) whose pods are marked Running and Ready and whose Job pods succeed, without containers (KWOK-style)." }),
   defineFlag({ section: "Controller flags", name: "node-monitor-period", key: "nodeMonitorPeriodMs", type: durationFlag, defaultValue: 5_000, usage: "How often the node lifecycle controller checks node health." }),
   defineFlag({ section: "Controller flags", name: "node-monitor-grace-period", key: "nodeMonitorGracePeriodMs", type: durationFlag, defaultValue: 40_000, usage: "How long a node may go without a status heartbeat or Lease renewal before its conditions turn Unknown." }),
