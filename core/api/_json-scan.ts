@@ -1,7 +1,8 @@
 /**
  * A JSON reader for the slow paths of body decoding: it reports duplicate object keys with their
  * field paths (`spec.containers[0].name`, as kube's strict decoder names them) and fails with the
- * messages of Go's encoding/json scanner ("invalid character 'x' looking for beginning of value").
+ * messages of Go's encoding/json scanner ("invalid character 'x' looking for beginning of value"), including
+ * its nesting limit (scanner.pushParseState: "invalid character '[' exceeded max depth" past 10000 levels).
  */
 import { goQuoteByte } from "./_go-text.ts";
 
@@ -13,14 +14,22 @@ export class JSONSyntaxError extends Error {
 }
 
 const END = "unexpected end of JSON input";
+/** encoding/json's maxNestingDepth, which sigs.k8s.io/json keeps. */
+export const MAX_NESTING_DEPTH = 10000;
 const isSpace = (ch: string | undefined) => ch === " " || ch === "\t" || ch === "\n" || ch === "\r";
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
+/** sigs.k8s.io/json's saveStrictError keeps at most this many distinct strict errors. */
+export const MAX_STRICT_ERRORS = 100;
+
 class Reader {
-  readonly duplicates: string[] = [];
+  readonly #duplicates = new Set<string>();
   #text: string;
   #pos = 0;
+  #depth = 0;
+  /** Keys and indexes from the root to the value being read; a path is spelled out only for a duplicate. */
+  #segments: (string | number)[] = [];
 
   constructor(text: string) {
     this.#text = text;
@@ -36,16 +45,34 @@ class Reader {
     return this.#text[this.#pos];
   }
 
+  get duplicates(): string[] {
+    return [...this.#duplicates];
+  }
+
+  #path(): string {
+    let path = "";
+    for (const segment of this.#segments) path += typeof segment === "number" ? `[${segment}]` : path === "" ? segment : `.${segment}`;
+    return path;
+  }
+
+  #recordDuplicate(): void {
+    if (this.#duplicates.size < MAX_STRICT_ERRORS) this.#duplicates.add(this.#path());
+  }
+
   document(): unknown {
-    const value = this.#value("");
+    const value = this.#value();
     if (this.#skipSpace() !== undefined) this.#fail("after top-level value");
     return value;
   }
 
-  #value(path: string): unknown {
+  #value(): unknown {
     const ch = this.#skipSpace();
-    if (ch === "{") return this.#object(path);
-    if (ch === "[") return this.#array(path);
+    if (ch === "{" || ch === "[") {
+      if (++this.#depth > MAX_NESTING_DEPTH) this.#fail("exceeded max depth");
+      const container = ch === "{" ? this.#object() : this.#array();
+      this.#depth--;
+      return container;
+    }
     if (ch === '"') return this.#string();
     if (ch === "-" || isDigit(ch)) return this.#number();
     if (ch === "t") return this.#literal("true", true);
@@ -54,7 +81,7 @@ class Reader {
     return this.#fail("looking for beginning of value");
   }
 
-  #object(path: string): Record<string, unknown> {
+  #object(): Record<string, unknown> {
     const obj: Record<string, unknown> = {};
     this.#pos++;
     if (this.#skipSpace() === "}") {
@@ -66,9 +93,10 @@ class Reader {
       const key = this.#string();
       if (this.#skipSpace() !== ":") this.#fail("after object key");
       this.#pos++;
-      const childPath = path === "" ? key : `${path}.${key}`;
-      const value = this.#value(childPath);
-      if (Object.hasOwn(obj, key)) this.duplicates.push(childPath);
+      this.#segments.push(key);
+      const value = this.#value();
+      if (Object.hasOwn(obj, key)) this.#recordDuplicate();
+      this.#segments.pop();
       // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
       Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
       const next = this.#skipSpace();
@@ -81,7 +109,7 @@ class Reader {
     }
   }
 
-  #array(path: string): unknown[] {
+  #array(): unknown[] {
     const items: unknown[] = [];
     this.#pos++;
     if (this.#skipSpace() === "]") {
@@ -89,7 +117,9 @@ class Reader {
       return items;
     }
     for (;;) {
-      items.push(this.#value(`${path}[${items.length}]`));
+      this.#segments.push(items.length);
+      items.push(this.#value());
+      this.#segments.pop();
       const next = this.#skipSpace();
       this.#pos++;
       if (next === "]") return items;
@@ -171,16 +201,24 @@ class Reader {
   }
 }
 
-/** Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value and are listed by path. */
+/**
+ * Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value and are listed
+ * by path, each once and at most MAX_STRICT_ERRORS of them, as kube's strict decoder collects them.
+ */
 export function readJSON(text: string): { value: unknown; duplicateFields: string[] } {
   const reader = new Reader(text);
   const value = reader.document();
   return { value, duplicateFields: reader.duplicates };
 }
 
-/** Object members written in valid JSON text: every ':' outside a string follows a key. */
-export function countWrittenMembers(text: string): number {
-  let count = 0;
+/**
+ * One linear pass over valid JSON text: its object members (every ':' outside a string follows a key) and
+ * its deepest nesting of objects and arrays.
+ */
+export function scanWritten(text: string): { members: number; depth: number } {
+  let members = 0;
+  let depth = 0;
+  let deepest = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -188,9 +226,11 @@ export function countWrittenMembers(text: string): number {
       if (code === 0x5c) i++;
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
-    else if (code === 0x3a) count++;
+    else if (code === 0x3a) members++;
+    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x7d || code === 0x5d) depth--;
   }
-  return count;
+  return { members, depth: deepest };
 }
 
 /** Object members present in a parsed value; fewer than written means some key was repeated. */

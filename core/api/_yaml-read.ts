@@ -1,14 +1,66 @@
 /**
  * YAML bodies read the way kube's sigs.k8s.io/yaml reads them (YAML 1.1 scalars: yes/no/on/off are
  * booleans, timestamps stay strings), one document only, duplicate keys kept (last wins) and reported by path.
+ * go-yaml's bounds apply: flow collections nest at most 10000 deep and alias expansion is limited, so a
+ * hostile body is a 400 rather than unbounded work.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { MAX_STRICT_ERRORS } from "./_json-scan.ts";
+import { type Document, isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
 
 /** A body that is not acceptable YAML (as opposed to a bug), worded like sigs.k8s.io/yaml. */
 export class YAMLBodyError extends Error {
   constructor(message: string) {
     super(`error converting YAML to JSON: yaml: ${message}`);
     this.name = "YAMLBodyError";
+  }
+}
+
+/** gopkg.in/yaml.v2's max_flow_level (yaml_parser_increase_flow_level). */
+const MAX_FLOW_DEPTH = 10000;
+/** Characters after which `[`, `{` or a quote starts a node rather than sitting inside a plain scalar. */
+const NODE_START = new Set(["", ":", "-", ",", "[", "{", "?"]);
+
+/**
+ * The first `[` or `{` nested deeper than go-yaml allows, as go-yaml reports it: "line N: " is left out on the
+ * first line, as its parser.fail does for a zero line mark. One linear pass over quotes, comments and flow brackets.
+ */
+function flowDepthProblem(text: string): string | undefined {
+  let depth = 0;
+  let line = 0;
+  let previous = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\n") {
+      line++;
+      previous = "";
+    } else if (ch === "#" && (i === 0 || text[i - 1] === " " || text[i - 1] === "\t" || text[i - 1] === "\n")) {
+      while (i + 1 < text.length && text[i + 1] !== "\n") i++;
+    } else if ((ch === '"' || ch === "'") && NODE_START.has(previous)) {
+      for (i++; i < text.length && text[i] !== ch; i++) {
+        if (ch === '"' && text[i] === "\\") i++;
+        else if (text[i] === "\n") line++;
+      }
+      previous = ch;
+    } else if ((ch === "[" || ch === "{") && NODE_START.has(previous)) {
+      if (++depth > MAX_FLOW_DEPTH) return `${line === 0 ? "" : `line ${line + 1}: `}exceeded max depth of ${MAX_FLOW_DEPTH}`;
+      previous = ch;
+    } else if ((ch === "]" || ch === "}") && depth > 0) {
+      depth--;
+      previous = ch;
+    } else if (ch !== " " && ch !== "\t" && ch !== "\r") {
+      previous = ch;
+    }
+  }
+  return undefined;
+}
+
+/** The `yaml` library's alias limit stands in for go-yaml's alias ratio check; the answer is go-yaml's. */
+function toValue(document: Document.Parsed): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    if (e instanceof ReferenceError && /alias count/i.test(e.message)) throw new YAMLBodyError("document contains excessive aliasing");
+    throw e;
   }
 }
 
@@ -32,6 +84,8 @@ function collectDuplicates(node: Node | null | undefined, path: string, out: str
 }
 
 export function readYAML(text: string): { value: unknown; duplicateFields: string[] } {
+  const tooDeep = flowDepthProblem(text);
+  if (tooDeep) throw new YAMLBodyError(tooDeep);
   const documents = parseAllDocuments(text, {
     version: "1.1",
     uniqueKeys: false,
@@ -44,5 +98,6 @@ export function readYAML(text: string): { value: unknown; duplicateFields: strin
   if (problem) throw new YAMLBodyError(`line ${problem.linePos?.[0].line ?? 1}: ${problem.message.split("\n")[0]}`);
   const duplicateFields: string[] = [];
   collectDuplicates(document.contents as Node, "", duplicateFields);
-  return { value: document.toJS({ maxAliasCount: 1000 }), duplicateFields };
+  // Each path once and no more than kube's strict decoder collects.
+  return { value: toValue(document), duplicateFields: [...new Set(duplicateFields)].slice(0, MAX_STRICT_ERRORS) };
 }

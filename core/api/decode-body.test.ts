@@ -104,3 +104,40 @@ test("mediaTypeOf() drops parameters and defaults to JSON", () => {
   expect(mediaTypeOf("")).toBe("application/json");
   expect(mediaTypeOf(null)).toBe("application/json");
 });
+
+const nested = (depth: number, open = "[", close = "]") => open.repeat(depth) + close.repeat(depth);
+
+test("decodeBody() accepts JSON nested 10000 deep and refuses deeper with Go's scanner message (pushParseState)", () => {
+  expect(decodeBody(bytes(nested(10000)), "application/json", write).value).toBeArray();
+  for (const [body, ch] of [[nested(10001), "["], [`${'{"a":'.repeat(100000)}1${"}".repeat(100000)}`, "{"]] as const) {
+    for (const mediaType of ["application/json", ...PATCH_MEDIA_TYPES.filter((t) => t.endsWith("json"))]) {
+      const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
+      expect([mediaType, error.code, error.message]).toEqual([mediaType, 400, `couldn't get version/kind; json parse error: invalid character '${ch}' exceeded max depth`]);
+    }
+  }
+});
+
+test("decodeBody() reports a syntax error met before the nesting limit, as Go's scanner does", () => {
+  const error = statusErrorOf(() => decodeBody(bytes(`[x${nested(20000)}]`), "application/json", write));
+  expect(error.message).toEndWith("invalid character 'x' looking for beginning of value");
+});
+
+test("decodeBody() refuses YAML flow collections nested past go-yaml's max_flow_level", () => {
+  for (const [body, message] of [
+    [`a: ${nested(100000)}\n`, "exceeded max depth of 10000"],
+    [`a: 1\nb: ${nested(10001, "{a: ", "}")}\n`, "line 2: exceeded max depth of 10000"],
+  ]) {
+    for (const mediaType of ["application/yaml", "application/apply-patch+yaml"]) {
+      const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
+      expect([error.code, error.message]).toEqual([400, `error converting YAML to JSON: yaml: ${message}`]);
+    }
+  }
+  expect(decodeBody(bytes(`a: "${"[".repeat(20000)}"\nb: x[[[ # {{{{\n`), "application/yaml", write).value).toEqual({ a: "[".repeat(20000), b: "x[[[" });
+});
+
+test("decodeBody() refuses a YAML alias bomb as go-yaml does (document contains excessive aliasing)", () => {
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+  for (let i = 1; i < 9; i++) levels.push(`${"abcdefghi"[i]}: &${"abcdefghi"[i]} [${Array(9).fill(`*${"abcdefghi"[i - 1]}`).join(", ")}]`);
+  const error = statusErrorOf(() => decodeBody(bytes(levels.join("\n")), "application/yaml", write));
+  expect([error.code, error.message]).toEqual([400, "error converting YAML to JSON: yaml: document contains excessive aliasing"]);
+});

@@ -4,8 +4,10 @@
  * and reported by field path so `fieldValidation` can warn about or reject them.
  */
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
-import { countParsedMembers, countWrittenMembers, JSONSyntaxError, readJSON } from "./_json-scan.ts";
+import { countParsedMembers, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
+
+export { MAX_STRICT_ERRORS } from "./_json-scan.ts";
 
 /** What create and update accept for built-in kinds (kube's NegotiateInputSerializer list). */
 export const WRITE_MEDIA_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"] as const;
@@ -59,8 +61,11 @@ function decodeJSON(text: string): { value: unknown; duplicateFields: string[] }
   } catch {
     return readJSON(text); // throws with Go's wording
   }
+  const written = scanWritten(text);
+  // Too deep for kube: the slow reader fails at the first level past the limit, with Go's wording.
+  if (written.depth > MAX_NESTING_DEPTH) return readJSON(text);
   // Fast duplicate check: fewer members after parsing than written means a repeated key.
-  if (countWrittenMembers(text) === countParsedMembers(value)) return { value, duplicateFields: [] };
+  if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
   return readJSON(text);
 }
 

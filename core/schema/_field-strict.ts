@@ -3,10 +3,8 @@
  * in the document. A field both unknown and duplicated counts once, as unknown, as in kube.
  */
 import { newBadRequest, type StatusError } from "../api/errors.ts";
+import { MAX_STRICT_ERRORS } from "../api/decode-body.ts";
 import { isPlainObject } from "../api/types.ts";
-
-// kube's decoder stops collecting after this many.
-const MAX_STRICT_ERRORS = 100;
 
 /** The position of every field path in a depth-first walk of `value`, in the format of the reported paths. */
 function documentPositions(value: unknown): Map<string, number> {

@@ -12,6 +12,7 @@ import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_fi
 import { canonicalQuantity } from "../api/quantity.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
+export { MAX_STRICT_ERRORS } from "../api/decode-body.ts";
 
 export interface FieldCheck {
   /** Paths of unknown fields that were dropped, e.g. "spec.foo", "spec.containers[0].bar". */

@@ -37,6 +37,7 @@ import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { warningHeaderValues } from "./warning-headers.ts";
 
 export interface AppDeps {
   storage: Storage;
@@ -179,6 +180,6 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
   const response = await handler(ctx);
-  for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  for (const value of warningHeaderValues(ctx.warnings)) response.headers.append("Warning", value);
   return response;
 }
