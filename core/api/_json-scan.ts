@@ -1,8 +1,9 @@
 /**
- * A JSON reader for the slow paths of body decoding: it reports duplicate object keys with their
- * field paths (`spec.containers[0].name`, as kube's strict decoder names them) and fails with the
- * messages of Go's encoding/json scanner ("invalid character 'x' looking for beginning of value"), including
- * its nesting limit (scanner.pushParseState: "invalid character '[' exceeded max depth" past 10000 levels).
+ * JSON helpers for the slow paths of body decoding: a reader that fails with the messages of Go's
+ * encoding/json scanner ("invalid character 'x' looking for beginning of value"), including its nesting limit
+ * (scanner.pushParseState: "invalid character '[' exceeded max depth" past 10000 levels), and linear scans of
+ * valid JSON text that count members and find duplicate object keys by field path (`spec.containers[0].name`,
+ * as kube's strict decoder names them).
  */
 import { goQuoteByte } from "./_go-text.ts";
 
@@ -18,18 +19,17 @@ const END = "unexpected end of JSON input";
 export const MAX_NESTING_DEPTH = 10000;
 const isSpace = (ch: string | undefined) => ch === " " || ch === "\t" || ch === "\n" || ch === "\r";
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
+/** A run of string characters that need no attention (no quote, backslash or control character). */
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
 /** sigs.k8s.io/json's saveStrictError keeps at most this many distinct strict errors. */
 export const MAX_STRICT_ERRORS = 100;
 
 class Reader {
-  readonly #duplicates = new Set<string>();
   #text: string;
   #pos = 0;
   #depth = 0;
-  /** Keys and indexes from the root to the value being read; a path is spelled out only for a duplicate. */
-  #segments: (string | number)[] = [];
 
   constructor(text: string) {
     this.#text = text;
@@ -43,20 +43,6 @@ class Reader {
   #skipSpace(): string | undefined {
     while (isSpace(this.#text[this.#pos])) this.#pos++;
     return this.#text[this.#pos];
-  }
-
-  get duplicates(): string[] {
-    return [...this.#duplicates];
-  }
-
-  #path(): string {
-    let path = "";
-    for (const segment of this.#segments) path += typeof segment === "number" ? `[${segment}]` : path === "" ? segment : `.${segment}`;
-    return path;
-  }
-
-  #recordDuplicate(): void {
-    if (this.#duplicates.size < MAX_STRICT_ERRORS) this.#duplicates.add(this.#path());
   }
 
   document(): unknown {
@@ -93,12 +79,10 @@ class Reader {
       const key = this.#string();
       if (this.#skipSpace() !== ":") this.#fail("after object key");
       this.#pos++;
-      this.#segments.push(key);
       const value = this.#value();
-      if (Object.hasOwn(obj, key)) this.#recordDuplicate();
-      this.#segments.pop();
       // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      else obj[key] = value;
       const next = this.#skipSpace();
       this.#pos++;
       if (next === "}") return obj;
@@ -117,9 +101,7 @@ class Reader {
       return items;
     }
     for (;;) {
-      this.#segments.push(items.length);
       items.push(this.#value());
-      this.#segments.pop();
       const next = this.#skipSpace();
       this.#pos++;
       if (next === "]") return items;
@@ -134,6 +116,9 @@ class Reader {
     let out = "";
     let chunkStart = ++this.#pos;
     for (;;) {
+      PLAIN_RUN.lastIndex = this.#pos;
+      PLAIN_RUN.test(this.#text);
+      this.#pos = PLAIN_RUN.lastIndex;
       const ch = this.#text[this.#pos];
       if (ch === undefined) throw new JSONSyntaxError(END);
       if (ch === '"') {
@@ -141,13 +126,9 @@ class Reader {
         return out;
       }
       if (ch < " ") this.#fail("in string literal");
-      if (ch === "\\") {
-        out += this.#text.slice(chunkStart, this.#pos++);
-        out += this.#escape();
-        chunkStart = this.#pos;
-      } else {
-        this.#pos++;
-      }
+      out += this.#text.slice(chunkStart, this.#pos++);
+      out += this.#escape();
+      chunkStart = this.#pos;
     }
   }
 
@@ -201,14 +182,71 @@ class Reader {
   }
 }
 
+/** Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value. */
+export function readJSON(text: string): { value: unknown } {
+  return { value: new Reader(text).document() };
+}
+
+/** The index of the quote closing the string of valid JSON text that opens at `open`. */
+function closingQuote(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  for (;;) {
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+}
+
+/** Where a scan of valid JSON is: inside an object (with the keys seen so far) or an array (at an index). */
+interface Frame {
+  keys?: Set<string>;
+  /** Keys of this object already reported, so a key repeated many times costs one path. */
+  reported?: Set<string>;
+  key: string;
+  index: number;
+  expectingKey: boolean;
+}
+
+function pathOf(frames: Frame[]): string {
+  let path = "";
+  for (const frame of frames) path += frame.keys ? (path === "" ? frame.key : `.${frame.key}`) : `[${frame.index}]`;
+  return path;
+}
+
 /**
- * Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value and are listed
- * by path, each once and at most MAX_STRICT_ERRORS of them, as kube's strict decoder collects them.
+ * Paths of the keys written more than once in valid JSON text, in document order, each once and at most
+ * MAX_STRICT_ERRORS of them, as kube's strict decoder collects them. One linear pass; no values are built.
  */
-export function readJSON(text: string): { value: unknown; duplicateFields: string[] } {
-  const reader = new Reader(text);
-  const value = reader.document();
-  return { value, duplicateFields: reader.duplicates };
+export function findDuplicateFields(text: string): string[] {
+  const duplicates = new Set<string>();
+  const frames: Frame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const top = frames[frames.length - 1];
+    if (code === 0x22) {
+      const start = i;
+      i = closingQuote(text, i);
+      if (!top?.keys || !top.expectingKey) continue;
+      const raw = text.slice(start + 1, i);
+      const key = raw.includes("\\") ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
+      top.expectingKey = false;
+      top.key = key;
+      if (!top.keys.has(key)) top.keys.add(key);
+      else if (duplicates.size < MAX_STRICT_ERRORS && !top.reported?.has(key)) {
+        (top.reported ??= new Set()).add(key);
+        duplicates.add(pathOf(frames));
+      }
+    } else if (code === 0x7b) frames.push({ keys: new Set(), key: "", index: 0, expectingKey: true });
+    else if (code === 0x5b) frames.push({ key: "", index: 0, expectingKey: false });
+    else if (code === 0x7d || code === 0x5d) frames.pop();
+    else if (code === 0x2c && top) {
+      if (top.keys) top.expectingKey = true;
+      else top.index++;
+    }
+  }
+  return [...duplicates];
 }
 
 /**
@@ -219,13 +257,9 @@ export function scanWritten(text: string): { members: number; depth: number } {
   let members = 0;
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
+    if (code === 0x22) i = closingQuote(text, i);
     else if (code === 0x3a) members++;
     else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
     else if (code === 0x7d || code === 0x5d) depth--;

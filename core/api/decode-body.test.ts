@@ -141,3 +141,24 @@ test("decodeBody() refuses a YAML alias bomb as go-yaml does (document contains 
   const error = statusErrorOf(() => decodeBody(bytes(levels.join("\n")), "application/yaml", write));
   expect([error.code, error.message]).toEqual([400, "error converting YAML to JSON: yaml: document contains excessive aliasing"]);
 });
+
+test("decodeBody() reports each duplicate path once and at most 100 of them (sigs.k8s.io/json saveStrictError)", () => {
+  const repeated = `{"data":{${Array(50_000).fill('"k":"v"').join(",")}}}`;
+  expect(decodeBody(bytes(repeated), "application/json", write).duplicateFields).toEqual(["data.k"]);
+  const many = `{${Array.from({ length: 300 }, (_, i) => `"f${i}":1,"f${i}":2`).join(",")}}`;
+  const fields = decodeBody(bytes(many), "application/json", write).duplicateFields;
+  expect(fields).toHaveLength(100);
+  expect(fields.slice(0, 2)).toEqual(["f0", "f1"]);
+});
+
+test("decodeBody() treats escaped spellings of one key as duplicates and counts array positions", () => {
+  const body = '{"a":{"b\\u0063":1,"bc":2},"l":[{"x":1},{"x":1,"x":2}],"s":"\\"{[,"}';
+  expect(decodeBody(bytes(body), "application/json", write).duplicateFields).toEqual(["a.bc", "l[1].x"]);
+});
+
+test("decodeBody() names a duplicate 9000 levels deep once however often it repeats", () => {
+  const body = `${'{"a":'.repeat(9000)}{${Array(20_000).fill('"k":1').join(",")}}${"}".repeat(9000)}`;
+  const [path, ...rest] = decodeBody(bytes(body), "application/json", write).duplicateFields;
+  expect(rest).toEqual([]);
+  expect(path).toBe(`${"a.".repeat(9000)}k`);
+});

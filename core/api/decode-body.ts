@@ -4,7 +4,7 @@
  * and reported by field path so `fieldValidation` can warn about or reject them.
  */
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
-import { countParsedMembers, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
+import { countParsedMembers, findDuplicateFields, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
 
 export { MAX_STRICT_ERRORS } from "./_json-scan.ts";
@@ -59,14 +59,14 @@ function decodeJSON(text: string): { value: unknown; duplicateFields: string[] }
   try {
     value = JSON.parse(text);
   } catch {
-    return readJSON(text); // throws with Go's wording
+    return { ...readJSON(text), duplicateFields: [] }; // throws with Go's wording
   }
   const written = scanWritten(text);
-  // Too deep for kube: the slow reader fails at the first level past the limit, with Go's wording.
-  if (written.depth > MAX_NESTING_DEPTH) return readJSON(text);
-  // Fast duplicate check: fewer members after parsing than written means a repeated key.
+  // Too deep for kube: the Go-worded reader fails at the first level past the limit.
+  if (written.depth > MAX_NESTING_DEPTH) return { ...readJSON(text), duplicateFields: [] };
+  // Fewer members after parsing than written means a repeated key; only then are the keys looked at.
   if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
-  return readJSON(text);
+  return { value, duplicateFields: findDuplicateFields(text) };
 }
 
 /**
