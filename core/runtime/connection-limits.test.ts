@@ -2,7 +2,7 @@
  * The listener's connection bounds with shortened timeouts: kube's secure server (secure_serving.go) gives
  * Go's http.Server ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes; Go answers unreadable heads itself.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, spyOn, test } from "bun:test";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { connect, type Socket } from "node:net";
 import { createCertificateAuthority, issueServingCertificate } from "../server/certificates.ts";
@@ -123,10 +123,13 @@ test("a request served for longer than every timeout is not cut", async () => {
   expect(await exchange("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toEndWith("ok 0");
 });
 
-test("connections beyond the cap are refused while the ones open keep working", async () => {
+test("connections beyond the cap are refused with one log line while the ones open keep working", async () => {
+  const logged = spyOn(console, "error").mockImplementation(() => {});
   const held = await Promise.all(Array.from({ length: 20 }, () => openTls()));
-  const refused = connect(listener.port, "127.0.0.1");
-  expect(await readUntilClosed(refused)).toBe("");
+  const refused = Array.from({ length: 3 }, () => connect(listener.port, "127.0.0.1"));
+  expect(await Promise.all(refused.map(readUntilClosed))).toEqual(["", "", ""]);
+  expect(logged.mock.calls).toEqual([["kubun: connection limit reached (20 open): refusing new connections until some close"]]);
+  logged.mockRestore();
   held[0].write("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   expect(await readUntilClosed(held[0])).toEndWith("ok 0");
   for (const socket of held) socket.destroy();

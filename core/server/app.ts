@@ -69,17 +69,18 @@ function json(body: unknown, status = 200): Response {
   return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
 }
 
-function errorResponse(error: unknown, accept: string | null | undefined): Response {
+function errorResponse(error: unknown, request: Request): Response {
+  const accept = request.headers.get("accept");
   if (isStatusError(error)) return respondError(error, accept);
-  // Never echo internals that may hold secrets; the message names the failure only.
-  console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
+  if (!request.signal.aborted) console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept);
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.header("accept")));
+  app.onError((error, c) => errorResponse(error, c.req.raw));
   app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
 
   app.use("*", async (c, next) => {
@@ -142,7 +143,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     try {
       return await app.fetch(request, { conn });
     } catch (error) {
-      return errorResponse(error, request.headers.get("accept"));
+      return errorResponse(error, request);
     }
   };
 }
