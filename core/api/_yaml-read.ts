@@ -68,18 +68,31 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-function collectDuplicates(node: Node | null | undefined, path: string, out: string[]): void {
+/**
+ * Paths of repeated keys, each once and at most MAX_STRICT_ERRORS, as kube's strict decoder collects them.
+ * The path from the root is kept as segments and spelled out only for a new duplicate.
+ */
+function collectDuplicates(node: Node | null | undefined, segments: string[], out: Set<string>): void {
   if (isMap(node)) {
     const seen = new Set<string>();
+    const reported = new Set<string>();
     for (const pair of node.items) {
       const key = keyText(pair.key);
-      const childPath = path === "" ? key : `${path}.${key}`;
-      if (seen.has(key)) out.push(childPath);
-      seen.add(key);
-      collectDuplicates(pair.value as Node, childPath, out);
+      segments.push(segments.length === 0 ? key : `.${key}`);
+      if (!seen.has(key)) seen.add(key);
+      else if (out.size < MAX_STRICT_ERRORS && !reported.has(key)) {
+        reported.add(key);
+        out.add(segments.join(""));
+      }
+      collectDuplicates(pair.value as Node, segments, out);
+      segments.pop();
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => collectDuplicates(item as Node, `${path}[${i}]`, out));
+    node.items.forEach((item, i) => {
+      segments.push(`[${i}]`);
+      collectDuplicates(item as Node, segments, out);
+      segments.pop();
+    });
   }
 }
 
@@ -96,8 +109,7 @@ export function readYAML(text: string): { value: unknown; duplicateFields: strin
   if (rest.some((extra) => extra.contents !== null)) throw new YAMLBodyError("a request body must hold exactly one YAML document");
   const problem = document.errors[0];
   if (problem) throw new YAMLBodyError(`line ${problem.linePos?.[0].line ?? 1}: ${problem.message.split("\n")[0]}`);
-  const duplicateFields: string[] = [];
-  collectDuplicates(document.contents as Node, "", duplicateFields);
-  // Each path once and no more than kube's strict decoder collects.
-  return { value: toValue(document), duplicateFields: [...new Set(duplicateFields)].slice(0, MAX_STRICT_ERRORS) };
+  const duplicateFields = new Set<string>();
+  collectDuplicates(document.contents as Node, [], duplicateFields);
+  return { value: toValue(document), duplicateFields: [...duplicateFields] };
 }

@@ -162,3 +162,8 @@ test("decodeBody() names a duplicate 9000 levels deep once however often it repe
   expect(rest).toEqual([]);
   expect(path).toBe(`${"a.".repeat(9000)}k`);
 });
+
+test("decodeBody() reports a YAML key repeated 5,000 times once", () => {
+  const body = `data:\n${Array(5_000).fill("  k: v").join("\n")}\n`;
+  expect(decodeBody(bytes(body), "application/yaml", write).duplicateFields).toEqual(["data.k"]);
+});
