@@ -25,8 +25,17 @@ const configMap = (name: string, data: string) => `{"apiVersion":"v1","kind":"Co
 
 function aliasBomb(name: string): string {
   const anchors = "abcdefghi";
-  const lines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", `  name: ${name}`, "  annotations:", '    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i < anchors.length; i++) lines.push(`    ${anchors[i]}: &${anchors[i]} [${Array(9).fill(`*${anchors[i - 1]}`).join(",")}]`);
+  const lines = [
+    "apiVersion: v1",
+    "kind: ConfigMap",
+    "metadata:",
+    `  name: ${name}`,
+    "  annotations:",
+    '    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ];
+  for (let i = 1; i < anchors.length; i++) {
+    lines.push(`    ${anchors[i]}: &${anchors[i]} [${Array(9).fill(`*${anchors[i - 1]}`).join(",")}]`);
+  }
   return lines.join("\n");
 }
 
@@ -36,13 +45,55 @@ const doublingCopies = JSON.stringify([
 ]);
 
 const REQUESTS: HostileRequest[] = [
-  { name: "plain small create (ceiling)", method: "POST", path: () => COLLECTION, contentType: "application/json", body: (run) => configMap(`small-${run}`, '{"key":"value"}') },
-  { name: "3 MiB create (ceiling)", method: "POST", path: () => COLLECTION, contentType: "application/json", body: (run) => configMap(`big-${run}`, `{"key":"${"v".repeat(3 * 1024 * 1024 - 200)}"}`) },
-  { name: "JSON nested 100,000 deep", method: "POST", path: () => COLLECTION, contentType: "application/json", body: (run) => configMap(`deep-${run}`, nested(100_000, '{"a":', "}")) },
-  { name: "YAML nested 100,000 deep", method: "POST", path: () => COLLECTION, contentType: "application/yaml", body: (run) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep-${run}\ndata: ${nested(100_000, "[", "]")}\n` },
-  { name: "YAML alias bomb (9 levels of 9)", method: "POST", path: () => COLLECTION, contentType: "application/yaml", body: (run) => aliasBomb(`bomb-${run}`) },
-  { name: "one key repeated 200,000 times (1.6 MB)", method: "POST", path: () => COLLECTION, contentType: "application/json", body: (run) => configMap(`dups-${run}`, `{${Array(200_000).fill('"k":"v"').join(",")}}`) },
-  { name: "JSON patch of 24 doubling copies", method: "PATCH", path: () => `${COLLECTION}/target`, contentType: "application/json-patch+json", body: () => doublingCopies },
+  {
+    name: "plain small create (ceiling)",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/json",
+    body: (run) => configMap(`small-${run}`, '{"key":"value"}'),
+  },
+  {
+    name: "3 MiB create (ceiling)",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/json",
+    body: (run) => configMap(`big-${run}`, `{"key":"${"v".repeat(3 * 1024 * 1024 - 200)}"}`),
+  },
+  {
+    name: "JSON nested 100,000 deep",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/json",
+    body: (run) => configMap(`deep-${run}`, nested(100_000, '{"a":', "}")),
+  },
+  {
+    name: "YAML nested 100,000 deep",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/yaml",
+    body: (run) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep-${run}\ndata: ${nested(100_000, "[", "]")}\n`,
+  },
+  {
+    name: "YAML alias bomb (9 levels of 9)",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/yaml",
+    body: (run) => aliasBomb(`bomb-${run}`),
+  },
+  {
+    name: "one key repeated 200,000 times (1.6 MB)",
+    method: "POST",
+    path: () => COLLECTION,
+    contentType: "application/json",
+    body: (run) => configMap(`dups-${run}`, `{${Array(200_000).fill('"k":"v"').join(",")}}`),
+  },
+  {
+    name: "JSON patch of 24 doubling copies",
+    method: "PATCH",
+    path: () => `${COLLECTION}/target`,
+    contentType: "application/json-patch+json",
+    body: () => doublingCopies,
+  },
 ];
 
 /** The server's pid, found by its data directory on its command line (Linux). */
@@ -86,7 +137,10 @@ async function measure(server: TestServer, pid: number, request: HostileRequest,
     }
   })();
   const started = performance.now();
-  const response = await server.request(request.method, request.path(run), { body, headers: { "Content-Type": request.contentType, Accept: "application/json" } });
+  const response = await server.request(request.method, request.path(run), {
+    body,
+    headers: { "Content-Type": request.contentType, Accept: "application/json" },
+  });
   await response.text();
   const ms = performance.now() - started;
   done = true;
@@ -101,8 +155,14 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   try {
     const pid = serverPid(server.dataDir);
-    await server.request("POST", "/api/v1/namespaces", { body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } }), headers: { "Content-Type": "application/json" } });
-    await server.request("POST", COLLECTION, { body: configMap("target", '{"seed":"x"}'), headers: { "Content-Type": "application/json" } });
+    await server.request("POST", "/api/v1/namespaces", {
+      body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } }),
+      headers: { "Content-Type": "application/json" },
+    });
+    await server.request("POST", COLLECTION, {
+      body: configMap("target", '{"seed":"x"}'),
+      headers: { "Content-Type": "application/json" },
+    });
     for (const request of REQUESTS) {
       // The first run warms the JIT for this request's path and is not counted.
       await measure(server, pid, request, RUNS);
@@ -111,13 +171,17 @@ async function main(): Promise<void> {
       const worst = (pick: (m: Measure) => number) => Math.max(...runs.map(pick));
       const bodyBytes = Buffer.byteLength(request.body(0));
       rows.push(
-        `| ${request.name} | ${(bodyBytes / 1024).toFixed(0)} KiB | ${[...new Set(runs.map((m) => m.status))].join(", ")} | ${worst((m) => m.ms).toFixed(1)} ms | ${worst((m) => m.probeMaxMs).toFixed(1)} ms | ${(worst((m) => m.rssRiseBytes) / 2 ** 20).toFixed(1)} MiB |`,
+        `| ${request.name} | ${(bodyBytes / 1024).toFixed(0)} KiB | ${[...new Set(runs.map((m) => m.status))].join(", ")} | ${
+          worst((m) => m.ms).toFixed(1)
+        } ms | ${worst((m) => m.probeMaxMs).toFixed(1)} ms | ${(worst((m) => m.rssRiseBytes) / 2 ** 20).toFixed(1)} MiB |`,
       );
     }
   } finally {
     await server.stop();
   }
-  console.log(`| Request (worst of ${RUNS}, ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | body | status | time | longest /livez wait meanwhile | server RSS rise |`);
+  console.log(
+    `| Request (worst of ${RUNS}, ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | body | status | time | longest /livez wait meanwhile | server RSS rise |`,
+  );
   console.log("|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 }

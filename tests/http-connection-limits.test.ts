@@ -68,7 +68,11 @@ test("stalled handshakes, unfinished heads and stalled bodies are cut after Read
   const heads = await Promise.all(Array.from({ length: 40 }, () => openTls()));
   for (const socket of heads) socket.write("GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\n");
   const bodies = await Promise.all(Array.from({ length: 30 }, () => openTls(true)));
-  for (const socket of bodies) socket.write("POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"apiVersion\":");
+  for (const socket of bodies) {
+    socket.write(
+      'POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"apiVersion":',
+    );
+  }
   const closed = Promise.all([...handshakes, ...heads, ...bodies].map(untilClosed));
   await adminCanList();
   expect(new Set(await closed)).toEqual(new Set([""]));
@@ -103,14 +107,20 @@ test("a request head of nearly 1 MiB is served and a larger one answers Go's 431
   expect(big.status).toBe(200);
   const socket = await openTls();
   socket.write(`GET /api/v1/namespaces/default HTTP/1.1\r\nHost: x\r\nX-Padding: ${"p".repeat(1 << 21)}\r\n\r\n`);
-  expect(await untilClosed(socket)).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large");
+  expect(await untilClosed(socket)).toBe(
+    "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large",
+  );
   await adminCanList();
 });
 
 test("a malformed header line answers Go's 400 Bad Request and writes nothing (net/http conn.serve)", async () => {
   const socket = await openTls();
   const body = JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "never" } });
-  socket.write(`POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nthis line is no header\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-  expect(await untilClosed(socket)).toBe("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request");
+  socket.write(
+    `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nthis line is no header\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  expect(await untilClosed(socket)).toBe(
+    "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request",
+  );
   expect((await server.request("GET", "/api/v1/namespaces/never")).status).toBe(404);
 });

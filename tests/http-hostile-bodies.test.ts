@@ -21,13 +21,26 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function send(method: string, path: string, body: string, contentType: string): Promise<{ status: number; body: Json; headers: Headers }> {
+async function send(
+  method: string,
+  path: string,
+  body: string,
+  contentType: string,
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await server.request(method, path, { body, headers: { "Content-Type": contentType, Accept: "application/json" } });
   return { status: response.status, body: JSON.parse(await response.text()), headers: response.headers };
 }
 
 /** Sends the hostile request while another client reads; both must be answered, and the collection must not move. */
-async function expectRejectedWhileServing(method: string, path: string, body: string, contentType: string, code: number, reason: string, message: string | RegExp) {
+async function expectRejectedWhileServing(
+  method: string,
+  path: string,
+  body: string,
+  contentType: string,
+  code: number,
+  reason: string,
+  message: string | RegExp,
+) {
   const before = await collectionState(server, COLLECTION);
   const [answer, bystander] = await Promise.all([send(method, path, body, contentType), getJson(server, `/api/v1/namespaces/${NS}`)]);
   expectStatus(answer, code, reason, message);
@@ -55,42 +68,116 @@ test("a JSON patch of doubling copies answers 422 once copies pass 3 MiB (json-p
     })),
     ...Array.from({ length: 24 }, (_, i) => ({ op: "copy", from: "/metadata", path: `/data/m${i}` })),
   ];
-  await expectRejectedWhileServing("PATCH", TARGET, JSON.stringify(growing), "application/json-patch+json", 422, "Invalid", "the server rejected our request due to an error in our request");
+  await expectRejectedWhileServing(
+    "PATCH",
+    TARGET,
+    JSON.stringify(growing),
+    "application/json-patch+json",
+    422,
+    "Invalid",
+    "the server rejected our request due to an error in our request",
+  );
 });
 
 test("a JSON patch of more than 10000 operations answers 413 (patch.go maxJSONPatchOperations)", async () => {
   const operations = Array.from({ length: 10001 }, () => ({ op: "test", path: "/kind", value: "ConfigMap" }));
-  await expectRejectedWhileServing("PATCH", TARGET, JSON.stringify(operations), "application/json-patch+json", 413, "RequestEntityTooLarge", "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001");
+  await expectRejectedWhileServing(
+    "PATCH",
+    TARGET,
+    JSON.stringify(operations),
+    "application/json-patch+json",
+    413,
+    "RequestEntityTooLarge",
+    "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001",
+  );
 });
 
 test("JSON bodies nested 100000 deep answer 400 with Go's scanner message (encoding/json maxNestingDepth)", async () => {
   const deepObject = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"data":${nested(100000, '{"a":', "}")}}`;
-  await expectRejectedWhileServing("POST", COLLECTION, deepObject, "application/json", 400, "BadRequest", /json parse error: invalid character '\{' exceeded max depth \(\{"apiVersion"/);
+  await expectRejectedWhileServing(
+    "POST",
+    COLLECTION,
+    deepObject,
+    "application/json",
+    400,
+    "BadRequest",
+    /json parse error: invalid character '\{' exceeded max depth \(\{"apiVersion"/,
+  );
   const deepPatch = `{"data":${nested(100000, "[", "]")}}`;
   for (const contentType of ["application/merge-patch+json", "application/strategic-merge-patch+json"]) {
-    await expectRejectedWhileServing("PATCH", TARGET, deepPatch, contentType, 400, "BadRequest", /invalid character '\[' exceeded max depth$/);
+    await expectRejectedWhileServing(
+      "PATCH",
+      TARGET,
+      deepPatch,
+      contentType,
+      400,
+      "BadRequest",
+      /invalid character '\[' exceeded max depth$/,
+    );
   }
-  await expectRejectedWhileServing("PATCH", TARGET, `[{"op":"add","path":"/data/x","value":${nested(100000, "[", "]")}}]`, "application/json-patch+json", 400, "BadRequest", /invalid character '\[' exceeded max depth$/);
+  await expectRejectedWhileServing(
+    "PATCH",
+    TARGET,
+    `[{"op":"add","path":"/data/x","value":${nested(100000, "[", "]")}}]`,
+    "application/json-patch+json",
+    400,
+    "BadRequest",
+    /invalid character '\[' exceeded max depth$/,
+  );
 });
 
 test("YAML bodies nested 100000 deep answer 400 with go-yaml's message (max_flow_level)", async () => {
   const deep = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata: ${nested(100000, "[", "]")}\n`;
-  await expectRejectedWhileServing("POST", COLLECTION, deep, "application/yaml", 400, "BadRequest", /error converting YAML to JSON: yaml: line 5: exceeded max depth of 10000/);
+  await expectRejectedWhileServing(
+    "POST",
+    COLLECTION,
+    deep,
+    "application/yaml",
+    400,
+    "BadRequest",
+    /error converting YAML to JSON: yaml: line 5: exceeded max depth of 10000/,
+  );
   const applyPatch = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: target\ndata: ${nested(100000, "{a: ", "}")}\n`;
-  await expectRejectedWhileServing("PATCH", `${TARGET}?fieldManager=hostile`, applyPatch, "application/apply-patch+yaml", 400, "BadRequest", /yaml: line 5: exceeded max depth of 10000/);
+  await expectRejectedWhileServing(
+    "PATCH",
+    `${TARGET}?fieldManager=hostile`,
+    applyPatch,
+    "application/apply-patch+yaml",
+    400,
+    "BadRequest",
+    /yaml: line 5: exceeded max depth of 10000/,
+  );
 });
 
 test("a YAML alias bomb answers 400 (go-yaml: document contains excessive aliasing)", async () => {
   const names = "abcdefghi";
-  const lines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: bomb", "  annotations:", '    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  const lines = [
+    "apiVersion: v1",
+    "kind: ConfigMap",
+    "metadata:",
+    "  name: bomb",
+    "  annotations:",
+    '    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ];
   for (let i = 1; i < names.length; i++) lines.push(`    ${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(",")}]`);
-  await expectRejectedWhileServing("POST", COLLECTION, lines.join("\n"), "application/yaml", 400, "BadRequest", /yaml: document contains excessive aliasing/);
+  await expectRejectedWhileServing(
+    "POST",
+    COLLECTION,
+    lines.join("\n"),
+    "application/yaml",
+    400,
+    "BadRequest",
+    /yaml: document contains excessive aliasing/,
+  );
 });
 
 test("one key repeated 200,000 times is one warning (sigs.k8s.io/json saveStrictError dedupes) and the write succeeds", async () => {
   const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"repeated"},"data":{${Array(200_000).fill('"k":"v"').join(",")}}}`;
   expect(body.length).toBeGreaterThan(1_500_000);
-  const [answer, bystander] = await Promise.all([send("POST", COLLECTION, body, "application/json"), getJson(server, `/api/v1/namespaces/${NS}`)]);
+  const [answer, bystander] = await Promise.all([
+    send("POST", COLLECTION, body, "application/json"),
+    getJson(server, `/api/v1/namespaces/${NS}`),
+  ]);
   expect(answer.status).toBe(201);
   expect(answer.body.data).toEqual({ k: "v" });
   expect(answer.headers.get("warning")).toBe('299 - "duplicate field \\"data.k\\""');

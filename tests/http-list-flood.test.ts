@@ -19,7 +19,12 @@ beforeAll(async () => {
   for (let start = 0; start < names.length; start += 50) {
     await Promise.all(
       names.slice(start, start + 50).map(async (name) => {
-        const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { payload: "x".repeat(1000), "dotted.key": "é\"\n" } });
+        const body = JSON.stringify({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name },
+          data: { payload: "x".repeat(1000), "dotted.key": 'é"\n' },
+        });
         const response = await server.request("POST", COLLECTION, { body, headers: { "Content-Type": "application/json" } });
         expect(response.status).toBe(201);
       }),
@@ -37,7 +42,7 @@ test("a streamed JSON list is complete and well-formed, and the same list in pag
   const list = JSON.parse(await response.text());
   expect(list.kind).toBe("ConfigMapList");
   expect(list.items.length).toBe(COUNT + 1); // and the root CA ConfigMap
-  expect(list.items[1].data).toEqual({ payload: "x".repeat(1000), "dotted.key": "é\"\n" });
+  expect(list.items[1].data).toEqual({ payload: "x".repeat(1000), "dotted.key": 'é"\n' });
   const firstPage = JSON.parse(await (await server.request("GET", `${COLLECTION}?limit=10`)).text());
   expect(list.items.slice(0, 10)).toEqual(firstPage.items);
 });
@@ -51,7 +56,9 @@ test("kubectl get reads the streamed Table list of every object", async () => {
 test("while 20 large lists are served, /healthz, /readyz and a small GET are answered before any list completes", async () => {
   const finished: string[] = [];
   const lists = Array.from({ length: 20 }, async (_, i) => {
-    const response = await server.request("GET", COLLECTION, { headers: { Accept: i % 2 ? "application/json" : "application/json;as=Table;v=v1;g=meta.k8s.io" } });
+    const response = await server.request("GET", COLLECTION, {
+      headers: { Accept: i % 2 ? "application/json" : "application/json;as=Table;v=v1;g=meta.k8s.io" },
+    });
     const list: Json = JSON.parse(await response.text());
     expect((list.items ?? list.rows).length).toBe(COUNT + 1);
     finished.push("list");

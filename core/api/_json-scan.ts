@@ -20,6 +20,7 @@ export const MAX_NESTING_DEPTH = 10000;
 const isSpace = (ch: string | undefined) => ch === " " || ch === "\t" || ch === "\n" || ch === "\r";
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
 /** A run of string characters that need no attention (no quote, backslash or control character). */
+// deno-lint-ignore no-control-regex -- JSON strings may not hold control characters; the run stops at them
 const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 

@@ -3,6 +3,8 @@
  * turn, and at most one piece runs per event-loop iteration, so I/O — health checks, watch keep-alives, other
  * clients — is served between pieces however many large requests are running.
  */
+import { setImmediate } from "node:timers";
+
 const waiting: (() => void)[] = [];
 let scheduled = false;
 

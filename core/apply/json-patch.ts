@@ -5,6 +5,7 @@
  * most 3 MiB in all (kube-apiserver arms json-patch's AccumulatedCopySizeLimit from JSONPatchMaxCopyBytes,
  * CVE-2019-1002100), so a short patch cannot grow an object without bound.
  */
+import { Buffer } from "node:buffer";
 import { isPlainObject } from "../api/types.ts";
 
 export interface JsonPatchOperation {

@@ -73,14 +73,19 @@ test("a request head of nearly 1 MiB is served (secure_serving.go MaxHeaderBytes
 
 test("a request head over MaxHeaderBytes answers Go's 431 text and closes (net/http conn.serve errTooLarge)", async () => {
   const answer = await exchange(`GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(1 << 21)}\r\n\r\n`);
-  expect(answer).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large");
+  expect(answer).toBe(
+    "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large",
+  );
   await stillServing();
 });
 
 test("a malformed header line answers Go's 400 text and closes (net/http conn.serve)", async () => {
   for (const line of ["this is not a header", "Bad Name: x", "X-Ctl: a\u0001b"]) {
     const answer = await exchange(`GET /ok HTTP/1.1\r\nHost: x\r\n${line}\r\n\r\n`);
-    expect([line, answer]).toEqual([line, "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request"]);
+    expect([line, answer]).toEqual([
+      line,
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request",
+    ]);
   }
   await stillServing();
 });

@@ -61,7 +61,8 @@ export class ConnectionTracker {
     if (connection === undefined) return;
     connection.running++;
     this.#running++;
-    const hasBody = !request.readableEnded && (Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined);
+    const hasBody = !request.readableEnded &&
+      (Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined);
     this.#enter(connection, socket, hasBody ? "body" : "busy");
     if (hasBody) request.once("end", () => connection.phase === "body" && this.#enter(connection, socket, "busy"));
     response.on("close", () => {

@@ -5,7 +5,7 @@ const list = (count: number) => ({
   kind: "ConfigMapList",
   apiVersion: "v1",
   metadata: { resourceVersion: "7", continue: "abc" },
-  items: Array.from({ length: count }, (_, i) => ({ metadata: { name: `cm-${i}` }, data: { text: "é\"\n".repeat(i % 50) } })),
+  items: Array.from({ length: count }, (_, i) => ({ metadata: { name: `cm-${i}` }, data: { text: 'é"\n'.repeat(i % 50) } })),
 });
 
 test("streamJsonWithArray() writes exactly JSON.stringify of the whole, in several pieces for a large array", async () => {

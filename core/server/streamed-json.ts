@@ -10,7 +10,12 @@ const PIECE_CHARS = 256 * 1024;
 const PLACEHOLDER = "\u0000kubun:streamed-array\u0000";
 
 /** `envelope` with `field` set to `elements` mapped by `toElement`, as a stream of JSON text pieces. */
-export function streamJsonWithArray<T>(envelope: object, field: string, elements: readonly T[], toElement: (element: T) => unknown): ReadableStream<Uint8Array> {
+export function streamJsonWithArray<T>(
+  envelope: object,
+  field: string,
+  elements: readonly T[],
+  toElement: (element: T) => unknown,
+): ReadableStream<Uint8Array> {
   const [head, tail] = JSON.stringify({ ...envelope, [field]: PLACEHOLDER }).split(JSON.stringify(PLACEHOLDER));
   const encoder = new TextEncoder();
   let next = 0;
