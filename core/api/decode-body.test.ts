@@ -167,3 +167,8 @@ test("decodeBody() reports a YAML key repeated 5,000 times once", () => {
   const body = `data:\n${Array(5_000).fill("  k: v").join("\n")}\n`;
   expect(decodeBody(bytes(body), "application/yaml", write).duplicateFields).toEqual(["data.k"]);
 });
+
+test("decodeBody() words a syntax error 9999 levels deep without running out of call stack", () => {
+  const error = statusErrorOf(() => decodeBody(bytes(`${"[".repeat(9999)}x`), "application/json", write));
+  expect(error.message).toBe("couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value");
+});
