@@ -14,7 +14,7 @@ import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
-import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
+import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
 import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
@@ -353,7 +353,8 @@ export class ResourceStore {
     if (unknownFields.length > 0 && directive === "Strict") {
       throw newStrictDecodingError(this.type, obj, unknownFields, []);
     }
-    if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
+    // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
+    if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
     if (this.#extension) this.#extension.applyDefaults(obj);
     else applyDefaults(this.type, obj);
   }

@@ -14,6 +14,10 @@ export interface ServerConfig {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** Connection bounds (hidden; kube's values by default, shorter in tests): header/body-stall and idle timeouts in ms, and the connection cap (0: sized from the open-file limit). */
+  readHeaderTimeoutMs: number;
+  idleConnectionTimeoutMs: number;
+  maxConnections: number;
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
@@ -119,6 +123,9 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Generic flags", name: "config", key: "config", type: stringFlag, defaultValue: "", usage: "A YAML file whose keys are flag names without dashes (e.g. secure-port: 7443); the command line overrides it." }),
   defineFlag({ section: "Generic flags", name: "openapi-descriptions", key: "openapiDescriptions", type: stringListFlag, defaultValue: [], usage: "Kube OpenAPI v2 or v3 documents (e.g. kubernetes' api/openapi-spec/swagger.json) whose descriptions are merged into /openapi/v2 and /openapi/v3, for kubectl explain (repeatable)." }),
   defineFlag({ section: "Generic flags", name: "max-request-bytes", key: "maxRequestBytes", type: intFlag, defaultValue: 3145728, usage: "The largest request body accepted, in bytes; larger requests are answered with 413." }),
+  defineFlag({ section: "Secure serving flags", name: "read-header-timeout", key: "readHeaderTimeoutMs", type: durationFlag, defaultValue: 32_000, hidden: true, usage: "Time a connection has to send a request head, and the longest pause inside a request body (kube's ReadHeaderTimeout)." }),
+  defineFlag({ section: "Secure serving flags", name: "idle-connection-timeout", key: "idleConnectionTimeoutMs", type: durationFlag, defaultValue: 90_000, hidden: true, usage: "Time a kept-alive connection may wait for its next request (kube's IdleTimeout)." }),
+  defineFlag({ section: "Secure serving flags", name: "max-connections", key: "maxConnections", type: intFlag, defaultValue: 0, hidden: true, usage: "Open connections beyond which new ones are refused; 0 sizes the cap from the open-file limit." }),
   defineFlag({ section: "Secure serving flags", name: "bind-address", key: "bindAddress", type: stringFlag, defaultValue: "127.0.0.1", usage: "The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for all interfaces)." }),
   defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),
   defineFlag({ section: "Secure serving flags", name: "tls-cert-file", key: "tlsCertFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 serving certificate (PEM); if empty, one is generated in --data-dir." }),

@@ -162,7 +162,16 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     broker.close();
     await storage.close();
   };
-  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA, requestHeaderCA }).catch(
+  const listener = await listenHttps(app, {
+    host: config.bindAddress,
+    port: config.securePort,
+    key: serving.keyPem,
+    cert: serving.certPem,
+    clientCA,
+    requestHeaderCA,
+    timeouts: { readHeaderTimeoutMs: config.readHeaderTimeoutMs, idleTimeoutMs: config.idleConnectionTimeoutMs },
+    maxConnections: config.maxConnections || undefined,
+  }).catch(
     async (error: unknown) => {
       await releaseStorage();
       throw error;
