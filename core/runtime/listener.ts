@@ -20,6 +20,8 @@ export interface PeerCertificate {
 
 export interface ConnectionInfo {
   peerCertificate?: PeerCertificate;
+  /** The client's IP address (audit events' sourceIPs). */
+  remoteAddress?: string;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -140,7 +142,7 @@ function connectionInfo(incoming: IncomingMessage | undefined, fromClientCA: Cha
   if (!socket) return {};
   let info = connectionInfoBySocket.get(socket);
   if (!info) {
-    info = readConnectionInfo(socket, fromClientCA);
+    info = { ...readConnectionInfo(socket, fromClientCA), remoteAddress: socket.remoteAddress };
     connectionInfoBySocket.set(socket, info);
   }
   return info;

@@ -1,6 +1,7 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → body limit → authentication → impersonation → authorization → handler → encoding in the negotiated representation.
+ * metrics → audit ID → body limit → authentication → audit → impersonation → authorization → handler → encoding
+ * in the negotiated representation.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -24,6 +25,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
+import { addAnnotations, AUDIT_ID_HEADER, auditFailedAuthentication, auditIdOf, type AuditRequest, finishAudit, recordImpersonation, type RequestAudit, startAudit } from "./filters/audit.ts";
+import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
 import { apiResourceList, apiVersions } from "./discovery.ts";
@@ -56,10 +59,15 @@ export interface AppDeps {
   schemas?: SchemaLookup;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
+  /** Audit policy and backends; absent when no policy file or backend is configured. */
+  auditing?: Auditing;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
-type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo } };
+type Env = {
+  Bindings: { conn: ConnectionInfo };
+  Variables: { url: URL; info: RequestInfo; user: UserInfo; auditRequest: AuditRequest; audit: RequestAudit | undefined };
+};
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -98,18 +106,44 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     deps.metrics.observe(metricLabels(info, c.req.raw, url), c.res.status, (performance.now() - started) / 1000);
   });
 
+  // WithAuditInit and WithRequestReceivedTimestamp: every response carries the request's audit ID.
+  app.use("*", async (c, next) => {
+    const auditRequest = { request: c.req.raw, url: c.get("url"), info: c.get("info"), auditID: auditIdOf(c.req.raw), receivedAt: microTimeNow(), remoteAddress: c.env.conn.remoteAddress };
+    c.set("auditRequest", auditRequest);
+    await next();
+    c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
   app.use("*", async (c, next) => {
     const url = c.get("url");
     const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
-    const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous);
-    const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
-    if (user instanceof Response) return user;
-    c.set("user", user);
-    await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
-    await next();
+    const auditing = deps.auditing;
+    const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous).catch(async (error: unknown) => {
+      if (auditing) await auditFailedAuthentication(auditing, c.get("auditRequest"), 401, request.peerCertificate !== undefined);
+      throw error;
+    });
+    const audit = auditing && (await startAudit(auditing, c.get("auditRequest"), authenticated));
+    const authorizeAndServe = async () => {
+      const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
+      if (user instanceof Response) {
+        c.res = user;
+        return;
+      }
+      recordImpersonation(audit, authenticated, user);
+      c.set("user", user);
+      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
+      await next();
+    };
+    if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
+    c.set("audit", audit);
+    // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
+    await authorizeAndServe().catch((error: unknown) => {
+      c.res = errorResponse(error, c.req.header("accept"));
+    });
+    c.res = await finishAudit(auditing, audit, c.get("info"), c.res);
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
@@ -144,6 +178,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       return errorResponse(error, request.headers.get("accept"));
     }
   };
+}
+
+/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 function discovery(body: unknown): Response {

@@ -29,6 +29,7 @@ import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
+import { buildAuditing } from "../audit/mod.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
@@ -70,6 +71,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  const auditing = await buildAuditing(config, log);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
@@ -117,6 +119,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
+    auditing,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
@@ -130,6 +133,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     compactor.stop();
     broker.close();
     await storage.close();
+    await auditing?.sink.shutdown();
   };
   const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA, requestHeaderCA }).catch(
     async (error: unknown) => {
