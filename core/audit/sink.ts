@@ -52,7 +52,7 @@ export function auditSink<T>(mode: AuditMode, batch: BatchConfig, serialize: (ev
 
 class BufferedSink<T> implements AuditSink {
   #queue: T[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #waitTimer: ReturnType<typeof setTimeout> | undefined;
   #sending: Promise<void> = Promise.resolve();
   #tokens: number;
   #lastRefill = performance.now();
@@ -72,25 +72,24 @@ class BufferedSink<T> implements AuditSink {
       return Promise.resolve(true);
     }
     this.#queue.push(this.serialize(event));
-    if (this.#queue.length >= this.config.maxBatchSize) this.#flushSoon(0);
-    else this.#flushSoon(this.config.maxBatchWaitMs);
+    if (this.#queue.length >= this.config.maxBatchSize) this.#send({ partial: false, throttle: true });
+    this.#waitTimer ??= setTimeout(() => {
+      this.#waitTimer = undefined;
+      this.#send({ partial: true, throttle: true });
+    }, this.config.maxBatchWaitMs);
+    this.#waitTimer.unref?.();
     return Promise.resolve(true);
   }
 
-  #flushSoon(delayMs: number): void {
-    if (this.#timer !== undefined && delayMs > 0) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#sending = this.#sending.then(() => this.#sendBatches(false));
-    }, delayMs);
-    this.#timer.unref?.();
+  #send(how: { partial: boolean; throttle: boolean }): Promise<void> {
+    this.#sending = this.#sending.then(() => this.#sendBatches(how));
+    return this.#sending;
   }
 
-  /** Sends full batches, and the rest too once the wait is over (or on shutdown). */
-  async #sendBatches(all: boolean): Promise<void> {
-    while (this.#queue.length > 0) {
-      await this.#throttle(all);
+  /** Sends full batches, and a last partial one when the wait is over or on shutdown; one batch at a time. */
+  async #sendBatches(how: { partial: boolean; throttle: boolean }): Promise<void> {
+    while (this.#queue.length >= (how.partial ? 1 : this.config.maxBatchSize)) {
+      if (how.throttle) await this.#throttle();
       const batch = this.#queue.splice(0, this.config.maxBatchSize);
       try {
         await this.deliver(batch);
@@ -100,9 +99,9 @@ class BufferedSink<T> implements AuditSink {
     }
   }
 
-  /** kube's token bucket (flowcontrol.NewTokenBucketRateLimiter) on batches sent; shutdown does not wait. */
-  async #throttle(skip: boolean): Promise<void> {
-    if (!this.config.throttleEnable || skip) return;
+  /** kube's token bucket (flowcontrol.NewTokenBucketRateLimiter) on batches sent; shutdown does not wait for it. */
+  async #throttle(): Promise<void> {
+    if (!this.config.throttleEnable) return;
     for (;;) {
       const now = performance.now();
       this.#tokens = Math.min(this.config.throttleBurst, this.#tokens + ((now - this.#lastRefill) / 1000) * this.config.throttleQPS);
@@ -116,9 +115,8 @@ class BufferedSink<T> implements AuditSink {
   }
 
   async shutdown(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#sending = this.#sending.then(() => this.#sendBatches(true));
-    await this.#sending;
+    clearTimeout(this.#waitTimer);
+    this.#waitTimer = undefined;
+    await this.#send({ partial: true, throttle: false });
   }
 }
