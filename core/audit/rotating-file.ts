@@ -4,7 +4,7 @@
  * `<name>-<UTC 2006-01-02T15-04-05.000><ext>`; then backups past max count or max age (days) are removed and
  * the rest gzip-compressed when asked. Files are 0600: request bodies may hold secrets.
  */
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { Buffer } from "node:buffer";
@@ -34,6 +34,9 @@ export class RotatingFile {
     this.#max = (options.maxSizeMB > 0 ? options.maxSizeMB : DEFAULT_MAX_SIZE_MB) * MEGABYTE;
     this.#ext = extname(path);
     this.#prefix = `${basename(path, this.#ext)}-`;
+    // kube's ensureLogFile: the folder and the file are created at start-up, so a path that cannot be written stops it.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.#openExistingOrNew(0);
   }
 
   write(text: string): void {

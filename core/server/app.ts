@@ -221,10 +221,11 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
+    auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
-  const response = await handler(ctx);
+  const response = await handler(ctx).finally(() => addAnnotations(c.get("audit"), ctx.auditAnnotations));
   for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
   return response;
 }

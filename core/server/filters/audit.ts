@@ -6,7 +6,9 @@
  * response bodies are logged per level as LogRequestObject/LogRequestPatch/LogResponseObject (pkg/audit/request.go).
  */
 import { newInternalError } from "../../api/errors.ts";
+import { decodeProtobufObject, PROTOBUF_MAGIC } from "../../api/protobuf/mod.ts";
 import { isPlainObject } from "../../api/types.ts";
+import { parse as parseYaml } from "yaml";
 import { type AuditEvent, type Auditing, auditUser, microTimeNow, newEvent, type RequestAuditConfig, type ResponseStatus, type Stage } from "../../audit/mod.ts";
 import type { UserInfo } from "../../auth/user.ts";
 import type { RequestInfo } from "../request-info.ts";
@@ -32,7 +34,7 @@ export interface RequestAudit {
   event: AuditEvent;
   config: RequestAuditConfig;
   /** The request body, read when the level or the objectRef needs it. */
-  body?: Promise<string>;
+  body?: Promise<ArrayBuffer>;
 }
 
 const BODY_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection"]);
@@ -66,7 +68,7 @@ export async function startAudit(auditing: Auditing, r: AuditRequest, user: User
   if (!created) return undefined;
   if (!(await emit(auditing, created, "RequestReceived"))) throw newInternalError("failed to store audit event");
   const audit: RequestAudit = created;
-  if (BODY_VERBS.has(r.info.verb) && r.request.body !== null) audit.body = r.request.clone().text();
+  if (BODY_VERBS.has(r.info.verb) && r.request.body !== null) audit.body = r.request.clone().arrayBuffer();
   return audit;
 }
 
@@ -143,7 +145,7 @@ export async function finishAudit(auditing: Auditing, audit: RequestAudit, info:
 /** LogRequestObject (create, update, delete options) fills objectRef from the body's metadata; LogRequestPatch logs the patch. */
 async function logRequestBody(audit: RequestAudit, info: RequestInfo): Promise<void> {
   if (!audit.body) return;
-  const object = parseJson(await audit.body);
+  const object = decodeBody(new Uint8Array(await audit.body));
   if (object === undefined) return;
   const metadata = isPlainObject(object) && isPlainObject(object.metadata) ? object.metadata : undefined;
   const ref = audit.event.objectRef;
@@ -157,13 +159,12 @@ async function logRequestBody(audit: RequestAudit, info: RequestInfo): Promise<v
   audit.event.requestObject = withoutManagedFields(isDelete(info) && isPlainObject(object) ? deleteOptions(object) : object, audit.config.omitManagedFields);
 }
 
-/** Status answers fill responseStatus (the bounded fields); RequestResponse also logs the object. JSON answers only. */
+/** Status answers fill responseStatus (the bounded fields); RequestResponse also logs the object. */
 async function logResponseBody(audit: RequestAudit, info: RequestInfo, response: Response): Promise<void> {
   const full = audit.event.level === "RequestResponse";
   const mayBeStatus = response.status >= 300 || isDelete(info);
   if (!full && !mayBeStatus) return;
-  if (!(response.headers.get("content-type") ?? "").startsWith("application/json")) return;
-  const object = parseJson(await response.clone().text());
+  const object = decodeBody(new Uint8Array(await response.clone().arrayBuffer()));
   if (isPlainObject(object) && object.kind === "Status" && object.apiVersion === "v1") {
     const status: Record<string, unknown> = { metadata: {} };
     for (const field of ["status", "message", "reason", "details", "code"]) if (object[field] !== undefined && object[field] !== "") status[field] = object[field];
@@ -172,9 +173,13 @@ async function logResponseBody(audit: RequestAudit, info: RequestInfo, response:
   if (full && object !== undefined) audit.event.responseObject = withoutManagedFields(object, audit.config.omitManagedFields);
 }
 
-function parseJson(text: string): unknown {
+/** A body in any form the server reads or writes (protobuf, JSON, YAML) as kube's JSON; undefined when empty or unreadable. */
+function decodeBody(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return undefined;
   try {
-    return text === "" ? undefined : JSON.parse(text);
+    if (PROTOBUF_MAGIC.every((byte, i) => bytes[i] === byte)) return decodeProtobufObject(bytes).object;
+    const text = new TextDecoder().decode(bytes);
+    return text.trimStart().startsWith("{") ? JSON.parse(text) : parseYaml(text);
   } catch {
     return undefined;
   }

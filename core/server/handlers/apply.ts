@@ -41,6 +41,7 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
     fieldValidation: query.fieldValidation,
     warnings: ctx.warnings,
     user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
     fieldManager: manager,
     applied: true,
     forceAllowCreate: true,

@@ -51,5 +51,6 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
     preconditions,
     propagationPolicy,
     user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
   };
 }
