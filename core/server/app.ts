@@ -25,7 +25,7 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
-import { addAnnotations, AUDIT_ID_HEADER, auditFailedAuthentication, auditIdOf, type AuditRequest, finishAudit, recordImpersonation, type RequestAudit, startAudit } from "./filters/audit.ts";
+import { addAnnotations, AUDIT_ID_HEADER, auditFailedAuthentication, auditIdOf, type AuditRequest, finishAudit, logRequestObject, recordImpersonation, type RequestAudit, startAudit } from "./filters/audit.ts";
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
@@ -203,6 +203,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
   const url = c.get("url");
+  const audit = c.get("audit");
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
@@ -221,11 +222,12 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
+    logRequestObject: audit && ((object: unknown) => logRequestObject(audit, info, object)),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
-  const response = await handler(ctx).finally(() => addAnnotations(c.get("audit"), ctx.auditAnnotations));
+  const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
   return response;
 }

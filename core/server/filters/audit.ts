@@ -33,11 +33,8 @@ export interface AuditRequest {
 export interface RequestAudit {
   event: AuditEvent;
   config: RequestAuditConfig;
-  /** The request body, read when the level or the objectRef needs it. */
-  body?: Promise<ArrayBuffer>;
 }
 
-const BODY_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection"]);
 /** kube-apiserver's long-running check (BasicLongRunningRequestCheck): these verbs and subresources. */
 const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
 const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
@@ -67,9 +64,7 @@ export async function startAudit(auditing: Auditing, r: AuditRequest, user: User
   const created = eventFor(auditing, r, user);
   if (!created) return undefined;
   if (!(await emit(auditing, created, "RequestReceived"))) throw newInternalError("failed to store audit event");
-  const audit: RequestAudit = created;
-  if (BODY_VERBS.has(r.info.verb) && r.request.body !== null) audit.body = r.request.clone().arrayBuffer();
-  return audit;
+  return created;
 }
 
 /** WithFailedAuthenticationAudit: one ResponseStarted event with the attempted methods (getAuthMethods). */
@@ -110,7 +105,6 @@ export function addAnnotations(audit: RequestAudit | undefined, annotations: Ite
  * and ResponseComplete when the body ends.
  */
 export async function finishAudit(auditing: Auditing, audit: RequestAudit, info: RequestInfo, response: Response): Promise<Response> {
-  await logRequestBody(audit, info);
   const event = audit.event;
   if (!isLongRunning(info)) await logResponseBody(audit, info, response);
   event.responseStatus = { ...(event.responseStatus ?? { metadata: {} }), code: response.status };
@@ -142,11 +136,12 @@ export async function finishAudit(auditing: Auditing, audit: RequestAudit, info:
   return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** LogRequestObject (create, update, delete options) fills objectRef from the body's metadata; LogRequestPatch logs the patch. */
-async function logRequestBody(audit: RequestAudit, info: RequestInfo): Promise<void> {
-  if (!audit.body) return;
-  const object = decodeBody(new Uint8Array(await audit.body));
-  if (object === undefined) return;
+/**
+ * LogRequestObject / LogRequestPatch, called by the handler with the body it decoded: objectRef's missing name,
+ * namespace, uid and resourceVersion come from the object's metadata (not for patches); Request and
+ * RequestResponse levels keep a copy, taken now because the store goes on to change the object.
+ */
+export function logRequestObject(audit: RequestAudit, info: RequestInfo, object: unknown): void {
   const metadata = isPlainObject(object) && isPlainObject(object.metadata) ? object.metadata : undefined;
   const ref = audit.event.objectRef;
   if (ref && metadata && info.verb !== "patch") {
@@ -156,7 +151,8 @@ async function logRequestBody(audit: RequestAudit, info: RequestInfo): Promise<v
     }
   }
   if (audit.event.level !== "Request" && audit.event.level !== "RequestResponse") return;
-  audit.event.requestObject = withoutManagedFields(isDelete(info) && isPlainObject(object) ? deleteOptions(object) : object, audit.config.omitManagedFields);
+  const copy = structuredClone(object);
+  audit.event.requestObject = withoutManagedFields(isDelete(info) && isPlainObject(copy) ? deleteOptions(copy) : copy, audit.config.omitManagedFields);
 }
 
 /** Status answers fill responseStatus (the bounded fields); RequestResponse also logs the object. */

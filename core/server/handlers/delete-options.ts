@@ -21,6 +21,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteOpti
   if (bytes.length > 0) {
     const decoded = decodeBody(bytes, ctx.request.headers.get("content-type"), { accepted: ["application/json", "application/yaml"] }).value;
     if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
+    ctx.logRequestObject?.(decoded);
     body = decoded;
   }
   const query = ctx.url.searchParams;
