@@ -39,6 +39,8 @@ rules:
 - level: Metadata
   users: [admin]
   nonResourceURLs: ["/healthz"]
+- level: Metadata
+  resources: [{group: "", resources: ["pods"]}]
 `,
   );
   server = await startServer(["--authorization-mode=RBAC", `--audit-policy-file=${policy}`, `--audit-log-path=${logPath}`]);
@@ -129,6 +131,12 @@ test("secrets audited at Metadata never reach the log: kube does not redact, the
   const log = await readFile(logPath, "utf8");
   expect(log).not.toContain("hunter2-secret");
   expect(log).not.toContain(Buffer.from("hunter2-secret").toString("base64"));
+});
+
+test("admission's audit annotations reach the event: PodSecurity's enforce-policy on a pod create", async () => {
+  await kubectlOk(server, ["run", "audited-pod", "--image=busybox", "--restart=Never"]);
+  const event = await eventually(async () => (await readEvents(logPath)).find((e) => e.verb === "create" && e.objectRef?.resource === "pods" && e.objectRef?.name === "audited-pod"), "the pod's create");
+  expect(event.annotations).toEqual({ ...ALLOWED, "pod-security.kubernetes.io/enforce-policy": "privileged:latest" });
 });
 
 test("WithAuditInit: every response carries Audit-ID, the client's own when it sent one, and the event has the same id", async () => {

@@ -106,6 +106,8 @@ export function eventJson(event: AuditEvent): string {
   for (const field of EVENT_FIELDS) if (event[field] !== undefined) ordered[field] = event[field];
   const ref = event.objectRef;
   if (ref) ordered.objectRef = Object.fromEntries(OBJECT_REFERENCE_FIELDS.filter((field) => ref[field]).map((field) => [field, ref[field]]));
+  // Go writes map keys sorted.
+  if (event.annotations) ordered.annotations = Object.fromEntries(Object.entries(event.annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return JSON.stringify(ordered);
 }
 

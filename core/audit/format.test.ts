@@ -13,7 +13,7 @@ function sample(): AuditEvent {
     attributes: { user: { username: "alice", groups: ["devs", "system:authenticated"] }, verb: "list", isResourceRequest: true, path: "/api/v1/namespaces/ns/pods", apiGroup: "", apiVersion: "v1", namespace: "ns", resource: "pods", subresource: "", name: "" },
     receivedAt: "2026-01-02T03:04:05.120000Z",
   });
-  event.annotations = { "authorization.k8s.io/decision": "allow" };
+  event.annotations = { "z.example.com/last": "1", "authorization.k8s.io/decision": "allow" };
   event.responseStatus = { metadata: {}, code: 200 };
   event.stage = "ResponseComplete";
   return event;
@@ -24,6 +24,7 @@ test("eventJson: audit.k8s.io/v1 Event fields in the type's order, IPv4-mapped p
   expect(Object.keys(JSON.parse(text))).toEqual(["kind", "apiVersion", "level", "auditID", "stage", "requestURI", "verb", "user", "sourceIPs", "userAgent", "objectRef", "responseStatus", "requestReceivedTimestamp", "stageTimestamp", "annotations"]);
   expect(JSON.parse(text).objectRef).toEqual({ resource: "pods", namespace: "ns", apiVersion: "v1" });
   expect(JSON.parse(text).sourceIPs).toEqual(["127.0.0.1"]);
+  expect(Object.keys(JSON.parse(text).annotations)).toEqual(["authorization.k8s.io/decision", "z.example.com/last"]);
 });
 
 test("EventString: the legacy line with Go's RFC3339Nano time and kube's placeholders", () => {
