@@ -16,13 +16,14 @@ let scratch: Awaited<ReturnType<typeof scratchDir>>;
 let sink: HttpsFixture;
 const received: Json[] = [];
 let failing = false;
+let failNext = 0;
 let kubeconfig: string;
 let policy: string;
 
 beforeAll(async () => {
   scratch = await scratchDir();
   sink = await startHttpsFixture(async (request) => {
-    if (failing) return new Response("down", { status: 500 });
+    if (failing || failNext-- > 0) return new Response("down", { status: 500 });
     received.push({ method: request.method, contentType: request.headers.get("content-type"), body: await request.json() });
     return new Response("{}", { headers: { "Content-Type": "application/json" } });
   });
@@ -75,6 +76,19 @@ test("blocking-strict mode: a sink that cannot store RequestReceived fails the r
     expect(await response.json()).toMatchObject({ kind: "Status", status: "Failure", reason: "InternalError", code: 500, message: "Internal error occurred: failed to store audit event" });
   } finally {
     failing = false;
+    await server.stop();
+  }
+});
+
+test("a post the sink refuses with a 5xx is retried after --audit-webhook-initial-backoff (kube's webhook backoff)", async () => {
+  received.length = 0;
+  const server = await startServer([`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, "--audit-webhook-mode=blocking", "--audit-webhook-initial-backoff=5ms"]);
+  try {
+    failNext = 1;
+    expect((await server.request("GET", "/healthz", { headers: { "Audit-ID": "retried-1" } })).status).toBe(200);
+    expect(received.map((post) => idsOf(post.body))).toEqual([["retried-1/RequestReceived"], ["retried-1/ResponseComplete"]]);
+  } finally {
+    failNext = 0;
     await server.stop();
   }
 });
