@@ -1,8 +1,10 @@
 /** The built-in controllers, in start order; --controllers picks among them by name. */
 import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
+import { disruptionController } from "./disruption/disruption-controller.ts";
 import { endpointsController } from "./endpoints.ts";
 import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
+import { nodeLifecycleController } from "./node-lifecycle/controller.ts";
 import { rootCAPublisher } from "./root-ca-publisher.ts";
 import type { Controller } from "./runtime/controller.ts";
 import { serviceAccountController } from "./service-account.ts";
@@ -15,8 +17,10 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   serviceAccountTokenController,
   rootCAPublisher,
   ...WORKLOAD_CONTROLLERS,
+  nodeLifecycleController,
   endpointsController,
   endpointSliceController,
+  disruptionController,
   tokenCleaner,
   bootstrapSigner,
 ];

@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
+import { isPrettyPrint } from "../api/query-params.ts";
 import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf } from "../api/types.ts";
@@ -35,10 +36,11 @@ import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
+import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
-import { respondError } from "./respond.ts";
+import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 
 export interface AppDeps {
@@ -57,6 +59,8 @@ export interface AppDeps {
   issuerDiscovery?: IssuerDiscovery;
   /** Schemas published in OpenAPI: the built-ins plus custom resources' (default: built-ins only). */
   schemas?: SchemaLookup;
+  /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
+  openApiDescriptions?: Descriptions;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
@@ -66,33 +70,40 @@ export interface AppDeps {
 
 type Env = {
   Bindings: { conn: ConnectionInfo };
-  Variables: { url: URL; info: RequestInfo; user: UserInfo; auditRequest: AuditRequest; audit: RequestAudit | undefined };
+  Variables: { url: URL; info: RequestInfo; user: UserInfo; authenticationWarnings: string[]; auditRequest: AuditRequest; audit: RequestAudit | undefined };
 };
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function json(body: unknown, status = 200): Response {
-  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
+function json(body: unknown, pretty = false): Response {
+  return new Response(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
 }
 
-function errorResponse(error: unknown, accept: string | null | undefined): Response {
-  if (isStatusError(error)) return respondError(error, accept);
+/** kube's isPrettyPrint; a request that failed before its URL reached the context has it parsed here. */
+function prettyFor(request: Request, url = new URL(request.url)): boolean {
+  return isPrettyPrint(url.searchParams, request.headers.get("user-agent"));
+}
+
+function errorResponse(error: unknown, request: Request): Response {
+  const accept = request.headers.get("accept");
+  const pretty = prettyFor(request);
+  if (isStatusError(error)) return respondError(error, accept, pretty);
   // Never echo internals that may hold secrets; the message names the failure only.
   console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
-  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept);
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.header("accept")));
-  app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
   app.use("*", async (c, next) => {
     // Parsed once; every later step reads it from the context.
     const url = new URL(c.req.url);
-    const info = parseRequestInfo(c.req.method, url);
+    const info = parseRequestInfo(c.req.method, url, sentPath(c.env.conn.requestTarget) ?? url.pathname);
     c.set("url", url);
     c.set("info", info);
     const started = performance.now();
@@ -116,9 +127,17 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
+  // Authentication's warnings (kube's warning.AddWarning) reach every answer, a 401 included.
+  app.use("*", async (c, next) => {
+    const warnings: string[] = [];
+    c.set("authenticationWarnings", warnings);
+    await next();
+    if (warnings.length > 0) c.res = withWarnings(c.res, warnings);
+  });
+
   app.use("*", async (c, next) => {
     const url = c.get("url");
-    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate };
+    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate, warnings: c.get("authenticationWarnings") };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
     const auditing = deps.auditing;
     const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous).catch(async (error: unknown) => {
@@ -135,20 +154,25 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       recordImpersonation(audit, authenticated, user);
       c.set("user", user);
       await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
+      // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+      if (hasDotSegment(c.get("info").path)) {
+        c.res = c.get("info").isResourceRequest ? await serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
+        return;
+      }
       await next();
     };
     if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
     c.set("audit", audit);
     // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
     await authorizeAndServe().catch((error: unknown) => {
-      c.res = errorResponse(error, c.req.header("accept"));
+      c.res = errorResponse(error, c.req.raw);
     });
     c.res = await finishAudit(auditing, audit, c.get("info"), c.res);
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
-  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas });
+  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   const issuerDocs = deps.issuerDiscovery;
@@ -156,18 +180,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.get("url")));
     app.get(JWKS_PATH, () => issuerDocs.jwks());
   }
-  app.get("/version", () => json(versionInfo()));
+  // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/ ...
+  const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
+    app.get(path, handler);
+    app.get(`${path}/`, handler);
+  };
+  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.get("url"))));
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
-  app.get("/api", (c) => json(apiVersions(c.get("url").host)));
+  getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c.req.raw, c.get("url"))));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
-  app.get("/apis", () => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions())));
-  app.get("/api/:version", (c) => discovery(apiResourceList(deps.catalog, "", c.req.param("version"))));
-  app.get("/apis/:group", (c) => discovery(aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group"))));
-  app.get("/apis/:group/:version", (c) => discovery(apiResourceList(deps.catalog, c.req.param("group"), c.req.param("version"))));
+  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.get("url"))));
+  getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
+  getWithOrWithoutSlash("/apis/:group", (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")));
+  getWithOrWithoutSlash("/apis/:group/:version", (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")));
   app.all("/api/*", (c) => serveResource(c, deps));
   app.all("/apis/*", (c) => serveResource(c, deps));
 
@@ -175,7 +204,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     try {
       return await app.fetch(request, { conn });
     } catch (error) {
-      return errorResponse(error, request.headers.get("accept"));
+      return errorResponse(error, request);
     }
   };
 }
@@ -192,9 +221,21 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-function discovery(body: unknown): Response {
+/** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
+function sentPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith("/")) return undefined;
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}
+
+/** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+}
+
+function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();
-  return json(body);
+  return json(body, prettyFor(c.req.raw, c.get("url")));
 }
 
 async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> {
@@ -217,7 +258,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
-      pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
+      pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
@@ -228,6 +269,13 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
-  for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
-  return response;
+  return withWarnings(response, ctx.warnings);
+}
+
+/** Adds each text as a `Warning: 299 - "<text>"` header (a copy, since proxied answers have immutable headers). */
+function withWarnings(response: Response, warnings: string[]): Response {
+  if (warnings.length === 0) return response;
+  const copy = new Response(response.body, response);
+  for (const warning of warnings) copy.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  return copy;
 }

@@ -19,6 +19,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),
+    replace: true,
   });
   return respondObject(object, created ? 201 : 200, ctx.encode);
 }
