@@ -29,7 +29,12 @@ async function getsPerSecond(server: TestServer): Promise<number> {
 
 async function createsPerSecond(server: TestServer, round: number): Promise<number> {
   return await rate(CREATES, CONCURRENCY, async (i) => {
-    const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `r${round}-${i}` }, data: { key: "value".repeat(20) } });
+    const body = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: `r${round}-${i}` },
+      data: { key: "value".repeat(20) },
+    });
     const response = await server.request("POST", "/api/v1/namespaces/default/configmaps", { body, headers: JSON_HEADERS });
     expectStatus(response, 201, "create");
     await response.text();
@@ -44,7 +49,10 @@ const plain = await startServer();
 const audited = await startServer([`--audit-policy-file=${policy}`, `--audit-log-path=${log}`]);
 try {
   for (const server of [plain, audited]) {
-    const seed = await server.request("POST", "/api/v1/namespaces/default/configmaps", { body: JSON.stringify({ metadata: { name: "bench" } }), headers: JSON_HEADERS });
+    const seed = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
+      body: JSON.stringify({ metadata: { name: "bench" } }),
+      headers: JSON_HEADERS,
+    });
     expectStatus(seed, 201, "seed");
   }
   const best = { plainGets: 0, auditedGets: 0, plainCreates: 0, auditedCreates: 0 };
@@ -55,8 +63,16 @@ try {
     best.auditedCreates = Math.max(best.auditedCreates, await createsPerSecond(audited, round));
   }
   const slower = (base: number, withAudit: number) => `${(((base - withAudit) / base) * 100).toFixed(1)}% slower`;
-  console.log(`GET, ${CONCURRENCY} clients: ${Math.round(best.plainGets)}/s without audit, ${Math.round(best.auditedGets)}/s with Metadata audit (${slower(best.plainGets, best.auditedGets)})`);
-  console.log(`create, ${CONCURRENCY} clients: ${Math.round(best.plainCreates)}/s without audit, ${Math.round(best.auditedCreates)}/s with Metadata audit (${slower(best.plainCreates, best.auditedCreates)})`);
+  console.log(
+    `GET, ${CONCURRENCY} clients: ${Math.round(best.plainGets)}/s without audit, ${Math.round(best.auditedGets)}/s with Metadata audit (${
+      slower(best.plainGets, best.auditedGets)
+    })`,
+  );
+  console.log(
+    `create, ${CONCURRENCY} clients: ${Math.round(best.plainCreates)}/s without audit, ${
+      Math.round(best.auditedCreates)
+    }/s with Metadata audit (${slower(best.plainCreates, best.auditedCreates)})`,
+  );
   console.log(`audit log written: ${((await stat(log)).size / 1024 / 1024).toFixed(1)} MiB`);
 } finally {
   await plain.stop();

@@ -53,7 +53,8 @@ afterAll(async () => {
 
 /** The session's events as kube compares them: no ids, no times, the query string kept apart. */
 function comparable(event: Json): Json {
-  const { auditID: _id, requestReceivedTimestamp: _r, stageTimestamp: _s, requestObject: _q, responseObject: _p, userAgent: _u, ...rest } = event;
+  const { auditID: _id, requestReceivedTimestamp: _r, stageTimestamp: _s, requestObject: _q, responseObject: _p, userAgent: _u, ...rest } =
+    event;
   return rest;
 }
 
@@ -82,26 +83,120 @@ test("a kubectl session (apply, get, apply, denied list, watch, delete) is audit
   const named = { ...ref, name: "audited" };
   const base = { kind: "Event", apiVersion: "audit.k8s.io/v1", user: ADMIN, sourceIPs: ["127.0.0.1"], annotations: ALLOWED };
   const ok = (code: number) => ({ metadata: {}, code });
-  const notFound = { metadata: {}, status: "Failure", message: 'configmaps "audited" not found', reason: "NotFound", details: { name: "audited", kind: "configmaps" }, code: 404 };
-  const forbidden = { metadata: {}, status: "Failure", message: 'secrets is forbidden: User "bob" cannot list resource "secrets" in API group "" in the namespace "default"', reason: "Forbidden", details: { kind: "secrets" }, code: 403 };
+  const notFound = {
+    metadata: {},
+    status: "Failure",
+    message: 'configmaps "audited" not found',
+    reason: "NotFound",
+    details: { name: "audited", kind: "configmaps" },
+    code: 404,
+  };
+  const forbidden = {
+    metadata: {},
+    status: "Failure",
+    message: 'secrets is forbidden: User "bob" cannot list resource "secrets" in API group "" in the namespace "default"',
+    reason: "Forbidden",
+    details: { kind: "secrets" },
+    code: 403,
+  };
   const expected = [
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "get", requestURI: "/api/v1/namespaces/default/configmaps/audited", objectRef: named, responseStatus: notFound },
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "create", requestURI: "/api/v1/namespaces/default/configmaps?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", objectRef: named, responseStatus: ok(201) },
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "get", requestURI: "/api/v1/namespaces/default/configmaps/audited", objectRef: named, responseStatus: ok(200) },
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "get", requestURI: "/api/v1/namespaces/default/configmaps/audited", objectRef: named, responseStatus: ok(200) },
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "patch", requestURI: "/api/v1/namespaces/default/configmaps/audited?fieldManager=kubectl-client-side-apply&fieldValidation=Strict", objectRef: named, responseStatus: ok(200) },
     {
-      ...base, level: "Metadata", stage: "ResponseComplete", verb: "list", requestURI: "/api/v1/namespaces/default/secrets?limit=500",
-      impersonatedUser: { username: "bob", groups: ["system:authenticated"] }, objectRef: { resource: "secrets", namespace: "default", apiVersion: "v1" }, responseStatus: forbidden,
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "get",
+      requestURI: "/api/v1/namespaces/default/configmaps/audited",
+      objectRef: named,
+      responseStatus: notFound,
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "create",
+      requestURI: "/api/v1/namespaces/default/configmaps?fieldManager=kubectl-client-side-apply&fieldValidation=Strict",
+      objectRef: named,
+      responseStatus: ok(201),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "get",
+      requestURI: "/api/v1/namespaces/default/configmaps/audited",
+      objectRef: named,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "get",
+      requestURI: "/api/v1/namespaces/default/configmaps/audited",
+      objectRef: named,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "patch",
+      requestURI: "/api/v1/namespaces/default/configmaps/audited?fieldManager=kubectl-client-side-apply&fieldValidation=Strict",
+      objectRef: named,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "Metadata",
+      stage: "ResponseComplete",
+      verb: "list",
+      requestURI: "/api/v1/namespaces/default/secrets?limit=500",
+      impersonatedUser: { username: "bob", groups: ["system:authenticated"] },
+      objectRef: { resource: "secrets", namespace: "default", apiVersion: "v1" },
+      responseStatus: forbidden,
       annotations: { "authorization.k8s.io/decision": "forbid", "authorization.k8s.io/reason": "" },
     },
     // kubectl get NAME -w: a get, then a watch of that name.
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "get", requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\/audited\?/), objectRef: named, responseStatus: ok(200) },
-    { ...base, level: "RequestResponse", stage: "ResponseStarted", verb: "watch", requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\?fieldSelector=metadata.name%3Daudited&.*watch=true/), objectRef: ref, responseStatus: ok(200) },
-    { ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "watch", requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\?fieldSelector=metadata.name%3Daudited&.*watch=true/), objectRef: ref, responseStatus: ok(200) },
     {
-      ...base, level: "RequestResponse", stage: "ResponseComplete", verb: "delete", requestURI: "/api/v1/namespaces/default/configmaps/audited", objectRef: named,
-      responseStatus: { metadata: {}, status: "Success", details: { name: "audited", kind: "configmaps", uid: expect.any(String) }, code: 200 },
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "get",
+      requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\/audited\?/),
+      objectRef: named,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseStarted",
+      verb: "watch",
+      requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\?fieldSelector=metadata.name%3Daudited&.*watch=true/),
+      objectRef: ref,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "watch",
+      requestURI: expect.stringMatching(/^\/api\/v1\/namespaces\/default\/configmaps\?fieldSelector=metadata.name%3Daudited&.*watch=true/),
+      objectRef: ref,
+      responseStatus: ok(200),
+    },
+    {
+      ...base,
+      level: "RequestResponse",
+      stage: "ResponseComplete",
+      verb: "delete",
+      requestURI: "/api/v1/namespaces/default/configmaps/audited",
+      objectRef: named,
+      responseStatus: {
+        metadata: {},
+        status: "Success",
+        details: { name: "audited", kind: "configmaps", uid: expect.any(String) },
+        code: 200,
+      },
     },
   ];
   expect(events.map(comparable)).toEqual(expected);
@@ -125,7 +220,10 @@ test("a kubectl session (apply, get, apply, denied list, watch, delete) is audit
 
 test("secrets audited at Metadata never reach the log: kube does not redact, the policy keeps bodies out", async () => {
   await kubectlOk(server, ["create", "secret", "generic", "audited-secret", "--from-literal=password=hunter2-secret"]);
-  const event = await eventually(async () => (await readEvents(logPath)).find((e) => e.verb === "create" && e.objectRef?.resource === "secrets"), "the secret's create");
+  const event = await eventually(
+    async () => (await readEvents(logPath)).find((e) => e.verb === "create" && e.objectRef?.resource === "secrets"),
+    "the secret's create",
+  );
   expect(event.level).toBe("Metadata");
   expect(event.objectRef).toEqual({ resource: "secrets", namespace: "default", name: "audited-secret", apiVersion: "v1" });
   const log = await readFile(logPath, "utf8");
@@ -135,14 +233,23 @@ test("secrets audited at Metadata never reach the log: kube does not redact, the
 
 test("admission's audit annotations reach the event: PodSecurity's enforce-policy on a pod create", async () => {
   await kubectlOk(server, ["run", "audited-pod", "--image=busybox", "--restart=Never"]);
-  const event = await eventually(async () => (await readEvents(logPath)).find((e) => e.verb === "create" && e.objectRef?.resource === "pods" && e.objectRef?.name === "audited-pod"), "the pod's create");
+  const event = await eventually(
+    async () =>
+      (await readEvents(logPath)).find((e) =>
+        e.verb === "create" && e.objectRef?.resource === "pods" && e.objectRef?.name === "audited-pod"
+      ),
+    "the pod's create",
+  );
   expect(event.annotations).toEqual({ ...ALLOWED, "pod-security.kubernetes.io/enforce-policy": "privileged:latest" });
 });
 
 test("WithAuditInit: every response carries Audit-ID, the client's own when it sent one, and the event has the same id", async () => {
   const chosen = await server.request("GET", "/healthz", { headers: { "Audit-ID": "chosen-audit-id" } });
   expect(chosen.headers.get("audit-id")).toBe("chosen-audit-id");
-  await eventually(async () => (await readEvents(logPath)).find((e) => e.auditID === "chosen-audit-id" && e.requestURI === "/healthz"), "the /healthz event");
+  await eventually(
+    async () => (await readEvents(logPath)).find((e) => e.auditID === "chosen-audit-id" && e.requestURI === "/healthz"),
+    "the /healthz event",
+  );
   const fresh = await server.request("GET", "/api/v1/namespaces/default/configmaps/none");
   expect(fresh.status).toBe(404);
   expect(fresh.headers.get("audit-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -152,7 +259,9 @@ test("WithAuditInit: every response carries Audit-ID, the client's own when it s
 });
 
 test("WithFailedAuthenticationAudit: a rejected credential is one ResponseStarted event naming the attempted method", async () => {
-  const response = await server.requestAnonymous("GET", "/api/v1/namespaces/default/configmaps", { headers: { Authorization: "Bearer not-a-token", "Audit-ID": "failed-authn" } });
+  const response = await server.requestAnonymous("GET", "/api/v1/namespaces/default/configmaps", {
+    headers: { Authorization: "Bearer not-a-token", "Audit-ID": "failed-authn" },
+  });
   expect(response.status).toBe(401);
   const events = await eventually(async () => {
     const found = (await readEvents(logPath)).filter((e) => e.auditID === "failed-authn");
@@ -160,8 +269,15 @@ test("WithFailedAuthenticationAudit: a rejected credential is one ResponseStarte
   }, "the failed authentication event");
   expect(events.map(comparable)).toEqual([
     {
-      kind: "Event", apiVersion: "audit.k8s.io/v1", level: "RequestResponse", stage: "ResponseStarted", requestURI: "/api/v1/namespaces/default/configmaps", verb: "list", user: {},
-      sourceIPs: ["127.0.0.1"], objectRef: { resource: "configmaps", namespace: "default", apiVersion: "v1" },
+      kind: "Event",
+      apiVersion: "audit.k8s.io/v1",
+      level: "RequestResponse",
+      stage: "ResponseStarted",
+      requestURI: "/api/v1/namespaces/default/configmaps",
+      verb: "list",
+      user: {},
+      sourceIPs: ["127.0.0.1"],
+      objectRef: { resource: "configmaps", namespace: "default", apiVersion: "v1" },
       responseStatus: { metadata: {}, message: "Authentication failed, attempted: bearer", code: 401 },
     },
   ]);
@@ -177,12 +293,19 @@ test("LoadPolicyFromFile: a bad policy file stops start-up with kube's message",
     },
     (error: Error) => error.message,
   );
-  expect(failure).toContain(`loading audit policy file: rules[0].level: Unsupported value: "Sometimes": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${bad}`);
+  expect(failure).toContain(
+    `loading audit policy file: rules[0].level: Unsupported value: "Sometimes": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${bad}`,
+  );
 });
 
 test("AuditLogOptions.Validate: an unknown mode or format stops start-up", async () => {
   const policy = join(scratch.path, "policy.yaml");
-  const failure = await startServer([`--audit-policy-file=${policy}`, `--audit-log-path=${join(scratch.path, "never.log")}`, "--audit-log-mode=sometimes", "--audit-log-format=xml"]).then(
+  const failure = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-log-path=${join(scratch.path, "never.log")}`,
+    "--audit-log-mode=sometimes",
+    "--audit-log-format=xml",
+  ]).then(
     async (started) => {
       await started.stop();
       return "";
@@ -197,11 +320,20 @@ test("lumberjack rotation: --audit-log-maxsize in MB, timestamped backups, --aud
   const dir = join(scratch.path, "rotation");
   const path = join(dir, "audit.log");
   const policy = join(scratch.path, "policy.yaml");
-  const rotating = await startServer([`--audit-policy-file=${policy}`, `--audit-log-path=${path}`, "--audit-log-maxsize=1", "--audit-log-maxbackup=2", "--audit-log-compress"]);
+  const rotating = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-log-path=${path}`,
+    "--audit-log-maxsize=1",
+    "--audit-log-maxbackup=2",
+    "--audit-log-compress",
+  ]);
   try {
     const data = { big: "z".repeat(200 * 1024) };
     for (let i = 0; i < 12; i++) {
-      const response = await rotating.request("POST", "/api/v1/namespaces/default/configmaps", { body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `big-${i}` }, data }), headers: { "Content-Type": "application/json" } });
+      const response = await rotating.request("POST", "/api/v1/namespaces/default/configmaps", {
+        body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: `big-${i}` }, data }),
+        headers: { "Content-Type": "application/json" },
+      });
       expect(response.status).toBe(201);
     }
     const names = (await readdir(dir)).sort();

@@ -42,15 +42,35 @@ const idsOf = (list: Json) => list.items.map((event: Json) => `${event.auditID}/
 
 test("batch mode: events arrive as one EventList per batch of --audit-webhook-batch-max-size", async () => {
   received.length = 0;
-  const server = await startServer([`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, "--audit-webhook-batch-max-size=4", "--audit-webhook-batch-max-wait=1h"]);
+  const server = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-webhook-config-file=${kubeconfig}`,
+    "--audit-webhook-batch-max-size=4",
+    "--audit-webhook-batch-max-wait=1h",
+  ]);
   try {
-    for (const id of ["batch-1", "batch-2"]) expect((await server.request("GET", "/healthz", { headers: { "Audit-ID": id } })).status).toBe(200);
+    for (const id of ["batch-1", "batch-2"]) {
+      expect((await server.request("GET", "/healthz", { headers: { "Audit-ID": id } })).status).toBe(200);
+    }
     const batch = await eventually(async () => received[0], "a batch");
     expect(batch.method).toBe("POST");
     expect(batch.contentType).toBe("application/json");
     expect(batch.body).toMatchObject({ kind: "EventList", apiVersion: "audit.k8s.io/v1" });
-    expect(idsOf(batch.body)).toEqual(["batch-1/RequestReceived", "batch-1/ResponseComplete", "batch-2/RequestReceived", "batch-2/ResponseComplete"]);
-    expect(batch.body.items[1]).toMatchObject({ kind: "Event", apiVersion: "audit.k8s.io/v1", level: "Metadata", verb: "get", requestURI: "/healthz", user: { username: "admin" }, responseStatus: { metadata: {}, code: 200 } });
+    expect(idsOf(batch.body)).toEqual([
+      "batch-1/RequestReceived",
+      "batch-1/ResponseComplete",
+      "batch-2/RequestReceived",
+      "batch-2/ResponseComplete",
+    ]);
+    expect(batch.body.items[1]).toMatchObject({
+      kind: "Event",
+      apiVersion: "audit.k8s.io/v1",
+      level: "Metadata",
+      verb: "get",
+      requestURI: "/healthz",
+      user: { username: "admin" },
+      responseStatus: { metadata: {}, code: 200 },
+    });
   } finally {
     await server.stop();
   }
@@ -58,7 +78,11 @@ test("batch mode: events arrive as one EventList per batch of --audit-webhook-ba
 
 test("blocking mode: each event is posted before the response is sent", async () => {
   received.length = 0;
-  const server = await startServer([`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, "--audit-webhook-mode=blocking"]);
+  const server = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-webhook-config-file=${kubeconfig}`,
+    "--audit-webhook-mode=blocking",
+  ]);
   try {
     expect((await server.request("GET", "/healthz", { headers: { "Audit-ID": "blocking-1" } })).status).toBe(200);
     expect(received.map((post) => idsOf(post.body))).toEqual([["blocking-1/RequestReceived"], ["blocking-1/ResponseComplete"]]);
@@ -68,12 +92,23 @@ test("blocking mode: each event is posted before the response is sent", async ()
 });
 
 test("blocking-strict mode: a sink that cannot store RequestReceived fails the request with kube's 500", async () => {
-  const server = await startServer([`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, "--audit-webhook-mode=blocking-strict", "--audit-webhook-initial-backoff=5ms"]);
+  const server = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-webhook-config-file=${kubeconfig}`,
+    "--audit-webhook-mode=blocking-strict",
+    "--audit-webhook-initial-backoff=5ms",
+  ]);
   try {
     failing = true;
     const response = await server.request("GET", "/healthz");
     expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({ kind: "Status", status: "Failure", reason: "InternalError", code: 500, message: "Internal error occurred: failed to store audit event" });
+    expect(await response.json()).toMatchObject({
+      kind: "Status",
+      status: "Failure",
+      reason: "InternalError",
+      code: 500,
+      message: "Internal error occurred: failed to store audit event",
+    });
   } finally {
     failing = false;
     await server.stop();
@@ -82,7 +117,12 @@ test("blocking-strict mode: a sink that cannot store RequestReceived fails the r
 
 test("a post the sink refuses with a 5xx is retried after --audit-webhook-initial-backoff (kube's webhook backoff)", async () => {
   received.length = 0;
-  const server = await startServer([`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, "--audit-webhook-mode=blocking", "--audit-webhook-initial-backoff=5ms"]);
+  const server = await startServer([
+    `--audit-policy-file=${policy}`,
+    `--audit-webhook-config-file=${kubeconfig}`,
+    "--audit-webhook-mode=blocking",
+    "--audit-webhook-initial-backoff=5ms",
+  ]);
   try {
     failNext = 1;
     expect((await server.request("GET", "/healthz", { headers: { "Audit-ID": "retried-1" } })).status).toBe(200);

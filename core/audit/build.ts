@@ -5,7 +5,7 @@
  */
 import process from "node:process";
 import { ConfigFileError } from "../config/mod.ts";
-import { policyRuleEvaluator, type PolicyRuleEvaluator } from "./checker.ts";
+import { type PolicyRuleEvaluator, policyRuleEvaluator } from "./checker.ts";
 import { eventJson } from "./event.ts";
 import { formatEvent, type LogFormat } from "./format.ts";
 import { loadPolicyFile } from "./policy.ts";
@@ -64,11 +64,27 @@ export async function buildAuditing(options: AuditOptions, log: (line: string) =
   if (options.auditLogPath) {
     const format = options.auditLogFormat as LogFormat;
     const write = logWriter(options);
-    sinks.push(auditSink(options.auditLogMode as AuditMode, logBatch(options), (event) => formatEvent(event, format), (lines) => Promise.resolve(write(lines.join(""))), report("log")));
+    sinks.push(
+      auditSink(
+        options.auditLogMode as AuditMode,
+        logBatch(options),
+        (event) => formatEvent(event, format),
+        (lines) => Promise.resolve(write(lines.join(""))),
+        report("log"),
+      ),
+    );
   }
   if (options.auditWebhookConfigFile) {
     const target = await readAuditWebhookConfig(options.auditWebhookConfigFile);
-    sinks.push(auditSink(options.auditWebhookMode as AuditMode, webhookBatch(options), eventJson, webhookDelivery(target, options.auditWebhookInitialBackoffMs), report("webhook")));
+    sinks.push(
+      auditSink(
+        options.auditWebhookMode as AuditMode,
+        webhookBatch(options),
+        eventJson,
+        webhookDelivery(target, options.auditWebhookInitialBackoffMs),
+        report("webhook"),
+      ),
+    );
   }
   if (sinks.length === 0) return undefined;
   return { evaluate, sink: unionSink(sinks) };
@@ -79,7 +95,9 @@ export function validateAuditOptions(o: AuditOptions): string[] {
   const problems: string[] = [];
   if (o.auditLogPath) {
     problems.push(...batchProblems("log", o.auditLogMode, logBatch(o)));
-    if (!FORMATS.includes(o.auditLogFormat)) problems.push(`invalid audit log format ${o.auditLogFormat}, allowed formats are ${JSON.stringify(FORMATS.join(","))}`);
+    if (!FORMATS.includes(o.auditLogFormat)) {
+      problems.push(`invalid audit log format ${o.auditLogFormat}, allowed formats are ${JSON.stringify(FORMATS.join(","))}`);
+    }
     if (o.auditLogMaxage < 0) problems.push(`--audit-log-maxage ${o.auditLogMaxage} can't be a negative number`);
     if (o.auditLogMaxbackup < 0) problems.push(`--audit-log-maxbackup ${o.auditLogMaxbackup} can't be a negative number`);
     if (o.auditLogMaxsize < 0) problems.push(`--audit-log-maxsize ${o.auditLogMaxsize} can't be a negative number`);
@@ -94,22 +112,45 @@ function batchProblems(plugin: string, mode: string, c: BatchConfig): string[] {
   if (mode !== "batch") return [];
   if (c.bufferSize <= 0) return [`invalid audit batch ${plugin} buffer size ${c.bufferSize}, must be a positive number`];
   if (c.maxBatchSize <= 0) return [`invalid audit batch ${plugin} max batch size ${c.maxBatchSize}, must be a positive number`];
-  if (c.throttleEnable && c.throttleQPS <= 0) return [`invalid audit batch ${plugin} throttle QPS ${c.throttleQPS}, must be a positive number`];
-  if (c.throttleEnable && c.throttleBurst <= 0) return [`invalid audit batch ${plugin} throttle burst ${c.throttleBurst}, must be a positive number`];
+  if (c.throttleEnable && c.throttleQPS <= 0) {
+    return [`invalid audit batch ${plugin} throttle QPS ${c.throttleQPS}, must be a positive number`];
+  }
+  if (c.throttleEnable && c.throttleBurst <= 0) {
+    return [`invalid audit batch ${plugin} throttle burst ${c.throttleBurst}, must be a positive number`];
+  }
   return [];
 }
 
 function logBatch(o: AuditOptions): BatchConfig {
-  return { bufferSize: o.auditLogBatchBufferSize, maxBatchSize: o.auditLogBatchMaxSize, maxBatchWaitMs: o.auditLogBatchMaxWaitMs, throttleEnable: o.auditLogBatchThrottleEnable, throttleQPS: o.auditLogBatchThrottleQps, throttleBurst: o.auditLogBatchThrottleBurst };
+  return {
+    bufferSize: o.auditLogBatchBufferSize,
+    maxBatchSize: o.auditLogBatchMaxSize,
+    maxBatchWaitMs: o.auditLogBatchMaxWaitMs,
+    throttleEnable: o.auditLogBatchThrottleEnable,
+    throttleQPS: o.auditLogBatchThrottleQps,
+    throttleBurst: o.auditLogBatchThrottleBurst,
+  };
 }
 
 function webhookBatch(o: AuditOptions): BatchConfig {
-  return { bufferSize: o.auditWebhookBatchBufferSize, maxBatchSize: o.auditWebhookBatchMaxSize, maxBatchWaitMs: o.auditWebhookBatchMaxWaitMs, throttleEnable: o.auditWebhookBatchThrottleEnable, throttleQPS: o.auditWebhookBatchThrottleQps, throttleBurst: o.auditWebhookBatchThrottleBurst };
+  return {
+    bufferSize: o.auditWebhookBatchBufferSize,
+    maxBatchSize: o.auditWebhookBatchMaxSize,
+    maxBatchWaitMs: o.auditWebhookBatchMaxWaitMs,
+    throttleEnable: o.auditWebhookBatchThrottleEnable,
+    throttleQPS: o.auditWebhookBatchThrottleQps,
+    throttleBurst: o.auditWebhookBatchThrottleBurst,
+  };
 }
 
 function logWriter(o: AuditOptions): (text: string) => void {
   if (o.auditLogPath === "-") return (text) => void process.stdout.write(text);
-  const file = new RotatingFile(o.auditLogPath, { maxSizeMB: o.auditLogMaxsize, maxBackups: o.auditLogMaxbackup, maxAgeDays: o.auditLogMaxage, compress: o.auditLogCompress });
+  const file = new RotatingFile(o.auditLogPath, {
+    maxSizeMB: o.auditLogMaxsize,
+    maxBackups: o.auditLogMaxbackup,
+    maxAgeDays: o.auditLogMaxage,
+    compress: o.auditLogCompress,
+  });
   return (text) => file.write(text);
 }
 

@@ -9,7 +9,18 @@ function evaluatorOf(yaml: string) {
 const alice = { username: "alice", groups: ["devs", "system:authenticated"] };
 
 function resource(overrides: Partial<AuditAttributes> = {}): AuditAttributes {
-  return { user: alice, verb: "get", isResourceRequest: true, path: "/api/v1/namespaces/ns/pods/p", apiGroup: "", namespace: "ns", resource: "pods", subresource: "", name: "p", ...overrides };
+  return {
+    user: alice,
+    verb: "get",
+    isResourceRequest: true,
+    path: "/api/v1/namespaces/ns/pods/p",
+    apiGroup: "",
+    namespace: "ns",
+    resource: "pods",
+    subresource: "",
+    name: "p",
+    ...overrides,
+  };
 }
 
 function nonResource(path: string): AuditAttributes {
@@ -58,7 +69,9 @@ test("ruleMatchesResource: group, resource/subresource, *, */subresource, resour
 });
 
 test("pathMatches: *, exact paths and trailing-* prefixes; never resource requests", () => {
-  const evaluate = evaluatorOf("rules:\n- level: None\n  nonResourceURLs: ['/healthz*', '/version']\n- level: Metadata\n  nonResourceURLs: ['*']\n");
+  const evaluate = evaluatorOf(
+    "rules:\n- level: None\n  nonResourceURLs: ['/healthz*', '/version']\n- level: Metadata\n  nonResourceURLs: ['*']\n",
+  );
   expect(evaluate(nonResource("/healthz/etcd")).level).toBe("None");
   expect(evaluate(nonResource("/version")).level).toBe("None");
   expect(evaluate(nonResource("/versions")).level).toBe("Metadata");
@@ -66,7 +79,9 @@ test("pathMatches: *, exact paths and trailing-* prefixes; never resource reques
 });
 
 test("NewPolicyRuleEvaluator: omitStages are the union of the policy's and the rule's; omitManagedFields falls back to the policy's", () => {
-  const evaluate = evaluatorOf("omitStages: [RequestReceived]\nomitManagedFields: true\nrules:\n- level: Metadata\n  verbs: [get]\n  omitStages: [ResponseStarted]\n  omitManagedFields: false\n- level: Request\n");
+  const evaluate = evaluatorOf(
+    "omitStages: [RequestReceived]\nomitManagedFields: true\nrules:\n- level: Metadata\n  verbs: [get]\n  omitStages: [ResponseStarted]\n  omitManagedFields: false\n- level: Request\n",
+  );
   const get = evaluate(resource());
   expect(get.omitStages.sort()).toEqual(["RequestReceived", "ResponseStarted"]);
   expect(get.omitManagedFields).toBe(false);

@@ -37,7 +37,11 @@ export function policyRuleEvaluator(policy: Policy): PolicyRuleEvaluator {
       omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
     },
   }));
-  const fallback: RequestAuditConfig = { level: "None", omitStages: policy.omitStages as Stage[], omitManagedFields: policy.omitManagedFields };
+  const fallback: RequestAuditConfig = {
+    level: "None",
+    omitStages: policy.omitStages as Stage[],
+    omitManagedFields: policy.omitManagedFields,
+  };
   return (attributes) => rules.find(({ rule }) => ruleMatches(rule, attributes))?.config ?? fallback;
 }
 

@@ -89,30 +89,71 @@ export function newEvent(facts: RequestFacts): AuditEvent {
     stageTimestamp: facts.receivedAt,
   };
   if (a.isResourceRequest) {
-    event.objectRef = withoutEmpty({ resource: a.resource, namespace: a.namespace, name: a.name, apiGroup: a.apiGroup, apiVersion: a.apiVersion, subresource: a.subresource });
+    event.objectRef = withoutEmpty({
+      resource: a.resource,
+      namespace: a.namespace,
+      name: a.name,
+      apiGroup: a.apiGroup,
+      apiVersion: a.apiVersion,
+      subresource: a.subresource,
+    });
   }
   return event;
 }
 
 const EVENT_FIELDS = [
-  "kind", "apiVersion", "level", "auditID", "stage", "requestURI", "verb", "user", "impersonatedUser", "sourceIPs", "userAgent",
-  "objectRef", "responseStatus", "requestObject", "responseObject", "requestReceivedTimestamp", "stageTimestamp", "annotations",
+  "kind",
+  "apiVersion",
+  "level",
+  "auditID",
+  "stage",
+  "requestURI",
+  "verb",
+  "user",
+  "impersonatedUser",
+  "sourceIPs",
+  "userAgent",
+  "objectRef",
+  "responseStatus",
+  "requestObject",
+  "responseObject",
+  "requestReceivedTimestamp",
+  "stageTimestamp",
+  "annotations",
 ] as const;
-const OBJECT_REFERENCE_FIELDS = ["resource", "namespace", "name", "uid", "apiGroup", "apiVersion", "resourceVersion", "subresource"] as const;
+const OBJECT_REFERENCE_FIELDS = [
+  "resource",
+  "namespace",
+  "name",
+  "uid",
+  "apiGroup",
+  "apiVersion",
+  "resourceVersion",
+  "subresource",
+] as const;
 
 /** The event as audit.k8s.io/v1 serializes it: the type's field order, whatever order the chain filled it in. */
 export function eventJson(event: AuditEvent): string {
   const ordered: Record<string, unknown> = {};
   for (const field of EVENT_FIELDS) if (event[field] !== undefined) ordered[field] = event[field];
   const ref = event.objectRef;
-  if (ref) ordered.objectRef = Object.fromEntries(OBJECT_REFERENCE_FIELDS.filter((field) => ref[field]).map((field) => [field, ref[field]]));
+  if (ref) {
+    ordered.objectRef = Object.fromEntries(OBJECT_REFERENCE_FIELDS.filter((field) => ref[field]).map((field) => [field, ref[field]]));
+  }
   // Go writes map keys sorted.
-  if (event.annotations) ordered.annotations = Object.fromEntries(Object.entries(event.annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (event.annotations) {
+    ordered.annotations = Object.fromEntries(Object.entries(event.annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
   return JSON.stringify(ordered);
 }
 
 export function auditUser(user: AuditUser): AuditUser {
-  return withoutEmpty({ username: user.username, uid: user.uid, groups: user.groups?.length ? user.groups : undefined, extra: user.extra && Object.keys(user.extra).length > 0 ? user.extra : undefined }) as AuditUser;
+  return withoutEmpty({
+    username: user.username,
+    uid: user.uid,
+    groups: user.groups?.length ? user.groups : undefined,
+    extra: user.extra && Object.keys(user.extra).length > 0 ? user.extra : undefined,
+  }) as AuditUser;
 }
 
 /** utilnet.SourceIPs: X-Forwarded-For entries, X-Real-Ip unless already listed, then the peer unless it is the last. */

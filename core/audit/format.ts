@@ -19,7 +19,11 @@ export function eventString(event: AuditEvent): string {
   const response = event.responseStatus ? String(event.responseStatus.code ?? 0) : "<deferred>";
   const ip = event.sourceIPs?.[0] ?? "<unknown>";
   const q = JSON.stringify;
-  return `AUDIT: id=${q(event.auditID)} stage=${q(event.stage)} ip=${q(ip)} method=${q(event.verb)} user=${q(username)} groups=${q(groups)} as=${q(asUser)} asgroups=${q(asGroups)} user-agent=${q(event.userAgent ?? "")} namespace=${q(namespace)} uri=${q(event.requestURI)} response="${response}"`;
+  return `AUDIT: id=${q(event.auditID)} stage=${q(event.stage)} ip=${q(ip)} method=${q(event.verb)} user=${q(username)} groups=${
+    q(groups)
+  } as=${q(asUser)} asgroups=${q(asGroups)} user-agent=${q(event.userAgent ?? "")} namespace=${q(namespace)} uri=${
+    q(event.requestURI)
+  } response="${response}"`;
 }
 
 function quotedList(values: string[]): string {

@@ -21,7 +21,15 @@ const strings = v.optional(v.array(v.string()), []);
 
 /** validateOmitStages: each stage must be one of kube's four. */
 const omitStages = v.optional(
-  v.array(v.pipe(v.string(), v.check((stage) => (STAGES as readonly string[]).includes(stage), (issue) => `Invalid value: ${JSON.stringify(issue.input)}: allowed stages are ${STAGES.join(",")}`))),
+  v.array(
+    v.pipe(
+      v.string(),
+      v.check(
+        (stage) => (STAGES as readonly string[]).includes(stage),
+        (issue) => `Invalid value: ${JSON.stringify(issue.input)}: allowed stages are ${STAGES.join(",")}`,
+      ),
+    ),
+  ),
   [],
 );
 
@@ -29,14 +37,23 @@ const omitStages = v.optional(
 const level = v.pipe(
   v.string(),
   v.check((text) => text !== "", "Required value"),
-  v.check((text) => text === "" || (LEVELS as readonly string[]).includes(text), (issue) => `Unsupported value: ${JSON.stringify(issue.input)}: supported values: ${LEVELS.map((l) => JSON.stringify(l)).join(", ")}`),
+  v.check(
+    (text) => text === "" || (LEVELS as readonly string[]).includes(text),
+    (issue) => `Unsupported value: ${JSON.stringify(issue.input)}: supported values: ${LEVELS.map((l) => JSON.stringify(l)).join(", ")}`,
+  ),
 );
 
 /** validateNonResourceURLs: `*`, or a path starting with `/` whose only `*` is the last character. */
 const nonResourceUrl = v.pipe(
   v.string(),
-  v.check((url) => url === "*" || url.startsWith("/"), (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL rules must begin with a '/' character`),
-  v.check((url) => url === "*" || url === "" || !url.slice(0, -1).includes("*"), (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL wildcards '*' must be the final character of the rule`),
+  v.check(
+    (url) => url === "*" || url.startsWith("/"),
+    (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL rules must begin with a '/' character`,
+  ),
+  v.check(
+    (url) => url === "*" || url === "" || !url.slice(0, -1).includes("*"),
+    (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL wildcards '*' must be the final character of the rule`,
+  ),
 );
 
 /** The DNS-1123 subdomain test kube's NameIsDNSSubdomain applies to a group name. */
@@ -47,12 +64,20 @@ const groupResources = v.pipe(
   v.forward(
     v.check((gr) => gr.group === "" || (gr.group.length <= 253 && DNS_SUBDOMAIN.test(gr.group)), (issue) => {
       const group = (issue.input as { group: string }).group;
-      return `Invalid value: ${JSON.stringify(group)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+      return `Invalid value: ${
+        JSON.stringify(group)
+      }: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
     }),
     ["group"],
   ),
   v.forward(
-    v.check((gr) => gr.resourceNames.length === 0 || gr.resources.length > 0, (issue) => `Invalid value: ${JSON.stringify((issue.input as { resourceNames: string[] }).resourceNames)}: using resourceNames requires at least one resource`),
+    v.check(
+      (gr) => gr.resourceNames.length === 0 || gr.resources.length > 0,
+      (issue) =>
+        `Invalid value: ${
+          JSON.stringify((issue.input as { resourceNames: string[] }).resourceNames)
+        }: using resourceNames requires at least one resource`,
+    ),
     ["resourceNames"],
   ),
 );
@@ -70,7 +95,13 @@ const rule = v.pipe(
     omitManagedFields: v.optional(v.boolean()),
   }),
   v.forward(
-    v.check((r) => r.nonResourceURLs.length === 0 || (r.resources.length === 0 && r.namespaces.length === 0), (issue) => `Invalid value: ${JSON.stringify((issue.input as { nonResourceURLs: string[] }).nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`),
+    v.check(
+      (r) => r.nonResourceURLs.length === 0 || (r.resources.length === 0 && r.namespaces.length === 0),
+      (issue) =>
+        `Invalid value: ${
+          JSON.stringify((issue.input as { nonResourceURLs: string[] }).nonResourceURLs)
+        }: rules cannot apply to both regular resources and non-resource URLs`,
+    ),
     ["nonResourceURLs"],
   ),
 );

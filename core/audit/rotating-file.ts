@@ -4,7 +4,19 @@
  * `<name>-<UTC 2006-01-02T15-04-05.000><ext>`; then backups past max count or max age (days) are removed and
  * the rest gzip-compressed when asked. Files are 0600: request bodies may hold secrets.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { Buffer } from "node:buffer";
@@ -100,7 +112,11 @@ export class RotatingFile {
     for (const file of readdirSync(folder)) {
       if (!file.startsWith(this.#prefix)) continue;
       const rest = file.slice(this.#prefix.length);
-      const stamp = rest.endsWith(`${this.#ext}.gz`) ? rest.slice(0, -(this.#ext.length + 3)) : rest.endsWith(this.#ext) ? rest.slice(0, rest.length - this.#ext.length) : undefined;
+      const stamp = rest.endsWith(`${this.#ext}.gz`)
+        ? rest.slice(0, -(this.#ext.length + 3))
+        : rest.endsWith(this.#ext)
+        ? rest.slice(0, rest.length - this.#ext.length)
+        : undefined;
       const time = stamp === undefined ? NaN : parseBackupTimestamp(stamp);
       if (!Number.isNaN(time)) found.push({ file, time });
     }

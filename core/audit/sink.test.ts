@@ -3,7 +3,14 @@ import type { AuditEvent } from "./event.ts";
 import { auditSink, type BatchConfig } from "./sink.ts";
 
 const event = (id: string) => ({ auditID: id }) as AuditEvent;
-const BATCH: BatchConfig = { bufferSize: 10, maxBatchSize: 3, maxBatchWaitMs: 60_000, throttleEnable: false, throttleQPS: 0, throttleBurst: 0 };
+const BATCH: BatchConfig = {
+  bufferSize: 10,
+  maxBatchSize: 3,
+  maxBatchWaitMs: 60_000,
+  throttleEnable: false,
+  throttleQPS: 0,
+  throttleBurst: 0,
+};
 
 test("blocking mode: a failed delivery is logged and ignored (ignoreErrorsBackend); blocking-strict reports it", async () => {
   const errors: unknown[] = [];
@@ -28,7 +35,13 @@ test("batch mode: full batches go at once, the rest on shutdown; events are seri
 
 test("batch mode: events beyond the buffer size are dropped", async () => {
   const batches: string[][] = [];
-  const sink = auditSink("batch", { ...BATCH, bufferSize: 2, maxBatchSize: 5 }, (e) => e.auditID, (items) => Promise.resolve(void batches.push(items)), () => {});
+  const sink = auditSink(
+    "batch",
+    { ...BATCH, bufferSize: 2, maxBatchSize: 5 },
+    (e) => e.auditID,
+    (items) => Promise.resolve(void batches.push(items)),
+    () => {},
+  );
   for (const id of ["1", "2", "3"]) await sink.processEvent(event(id));
   await sink.shutdown();
   expect(batches).toEqual([["1", "2"]]);

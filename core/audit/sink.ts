@@ -31,7 +31,13 @@ export type Deliver<T> = (items: T[]) => Promise<void>;
  * Wraps a delivery function in one of kube's modes. `serialize` runs when the event is handed over, because the
  * chain goes on changing the same event object for later stages.
  */
-export function auditSink<T>(mode: AuditMode, batch: BatchConfig, serialize: (event: AuditEvent) => T, deliver: Deliver<T>, onError: (error: unknown) => void): AuditSink {
+export function auditSink<T>(
+  mode: AuditMode,
+  batch: BatchConfig,
+  serialize: (event: AuditEvent) => T,
+  deliver: Deliver<T>,
+  onError: (error: unknown) => void,
+): AuditSink {
   if (mode !== "batch") {
     return {
       async processEvent(event) {

@@ -24,7 +24,8 @@ export async function readAuditWebhookConfig(path: string): Promise<WebhookTarge
   const { contexts, clusters, users } = config.document;
   const contextName = config.document["current-context"];
   const context = contexts.find((entry) => entry.name === contextName)?.context ?? (contexts.length === 1 ? contexts[0]!.context : {});
-  const cluster = clusters.find((entry) => entry.name === context.cluster)?.cluster ?? (clusters.length === 1 ? clusters[0]!.cluster : undefined);
+  const cluster = clusters.find((entry) => entry.name === context.cluster)?.cluster ??
+    (clusters.length === 1 ? clusters[0]!.cluster : undefined);
   const user = users.find((entry) => entry.name === context.user)?.user ?? (users.length === 1 ? users[0]!.user : {});
   if (!cluster?.server) throw new ConfigFileError(`${path}: the cluster has no server URL`);
   return {
@@ -41,7 +42,7 @@ export function webhookDelivery(target: WebhookTarget, initialBackoffMs: number)
   return async (events) => {
     const body = `{"kind":"EventList","apiVersion":"audit.k8s.io/v1","metadata":{},"items":[${events.join(",")}]}`;
     let delay = initialBackoffMs;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       try {
         const status = await post(target, body);
         if (status >= 200 && status < 300) return;

@@ -9,7 +9,16 @@ import { newInternalError } from "../../api/errors.ts";
 import { decodeProtobufObject, PROTOBUF_MAGIC } from "../../api/protobuf/mod.ts";
 import { isPlainObject } from "../../api/types.ts";
 import { parse as parseYaml } from "yaml";
-import { type AuditEvent, type Auditing, auditUser, microTimeNow, newEvent, type RequestAuditConfig, type ResponseStatus, type Stage } from "../../audit/mod.ts";
+import {
+  type AuditEvent,
+  type Auditing,
+  auditUser,
+  microTimeNow,
+  newEvent,
+  type RequestAuditConfig,
+  type ResponseStatus,
+  type Stage,
+} from "../../audit/mod.ts";
 import type { UserInfo } from "../../auth/user.ts";
 import type { RequestInfo } from "../request-info.ts";
 
@@ -43,11 +52,23 @@ export function isLongRunning(info: RequestInfo): boolean {
   return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }
 
-function eventFor(auditing: Auditing, r: AuditRequest, user: UserInfo | undefined): { event: AuditEvent; config: RequestAuditConfig } | undefined {
+function eventFor(
+  auditing: Auditing,
+  r: AuditRequest,
+  user: UserInfo | undefined,
+): { event: AuditEvent; config: RequestAuditConfig } | undefined {
   const attributes = { ...r.info, user };
   const config = auditing.evaluate(attributes);
   if (config.level === "None") return undefined;
-  const event = newEvent({ auditID: r.auditID, level: config.level, requestURI: r.url.pathname + r.url.search, headers: r.request.headers, remoteAddress: r.remoteAddress, attributes, receivedAt: r.receivedAt });
+  const event = newEvent({
+    auditID: r.auditID,
+    level: config.level,
+    requestURI: r.url.pathname + r.url.search,
+    headers: r.request.headers,
+    remoteAddress: r.remoteAddress,
+    attributes,
+    receivedAt: r.receivedAt,
+  });
   return { event, config };
 }
 
@@ -68,7 +89,12 @@ export async function startAudit(auditing: Auditing, r: AuditRequest, user: User
 }
 
 /** WithFailedAuthenticationAudit: one ResponseStarted event with the attempted methods (getAuthMethods). */
-export async function auditFailedAuthentication(auditing: Auditing, r: AuditRequest, code: number, hasClientCertificate: boolean): Promise<void> {
+export async function auditFailedAuthentication(
+  auditing: Auditing,
+  r: AuditRequest,
+  code: number,
+  hasClientCertificate: boolean,
+): Promise<void> {
   const created = eventFor(auditing, r, undefined);
   if (!created) return;
   created.event.responseStatus = { metadata: {}, message: authMethodsMessage(r.request, r.url, hasClientCertificate), code };
@@ -152,7 +178,10 @@ export function logRequestObject(audit: RequestAudit, info: RequestInfo, object:
   }
   if (audit.event.level !== "Request" && audit.event.level !== "RequestResponse") return;
   const copy = structuredClone(object);
-  audit.event.requestObject = withoutManagedFields(isDelete(info) && isPlainObject(copy) ? deleteOptions(copy) : copy, audit.config.omitManagedFields);
+  audit.event.requestObject = withoutManagedFields(
+    isDelete(info) && isPlainObject(copy) ? deleteOptions(copy) : copy,
+    audit.config.omitManagedFields,
+  );
 }
 
 /** Status answers fill responseStatus (the bounded fields); RequestResponse also logs the object. */
@@ -163,7 +192,9 @@ async function logResponseBody(audit: RequestAudit, info: RequestInfo, response:
   const object = decodeBody(new Uint8Array(await response.clone().arrayBuffer()));
   if (isPlainObject(object) && object.kind === "Status" && object.apiVersion === "v1") {
     const status: Record<string, unknown> = { metadata: {} };
-    for (const field of ["status", "message", "reason", "details", "code"]) if (object[field] !== undefined && object[field] !== "") status[field] = object[field];
+    for (const field of ["status", "message", "reason", "details", "code"]) {
+      if (object[field] !== undefined && object[field] !== "") status[field] = object[field];
+    }
     audit.event.responseStatus = status as unknown as ResponseStatus;
   }
   if (full && object !== undefined) audit.event.responseObject = withoutManagedFields(object, audit.config.omitManagedFields);
@@ -189,7 +220,7 @@ function withoutManagedFields(value: unknown, omit: boolean): unknown {
   };
   strip(value);
   if (Array.isArray(value.items)) value.items.forEach(strip);
-  if (Array.isArray(value.rows)) for (const row of value.rows) if (isPlainObject(row)) strip(row.object);
+  if (Array.isArray(value.rows)) { for (const row of value.rows) if (isPlainObject(row)) strip(row.object); }
   return value;
 }
 
