@@ -41,6 +41,8 @@ rules:
   nonResourceURLs: ["/healthz"]
 - level: Metadata
   resources: [{group: "", resources: ["pods"]}]
+- level: Request
+  resources: [{group: "apps", resources: ["deployments"]}]
 `,
   );
   server = await startServer(["--authorization-mode=RBAC", `--audit-policy-file=${policy}`, `--audit-log-path=${logPath}`]);
@@ -241,6 +243,27 @@ test("admission's audit annotations reach the event: PodSecurity's enforce-polic
     "the pod's create",
   );
   expect(event.annotations).toEqual({ ...ALLOWED, "pod-security.kubernetes.io/enforce-policy": "privileged:latest" });
+});
+
+test("Request level: the decoded request object with the kind's defaults (kube's decoder), no response object", async () => {
+  await kubectlOk(server, ["create", "deployment", "audited-deploy", "--image=busybox"]);
+  const event = await eventually(
+    async () => (await readEvents(logPath)).find((e) => e.verb === "create" && e.objectRef?.resource === "deployments"),
+    "the deployment's create",
+  );
+  expect(event.level).toBe("Request");
+  expect(event.objectRef).toEqual({
+    resource: "deployments",
+    namespace: "default",
+    name: "audited-deploy",
+    apiGroup: "apps",
+    apiVersion: "v1",
+  });
+  expect(event.requestObject).toMatchObject({
+    kind: "Deployment",
+    spec: { replicas: 1, revisionHistoryLimit: 10, strategy: { type: "RollingUpdate" } },
+  });
+  expect(event.responseObject).toBeUndefined();
 });
 
 test("WithAuditInit: every response carries Audit-ID, the client's own when it sent one, and the event has the same id", async () => {

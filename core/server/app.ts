@@ -10,11 +10,12 @@ import { negotiate } from "../api/negotiate.ts";
 import { isPrettyPrint } from "../api/query-params.ts";
 import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
-import { apiVersionOf } from "../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
+import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -263,7 +264,9 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
-    logRequestObject: audit && ((object: unknown) => logRequestObject(audit, info, object)),
+    logRequestObject: audit && ((object: unknown) => logRequestObject(audit, info, object, (copy) => {
+      if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+    })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },

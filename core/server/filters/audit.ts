@@ -165,9 +165,15 @@ export async function finishAudit(auditing: Auditing, audit: RequestAudit, info:
 /**
  * LogRequestObject / LogRequestPatch, called by the handler with the body it decoded: objectRef's missing name,
  * namespace, uid and resourceVersion come from the object's metadata (not for patches); Request and
- * RequestResponse levels keep a copy, taken now because the store goes on to change the object.
+ * RequestResponse levels keep a copy, taken now because the store goes on to change the object, with the kind's
+ * defaults filled in as kube's decoder does for creates and updates.
  */
-export function logRequestObject(audit: RequestAudit, info: RequestInfo, object: unknown): void {
+export function logRequestObject(
+  audit: RequestAudit,
+  info: RequestInfo,
+  object: unknown,
+  applyDefaults: (copy: Record<string, unknown>) => void,
+): void {
   const metadata = isPlainObject(object) && isPlainObject(object.metadata) ? object.metadata : undefined;
   const ref = audit.event.objectRef;
   if (ref && metadata && info.verb !== "patch") {
@@ -178,6 +184,8 @@ export function logRequestObject(audit: RequestAudit, info: RequestInfo, object:
   }
   if (audit.event.level !== "Request" && audit.event.level !== "RequestResponse") return;
   const copy = structuredClone(object);
+  // kube's decoder defaults the object before the handler logs it.
+  if ((info.verb === "create" || info.verb === "update") && isPlainObject(copy)) applyDefaults(copy);
   audit.event.requestObject = withoutManagedFields(
     isDelete(info) && isPlainObject(copy) ? deleteOptions(copy) : copy,
     audit.config.omitManagedFields,
