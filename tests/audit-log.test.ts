@@ -8,7 +8,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Json } from "./_api.ts";
 import { eventually, readEvents, writePolicy } from "./_audit.ts";
-import { scratchDir } from "./_authn.ts";
+import { scratchDir, writeModule } from "./_authn.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
@@ -366,5 +366,34 @@ test("lumberjack rotation: --audit-log-maxsize in MB, timestamped backups, --aud
     for (const name of backups) expect(name).toMatch(/^audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}\.log\.gz$/);
   } finally {
     await rotating.stop();
+  }
+});
+
+test("WithAudit's recover: an exception that is no API error ends the request's audit with the Panic stage", async () => {
+  const authorizer = await writeModule(
+    scratch.path,
+    "exploding-authorizer.ts",
+    `export default () => ({
+  authorize(a) {
+    if (!a.isResourceRequest && a.path === "/explode") throw new Error("authorizer exploded");
+    return Promise.resolve({ decision: "Allow" });
+  },
+});
+`,
+  );
+  const path = join(scratch.path, "panic.log");
+  const policy = join(scratch.path, "panic-policy.yaml");
+  await writePolicy(policy, "rules:\n- level: Metadata\n  nonResourceURLs: [/explode]\n");
+  const exploding = await startServer([`--authorization-mode=${authorizer}`, `--audit-policy-file=${policy}`, `--audit-log-path=${path}`]);
+  try {
+    const response = await exploding.request("GET", "/explode", { headers: { "Audit-ID": "panicking" } });
+    expect(response.status).toBe(500);
+    const events = await readEvents(path);
+    expect(events.map((event) => [event.stage, event.responseStatus])).toEqual([
+      ["RequestReceived", undefined],
+      ["Panic", { metadata: {}, status: "Failure", message: "APIServer panic'd: authorizer exploded", reason: "InternalError", code: 500 }],
+    ]);
+  } finally {
+    await exploding.stop();
   }
 });

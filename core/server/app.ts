@@ -71,7 +71,16 @@ export interface AppDeps {
 
 type Env = {
   Bindings: { conn: ConnectionInfo };
-  Variables: { url: URL; info: RequestInfo; user: UserInfo; authenticationWarnings: string[]; auditRequest: AuditRequest; audit: RequestAudit | undefined };
+  Variables: {
+    url: URL;
+    info: RequestInfo;
+    user: UserInfo;
+    authenticationWarnings: string[];
+    auditRequest: AuditRequest;
+    audit: RequestAudit | undefined;
+    /** An exception that is no API error (kube's panic), for the audit. */
+    panic: unknown;
+  };
 };
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
@@ -98,7 +107,10 @@ function errorResponse(error: unknown, request: Request): Response {
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.onError((error, c) => {
+    if (!isStatusError(error)) c.set("panic", error);
+    return errorResponse(error, c.req.raw);
+  });
   app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
   app.use("*", async (c, next) => {
@@ -166,9 +178,10 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("audit", audit);
     // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
     await authorizeAndServe().catch((error: unknown) => {
+      if (!isStatusError(error)) c.set("panic", error);
       c.res = errorResponse(error, c.req.raw);
     });
-    c.res = await finishAudit(auditing, audit, c.get("info"), c.res);
+    c.res = await finishAudit(auditing, audit, c.get("info"), c.res, c.get("panic"));
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());

@@ -130,7 +130,20 @@ export function addAnnotations(audit: RequestAudit | undefined, annotations: Ite
  * The response side: bodies per level, then ResponseComplete, or for long-running requests ResponseStarted now
  * and ResponseComplete when the body ends.
  */
-export async function finishAudit(auditing: Auditing, audit: RequestAudit, info: RequestInfo, response: Response): Promise<Response> {
+export async function finishAudit(
+  auditing: Auditing,
+  audit: RequestAudit,
+  info: RequestInfo,
+  response: Response,
+  panic?: unknown,
+): Promise<Response> {
+  if (panic !== undefined) {
+    // An exception that is no API error is kubun's panic: WithAudit's recover writes the Panic stage instead of ResponseComplete.
+    const message = `APIServer panic'd: ${panic instanceof Error ? panic.message : String(panic)}`;
+    audit.event.responseStatus = { metadata: {}, status: "Failure", message, reason: "InternalError", code: 500 };
+    await emit(auditing, audit, "Panic");
+    return response;
+  }
   const event = audit.event;
   if (!isLongRunning(info)) await logResponseBody(audit, info, response);
   event.responseStatus = { ...(event.responseStatus ?? { metadata: {} }), code: response.status };
