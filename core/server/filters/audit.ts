@@ -2,7 +2,8 @@
  * The audit step of the chain, kube's WithAudit and WithFailedAuthenticationAudit (k8s.io/apiserver
  * pkg/endpoints/filters/audit.go, authn_audit.go): right after authentication the policy picks the level; the
  * RequestReceived event is stored before anything else runs (a refusal to store it is a 500); long-running
- * requests get ResponseStarted when their response begins; every request ends with ResponseComplete. Request and
+ * requests get ResponseStarted when their response begins; every request ends with ResponseComplete, or Panic
+ * when an exception that is no API error escaped. Request and
  * response bodies are logged per level as LogRequestObject/LogRequestPatch/LogResponseObject (pkg/audit/request.go).
  */
 import { newInternalError } from "../../api/errors.ts";
@@ -48,7 +49,7 @@ export interface RequestAudit {
 const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
 const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
 
-export function isLongRunning(info: RequestInfo): boolean {
+function isLongRunning(info: RequestInfo): boolean {
   return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }
 
