@@ -3,8 +3,8 @@
  * pkg/endpoints/filters/audit.go, authn_audit.go): right after authentication the policy picks the level; the
  * RequestReceived event is stored before anything else runs (a refusal to store it is a 500); long-running
  * requests get ResponseStarted when their response begins; every request ends with ResponseComplete, or Panic
- * when an exception that is no API error escaped. Request and
- * response bodies are logged per level as LogRequestObject/LogRequestPatch/LogResponseObject (pkg/audit/request.go).
+ * when an exception that is no API error escaped. Request and response bodies are logged per level as
+ * LogRequestObject/LogRequestPatch/LogResponseObject (pkg/audit/request.go).
  */
 import { newInternalError } from "../../api/errors.ts";
 import { decodeProtobufObject, PROTOBUF_MAGIC } from "../../api/protobuf/mod.ts";
