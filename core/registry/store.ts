@@ -44,6 +44,8 @@ export interface WriteOptions {
   replace?: boolean;
   /** Who writes; absent for the server's own writes, which write guards do not check. */
   user?: UserInfo;
+  /** Receives admission's audit annotations. */
+  auditAnnotations?: Map<string, string>;
 }
 
 export interface DeleteOptions {
@@ -54,6 +56,8 @@ export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy;
   /** Who deletes; absent for the server's own deletes, which skip admission. */
   user?: UserInfo;
+  /** Receives admission's audit annotations. */
+  auditAnnotations?: Map<string, string>;
 }
 
 export interface DeleteResult {
@@ -268,6 +272,7 @@ export class ResourceStore {
     const write: AdmittedWrite = {
       operation, type: this.type, subresource: options.subresource ?? "", namespace, name: String(object.metadata.name ?? ""),
       object, oldObject, user: options.user, dryRun: options.dryRun ?? false, options: writeOptionsObject(operation, options), warnings: options.warnings,
+      auditAnnotations: options.auditAnnotations,
     };
     if (await admission.admit(write)) applyDefaults(this.type, object);
     return write;
@@ -297,7 +302,7 @@ export class ResourceStore {
     if (!admission || !options.user) return;
     const write: AdmittedWrite = {
       operation: "DELETE", type: this.type, subresource: "", namespace, name: String(current.metadata.name), object: null, oldObject: current,
-      user: options.user, dryRun: options.dryRun ?? false, options: deleteOptionsObject(options),
+      user: options.user, dryRun: options.dryRun ?? false, options: deleteOptionsObject(options), auditAnnotations: options.auditAnnotations,
     };
     await admission.admit(write);
     await admission.validate(write);

@@ -65,7 +65,7 @@ test("a client certificate signed by the client CA is seen as verified with its 
   const body = JSON.parse(await readAll(await send("/who", trustedClient)));
   expect(body).toEqual({
     path: "/who",
-    conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) }, requestTarget: "/who" },
+    conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) }, requestTarget: "/who", remoteAddress: "127.0.0.1" },
   });
   expect(samePem(body.conn.peerCertificate.chain[0], trustedClient.certPem)).toBe(true);
 });
@@ -73,7 +73,7 @@ test("a client certificate signed by the client CA is seen as verified with its 
 test("a client certificate from a foreign CA is passed on as unverified", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", foreignClient)));
-  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] }, requestTarget: "/who" });
+  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] }, requestTarget: "/who", remoteAddress: "127.0.0.1" });
   expect(samePem(body.conn.peerCertificate.chain[0], foreignClient.certPem)).toBe(true);
 });
 
@@ -93,7 +93,7 @@ test("a certificate from the request-header CA passes the handshake but is not v
 test("a request without a client certificate has no peer certificate (only the request target as sent)", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/anon")));
-  expect(body.conn).toEqual({ requestTarget: "/anon" });
+  expect(body.conn).toEqual({ requestTarget: "/anon", remoteAddress: "127.0.0.1" });
 });
 
 test("a streaming response arrives chunk by chunk before the stream ends", async () => {

@@ -31,6 +31,8 @@ export interface ConnectionInfo {
   peerCertificate?: PeerCertificate;
   /** The request-target as sent, before the fetch Request's URL parsing removed "." and ".." segments. */
   requestTarget?: string;
+  /** The client's IP address (audit events' sourceIPs). */
+  remoteAddress?: string;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -155,7 +157,7 @@ function connectionInfo(incoming: IncomingMessage | undefined, fromClientCA: Cha
   if (!socket) return {};
   let info = connectionInfoBySocket.get(socket);
   if (!info) {
-    info = readConnectionInfo(socket, fromClientCA);
+    info = { ...readConnectionInfo(socket, fromClientCA), remoteAddress: socket.remoteAddress };
     connectionInfoBySocket.set(socket, info);
   }
   return info;

@@ -1,6 +1,7 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → body limit → authentication → impersonation → authorization → handler → encoding in the negotiated representation.
+ * metrics → audit ID → body limit → authentication → audit → impersonation → authorization → handler → encoding
+ * in the negotiated representation.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -9,11 +10,12 @@ import { negotiate } from "../api/negotiate.ts";
 import { isPrettyPrint } from "../api/query-params.ts";
 import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
-import { apiVersionOf } from "../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
+import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -25,6 +27,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
+import { addAnnotations, AUDIT_ID_HEADER, auditFailedAuthentication, auditIdOf, type AuditRequest, finishAudit, logRequestObject, recordImpersonation, type RequestAudit, startAudit } from "./filters/audit.ts";
+import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
 import { apiResourceList, apiVersions } from "./discovery.ts";
@@ -61,10 +65,24 @@ export interface AppDeps {
   openApiDescriptions?: Descriptions;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
+  /** Audit policy and backends; absent when no policy file or backend is configured. */
+  auditing?: Auditing;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
-type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo; authenticationWarnings: string[] } };
+type Env = {
+  Bindings: { conn: ConnectionInfo };
+  Variables: {
+    url: URL;
+    info: RequestInfo;
+    user: UserInfo;
+    authenticationWarnings: string[];
+    auditRequest: AuditRequest;
+    audit: RequestAudit | undefined;
+    /** An exception that is no API error (kube's panic), for the audit. */
+    panic: unknown;
+  };
+};
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -90,7 +108,10 @@ function errorResponse(error: unknown, request: Request): Response {
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.onError((error, c) => {
+    if (!isStatusError(error)) c.set("panic", error);
+    return errorResponse(error, c.req.raw);
+  });
   app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
   app.use("*", async (c, next) => {
@@ -110,6 +131,14 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     deps.metrics.observe(metricLabels(info, c.req.raw, url), c.res.status, (performance.now() - started) / 1000);
   });
 
+  // WithAuditInit and WithRequestReceivedTimestamp: every response carries the request's audit ID.
+  app.use("*", async (c, next) => {
+    const auditRequest = { request: c.req.raw, url: c.get("url"), info: c.get("info"), auditID: auditIdOf(c.req.raw), receivedAt: microTimeNow(), remoteAddress: c.env.conn.remoteAddress };
+    c.set("auditRequest", auditRequest);
+    await next();
+    c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
   // Authentication's warnings (kube's warning.AddWarning) reach every answer, a 401 included.
@@ -124,14 +153,36 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const url = c.get("url");
     const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate, warnings: c.get("authenticationWarnings") };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
-    const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous);
-    const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
-    if (user instanceof Response) return user;
-    c.set("user", user);
-    await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
-    // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
-    if (hasDotSegment(c.get("info").path)) return c.get("info").isResourceRequest ? serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
-    await next();
+    const auditing = deps.auditing;
+    const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous).catch(async (error: unknown) => {
+      if (auditing) await auditFailedAuthentication(auditing, c.get("auditRequest"), 401, request.peerCertificate !== undefined);
+      throw error;
+    });
+    const audit = auditing && (await startAudit(auditing, c.get("auditRequest"), authenticated));
+    const authorizeAndServe = async () => {
+      const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
+      if (user instanceof Response) {
+        c.res = user;
+        return;
+      }
+      recordImpersonation(audit, authenticated, user);
+      c.set("user", user);
+      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
+      // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+      if (hasDotSegment(c.get("info").path)) {
+        c.res = c.get("info").isResourceRequest ? await serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
+        return;
+      }
+      await next();
+    };
+    if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
+    c.set("audit", audit);
+    // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
+    await authorizeAndServe().catch((error: unknown) => {
+      if (!isStatusError(error)) c.set("panic", error);
+      c.res = errorResponse(error, c.req.raw);
+    });
+    c.res = await finishAudit(auditing, audit, c.get("info"), c.res, c.get("panic"));
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
@@ -173,6 +224,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   };
 }
 
+/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
+
 /** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
 function sentPath(target: string | undefined): string | undefined {
   if (!target?.startsWith("/")) return undefined;
@@ -196,6 +259,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
   const url = c.get("url");
+  const audit = c.get("audit");
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
@@ -214,10 +278,15 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
+    logRequestObject: audit && ((object: unknown) => logRequestObject(audit, info, object, (copy) => {
+      if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+    })),
+    auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
-  return withWarnings(await handler(ctx), ctx.warnings);
+  const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
+  return withWarnings(response, ctx.warnings);
 }
 
 /** Adds the Warning headers kube's recorder would write (a copy, since proxied answers have immutable headers). */

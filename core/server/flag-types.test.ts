@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { boolFlag, enumFlag, formatGoDuration, intFlag, parseGoDuration } from "./flag-types.ts";
+import { boolFlag, enumFlag, float32Flag, formatGoDuration, intFlag, parseGoDuration } from "./flag-types.ts";
 
 test("parseGoDuration() reads Go duration syntax into milliseconds", () => {
   expect(parseGoDuration("90s")).toBe(90_000);
@@ -28,6 +28,11 @@ test("formatGoDuration() prints like Go's Duration.String()", () => {
 test("intFlag rejects text that is not a whole number", () => {
   expect(intFlag.parse("7443")).toBe(7443);
   expect(() => intFlag.parse("12abc")).toThrow('strconv.ParseInt: parsing "12abc": invalid syntax');
+});
+
+test("float32Flag reads decimals (the audit throttle QPS) and rejects other text like strconv.ParseFloat", () => {
+  expect(float32Flag.parse("0.5")).toBe(0.5);
+  expect(() => float32Flag.parse("fast")).toThrow('strconv.ParseFloat: parsing "fast": invalid syntax');
 });
 
 test("boolFlag accepts Go's ParseBool spellings only", () => {

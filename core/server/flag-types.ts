@@ -24,6 +24,16 @@ export const intFlag: FlagType<number> = {
   format: String,
 };
 
+export const float32Flag: FlagType<number> = {
+  name: "float32",
+  parse(text) {
+    const value = Number(text.trim());
+    if (text.trim() === "" || Number.isNaN(value)) throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(text)}: invalid syntax`);
+    return value;
+  },
+  format: String,
+};
+
 export const stringFlag: FlagType<string> = { name: "string", parse: (text) => text, format: (value) => value };
 
 export const boolFlag: FlagType<boolean> = {

@@ -3,7 +3,7 @@
  * `defineFlag` line plus its ServerConfig field. Sources, strongest first: command line, KUBUN_<NAME>
  * environment variables, the --config YAML file, the defaults.
  */
-import { boolFlag, durationFlag, enumFlag, type FlagType, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, float32Flag, type FlagType, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { readConfigFile } from "./config-file.ts";
 
 export interface ServerConfig {
@@ -98,6 +98,30 @@ export interface ServerConfig {
   serviceNodePortRange: string;
   /** Kube OpenAPI documents whose descriptions are served in /openapi/v2 and /openapi/v3 (kubun's own flag). */
   openapiDescriptions: string[];
+  /** Audit (kube's AuditOptions; core/audit validates them); durations in milliseconds. */
+  auditPolicyFile: string;
+  auditLogPath: string;
+  auditLogFormat: string;
+  auditLogMaxage: number;
+  auditLogMaxbackup: number;
+  auditLogMaxsize: number;
+  auditLogCompress: boolean;
+  auditLogMode: string;
+  auditLogBatchBufferSize: number;
+  auditLogBatchMaxSize: number;
+  auditLogBatchMaxWaitMs: number;
+  auditLogBatchThrottleEnable: boolean;
+  auditLogBatchThrottleQps: number;
+  auditLogBatchThrottleBurst: number;
+  auditWebhookConfigFile: string;
+  auditWebhookInitialBackoffMs: number;
+  auditWebhookMode: string;
+  auditWebhookBatchBufferSize: number;
+  auditWebhookBatchMaxSize: number;
+  auditWebhookBatchMaxWaitMs: number;
+  auditWebhookBatchThrottleEnable: boolean;
+  auditWebhookBatchThrottleQps: number;
+  auditWebhookBatchThrottleBurst: number;
   config: string;
   help: boolean;
   version: boolean;
@@ -192,6 +216,29 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Leader-election flags", name: "leader-elect-lease-duration", key: "leaderElectLeaseDurationMs", type: durationFlag, defaultValue: 15_000, usage: "How long a candidate waits after the last renewal before taking the lease." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect-renew-deadline", key: "leaderElectRenewDeadlineMs", type: durationFlag, defaultValue: 10_000, usage: "How long the leader keeps trying to renew before it stops leading." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect-retry-period", key: "leaderElectRetryPeriodMs", type: durationFlag, defaultValue: 2_000, usage: "How often candidates try to acquire or renew the lease." }),
+  defineFlag({ section: "Audit flags", name: "audit-policy-file", key: "auditPolicyFile", type: stringFlag, defaultValue: "", usage: "Path to the file that defines the audit policy configuration." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-path", key: "auditLogPath", type: stringFlag, defaultValue: "", usage: "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-format", key: "auditLogFormat", type: stringFlag, defaultValue: "json", usage: "Format of saved audits. \"legacy\" indicates 1-line text format for each event. \"json\" indicates structured json format. Known formats are legacy,json." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-maxage", key: "auditLogMaxage", type: intFlag, defaultValue: 0, usage: "The maximum number of days to retain old audit log files based on the timestamp encoded in their filename." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-maxbackup", key: "auditLogMaxbackup", type: intFlag, defaultValue: 0, usage: "The maximum number of old audit log files to retain." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-maxsize", key: "auditLogMaxsize", type: intFlag, defaultValue: 0, usage: "The maximum size in megabytes of the audit log file before it gets rotated." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-compress", key: "auditLogCompress", type: boolFlag, defaultValue: false, usage: "If set, the rotated log files will be compressed using gzip." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-mode", key: "auditLogMode", type: stringFlag, defaultValue: "blocking", usage: "Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-buffer-size", key: "auditLogBatchBufferSize", type: intFlag, defaultValue: 10000, usage: "The size of the buffer to store events before batching and writing. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-max-size", key: "auditLogBatchMaxSize", type: intFlag, defaultValue: 1, usage: "The maximum size of a batch. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-max-wait", key: "auditLogBatchMaxWaitMs", type: durationFlag, defaultValue: 0, usage: "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-throttle-enable", key: "auditLogBatchThrottleEnable", type: boolFlag, defaultValue: false, usage: "Whether batching throttling is enabled. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-throttle-qps", key: "auditLogBatchThrottleQps", type: float32Flag, defaultValue: 0, usage: "Maximum average number of batches per second. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-log-batch-throttle-burst", key: "auditLogBatchThrottleBurst", type: intFlag, defaultValue: 0, usage: "Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-config-file", key: "auditWebhookConfigFile", type: stringFlag, defaultValue: "", usage: "Path to a kubeconfig formatted file that defines the audit webhook configuration." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-initial-backoff", key: "auditWebhookInitialBackoffMs", type: durationFlag, defaultValue: 10_000, usage: "The amount of time to wait before retrying the first failed request." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-mode", key: "auditWebhookMode", type: stringFlag, defaultValue: "batch", usage: "Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-buffer-size", key: "auditWebhookBatchBufferSize", type: intFlag, defaultValue: 10000, usage: "The size of the buffer to store events before batching and writing. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-max-size", key: "auditWebhookBatchMaxSize", type: intFlag, defaultValue: 400, usage: "The maximum size of a batch. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-max-wait", key: "auditWebhookBatchMaxWaitMs", type: durationFlag, defaultValue: 30_000, usage: "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-throttle-enable", key: "auditWebhookBatchThrottleEnable", type: boolFlag, defaultValue: true, usage: "Whether batching throttling is enabled. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-throttle-qps", key: "auditWebhookBatchThrottleQps", type: float32Flag, defaultValue: 10, usage: "Maximum average number of batches per second. Only used in batch mode." }),
+  defineFlag({ section: "Audit flags", name: "audit-webhook-batch-throttle-burst", key: "auditWebhookBatchThrottleBurst", type: intFlag, defaultValue: 15, usage: "Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode." }),
   defineFlag({ section: "Global flags", name: "help", shorthand: "h", key: "help", type: boolFlag, defaultValue: false, usage: "help for kubun" }),
   defineFlag({ section: "Global flags", name: "version", key: "version", type: boolFlag, defaultValue: false, usage: "Print version information and quit." }),
 ];

@@ -31,6 +31,7 @@ import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "..
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
+import { buildAuditing } from "../audit/mod.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
@@ -77,6 +78,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
   // Held until the bootstrap objects exist: processes starting together take turns.
@@ -146,6 +148,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
+    auditing,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
@@ -161,6 +164,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     compactor.stop();
     broker.close();
     await storage.close();
+    await auditing?.sink.shutdown();
   };
   const listener = await listenHttps(app, {
     host: config.bindAddress,

@@ -1,4 +1,4 @@
-/** The authorization step of the chain: anything but Allow is a 403 in kube's message shape. */
+/** The authorization step of the chain (kube's WithAuthorization): anything but Allow is a 403 in kube's message shape. */
 import { type Attributes, type Authorizer, newAuthorizationForbidden } from "../../auth/authorizer.ts";
 import type { UserInfo } from "../../auth/user.ts";
 import type { RequestInfo } from "../request-info.ts";
@@ -18,7 +18,12 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
   };
 }
 
-export async function authorizeRequest(authorizer: Authorizer, attributes: Attributes): Promise<void> {
+/** The audit annotations WithAuthorization adds: the decision ("allow" or "forbid") and the authorizer's reason. */
+export type DecisionAnnotations = [string, string][];
+
+export async function authorizeRequest(authorizer: Authorizer, attributes: Attributes, annotate?: (annotations: DecisionAnnotations) => void): Promise<void> {
   const result = await authorizer.authorize(attributes);
+  const decision = result.decision === "Allow" ? "allow" : "forbid";
+  annotate?.([["authorization.k8s.io/decision", decision], ["authorization.k8s.io/reason", result.reason ?? ""]]);
   if (result.decision !== "Allow") throw newAuthorizationForbidden(attributes, result.reason);
 }

@@ -36,6 +36,7 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
     fieldValidation: query.fieldValidation,
     warnings: ctx.warnings,
     user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
     fieldManager: manager,
     applied: true,
     forceAllowCreate: true,
@@ -48,6 +49,7 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const { value, duplicateFields } = decodeBody(bytes, APPLY_MEDIA_TYPE, { accepted: [APPLY_MEDIA_TYPE] });
   reportDuplicates(ctx, duplicateFields, validation);
+  ctx.logRequestObject?.(value);
   if (!isPlainObject(value)) throw newBadRequest("error decoding YAML: the applied configuration must be an object");
   const config = value as KubeObject;
   const expected = apiVersionOf(ctx.type.group, ctx.type.version);

@@ -20,6 +20,10 @@ export interface HandlerContext {
   broker: WatchBroker;
   /** Warning header values (code 299) collected while handling the request. */
   warnings: string[];
+  /** Hands the decoded request body to the audit (kube's LogRequestObject / LogRequestPatch); absent when not audited. */
+  logRequestObject?: (object: unknown) => void;
+  /** Audit annotations admission adds while handling the request. */
+  auditAnnotations: Map<string, string>;
   user: UserInfo;
   services: ServerServices;
 }

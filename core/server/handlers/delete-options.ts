@@ -45,6 +45,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
   if (bytes.length > 0) {
     const decoded = decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
     if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
+    ctx.logRequestObject?.(decoded);
     body = decoded;
   }
   const query = ctx.url.searchParams;
@@ -76,5 +77,6 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
     propagationPolicy,
     user: ctx.user,
     cascadeAsked: orphanDependents !== undefined && String(orphanDependents) === "false",
+    auditAnnotations: ctx.auditAnnotations,
   };
 }

@@ -42,6 +42,7 @@ export async function readPatchBody(ctx: HandlerContext, mediaType: string, vali
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const { value, duplicateFields } = decodeBody(bytes, mediaType, { accepted: [mediaType] });
   reportDuplicates(ctx, duplicateFields, validation);
+  ctx.logRequestObject?.(value);
   return { mediaType, value };
 }
 

@@ -17,6 +17,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     fieldValidation: query.fieldValidation,
     warnings: ctx.warnings,
     user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),
     replace: true,
   });

@@ -101,7 +101,9 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const contentType = ctx.request.headers.get("content-type");
   if (mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && hasProtobufEncoding(apiVersionOf(ctx.type.group, ctx.type.version), ctx.type.kind)) {
-    return checkEnvelope(ctx, decodeProtobufBody(bytes));
+    const decoded = checkEnvelope(ctx, decodeProtobufBody(bytes));
+    ctx.logRequestObject?.(decoded);
+    return decoded;
   }
   const { value, duplicateFields } = decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
   if (validation === "Strict" && duplicateFields.length > 0 && isPlainObject(value)) {
@@ -111,7 +113,9 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
   }
   reportDuplicates(ctx, duplicateFields, validation);
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
-  return checkEnvelope(ctx, value as KubeObject);
+  const decoded = checkEnvelope(ctx, value as KubeObject);
+  ctx.logRequestObject?.(decoded);
+  return decoded;
 }
 
 export function reportDuplicates(ctx: HandlerContext, duplicateFields: string[], validation: FieldValidation): void {

@@ -1,0 +1,164 @@
+/**
+ * Audit set-up from the flags, as kube's AuditOptions (k8s.io/apiserver pkg/server/options/audit.go): Validate's
+ * messages, the policy file (no file: nothing is recorded), the log backend (`-` is stdout, otherwise the rotated
+ * file) and the webhook backend, each behind its mode; both receive every event.
+ */
+import process from "node:process";
+import { ConfigFileError } from "../config/mod.ts";
+import { type PolicyRuleEvaluator, policyRuleEvaluator } from "./checker.ts";
+import { eventJson } from "./event.ts";
+import { formatEvent, type LogFormat } from "./format.ts";
+import { loadPolicyFile } from "./policy.ts";
+import { RotatingFile } from "./rotating-file.ts";
+import { type AuditMode, type AuditSink, auditSink, type BatchConfig } from "./sink.ts";
+import { readAuditWebhookConfig, webhookDelivery } from "./webhook-backend.ts";
+
+/** The audit flags (ServerConfig's fields of the same names). */
+export interface AuditOptions {
+  auditPolicyFile: string;
+  auditLogPath: string;
+  auditLogFormat: string;
+  auditLogMaxage: number;
+  auditLogMaxbackup: number;
+  auditLogMaxsize: number;
+  auditLogCompress: boolean;
+  auditLogMode: string;
+  auditLogBatchBufferSize: number;
+  auditLogBatchMaxSize: number;
+  auditLogBatchMaxWaitMs: number;
+  auditLogBatchThrottleEnable: boolean;
+  auditLogBatchThrottleQps: number;
+  auditLogBatchThrottleBurst: number;
+  auditWebhookConfigFile: string;
+  auditWebhookInitialBackoffMs: number;
+  auditWebhookMode: string;
+  auditWebhookBatchBufferSize: number;
+  auditWebhookBatchMaxSize: number;
+  auditWebhookBatchMaxWaitMs: number;
+  auditWebhookBatchThrottleEnable: boolean;
+  auditWebhookBatchThrottleQps: number;
+  auditWebhookBatchThrottleBurst: number;
+}
+
+export interface Auditing {
+  evaluate: PolicyRuleEvaluator;
+  sink: AuditSink;
+}
+
+const MODES: readonly string[] = ["batch", "blocking", "blocking-strict"];
+const FORMATS: readonly string[] = ["legacy", "json"];
+
+/** The auditing to wire into the chain, or undefined when no policy file or no backend is given. */
+export async function buildAuditing(options: AuditOptions, log: (line: string) => void): Promise<Auditing | undefined> {
+  const problems = validateAuditOptions(options);
+  if (problems.length > 0) throw new ConfigFileError(problems.length === 1 ? problems[0]! : `[${problems.join(", ")}]`);
+  if (!options.auditPolicyFile) return undefined;
+  let evaluate: PolicyRuleEvaluator;
+  try {
+    evaluate = policyRuleEvaluator(await loadPolicyFile(options.auditPolicyFile));
+  } catch (error) {
+    throw new ConfigFileError(`loading audit policy file: ${(error as Error).message}`, { cause: error });
+  }
+  const sinks: AuditSink[] = [];
+  const report = (backend: string) => (error: unknown) => log(`kubun: audit ${backend} backend: ${(error as Error).message}`);
+  if (options.auditLogPath) {
+    const format = options.auditLogFormat as LogFormat;
+    const write = logWriter(options);
+    sinks.push(
+      auditSink(
+        options.auditLogMode as AuditMode,
+        logBatch(options),
+        (event) => formatEvent(event, format),
+        (lines) => Promise.resolve(write(lines.join(""))),
+        report("log"),
+      ),
+    );
+  }
+  if (options.auditWebhookConfigFile) {
+    const target = await readAuditWebhookConfig(options.auditWebhookConfigFile);
+    sinks.push(
+      auditSink(
+        options.auditWebhookMode as AuditMode,
+        webhookBatch(options),
+        eventJson,
+        webhookDelivery(target, options.auditWebhookInitialBackoffMs),
+        report("webhook"),
+      ),
+    );
+  }
+  if (sinks.length === 0) return undefined;
+  return { evaluate, sink: unionSink(sinks) };
+}
+
+/** AuditLogOptions.Validate and AuditWebhookOptions.Validate, in kube's words; a backend without a target is not checked. */
+export function validateAuditOptions(o: AuditOptions): string[] {
+  const problems: string[] = [];
+  if (o.auditLogPath) {
+    problems.push(...batchProblems("log", o.auditLogMode, logBatch(o)));
+    if (!FORMATS.includes(o.auditLogFormat)) {
+      problems.push(`invalid audit log format ${o.auditLogFormat}, allowed formats are ${JSON.stringify(FORMATS.join(","))}`);
+    }
+    if (o.auditLogMaxage < 0) problems.push(`--audit-log-maxage ${o.auditLogMaxage} can't be a negative number`);
+    if (o.auditLogMaxbackup < 0) problems.push(`--audit-log-maxbackup ${o.auditLogMaxbackup} can't be a negative number`);
+    if (o.auditLogMaxsize < 0) problems.push(`--audit-log-maxsize ${o.auditLogMaxsize} can't be a negative number`);
+  }
+  if (o.auditWebhookConfigFile) problems.push(...batchProblems("webhook", o.auditWebhookMode, webhookBatch(o)));
+  return problems;
+}
+
+/** validateBackendBatchOptions: the mode, then (batch mode only) the sizes and throttle. */
+function batchProblems(plugin: string, mode: string, c: BatchConfig): string[] {
+  if (!MODES.includes(mode)) return [`invalid audit ${plugin} mode ${mode}, allowed modes are ${JSON.stringify(MODES.join(","))}`];
+  if (mode !== "batch") return [];
+  if (c.bufferSize <= 0) return [`invalid audit batch ${plugin} buffer size ${c.bufferSize}, must be a positive number`];
+  if (c.maxBatchSize <= 0) return [`invalid audit batch ${plugin} max batch size ${c.maxBatchSize}, must be a positive number`];
+  if (c.throttleEnable && c.throttleQPS <= 0) {
+    return [`invalid audit batch ${plugin} throttle QPS ${c.throttleQPS}, must be a positive number`];
+  }
+  if (c.throttleEnable && c.throttleBurst <= 0) {
+    return [`invalid audit batch ${plugin} throttle burst ${c.throttleBurst}, must be a positive number`];
+  }
+  return [];
+}
+
+function logBatch(o: AuditOptions): BatchConfig {
+  return {
+    bufferSize: o.auditLogBatchBufferSize,
+    maxBatchSize: o.auditLogBatchMaxSize,
+    maxBatchWaitMs: o.auditLogBatchMaxWaitMs,
+    throttleEnable: o.auditLogBatchThrottleEnable,
+    throttleQPS: o.auditLogBatchThrottleQps,
+    throttleBurst: o.auditLogBatchThrottleBurst,
+  };
+}
+
+function webhookBatch(o: AuditOptions): BatchConfig {
+  return {
+    bufferSize: o.auditWebhookBatchBufferSize,
+    maxBatchSize: o.auditWebhookBatchMaxSize,
+    maxBatchWaitMs: o.auditWebhookBatchMaxWaitMs,
+    throttleEnable: o.auditWebhookBatchThrottleEnable,
+    throttleQPS: o.auditWebhookBatchThrottleQps,
+    throttleBurst: o.auditWebhookBatchThrottleBurst,
+  };
+}
+
+function logWriter(o: AuditOptions): (text: string) => void {
+  if (o.auditLogPath === "-") return (text) => void process.stdout.write(text);
+  const file = new RotatingFile(o.auditLogPath, {
+    maxSizeMB: o.auditLogMaxsize,
+    maxBackups: o.auditLogMaxbackup,
+    maxAgeDays: o.auditLogMaxage,
+    compress: o.auditLogCompress,
+  });
+  return (text) => file.write(text);
+}
+
+/** audit.Union: every backend gets the event; stored only if all stored it. */
+function unionSink(sinks: AuditSink[]): AuditSink {
+  if (sinks.length === 1) return sinks[0]!;
+  return {
+    processEvent: async (event) => (await Promise.all(sinks.map((sink) => sink.processEvent(event)))).every(Boolean),
+    shutdown: async () => void (await Promise.all(sinks.map((sink) => sink.shutdown()))),
+  };
+}
