@@ -113,6 +113,28 @@ test("a CRD with webhook conversion is refused with 422", async () => {
   expect(result.stderr).toContain("webhook conversion is not supported by this server");
 });
 
+test("creates while the CRD is terminating get kube's 405 (crdHandler serveResource), reads and deletes still work", async () => {
+  const gadgets = "/apis/stable.example.com/v1/gadgets";
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "gadgets.stable.example.com" },
+    spec: {
+      group: "stable.example.com", scope: "Cluster", names: { plural: "gadgets", kind: "Gadget" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+    },
+  };
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gadgets.stable.example.com"]);
+  const held = { apiVersion: "stable.example.com/v1", kind: "Gadget", metadata: { name: "held", finalizers: ["example.com/hold"] } };
+  expect((await sendJson(server, "POST", gadgets, held)).status).toBe(201);
+  await kubectlOk(server, ["delete", "crd", "gadgets.stable.example.com", "--wait=false"]);
+  await kubectlOk(server, ["wait", "--for", "condition=terminating", "--timeout=10s", "crd/gadgets.stable.example.com"]);
+  const refused = await sendJson(server, "POST", gadgets, { apiVersion: "stable.example.com/v1", kind: "Gadget", metadata: { name: "late" } });
+  expect([refused.status, refused.body.reason, refused.body.message]).toEqual([405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating"]);
+  expect((await server.request("GET", `${gadgets}/late`)).status).toBe(404);
+  await kubectlOk(server, ["patch", "gadget", "held", "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
+  await kubectlOk(server, ["wait", "--for=delete", "--timeout=20s", "crd/gadgets.stable.example.com"]);
+});
+
 test("deleting the CRD deletes its custom resources and stops serving them", async () => {
   expect((await getJson(server, CRONTABS)).items.length).toBeGreaterThan(0);
   await kubectlOk(server, ["delete", "crd", "crontabs.stable.example.com", "--timeout=20s"]);

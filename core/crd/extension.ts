@@ -36,5 +36,6 @@ export function customResourceExtension(crd: CustomResourceDefinition, version: 
     validate: (obj) => validateValue(bodyOf(obj), body, ""),
     storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
     mergeType: typeFromSchema(published, builtInSchemas),
+    terminating: crd.metadata.deletionTimestamp !== undefined,
   };
 }

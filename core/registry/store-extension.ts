@@ -20,4 +20,6 @@ export interface StoreExtension {
   storageApiVersion: string;
   /** How server-side apply and managedFields see the kind. */
   mergeType: TypeNode;
+  /** The defining CRD is being deleted: POST creates are refused (kube's crdHandler serveResource). */
+  terminating?: boolean;
 }

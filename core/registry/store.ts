@@ -108,6 +108,11 @@ export class ResourceStore {
     return this.#storage;
   }
 
+  /** True for a custom resource whose CRD is terminating; its creates are refused. */
+  get terminating(): boolean {
+    return this.#extension?.terminating ?? false;
+  }
+
   key(namespace: string, name: string): string {
     return objectKey(this.type, namespace, name);
   }
