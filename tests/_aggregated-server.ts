@@ -1,7 +1,8 @@
 /**
  * A tiny aggregated API server for tests: https on loopback with its own CA, serving discovery for
  * wardle.example.com/v1 and one namespaced resource (flunders: list, get, and a watch that stays open), and
- * recording who each request came from (request headers and the caller's client certificate).
+ * recording who each request came from. Like a k8s.io/apiserver server it trusts a caller only as the front proxy
+ * the extension-apiserver-authentication ConfigMap describes (CA, allowed names, header names); others get 401.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +18,14 @@ export interface SeenRequest {
   clientCommonName: string | undefined;
   /** Whether the client certificate verified against the CA the server was told to trust. */
   clientVerified: boolean;
+}
+
+/** What the server trusts, as the ConfigMap's requestheader-* keys publish it. */
+export interface FrontProxyTrust {
+  caPem: string;
+  allowedNames: string[];
+  usernameHeaders: string[];
+  groupHeaders: string[];
 }
 
 export interface AggregatedServer {
@@ -55,20 +64,28 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
   send(404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "not found" });
 }
 
-/** Starts the server with a certificate for `serviceHost` (`<service>.<namespace>.svc`), trusting client certificates from `clientCaPem`. */
-export async function startAggregatedServer(serviceHost: string, clientCaPem: string): Promise<AggregatedServer> {
+/** Starts the server with a certificate for `serviceHost` (`<service>.<namespace>.svc`), trusting the front proxy `trust` describes. */
+export async function startAggregatedServer(serviceHost: string, trust: FrontProxyTrust): Promise<AggregatedServer> {
   const ca = await createCertificateAuthority("wardle-ca", { days: 1 });
   const serving = await issueServingCertificate(ca, { commonName: "wardle", hosts: [serviceHost], days: 1 });
   const seen: SeenRequest[] = [];
   const http = createHttpServer((request, response) => {
     const socket = request.socket as TLSSocket;
     const cert = socket.getPeerCertificate();
-    const groups = request.headersDistinct["x-remote-group"] ?? [];
-    seen.push({ path: request.url ?? "", user: request.headers["x-remote-user"] as string | undefined, groups, clientCommonName: cert?.subject?.CN as string | undefined, clientVerified: socket.authorized });
+    const clientCommonName = cert?.subject?.CN as string | undefined;
+    const groups = trust.groupHeaders.flatMap((header) => request.headersDistinct[header.toLowerCase()] ?? []);
+    const user = trust.usernameHeaders.map((header) => request.headers[header.toLowerCase()] as string | undefined).find(Boolean);
+    seen.push({ path: request.url ?? "", user, groups, clientCommonName, clientVerified: socket.authorized });
+    const trustedProxy = socket.authorized && (trust.allowedNames.length === 0 || trust.allowedNames.includes(clientCommonName ?? ""));
+    if (!trustedProxy || !user) {
+      response.writeHead(401, { "Content-Type": "application/json" });
+      response.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", reason: "Unauthorized", code: 401, message: "Unauthorized" }));
+      return;
+    }
     answer(request, response);
   });
   const sockets = new Set<TLSSocket>();
-  const tls = createTlsServer({ key: serving.keyPem, cert: serving.certPem, ca: clientCaPem, requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
+  const tls = createTlsServer({ key: serving.keyPem, cert: serving.certPem, ca: trust.caPem, requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
   tls.on("secureConnection", (socket: TLSSocket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
