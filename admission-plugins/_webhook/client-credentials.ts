@@ -9,14 +9,9 @@ import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { parse } from "yaml";
 import { isPlainObject } from "../../core/api/types.ts";
+import type { ClientCredentials } from "../../core/webhook/mod.ts";
 
-export interface ClientCredentials {
-  cert?: string;
-  key?: string;
-  token?: string;
-  username?: string;
-  password?: string;
-}
+export type { ClientCredentials };
 
 export type CredentialsLookup = (hostPort: string) => ClientCredentials | undefined;
 
