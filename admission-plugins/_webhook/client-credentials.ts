@@ -11,8 +11,6 @@ import { parse } from "yaml";
 import { isPlainObject } from "../../core/api/types.ts";
 import type { ClientCredentials } from "../../core/webhook/mod.ts";
 
-export type { ClientCredentials };
-
 export type CredentialsLookup = (hostPort: string) => ClientCredentials | undefined;
 
 export const NO_CREDENTIALS: CredentialsLookup = () => undefined;
