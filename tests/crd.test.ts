@@ -99,18 +99,18 @@ test("a CRD whose singular and kind another CRD holds is not established, with N
   ]);
 });
 
-test("a CRD with webhook conversion is refused with 422", async () => {
+test("a CRD asking for webhook conversion without a known ConversionReview version is refused with 422 (validateConversionReviewVersions)", async () => {
   const result = await server.kubectl(["apply", "-f", "-"], {
     stdin: JSON.stringify({
       apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "hooks.example.com" },
       spec: {
         group: "example.com", scope: "Cluster", names: { plural: "hooks", kind: "Hook" },
-        conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "https://example.com" } } },
+        conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: "https://example.com" } } },
         versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
       },
     }),
   });
-  expect(result.stderr).toContain("webhook conversion is not supported by this server");
+  expect(result.stderr).toContain('spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1');
 });
 
 test("creates while the CRD is terminating get kube's 405 (crdHandler serveResource), reads and deletes still work", async () => {

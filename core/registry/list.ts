@@ -36,9 +36,10 @@ export async function listObjects(store: ResourceStore, query: ListQuery): Promi
     revision = result.revision;
     remaining = result.remaining;
     let consumed = 0;
-    for (const kv of result.items) {
+    const objects = await store.decodeAll(result.items);
+    for (const [i, kv] of result.items.entries()) {
       consumed++;
-      const obj = store.decode(kv);
+      const obj = objects[i]!;
       if (query.matches && !query.matches(obj)) continue;
       items.push(obj);
       lastKey = kv.key;
