@@ -125,6 +125,25 @@ test("kubectl get apiservices shows the built-in group/versions as Local and ava
   expect(listed.stdout).toMatch(/^v1\.authentication\.k8s\.io\s+Local\s+True/m);
 });
 
+test("the aggregated server's OpenAPI joins /openapi/v2 and the /openapi/v3 index, so kubectl explain describes its kind", async () => {
+  await waitForAvailability("True");
+  const deadline = Date.now() + 10_000;
+  let index = await getJson(server, "/openapi/v3");
+  while (!index.paths[`apis/${WARDLE_GROUP_VERSION}`] && Date.now() < deadline) {
+    await Bun.sleep(100);
+    index = await getJson(server, "/openapi/v3");
+  }
+  expect(index.paths[`apis/${WARDLE_GROUP_VERSION}`].serverRelativeURL).toStartWith(`/openapi/v3/apis/${WARDLE_GROUP_VERSION}?hash=`);
+  expect(index.paths["apis/apps/v1"]).toBeDefined();
+  const v2 = await getJson(server, "/openapi/v2");
+  expect(v2.definitions["com.example.wardle.v1.Flunder"]["x-kubernetes-group-version-kind"]).toEqual([{ group: "wardle.example.com", version: "v1", kind: "Flunder" }]);
+  expect(v2.definitions["io.k8s.api.apps.v1.Deployment"]).toBeDefined();
+  const explained = await kubectlOk(server, ["explain", "flunders.spec.reference"]);
+  expect(explained).toContain("The name of another flunder this one refers to.");
+  const protobuf = await server.request("GET", "/openapi/v2", { headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" } });
+  expect(protobuf.status).toBe(200);
+});
+
 test("stopping the aggregated server turns its APIService Available=False and its requests into 503", async () => {
   await waitForAvailability("True");
   await backend.stop();
@@ -136,6 +155,7 @@ test("stopping the aggregated server turns its APIService Available=False and it
   expect(await response.text()).toBe("service unavailable\n");
   const result = await server.kubectl(["get", "flunders", "-n", "default"]);
   expect(result.stderr).toContain("the server is currently unable to handle the request");
+  expect((await getJson(server, "/openapi/v3")).paths[`apis/${WARDLE_GROUP_VERSION}`]).toBeUndefined();
 });
 
 test("extension-apiserver-authentication publishes kube's keys (ClientCARegistrationHook) and is restored after an edit or a delete", async () => {
