@@ -162,3 +162,34 @@ test("moving the storage version to v2 records it in status.storedVersions after
   const asV1 = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "widgets.v1.example.com", "red", "-o", "json"]));
   expect(asV1.spec).toEqual({ color: "red" });
 });
+
+test("a webhook named by Service (resolved through its Endpoints, TLS verified as <name>.<namespace>.svc) with conversionReviewVersions v1beta1", async () => {
+  const serviceWebhook = await startHttpsFixture(convert, [`converter.${NS}.svc`]);
+  try {
+    const port = Number(new URL(serviceWebhook.url).port);
+    const backing = [
+      { apiVersion: "v1", kind: "Service", metadata: { name: "converter", namespace: NS }, spec: { ports: [{ name: "https", port: 443, targetPort: port }] } },
+      { apiVersion: "v1", kind: "Endpoints", metadata: { name: "converter", namespace: NS }, subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }] },
+    ];
+    for (const object of backing) await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(object));
+    const conversion = {
+      strategy: "Webhook",
+      webhook: {
+        conversionReviewVersions: ["v1beta1"],
+        clientConfig: { service: { namespace: NS, name: "converter", path: "/convert" }, caBundle: Buffer.from(serviceWebhook.caPem).toString("base64") },
+      },
+    };
+    const crd = widgetsCRD(conversion);
+    crd.metadata.name = "gizmos.example.com";
+    crd.spec.names = { plural: "gizmos", kind: "Gizmo" };
+    await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(crd));
+    await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gizmos.example.com"]);
+    await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: NS }, spec: { color: "teal" } }));
+    reviews.length = 0;
+    const asV2 = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "gizmos.v2.example.com", "g", "-o", "json"]));
+    expect(asV2.spec).toEqual({ paint: { color: "teal" } });
+    expect(reviews[0].apiVersion).toBe("apiextensions.k8s.io/v1beta1");
+  } finally {
+    await serviceWebhook.stop();
+  }
+});

@@ -179,14 +179,15 @@ export class Aggregator {
     const live = this.#apiServices.get("", name);
     if (!live) return;
     const condition = await checkAvailability(live, this.#lookup, this.#probe);
-    await this.#followOpenApi(name, live, condition.status === "True").catch(logFailure);
     const now = nowTimestamp();
     const current = conditionsOf(live);
-    if (JSON.stringify(withCondition(current, condition, now)) === JSON.stringify(current)) return;
-    await this.#store.update("", name, (latest) => ({
-      ...latest!,
-      status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
-    }), { subresource: "status" });
+    if (JSON.stringify(withCondition(current, condition, now)) !== JSON.stringify(current)) {
+      await this.#store.update("", name, (latest) => ({
+        ...latest!,
+        status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
+      }), { subresource: "status" });
+    }
+    await this.#followOpenApi(name, live, condition.status === "True").catch(logFailure);
   }
 }
 
