@@ -144,11 +144,13 @@ class Reader {
     while (isDigit(this.#text[this.#pos])) this.#pos++;
   }
 
-  #number(): number {
+  /** A number; an integer beyond 2^53 as a BigInt, so it stays exact as Go's int64 does. */
+  #number(): number | bigint {
     const start = this.#pos;
     if (this.#text[this.#pos] === "-") this.#pos++;
     if (this.#text[this.#pos] === "0") this.#pos++;
     else this.#digits("in numeric literal");
+    const integerEnd = this.#pos;
     if (this.#text[this.#pos] === ".") {
       this.#pos++;
       this.#digits("after decimal point in numeric literal");
@@ -158,7 +160,9 @@ class Reader {
       if (this.#text[this.#pos] === "+" || this.#text[this.#pos] === "-") this.#pos++;
       this.#digits("in exponent of numeric literal");
     }
-    return Number(this.#text.slice(start, this.#pos));
+    const value = Number(this.#text.slice(start, this.#pos));
+    if (integerEnd !== this.#pos || Number.isSafeInteger(value)) return value;
+    return BigInt(this.#text.slice(start, this.#pos));
   }
 
   #literal<T>(word: string, value: T): T {

@@ -5,6 +5,7 @@
  */
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
 import { countParsedMembers, countWrittenMembers, JSONSyntaxError, readJSON } from "./_json-scan.ts";
+import { mayHoldInexactInteger } from "./exact-integers.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
 
 /** What create and update accept for built-in kinds (kube's NegotiateInputSerializer list). */
@@ -53,6 +54,8 @@ function summarize(body: Uint8Array): string {
 }
 
 function decodeJSON(text: string): { value: unknown; duplicateFields: string[] } {
+  // JSON.parse would round integers beyond 2^53; the reader keeps them exact.
+  if (mayHoldInexactInteger(text)) return readJSON(text);
   let value: unknown;
   try {
     value = JSON.parse(text);

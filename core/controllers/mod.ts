@@ -1,5 +1,6 @@
 /** The built-in controllers, in start order; --controllers picks among them by name. */
 import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
+import { disruptionController } from "./disruption/disruption-controller.ts";
 import { endpointsController } from "./endpoints.ts";
 import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
@@ -19,6 +20,7 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   nodeLifecycleController,
   endpointsController,
   endpointSliceController,
+  disruptionController,
   tokenCleaner,
   bootstrapSigner,
 ];

@@ -27,10 +27,11 @@ export function validateNewObject(
   obj: KubeObject,
   old?: KubeObject,
   extraRules?: (obj: KubeObject, old?: KubeObject) => FieldError[],
+  subresource = "",
 ): void {
   const errors = [
     ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) }),
-    ...validateKind(type, obj, old),
+    ...validateKind(type, obj, old, subresource),
     ...(extraRules?.(obj, old) ?? []),
   ];
   if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);

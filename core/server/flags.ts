@@ -17,6 +17,9 @@ export interface ServerConfig {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
+  encryptionProviderConfig: string;
+  encryptionProviderConfigAutomaticReload: boolean;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -136,7 +139,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-config-file", key: "authenticationTokenWebhookConfigFile", type: stringFlag, defaultValue: "", usage: "kubeconfig-format file of the token review webhook." }),
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-cache-ttl", key: "authenticationTokenWebhookCacheTtlMs", type: durationFlag, defaultValue: 120_000, usage: "How long webhook token decisions are cached." }),
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-version", key: "authenticationTokenWebhookVersion", type: stringFlag, defaultValue: "v1beta1", usage: "TokenReview version sent to the webhook: v1 or v1beta1." }),
-  defineFlag({ section: "Authentication flags", name: "requestheader-client-ca-file", key: "requestheaderClientCaFile", type: stringFlag, defaultValue: "", usage: "CA that an authenticating proxy's client certificate must verify against before its headers are trusted." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-client-ca-file", key: "requestheaderClientCaFile", type: stringFlag, defaultValue: "", usage: "CA that an authenticating proxy's client certificate must verify against before its headers are trusted. Default: the front-proxy CA in --data-dir (CN front-proxy-client, X-Remote-User/-Group/-Extra-), so front-proxy-client.key there can act as any user, cluster-admin included: keep it 0600 or set this flag." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-allowed-names", key: "requestheaderAllowedNames", type: stringListFlag, defaultValue: [], usage: "Common names the proxy's client certificate may have (empty: any)." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-username-headers", key: "requestheaderUsernameHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding the user name, e.g. X-Remote-User." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-group-headers", key: "requestheaderGroupHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding groups, e.g. X-Remote-Group." }),
@@ -158,6 +161,8 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authorization flags", name: "authorization-webhook-cache-unauthorized-ttl", key: "authorizationWebhookCacheUnauthorizedTtlMs", type: durationFlag, defaultValue: 30_000, usage: "How long 'unauthorized' answers of the authorization webhook are cached." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config-automatic-reload", key: "encryptionProviderConfigAutomaticReload", type: boolFlag, defaultValue: false, usage: "Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),

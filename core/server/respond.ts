@@ -75,9 +75,9 @@ export function respondList(list: KubeList, options: EncodeOptions): Response {
 }
 
 /** A Status in JSON, YAML or protobuf; Table and metadata-only forms do not apply to it and fall back to JSON. */
-function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}): Response {
+function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}, pretty = false): Response {
   const form: Representation = representation.format === "yaml" || representation.format === "protobuf" ? representation : { format: "json" };
-  return new Response(encodeBody(status, { representation: form, pretty: false, includeObject: "Object" }) as BodyInit, {
+  return new Response(encodeBody(status, { representation: form, pretty, includeObject: "Object" }) as BodyInit, {
     status: code,
     headers: { ...headers, "Content-Type": contentTypeOf(form) },
   });
@@ -102,7 +102,10 @@ function errorRepresentation(accept: string | null | undefined): Representation 
   }
 }
 
-/** A Status error in the request's negotiated form, as kube's ErrorNegotiated writes it (JSON, YAML or protobuf). */
-export function respondError(error: StatusError, accept?: string | null): Response {
-  return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers);
+/**
+ * A Status error in the request's negotiated form, as kube's ErrorNegotiated writes it (JSON, YAML or protobuf),
+ * indented when the request's isPrettyPrint says so.
+ */
+export function respondError(error: StatusError, accept?: string | null, pretty = false): Response {
+  return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers, pretty);
 }

@@ -3,7 +3,7 @@
  * compactor, the app and the HTTPS listener; stop() undoes it in reverse, kube's graceful way
  * (readyz fails first, then running requests finish, then storage closes).
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { type AuthenticatorFactory, buildAuthentication } from "../auth/authentication.ts";
@@ -27,12 +27,14 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
+import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
@@ -43,6 +45,10 @@ import { publishAuthenticationTrust } from "../aggregator/authentication-trust.t
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
+import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
+import { podLogHandlers } from "./handlers/pod-log.ts";
+import { podStreamHandlers } from "./handlers/pod-stream.ts";
+import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
 
@@ -73,7 +79,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await preparePrivateDirectory(config.dataDir, log);
+  // Held until the bootstrap objects exist: processes starting together take turns.
+  const startupLock = await acquireStartupLock(config.dataDir);
+  await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const serving = await servingKeyPair(config, pki.serving);
@@ -81,10 +90,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
   const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
-  const storage = openSqliteStorage(join(config.dataDir, "kubun.db"), { synchronous: config.storageSync });
+  const metrics = new ApiMetrics();
+  const encryption = config.encryptionProviderConfig
+    ? encryptionConfigSource(config.encryptionProviderConfig, { reload: config.encryptionProviderConfigAutomaticReload, metrics: encryptionMetrics(metrics.registry), log })
+    : undefined;
+  const sqlite = openSqliteStorage(await makeDatabaseFilesPrivate(config.dataDir), { synchronous: config.storageSync });
+  const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
-  const metrics = new ApiMetrics();
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
@@ -111,9 +124,21 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
   registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
-  const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
-  const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
+  const proxyClient = await proxyClientCertificate(config, frontProxy.client);
+  const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
+  const virtualHandlers = new Map([
+    ...serviceAccounts.handlers,
+    [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
+    ...scaleHandlers(),
+    ...accessReviewHandlers(),
+    ...podBindingHandlers(),
+    ...podStreamHandlers(pluginContext.client),
+    ...podLogHandlers(pluginContext.client),
+    ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
+    ...proxyHandlers(pluginContext.client, proxyClient),
+  ]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  startupLock.release();
   const app = createApp({
     storage,
     broker,
@@ -132,8 +157,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
+  // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start
   let controllers: RunningControllers | undefined;
   const releaseStorage = async () => {
+    startupLock.release();
     await controllers?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();

@@ -17,7 +17,8 @@ import { isControlledBy, newControllerRef } from "./owner.ts";
 interface CronJobSpec {
   schedule?: string;
   suspend?: boolean;
-  startingDeadlineSeconds?: number;
+  /** int64: a BigInt beyond 2^53 (api/exact-integers.ts). */
+  startingDeadlineSeconds?: number | bigint;
   concurrencyPolicy?: string;
   successfulJobsHistoryLimit?: number;
   failedJobsHistoryLimit?: number;
@@ -86,7 +87,7 @@ function withoutVersions(status: object): unknown {
 function dueTime(cj: KubeObject, spec: CronJobSpec, now: number): number | null {
   const last = (cj.status as { lastScheduleTime?: string } | undefined)?.lastScheduleTime ?? cj.metadata.creationTimestamp;
   let earliest = Date.parse(String(last));
-  if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
+  if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - Number(spec.startingDeadlineSeconds) * 1000);
   const { time } = mostRecentScheduleTime(parseCronSchedule(String(spec.schedule ?? "")), earliest, now);
   return time;
 }

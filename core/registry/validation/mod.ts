@@ -14,7 +14,7 @@ import { validateCronJob } from "./cronjob.ts";
 import { validateDaemonSet } from "./daemonset.ts";
 import { validateDeployment, validateReplicaSet, withImmutableSelector } from "./deployment.ts";
 import { validateJob, validateJobUpdate } from "./job.ts";
-import { validatePod, validatePodUpdate } from "./pod.ts";
+import { validatePod, validatePodEphemeralContainersUpdate, validatePodUpdate } from "./pod.ts";
 import { validatePodTemplateSpec } from "./_pod-spec.ts";
 import { roleRefUnchanged, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.ts";
 import { validateReplicationController } from "./replication-controller.ts";
@@ -32,6 +32,7 @@ const withRoleRef = (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeO
 
 const RULES: Record<string, KindRules> = {
   "/pods": { create: validatePod, update: validatePodUpdate },
+  "/pods/ephemeralcontainers": { create: validatePod, update: validatePodEphemeralContainersUpdate },
   "/podtemplates": { create: (obj) => validatePodTemplateSpec(obj.template, "template") },
   "/replicationcontrollers": { create: validateReplicationController },
   "/services": { create: validateService, update: validateServiceUpdate },
@@ -65,8 +66,9 @@ const RULES: Record<string, KindRules> = {
 };
 
 /** `old` is the stored object on update, absent on create. */
-export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject): FieldError[] {
-  const rules = RULES[`${type.group}/${type.resource}`];
+/** A subresource with rules of its own (pods/ephemeralcontainers) uses them; others use the kind's. */
+export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject, subresource = ""): FieldError[] {
+  const rules = (subresource ? RULES[`${type.group}/${type.resource}/${subresource}`] : undefined) ?? RULES[`${type.group}/${type.resource}`];
   if (!rules) return [];
   return old && rules.update ? rules.update(obj, old) : rules.create(obj);
 }
