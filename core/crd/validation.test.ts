@@ -40,3 +40,10 @@ test("schemas are required; webhook conversion needs a clientConfig and a known 
   const webhook = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1beta1", "v1"], clientConfig: { url: "https://example.com/convert" } } };
   expect(validateCustomResourceDefinition(crd({ conversion: webhook }))).toEqual([]);
 });
+
+test("a conversion webhook's clientConfig follows the webhook rules (ValidateWebhookURL)", () => {
+  const conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://example.com/convert" } } };
+  expect(validateCustomResourceDefinition(crd({ conversion })).map((e) => `${e.field}: ${e.detail}`)).toEqual([
+    "spec.conversion.webhookClientConfig.url: 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+  ]);
+});

@@ -6,6 +6,7 @@
 import { goStringSlice } from "../api/_go-text.ts";
 import type { FieldError } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
+import { validateClientConfig } from "../registry/validation/mod.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { parseJSONPath } from "./jsonpath.ts";
 
@@ -89,9 +90,7 @@ function conversionErrors(conversion: CustomResourceDefinition["spec"]["conversi
   }
   const errors: FieldError[] = [];
   if (!webhook?.clientConfig) errors.push(required(`${path}.webhookClientConfig`, "required when strategy is set to Webhook"));
-  else if (!webhook.clientConfig.url === !webhook.clientConfig.service) {
-    errors.push(required(`${path}.webhookClientConfig`, "exactly one of url or service is required"));
-  }
+  else errors.push(...validateClientConfig(webhook.clientConfig, `${path}.webhookClientConfig`));
   const versions = webhook?.conversionReviewVersions ?? [];
   if (versions.length === 0) errors.push(required(`${path}.conversionReviewVersions`));
   else if (!versions.some((version) => REVIEW_VERSIONS.includes(version))) {
