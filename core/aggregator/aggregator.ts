@@ -30,6 +30,7 @@ export interface AggregatorOptions {
 }
 
 const DEFAULT_RESYNC_MS = 5000;
+const OPENAPI_REFRESH_MS = 60_000;
 
 export class Aggregator {
   readonly #catalog: Catalog;
@@ -43,8 +44,8 @@ export class Aggregator {
   readonly #probe: DiscoveryProbe;
   readonly #lookup: ServiceLookup;
   readonly #stops: (() => void)[] = [];
-  /** APIService name → the OpenAPI documents of its server while it is available, with the spec they came from. */
-  readonly #openApi = new Map<string, { spec: string; documents: AggregatedOpenApi }>();
+  /** APIService name → the OpenAPI documents of its server while it is available, the spec they came from and when. */
+  readonly #openApi = new Map<string, { spec: string; fetchedAt: number; documents: AggregatedOpenApi }>();
   readonly #openApiListeners = new Set<() => void>();
 
   private constructor(registry: Registry, catalog: Catalog, options: AggregatorOptions) {
@@ -159,14 +160,18 @@ export class Aggregator {
     for (const apiService of this.#apiServices.list()) if (apiServiceSpec(apiService).service) this.#queue.add(String(apiService.metadata.name));
   }
 
-  /** Downloads an available server's documents once per spec (kube refreshes them while it stays available). */
+  /** Downloads an available server's documents, again when its spec changes or a minute has passed (kube's successfulUpdateDelay). */
   async #followOpenApi(name: string, live: KubeObject, available: boolean): Promise<void> {
     const spec = apiServiceSpec(live);
     if (!available || !spec.service) return this.#forgetOpenApi(name);
     const signature = JSON.stringify(spec);
-    if (this.#openApi.get(name)?.spec === signature) return;
+    const known = this.#openApi.get(name);
+    if (known?.spec === signature && Date.now() - known.fetchedAt < OPENAPI_REFRESH_MS) return;
     const documents = await downloadOpenApi(resolveEndpoint(this.#lookup, spec.service), spec, this.#options.proxyClient);
-    this.#openApi.set(name, { spec: signature, documents });
+    this.#openApi.set(name, { spec: signature, fetchedAt: Date.now(), documents });
+    // Unchanged documents keep the served ones (and their hashes) as they are.
+    const content = (entry?: AggregatedOpenApi) => entry && JSON.stringify([entry.v2, [...entry.v3]]);
+    if (content(known?.documents) === content(documents)) return;
     for (const listener of this.#openApiListeners) listener();
   }
 
