@@ -49,6 +49,9 @@ const IMPLEMENTED: Record<string, Entry> = {
   DefaultStorageClass: () => import("./default-storage-class/mod.ts"),
   StorageObjectInUseProtection: () => import("./storage-object-in-use-protection/mod.ts"),
   RuntimeClass: () => import("./runtime-class/mod.ts"),
+  CertificateApproval: () => import("./certificate-approval/mod.ts"),
+  CertificateSigning: () => import("./certificate-signing/mod.ts"),
+  CertificateSubjectRestriction: () => import("./certificate-subject-restriction/mod.ts"),
   ResourceQuota: () => import("./resource-quota/mod.ts"),
   AlwaysDeny: () => import("./always-deny/mod.ts"),
   MutatingAdmissionWebhook: () => import("./mutating-webhook/mod.ts"),
@@ -57,8 +60,8 @@ const IMPLEMENTED: Record<string, Entry> = {
 
 /**
  * Accepted names without an implementation. Nothing to act on: AlwaysAdmit (admits all), NamespaceExists and
- * NamespaceAutoProvision (the namespace gate already refuses missing namespaces), the certificate plugins and
- * ClusterTrustBundleAttest (no CSR signing flow), DefaultIngressClass (no ingress class objects defaulted yet).
+ * NamespaceAutoProvision (the namespace gate already refuses missing namespaces), ClusterTrustBundleAttest
+ * (ClusterTrustBundles are alpha and off in 1.26), DefaultIngressClass (no ingress class objects defaulted yet).
  * Missing (accepted so kube command lines keep working): ValidatingAdmissionPolicy, AlwaysPullImages,
  * ImagePolicyWebhook, PodNodeSelector, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize,
  * LimitPodHardAntiAffinityTopology, DenyServiceExternalIPs.

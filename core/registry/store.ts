@@ -14,7 +14,7 @@ import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
-import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
+import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
 import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
@@ -28,7 +28,7 @@ import { type VersionConversion, versionConversionFor } from "./conversion/mod.t
 
 export interface WriteOptions {
   dryRun?: boolean;
-  /** "" for the main resource, "status" for the status subresource. */
+  /** "" for the main resource, else the subresource written (status, finalize, approval). */
   subresource?: string;
   /** What to do with fields the kind's schema does not know (spec 4.7); default Warn. */
   fieldValidation?: "Ignore" | "Warn" | "Strict";
@@ -159,13 +159,13 @@ export class ResourceStore {
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
     if (version !== undefined && version !== "" && version !== "0") throw newBadRequest("resourceVersion should not be set on objects to be created");
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
-    this.strategy.prepareForCreate?.(obj);
+    this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
-    validateNewObject(this.type, obj, undefined, this.#extension?.validate);
+    validateNewObject(this.type, obj, { extraRules: this.#extension?.validate });
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
@@ -340,14 +340,16 @@ export class ResourceStore {
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
-    const merged = subresource === "status"
+    const merged = this.strategy.prepareForUpdate
+      ? this.strategy.prepareForUpdate(next, current, subresource)
+      : subresource === "status"
       ? withStatusFrom(current, next)
       : subresource === "finalize"
       ? withSpecFinalizersFrom(current, next)
       : subresource === "ephemeralcontainers"
       ? withEphemeralContainersFrom(current, next)
       : this.#keepStatus(next, current);
-    if (subresource === "") this.strategy.prepareForUpdate?.(merged, current);
+    if (subresource === "") this.strategy.beginUpdate?.(merged, current);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     this.#trackManagedFields(current, merged, options);
@@ -355,7 +357,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    validateNewObject(this.type, merged, current, this.#extension?.validate, subresource);
+    validateNewObject(this.type, merged, { old: current, extraRules: this.#extension?.validate, subresource });
     await this.#validateAdmission(admitted);
     return merged;
   }
@@ -367,7 +369,8 @@ export class ResourceStore {
     if (unknownFields.length > 0 && directive === "Strict") {
       throw newStrictDecodingError(this.type, obj, unknownFields, []);
     }
-    if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
+    // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
+    if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
     if (this.#extension) this.#extension.applyDefaults(obj);
     else applyDefaults(this.type, obj);
   }

@@ -10,6 +10,8 @@ import { nowTimestamp } from "./object-meta.ts";
 import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
 import { generateJobSelector } from "./job-selector.ts";
 import { prepareServiceUpdate } from "./service-cluster-ips.ts";
+import { CSR_STRATEGY } from "./csr-strategy.ts";
+import type { UserInfo } from "../auth/user.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -31,10 +33,18 @@ export interface Strategy {
   checkGracefulDelete?: (obj: KubeObject, requested: number | undefined) => number;
   /** Rewrites a written body into its stored form on create and update (kube's conversion to the internal type). */
   normalize?: (obj: KubeObject) => void;
-  /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
-  prepareForCreate?: (obj: KubeObject) => void;
-  /** Kind-specific changes to an update's new object before it is validated, given the stored one. */
-  prepareForUpdate?: (obj: KubeObject, old: KubeObject) => void;
+  /**
+   * Kind-specific changes to a main-resource update's new object before it is validated, given the stored one
+   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs).
+   */
+  beginUpdate?: (obj: KubeObject, old: KubeObject) => void;
+  /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate); `user` is absent for the server's own writes. */
+  prepareForCreate?: (obj: KubeObject, user?: UserInfo) => void;
+  /**
+   * The object an update stores, from the client's and the stored one (kube's PrepareForUpdate of the strategy
+   * serving `subresource`); absent = the generic rules (status and finalize subresources, status kept otherwise).
+   */
+  prepareForUpdate?: (next: KubeObject, current: KubeObject, subresource: string) => KubeObject;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
   holdsDeletion?: (obj: KubeObject) => boolean;
   /** Changes made when deletion begins, besides deletionTimestamp. */
@@ -81,7 +91,7 @@ const CONDITIONAL_UPDATE_ONLY = new Set([
 ]);
 
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
-const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "certificates.k8s.io/certificatesigningrequests"]);
+const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events"]);
 
 const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
   "/pods": (obj) => ({ phase: "Pending", qosClass: podQOSClass(obj) }),
@@ -125,7 +135,8 @@ export function strategyFor(type: ResourceType): Strategy {
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),
     ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
     ...(id === "batch/jobs" ? { prepareForCreate: generateJobSelector } : {}),
-    ...(id === "/services" ? { prepareForUpdate: prepareServiceUpdate } : {}),
+    ...(id === "/services" ? { beginUpdate: prepareServiceUpdate } : {}),
+    ...(id === "certificates.k8s.io/certificatesigningrequests" ? CSR_STRATEGY : {}),
   };
 }
 

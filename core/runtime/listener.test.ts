@@ -90,7 +90,7 @@ test("a certificate from the request-header CA passes the handshake but is not v
   }
 });
 
-test("a request without a client certificate has no peer certificate", async () => {
+test("a request without a client certificate has no peer certificate (only the request target as sent)", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/anon")));
   expect(body.conn).toEqual({ requestTarget: "/anon" });

@@ -14,6 +14,7 @@ import { canonicalTime } from "./_field-time.ts";
 import { unstructuredMessage } from "./_field-unstructured.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
+export { MAX_STRICT_ERRORS } from "../api/decode-body.ts";
 
 /** A type error in a patched object, worded as kube's patch handler reports it (see checkFields' `patch` option). */
 export class PatchTypeError extends Error {}

@@ -39,6 +39,7 @@ import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { warningHeaderValues } from "./warning-headers.ts";
 
 export interface AppDeps {
   storage: Storage;
@@ -81,8 +82,8 @@ function errorResponse(error: unknown, request: Request): Response {
   const accept = request.headers.get("accept");
   const pretty = prettyFor(request);
   if (isStatusError(error)) return respondError(error, accept, pretty);
-  // Never echo internals that may hold secrets; the message names the failure only.
-  console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
+  if (!request.signal.aborted) console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
 
@@ -220,10 +221,10 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   return withWarnings(await handler(ctx), ctx.warnings);
 }
 
-/** Adds each text as a `Warning: 299 - "<text>"` header (a copy, since proxied answers have immutable headers). */
+/** Adds the Warning headers kube's recorder would write (a copy, since proxied answers have immutable headers). */
 function withWarnings(response: Response, warnings: string[]): Response {
   if (warnings.length === 0) return response;
   const copy = new Response(response.body, response);
-  for (const warning of warnings) copy.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  for (const value of warningHeaderValues(warnings)) copy.headers.append("Warning", value);
   return copy;
 }

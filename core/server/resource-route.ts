@@ -30,7 +30,7 @@ const HANDLERS: Record<string, Handler> = {
 const VIRTUAL = new Set(["bindings", "componentstatuses", "tokenreviews", "subjectaccessreviews", "selfsubjectaccessreviews", "selfsubjectrulesreviews", "localsubjectaccessreviews"]);
 
 /** Subresources the generic store serves; the others answer through virtual handlers. */
-const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "ephemeralcontainers"]);
+const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "ephemeralcontainers", "approval"]);
 
 export function newResourceNotFound(): StatusError {
   return new StatusError(404, "NotFound", "the server could not find the requested resource", {});

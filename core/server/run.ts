@@ -85,6 +85,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
+  const clusterSigning = clusterSigningFiles(config, pki.files);
   const serving = await servingKeyPair(config, pki.serving);
   const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
   const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
@@ -123,7 +124,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
+  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry, authorizer });
   const proxyClient = await proxyClientCertificate(config, frontProxy.client);
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
   const virtualHandlers = new Map([
@@ -171,7 +172,16 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     broker.close();
     await storage.close();
   };
-  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA, requestHeaderCA }).catch(
+  const listener = await listenHttps(app, {
+    host: config.bindAddress,
+    port: config.securePort,
+    key: serving.keyPem,
+    cert: serving.certPem,
+    clientCA,
+    requestHeaderCA,
+    timeouts: { readHeaderTimeoutMs: config.readHeaderTimeoutMs, idleTimeoutMs: config.idleConnectionTimeoutMs },
+    maxConnections: config.maxConnections || undefined,
+  }).catch(
     async (error: unknown) => {
       await releaseStorage();
       throw error;
@@ -187,7 +197,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
-    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey },
+    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, clusterSigning, authorizer },
     log,
   });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
@@ -222,4 +232,11 @@ async function servingKeyPair(config: ServerConfig, generated: { certPem: string
   if (!config.tlsCertFile && !config.tlsPrivateKeyFile) return generated;
   if (!config.tlsCertFile || !config.tlsPrivateKeyFile) throw new Error("--tls-cert-file and --tls-private-key-file must be set together");
   return { certPem: await readFile(config.tlsCertFile, "utf8"), keyPem: await readFile(config.tlsPrivateKeyFile, "utf8") };
+}
+
+/** kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file, defaulting to the data dir's CA. */
+function clusterSigningFiles(config: ServerConfig, files: { caCert: string; caKey: string }): { certFile: string; keyFile: string } {
+  if (!config.clusterSigningCertFile && !config.clusterSigningKeyFile) return { certFile: files.caCert, keyFile: files.caKey };
+  if (!config.clusterSigningCertFile || !config.clusterSigningKeyFile) throw new Error("--cluster-signing-cert-file and --cluster-signing-key-file must be set together");
+  return { certFile: config.clusterSigningCertFile, keyFile: config.clusterSigningKeyFile };
 }

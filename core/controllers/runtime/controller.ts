@@ -6,6 +6,7 @@
  * point and start it again later (or on another server), and it must converge from whatever is stored.
  */
 import type { KubeObject } from "../../api/types.ts";
+import type { Authorizer } from "../../auth/authorizer.ts";
 import type { SigningKey } from "../../auth/service-account/keys.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
@@ -23,6 +24,10 @@ export interface ControllerSettings {
   serverUrl: string;
   /** Signs legacy service account token Secrets. */
   serviceAccountSigningKey?: SigningKey;
+  /** PEM files of the CA the csrsigning controller issues certificates with (--cluster-signing-*-file or the cluster CA). */
+  clusterSigning?: { certFile: string; keyFile: string };
+  /** The server's authorizer, for controllers that ask SubjectAccessReview questions (csrapproving). */
+  authorizer?: Authorizer;
 }
 
 export interface ControllerContext {

@@ -7,6 +7,7 @@ import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { validateAPIService } from "./apiservice.ts";
+import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from "./certificate-signing-request.ts";
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "../../crd/validation.ts";
 import { validateNamespace, validateLease, validatePersistentVolumeClaim, validatePriorityClass, validatePriorityClassUpdate, validateStorageClass, validateStorageClassUpdate } from "./cluster-objects.ts";
 import { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
@@ -28,7 +29,8 @@ export { validateClientConfig } from "./_webhook-client.ts";
 
 export interface KindRules {
   create: (obj: KubeObject) => FieldError[];
-  update?: (obj: KubeObject, old: KubeObject) => FieldError[];
+  /** `subresource` is the path the update writes through ("" for the main resource). */
+  update?: (obj: KubeObject, old: KubeObject, subresource: string) => FieldError[];
 }
 
 const withRoleRef = (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeObject, old: KubeObject) => [...validate(obj), ...roleRefUnchanged(obj, old)];
@@ -66,6 +68,7 @@ const RULES: Record<string, KindRules> = {
   "scheduling.k8s.io/priorityclasses": { create: validatePriorityClass, update: validatePriorityClassUpdate },
   "storage.k8s.io/storageclasses": { create: validateStorageClass, update: validateStorageClassUpdate },
   "coordination.k8s.io/leases": { create: validateLease },
+  "certificates.k8s.io/certificatesigningrequests": { create: validateCertificateSigningRequest, update: validateCertificateSigningRequestUpdate },
 };
 
 /** `old` is the stored object on update, absent on create. */
@@ -73,5 +76,5 @@ const RULES: Record<string, KindRules> = {
 export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject, subresource = ""): FieldError[] {
   const rules = (subresource ? RULES[`${type.group}/${type.resource}/${subresource}`] : undefined) ?? RULES[`${type.group}/${type.resource}`];
   if (!rules) return [];
-  return old && rules.update ? rules.update(obj, old) : rules.create(obj);
+  return old && rules.update ? rules.update(obj, old, subresource) : rules.create(obj);
 }
