@@ -107,11 +107,17 @@ test("a create through v2 is stored in the storage version v1, and a watch throu
   expect(v2Events.at(-1)!.object.spec).toEqual({ paint: { color: "blue" } });
 });
 
+test("a merge patch through v2 converts the stored object there and back", async () => {
+  await kubectlOk(server, ["-n", NS, "patch", "widgets.v2.example.com", "blue", "--type=merge", "-p", '{"spec":{"paint":{"color":"navy"}}}']);
+  const asV1 = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "widgets.v1.example.com", "blue", "-o", "json"]));
+  expect(asV1.spec).toEqual({ color: "navy" });
+});
+
 test("a list through v2 converts its items in one ConversionReview (getObjectsToConvert)", async () => {
   reviews.length = 0;
   const list = await sendJson(server, "GET", V2);
   expect(list.status).toBe(200);
-  expect(list.body.items.map((item: Json) => [item.metadata.name, item.spec.paint.color])).toEqual([["blue", "blue"], ["red", "red"]]);
+  expect(list.body.items.map((item: Json) => [item.metadata.name, item.spec.paint.color])).toEqual([["blue", "navy"], ["red", "red"]]);
   expect(reviews.map((review) => review.request.objects.length)).toEqual([2]);
 });
 
