@@ -11,9 +11,10 @@ export interface HttpsFixture {
   stop(): Promise<void>;
 }
 
-export async function startHttpsFixture(handler: (request: Request) => Response | Promise<Response>): Promise<HttpsFixture> {
+/** `hosts`: the names the serving certificate is valid for besides 127.0.0.1 (a Service's `<name>.<namespace>.svc`). */
+export async function startHttpsFixture(handler: (request: Request) => Response | Promise<Response>, hosts: string[] = []): Promise<HttpsFixture> {
   const ca = await createCertificateAuthority("fixture-ca", { days: 1 });
-  const serving: IssuedCertificate = await issueServingCertificate(ca, { commonName: "fixture", hosts: ["127.0.0.1"], days: 1 });
+  const serving: IssuedCertificate = await issueServingCertificate(ca, { commonName: "fixture", hosts: ["127.0.0.1", ...hosts], days: 1 });
   const fixture = { url: "", caPem: ca.certPem, requests: 0, stop: async () => {} };
   const server = Bun.serve({
     hostname: "127.0.0.1",

@@ -4,11 +4,10 @@
  * certificate; when it stops, its APIService turns Available=False and its requests get 503.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { stringify } from "yaml";
-import { type AggregatedServer, startAggregatedServer, WARDLE_GROUP_VERSION } from "./_aggregated-server.ts";
-import { getJson } from "./_api.ts";
+import { type AggregatedServer, type FrontProxyTrust, startAggregatedServer, WARDLE_GROUP_VERSION } from "./_aggregated-server.ts";
+import { getJson, sendJson } from "./_api.ts";
+import { kubectlOk } from "./_kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 let server: TestServer;
@@ -48,9 +47,32 @@ async function waitForAvailability(status: string): Promise<{ status: string; re
   }
 }
 
+const AUTHENTICATION_CONFIGMAP = "/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication";
+
+/** What an aggregated server built on k8s.io/apiserver reads at start: only the published ConfigMap. */
+async function frontProxyTrustFromConfigMap(): Promise<FrontProxyTrust> {
+  const data = JSON.parse(await kubectlOk(server, ["-n", "kube-system", "get", "configmap", "extension-apiserver-authentication", "-o", "jsonpath={.data}"]));
+  return {
+    caPem: data["requestheader-client-ca-file"],
+    allowedNames: JSON.parse(data["requestheader-allowed-names"]),
+    usernameHeaders: JSON.parse(data["requestheader-username-headers"]),
+    groupHeaders: JSON.parse(data["requestheader-group-headers"]),
+  };
+}
+
+async function waitForConfigMap(check: (data: Record<string, string>) => boolean): Promise<Record<string, string>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await sendJson(server, "GET", AUTHENTICATION_CONFIGMAP);
+    if ((answer.status === 200 && check(answer.body.data ?? {})) || Date.now() > deadline) return answer.body.data ?? {};
+    await Bun.sleep(100);
+  }
+}
+
 beforeAll(async () => {
-  server = await startServer();
-  backend = await startAggregatedServer("api.wardle.svc", await readFile(join(server.dataDir, "front-proxy-ca.crt"), "utf8"));
+  // RBAC as kubeadm runs it: the bootstrap policy then includes kube-system's Roles.
+  server = await startServer(["--authorization-mode=Node,RBAC"]);
+  backend = await startAggregatedServer("api.wardle.svc", await frontProxyTrustFromConfigMap());
   const applied = await server.kubectl(["apply", "-f", "-"], { stdin: registration(backend.port, backend.caPem) });
   expect(applied.stderr).toBe("");
 });
@@ -103,6 +125,25 @@ test("kubectl get apiservices shows the built-in group/versions as Local and ava
   expect(listed.stdout).toMatch(/^v1\.authentication\.k8s\.io\s+Local\s+True/m);
 });
 
+test("the aggregated server's OpenAPI joins /openapi/v2 and the /openapi/v3 index, so kubectl explain describes its kind", async () => {
+  await waitForAvailability("True");
+  const deadline = Date.now() + 10_000;
+  let index = await getJson(server, "/openapi/v3");
+  while (!index.paths[`apis/${WARDLE_GROUP_VERSION}`] && Date.now() < deadline) {
+    await Bun.sleep(100);
+    index = await getJson(server, "/openapi/v3");
+  }
+  expect(index.paths[`apis/${WARDLE_GROUP_VERSION}`].serverRelativeURL).toStartWith(`/openapi/v3/apis/${WARDLE_GROUP_VERSION}?hash=`);
+  expect(index.paths["apis/apps/v1"]).toBeDefined();
+  const v2 = await getJson(server, "/openapi/v2");
+  expect(v2.definitions["com.example.wardle.v1.Flunder"]["x-kubernetes-group-version-kind"]).toEqual([{ group: "wardle.example.com", version: "v1", kind: "Flunder" }]);
+  expect(v2.definitions["io.k8s.api.apps.v1.Deployment"]).toBeDefined();
+  const explained = await kubectlOk(server, ["explain", "flunders.spec.reference"]);
+  expect(explained).toContain("The name of another flunder this one refers to.");
+  const protobuf = await server.request("GET", "/openapi/v2", { headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" } });
+  expect(protobuf.status).toBe(200);
+});
+
 test("stopping the aggregated server turns its APIService Available=False and its requests into 503", async () => {
   await waitForAvailability("True");
   await backend.stop();
@@ -114,4 +155,31 @@ test("stopping the aggregated server turns its APIService Available=False and it
   expect(await response.text()).toBe("service unavailable\n");
   const result = await server.kubectl(["get", "flunders", "-n", "default"]);
   expect(result.stderr).toContain("the server is currently unable to handle the request");
+  expect((await getJson(server, "/openapi/v3")).paths[`apis/${WARDLE_GROUP_VERSION}`]).toBeUndefined();
+});
+
+test("extension-apiserver-authentication publishes kube's keys (ClientCARegistrationHook) and is restored after an edit or a delete", async () => {
+  const published = await waitForConfigMap(() => true);
+  expect(Object.keys(published).sort()).toEqual([
+    "client-ca-file", "requestheader-allowed-names", "requestheader-client-ca-file", "requestheader-extra-headers-prefix",
+    "requestheader-group-headers", "requestheader-username-headers",
+  ]);
+  expect([published["requestheader-allowed-names"], published["requestheader-username-headers"], published["requestheader-group-headers"], published["requestheader-extra-headers-prefix"]])
+    .toEqual(['["front-proxy-client"]', '["X-Remote-User"]', '["X-Remote-Group"]', '["X-Remote-Extra-"]']);
+  expect(published["client-ca-file"]).toStartWith("-----BEGIN CERTIFICATE-----");
+
+  await kubectlOk(server, ["-n", "kube-system", "patch", "configmap", "extension-apiserver-authentication", "--type=merge", "-p", '{"data":{"requestheader-allowed-names":"[\\"someone\\"]"}}']);
+  const edited = await waitForConfigMap((data) => data["requestheader-allowed-names"] !== '["someone"]');
+  expect(edited["requestheader-allowed-names"]).toBe('["someone","front-proxy-client"]');
+  await kubectlOk(server, ["-n", "kube-system", "delete", "configmap", "extension-apiserver-authentication"]);
+  const restored = await waitForConfigMap((data) => data["requestheader-client-ca-file"] !== undefined);
+  expect(restored["requestheader-client-ca-file"]).toBe(published["requestheader-client-ca-file"]);
+});
+
+test("the extension-apiserver-authentication-reader Role lets an aggregated server's service account read only that ConfigMap", async () => {
+  await kubectlOk(server, ["-n", "kube-system", "create", "rolebinding", "wardle-auth-reader", "--role=extension-apiserver-authentication-reader", "--serviceaccount=wardle:api"]);
+  const as = ["--as=system:serviceaccount:wardle:api", "-n", "kube-system"];
+  expect((await kubectlOk(server, ["auth", "can-i", "get", "configmap/extension-apiserver-authentication", ...as])).trim()).toBe("yes");
+  const other = await server.kubectl(["auth", "can-i", "get", "configmap/kube-root-ca.crt", ...as]);
+  expect(other.stdout.trim()).toBe("no");
 });

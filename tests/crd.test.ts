@@ -99,18 +99,40 @@ test("a CRD whose singular and kind another CRD holds is not established, with N
   ]);
 });
 
-test("a CRD with webhook conversion is refused with 422", async () => {
+test("a CRD asking for webhook conversion without a known ConversionReview version is refused with 422 (validateConversionReviewVersions)", async () => {
   const result = await server.kubectl(["apply", "-f", "-"], {
     stdin: JSON.stringify({
       apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "hooks.example.com" },
       spec: {
         group: "example.com", scope: "Cluster", names: { plural: "hooks", kind: "Hook" },
-        conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "https://example.com" } } },
+        conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: "https://example.com" } } },
         versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
       },
     }),
   });
-  expect(result.stderr).toContain("webhook conversion is not supported by this server");
+  expect(result.stderr).toContain('spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1');
+});
+
+test("creates while the CRD is terminating get kube's 405 (crdHandler serveResource), reads and deletes still work", async () => {
+  const gadgets = "/apis/stable.example.com/v1/gadgets";
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "gadgets.stable.example.com" },
+    spec: {
+      group: "stable.example.com", scope: "Cluster", names: { plural: "gadgets", kind: "Gadget" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+    },
+  };
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gadgets.stable.example.com"]);
+  const held = { apiVersion: "stable.example.com/v1", kind: "Gadget", metadata: { name: "held", finalizers: ["example.com/hold"] } };
+  expect((await sendJson(server, "POST", gadgets, held)).status).toBe(201);
+  await kubectlOk(server, ["delete", "crd", "gadgets.stable.example.com", "--wait=false"]);
+  await kubectlOk(server, ["wait", "--for", "condition=terminating", "--timeout=10s", "crd/gadgets.stable.example.com"]);
+  const refused = await sendJson(server, "POST", gadgets, { apiVersion: "stable.example.com/v1", kind: "Gadget", metadata: { name: "late" } });
+  expect([refused.status, refused.body.reason, refused.body.message]).toEqual([405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating"]);
+  expect((await server.request("GET", `${gadgets}/late`)).status).toBe(404);
+  await kubectlOk(server, ["patch", "gadget", "held", "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
+  await kubectlOk(server, ["wait", "--for=delete", "--timeout=20s", "crd/gadgets.stable.example.com"]);
 });
 
 test("deleting the CRD deletes its custom resources and stops serving them", async () => {

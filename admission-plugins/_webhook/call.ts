@@ -8,9 +8,8 @@ import type { AdmissionAttributes } from "../../core/admission/types.ts";
 import { newBadRequest, newServiceUnavailable } from "../../core/api/errors.ts";
 import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
 import type { CredentialsLookup } from "./client-credentials.ts";
-import { type CallTarget, resolveTarget } from "./endpoint.ts";
 import { newDryRunUnsupported, WebhookCallError } from "./errors.ts";
-import { PostFailure, postJson } from "./https-post.ts";
+import { type CallTarget, PostFailure, postJson, resolveTarget } from "../../core/webhook/mod.ts";
 import type { Invocation } from "./invocation.ts";
 import { buildReview, readReviewResponse, type ReviewResult, reviewVersionFor } from "./review.ts";
 

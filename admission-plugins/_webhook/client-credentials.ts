@@ -7,14 +7,7 @@
 import { isAbsolute } from "node:path";
 import * as v from "valibot";
 import { ConfigFileError, type Kubeconfig, type KubeconfigUser, material, parseConfig, readKubeconfig, readReferencedFile } from "../../core/config/mod.ts";
-
-export interface ClientCredentials {
-  cert?: string;
-  key?: string;
-  token?: string;
-  username?: string;
-  password?: string;
-}
+import type { ClientCredentials } from "../../core/webhook/mod.ts";
 
 export type CredentialsLookup = (hostPort: string) => ClientCredentials | undefined;
 

@@ -5,6 +5,7 @@
 import type { StatusError } from "../../core/api/errors.ts";
 import { type LabelSelector, labelSelectorFromObject } from "../../core/api/label-selector.ts";
 import type { KubeObject } from "../../core/api/types.ts";
+import type { ClientConfig } from "../../core/webhook/mod.ts";
 
 export interface Rule {
   operations?: string[];
@@ -14,19 +15,6 @@ export interface Rule {
   scope?: string;
 }
 
-export interface ServiceReference {
-  namespace: string;
-  name: string;
-  path?: string;
-  port?: number;
-}
-
-export interface ClientConfig {
-  url?: string;
-  service?: ServiceReference;
-  /** Base64 of a PEM bundle. */
-  caBundle?: string;
-}
 
 export interface Webhook {
   /** `<configuration>/<webhook>/<index>`: identifies the hook across reinvocation passes. */

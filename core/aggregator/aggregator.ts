@@ -16,6 +16,7 @@ import type { ProxyClientCertificate } from "./backend-request.ts";
 import { discoveryProbe } from "./discovery-probe.ts";
 import { resolveEndpoint, type ServiceLookup } from "./endpoint-resolver.ts";
 import { desiredLocalAPIServices, needsRestore, removeLocalAPIService, syncLocalAPIService } from "./local-apiservices.ts";
+import { type AggregatedOpenApi, downloadOpenApi } from "./openapi-download.ts";
 import { plainError, proxyRequest } from "./proxy.ts";
 import { apiServiceSpec, conditionsOf, isAvailable } from "./service-reference.ts";
 
@@ -29,6 +30,7 @@ export interface AggregatorOptions {
 }
 
 const DEFAULT_RESYNC_MS = 5000;
+const OPENAPI_REFRESH_MS = 60_000;
 
 export class Aggregator {
   readonly #catalog: Catalog;
@@ -42,6 +44,9 @@ export class Aggregator {
   readonly #probe: DiscoveryProbe;
   readonly #lookup: ServiceLookup;
   readonly #stops: (() => void)[] = [];
+  /** APIService name → the OpenAPI documents of its server while it is available, the spec they came from and when. */
+  readonly #openApi = new Map<string, { spec: string; fetchedAt: number; documents: AggregatedOpenApi }>();
+  readonly #openApiListeners = new Set<() => void>();
 
   private constructor(registry: Registry, catalog: Catalog, options: AggregatorOptions) {
     const type = (group: string, resource: string) => catalog.byGroupVersionResource(group, "v1", resource)!;
@@ -80,6 +85,17 @@ export class Aggregator {
     for (const informer of [this.#apiServices, this.#services, this.#endpoints]) informer.stop();
   }
 
+  /** The OpenAPI documents of the available aggregated servers, merged into /openapi/v2 and /openapi/v3. */
+  aggregatedOpenApi(): AggregatedOpenApi[] {
+    return [...this.#openApi.values()].map((entry) => entry.documents);
+  }
+
+  /** Calls `listener` whenever aggregatedOpenApi() changes. */
+  onOpenApiChange(listener: () => void): () => void {
+    this.#openApiListeners.add(listener);
+    return () => this.#openApiListeners.delete(listener);
+  }
+
   /** Service-backed group/versions with their priorities, for discovery. */
   remoteGroupVersions(): GroupVersionEntry[] {
     return this.#apiServices.list().flatMap((obj) => {
@@ -116,6 +132,7 @@ export class Aggregator {
       this.#catalog.setPriority(spec.group, spec.version, { group: spec.groupPriorityMinimum, version: spec.versionPriority });
     }
     if (event.type !== "DELETED") this.#queue.add(name);
+    else this.#forgetOpenApi(name);
     const desired = desiredLocalAPIServices(this.#catalog).get(name);
     if (needsRestore(event.type === "DELETED" ? undefined : event.object, desired)) void syncLocalAPIService(this.#store, desired!).catch(logFailure);
   }
@@ -143,17 +160,39 @@ export class Aggregator {
     for (const apiService of this.#apiServices.list()) if (apiServiceSpec(apiService).service) this.#queue.add(String(apiService.metadata.name));
   }
 
+  /** Downloads an available server's documents, again when its spec changes or a minute has passed (kube's successfulUpdateDelay). */
+  async #followOpenApi(name: string, live: KubeObject, available: boolean): Promise<void> {
+    const spec = apiServiceSpec(live);
+    if (!available || !spec.service) return this.#forgetOpenApi(name);
+    const signature = JSON.stringify(spec);
+    const known = this.#openApi.get(name);
+    if (known?.spec === signature && Date.now() - known.fetchedAt < OPENAPI_REFRESH_MS) return;
+    const documents = await downloadOpenApi(resolveEndpoint(this.#lookup, spec.service), spec, this.#options.proxyClient);
+    this.#openApi.set(name, { spec: signature, fetchedAt: Date.now(), documents });
+    // Unchanged documents keep the served ones (and their hashes) as they are.
+    const content = (entry?: AggregatedOpenApi) => entry && JSON.stringify([entry.v2, [...entry.v3]]);
+    if (content(known?.documents) === content(documents)) return;
+    for (const listener of this.#openApiListeners) listener();
+  }
+
+  #forgetOpenApi(name: string): void {
+    if (!this.#openApi.delete(name)) return;
+    for (const listener of this.#openApiListeners) listener();
+  }
+
   async #updateAvailability(name: string): Promise<void> {
     const live = this.#apiServices.get("", name);
     if (!live) return;
     const condition = await checkAvailability(live, this.#lookup, this.#probe);
     const now = nowTimestamp();
     const current = conditionsOf(live);
-    if (JSON.stringify(withCondition(current, condition, now)) === JSON.stringify(current)) return;
-    await this.#store.update("", name, (latest) => ({
-      ...latest!,
-      status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
-    }), { subresource: "status" });
+    if (JSON.stringify(withCondition(current, condition, now)) !== JSON.stringify(current)) {
+      await this.#store.update("", name, (latest) => ({
+        ...latest!,
+        status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
+      }), { subresource: "status" });
+    }
+    await this.#followOpenApi(name, live, condition.status === "True").catch(logFailure);
   }
 }
 

@@ -72,8 +72,7 @@ export const OBJECT_MODIFIED = "the object has been modified; please apply your 
 
 /** 422 Invalid: one cause per field error, message `Kind "name" is invalid: [a, b]`. */
 export function newInvalid(kind: { group: string; kind: string }, name: string, causes: FieldError[]): StatusError {
-  const texts = causes.map(fieldErrorText);
-  const joined = texts.length === 1 ? texts[0] : `[${texts.join(", ")}]`;
+  const joined = aggregateFieldErrors(causes);
   // StatusDetails' name, group and kind are omitempty in kube.
   const details: StatusDetails = {
     ...(name !== "" ? { name } : {}),
@@ -119,6 +118,12 @@ function fieldErrorBody(e: FieldError): string {
 /** kube's field.Error.Error(): `<field>: <body>`, as the 422 message lists them. */
 function fieldErrorText(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
+}
+
+/** kube's ErrorList.ToAggregate().Error(): one error's text, or several in brackets. */
+export function aggregateFieldErrors(errors: FieldError[]): string {
+  const texts = errors.map(fieldErrorText);
+  return texts.length === 1 ? texts[0]! : `[${texts.join(", ")}]`;
 }
 
 export function newBadRequest(message: string): StatusError {

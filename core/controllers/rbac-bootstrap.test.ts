@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
 
 test("ensureBootstrapPolicy() creates the defaults, and on a later start restores missing pieces but keeps edits", async () => {
@@ -11,6 +12,7 @@ test("ensureBootstrapPolicy() creates the defaults, and on a later start restore
     const catalog = builtInCatalog();
     const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
     const bindings = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!);
+    await ensureSystemNamespaces(registry, catalog);
     await ensureBootstrapPolicy(registry, catalog);
     const admin = await bindings.get("", "cluster-admin");
     expect(admin.subjects).toEqual([{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:masters" }]);
@@ -36,10 +38,32 @@ test("ensureBootstrapPolicy() run by two starters at once reconciles again when 
     const registry = new Registry(storage);
     const catalog = builtInCatalog();
     const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
+    await ensureSystemNamespaces(registry, catalog);
     await ensureBootstrapPolicy(registry, catalog);
     for (const name of ["system:discovery", "system:basic-user", "system:public-info-viewer"]) await roles.update("", name, (r) => ({ ...r!, rules: [] }));
     await Promise.all([ensureBootstrapPolicy(registry, catalog), ensureBootstrapPolicy(registry, catalog)]);
     expect((await roles.get("", "system:discovery")).rules).not.toEqual([]);
+  } finally {
+    await storage.close();
+  }
+});
+
+test("ensureBootstrapPolicy() creates kube's kube-system Roles and RoleBindings (bootstrappolicy NamespaceRoles), extension-apiserver-authentication-reader among them", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    await ensureSystemNamespaces(registry, catalog);
+    await ensureBootstrapPolicy(registry, catalog);
+    const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "roles")!);
+    const bindings = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "rolebindings")!);
+    expect((await roles.get("kube-system", "extension-apiserver-authentication-reader")).rules).toEqual([
+      { apiGroups: [""], resources: ["configmaps"], resourceNames: ["extension-apiserver-authentication"], verbs: ["get", "list", "watch"] },
+    ]);
+    const binding = await bindings.get("kube-system", "system::extension-apiserver-authentication-reader");
+    expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "extension-apiserver-authentication-reader" });
+    expect((binding.subjects as { name: string }[]).map((s) => s.name)).toEqual(["system:kube-controller-manager", "system:kube-scheduler"]);
+    expect((await roles.get("kube-public", "system:controller:bootstrap-signer")).metadata.labels).toEqual({ "kubernetes.io/bootstrapping": "rbac-defaults" });
   } finally {
     await storage.close();
   }

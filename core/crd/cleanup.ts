@@ -3,6 +3,7 @@
  * terminating CRD; answers how many are still there (held by their own finalizers).
  */
 import { isNotFound } from "../api/errors.ts";
+import { decodeStored } from "../registry/codec.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
@@ -12,7 +13,8 @@ export async function deleteCustomResources(registry: Registry, type: ResourceTy
   const { items } = await registry.storage.range(collectionPrefix(type, ""));
   let remaining = 0;
   for (const kv of items) {
-    const obj = store.decode(kv);
+    // Only the name is needed: no conversion (a conversion webhook may be gone already).
+    const obj = decodeStored(kv);
     try {
       const { deleted } = await store.delete(obj.metadata.namespace ?? "", obj.metadata.name as string);
       if (!deleted) remaining++;

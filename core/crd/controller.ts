@@ -69,7 +69,8 @@ export async function startCRDController(registry: Registry, catalog: Catalog, o
       if (servedAs.delete(name)) options.serving.unserve(name);
       return;
     }
-    const signature = JSON.stringify([crd.spec, accepted]);
+    // A deletionTimestamp changes serving too: creates are refused from then on.
+    const signature = JSON.stringify([crd.spec, accepted, crd.metadata.deletionTimestamp]);
     if (servedAs.get(name) === signature) return;
     options.serving.serve(crd, accepted);
     servedAs.set(name, signature);

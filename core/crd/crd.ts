@@ -1,5 +1,6 @@
 /** The fields of an apiextensions.k8s.io/v1 CustomResourceDefinition this server reads. */
 import type { KubeObject } from "../api/types.ts";
+import type { ClientConfig } from "../webhook/mod.ts";
 import type { JSONSchemaProps } from "./structural/schema.ts";
 
 export interface CRDNames {
@@ -37,6 +38,11 @@ export interface CRDVersion {
   additionalPrinterColumns?: PrinterColumn[];
 }
 
+export interface WebhookConversion {
+  clientConfig?: ClientConfig;
+  conversionReviewVersions?: string[];
+}
+
 export interface CRDCondition {
   type: string;
   status: "True" | "False" | "Unknown";
@@ -51,7 +57,7 @@ export interface CustomResourceDefinition extends KubeObject {
     names: CRDNames;
     scope: "Namespaced" | "Cluster";
     versions: CRDVersion[];
-    conversion?: { strategy: "None" | "Webhook" };
+    conversion?: { strategy: "None" | "Webhook"; webhook?: WebhookConversion };
     preserveUnknownFields?: boolean;
   };
   status?: {

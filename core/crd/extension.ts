@@ -1,7 +1,7 @@
-/** How the generic store treats one served version of a custom resource: its schema, storage version and merge type. */
+/** How the generic store treats one served version of a custom resource: its schema, storage version, conversion and merge type. */
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import { typeFromSchema } from "../apply/ssa/schema-type.ts";
-import type { StoreExtension } from "../registry/store-extension.ts";
+import type { ConvertObjects, StoreExtension } from "../registry/store-extension.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { publishedSchema } from "./published-schema.ts";
@@ -24,7 +24,7 @@ function bodyOf(obj: KubeObject): Record<string, unknown> {
   return body;
 }
 
-export function customResourceExtension(crd: CustomResourceDefinition, version: CRDVersion, storageVersion: string): StoreExtension {
+export function customResourceExtension(crd: CustomResourceDefinition, version: CRDVersion, storageVersion: string, convert: ConvertObjects): StoreExtension {
   const schema = version.schema?.openAPIV3Schema ?? ANYTHING;
   const body = bodySchema(schema);
   const published = publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema);
@@ -36,6 +36,8 @@ export function customResourceExtension(crd: CustomResourceDefinition, version: 
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
     validate: (obj) => validateValue(bodyOf(obj), body, ""),
     storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
+    convert,
     mergeType: typeFromSchema(published, builtInSchemas),
+    terminating: crd.metadata.deletionTimestamp !== undefined,
   };
 }

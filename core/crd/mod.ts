@@ -1,5 +1,6 @@
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): what the server starts and the hooks it wires in. */
 import type { Printer } from "../api/printers/mod.ts";
+import { readOnlyClient } from "../auth/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
@@ -23,7 +24,7 @@ export interface CustomResources {
  */
 export async function startCustomResources(registry: Registry, catalog: Catalog, options: { handlers: Map<string, Handler> }): Promise<CustomResources> {
   const schemas = new CustomSchemas();
-  const serving = new CustomResourceServing({ catalog, registry, schemas, handlers: options.handlers });
+  const serving = new CustomResourceServing({ catalog, registry, schemas, handlers: options.handlers, client: readOnlyClient(registry, catalog) });
   const controller = await startCRDController(registry, catalog, { serving });
   return {
     schemas: schemas.lookup,

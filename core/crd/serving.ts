@@ -3,11 +3,13 @@
  * extensions, printers, scale handlers and published schemas, replaced as a whole when the CRD changes.
  */
 import type { Printer } from "../api/printers/mod.ts";
+import type { ReadOnlyClient } from "../auth/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import type { Handler } from "../server/handlers/context.ts";
 import { virtualHandlerKey } from "../server/virtual-handlers.ts";
+import { converterFor } from "./conversion/converter.ts";
 import { type CRDNames, type CustomResourceDefinition, storageVersionOf } from "./crd.ts";
 import type { CustomSchemas } from "./custom-schemas.ts";
 import { customResourceExtension } from "./extension.ts";
@@ -22,6 +24,8 @@ export interface ServingDeps {
   schemas: CustomSchemas;
   /** The server's subresource handlers; scale handlers of custom resources are added and removed here. */
   handlers: Map<string, Handler>;
+  /** Reads the Services and Endpoints a conversion webhook's clientConfig names. */
+  client: ReadOnlyClient;
 }
 
 function typeKey(type: ResourceType): string {
@@ -60,11 +64,12 @@ export class CustomResourceServing {
     ]));
     // Schemas first: the OpenAPI documents rebuild when the catalog changes.
     this.#deps.schemas.set(name, definitions);
+    const convert = converterFor(crd, this.#deps.client);
     const kept = new Set(types.map(typeKey));
     for (const old of this.servedTypes(name)) if (!kept.has(typeKey(old))) this.#remove(old);
     for (const type of types) {
       const version = crd.spec.versions.find((v) => v.name === type.version)!;
-      this.#deps.registry.extend(type, customResourceExtension(crd, version, storage.name));
+      this.#deps.registry.extend(type, customResourceExtension(crd, version, storage.name, convert));
       this.#printers.set(typeKey(type), customResourcePrinter(version.additionalPrinterColumns));
       this.#deps.catalog.add(type);
     }

@@ -25,14 +25,25 @@ test("the name must be <plural>.<group> and exactly one version is the storage v
   ]);
 });
 
-test("webhook conversion is refused as unsupported, and schemas are required", () => {
+test("schemas are required; webhook conversion needs a clientConfig and a known review version (ValidateCustomResourceConversion)", () => {
   const errors = validateCustomResourceDefinition(crd({
-    conversion: { strategy: "Webhook" },
+    conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v2"] } },
     versions: [{ name: "v1", served: true, storage: true }],
   }));
-  expect(errors.map((e) => `${e.type} ${e.field}`)).toEqual([
-    "FieldValueRequired spec.versions[0].schema.openAPIV3Schema",
-    "FieldValueForbidden spec.conversion.strategy",
+  expect(errors.map((e) => `${e.type} ${e.field}: ${e.detail}`)).toEqual([
+    "FieldValueRequired spec.versions[0].schema.openAPIV3Schema: schemas are required",
+    "FieldValueRequired spec.conversion.webhookClientConfig: required when strategy is set to Webhook",
+    "FieldValueInvalid spec.conversion.conversionReviewVersions: must include at least one of v1, v1beta1",
   ]);
-  expect(errors[1].detail).toContain("webhook conversion is not supported");
+  const none = validateCustomResourceDefinition(crd({ conversion: { strategy: "None", webhook: { conversionReviewVersions: ["v1"] } } }));
+  expect(none.map((e) => `${e.field}: ${e.detail}`)).toEqual(["spec.conversion.conversionReviewVersions: should not be set when strategy is not set to Webhook"]);
+  const webhook = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1beta1", "v1"], clientConfig: { url: "https://example.com/convert" } } };
+  expect(validateCustomResourceDefinition(crd({ conversion: webhook }))).toEqual([]);
+});
+
+test("a conversion webhook's clientConfig follows the webhook rules (ValidateWebhookURL)", () => {
+  const conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://example.com/convert" } } };
+  expect(validateCustomResourceDefinition(crd({ conversion })).map((e) => `${e.field}: ${e.detail}`)).toEqual([
+    "spec.conversion.webhookClientConfig.url: 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+  ]);
 });

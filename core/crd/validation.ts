@@ -1,10 +1,12 @@
 /**
  * ValidateCustomResourceDefinition (apiextensions-apiserver validation.go), the rules this server depends on:
- * names, scope, versions with one storage version, schemas, subresource paths. Webhook conversion is refused
- * here: this server converts between versions only by rewriting apiVersion (strategy None).
+ * names, scope, versions with one storage version, schemas, subresource paths, the conversion strategy. Field
+ * paths are kube's internal ones (spec.conversion.webhookClientConfig), as its messages print them.
  */
+import { goStringSlice } from "../api/_go-text.ts";
 import type { FieldError } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
+import { validateClientConfig } from "../registry/validation/mod.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { parseJSONPath } from "./jsonpath.ts";
 
@@ -69,6 +71,35 @@ function validPath(path: string): boolean {
   }
 }
 
+const REVIEW_VERSIONS = ["v1", "v1beta1"];
+
+/** kube's ValidateCustomResourceConversion and validateConversionReviewVersions. */
+function conversionErrors(conversion: CustomResourceDefinition["spec"]["conversion"]): FieldError[] {
+  if (!conversion) return [];
+  const path = "spec.conversion";
+  const webhook = conversion.webhook;
+  if (conversion.strategy !== "Webhook" && conversion.strategy !== "None") {
+    return [{ type: "FieldValueNotSupported", field: `${path}.strategy`, value: conversion.strategy ?? "", detail: 'supported values: "None", "Webhook"' }];
+  }
+  if (conversion.strategy === "None") {
+    const forbidden = "should not be set when strategy is not set to Webhook";
+    const errors: FieldError[] = [];
+    if (webhook?.clientConfig) errors.push({ type: "FieldValueForbidden", field: `${path}.webhookClientConfig`, detail: forbidden });
+    if ((webhook?.conversionReviewVersions ?? []).length > 0) errors.push({ type: "FieldValueForbidden", field: `${path}.conversionReviewVersions`, detail: forbidden });
+    return errors;
+  }
+  const errors: FieldError[] = [];
+  if (!webhook?.clientConfig) errors.push(required(`${path}.webhookClientConfig`, "required when strategy is set to Webhook"));
+  else errors.push(...validateClientConfig(webhook.clientConfig, `${path}.webhookClientConfig`));
+  const versions = webhook?.conversionReviewVersions ?? [];
+  if (versions.length === 0) errors.push(required(`${path}.conversionReviewVersions`));
+  else if (!versions.some((version) => REVIEW_VERSIONS.includes(version))) {
+    const detail = `must include at least one of ${REVIEW_VERSIONS.join(", ")}`;
+    errors.push({ ...invalid(`${path}.conversionReviewVersions`, versions, detail), valueText: goStringSlice(versions) });
+  }
+  return errors;
+}
+
 export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] {
   const crd = obj as CustomResourceDefinition;
   const spec = crd.spec ?? {};
@@ -93,9 +124,7 @@ export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] 
     seen.add(version.name);
     errors.push(...versionErrors(version, `spec.versions[${i}]`));
   });
-  if (spec.conversion?.strategy === "Webhook") {
-    errors.push({ type: "FieldValueForbidden", field: "spec.conversion.strategy", detail: "webhook conversion is not supported by this server; use strategy None" });
-  }
+  errors.push(...conversionErrors(spec.conversion));
   return errors;
 }
 

@@ -1,6 +1,7 @@
 /** Lists one collection at one revision, filtered, in pages (kube's etcd3 store GetList). */
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, type KubeList, type KubeObject } from "../api/types.ts";
+import type { KeyValue } from "../storage/storage.ts";
 import { collectionPrefix } from "./keys.ts";
 import type { ResourceStore } from "./store.ts";
 
@@ -26,6 +27,19 @@ export interface ListPage {
 /** Items decoded per turn, so a large list shares the event loop with health checks and other clients. */
 const DECODED_PER_TURN = 500;
 
+/**
+ * A batch decoded (and converted) DECODED_PER_TURN items at a time, so a large list shares the event loop; a custom
+ * resource list past that size goes to its conversion webhook in several ConversionReviews.
+ */
+async function decodeInTurns(store: ResourceStore, kvs: KeyValue[]): Promise<KubeObject[]> {
+  const objects: KubeObject[] = [];
+  for (let start = 0; start < kvs.length; start += DECODED_PER_TURN) {
+    if (start > 0) await takeTurn();
+    objects.push(...await store.decodeAll(kvs.slice(start, start + DECODED_PER_TURN)));
+  }
+  return objects;
+}
+
 /** Reads batches until `limit` matching items are found or the collection ends, all at one revision. */
 export async function listObjects(store: ResourceStore, query: ListQuery): Promise<ListPage> {
   const prefix = collectionPrefix(store.type, query.namespace);
@@ -40,10 +54,10 @@ export async function listObjects(store: ResourceStore, query: ListQuery): Promi
     revision = result.revision;
     remaining = result.remaining;
     let consumed = 0;
-    for (const kv of result.items) {
-      if (consumed > 0 && consumed % DECODED_PER_TURN === 0) await takeTurn();
+    const objects = await decodeInTurns(store, result.items);
+    for (const [i, kv] of result.items.entries()) {
       consumed++;
-      const obj = store.decode(kv);
+      const obj = objects[i]!;
       if (query.matches && !query.matches(obj)) continue;
       items.push(obj);
       lastKey = kv.key;

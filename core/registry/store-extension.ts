@@ -7,6 +7,12 @@ import type { KubeObject } from "../api/types.ts";
 import type { TypeNode } from "../apply/ssa/schema-type.ts";
 import type { Strategy } from "./strategy.ts";
 
+/**
+ * `objects` (each in any version of the type) as `toApiVersion`, in order; `list` when they are one list's items.
+ * Throws a StatusError when conversion fails (a conversion webhook's error).
+ */
+export type ConvertObjects = (objects: KubeObject[], toApiVersion: string, list: boolean) => Promise<KubeObject[]>;
+
 export interface StoreExtension {
   /** Overrides of the strategy strategyFor() derives from the type. */
   strategy?: Partial<Strategy>;
@@ -18,6 +24,10 @@ export interface StoreExtension {
   validate(obj: KubeObject, old?: KubeObject): FieldError[];
   /** The apiVersion objects are stored with; reads answer in the store's own version. */
   storageApiVersion: string;
+  /** Converts between the type's versions (on every write to the storage version, on every read from it). */
+  convert: ConvertObjects;
   /** How server-side apply and managedFields see the kind. */
   mergeType: TypeNode;
+  /** The defining CRD is being deleted: POST creates are refused (kube's crdHandler serveResource). */
+  terminating?: boolean;
 }

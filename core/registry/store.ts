@@ -115,31 +115,46 @@ export class ResourceStore {
     return this.#storage;
   }
 
+  /** True for a custom resource whose CRD is terminating; its creates are refused. */
+  get terminating(): boolean {
+    return this.#extension?.terminating ?? false;
+  }
+
   key(namespace: string, name: string): string {
     return objectKey(this.type, namespace, name);
   }
 
   /** A stored object as this store's version answers it (custom resources and some built-ins are stored in one version, read in any). */
-  decode(kv: KeyValue): KubeObject {
-    const obj = decodeStored(kv);
-    if (this.#extension) obj.apiVersion = apiVersionOf(this.type.group, this.type.version);
-    return this.#conversion ? this.#conversion.fromStored(obj) : obj;
+  async decode(kv: KeyValue): Promise<KubeObject> {
+    return (await this.decodeAll([kv], false))[0]!;
   }
 
-  #encode(obj: KubeObject): string {
+  /** Stored objects as this store's version answers them; `list` when they are one list's items (one conversion call). */
+  async decodeAll(kvs: KeyValue[], list = true): Promise<KubeObject[]> {
+    const objects = kvs.map(decodeStored);
+    if (this.#extension) return await this.#extension.convert(objects, apiVersionOf(this.type.group, this.type.version), list);
+    const conversion = this.#conversion;
+    return conversion ? objects.map((obj) => conversion.fromStored(obj)) : objects;
+  }
+
+  async #encode(obj: KubeObject): Promise<string> {
     if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
-    return encodeForStorage(this.#extension ? { ...obj, apiVersion: this.#extension.storageApiVersion } : obj);
+    if (!this.#extension) return encodeForStorage(obj);
+    return encodeForStorage((await this.#extension.convert([obj], this.#extension.storageApiVersion, false))[0]!);
   }
 
   /** What a dry run answers: the object as a real write would have stored and read it back. */
-  #asStoredAndRead(obj: KubeObject): KubeObject {
-    return this.#conversion ? this.#conversion.fromStored(this.#conversion.toStored(obj)) : obj;
+  async #asStoredAndRead(obj: KubeObject): Promise<KubeObject> {
+    if (this.#conversion) return this.#conversion.fromStored(this.#conversion.toStored(obj));
+    if (!this.#extension) return obj;
+    const stored = (await this.#extension.convert([obj], this.#extension.storageApiVersion, false))[0]!;
+    return (await this.#extension.convert([stored], apiVersionOf(this.type.group, this.type.version), false))[0]!;
   }
 
   async get(namespace: string, name: string): Promise<KubeObject> {
     const kv = await this.#storage.get(this.key(namespace, name));
     if (!kv) throw newNotFound(this.qualified, name);
-    return this.decode(kv);
+    return await this.decode(kv);
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -163,10 +178,11 @@ export class ResourceStore {
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
-      return this.#asStoredAndRead(obj);
+      return await this.#asStoredAndRead(obj);
     }
     try {
-      return this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value: this.#encode(obj) }));
+      const value = await this.#encode(obj);
+      return await this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value }));
     } catch (e) {
       undoReservation?.();
       if (isStorageError(e, "KeyExists")) throw newAlreadyExists(this.qualified, name);
@@ -195,7 +211,7 @@ export class ResourceStore {
         const created = await this.create(namespace, body, options);
         return { object: created, created: true };
       }
-      const current = this.decode(kv);
+      const current = await this.decode(kv);
       const next = await this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
       await this.#guard("update", namespace, next, current, options);
       const undoReservation = await this.#writeHooks?.run({ operation: "update", type: this.type, namespace, object: next, oldObject: current, dryRun: options.dryRun ?? false });
@@ -214,7 +230,7 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) throw newNotFound(this.qualified, name);
-      const current = this.decode(kv);
+      const current = await this.decode(kv);
       this.#checkDeletePreconditions(current, options);
       await this.#admitDelete(namespace, current, options);
       const terminating = current.metadata.deletionTimestamp !== undefined;
@@ -232,7 +248,7 @@ export class ResourceStore {
         if (options.dryRun) return { object: current, deleted: true };
         try {
           const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision });
-          return { object: this.decode(gone), deleted: true };
+          return { object: await this.decode(gone), deleted: true };
         } catch (e) {
           if (isStorageError(e, "Conflict")) continue;
           if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
@@ -250,8 +266,8 @@ export class ResourceStore {
       }
       if (options.dryRun) return { object: next, deleted: false };
       try {
-        const written = await this.#storage.write({ op: "update", key, value: this.#encode(next), expectedRevision: kv.modRevision });
-        return { object: this.decode(written), deleted: false };
+        const written = await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision });
+        return { object: await this.decode(written), deleted: false };
       } catch (e) {
         if (isStorageError(e, "Conflict")) continue;
         throw e;
@@ -390,19 +406,19 @@ export class ResourceStore {
 
   /** Writes `next` if it differs from what is stored; null when the stored object changed meanwhile (retry). */
   async #commitUpdate(key: string, kv: KeyValue, current: KubeObject, next: KubeObject, options: WriteOptions): Promise<KubeObject | null> {
-    const value = this.#encode(next);
+    const value = await this.#encode(next);
     if (value === kv.value) return current;
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
     // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
     const storedVersion = current.metadata.resourceVersion;
-    if (options.dryRun) return this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } });
+    if (options.dryRun) return await this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } });
     try {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })
         : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
-      return finalized ? next : this.decode(written);
+      return finalized ? next : await this.decode(written);
     } catch (e) {
       if (isStorageError(e, "Conflict")) {
         if (next.metadata.resourceVersion) throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);

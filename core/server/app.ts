@@ -56,7 +56,7 @@ export interface AppDeps {
   authorizer: Authorizer;
   virtualHandlers: VirtualHandlers;
   /** Routes service-backed APIServices' group/versions to their servers and lists them in discovery. */
-  aggregator: Pick<Aggregator, "proxy" | "remoteGroupVersions">;
+  aggregator: Pick<Aggregator, "proxy" | "remoteGroupVersions" | "aggregatedOpenApi" | "onOpenApiChange">;
   /** Service account issuer discovery; absent when the issuer is not an https URL. */
   issuerDiscovery?: IssuerDiscovery;
   /** Schemas published in OpenAPI: the built-ins plus custom resources' (default: built-ins only). */
@@ -187,7 +187,8 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
-  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions });
+  const aggregated = { documents: () => deps.aggregator.aggregatedOpenApi(), onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener) };
+  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions, aggregated });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   const issuerDocs = deps.issuerDiscovery;

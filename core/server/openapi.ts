@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Catalog } from "../registry/catalog.ts";
 import { builtInSchemas, type SchemaLookup } from "../schema/lookup.ts";
+import { aggregatedV3, type AggregatedOpenApiSource, withAggregatedV2 } from "./openapi-aggregated.ts";
 import { definitionDescriber, type Descriptions } from "./openapi-descriptions.ts";
 import { combinedSource, documentKeys, documentSource } from "./openapi-documents.ts";
 import { v2Document } from "./openapi-v2.ts";
@@ -18,6 +19,8 @@ export interface OpenApiOptions {
   serverVersion?: string;
   /** Prose merged into the served schemas (--openapi-descriptions). */
   descriptions?: Descriptions;
+  /** Aggregated servers' documents, merged in. */
+  aggregated?: AggregatedOpenApiSource;
 }
 
 interface Rendered {
@@ -82,26 +85,34 @@ export function createOpenApiHandler(
   let v2Source: Record<string, unknown> | undefined;
   let v2: Rendered | undefined;
   let v2Protobuf: Rendered | undefined;
-  catalog.onChange(() => {
+  const invalidate = () => {
     v3.clear();
     index = undefined;
     v2Source = undefined;
     v2 = undefined;
     v2Protobuf = undefined;
-  });
+  };
+  catalog.onChange(invalidate);
+  options.aggregated?.onChange(invalidate);
+  const aggregatedDocuments = () => options.aggregated?.documents() ?? [];
 
   const v3For = (key: string): Rendered | undefined => {
     const cached = v3.get(key);
     if (cached) return cached;
     const source = documentSource(catalog, schemas, key);
-    if (!source) return undefined;
-    const document = rendered(v3Document(source.paths, describe(source.definitions)));
+    const aggregated = source ? undefined : aggregatedV3(aggregatedDocuments(), documentKeys(catalog)).get(key);
+    if (!source && !aggregated) return undefined;
+    const document = rendered(source ? v3Document(source.paths, describe(source.definitions)) : aggregated);
     v3.set(key, document);
     return document;
   };
+  const v3Keys = (): string[] => {
+    const local = documentKeys(catalog);
+    return [...local, ...aggregatedV3(aggregatedDocuments(), local).keys()].sort();
+  };
   const v3Index = (): Rendered => {
     index ??= rendered({
-      paths: Object.fromEntries(documentKeys(catalog).map((key) => [
+      paths: Object.fromEntries(v3Keys().map((key) => [
         key,
         { serverRelativeURL: `${V3_PREFIX}${key}?hash=${v3For(key)!.hash}` },
       ])),
@@ -121,7 +132,7 @@ export function createOpenApiHandler(
     if (path === "/openapi/v2") {
       if (!v2Source) {
         const combined = combinedSource(catalog, schemas);
-        v2Source = v2Document({ ...combined, definitions: describe(combined.definitions) }, serverVersion);
+        v2Source = withAggregatedV2(v2Document({ ...combined, definitions: describe(combined.definitions) }, serverVersion), aggregatedDocuments());
       }
       const document = form === "json" ? (v2 ??= rendered(v2Source)) : (v2Protobuf ??= renderedV2Protobuf(v2Source));
       return Promise.resolve(answer(request, document, NO_CACHE));

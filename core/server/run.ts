@@ -42,6 +42,7 @@ import { ApiMetrics } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
 import { Aggregator } from "../aggregator/aggregator.ts";
 import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
+import { publishAuthenticationTrust } from "../aggregator/authentication-trust.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
@@ -110,6 +111,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
   const clusterRoleAggregation = await startClusterRoleAggregation(registry, catalog);
+  const authenticationTrust = await publishAuthenticationTrust(registry, catalog, {
+    clientCA,
+    requestHeaderCA: requestHeaderCA ?? "",
+    requestHeaderAllowedNames: config.requestheaderAllowedNames,
+    requestHeaderUsernameHeaders: config.requestheaderUsernameHeaders,
+    requestHeaderGroupHeaders: config.requestheaderGroupHeaders,
+    requestHeaderExtraHeadersPrefix: config.requestheaderExtraHeadersPrefix,
+  });
   const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
   // Before the authenticators: this creates the signing key the service account authenticator reads.
   const serviceAccounts = await serviceAccountServing(config, pluginContext.client);
@@ -159,6 +168,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await controllers?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();
+    authenticationTrust.stop();
     customResources.stop();
     aggregator.stop();
     compactor.stop();

@@ -24,6 +24,9 @@ import { validateService, validateServiceUpdate } from "./service.ts";
 import { validateStatefulSet, validateStatefulSetUpdate } from "./statefulset.ts";
 import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from "./webhook-configuration.ts";
 
+/** A webhook clientConfig's rules (util/webhook ValidateWebhookURL/ValidateWebhookService), for CRD conversion too. */
+export { validateClientConfig } from "./_webhook-client.ts";
+
 export interface KindRules {
   create: (obj: KubeObject) => FieldError[];
   /** `subresource` is the path the update writes through ("" for the main resource). */

@@ -23,3 +23,13 @@ test("a CRD keeps explicit names and a webhook conversion service gets port 443"
   });
   expect(crd.status).toBeUndefined();
 });
+
+test("a new storage version is appended to status.storedVersions, earlier ones stay (CRD strategy PrepareForUpdate)", () => {
+  const crd: KubeObject = {
+    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "widgets.example.com" },
+    spec: { names: { kind: "Widget" }, versions: [{ name: "v1", served: true, storage: false }, { name: "v2", served: true, storage: true }] },
+    status: { storedVersions: ["v1"] },
+  };
+  API_EXTENSIONS_DEFAULTERS.kinds.CustomResourceDefinition(crd);
+  expect(crd.status).toEqual({ storedVersions: ["v1", "v2"] });
+});

@@ -14,11 +14,17 @@ function defaultCustomResourceDefinition(crd: KubeObject): void {
   }
   defaultPointer(spec, "conversion", { strategy: "None" });
   defaultServiceReference(objectAt(objectAt(objectAt(objectAt(spec, "conversion"), "webhook"), "clientConfig"), "service"));
-  // The storage version is recorded as stored from the start.
+  // The storage version is recorded as stored from the start and whenever it changes (kube's CRD strategy
+  // PrepareForCreate/PrepareForUpdate append it to status.storedVersions).
   const storage = objectsAt(spec, "versions").find((version) => version.storage === true);
-  if (!storage || !isEmpty(objectAt(crd, "status")?.storedVersions)) return;
-  const status = ensureObject(crd, "status");
-  if (status) status.storedVersions = [storage.name];
+  if (!storage) return;
+  const stored = objectAt(crd, "status")?.storedVersions;
+  if (isEmpty(stored)) {
+    const status = ensureObject(crd, "status");
+    if (status) status.storedVersions = [storage.name];
+  } else if (Array.isArray(stored) && !stored.includes(storage.name)) {
+    stored.push(storage.name);
+  }
 }
 
 export const API_EXTENSIONS_DEFAULTERS: KindDefaulters = {

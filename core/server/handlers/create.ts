@@ -1,10 +1,18 @@
 /** POST of a new object. */
+import { StatusError } from "../../api/errors.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 
+/** kube's crdHandler serveResource: a MethodNotSupported error whose message names the terminating CRD. */
+function createWhileTerminating(ctx: HandlerContext): StatusError {
+  const details = { kind: ctx.type.resource, group: ctx.type.group || undefined };
+  return new StatusError(405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating", details);
+}
+
 export async function handleCreate(ctx: HandlerContext): Promise<Response> {
+  if (ctx.store.terminating) throw createWhileTerminating(ctx);
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
   const created = await ctx.store.create(ctx.info.namespace, body, { dryRun: query.dryRun, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, auditAnnotations: ctx.auditAnnotations, fieldManager: writerFieldManager(ctx, query) });

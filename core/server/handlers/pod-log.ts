@@ -15,6 +15,7 @@ import type { Handler, HandlerContext } from "./context.ts";
 import { newLogFetchError, nodeConnectionInfo } from "./node-agent.ts";
 import { nodeNameOf, validateContainer } from "./pod-containers.ts";
 import { parsePodLogOptions, type PodLogOptions } from "./pod-log-options.ts";
+import { decodeStored } from "../../registry/codec.ts";
 
 const TEXT = { "Content-Type": "text/plain" };
 
@@ -66,7 +67,8 @@ function podLogHandler(client: ReadOnlyClient): Handler {
     if (!options.follow || limited || !containerRunning(pod, container)) return new Response(text, { headers: TEXT });
     const key = ctx.store.key(namespace, name);
     const watch = ctx.broker.watch(key, revision);
-    const stillRunning = (event: StorageEvent) => event.type !== "DELETED" && containerRunning(ctx.store.decode(event.kv), container);
+    // Pods are stored as served (no version conversion), so the stored form is read directly.
+    const stillRunning = (event: StorageEvent) => event.type !== "DELETED" && containerRunning(decodeStored(event.kv), container);
     return new Response(followed(text, exactKey(watch, key), stillRunning), { headers: TEXT });
   };
 }

@@ -83,7 +83,7 @@ async function* eventFrames(
   let lastBookmark = 0;
   try {
     for await (const message of watch) {
-      const frame = frameOf(ctx, message, matches);
+      const frame = await frameOf(ctx, message, matches);
       if (frame) yield frame;
       else if (message.kind === "progress" && bookmarks && message.revision > lastBookmark) {
         lastBookmark = message.revision;
@@ -97,9 +97,13 @@ async function* eventFrames(
   }
 }
 
-function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((obj: KubeObject) => boolean) | undefined): Frame | null {
+/** Events are converted one at a time, in order (custom resources may call a conversion webhook). */
+async function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((obj: KubeObject) => boolean) | undefined): Promise<Frame | null> {
   if (message.kind !== "event") return null;
-  const event = toWatchEvent(message.event, matches, (kv) => ctx.store.decode(kv));
+  const { kv, prev } = message.event;
+  const object = await ctx.store.decode(kv);
+  const before = prev && matches ? await ctx.store.decode(prev) : undefined;
+  const event = toWatchEvent(message.event, matches, (stored) => stored === kv ? object : before!);
   return event && { type: event.type, object: objectBody(event.object, ctx.encode) };
 }
 

@@ -4,9 +4,23 @@
  * service proxy. TLS still verifies the service's DNS name `<name>.<namespace>.svc`.
  */
 import { Buffer } from "node:buffer";
-import type { KubeObject } from "../../core/api/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
-import type { ClientConfig, ServiceReference } from "./webhook.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+
+export interface ServiceReference {
+  namespace: string;
+  name: string;
+  path?: string;
+  port?: number;
+}
+
+/** A webhook's clientConfig (admission, conversion). */
+export interface ClientConfig {
+  url?: string;
+  service?: ServiceReference;
+  /** Base64 of a PEM bundle. */
+  caBundle?: string;
+}
 
 export interface CallTarget {
   /** The URL as kube names it; for a service, `https://<name>.<namespace>.svc:<port><path>`. */

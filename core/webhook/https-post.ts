@@ -6,10 +6,18 @@
 import { Buffer } from "node:buffer";
 import { request } from "node:https";
 import { isIP } from "node:net";
-import { StatusError } from "../../core/api/errors.ts";
-import { isPlainObject } from "../../core/api/types.ts";
-import type { ClientCredentials } from "./client-credentials.ts";
+import { StatusError } from "../api/errors.ts";
+import { isPlainObject } from "../api/types.ts";
 import type { CallTarget } from "./endpoint.ts";
+
+/** What a caller presents to the webhook (a kubeconfig user's credentials); none is fine. */
+export interface ClientCredentials {
+  cert?: string;
+  key?: string;
+  token?: string;
+  username?: string;
+  password?: string;
+}
 
 /** A failed call; `status` is the HTTP answer when there was one. */
 export class PostFailure extends Error {
