@@ -5,7 +5,7 @@
  */
 import { isAlreadyExists, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from "../auth/rbac/bootstrap-policy.ts";
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from "../auth/rbac/bootstrap-policy.ts";
 import { RBAC_GROUP } from "../auth/rbac/policy-types.ts";
 import { type Reconciliation, reconcileClusterRole, reconcileClusterRoleBinding } from "../auth/rbac/reconcile.ts";
 import type { Catalog } from "../registry/catalog.ts";
@@ -16,12 +16,13 @@ type Reconcile = (existing: KubeObject, expected: KubeObject) => Reconciliation;
 
 async function ensureObject(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
   const name = String(expected.metadata.name);
-  const existing = await store.get("", name).catch((e) => {
+  const namespace = expected.metadata.namespace ?? "";
+  const existing = await store.get(namespace, name).catch((e) => {
     if (isNotFound(e)) return null;
     throw e;
   });
   if (!existing) {
-    await store.create("", expected).catch((e) => {
+    await store.create(namespace, expected).catch((e) => {
       if (!isAlreadyExists(e)) throw e;
     });
     return;
@@ -29,12 +30,12 @@ async function ensureObject(store: ResourceStore, expected: KubeObject, reconcil
   const result = reconcile(existing, expected);
   if (result.action === "none") return;
   if (result.action === "recreate") {
-    await store.delete("", name);
+    await store.delete(namespace, name);
     const { resourceVersion: _r, uid: _u, creationTimestamp: _c, ...metadata } = result.object.metadata;
-    await store.create("", { ...result.object, metadata });
+    await store.create(namespace, { ...result.object, metadata });
     return;
   }
-  await store.update("", name, () => result.object);
+  await store.update(namespace, name, () => result.object);
 }
 
 export async function ensureBootstrapPolicy(registry: Registry, catalog: Catalog): Promise<void> {
@@ -43,4 +44,6 @@ export async function ensureBootstrapPolicy(registry: Registry, catalog: Catalog
   const bindings = storeOf("clusterrolebindings");
   for (const role of bootstrapClusterRoles()) await ensureObject(roles, role, reconcileClusterRole);
   for (const binding of bootstrapClusterRoleBindings()) await ensureObject(bindings, binding, reconcileClusterRoleBinding);
+  for (const role of bootstrapRoles()) await ensureObject(storeOf("roles"), role, reconcileClusterRole);
+  for (const binding of bootstrapRoleBindings()) await ensureObject(storeOf("rolebindings"), binding, reconcileClusterRoleBinding);
 }

@@ -17,6 +17,7 @@ import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
 import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
+import { controllerActor } from "../controllers/runtime/mod.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
@@ -91,13 +92,13 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     nodePortRange: config.serviceNodePortRange,
   });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
-  const clusterRoleAggregation = await startClusterRoleAggregation(registry, catalog);
   const pluginContext = { config, client: readOnlyClient(registry, catalog), log: pluginLogger("authentication") };
   // Before the authenticators: this creates the signing key the service account authenticator reads.
   const serviceAccounts = await serviceAccountServing(config, pluginContext.client);
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
+  const clusterRoleAggregation = await startClusterRoleAggregation(registry.as(controllerActor("clusterrole-aggregation", authorizer)), catalog);
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
   registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
@@ -147,7 +148,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
-    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey },
+    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, authorizer },
     log,
   });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);

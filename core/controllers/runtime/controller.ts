@@ -6,6 +6,7 @@
  * point and start it again later (or on another server), and it must converge from whatever is stored.
  */
 import type { KubeObject } from "../../api/types.ts";
+import type { Authorizer } from "../../auth/authorizer.ts";
 import type { SigningKey } from "../../auth/service-account/keys.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
@@ -23,9 +24,12 @@ export interface ControllerSettings {
   serverUrl: string;
   /** Signs legacy service account token Secrets. */
   serviceAccountSigningKey?: SigningKey;
+  /** The server's authorizer chain, which every controller write passes (default: allow all). */
+  authorizer?: Authorizer;
 }
 
 export interface ControllerContext {
+  /** The stores as this controller's user (runtime/identity.ts): writes are authorized and admitted. */
   readonly registry: Registry;
   readonly catalog: Catalog;
   readonly settings: ControllerSettings;

@@ -2,11 +2,15 @@
  * Runs the enabled controllers with one set of shared informers (kube-controller-manager's StartControllers).
  * start() and stop() may alternate (leadership gained and lost); each start builds fresh informers and queues.
  */
+import type { Authorizer } from "../../auth/authorizer.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Controller, ControllerContext, ControllerSettings } from "./controller.ts";
+import { controllerActor } from "./actor.ts";
 import { Informer } from "./informer.ts";
 import { WorkQueue } from "./work-queue.ts";
+
+const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
 
 export interface ManagerOptions {
   controllers: Controller[];
@@ -69,7 +73,8 @@ export class ControllerManager {
   }
 
   #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
-    const registry = this.#registry;
+    // Every write a controller makes is authorized and admitted as its own user (kube's controllers are API clients).
+    const registry = this.#registry.as(controllerActor(name, this.#options.settings.authorizer ?? ALLOW_ALL));
     const catalog = this.#catalog;
     const typeOf = (group: string, version: string, resource: string) => {
       const type = catalog.byGroupVersionResource(group, version, resource);

@@ -48,10 +48,25 @@ async function registerNode(client: ControllerClient, index: number, now: number
   const name = simulatedNodeName(index);
   const node = (await client.get(NODES, "", name)) ?? (await client.create(NODES, simulatedNode(index, nowTimestamp())));
   if (!node) return;
+  await clearNotReadyTaint(client, node);
   const lease = nodeLease(node, microTime(new Date(now)));
   await client.store(LEASES).update(lease.metadata.namespace!, name, (current) => (current ? { ...current, spec: lease.spec } : lease), {
     fieldManager: KUBELET_FIELD_MANAGER,
   });
+}
+
+const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+
+/**
+ * Admission (TaintNodesByCondition) registers every node with the not-ready taint; kube's node lifecycle
+ * controller lifts it once the node reports Ready. kubun has no node lifecycle controller, so the simulated
+ * node lifts it itself: its Ready condition is true from the start.
+ */
+async function clearNotReadyTaint(client: ControllerClient, node: KubeObject): Promise<void> {
+  const spec = (node.spec ?? {}) as { taints?: { key: string }[] };
+  if (!spec.taints?.some((taint) => taint.key === NOT_READY_TAINT)) return;
+  const taints = spec.taints.filter((taint) => taint.key !== NOT_READY_TAINT);
+  await client.update(NODES, { ...node, spec: { ...spec, taints: taints.length > 0 ? taints : undefined } });
 }
 
 interface KubeletView {

@@ -8,7 +8,9 @@ import type { Storage, StorageEvent } from "../../storage/storage.ts";
 
 /** Changes close together are handled by one pass. */
 const BATCH_MS = 15;
-const RETRY_MS = 250;
+const FIRST_RETRY_MS = 250;
+/** A pass that keeps failing (a refused write) is retried less and less often, never faster than this cap allows. */
+const MAX_RETRY_MS = 30_000;
 
 export interface LoopOptions {
   /** Named in error logs. */
@@ -33,6 +35,7 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let retryMs = FIRST_RETRY_MS;
 
   const run = () => {
     timer = undefined;
@@ -42,9 +45,13 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
       return;
     }
     running = pass()
+      .then(() => {
+        retryMs = FIRST_RETRY_MS;
+      })
       .catch((error) => {
         if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
-        schedule(RETRY_MS);
+        schedule(retryMs);
+        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       })
       .finally(() => {
         running = null;
