@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
 
 test("ensureBootstrapPolicy() creates the defaults, and on a later start restores missing pieces but keeps edits", async () => {
@@ -11,6 +12,7 @@ test("ensureBootstrapPolicy() creates the defaults, and on a later start restore
     const catalog = builtInCatalog();
     const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
     const bindings = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!);
+    await ensureSystemNamespaces(registry, catalog);
     await ensureBootstrapPolicy(registry, catalog);
     const admin = await bindings.get("", "cluster-admin");
     expect(admin.subjects).toEqual([{ apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:masters" }]);
@@ -25,6 +27,26 @@ test("ensureBootstrapPolicy() creates the defaults, and on a later start restore
     expect((await bindings.get("", "cluster-admin")).subjects).toEqual([extra, { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:masters" }]);
     expect((await roles.get("", "system:discovery")).rules).not.toEqual([]);
     expect((await roles.get("", "system:monitoring")).rules).toEqual([]);
+  } finally {
+    await storage.close();
+  }
+});
+
+test("ensureBootstrapPolicy() binds each system:controller role to its kube-system service account and adds namespace_policy's Roles", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    const store = (resource: string) => registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", resource)!);
+    await ensureSystemNamespaces(registry, catalog);
+    await ensureBootstrapPolicy(registry, catalog);
+    const binding = await store("clusterrolebindings").get("", "system:controller:job-controller");
+    expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "job-controller", namespace: "kube-system" }]);
+    expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "system:controller:job-controller" });
+    expect((await store("clusterroles").get("", "system:controller:disruption-controller")).rules).toContainEqual({ apiGroups: ["*"], resources: ["*/scale"], verbs: ["get"] });
+    const cleaner = await store("roles").get("kube-system", "system:controller:token-cleaner");
+    expect(cleaner.rules).toContainEqual({ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list", "watch", "delete"] });
+    expect((await store("rolebindings").get("kube-public", "system:controller:bootstrap-signer")).subjects).toEqual([{ kind: "ServiceAccount", name: "bootstrap-signer", namespace: "kube-system" }]);
   } finally {
     await storage.close();
   }

@@ -17,7 +17,8 @@ import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
 import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
-import { controllerActor } from "../controllers/runtime/mod.ts";
+import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
+import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
@@ -146,6 +147,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     address: WILDCARD_ADDRESSES.has(config.bindAddress) ? "127.0.0.1" : config.bindAddress,
     port: listener.port,
   });
+  if (isControllerEnabled("bootstrapsigner", config.controllers)) await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
     settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, authorizer },

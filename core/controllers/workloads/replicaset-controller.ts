@@ -8,6 +8,7 @@
  */
 import { isAlreadyExists, StatusError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
+import { isNamespaceTerminating } from "../_races.ts";
 import { newEvent } from "../runtime/events.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ControllerClient, ResourceRef } from "./client.ts";
@@ -91,7 +92,8 @@ async function createPods(client: ControllerClient, kind: SetKind, rs: KubeObjec
     } catch (error) {
       if (!(error instanceof StatusError) || isAlreadyExists(error)) throw error;
       const message = error.message;
-      await client.create(EVENTS, newEvent(rs, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${message}`, component: kind.component }));
+      // As kube's createPods: no event about a namespace that is going away.
+      if (!isNamespaceTerminating(error)) await client.create(EVENTS, newEvent(rs, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${message}`, component: kind.component }));
       return { message };
     }
   }
