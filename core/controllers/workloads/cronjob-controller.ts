@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { CRON_JOBS, type ControllerClient, JOBS } from "./client.ts";
-import { mostRecentScheduleTime, parseCronSchedule } from "./cron-schedule.ts";
+import { cronJobSchedule, mostRecentScheduleTime } from "../../api/cron.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
 import { type ControlLoop, startLoop } from "./loop.ts";
@@ -16,6 +16,7 @@ import { isControlledBy, newControllerRef } from "./owner.ts";
 
 interface CronJobSpec {
   schedule?: string;
+  timeZone?: string;
   suspend?: boolean;
   startingDeadlineSeconds?: number;
   concurrencyPolicy?: string;
@@ -87,7 +88,7 @@ function dueTime(cj: KubeObject, spec: CronJobSpec, now: number): number | null 
   const last = (cj.status as { lastScheduleTime?: string } | undefined)?.lastScheduleTime ?? cj.metadata.creationTimestamp;
   let earliest = Date.parse(String(last));
   if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
-  const { time } = mostRecentScheduleTime(parseCronSchedule(String(spec.schedule ?? "")), earliest, now);
+  const { time } = mostRecentScheduleTime(cronJobSchedule(String(spec.schedule ?? ""), spec.timeZone), earliest, now);
   return time;
 }
 
