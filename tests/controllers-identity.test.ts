@@ -74,6 +74,16 @@ test("a restricted namespace refuses a privileged Deployment's pods and the Repl
   expect(pods.stdout.trim()).toBe("");
 });
 
+test("a Job whose pods quota refuses records FailedCreate, and Jobs elsewhere still run (RealPodControl.createPods, per-object sync)", async () => {
+  expect((await server.kubectl(["create", "namespace", "nojobs"])).code).toBe(0);
+  expect((await server.kubectl(["-n", "nojobs", "create", "quota", "none", "--hard=pods=0"])).code).toBe(0);
+  expect((await server.kubectl(["-n", "nojobs", "create", "job", "blocked", "--image=busybox"])).code).toBe(0);
+  expect((await server.kubectl(["create", "job", "free", "--image=busybox"])).code).toBe(0);
+  const event = await kubectlUntil(server, ["-n", "nojobs", "get", "events", "--field-selector=reason=FailedCreate,involvedObject.kind=Job", "-o", "jsonpath={.items[0].message}"], (out) => out !== "");
+  expect(event).toMatch(/^Error creating: pods "blocked-[a-z0-9]+" is forbidden: exceeded quota: none/);
+  await kubectlUntil(server, ["get", "job", "free", "-o", "jsonpath={.status.succeeded}"], (out) => out === "1", 30_000);
+});
+
 test("a controller whose ClusterRoleBinding is removed makes nothing until it is bound again: its writes are authorized", async () => {
   const binding = "system:controller:replicaset-controller";
   expect((await server.kubectl(["delete", "clusterrolebinding", binding])).code).toBe(0);

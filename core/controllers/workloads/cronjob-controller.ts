@@ -11,7 +11,7 @@ import { CRON_JOBS, type ControllerClient, JOBS } from "./client.ts";
 import { cronJobSchedule, mostRecentScheduleTime } from "../../api/cron.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
 
 interface CronJobSpec {
@@ -36,10 +36,8 @@ export function startCronJobController(client: ControllerClient, options: CronJo
   const cronJobs = client.store(CRON_JOBS);
   const pass = async () => {
     const jobs = await client.list(JOBS);
-    for (const cj of await client.list(CRON_JOBS)) {
-      if (cj.metadata.deletionTimestamp) continue;
-      await syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now());
-    }
+    const live = (await client.list(CRON_JOBS)).filter((cj) => !cj.metadata.deletionTimestamp);
+    await syncEach(live, (cj) => syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now()));
   };
   return startLoop(cronJobs.storage, pass, {
     name: "cronjob",

@@ -6,15 +6,14 @@
  * with reason FailedCreate and the error text (replica_set_utils calculateStatus), which goes once a round
  * succeeds. The set is retried with exponential backoff instead of on every pass.
  */
-import { isAlreadyExists, StatusError } from "../../api/errors.ts";
+import { isStatusError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { isNamespaceTerminating } from "../_races.ts";
-import { newEvent } from "../runtime/events.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ControllerClient, ResourceRef } from "./client.ts";
-import { EVENTS, PODS } from "./client.ts";
+import { PODS } from "./client.ts";
 import { type Condition, findCondition, setCondition } from "./conditions.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
+import { createPodFor } from "./pod-create.ts";
 import { controllerRefOf, isControlledBy, newControllerRef, podFromTemplate } from "./owner.ts";
 import { isPodActive } from "./pod-state.ts";
 import { planReplicaSet, selectsPod, specOfReplicaSet } from "./replicaset.ts";
@@ -38,9 +37,7 @@ export function startReplicaSetController(client: ControllerClient, ref: Resourc
     const all = await client.list(ref);
     const live = new Set(all.map((rs) => String(rs.metadata.uid)));
     for (const uid of backoff.keys()) if (!live.has(uid)) backoff.delete(uid);
-    for (const rs of all) {
-      await syncReplicaSet(client, { ref, backoff, component }, rs, allPods.filter((p) => p.metadata.namespace === rs.metadata.namespace));
-    }
+    await syncEach(all, (rs) => syncReplicaSet(client, { ref, backoff, component }, rs, allPods.filter((p) => p.metadata.namespace === rs.metadata.namespace)));
   };
   return startLoop(sets.storage, pass, {
     name: ref.resource,
@@ -83,18 +80,15 @@ async function syncReplicaSet(client: ControllerClient, kind: SetKind, rs: KubeO
   await writeStatusIfChanged(client, kind.ref, rs, plan.status, ["replicas"]);
 }
 
-/** Creates `count` pods, stopping at the first refusal, which is recorded as a FailedCreate Event and returned. */
+/** Creates `count` pods, stopping at the first refusal (recorded as a FailedCreate Event), whose message it returns. */
 async function createPods(client: ControllerClient, kind: SetKind, rs: KubeObject, count: number): Promise<"ok" | { message: string }> {
   const template = specOfReplicaSet(rs).template ?? {};
   for (let i = 0; i < count; i++) {
     try {
-      await client.create(PODS, podFromTemplate(template, rs, {}));
+      await createPodFor(client, rs, podFromTemplate(template, rs, {}), kind.component);
     } catch (error) {
-      if (!(error instanceof StatusError) || isAlreadyExists(error)) throw error;
-      const message = error.message;
-      // As kube's createPods: no event about a namespace that is going away.
-      if (!isNamespaceTerminating(error)) await client.create(EVENTS, newEvent(rs, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${message}`, component: kind.component }));
-      return { message };
+      if (!isStatusError(error)) throw error;
+      return { message: error.message };
     }
   }
   return "ok";

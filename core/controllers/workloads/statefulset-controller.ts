@@ -8,7 +8,7 @@ import { collectionPrefix } from "../../registry/keys.ts";
 import { adoptOrphans } from "./adopt.ts";
 import { type ControllerClient, CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy } from "./owner.ts";
 import { planStatefulSet, type StatefulSetStatus } from "./statefulset-plan.ts";
 import { claimsFor, ordinalOf, podRevision, statefulSetSpec } from "./statefulset-pods.ts";
@@ -24,10 +24,10 @@ export function startStatefulSetController(client: ControllerClient): ControlLoo
   const pass = async () => {
     const pods = await client.list(PODS);
     const revisions = await client.list(CONTROLLER_REVISIONS);
-    for (const set of await client.list(STATEFUL_SETS)) {
+    await syncEach(await client.list(STATEFUL_SETS), (set) => {
       const inNamespace = (obj: KubeObject) => obj.metadata.namespace === set.metadata.namespace;
-      await syncStatefulSet(client, set, { pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
-    }
+      return syncStatefulSet(client, set, { pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
+    });
   };
   return startLoop(sets.storage, pass, {
     name: "statefulset",
