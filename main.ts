@@ -12,9 +12,11 @@ import { withFrontProxyDefaults } from "./core/aggregator/front-proxy.ts";
 import { loadAdmissionPlugins } from "./admission-plugins/load.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
+import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
+  if (argv[0] === "snapshot") return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
   const config = withFrontProxyDefaults(parseFlags(argv, env));
   if (config.help) {
     process.stdout.write(helpText());

@@ -37,3 +37,5 @@ export { defineAdmissionPlugin } from "../core/admission/define.ts";
 export type { AdmissionPluginDefinition } from "../core/admission/define.ts";
 export type { AdmissionAttributes, AdmissionPluginContext, Operation, ValidationAttributes } from "../core/admission/types.ts";
 export { StatusError } from "../core/api/errors.ts";
+/** Validating a plugin's configuration section: a ConfigFileError thrown by the factory stops start-up naming the file and field. */
+export { ConfigFileError, parseConfig } from "../core/config/mod.ts";

@@ -60,6 +60,9 @@ export const SERVED_RESOURCES: Record<string, Record<string, ResourceFacts>> = {
     selfsubjectrulesreviews: { virtual: true },
     subjectaccessreviews: { virtual: true },
   },
+  "autoscaling/v1": {
+    horizontalpodautoscalers: { shortNames: ["hpa"], categories: ["all"] },
+  },
   "autoscaling/v2": {
     // 1.26 still stores HPAs as autoscaling/v1 (so older servers can read them).
     horizontalpodautoscalers: {

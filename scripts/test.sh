@@ -1,21 +1,39 @@
 #!/usr/bin/env bash
-# The project's whole test suite: unit tests beside the code and end-to-end tests in tests/ that start the
-# compiled binary and drive it with the real kubectl. Installs what the tests need that npm does not bring,
-# and ends with the plain "N passed, N failed" line.
+# The project's whole test suite: the format, lint and type checks, unit tests beside the code, end-to-end tests
+# in tests/ that start the compiled binary and drive it with the real kubectl, and a representative part of the
+# end-to-end tests again against the source running under Deno. Installs what the tests need that npm does not
+# bring, and ends with the plain "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ -x node_modules/.bin/bun ] || npm ci
 bash scripts/install-test-deps.sh
+bash scripts/check.sh
 bash compile.sh
+
+# End-to-end tests run again with the server under Deno: the listener and client certificates, SQLite through
+# node:sqlite, authentication and authorization, admission plugins and authenticators loaded by path, watch,
+# apply, CRDs, controllers and kill -9 durability.
+deno_e2e=(
+  tests/kubectl-crud.test.ts tests/kubectl-watch.test.ts tests/kubectl-apply.test.ts tests/kubectl-patch.test.ts
+  tests/crd.test.ts tests/http-watch.test.ts tests/http-writes.test.ts tests/durability.test.ts
+  tests/authn-token-file.test.ts tests/authn-service-account.test.ts tests/authn-custom-plugin.test.ts
+  tests/authz-rbac.test.ts tests/authz-custom.test.ts tests/admission-custom.test.ts tests/admission-webhook.test.ts
+  tests/workloads-deployment.test.ts
+)
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
 node_modules/.bin/bun test --timeout 60000 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+if [ $# -eq 0 ]; then
+  echo "== end-to-end tests with the server under Deno"
+  KUBUN_TEST_RUNTIME=deno node_modules/.bin/bun test --timeout 60000 "${deno_e2e[@]}" 2>&1 | tee -a "$log"
+  deno_status=${PIPESTATUS[0]}
+  [ "$status" -ne 0 ] || status=$deno_status
+fi
 set -e
-passed=$(grep -E '^ *[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
-failed=$(grep -E '^ *[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
-echo "${passed} passed, ${failed} failed"
+sum() { grep -E "^ *[0-9]+ $1$" "$log" | awk '{ total += $1 } END { print total + 0 }'; }
+echo "$(sum pass) passed, $(sum fail) failed"
 exit "$status"

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { type CommandResult, KUBUN_BINARY, runKubectl, type TestServer } from "./harness.ts";
+import { type CommandResult, runKubectl, serverCommand, type TestServer } from "./harness.ts";
 import type { Json } from "./_api.ts";
 
 /** The `user:` entry of a kubeconfig: {token}, {exec}, {client-certificate-data, client-key-data} or {} (anonymous). */
@@ -63,10 +63,11 @@ export async function whoami(kubeconfig: string, extraArgs: string[] = []): Prom
   return JSON.parse(match![1]!);
 }
 
-/** Runs `dist/kubun kubeconfig <args>` and returns the kubeconfig it prints. */
+/** Runs `kubun kubeconfig <args>` (the server under test) and returns the kubeconfig it prints. */
 export function issueKubeconfig(args: string[]): Promise<CommandResult> {
   return new Promise((resolve) => {
-    execFile(KUBUN_BINARY, ["kubeconfig", ...args], (error, stdout, stderr) => {
+    const [program, ...programArgs] = serverCommand();
+    execFile(program!, [...programArgs, "kubeconfig", ...args], (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
     });
   });

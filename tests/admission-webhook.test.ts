@@ -95,3 +95,19 @@ test("a webhook that times out fails the request under Fail and is passed over u
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/configmaps", labelled("slow", "slow-ignore"))).status).toBe(201);
   expect(slow.calls.map((call) => call.review.apiVersion)).toEqual(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]);
 });
+
+test("under matchPolicy Equivalent a hook for autoscaling/v1 sees a v2 HPA as v1 and its patch lands in v2 (kube's VersionedAttributes)", async () => {
+  const hook = await hookServer((review) => reply(review, { allowed: true, patchType: "JSONPatch", patch: base64Patch([{ op: "replace", path: "/spec/targetCPUUtilizationPercentage", value: 60 }]) }));
+  await configure("MutatingWebhookConfiguration", "hpa-v1", hook, {
+    rules: [{ operations: ["CREATE"], apiGroups: ["autoscaling"], apiVersions: ["v1"], resources: ["horizontalpodautoscalers"] }],
+  });
+  const hpa = {
+    apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "web", labels: { test: "hpa-v1" } },
+    spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" }, maxReplicas: 3, metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 90 } } }] },
+  };
+  expect((await sendJson(server, "POST", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", hpa)).status).toBe(201);
+  const request = hook.calls[0].review.request;
+  expect(request).toMatchObject({ kind: { version: "v1" }, requestKind: { version: "v2" }, object: { apiVersion: "autoscaling/v1", spec: { targetCPUUtilizationPercentage: 90 } } });
+  const stored = await getJson(server, "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web");
+  expect(stored.spec.metrics).toEqual([{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 60 } } }]);
+});

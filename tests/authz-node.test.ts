@@ -92,3 +92,16 @@ test("a node may label its own Node, replace its status and create events, and i
   expect((await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(event) })).stdout).toBe("event/n1.started created\n");
   expect((await kubelet.kubectl(["create", "namespace", "nope"])).stderr).toContain('User "system:node:n1" cannot create resource "namespaces"');
 });
+
+test("a node can get the VolumeAttachments to itself and no other (kube's graph edge volumeattachment -> node)", async () => {
+  const attachment = (name: string, node: string) => ({
+    apiVersion: "storage.k8s.io/v1",
+    kind: "VolumeAttachment",
+    metadata: { name },
+    spec: { attacher: "csi.example.com", nodeName: node, source: { persistentVolumeName: "pv" } },
+  });
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(attachment("to-n1", "n1")));
+  await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(attachment("to-n2", "n2")));
+  expect(await canGet(["volumeattachment", "to-n1"])).toBe(true);
+  expect(await canGet(["volumeattachment", "to-n2"])).toBe(false);
+});

@@ -3,7 +3,7 @@
  * hands tests kubectl and HTTPS clients that use the admin kubeconfig's client certificate.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { KUBECTL, KubectlProcess } from "./_kubectl-stream.ts";
 
 export const KUBUN_BINARY = resolve(import.meta.dir, "../dist/kubun");
+const PROJECT_ROOT = resolve(import.meta.dir, "..");
 const KUBECTL_TIMEOUT_MS = 30_000;
 const STARTUP_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -51,7 +52,7 @@ export interface StartOptions {
   dataDir?: string;
 }
 
-interface Credentials {
+export interface Credentials {
   url: string;
   ca: string;
   cert: string;
@@ -64,14 +65,30 @@ process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-export async function startServer(flags: string[] = [], options: StartOptions = {}): Promise<TestServer> {
+/**
+ * The server under test: the compiled binary, or with KUBUN_TEST_RUNTIME=deno the source under Deno with the
+ * permissions of deno.json's `start` task.
+ */
+export function serverCommand(): string[] {
+  if (process.env.KUBUN_TEST_RUNTIME === "deno") {
+    const task: string = JSON.parse(readFileSync(join(PROJECT_ROOT, "deno.json"), "utf8")).tasks.start;
+    // `deno run <permissions> main.ts`, without the task's own server flags: each test picks those.
+    const [, ...words] = task.split(/\s+/);
+    const runArgs = words.slice(0, words.indexOf("main.ts") + 1);
+    return [join(PROJECT_ROOT, "node_modules/.bin/deno"), ...runArgs.map((arg) => (arg === "main.ts" ? join(PROJECT_ROOT, arg) : arg))];
+  }
   if (!existsSync(KUBUN_BINARY)) throw new Error(`${KUBUN_BINARY} is missing: run bash compile.sh first`);
+  return [KUBUN_BINARY];
+}
+
+export async function startServer(flags: string[] = [], options: StartOptions = {}): Promise<TestServer> {
+  const [program, ...programArgs] = serverCommand();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "kubun-e2e-")));
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   // A restart must not read the previous run's kubeconfig (it names the old port).
   await rm(kubeconfig, { force: true });
 
-  const child = spawn(KUBUN_BINARY, ["--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...flags], {
+  const child = spawn(program!, [...programArgs, "--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...flags], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   running.add(child);
@@ -146,7 +163,7 @@ async function waitForStartup(kubeconfig: string, child: ChildProcess, log: () =
   }
 }
 
-function readCredentials(text: string): Credentials {
+export function readCredentials(text: string): Credentials {
   const config = parse(text);
   const fromBase64 = (value: string) => Buffer.from(value, "base64").toString("utf8");
   return {

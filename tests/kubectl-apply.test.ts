@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- decoded JSON is read by path in assertions
 /** kubectl server-side apply against kubun: create, re-apply, a conflict between managers, --force-conflicts, and the switch from client-side apply. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { parse } from "yaml";

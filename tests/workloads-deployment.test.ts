@@ -43,6 +43,17 @@ test("a rollout to a new image and rollout undo move the pods between revisions"
   expect(await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}"])).toBe("3");
 });
 
+test("rollout undo keeps the reused ReplicaSet's old revisions in revision-history (kube's SetNewReplicaSetAnnotations)", async () => {
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "2         <none>", "3         <none>"]);
+  const sets = lines(await kubectlOk(server, ["get", "replicasets", "-l", "app=web", "-o",
+    "jsonpath={range .items[*]}{.spec.template.spec.containers[0].image} {.metadata.annotations.deployment\\.kubernetes\\.io/revision} {.metadata.annotations.deployment\\.kubernetes\\.io/revision-history}{\"\\n\"}{end}"]));
+  expect(sets.sort()).toEqual(["nginx 3 1", "nginx:1.25 2"]);
+  await kubectlOk(server, ["rollout", "undo", "deployment/web"]);
+  await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
+  await kubectlUntil(server, ["get", "replicasets", "-l", "app=web", "-o", "jsonpath={.items[*].metadata.annotations.deployment\\.kubernetes\\.io/revision-history}"], (out) => out.trim().split(" ").sort().join(" ") === "1 2");
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "3         <none>", "4         <none>"]);
+});
+
 test("a pod asking for more cpu than any node has is Unschedulable with kube's message", async () => {
   const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "huge" }, spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu: "64" } } }] } };
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);

@@ -59,5 +59,5 @@ test("kubeconfigPathOf() accepts v1 and v1alpha1 configurations and insists on a
   expect(kubeconfigPathOf({ apiVersion: "apiserver.config.k8s.io/v1", kind: "WebhookAdmissionConfiguration", kubeConfigFile: "/etc/hooks.yaml" })).toBe("/etc/hooks.yaml");
   expect(kubeconfigPathOf({ apiVersion: "apiserver.k8s.io/v1alpha1", kind: "WebhookAdmission", kubeConfigFile: "/etc/old.yaml" })).toBe("/etc/old.yaml");
   expect(() => kubeconfigPathOf({ apiVersion: "apiserver.config.k8s.io/v1", kind: "WebhookAdmissionConfiguration", kubeConfigFile: "rel.yaml" })).toThrow("must be an absolute file path");
-  expect(() => kubeconfigPathOf({ apiVersion: "v1", kind: "Other" })).toThrow("unsupported kind");
+  expect(() => kubeconfigPathOf({ apiVersion: "v1", kind: "Other" })).toThrow("WebhookAdmissionConfiguration: Unsupported value: expected kind WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1");
 });

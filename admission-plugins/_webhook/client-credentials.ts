@@ -4,11 +4,9 @@
  * exact name, then `*.`-prefixed parent domains, then the same without a `:443` port, then `*`, then the
  * current context's user; none means no credentials.
  */
-import { Buffer } from "node:buffer";
-import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, join } from "node:path";
-import { parse } from "yaml";
-import { isPlainObject } from "../../core/api/types.ts";
+import { isAbsolute } from "node:path";
+import * as v from "valibot";
+import { ConfigFileError, type Kubeconfig, type KubeconfigUser, material, parseConfig, readKubeconfig, readReferencedFile } from "../../core/config/mod.ts";
 
 export interface ClientCredentials {
   cert?: string;
@@ -38,20 +36,12 @@ export function credentialsLookup(users: ReadonlyMap<string, ClientCredentials>,
   };
 }
 
-async function material(entry: Record<string, unknown>, field: string, baseDir: string): Promise<string | undefined> {
-  const inline = entry[`${field}-data`];
-  if (typeof inline === "string" && inline !== "") return Buffer.from(inline, "base64").toString("utf8");
-  const path = entry[field];
-  if (typeof path !== "string" || path === "") return undefined;
-  return await readFile(isAbsolute(path) ? path : join(baseDir, path), "utf8");
-}
-
-async function credentialsOf(user: Record<string, unknown>, baseDir: string): Promise<ClientCredentials> {
-  const tokenFile = typeof user.tokenFile === "string" && user.tokenFile !== "" ? await readFile(isAbsolute(user.tokenFile) ? user.tokenFile : join(baseDir, user.tokenFile), "utf8") : undefined;
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+async function credentialsOf(config: Kubeconfig, user: KubeconfigUser): Promise<ClientCredentials> {
+  const tokenFile = user.tokenFile ? await readReferencedFile(config, user.tokenFile) : undefined;
+  const text = (value: string | undefined) => (value === "" ? undefined : value);
   return {
-    cert: await material(user, "client-certificate", baseDir),
-    key: await material(user, "client-key", baseDir),
+    cert: await material(config, user, "client-certificate"),
+    key: await material(config, user, "client-key"),
     token: text(user.token) ?? tokenFile?.trim(),
     username: text(user.username),
     password: text(user.password),
@@ -60,33 +50,25 @@ async function credentialsOf(user: Record<string, unknown>, baseDir: string): Pr
 
 /** Reads a kubeconfig file's users (file paths inside it are relative to it, as in client-go). */
 export async function readCredentialsKubeconfig(path: string): Promise<CredentialsLookup> {
-  const config: unknown = parse(await readFile(path, "utf8"));
-  if (!isPlainObject(config)) throw new Error(`${path}: not a kubeconfig file`);
+  const config = await readKubeconfig(path);
   const users = new Map<string, ClientCredentials>();
-  for (const entry of Array.isArray(config.users) ? config.users : []) {
-    if (isPlainObject(entry) && typeof entry.name === "string" && isPlainObject(entry.user)) users.set(entry.name, await credentialsOf(entry.user, dirname(path)));
-  }
-  const contexts = Array.isArray(config.contexts) ? config.contexts.filter(isPlainObject) : [];
-  const current = contexts.find((entry) => entry.name === config["current-context"]);
-  const currentUser = isPlainObject(current?.context) && typeof current.context.user === "string" ? current.context.user : undefined;
-  return credentialsLookup(users, currentUser);
+  for (const entry of config.document.users) users.set(entry.name, await credentialsOf(config, entry.user));
+  const current = config.document.contexts.find((entry) => entry.name === config.document["current-context"]);
+  return credentialsLookup(users, current?.context.user);
 }
 
-const CONFIGURATION_VERSIONS = new Map([
-  ["apiserver.config.k8s.io/v1", "WebhookAdmissionConfiguration"],
-  ["apiserver.k8s.io/v1alpha1", "WebhookAdmission"],
-]);
+// kube's WebhookAdmission configuration: the v1 kind, or the older v1alpha1 one.
+const WEBHOOK_ADMISSION_CONFIGURATION = v.union([
+  v.looseObject({ apiVersion: v.literal("apiserver.config.k8s.io/v1"), kind: v.literal("WebhookAdmissionConfiguration"), kubeConfigFile: v.optional(v.string()) }),
+  v.looseObject({ apiVersion: v.literal("apiserver.k8s.io/v1alpha1"), kind: v.literal("WebhookAdmission"), kubeConfigFile: v.optional(v.string()) }),
+], "Unsupported value: expected kind WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1");
 
 /** The kubeConfigFile of a plugin's WebhookAdmissionConfiguration section; undefined without one. */
 export function kubeconfigPathOf(pluginConfig: unknown): string | undefined {
   if (pluginConfig === undefined || pluginConfig === null) return undefined;
-  if (!isPlainObject(pluginConfig)) throw new Error("webhook admission configuration must be an object");
-  const expectedKind = CONFIGURATION_VERSIONS.get(String(pluginConfig.apiVersion));
-  if (!expectedKind || pluginConfig.kind !== expectedKind) {
-    throw new Error(`webhook admission configuration: unsupported kind ${String(pluginConfig.kind)} in ${String(pluginConfig.apiVersion)}; expected WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1`);
-  }
-  const path = pluginConfig.kubeConfigFile;
+  const path = parseConfig(WEBHOOK_ADMISSION_CONFIGURATION, pluginConfig, "WebhookAdmissionConfiguration").kubeConfigFile;
   if (path === undefined || path === "") return undefined;
-  if (typeof path !== "string" || !isAbsolute(path)) throw new Error(`webhook admission configuration: kubeConfigFile: Invalid value: ${JSON.stringify(path)}: must be an absolute file path`);
+  // kube's LoadConfig: "must be an absolute file path".
+  if (!isAbsolute(path)) throw new ConfigFileError(`WebhookAdmissionConfiguration: kubeConfigFile: Invalid value: ${JSON.stringify(path)}: must be an absolute file path`);
   return path;
 }

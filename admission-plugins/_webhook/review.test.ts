@@ -36,6 +36,19 @@ test("buildReview() names a Namespace's own name as the namespace of requests on
   expect(review.request.namespace).toBe("team");
 });
 
+test("buildReview() sends an Equivalent hook the object converted to the version it registered for (kube's VersionedAttributes)", () => {
+  const hpaV2 = { group: "autoscaling", version: "v2", resource: "horizontalpodautoscalers" };
+  const hpaV1 = { ...hpaV2, version: "v1" };
+  const hpa = {
+    apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "h", namespace: "team" },
+    spec: { scaleTargetRef: { kind: "Deployment", name: "d" }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } }] },
+  };
+  const asV1 = { ...invocation, resource: hpaV1, kind: { group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler" } };
+  const review = buildReview("v1", "u", asV1, { ...attributes, resource: hpaV2, kind: { ...asV1.kind, version: "v2" }, object: hpa }) as { request: { object: Record<string, unknown> } };
+  expect(review.request.object.apiVersion).toBe("autoscaling/v1");
+  expect(review.request.object.spec).toEqual({ scaleTargetRef: { kind: "Deployment", name: "d" }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 70 });
+});
+
 const v1Reply = (response: Record<string, unknown>) => ({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "u-1", ...response } });
 
 test("readReviewResponse() reads the verdict, warnings, patch and audit annotations", () => {

@@ -7,6 +7,7 @@ import type { AdmissionAttributes } from "../../core/admission/types.ts";
 import { isPlainObject } from "../../core/api/types.ts";
 import type { Invocation } from "./invocation.ts";
 import { requestNamespace } from "./invocation.ts";
+import { toInvokedVersion } from "./versioned.ts";
 
 const KNOWN_VERSIONS = ["v1", "v1beta1"];
 const GROUP = "admission.k8s.io";
@@ -38,8 +39,8 @@ export function buildReview(version: string, uid: string, invocation: Invocation
       groups: user.groups.length > 0 ? user.groups : undefined,
       extra: user.extra && Object.keys(user.extra).length > 0 ? user.extra : undefined,
     },
-    object: attributes.object,
-    oldObject: attributes.oldObject,
+    object: toInvokedVersion(attributes.object, invocation, attributes),
+    oldObject: toInvokedVersion(attributes.oldObject, invocation, attributes),
     dryRun: attributes.dryRun,
     options: attributes.operation === "CONNECT" ? null : attributes.options,
   };

@@ -13,6 +13,7 @@ import { callWebhook } from "../_webhook/call.ts";
 import { WebhookCallError, WebhookRejection } from "../_webhook/errors.ts";
 import { judgeFailure } from "../_webhook/failure.ts";
 import { type Invocation, invocationFor } from "../_webhook/invocation.ts";
+import { fromInvokedVersion, toInvokedVersion } from "../_webhook/versioned.ts";
 import { decodePatch } from "../_webhook/review.ts";
 import { isExemptFromWebhooks } from "../_webhook/rules.ts";
 import type { WebhookServices } from "../_webhook/services.ts";
@@ -45,14 +46,15 @@ async function callAndPatch(invocation: Invocation, attributes: AdmissionAttribu
   if (!object) throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
   let patched: unknown;
   try {
-    patched = applyJsonPatch(object, operations);
+    patched = applyJsonPatch(toInvokedVersion(object, invocation, attributes), operations);
   } catch (error) {
     throw newInternalError((error as Error).message);
   }
   if (!isPlainObject(patched)) throw newInternalError(`admission webhook "${webhook.name}" patched the object into something that is not an object`);
-  const changed = !isDeepStrictEqual(object, patched);
+  const inRequestVersion = fromInvokedVersion(patched as KubeObject, invocation, attributes);
+  const changed = !isDeepStrictEqual(object, inRequestVersion);
   attributes.addAuditAnnotation(...patchAnnotation(at, operations));
-  replaceContents(object, patched as KubeObject);
+  replaceContents(object, inRequestVersion);
   return changed;
 }
 

@@ -1,45 +1,39 @@
 /**
- * NodeRestriction: a kubelet (user system:node:<name> in group system:nodes) may change only its own Node and
- * only pods bound to it: mirror pods on create, status on update, and deletes.
+ * NodeRestriction (kube's plugin/pkg/admission/noderestriction): limits what a kubelet (user system:node:<name>
+ * in group system:nodes) may write to its own Node, Lease and CSINode, the pods bound to it (mirror pods
+ * without API references, status, deletion, eviction), claim status and tokens for its pods, so that a node
+ * cannot widen what the Node authorizer lets it read. Like kube's it is a mutating plugin (Admit), so it sees a
+ * write as sent, before the status strategies drop what a status write may not change.
  */
-import { admissionForbidden } from "../../core/admission/errors.ts";
-import type { BuiltInAdmissionFactory, ValidationAttributes } from "../../core/admission/types.ts";
+import type { AdmissionAttributes, BuiltInAdmissionFactory } from "../../core/admission/types.ts";
+import { nodeIdentity } from "../../core/auth/node-identity.ts";
+import { admitClaimRequest, admitCSINodeRequest, admitLeaseRequest, admitServiceAccountRequest } from "./node-objects.ts";
+import { admitNodeRequest } from "./nodes.ts";
+import { admitPodRequest } from "./pods.ts";
+import { forbidden, type NodeRequest } from "./_request.ts";
 
-const NODE_PREFIX = "system:node:";
-const MIRROR_ANNOTATION = "kubernetes.io/config.mirror";
+type Rule = (request: NodeRequest) => Promise<void> | void;
 
-const nodeRestriction: BuiltInAdmissionFactory = () => ({
+/** kube's Admit switch, by group/resource; anything else is not restricted. */
+const RULES: Record<string, Rule> = {
+  "/pods": admitPodRequest,
+  "/nodes": admitNodeRequest,
+  "/persistentvolumeclaims": admitClaimRequest,
+  "/serviceaccounts": admitServiceAccountRequest,
+  "coordination.k8s.io/leases": admitLeaseRequest,
+  "storage.k8s.io/csinodes": admitCSINodeRequest,
+};
+
+const nodeRestriction: BuiltInAdmissionFactory = ({ client }) => ({
   name: "NodeRestriction",
-  handles: (a) => nodeNameOf(a) !== undefined && a.resource.group === "" && (a.resource.resource === "nodes" || a.resource.resource === "pods"),
-  validate(attributes) {
-    const node = nodeNameOf(attributes)!;
-    if (attributes.resource.resource === "nodes") {
-      if (attributes.name !== node) throw admissionForbidden(attributes, `node "${node}" is not allowed to modify node "${attributes.name}"`);
-      return;
-    }
-    checkPod(attributes, node);
+  // kube's admission.NewHandler(Create, Update, Delete), for node identities only.
+  handles: (a) => a.operation !== "CONNECT" && nodeIdentity(a.user) !== undefined,
+  async admit(attributes: AdmissionAttributes) {
+    const node = nodeIdentity(attributes.user)!;
+    const request = { node, attributes, client };
+    if (node === "") throw forbidden(request, `could not determine node from user "${attributes.user.username}"`);
+    await RULES[`${attributes.resource.group}/${attributes.resource.resource}`]?.(request);
   },
 });
-
-function checkPod(attributes: ValidationAttributes, node: string): void {
-  const pod = attributes.object ?? attributes.oldObject!;
-  const boundTo = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-  if (attributes.operation === "CREATE") {
-    if (pod.metadata.annotations?.[MIRROR_ANNOTATION] === undefined) {
-      throw admissionForbidden(attributes, `pod does not have "${MIRROR_ANNOTATION}" annotation, node "${node}" can only create mirror pods`);
-    }
-    if (boundTo !== node) throw admissionForbidden(attributes, `node "${node}" can only create pods with spec.nodeName set to itself`);
-  } else if (attributes.operation === "UPDATE") {
-    if (attributes.subresource !== "status") throw admissionForbidden(attributes, `node "${node}" can only update pod status`);
-    if (boundTo !== node) throw admissionForbidden(attributes, `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
-  } else if (attributes.operation === "DELETE" && boundTo !== node) {
-    throw admissionForbidden(attributes, `node "${node}" can only delete pods with spec.nodeName set to itself`);
-  }
-}
-
-function nodeNameOf(attributes: ValidationAttributes): string | undefined {
-  const { username, groups } = attributes.user;
-  return username.startsWith(NODE_PREFIX) && groups.includes("system:nodes") ? username.slice(NODE_PREFIX.length) : undefined;
-}
 
 export default nodeRestriction;

@@ -18,7 +18,15 @@ test("a PodSecurityConfiguration sets defaults and exemptions", () => {
   expect([...config.exemptions.usernames, ...config.exemptions.runtimeClasses, ...config.exemptions.namespaces]).toEqual(["admin", "kata", "kube-system"]);
 });
 
-test("an unknown level or kind is refused", () => {
-  expect(() => readPodSecurityConfiguration({ defaults: { enforce: "strict" } })).toThrow('defaults.enforce: Unsupported value: "strict"');
-  expect(() => readPodSecurityConfiguration({ apiVersion: "v1", kind: "Other" })).toThrow("unsupported kind Other");
+test("ValidatePodSecurityConfiguration: an unknown level or version is refused with kube's field errors", () => {
+  expect(() => readPodSecurityConfiguration({ defaults: { enforce: "strict", "warn-version": "1.2" } })).toThrow(
+    'PodSecurityConfiguration: [defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted, defaults.warn-version: Invalid value: "1.2": must be "latest" or "v1.x"]',
+  );
+  expect(() => readPodSecurityConfiguration({ apiVersion: "v1", kind: "Other" })).toThrow('kind: Unsupported value: "Other": supported values: "PodSecurityConfiguration"');
+});
+
+test("ValidatePodSecurityConfiguration: exemptions must be valid, distinct names", () => {
+  expect(() => readPodSecurityConfiguration({ exemptions: { usernames: [""], namespaces: ["a", "a"], runtimeClasses: ["Bad_"] } })).toThrow(
+    /^PodSecurityConfiguration: \[exemptions\.usernames\[0\]: Required value, exemptions\.namespaces\[1\]: Duplicate value: "a", exemptions\.runtimeClasses\[0\]: Invalid value: "Bad_": a lowercase RFC 1123 subdomain/,
+  );
 });

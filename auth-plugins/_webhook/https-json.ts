@@ -19,7 +19,7 @@ export function httpsJson(url: URL, options: HttpsJsonOptions = {}): Promise<{ s
   if (payload !== undefined) Object.assign(headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) });
   return new Promise((resolve, reject) => {
     const req = request(
-      url,
+      url.href,
       { method: options.method ?? "GET", ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: !options.insecureSkipVerify, headers, timeout: TIMEOUT_MS },
       (response) => {
         let text = "";

@@ -6,7 +6,9 @@ import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { ServerConfig } from "../server/flags.ts";
+import { ConfigFileError } from "../config/mod.ts";
 import { AdmissionChain } from "./chain.ts";
+import type { PluginConfigSection } from "./config-file.ts";
 import type { AdmissionPluginFactory, BuiltInAdmissionFactory } from "./types.ts";
 
 export type LoadedAdmissionPlugin =
@@ -21,21 +23,26 @@ export interface AdmissionServices {
   /** The server's /metrics registry (ApiMetrics.registry). */
   metricsRegistry?: MetricsRegistry;
   /** Configuration sections by plugin name (--admission-control-config-file). */
-  sections: Map<string, unknown>;
+  sections: Map<string, PluginConfigSection>;
 }
 
 export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugin[], services: AdmissionServices): Promise<AdmissionChain> {
   const built = [];
   for (const plugin of plugins) {
     const shared = { config: services.config, client: services.client, log: pluginLogger(`admission ${plugin.name}`) };
-    if (plugin.builtIn) {
-      const context = { ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, pluginConfig: services.sections.get(plugin.name) };
-      built.push(await plugin.factory(context));
-    } else {
-      // A custom plugin's section is found by its path as given or by its file name without extension.
-      const shortName = basename(plugin.name, extname(plugin.name));
-      const pluginConfig = services.sections.get(plugin.name) ?? services.sections.get(shortName);
-      built.push(await plugin.factory({ ...shared, pluginConfig }));
+    // A custom plugin's section is found by its path as given or by its file name without extension.
+    const section = services.sections.get(plugin.name) ?? (plugin.builtIn ? undefined : services.sections.get(basename(plugin.name, extname(plugin.name))));
+    const pluginConfig = section?.configuration;
+    try {
+      if (plugin.builtIn) {
+        built.push(await plugin.factory({ ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, pluginConfig }));
+      } else {
+        built.push(await plugin.factory({ ...shared, pluginConfig }));
+      }
+    } catch (error) {
+      // A configuration the plugin refuses is reported with the file and field it came from.
+      if (section && error instanceof ConfigFileError) throw new ConfigFileError(`${section.source}: ${error.message}`, { cause: error });
+      throw error;
     }
   }
   return new AdmissionChain(built);

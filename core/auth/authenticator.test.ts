@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { type Authentication, type Authenticator, bearerTokenAuthenticator, NOT_MINE, unionAuthenticator, unionTokenAuthenticator } from "./authenticator.ts";
+import { type Authentication, type Authenticator, bearerToken, bearerTokenAuthenticator, EXTRA_SPACE_WARNING, NOT_MINE, unionAuthenticator, unionTokenAuthenticator } from "./authenticator.ts";
 
 const request = (headers: Record<string, string> = {}) => ({ headers: new Headers(headers), url: new URL("https://h/api") });
 const answering = (result: Authentication): Authenticator => ({ authenticate: () => Promise.resolve(result) });
@@ -25,4 +25,16 @@ test("bearerTokenAuthenticator() treats a token nobody accepts as invalid, and n
   expect(await bearer.authenticate(request({ authorization: "Bearer bad" }))).toEqual({ kind: "error", message: "invalid bearer token" });
   expect(await bearer.authenticate(request())).toEqual(NOT_MINE);
   expect(await bearer.authenticate(request({ authorization: "Basic abc" }))).toEqual(NOT_MINE);
+});
+
+test("bearerToken() splits the header as kube's bearertoken.AuthenticateRequest: trailing words ignored, a double space leaves no token and warns", () => {
+  const warnings: string[] = [];
+  expect(bearerToken("Bearer good extra", warnings)).toBe("good");
+  expect(bearerToken("  bearer good  ", warnings)).toBe("good");
+  expect(warnings).toEqual([]);
+  expect(bearerToken("Bearer  good", warnings)).toBeUndefined();
+  expect(warnings).toEqual([EXTRA_SPACE_WARNING]);
+  expect(bearerToken("Bearer\tgood")).toBeUndefined();
+  expect(bearerToken("Bearer")).toBeUndefined();
+  expect(bearerToken("Basic good")).toBeUndefined();
 });

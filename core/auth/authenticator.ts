@@ -16,6 +16,8 @@ export interface AuthenticationRequest {
   headers: Headers;
   url: URL;
   peerCertificate?: PeerCertificate;
+  /** Receives texts for the answer's Warning headers (kube's warning.AddWarning). */
+  warnings?: string[];
 }
 
 export interface Authenticator {
@@ -48,15 +50,36 @@ export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): T
   return { authenticateToken: (token, audiences) => firstDecisive(authenticators.map((a) => () => a.authenticateToken(token, audiences))) };
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** kube's invalidTokenWithSpaceWarning. */
+export const EXTRA_SPACE_WARNING = "the provided Authorization header contains extra space before the bearer token, and is ignored";
+
+/**
+ * The token of `Authorization: Bearer <token>`, split as kube's bearertoken.AuthenticateRequest does: trimmed,
+ * then cut at single spaces into at most three parts, so anything after the token is ignored and a second space
+ * before it leaves no token (with a warning); undefined when the header carries no bearer token.
+ */
+export function bearerToken(header: string, warnings?: string[]): string | undefined {
+  const parts = splitN(header.trim(), " ", 3);
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== "bearer") return undefined;
+  const token = parts[1]!;
+  if (token !== "") return token;
+  if (parts.length === 3) warnings?.push(EXTRA_SPACE_WARNING);
+  return undefined;
+}
+
+/** Go's strings.SplitN: at most `n` parts, the last holding the rest. */
+function splitN(text: string, separator: string, n: number): string[] {
+  const parts = text.split(separator);
+  return parts.length <= n ? parts : [...parts.slice(0, n - 1), parts.slice(n - 1).join(separator)];
+}
 
 /** Reads `Authorization: Bearer <token>`; a token that no token authenticator accepts is invalid (kube's bearertoken). */
 export function bearerTokenAuthenticator(tokens: TokenAuthenticator, audiences: string[]): Authenticator {
   return {
     async authenticate(request) {
-      const match = BEARER.exec(request.headers.get("authorization") ?? "");
-      if (!match) return NOT_MINE;
-      const result = await tokens.authenticateToken(match[1], audiences);
+      const token = bearerToken(request.headers.get("authorization") ?? "", request.warnings);
+      if (token === undefined) return NOT_MINE;
+      const result = await tokens.authenticateToken(token, audiences);
       return result.kind === "not-mine" ? { kind: "error", message: "invalid bearer token" } : result;
     },
   };

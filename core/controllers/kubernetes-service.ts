@@ -21,9 +21,15 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
     metadata: { name: "kubernetes", namespace: "default", labels: { component: "apiserver", provider: "kubernetes" } },
     spec: { type: "ClusterIP", clusterIP: endpoint.clusterIP, sessionAffinity: "None", ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }] },
   };
-  await store("", "v1", "services").create("default", service).catch((e) => (isAlreadyExists(e) ? undefined : Promise.reject(e)));
+  const services = store("", "v1", "services");
+  // Another process sharing the data directory may create it first; its IP is then taken, so the create fails
+  // with an allocation error rather than AlreadyExists: the Service being there is what counts.
+  await services.create("default", service).catch(async (e) => {
+    if (isAlreadyExists(e) || (await services.get("default", "kubernetes").then(() => true, () => false))) return;
+    throw e;
+  });
   // Only the target port can change between starts; the cluster IP stays as allocated.
-  await store("", "v1", "services").update("default", "kubernetes", (live) => {
+  await services.update("default", "kubernetes", (live) => {
     const spec = live!.spec as { ports?: Record<string, unknown>[] };
     return { ...live!, spec: { ...spec, ports: [{ ...(spec.ports?.[0] ?? {}), name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }] } };
   });

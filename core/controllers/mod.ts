@@ -3,6 +3,7 @@ import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
 import { endpointsController } from "./endpoints.ts";
 import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
+import { nodeLifecycleController } from "./node-lifecycle/controller.ts";
 import { rootCAPublisher } from "./root-ca-publisher.ts";
 import type { Controller } from "./runtime/controller.ts";
 import { serviceAccountController } from "./service-account.ts";
@@ -15,6 +16,7 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   serviceAccountTokenController,
   rootCAPublisher,
   ...WORKLOAD_CONTROLLERS,
+  nodeLifecycleController,
   endpointsController,
   endpointSliceController,
   tokenCleaner,

@@ -51,3 +51,19 @@ test("ensureBootstrapPolicy() binds each system:controller role to its kube-syst
     await storage.close();
   }
 });
+
+test("ensureBootstrapPolicy() run by two starters at once reconciles again when the other's write got in between", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
+    await ensureSystemNamespaces(registry, catalog);
+    await ensureBootstrapPolicy(registry, catalog);
+    for (const name of ["system:discovery", "system:basic-user", "system:public-info-viewer"]) await roles.update("", name, (r) => ({ ...r!, rules: [] }));
+    await Promise.all([ensureBootstrapPolicy(registry, catalog), ensureBootstrapPolicy(registry, catalog)]);
+    expect((await roles.get("", "system:discovery")).rules).not.toEqual([]);
+  } finally {
+    await storage.close();
+  }
+});

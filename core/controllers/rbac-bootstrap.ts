@@ -3,7 +3,7 @@
  * starts (kube's rbac/bootstrap-roles post-start hook): missing pieces are added, user additions kept,
  * objects annotated autoupdate "false" untouched.
  */
-import { isAlreadyExists, isNotFound } from "../api/errors.ts";
+import { isAlreadyExists, isConflict, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from "../auth/rbac/bootstrap-policy.ts";
 import { RBAC_GROUP } from "../auth/rbac/policy-types.ts";
@@ -14,7 +14,20 @@ import type { ResourceStore } from "../registry/store.ts";
 
 type Reconcile = (existing: KubeObject, expected: KubeObject) => Reconciliation;
 
+/** How often a reconciliation starts over when another writer (a process sharing the data directory, the aggregation loop) got in between. */
+const CONFLICT_ATTEMPTS = 5;
+
 async function ensureObject(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await reconcileOnce(store, expected, reconcile);
+    } catch (e) {
+      if (!(isConflict(e) || isAlreadyExists(e) || isNotFound(e)) || attempt >= CONFLICT_ATTEMPTS) throw e;
+    }
+  }
+}
+
+async function reconcileOnce(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
   const name = String(expected.metadata.name);
   const namespace = expected.metadata.namespace ?? "";
   const existing = await store.get(namespace, name).catch((e) => {

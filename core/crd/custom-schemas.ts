@@ -14,10 +14,10 @@ export class CustomSchemas {
   readonly lookup: SchemaLookup;
 
   constructor() {
-    const schemas = this;
+    const current = () => this.#current;
     this.lookup = {
       get definitions() {
-        return schemas.#current.definitions;
+        return current().definitions;
       },
       definition: (name) => this.#current.definition(name),
       definitionNameFor: (group, version, kind) => this.#current.definitionNameFor(group, version, kind),

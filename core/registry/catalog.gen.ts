@@ -489,6 +489,22 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
   },
   {
     group: "autoscaling",
+    version: "v1",
+    resource: "horizontalpodautoscalers",
+    singularName: "horizontalpodautoscaler",
+    kind: "HorizontalPodAutoscaler",
+    listKind: "HorizontalPodAutoscalerList",
+    namespaced: true,
+    shortNames: ["hpa"],
+    categories: ["all"],
+    verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    subresources: [
+      { name: "status", kind: "HorizontalPodAutoscaler", verbs: ["get", "patch", "update"] },
+    ],
+    storageVersionHash: "oQlkt7f5j/A=",
+  },
+  {
+    group: "autoscaling",
     version: "v2",
     resource: "horizontalpodautoscalers",
     singularName: "horizontalpodautoscaler",

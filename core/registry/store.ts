@@ -24,6 +24,7 @@ import type { WriteHooks } from "./write-hook.ts";
 import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 import type { ActorRequest, StoreActor } from "./actor.ts";
+import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -82,6 +83,7 @@ export class ResourceStore {
   readonly #writeHooks?: WriteHooks;
   readonly #extension?: StoreExtension;
   readonly #actor?: StoreActor;
+  readonly #conversion?: VersionConversion;
 
   constructor(
     type: ResourceType,
@@ -98,6 +100,7 @@ export class ResourceStore {
   ) {
     this.type = type;
     this.#extension = deps.extension;
+    this.#conversion = versionConversionFor(type);
     this.strategy = { ...strategyFor(type), ...deps.extension?.strategy };
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
@@ -123,15 +126,21 @@ export class ResourceStore {
     return objectKey(this.type, namespace, name);
   }
 
-  /** A stored object as this store's version answers it (custom resources are stored in one version, read in any). */
+  /** A stored object as this store's version answers it (custom resources and some built-ins are stored in one version, read in any). */
   decode(kv: KeyValue): KubeObject {
     const obj = decodeStored(kv);
     if (this.#extension) obj.apiVersion = apiVersionOf(this.type.group, this.type.version);
-    return obj;
+    return this.#conversion ? this.#conversion.fromStored(obj) : obj;
   }
 
   #encode(obj: KubeObject): string {
+    if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
     return encodeForStorage(this.#extension ? { ...obj, apiVersion: this.#extension.storageApiVersion } : obj);
+  }
+
+  /** What a dry run answers: the object as a real write would have stored and read it back. */
+  #asStoredAndRead(obj: KubeObject): KubeObject {
+    return this.#conversion ? this.#conversion.fromStored(this.#conversion.toStored(obj)) : obj;
   }
 
   async get(namespace: string, name: string): Promise<KubeObject> {
@@ -164,7 +173,7 @@ export class ResourceStore {
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
-      return obj;
+      return this.#asStoredAndRead(obj);
     }
     try {
       return this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value: this.#encode(obj) }));
@@ -282,6 +291,20 @@ export class ResourceStore {
     if (write) await this.#admission?.()?.validate(write);
   }
 
+  /**
+   * Both admission phases for a user's create on a subresource whose handler stores nothing here (a TokenRequest:
+   * kube's TokenREST.Create runs the create admission before minting).
+   */
+  async admitSubresourceCreate(subresource: string, namespace: string, name: string, object: KubeObject, user: UserInfo, warnings: string[]): Promise<void> {
+    const admission = this.#admission?.();
+    if (!admission) return;
+    const write: AdmittedWrite = {
+      operation: "CREATE", type: this.type, subresource, namespace, name, object, oldObject: null, user, dryRun: false, options: writeOptionsObject("CREATE", {}), warnings,
+    };
+    await admission.admit(write);
+    await admission.validate(write);
+  }
+
   /** Both admission phases for a user's delete, with the stored object as oldObject (kube's deleteValidation). */
   async #admitDelete(namespace: string, current: KubeObject, options: DeleteOptions): Promise<void> {
     const admission = this.#admission?.();
@@ -377,7 +400,7 @@ export class ResourceStore {
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
-    if (options.dryRun) return next;
+    if (options.dryRun) return this.#asStoredAndRead(next);
     try {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })

@@ -3,6 +3,7 @@
  * and the front proxy's CA, so each authenticator checks which of them the peer's chain actually ends in.
  */
 import { X509Certificate } from "node:crypto";
+import { x509 } from "./x509.ts";
 
 const CLIENT_AUTH_USAGE = "1.3.6.1.5.5.7.3.2";
 const ANY_USAGE = "2.5.29.37.0";
@@ -19,9 +20,14 @@ function issued(issuer: X509Certificate, subject: X509Certificate): boolean {
   return issuer.ca && subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
 }
 
+/**
+ * Read from the certificate itself: node:crypto's `keyUsage` means the extended key usage under Node and Bun
+ * but the plain key usage under Deno.
+ */
 function allowsClientAuth(leaf: X509Certificate): boolean {
-  const usages = leaf.keyUsage;
-  return usages === undefined || usages.length === 0 || usages.includes(CLIENT_AUTH_USAGE) || usages.includes(ANY_USAGE);
+  const extension = new x509.X509Certificate(leaf.raw).getExtension(x509.ExtendedKeyUsageExtension);
+  const usages = extension?.usages.map(String) ?? [];
+  return usages.length === 0 || usages.includes(CLIENT_AUTH_USAGE) || usages.includes(ANY_USAGE);
 }
 
 function parseAll(chainPem: readonly string[]): X509Certificate[] | null {

@@ -1,11 +1,13 @@
 /**
- * The HTTPS listener. `Bun.serve` cannot show the handler the client certificate, so TLS is
- * terminated by a `node:tls` server and each secure socket is handed to a `node:http` server whose
- * requests become fetch `Request`s (via @hono/node-server) together with the peer certificate.
+ * The HTTPS listener. `Bun.serve` and `Deno.serve` cannot show the handler the client certificate, so TLS is
+ * terminated by node's servers (see secureHttpServer) whose requests become fetch `Request`s (via
+ * @hono/node-server) together with the peer certificate.
  */
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Buffer } from "node:buffer";
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { createServer as createTlsServer, type DetailedPeerCertificate, type TLSSocket } from "node:tls";
+import { createServer as createTlsServer, type DetailedPeerCertificate, type Server as TlsServer, type TlsOptions, type TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
 import { chainVerifier, type ChainVerifier } from "./certificate-chain.ts";
 
@@ -20,6 +22,8 @@ export interface PeerCertificate {
 
 export interface ConnectionInfo {
   peerCertificate?: PeerCertificate;
+  /** The request-target as sent, before the fetch Request's URL parsing removed "." and ".." segments. */
+  requestTarget?: string;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -45,12 +49,14 @@ export interface HttpsListener {
 
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
   const requestListener = getRequestListener(
-    (request, env) => handler(request, connectionInfo(("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined, fromClientCA)),
+    (request, env) => {
+      const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
+      return handler(request, { ...connectionInfo(incoming, fromClientCA), requestTarget: incoming?.url });
+    },
     { overrideGlobalObjects: false },
   );
   const fromClientCA = chainVerifier(options.clientCA);
-  const httpServer = createHttpServer(requestListener);
-  const tlsServer = createTlsServer({
+  const { tlsServer, httpServer } = secureHttpServer({
     key: options.key,
     cert: options.cert,
     ca: options.requestHeaderCA ? `${options.clientCA}\n${options.requestHeaderCA}` : options.clientCA,
@@ -63,9 +69,11 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   tlsServer.on("secureConnection", (socket: TLSSocket) => {
     connections.add(socket);
     socket.on("error", () => socket.destroy());
-    httpServer.emit("connection", socket);
   });
-  httpServer.on("request", (request: IncomingMessage, response: ServerResponse) => connections.trackRequest(request.socket, response));
+  httpServer.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    connections.trackRequest(request.socket, response);
+    requestListener(request, response);
+  });
   // A failed handshake (garbage bytes, unknown CA on the client side) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
   httpServer.on("clientError", (_error, socket) => socket.destroy());
@@ -82,10 +90,26 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     close: async () => {
       const closed = new Promise<void>((resolve) => tlsServer.close(() => resolve()));
       await connections.drain(options.shutdownGraceMs ?? 5000);
-      httpServer.close();
+      if (httpServer !== tlsServer) httpServer.close();
       await closed;
     },
   };
+}
+
+/**
+ * Under Bun a node:https server does not show requests the client certificate, so a node:tls server hands each
+ * secure socket to a node:http server. Under Deno that hand-off closes kept-alive connections after the first
+ * response, and node:https shows the certificate, so one node:https server does both.
+ */
+function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; httpServer: HttpServer | HttpsServer } {
+  if ("Deno" in globalThis) {
+    const server = createHttpsServer(tlsOptions);
+    return { tlsServer: server, httpServer: server };
+  }
+  const tlsServer = createTlsServer(tlsOptions);
+  const httpServer = createHttpServer();
+  tlsServer.on("secureConnection", (socket: TLSSocket) => httpServer.emit("connection", socket));
+  return { tlsServer, httpServer };
 }
 
 /** Open connections and their running requests, so close() can let requests finish first. */
@@ -166,7 +190,8 @@ function peerChain(leaf: DetailedPeerCertificate): string[] {
   const seen = new Set<string>();
   for (let cert: DetailedPeerCertificate | undefined = leaf; cert?.raw && !seen.has(cert.fingerprint256); cert = cert.issuerCertificate) {
     seen.add(cert.fingerprint256);
-    const lines = cert.raw.toString("base64").match(/.{1,64}/g) ?? [];
+    // Deno hands the leaf's DER as a plain Uint8Array, whose toString is not base64.
+    const lines = Buffer.from(cert.raw).toString("base64").match(/.{1,64}/g) ?? [];
     chain.push(`-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`);
   }
   return chain;

@@ -12,6 +12,7 @@ import { timeParseError } from "./_field-time.ts";
 export type ValueProblem = { jsonValue: string; goType: string } | { message: string };
 
 const INT_RANGES = { int32: 2 ** 31, int64: 2 ** 63 } as const;
+const JSON_TYPE_OF_GO_SCALAR: Record<string, string> = { float64: "number", string: "string", bool: "boolean" };
 
 /** Go's description of a JSON value in UnmarshalTypeError: "string", "number", "bool", "array", "object". */
 export function describeJSON(value: unknown): string {
@@ -31,10 +32,12 @@ function integerProblem(value: unknown, goType: "int32" | "int64"): ValueProblem
 /** The problem with a non-null value that is not an object or array node (those are walked), or undefined. */
 export function scalarProblem(value: unknown, node: FieldNode): ValueProblem | undefined {
   switch (node.kind) {
-    case "scalar":
+    case "scalar": {
       if (node.goType === "int32" || node.goType === "int64") return integerProblem(value, node.goType);
-      if (typeof value === { float64: "number", string: "string", bool: "boolean" }[node.goType]) return undefined;
+      const jsonType: string = typeof value;
+      if (jsonType === JSON_TYPE_OF_GO_SCALAR[node.goType]) return undefined;
       return { jsonValue: describeJSON(value), goType: node.goType };
+    }
     case "bytes": {
       if (typeof value !== "string") return { jsonValue: describeJSON(value), goType: node.goType };
       const message = base64Error(value);

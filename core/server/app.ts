@@ -32,6 +32,7 @@ import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts
 import type { HealthChecks } from "./health.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
+import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
@@ -54,12 +55,14 @@ export interface AppDeps {
   issuerDiscovery?: IssuerDiscovery;
   /** Schemas published in OpenAPI: the built-ins plus custom resources' (default: built-ins only). */
   schemas?: SchemaLookup;
+  /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
+  openApiDescriptions?: Descriptions;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
-type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo } };
+type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: RequestInfo; user: UserInfo; authenticationWarnings: string[] } };
 
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -84,7 +87,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.use("*", async (c, next) => {
     // Parsed once; every later step reads it from the context.
     const url = new URL(c.req.url);
-    const info = parseRequestInfo(c.req.method, url);
+    const info = parseRequestInfo(c.req.method, url, sentPath(c.env.conn.requestTarget) ?? url.pathname);
     c.set("url", url);
     c.set("info", info);
     const started = performance.now();
@@ -100,21 +103,31 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
 
+  // Authentication's warnings (kube's warning.AddWarning) reach every answer, a 401 included.
+  app.use("*", async (c, next) => {
+    const warnings: string[] = [];
+    c.set("authenticationWarnings", warnings);
+    await next();
+    if (warnings.length > 0) c.res = withWarnings(c.res, warnings);
+  });
+
   app.use("*", async (c, next) => {
     const url = c.get("url");
-    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate };
+    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate, warnings: c.get("authenticationWarnings") };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
     const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous);
     const user = await impersonateRequest(deps.authorizer, c.req.raw, authenticated);
     if (user instanceof Response) return user;
     c.set("user", user);
     await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user));
+    // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+    if (hasDotSegment(c.get("info").path)) return c.get("info").isResourceRequest ? serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
     await next();
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
-  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas });
+  const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
   const issuerDocs = deps.issuerDiscovery;
@@ -144,6 +157,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       return errorResponse(error, request.headers.get("accept"));
     }
   };
+}
+
+/** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
+function sentPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith("/")) return undefined;
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}
+
+/** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
 function discovery(body: unknown): Response {
@@ -178,7 +203,13 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },
   };
-  const response = await handler(ctx);
-  for (const warning of ctx.warnings) response.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
-  return response;
+  return withWarnings(await handler(ctx), ctx.warnings);
+}
+
+/** Adds each text as a `Warning: 299 - "<text>"` header (a copy, since proxied answers have immutable headers). */
+function withWarnings(response: Response, warnings: string[]): Response {
+  if (warnings.length === 0) return response;
+  const copy = new Response(response.body, response);
+  for (const warning of warnings) copy.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  return copy;
 }

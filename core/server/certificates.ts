@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import type * as X509 from "@peculiar/x509";
-import { x509 } from "./x509.ts";
+import { x509 } from "../runtime/x509.ts";
 
 const KEY_ALGORITHM: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const SIGNING_ALGORITHM: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };

@@ -4,21 +4,22 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { isPlainObject } from "../api/types.ts";
+import * as v from "valibot";
+import { ConfigFileError, invalid, parseConfig } from "../config/mod.ts";
+
+const FLAG_VALUES = v.pipe(
+  // valibot's record would take a list as a record of indexes; a list of flags is no mapping of flag names.
+  v.custom<unknown>((value) => !Array.isArray(value), invalid("must be a mapping of flag names to values")),
+  v.record(v.string(), v.union([v.string(), v.number(), v.boolean()], invalid("must be a scalar value"))),
+);
 
 export function readConfigFile(path: string): Map<string, string> {
-  let text: string;
+  let document: unknown;
   try {
-    text = readFileSync(path, "utf8");
+    document = parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new Error(`cannot read config file ${path}: ${(error as Error).message}`);
+    throw new ConfigFileError(`cannot read config file ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const document: unknown = parse(text) ?? {};
-  if (!isPlainObject(document)) throw new Error(`config file ${path} must be a YAML mapping of flag names to values`);
-  const values = new Map<string, string>();
-  for (const [name, value] of Object.entries(document)) {
-    if (value === null || typeof value === "object") throw new Error(`config file ${path}: ${name} must be a scalar value`);
-    values.set(name, String(value));
-  }
-  return values;
+  const values = parseConfig(v.nullish(FLAG_VALUES, {}), document, `config file ${path}`);
+  return new Map(Object.entries(values).map(([name, value]) => [name, String(value)]));
 }

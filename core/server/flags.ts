@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
+  encryptionProviderConfig: string;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -68,6 +70,13 @@ export interface ServerConfig {
   controllers: string[];
   /** Simulated Ready nodes sim-0..sim-<N-1> whose pods the server plays kubelet for. */
   simulatedNodes: number;
+  /** kube-controller-manager's node lifecycle flags (the controller runs in-process). */
+  nodeMonitorPeriodMs: number;
+  nodeMonitorGracePeriodMs: number;
+  nodeStartupGracePeriodMs: number;
+  /** The DefaultTolerationSeconds admission plugin's tolerationSeconds for not-ready and unreachable nodes. */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
   /** How many times faster than real time the CronJob controller's clock runs (hidden; for tests). */
   cronjobClockRate: number;
   leaderElect: boolean;
@@ -78,6 +87,8 @@ export interface ServerConfig {
   serviceClusterIpRange: string;
   /** `<first>-<last>` NodePorts come from. */
   serviceNodePortRange: string;
+  /** Kube OpenAPI documents whose descriptions are served in /openapi/v2 and /openapi/v3 (kubun's own flag). */
+  openapiDescriptions: string[];
   config: string;
   help: boolean;
   version: boolean;
@@ -101,6 +112,7 @@ function defineFlag<K extends keyof ServerConfig>(spec: FlagSpec<K>): FlagSpec {
 
 const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Generic flags", name: "config", key: "config", type: stringFlag, defaultValue: "", usage: "A YAML file whose keys are flag names without dashes (e.g. secure-port: 7443); the command line overrides it." }),
+  defineFlag({ section: "Generic flags", name: "openapi-descriptions", key: "openapiDescriptions", type: stringListFlag, defaultValue: [], usage: "Kube OpenAPI v2 or v3 documents (e.g. kubernetes' api/openapi-spec/swagger.json) whose descriptions are merged into /openapi/v2 and /openapi/v3, for kubectl explain (repeatable)." }),
   defineFlag({ section: "Generic flags", name: "max-request-bytes", key: "maxRequestBytes", type: intFlag, defaultValue: 3145728, usage: "The largest request body accepted, in bytes; larger requests are answered with 413." }),
   defineFlag({ section: "Secure serving flags", name: "bind-address", key: "bindAddress", type: stringFlag, defaultValue: "127.0.0.1", usage: "The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for all interfaces)." }),
   defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),
@@ -127,7 +139,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-config-file", key: "authenticationTokenWebhookConfigFile", type: stringFlag, defaultValue: "", usage: "kubeconfig-format file of the token review webhook." }),
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-cache-ttl", key: "authenticationTokenWebhookCacheTtlMs", type: durationFlag, defaultValue: 120_000, usage: "How long webhook token decisions are cached." }),
   defineFlag({ section: "Authentication flags", name: "authentication-token-webhook-version", key: "authenticationTokenWebhookVersion", type: stringFlag, defaultValue: "v1beta1", usage: "TokenReview version sent to the webhook: v1 or v1beta1." }),
-  defineFlag({ section: "Authentication flags", name: "requestheader-client-ca-file", key: "requestheaderClientCaFile", type: stringFlag, defaultValue: "", usage: "CA that an authenticating proxy's client certificate must verify against before its headers are trusted." }),
+  defineFlag({ section: "Authentication flags", name: "requestheader-client-ca-file", key: "requestheaderClientCaFile", type: stringFlag, defaultValue: "", usage: "CA that an authenticating proxy's client certificate must verify against before its headers are trusted. Default: the front-proxy CA in --data-dir (CN front-proxy-client, X-Remote-User/-Group/-Extra-), so front-proxy-client.key there can act as any user, cluster-admin included: keep it 0600 or set this flag." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-allowed-names", key: "requestheaderAllowedNames", type: stringListFlag, defaultValue: [], usage: "Common names the proxy's client certificate may have (empty: any)." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-username-headers", key: "requestheaderUsernameHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding the user name, e.g. X-Remote-User." }),
   defineFlag({ section: "Authentication flags", name: "requestheader-group-headers", key: "requestheaderGroupHeaders", type: stringListFlag, defaultValue: [], usage: "Request headers holding groups, e.g. X-Remote-Group." }),
@@ -139,6 +151,8 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Admission flags", name: "disable-admission-plugins", key: "disableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to disable, even if on by default. The order does not matter." }),
   defineFlag({ section: "Admission flags", name: "accept-unimplemented-admission-plugins", key: "acceptUnimplementedAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "kube admission plugins kubun does not implement that --enable-admission-plugins may name anyway; they do nothing. Without this, naming one there stops start-up." }),
   defineFlag({ section: "Admission flags", name: "admission-control-config-file", key: "admissionControlConfigFile", type: stringFlag, defaultValue: "", usage: "AdmissionConfiguration file holding each admission plugin's configuration." }),
+  defineFlag({ section: "Admission flags", name: "default-not-ready-toleration-seconds", key: "defaultNotReadyTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the not-ready NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),
+  defineFlag({ section: "Admission flags", name: "default-unreachable-toleration-seconds", key: "defaultUnreachableTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the unreachable NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),
   defineFlag({ section: "Admission flags", name: "admission-plugin-dir", key: "admissionPluginDir", type: stringFlag, defaultValue: "", usage: "Directory whose .ts and .js files are all enabled as custom admission plugins." }),
   defineFlag({ section: "Authorization flags", name: "authorization-mode", key: "authorizationMode", type: stringListFlag, defaultValue: ["AlwaysAllow"], usage: "Ordered list of authorizers: Node, ABAC, RBAC, Webhook, AlwaysAllow, AlwaysDeny, or a module path of a custom authorizer." }),
   defineFlag({ section: "Authorization flags", name: "authorization-policy-file", key: "authorizationPolicyFile", type: stringFlag, defaultValue: "", usage: "File with authorization policy in json line by line format, used with --authorization-mode=ABAC." }),
@@ -148,12 +162,16 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authorization flags", name: "authorization-webhook-cache-unauthorized-ttl", key: "authorizationWebhookCacheUnauthorizedTtlMs", type: durationFlag, defaultValue: 30_000, usage: "How long 'unauthorized' answers of the authorization webhook are cached." }),
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),
   defineFlag({ section: "Misc flags", name: "service-node-port-range", key: "serviceNodePortRange", type: stringFlag, defaultValue: "30000-32767", usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends)." }),
   defineFlag({ section: "Controller flags", name: "controllers", key: "controllers", type: stringListFlag, defaultValue: ["*"], usage: "Controllers to run: '*' enables all on-by-default ones, 'foo' enables foo, '-foo' disables foo (bootstrapsigner and tokencleaner are off by default)." }),
   defineFlag({ section: "Controller flags", name: "simulated-nodes", key: "simulatedNodes", type: intFlag, defaultValue: 0, usage: "Register this many Ready nodes (sim-0, sim-1, ...) whose pods are marked Running and Ready and whose Job pods succeed, without containers (KWOK-style)." }),
+  defineFlag({ section: "Controller flags", name: "node-monitor-period", key: "nodeMonitorPeriodMs", type: durationFlag, defaultValue: 5_000, usage: "How often the node lifecycle controller checks node health." }),
+  defineFlag({ section: "Controller flags", name: "node-monitor-grace-period", key: "nodeMonitorGracePeriodMs", type: durationFlag, defaultValue: 40_000, usage: "How long a node may go without a status heartbeat or Lease renewal before its conditions turn Unknown." }),
+  defineFlag({ section: "Controller flags", name: "node-startup-grace-period", key: "nodeStartupGracePeriodMs", type: durationFlag, defaultValue: 60_000, usage: "How long a node whose kubelet never reported may exist before its conditions turn Unknown." }),
   defineFlag({ section: "Controller flags", name: "cronjob-clock-rate", key: "cronjobClockRate", type: intFlag, defaultValue: 1, hidden: true, usage: "Run the CronJob controller's clock this many times faster than real time (for tests: 60 makes each minute of a schedule pass in a second)." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect", key: "leaderElect", type: boolFlag, defaultValue: true, usage: "Take a Lease (kube-system/kubun-controller-manager) before running the controllers, so servers sharing a store run each loop once." }),
   defineFlag({ section: "Leader-election flags", name: "leader-elect-lease-duration", key: "leaderElectLeaseDurationMs", type: durationFlag, defaultValue: 15_000, usage: "How long a candidate waits after the last renewal before taking the lease." }),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { x509 } from "./x509.ts";
+import { x509 } from "../runtime/x509.ts";
 import { issueUserKubeconfig, parseKubeconfigArgs } from "./kubeconfig-command.ts";
 import { ensureCertificates } from "./pki.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- decoded JSON is read by path in assertions
 import { expect, test } from "bun:test";
 import { builtInCatalog } from "../registry/catalog.ts";
 import type { ResourceType } from "../registry/resource-type.ts";

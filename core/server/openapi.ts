@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Catalog } from "../registry/catalog.ts";
 import { builtInSchemas, type SchemaLookup } from "../schema/lookup.ts";
+import { definitionDescriber, type Descriptions } from "./openapi-descriptions.ts";
 import { combinedSource, documentKeys, documentSource } from "./openapi-documents.ts";
 import { v2Document } from "./openapi-v2.ts";
 import { encodeOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from "./openapi-v2-protobuf.ts";
@@ -15,6 +16,8 @@ export interface OpenApiOptions {
   schemas?: SchemaLookup;
   /** info.version of /openapi/v2. */
   serverVersion?: string;
+  /** Prose merged into the served schemas (--openapi-descriptions). */
+  descriptions?: Descriptions;
 }
 
 interface Rendered {
@@ -73,6 +76,7 @@ export function createOpenApiHandler(
 ): (request: Request) => Promise<Response | null> {
   const schemas = options.schemas ?? builtInSchemas;
   const serverVersion = options.serverVersion ?? "v1.26.15";
+  const describe = definitionDescriber(options.descriptions ?? new Map());
   const v3 = new Map<string, Rendered>();
   let index: Rendered | undefined;
   let v2Source: Record<string, unknown> | undefined;
@@ -91,7 +95,7 @@ export function createOpenApiHandler(
     if (cached) return cached;
     const source = documentSource(catalog, schemas, key);
     if (!source) return undefined;
-    const document = rendered(v3Document(source.paths, source.definitions));
+    const document = rendered(v3Document(source.paths, describe(source.definitions)));
     v3.set(key, document);
     return document;
   };
@@ -115,7 +119,10 @@ export function createOpenApiHandler(
     const form = acceptedForm(request.headers.get("accept"), path === "/openapi/v2");
     if (form === null) return Promise.resolve(new Response(null, { status: 406 }));
     if (path === "/openapi/v2") {
-      v2Source ??= v2Document(combinedSource(catalog, schemas), serverVersion);
+      if (!v2Source) {
+        const combined = combinedSource(catalog, schemas);
+        v2Source = v2Document({ ...combined, definitions: describe(combined.definitions) }, serverVersion);
+      }
       const document = form === "json" ? (v2 ??= rendered(v2Source)) : (v2Protobuf ??= renderedV2Protobuf(v2Source));
       return Promise.resolve(answer(request, document, NO_CACHE));
     }

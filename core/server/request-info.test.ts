@@ -29,3 +29,9 @@ test("paths outside /api and /apis are non-resource requests with the lower-case
     expect(r.verb).toBe("get");
   }
 });
+
+test("parseRequestInfo() reads the path as sent: an encoded \"..\" stays a name (kube's RequestInfoFactory does not resolve dot segments)", () => {
+  const sent = "/api/v1/namespaces/default/configmaps/%2e%2e";
+  const info = parseRequestInfo("GET", new URL(`https://h${sent}`), sent);
+  expect([info.namespace, info.resource, info.name, info.verb]).toEqual(["default", "configmaps", "..", "get"]);
+});

@@ -27,8 +27,8 @@ function isTruthyWatch(value: string | null): boolean {
   return value === "1" || value === "true";
 }
 
-export function parseRequestInfo(method: string, url: URL): RequestInfo {
-  const path = url.pathname;
+/** `path` is the request's path as sent (kube does not remove "." and ".." segments); the URL's by default. */
+export function parseRequestInfo(method: string, url: URL, path = url.pathname): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,

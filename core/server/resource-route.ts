@@ -1,5 +1,7 @@
 /** Finds the handler for a resource request: the type must exist, be addressed at its scope, and allow the verb. */
-import { newMethodNotSupported, StatusError } from "../api/errors.ts";
+import { newBadRequest, newMethodNotSupported, StatusError } from "../api/errors.ts";
+import { goQuote } from "../api/_go-text.ts";
+import { isValidPathSegmentName } from "../api/names.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import { handleCreate } from "./handlers/create.ts";
 import type { Handler } from "./handlers/context.ts";
@@ -41,7 +43,10 @@ export function newMethodNotAllowed(): StatusError {
 export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
   if (!type || info.parts.length > 3) throw newResourceNotFound();
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
-  if (special) return special;
+  if (special) {
+    checkNameParameter(info.name);
+    return special;
+  }
   const qualified = { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
@@ -57,7 +62,14 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (!info.subresource && !type.verbs.includes(info.verb)) throw newMethodNotSupported(qualified, info.verb);
   const handler = HANDLERS[info.verb];
   if (!handler) throw newMethodNotAllowed();
+  checkNameParameter(info.name);
   return handler;
+}
+
+/** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name in the path must be usable as a storage key segment. */
+function checkNameParameter(name: string): void {
+  const problems = name === "" ? [] : isValidPathSegmentName(name);
+  if (problems.length > 0) throw newBadRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(";")}`);
 }
 
 function subresourceVerbAllowed(verb: string, verbs: string[]): boolean {

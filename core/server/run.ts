@@ -3,7 +3,7 @@
  * compactor, the app and the HTTPS listener; stop() undoes it in reverse, kube's graceful way
  * (readyz fails first, then running requests finish, then storage closes).
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { type AuthenticatorFactory, buildAuthentication } from "../auth/authentication.ts";
@@ -29,11 +29,14 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { encryptingStorage, readEncryptionConfiguration } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
+import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
+import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
@@ -72,7 +75,11 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
+  await preparePrivateDirectory(config.dataDir, log);
+  // Held until the bootstrap objects exist: processes starting together take turns.
+  const startupLock = await acquireStartupLock(config.dataDir);
+  await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const serving = await servingKeyPair(config, pki.serving);
@@ -80,7 +87,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
   const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
-  const storage = openSqliteStorage(join(config.dataDir, "kubun.db"), { synchronous: config.storageSync });
+  const encryption = config.encryptionProviderConfig ? readEncryptionConfiguration(config.encryptionProviderConfig) : undefined;
+  const sqlite = openSqliteStorage(await makeDatabaseFilesPrivate(config.dataDir), { synchronous: config.storageSync });
+  const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
   const metrics = new ApiMetrics();
@@ -105,6 +114,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
   const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  startupLock.release();
   const app = createApp({
     storage,
     broker,
@@ -116,14 +126,17 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     authorizer,
     virtualHandlers,
     schemas: customResources.schemas,
+    openApiDescriptions,
     customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
+  // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start
   let controllers: RunningControllers | undefined;
   const releaseStorage = async () => {
+    startupLock.release();
     await controllers?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();

@@ -3,6 +3,8 @@
  * lines starting with `#` are skipped; `abac.authorization.kubernetes.io/v1beta1` policies are read as they are,
  * unversioned (v0) ones are migrated the way kube converts them.
  */
+import * as v from "valibot";
+import { parseConfig } from "../../../core/config/mod.ts";
 
 export const ABAC_GROUP = "abac.authorization.kubernetes.io";
 const ALL_AUTHENTICATED = "system:authenticated";
@@ -17,36 +19,33 @@ export interface PolicySpec {
   nonResourcePath: string;
 }
 
-type Raw = Record<string, unknown>;
+const text = v.optional(v.string(), "");
+const readonly = v.optional(v.boolean(), false);
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
+const V1BETA1_POLICY = v.looseObject({
+  apiVersion: v.literal(`${ABAC_GROUP}/v1beta1`),
+  kind: v.literal("Policy"),
+  spec: v.optional(
+    v.looseObject({ user: text, group: text, readonly, apiGroup: text, namespace: text, resource: text, nonResourcePath: text }),
+    {},
+  ),
+});
+
+const V0_POLICY = v.looseObject({ user: text, group: text, readonly, namespace: text, resource: text });
 
 /** v1beta1: a `*` user or group means every authenticated subject. */
-function fromV1beta1(spec: Raw): PolicySpec {
-  const policy: PolicySpec = {
-    user: text(spec.user),
-    group: text(spec.group),
-    readonly: spec.readonly === true,
-    apiGroup: text(spec.apiGroup),
-    namespace: text(spec.namespace),
-    resource: text(spec.resource),
-    nonResourcePath: text(spec.nonResourcePath),
-  };
-  if (policy.user === "*" || policy.group === "*") return { ...policy, user: "", group: ALL_AUTHENTICATED };
-  return policy;
+function fromV1beta1(spec: PolicySpec): PolicySpec {
+  if (spec.user === "*" || spec.group === "*") return { ...spec, user: "", group: ALL_AUTHENTICATED };
+  return spec;
 }
 
 /** v0 had no API groups or paths: empty fields meant "everything", and an empty subject every authenticated one. */
-function fromV0(raw: Raw): PolicySpec {
-  const user = text(raw.user);
-  const group = text(raw.group);
-  const namespace = text(raw.namespace);
-  const resource = text(raw.resource);
+function fromV0({ user, group, readonly, namespace, resource }: v.InferOutput<typeof V0_POLICY>): PolicySpec {
   const everyone = (user === "" && group === "") || user === "*" || group === "*";
   return {
     user: user === "*" ? "" : user,
     group: everyone ? ALL_AUTHENTICATED : group,
-    readonly: raw.readonly === true,
+    readonly,
     apiGroup: "*",
     namespace: namespace || "*",
     resource: resource || "*",
@@ -57,14 +56,9 @@ function fromV0(raw: Raw): PolicySpec {
 function parsePolicy(line: string): PolicySpec {
   const raw = JSON.parse(line) as unknown;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error("a policy must be a JSON object");
-  const object = raw as Raw;
-  if (object.apiVersion === `${ABAC_GROUP}/v1beta1`) {
-    if (object.kind !== "Policy") throw new Error(`unrecognized kind ${JSON.stringify(object.kind)}, expected Policy`);
-    const spec = object.spec;
-    return fromV1beta1(spec && typeof spec === "object" ? (spec as Raw) : {});
-  }
+  if ((raw as { apiVersion?: unknown }).apiVersion === `${ABAC_GROUP}/v1beta1`) return fromV1beta1(parseConfig(V1BETA1_POLICY, raw, "Policy").spec);
   // Like kube, a line without a known version is read as an unversioned (v0) policy.
-  return fromV0(object);
+  return fromV0(parseConfig(V0_POLICY, raw, "Policy"));
 }
 
 /** Every policy in the file's text; a bad line fails with kube's message naming the file and line. */

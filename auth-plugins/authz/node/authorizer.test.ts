@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { request } from "../../../core/auth/rbac/_test-fixtures.ts";
 import type { Attributes } from "../../../plugins/sdk.ts";
-import { nodeAuthorizer, nodeIdentity } from "./authorizer.ts";
+import { nodeAuthorizer } from "./authorizer.ts";
 import { NodeGraph } from "./graph.ts";
 
 const n1 = { username: "system:node:n1", groups: ["system:nodes", "system:authenticated"] };
@@ -17,12 +17,6 @@ function authorizer() {
 async function decide(overrides: Partial<Attributes>) {
   return await authorizer().authorize(as(overrides));
 }
-
-test("nodeIdentity() needs both the system:node: prefix and the system:nodes group", () => {
-  expect(nodeIdentity(n1)).toBe("n1");
-  expect(nodeIdentity({ username: "system:node:n1", groups: [] })).toBeUndefined();
-  expect(nodeIdentity({ username: "kubelet", groups: ["system:nodes"] })).toBeUndefined();
-});
 
 test("a node may get the Pods bound to it and their Secrets, but not another node's", async () => {
   expect(await decide({ resource: "pods", name: "mine" })).toEqual({ decision: "Allow" });

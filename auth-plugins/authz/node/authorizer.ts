@@ -5,22 +5,15 @@
  * fieldSelector=spec.nodeName, a per-node restriction kube added only later), report status, keep its Lease,
  * and do what the static node rules allow. Anything else, and anyone else, gets no opinion.
  */
-import type { Attributes, AuthorizationResult, Authorizer, PolicyRule, UserInfo } from "../../../plugins/sdk.ts";
+import type { Attributes, AuthorizationResult, Authorizer, PolicyRule } from "../../../plugins/sdk.ts";
+import { nodeIdentity } from "../../../core/auth/node-identity.ts";
 import { ruleAllows } from "../../../core/auth/rbac/rule-match.ts";
 import type { GraphKind, NodeGraph } from "./graph.ts";
 
-const NODE_USER_PREFIX = "system:node:";
-const NODES_GROUP = "system:nodes";
 const NODE_LEASE_NAMESPACE = "kube-node-lease";
 
 const ALLOW: AuthorizationResult = { decision: "Allow" };
 const noOpinion = (reason?: string): AuthorizationResult => (reason ? { decision: "NoOpinion", reason } : { decision: "NoOpinion" });
-
-/** kube's nodeidentifier: the node name, or undefined when the user is not a node. */
-export function nodeIdentity(user: UserInfo): string | undefined {
-  if (!user.username.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined;
-  return user.username.slice(NODE_USER_PREFIX.length);
-}
 
 type Check = (graph: NodeGraph, node: string, a: Attributes) => AuthorizationResult;
 
@@ -98,8 +91,7 @@ const CHECKS: Record<string, Check> = {
   "/pods": pods,
   "coordination.k8s.io/leases": ownObject("node lease", NODE_LEASE_NAMESPACE),
   "storage.k8s.io/csinodes": ownObject("CSINode"),
-  // Not followed in the graph, so no volume attachment is known to relate to a node.
-  "storage.k8s.io/volumeattachments": (_graph, node) => noOpinion(`no relationship found between node '${node}' and this object`),
+  "storage.k8s.io/volumeattachments": getRelated("volumeattachment"),
 };
 
 /** `rules`: what every node may do on resources not checked against the graph (kube's bootstrap NodeRules). */

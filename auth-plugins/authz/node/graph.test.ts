@@ -44,15 +44,21 @@ test("a volume bound by claimRef to a Pod's claim relates the node to the volume
   expect(graph.relates("n1", "secret", "infra", "pv-secret")).toBe(false);
 });
 
-test("a claim naming a volume relates it only while the volume has no claimRef of its own", () => {
+test("a claim naming a volume in spec.volumeName does not relate it: only the volume's claimRef does (kube's Graph.AddPV)", () => {
   const graph = new NodeGraph();
   graph.setPod(pod("a", "n1", [claimVolume]));
-  graph.setClaim({ metadata: { name: "claim", namespace: "ns" }, spec: { volumeName: "pv" } });
   graph.setPersistentVolume(volume());
+  expect(graph.relates("n1", "persistentvolume", "", "pv")).toBe(false);
+  expect(graph.relates("n1", "secret", "infra", "pv-secret")).toBe(false);
+  graph.setPersistentVolume(volume({ namespace: "ns", name: "claim" }));
   expect(graph.relates("n1", "persistentvolume", "", "pv")).toBe(true);
-  graph.setPersistentVolume(volume({ namespace: "ns", name: "someone-else" }));
-  expect(graph.relates("n1", "persistentvolume", "", "pv")).toBe(false);
-  graph.setPersistentVolume(volume());
-  graph.deleteClaim("ns", "claim");
-  expect(graph.relates("n1", "persistentvolume", "", "pv")).toBe(false);
+});
+
+test("a VolumeAttachment relates only the node named in its spec.nodeName (kube's Graph.AddVolumeAttachment)", () => {
+  const graph = new NodeGraph();
+  graph.setVolumeAttachment({ metadata: { name: "va" }, spec: { nodeName: "n1", attacher: "csi", source: {} } });
+  expect(graph.relates("n1", "volumeattachment", "", "va")).toBe(true);
+  expect(graph.relates("n2", "volumeattachment", "", "va")).toBe(false);
+  graph.deleteVolumeAttachment("va");
+  expect(graph.relates("n1", "volumeattachment", "", "va")).toBe(false);
 });

@@ -1,13 +1,14 @@
 /**
  * Which objects each node may read (kube's node authorizer graph, flattened): a Pod bound to a node relates the
- * node to the Pod and to the Secrets, ConfigMaps, claims and service account it uses; a claim relates its bound
- * PersistentVolume, and a PersistentVolume the Secrets it mounts with. Counts per (object, node) make updates
+ * node to the Pod and to the Secrets, ConfigMaps, claims and service account it uses; a PersistentVolume whose
+ * claimRef names such a claim, and the Secrets it mounts with, follow (kube's Graph.AddPV: only claimRef links a
+ * volume, never a claim's spec.volumeName, which whoever creates the claim controls). Counts per (object, node) make updates
  * and lookups O(references), whatever the number of Pods sharing an object.
  */
 import type { KubeObject } from "../../../plugins/sdk.ts";
-import { persistentVolumeSecrets, podReferences } from "./references.ts";
+import { persistentVolumeSecrets, podReferences } from "../../../core/api/pod-references.ts";
 
-export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount";
+export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount" | "volumeattachment";
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 const namespaceOf = (o: KubeObject) => String(o.metadata.namespace ?? "");
@@ -36,9 +37,8 @@ export class NodeGraph {
   /** PersistentVolume name → the claim its claimRef names and the Secrets it mounts with. */
   #volumes = new Map<string, { claim: string; secrets: string[] }>();
   #volumesBySecret = new Map<string, Set<string>>();
-  /** Claim key → spec.volumeName, and its reverse. */
-  #claimVolume = new Map<string, string>();
-  #claimsByVolume = new Map<string, Set<string>>();
+  /** VolumeAttachment name → the node it attaches to. */
+  #attachments = new Map<string, string>();
 
   setPod(pod: KubeObject): void {
     this.deletePod(namespaceOf(pod), nameOf(pod));
@@ -91,26 +91,24 @@ export class NodeGraph {
     for (const secret of volume.secrets) removeFrom(this.#volumesBySecret, secret, name);
   }
 
-  setClaim(pvc: KubeObject): void {
-    this.deleteClaim(namespaceOf(pvc), nameOf(pvc));
-    const volume = field(pvc, ["spec", "volumeName"]);
-    if (volume === "") return;
-    const key = keyOf(namespaceOf(pvc), nameOf(pvc));
-    this.#claimVolume.set(key, volume);
-    addTo(this.#claimsByVolume, volume, key);
+  /** A VolumeAttachment relates only the node in its spec.nodeName (kube's Graph.AddVolumeAttachment). */
+  setVolumeAttachment(attachment: KubeObject): void {
+    const node = field(attachment, ["spec", "nodeName"]);
+    if (node === "") this.#attachments.delete(nameOf(attachment));
+    else this.#attachments.set(nameOf(attachment), node);
   }
 
-  deleteClaim(namespace: string, name: string): void {
-    const key = keyOf(namespace, name);
-    const volume = this.#claimVolume.get(key);
-    if (volume === undefined) return;
-    this.#claimVolume.delete(key);
-    removeFrom(this.#claimsByVolume, volume, key);
+  deleteVolumeAttachment(name: string): void {
+    this.#attachments.delete(name);
   }
 
   /** Whether `node` may reach the object: a path object → ... → node exists. */
   relates(node: string, kind: GraphKind, namespace: string, name: string): boolean {
-    if (kind === "persistentvolume") return this.#volumeClaims(name).some((claim) => this.#direct(node, `persistentvolumeclaim:${claim}`));
+    if (kind === "volumeattachment") return this.#attachments.get(name) === node;
+    if (kind === "persistentvolume") {
+      const claim = this.#volumes.get(name)?.claim;
+      return claim !== undefined && claim !== "" && this.#direct(node, `persistentvolumeclaim:${claim}`);
+    }
     if (this.#direct(node, `${kind}:${keyOf(namespace, name)}`)) return true;
     if (kind !== "secret") return false;
     return [...(this.#volumesBySecret.get(keyOf(namespace, name)) ?? [])].some((pv) => this.relates(node, "persistentvolume", "", pv));
@@ -118,16 +116,5 @@ export class NodeGraph {
 
   #direct(node: string, ref: string): boolean {
     return this.#nodesByRef.get(ref)?.has(node) ?? false;
-  }
-
-  /**
-   * The claims a volume is bound to: the one its claimRef names (set by the binder or an admin); for a volume
-   * without claimRef, the claims that name it in spec.volumeName (which the binder would bind to it).
-   */
-  #volumeClaims(name: string): string[] {
-    const volume = this.#volumes.get(name);
-    if (!volume) return [];
-    if (volume.claim !== "") return [volume.claim];
-    return [...(this.#claimsByVolume.get(name) ?? [])];
   }
 }

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- decoded JSON is read by path in assertions
 import { expect, test } from "bun:test";
 import { decodeProtobufObject, encodeProtobufObject, hasProtobufEncoding } from "./codec.ts";
 import { isProtobufCodecError } from "./codec-errors.ts";

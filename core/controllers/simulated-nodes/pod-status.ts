@@ -50,3 +50,10 @@ export function succeededStatus(pod: KubeObject, now: string): Record<string, un
     ),
   };
 }
+
+/** A running pod's status once its kubelet reports again after the node lifecycle controller marked it not ready. */
+export function readyAgainStatus(pod: KubeObject, now: string): Record<string, unknown> {
+  const previous = (pod.status ?? {}) as Record<string, unknown> & { conditions?: { type: string; status: string }[] };
+  const conditions = (previous.conditions ?? []).map((c) => c.type === "Ready" && c.status !== "True" ? { ...c, status: "True", lastTransitionTime: now } : c);
+  return { ...previous, conditions };
+}

@@ -1,7 +1,9 @@
 /**
  * `--simulated-nodes=N`: registers Ready nodes sim-0..sim-<N-1>, renews their Leases, and plays their kubelets
  * (KWOK-style): bound pods become Running and Ready with a pod IP, Job pods succeed after a short run, and
- * pods being deleted are removed once their deletion begins, as a kubelet does after stopping them.
+ * pods being deleted are removed once their deletion begins, as a kubelet does after stopping them. Annotating a
+ * node `kubun.io/simulated-kubelet=stopped` stops its kubelet (no Lease renewals, no pod updates) until the
+ * annotation goes, which is how a node that drops off the network looks to the node lifecycle controller.
  */
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -10,29 +12,36 @@ import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/client.
 import { type ControlLoop, startLoop } from "../workloads/loop.ts";
 import { controllerRefOf } from "../workloads/owner.ts";
 import { podPhase } from "../workloads/pod-state.ts";
-import { microTime, nodeAddress, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
-import { runningStatus, succeededStatus } from "./pod-status.ts";
+import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
+import { readyAgainStatus, runningStatus, succeededStatus } from "./pod-status.ts";
 
 const RESYNC_MS = 1000;
+/** A kubelet renews its Lease every 10 s (a quarter of the 40 s lease duration). */
 const LEASE_RENEW_MS = 10_000;
 const KUBELET_FIELD_MANAGER = "kubelet";
+const STOPPED_ANNOTATION = "kubun.io/simulated-kubelet";
 
 export interface SimulatedNodesOptions {
   /** How long a Job's pod runs before it succeeds. */
   jobPodRunMs?: number;
+  /** How often Leases are renewed (at most every 10 s); a shortened --node-monitor-grace-period needs it sooner. */
+  leaseRenewMs?: number;
 }
 
 export function startSimulatedNodes(client: ControllerClient, count: number, options: SimulatedNodesOptions = {}): ControlLoop {
   const jobPodRunMs = options.jobPodRunMs ?? 2000;
+  const leaseRenewMs = Math.min(LEASE_RENEW_MS, options.leaseRenewMs ?? LEASE_RENEW_MS);
   const indexOf = new Map(Array.from({ length: count }, (_, i) => [simulatedNodeName(i), i]));
   let lastRenewal = 0;
   const pass = async () => {
     const now = Date.now();
-    if (now - lastRenewal >= LEASE_RENEW_MS) {
-      for (let i = 0; i < count; i++) await registerNode(client, i, now);
-      lastRenewal = now;
+    const renew = now - lastRenewal >= leaseRenewMs;
+    const running = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      if (await runKubelet(client, i, now, renew)) running.add(simulatedNodeName(i));
     }
-    const pods = (await client.list(PODS)).filter((pod) => indexOf.has(nodeNameOf(pod)));
+    if (renew) lastRenewal = now;
+    const pods = (await client.list(PODS)).filter((pod) => running.has(nodeNameOf(pod)));
     for (const pod of pods) await playKubelet(client, pod, { pods, index: indexOf.get(nodeNameOf(pod))!, now, jobPodRunMs });
   };
   const podStore = client.store(PODS);
@@ -43,30 +52,27 @@ function nodeNameOf(pod: KubeObject): string {
   return (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? "";
 }
 
-/** Creates the Node if missing and renews its Lease. */
-async function registerNode(client: ControllerClient, index: number, now: number): Promise<void> {
+/**
+ * Creates the Node if missing and, unless its kubelet is stopped, reports it Ready again when something else (the
+ * node lifecycle controller) changed that, and renews its Lease when due. Answers whether the kubelet runs.
+ */
+async function runKubelet(client: ControllerClient, index: number, now: number, renew: boolean): Promise<boolean> {
   const name = simulatedNodeName(index);
   const node = (await client.get(NODES, "", name)) ?? (await client.create(NODES, simulatedNode(index, nowTimestamp())));
-  if (!node) return;
-  await clearNotReadyTaint(client, node);
+  if (!node) return false;
+  if (node.metadata.annotations?.[STOPPED_ANNOTATION] === "stopped") return false;
+  const ready = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find((c) => c.type === "Ready");
+  if (ready?.status !== "True") await client.updateStatus(NODES, { ...node, status: { ...(node.status as object), conditions: nodeConditions(nowTimestamp()) } });
+  if (renew) await renewLease(client, node, now);
+  return true;
+}
+
+async function renewLease(client: ControllerClient, node: KubeObject, now: number): Promise<void> {
+  const name = String(node.metadata.name);
   const lease = nodeLease(node, microTime(new Date(now)));
   await client.store(LEASES).update(lease.metadata.namespace!, name, (current) => (current ? { ...current, spec: lease.spec } : lease), {
     fieldManager: KUBELET_FIELD_MANAGER,
   });
-}
-
-const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
-
-/**
- * Admission (TaintNodesByCondition) registers every node with the not-ready taint; kube's node lifecycle
- * controller lifts it once the node reports Ready. kubun has no node lifecycle controller, so the simulated
- * node lifts it itself: its Ready condition is true from the start.
- */
-async function clearNotReadyTaint(client: ControllerClient, node: KubeObject): Promise<void> {
-  const spec = (node.spec ?? {}) as { taints?: { key: string }[] };
-  if (!spec.taints?.some((taint) => taint.key === NOT_READY_TAINT)) return;
-  const taints = spec.taints.filter((taint) => taint.key !== NOT_READY_TAINT);
-  await client.update(NODES, { ...node, spec: { ...spec, taints: taints.length > 0 ? taints : undefined } });
 }
 
 interface KubeletView {
@@ -85,6 +91,11 @@ async function playKubelet(client: ControllerClient, pod: KubeObject, view: Kube
   if (phase === "Pending" || phase === "") {
     const podIP = freePodIP(view.pods, view.index);
     await client.updateStatus(PODS, { ...pod, status: runningStatus(pod, { podIP, hostIP: nodeAddress(view.index) }, nowTimestamp()) });
+    return;
+  }
+  const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
+  if (phase === "Running" && conditions.some((c) => c.type === "Ready" && c.status === "False")) {
+    await client.updateStatus(PODS, { ...pod, status: readyAgainStatus(pod, nowTimestamp()) });
     return;
   }
   const startTime = Date.parse((pod.status as { startTime?: string } | undefined)?.startTime ?? "");

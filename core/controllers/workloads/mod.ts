@@ -46,7 +46,7 @@ export const WORKLOAD_CONTROLLERS: Controller[] = [
   loopController("cronjob", CONTROLLER_MANAGER, (client, ctx) => startCronJobController(client, cronClock(ctx.settings.config.cronjobClockRate))),
   loopController("scheduler", "default-scheduler", (client) => startScheduler(client)),
   loopController("simulated-nodes", "kubelet", (client, ctx) => {
-    const count = ctx.settings.config.simulatedNodes;
-    return count > 0 ? startSimulatedNodes(client, count) : undefined;
+    const { simulatedNodes: count, nodeMonitorGracePeriodMs } = ctx.settings.config;
+    return count > 0 ? startSimulatedNodes(client, count, { leaseRenewMs: nodeMonitorGracePeriodMs / 4 }) : undefined;
   }),
 ];

@@ -18,3 +18,9 @@ test("validateConfigMapUpdate() freezes data and binaryData of an immutable Conf
   expect(messages(validateConfigMapUpdate(object({ immutable: true, data: { k: "w" } }), old))).toEqual(["data: Forbidden: field is immutable when `immutable` is set"]);
   expect(validateConfigMapUpdate(object({ data: { k: "w" } }), object({ data: { k: "v" } }))).toEqual([]);
 });
+
+test("validateConfigMap() counts data and binaryData bytes together and reports over 1 MiB on kube's root path []", () => {
+  const half = "x".repeat(512 * 1024);
+  expect(validateConfigMap(object({ data: { a: half }, binaryData: { b: b64(half) } }))).toEqual([]);
+  expect(messages(validateConfigMap(object({ data: { a: half }, binaryData: { b: b64(`${half}!`) } })))).toEqual(["[]: Too long: must have at most 1048576 bytes"]);
+});

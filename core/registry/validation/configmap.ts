@@ -23,8 +23,8 @@ export function validateConfigMap(obj: KubeObject): FieldError[] {
     if (Object.hasOwn(data, key)) errors.push(invalid(`binaryData[${key}]`, key, "duplicate of key present in data"));
     size += Buffer.from(String(value), "base64").length;
   }
-  // kube reports the size on the empty path: the whole object is too big.
-  if (size > MAX_DATA_SIZE) errors.push(tooLong("", MAX_DATA_SIZE));
+  // kube reports the size on the empty path (field.NewPath(""), printed "[]"): the whole object is too big.
+  if (size > MAX_DATA_SIZE) errors.push(tooLong("[]", MAX_DATA_SIZE));
   return errors;
 }
 

@@ -1,4 +1,4 @@
-/** autoscaling/v2 defaults of HorizontalPodAutoscaler (pkg/apis/autoscaling/v2/defaults.go). */
+/** autoscaling/v2 and v1 defaults of HorizontalPodAutoscaler (pkg/apis/autoscaling/v2/defaults.go, v1/defaults.go). */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { defaultPointer, type Fields, isEmpty, isUnset, objectAt } from "./_fields.ts";
 import type { KindDefaulters } from "./_registry.ts";
@@ -39,4 +39,16 @@ export const AUTOSCALING_DEFAULTERS: KindDefaulters = {
   group: "autoscaling",
   version: "v2",
   kinds: { HorizontalPodAutoscaler: defaultHorizontalPodAutoscaler },
+};
+
+/** v1 defaults only minReplicas; the CPU target comes with the conversion to the stored form (registry/conversion). */
+export const AUTOSCALING_V1_DEFAULTERS: KindDefaulters = {
+  group: "autoscaling",
+  version: "v1",
+  kinds: {
+    HorizontalPodAutoscaler: (hpa) => {
+      const spec = objectAt(hpa, "spec");
+      if (spec) defaultPointer(spec, "minReplicas", 1);
+    },
+  },
 };

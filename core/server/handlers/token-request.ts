@@ -78,6 +78,9 @@ export function tokenRequestHandler(client: ReadOnlyClient, options: TokenReques
     const { namespace, name } = ctx.info;
     const body = await readTokenRequest(ctx.request);
     checkNames(body, namespace, name);
+    // kube's TokenREST.Create: admission (NodeRestriction's bound-pod rule among others) before the account lookup.
+    const admitted = { apiVersion: TOKEN_REQUEST_API_VERSION, kind: TOKEN_REQUEST_KIND, metadata: { ...body.metadata, name, namespace }, spec: body.spec };
+    await ctx.store.admitSubresourceCreate("token", namespace, name, admitted, ctx.user, ctx.warnings);
     const account = await ctx.store.get(namespace, name);
     const audiences = body.spec.audiences?.length ? body.spec.audiences : options.apiAudiences;
     let expirationSeconds = body.spec.expirationSeconds === undefined ? DEFAULT_EXPIRATION_SECONDS : Number(body.spec.expirationSeconds);

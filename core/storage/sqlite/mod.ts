@@ -4,6 +4,7 @@ import { SqliteStorage, type SqliteStorageOptions } from "./sqlite-storage.ts";
 
 export { SqliteStorage } from "./sqlite-storage.ts";
 export type { SqliteStorageOptions, SqliteStorageStats } from "./sqlite-storage.ts";
+export { DEFAULT_REVISION_BUMP, restoreSnapshot, saveSnapshot, type SnapshotStatus, snapshotStatus } from "./snapshot.ts";
 
 /** Opens (creating if needed) the database at `path`; ":memory:" gives a throwaway store. */
 export function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {

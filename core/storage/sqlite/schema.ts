@@ -40,11 +40,12 @@ INSERT OR IGNORE INTO meta (id, current_rev, compacted_rev) VALUES (1, 0, 0);
 
 /** Configures the connection, creates missing tables and returns the stored revision counters. */
 export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
+  // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
+  db.exec("PRAGMA busy_timeout = 5000");
   // auto_vacuum only takes effect before the first table exists; it lets compaction return pages.
   db.exec("PRAGMA auto_vacuum = INCREMENTAL");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${synchronous}`);
-  db.exec("PRAGMA busy_timeout = 5000");
   // Truncate the WAL back to this size after checkpoints instead of keeping its high-water mark.
   db.exec("PRAGMA journal_size_limit = 67108864");
   db.transaction(() => db.exec(TABLES));

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { persistentVolumeSecrets, podReferences } from "./references.ts";
+import { persistentVolumeSecrets, podReferences } from "./pod-references.ts";
 
 test("podReferences() finds secrets, config maps, claims and the service account in every place a Pod names them", () => {
   const container = {

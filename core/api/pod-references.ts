@@ -2,7 +2,7 @@
  * What a Pod or a PersistentVolume refers to, as kube's podutil.VisitPodSecretNames / VisitPodConfigmapNames
  * and pvutil.VisitPVSecretNames see it: the objects a node running the Pod may read.
  */
-import type { KubeObject } from "../../../plugins/sdk.ts";
+import type { KubeObject } from "./types.ts";
 
 type Raw = Record<string, unknown>;
 

@@ -1,0 +1,35 @@
+/**
+ * Built-in resources served in more than one version over one stored form (kube converts through its internal type;
+ * here one served version is the stored form and the others convert to and from it).
+ */
+import type { KubeObject } from "../../api/types.ts";
+import type { ResourceType } from "../resource-type.ts";
+import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
+
+export interface VersionConversion {
+  /** The object as stored, from the served version's shape. */
+  toStored(obj: KubeObject): KubeObject;
+  /** The stored object in the served version's shape. */
+  fromStored(obj: KubeObject): KubeObject;
+}
+
+const CONVERSIONS: Record<string, VersionConversion> = {
+  "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
+  "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
+};
+
+export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {
+  return CONVERSIONS[`${type.group}/${type.version}/${type.resource}`];
+}
+
+/**
+ * `obj` of `resource` in `fromVersion` as `toVersion` of the same resource (kube's ConvertToGVK, used where a
+ * webhook registered for another served version is called); resources with one shape only change apiVersion.
+ */
+export function convertToVersion(obj: KubeObject, resource: { group: string; resource: string }, fromVersion: string, toVersion: string): KubeObject {
+  if (fromVersion === toVersion) return obj;
+  const from = versionConversionFor({ ...resource, version: fromVersion });
+  const to = versionConversionFor({ ...resource, version: toVersion });
+  if (from && to) return to.fromStored(from.toStored(obj));
+  return { ...obj, apiVersion: resource.group === "" ? toVersion : `${resource.group}/${toVersion}` };
+}
