@@ -111,10 +111,15 @@ export class ResourceStore {
     this.#actor = deps.actor;
   }
 
+  /** Authorizes, as this store's actor, a request the store does not make itself (a pods/binding create); nothing without an actor. */
+  async authorizeActor(verb: ActorRequest["verb"], namespace: string, name: string, subresource: string): Promise<void> {
+    await this.#actor?.authorize(this.type, { verb, namespace: this.type.namespaced ? namespace : "", name, subresource });
+  }
+
   /** The actor's identity on a write's options, after authorizing the write as kube's handlers do. */
   async #acting<T extends { user?: UserInfo }>(options: T, verb: ActorRequest["verb"], namespace: string, name: string, subresource = ""): Promise<T> {
     if (!this.#actor) return options;
-    await this.#actor.authorize(this.type, { verb, namespace: this.type.namespaced ? namespace : "", name, subresource });
+    await this.authorizeActor(verb, namespace, name, subresource);
     return { ...options, user: options.user ?? this.#actor.user };
   }
 
