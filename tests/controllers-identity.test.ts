@@ -44,6 +44,14 @@ test("bootstrap RBAC has kube's system:controller roles bound to the controllers
   expect(canCreate.stdout.trim()).toBe("yes");
 });
 
+test("the controller manager creates each loop's service account in kube-system (SAControllerClientBuilder)", async () => {
+  const accounts = await kubectlUntil(server, ["-n", "kube-system", "get", "serviceaccounts", "-o", "name"], (out) => out.includes("replicaset-controller"));
+  for (const name of ["replicaset-controller", "deployment-controller", "daemon-set-controller", "generic-garbage-collector", "namespace-controller", "node-controller"]) {
+    expect(lines(accounts)).toContain(`serviceaccount/${name}`);
+  }
+  expect(lines(accounts)).not.toContain("serviceaccount/scheduler");
+});
+
 test("pods a ReplicaSet makes pass ServiceAccount admission: default service account and the projected token volume", async () => {
   expect((await apply([deployment("default", "web", 1)])).code).toBe(0);
   const pod = await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].spec.serviceAccountName} {.items[0].spec.volumes[0].name} {.items[0].spec.volumes[0].projected.sources[0].serviceAccountToken.path}"], (out) => out.trim() !== "");

@@ -1,10 +1,15 @@
 /** A controller's StoreActor: its identity (identity.ts) and the server's authorizer chain, as an HTTP request meets it. */
 import { type Authorizer, newAuthorizationForbidden } from "../../auth/authorizer.ts";
+import type { UserInfo } from "../../auth/user.ts";
 import type { StoreActor } from "../../registry/actor.ts";
 import { controllerUser } from "./identity.ts";
 
 export function controllerActor(name: string, authorizer: Authorizer): StoreActor {
-  const user = controllerUser(name);
+  return userActor(controllerUser(name), authorizer);
+}
+
+/** Any in-process client's StoreActor (the controller manager's own client included). */
+export function userActor(user: UserInfo, authorizer: Authorizer): StoreActor {
   return {
     user,
     async authorize(type, request) {

@@ -65,6 +65,11 @@ export function controllerServiceAccount(controller: string): string {
   return SERVICE_ACCOUNT_OF[controller] ?? controller;
 }
 
+/** The service account a controller runs as, or undefined for one that runs as a plain user (scheduler, root client). */
+export function controllerServiceAccountRef(name: string): { namespace: string; name: string } | undefined {
+  return name in OTHER_USERS ? undefined : { namespace: CONTROLLER_NAMESPACE, name: controllerServiceAccount(name) };
+}
+
 /** Who a controller registered under `name` writes as. */
 export function controllerUser(name: string): UserInfo {
   return OTHER_USERS[name] ?? {

@@ -6,7 +6,9 @@ import type { Authorizer } from "../../auth/authorizer.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Controller, ControllerContext, ControllerSettings } from "./controller.ts";
-import { controllerActor } from "./actor.ts";
+import { isAlreadyExists } from "../../api/errors.ts";
+import { controllerActor, userActor } from "./actor.ts";
+import { controllerServiceAccountRef, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 import { Informer } from "./informer.ts";
 import { WorkQueue } from "./work-queue.ts";
 
@@ -64,12 +66,28 @@ export class ControllerManager {
     const enabled = this.#options.enabled ?? (() => true);
     for (const controller of this.#options.controllers) {
       if (!enabled(controller.name) || signal.aborted) continue;
+      // Without its account the loop still runs; its writes then show what the authorizer thinks of it.
+      await this.#ensureServiceAccount(controller.name).catch((error) => log(`kubun: service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`));
       try {
         await controller.start(this.#context(controller.name, signal, informers, log));
       } catch (error) {
         log(`kubun: controller ${controller.name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+  }
+
+  /**
+   * kube's SAControllerClientBuilder: the manager (as system:kube-controller-manager) creates the loop's service
+   * account in kube-system when it is missing, so the account its RBAC binding names exists.
+   */
+  async #ensureServiceAccount(controller: string): Promise<void> {
+    const account = controllerServiceAccountRef(controller);
+    const type = this.#catalog.byGroupVersionResource("", "v1", "serviceaccounts");
+    if (!account || !type) return;
+    const manager = this.#registry.as(userActor(KUBE_CONTROLLER_MANAGER_USER, this.#options.settings.authorizer ?? ALLOW_ALL));
+    await manager.store(type).create(account.namespace, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: account.name } }).catch((error) => {
+      if (!isAlreadyExists(error)) throw error;
+    });
   }
 
   #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
