@@ -69,6 +69,9 @@ test("a pods: 1 ResourceQuota holds a 3-replica Deployment to one pod, and the R
   expect(lines(events)[0]).toMatch(/^Warning ReplicaSet Error creating: pods "three-[a-z0-9]+-[a-z0-9]+" is forbidden: exceeded quota: one-pod/);
   const pods = await server.kubectl(["-n", "quota", "get", "pods", "-o", "name"]);
   expect(lines(pods.stdout)).toHaveLength(1);
+  // kube's syncRolloutStatus moves the ReplicaSet's failure onto the Deployment.
+  const onDeployment = await kubectlUntil(server, ["-n", "quota", "get", "deployment", "three", "-o", "jsonpath={.status.conditions[?(@.type==\"ReplicaFailure\")].reason}"], (out) => out !== "");
+  expect(onDeployment).toBe("FailedCreate");
 });
 
 test("a restricted namespace refuses a privileged Deployment's pods and the ReplicaSet says why (PodSecurity admission)", async () => {
