@@ -7,7 +7,9 @@ import { expect, test } from "bun:test";
 import { startServer } from "./harness.ts";
 
 test("an unknown admission plugin name stops start-up with AdmissionOptions.Validate's message", async () => {
-  await expect(startServer(["--enable-admission-plugins=NoSuchPlugin"])).rejects.toThrow(/enable-admission-plugins plugin "NoSuchPlugin" is unknown/);
+  await expect(startServer(["--enable-admission-plugins=NoSuchPlugin"])).rejects.toThrow(
+    /enable-admission-plugins plugin "NoSuchPlugin" is unknown/,
+  );
 });
 
 test("enabling a kube plugin kubun does not implement stops start-up, naming the opt-in flag", async () => {

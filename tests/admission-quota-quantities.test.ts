@@ -14,7 +14,12 @@ afterAll(async () => {
 });
 
 const pod = (name: string, cpu: string) =>
-  JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "cpu" }, spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu }, limits: { cpu } } }] } });
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "cpu" },
+    spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu }, limits: { cpu } } }] },
+  });
 
 test("a requests.cpu: 300m quota admits a 100m then a 200m pod, refuses 1m more, and shows used 300m", async () => {
   expect((await server.kubectl(["create", "namespace", "cpu"])).code).toBe(0);
@@ -33,7 +38,12 @@ test("a requests.cpu: 300m quota admits a 100m then a 200m pod, refuses 1m more,
 test("quota usage in binary units stays exact and prints canonically: 1Gi + 512Mi is 1536Mi", async () => {
   expect((await server.kubectl(["-n", "cpu", "create", "quota", "mem", "--hard=requests.memory=2Gi"])).code).toBe(0);
   const withMemory = (name: string, memory: string) =>
-    JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "cpu" }, spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { memory, cpu: "0" } } }] } });
+    JSON.stringify({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name, namespace: "cpu" },
+      spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { memory, cpu: "0" } } }] },
+    });
   // The cpu quota is full; these ask for no cpu.
   expect((await server.kubectl(["create", "-f", "-"], { stdin: withMemory("m1", "1Gi") })).stderr).toBe("");
   expect((await server.kubectl(["create", "-f", "-"], { stdin: withMemory("m2", "512Mi") })).stderr).toBe("");

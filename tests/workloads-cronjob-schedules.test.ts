@@ -26,9 +26,16 @@ function cronJob(name: string, schedule: string, timeZone?: string): string {
 }
 
 async function runsJobs(name: string): Promise<void> {
-  const owners = await kubectlUntil(server, ["get", "jobs", "-o", "jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}{\"\\n\"}{end}"], (out) => out.split("\n").filter((n) => n === name).length >= 2, 30_000);
+  const owners = await kubectlUntil(
+    server,
+    ["get", "jobs", "-o", 'jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}{"\\n"}{end}'],
+    (out) => out.split("\n").filter((n) => n === name).length >= 2,
+    30_000,
+  );
   expect(owners).toContain(name);
-  expect(await kubectlUntil(server, ["get", "cronjob", name, "-o", "jsonpath={.status.lastScheduleTime}"], (out) => out !== "")).toMatch(/^\d{4}-\d\d-\d\dT/);
+  expect(await kubectlUntil(server, ["get", "cronjob", name, "-o", "jsonpath={.status.lastScheduleTime}"], (out) => out !== "")).toMatch(
+    /^\d{4}-\d\d-\d\dT/,
+  );
 }
 
 test("an @every 1m CronJob runs Jobs (robfig Every)", async () => {
@@ -53,5 +60,7 @@ test("an unknown spec.timeZone and TZ in both places are refused with 422 (valid
   const both = await server.kubectl(["apply", "-f", "-"], { stdin: cronJob("both", "CRON_TZ=UTC */1 * * * *", "Europe/Paris") });
   expect(both.stderr).toContain("cannot use both timeZone field and TZ or CRON_TZ in schedule");
   const badEvery = await server.kubectl(["apply", "-f", "-"], { stdin: cronJob("bad", "@every 5x") });
-  expect(badEvery.stderr).toContain('spec.schedule: Invalid value: "@every 5x": failed to parse duration @every 5x: time: invalid duration "5x"');
+  expect(badEvery.stderr).toContain(
+    'spec.schedule: Invalid value: "@every 5x": failed to parse duration @every 5x: time: invalid duration "5x"',
+  );
 });

@@ -36,7 +36,18 @@ test("mostRecentScheduleTime() answers the latest missed time and counts the oth
 const zones = (name: string) => name === "Europe/Paris" || name === "America/New_York";
 
 test("cronScheduleError() accepts standard schedules, descriptors, @every and a CRON_TZ prefix", () => {
-  for (const spec of ["*/5 * * * *", "0 3 1-15 jan-jun mon,fri", "@hourly", "@annually", "@midnight", "@every 1h30m", "CRON_TZ=Europe/Paris 0 0 * * *", "TZ=America/New_York @daily"]) {
+  for (
+    const spec of [
+      "*/5 * * * *",
+      "0 3 1-15 jan-jun mon,fri",
+      "@hourly",
+      "@annually",
+      "@midnight",
+      "@every 1h30m",
+      "CRON_TZ=Europe/Paris 0 0 * * *",
+      "TZ=America/New_York @daily",
+    ]
+  ) {
     expect(cronScheduleError(spec, zones)).toBeUndefined();
   }
 });
@@ -63,7 +74,10 @@ test("@every runs at a fixed delay from the last run, whole seconds and at least
   const every = parseCronSchedule("@every 5m");
   expect(nextScheduleTime(every, at("2024-03-01T10:07:30.400Z"))).toBe(at("2024-03-01T10:12:30Z"));
   expect(nextScheduleTime(parseCronSchedule("@every 100ms"), at("2024-03-01T10:00:00Z"))).toBe(at("2024-03-01T10:00:01Z"));
-  expect(mostRecentScheduleTime(every, at("2024-03-01T10:00:00Z"), at("2024-03-01T10:17:00Z"))).toEqual({ time: at("2024-03-01T10:15:00Z"), missed: 2 });
+  expect(mostRecentScheduleTime(every, at("2024-03-01T10:00:00Z"), at("2024-03-01T10:17:00Z"))).toEqual({
+    time: at("2024-03-01T10:15:00Z"),
+    missed: 2,
+  });
 });
 
 test("CRON_TZ= reads the fields in that zone, across a daylight saving change", () => {

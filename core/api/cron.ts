@@ -30,13 +30,24 @@ interface Bounds {
   names?: Record<string, number>;
 }
 
-const MONTH_NAMES = Object.fromEntries(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map((n, i) => [n, i + 1]));
+const MONTH_NAMES = Object.fromEntries(
+  ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].map((n, i) => [n, i + 1]),
+);
 const DAY_NAMES = Object.fromEntries(["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((n, i) => [n, i]));
-const FIELD_BOUNDS: Bounds[] = [{ min: 0, max: 59 }, { min: 0, max: 23 }, { min: 1, max: 31 }, { min: 1, max: 12, names: MONTH_NAMES }, { min: 0, max: 6, names: DAY_NAMES }];
+const FIELD_BOUNDS: Bounds[] = [{ min: 0, max: 59 }, { min: 0, max: 23 }, { min: 1, max: 31 }, { min: 1, max: 12, names: MONTH_NAMES }, {
+  min: 0,
+  max: 6,
+  names: DAY_NAMES,
+}];
 /** robfig's parseDescriptor, written as the five fields each one sets. */
 const DESCRIPTORS: Record<string, string> = {
-  "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *", "@weekly": "0 0 * * 0",
-  "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *",
+  "@yearly": "0 0 1 1 *",
+  "@annually": "0 0 1 1 *",
+  "@monthly": "0 0 1 * *",
+  "@weekly": "0 0 * * 0",
+  "@daily": "0 0 * * *",
+  "@midnight": "0 0 * * *",
+  "@hourly": "0 * * * *",
 };
 const EVERY = "@every ";
 const MINUTE_MS = 60_000;
@@ -56,7 +67,9 @@ export function isKnownTimeZone(name: string): boolean {
 
 /** strconv.Atoi followed by robfig's negative check. */
 function parseNumber(expr: string): number {
-  if (!/^[+-]?[0-9]+$/.test(expr)) throw new CronSyntaxError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`);
+  if (!/^[+-]?[0-9]+$/.test(expr)) {
+    throw new CronSyntaxError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`);
+  }
   const num = Number(expr);
   if (num < 0) throw new CronSyntaxError(`negative number (${num}) not allowed: ${expr}`);
   return num;
@@ -182,15 +195,35 @@ const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 
 function wallTime(ms: number, timeZone: string): WallTime {
   const date = new Date(ms);
   if (timeZone === "UTC") {
-    return { month: date.getUTCMonth() + 1, day: date.getUTCDate(), weekday: date.getUTCDay(), hour: date.getUTCHours(), minute: date.getUTCMinutes() };
+    return {
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+      weekday: date.getUTCDay(),
+      hour: date.getUTCHours(),
+      minute: date.getUTCMinutes(),
+    };
   }
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", month: "numeric", day: "numeric", weekday: "short", hour: "numeric", minute: "numeric" });
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      month: "numeric",
+      day: "numeric",
+      weekday: "short",
+      hour: "numeric",
+      minute: "numeric",
+    });
     formatters.set(timeZone, formatter);
   }
   const parts = Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
-  return { month: Number(parts.month), day: Number(parts.day), weekday: WEEKDAYS[parts.weekday], hour: Number(parts.hour), minute: Number(parts.minute) };
+  return {
+    month: Number(parts.month),
+    day: Number(parts.day),
+    weekday: WEEKDAYS[parts.weekday],
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+  };
 }
 
 function dayMatches(schedule: CronSchedule, wall: WallTime): boolean {

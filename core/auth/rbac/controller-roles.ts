@@ -27,7 +27,9 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     r(["get", "watch", "list"], ["storage.k8s.io"], ["csidrivers"]),
     r(["get", "watch", "list"], ["storage.k8s.io"], ["csinodes"]),
   ],
-  "clusterrole-aggregation-controller": [r(["escalate", "get", "list", "watch", "update", "patch"], ["rbac.authorization.k8s.io"], ["clusterroles"])],
+  "clusterrole-aggregation-controller": [
+    r(["escalate", "get", "list", "watch", "update", "patch"], ["rbac.authorization.k8s.io"], ["clusterroles"]),
+  ],
   "cronjob-controller": [
     r(["get", "list", "watch", "update"], ["batch"], ["cronjobs"]),
     r(["get", "list", "watch", "create", "update", "delete", "patch"], ["batch"], ["jobs"]),
@@ -157,7 +159,12 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   "resourcequota-controller": [r(["list", "watch"], ["*"], ["*"]), r(["update"], [""], ["resourcequotas/status"]), events],
   "route-controller": [r(["list", "watch"], [""], ["nodes"]), r(["patch"], [""], ["nodes/status"]), events],
   "service-account-controller": [r(["create"], [""], ["serviceaccounts"]), events],
-  "service-controller": [r(READ, [""], ["services"]), r(["patch", "update"], [""], ["services/status"]), r(["list", "watch"], [""], ["nodes"]), events],
+  "service-controller": [
+    r(READ, [""], ["services"]),
+    r(["patch", "update"], [""], ["services/status"]),
+    r(["list", "watch"], [""], ["nodes"]),
+    events,
+  ],
   "statefulset-controller": [
     r(["list", "watch"], [""], ["pods"]),
     r(READ, ["apps"], ["statefulsets"]),
@@ -184,7 +191,11 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     r(["create"], ["authorization.k8s.io"], ["subjectaccessreviews"]),
     events,
   ],
-  "pvc-protection-controller": [r(["get", "list", "watch", "update"], [""], ["persistentvolumeclaims"]), r(["list", "watch", "get"], [""], ["pods"]), events],
+  "pvc-protection-controller": [
+    r(["get", "list", "watch", "update"], [""], ["persistentvolumeclaims"]),
+    r(["list", "watch", "get"], [""], ["pods"]),
+    events,
+  ],
   "pv-protection-controller": [r(["get", "list", "watch", "update"], [""], ["persistentvolumes"]), events],
   "ttl-after-finished-controller": [r(["get", "list", "watch", "delete"], ["batch"], ["jobs"]), events],
   "root-ca-cert-publisher": [r(["create", "update"], [""], ["configmaps"]), events],
@@ -205,10 +216,22 @@ export interface NamespacedBootstrapBinding {
 
 /** namespace_policy.go's Roles. */
 export const NAMESPACED_BOOTSTRAP_ROLES: NamespacedBootstrapRole[] = [
-  { namespace: "kube-system", name: "extension-apiserver-authentication-reader", rules: [r(READ, [""], ["configmaps"], ["extension-apiserver-authentication"])] },
+  {
+    namespace: "kube-system",
+    name: "extension-apiserver-authentication-reader",
+    rules: [r(READ, [""], ["configmaps"], ["extension-apiserver-authentication"])],
+  },
   { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, rules: [r(READ, [""], ["secrets"])] },
-  { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}cloud-provider`, rules: [r(["create", "get", "list", "watch"], [""], ["configmaps"])] },
-  { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}token-cleaner`, rules: [r(["get", "list", "watch", "delete"], [""], ["secrets"]), events] },
+  {
+    namespace: "kube-system",
+    name: `${CONTROLLER_ROLE_PREFIX}cloud-provider`,
+    rules: [r(["create", "get", "list", "watch"], [""], ["configmaps"])],
+  },
+  {
+    namespace: "kube-system",
+    name: `${CONTROLLER_ROLE_PREFIX}token-cleaner`,
+    rules: [r(["get", "list", "watch", "delete"], [""], ["secrets"]), events],
+  },
   {
     namespace: "kube-system",
     name: "system::leader-locking-kube-controller-manager",
@@ -243,9 +266,34 @@ export const NAMESPACED_BOOTSTRAP_BINDINGS: NamespacedBootstrapBinding[] = [
     role: "system::leader-locking-kube-controller-manager",
     subjects: [user("system:kube-controller-manager"), sa("kube-controller-manager")],
   },
-  { namespace: "kube-system", name: "system::leader-locking-kube-scheduler", role: "system::leader-locking-kube-scheduler", subjects: [user("system:kube-scheduler"), sa("kube-scheduler")] },
-  { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, role: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, subjects: [sa("bootstrap-signer")] },
-  { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}cloud-provider`, role: `${CONTROLLER_ROLE_PREFIX}cloud-provider`, subjects: [sa("cloud-provider")] },
-  { namespace: "kube-system", name: `${CONTROLLER_ROLE_PREFIX}token-cleaner`, role: `${CONTROLLER_ROLE_PREFIX}token-cleaner`, subjects: [sa("token-cleaner")] },
-  { namespace: "kube-public", name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, role: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, subjects: [sa("bootstrap-signer")] },
+  {
+    namespace: "kube-system",
+    name: "system::leader-locking-kube-scheduler",
+    role: "system::leader-locking-kube-scheduler",
+    subjects: [user("system:kube-scheduler"), sa("kube-scheduler")],
+  },
+  {
+    namespace: "kube-system",
+    name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`,
+    role: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`,
+    subjects: [sa("bootstrap-signer")],
+  },
+  {
+    namespace: "kube-system",
+    name: `${CONTROLLER_ROLE_PREFIX}cloud-provider`,
+    role: `${CONTROLLER_ROLE_PREFIX}cloud-provider`,
+    subjects: [sa("cloud-provider")],
+  },
+  {
+    namespace: "kube-system",
+    name: `${CONTROLLER_ROLE_PREFIX}token-cleaner`,
+    role: `${CONTROLLER_ROLE_PREFIX}token-cleaner`,
+    subjects: [sa("token-cleaner")],
+  },
+  {
+    namespace: "kube-public",
+    name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`,
+    role: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`,
+    subjects: [sa("bootstrap-signer")],
+  },
 ];

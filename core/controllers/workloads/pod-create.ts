@@ -11,12 +11,20 @@ import { newEvent } from "../runtime/events.ts";
 import { type ControllerClient, EVENTS, PODS } from "./client.ts";
 
 /** The created pod, or null when one of its name already exists. `component` is the controller's event source. */
-export async function createPodFor(client: ControllerClient, owner: KubeObject, pod: KubeObject, component: string): Promise<KubeObject | null> {
+export async function createPodFor(
+  client: ControllerClient,
+  owner: KubeObject,
+  pod: KubeObject,
+  component: string,
+): Promise<KubeObject | null> {
   try {
     return await client.create(PODS, pod);
   } catch (error) {
     if (isStatusError(error) && !isNamespaceTerminating(error)) {
-      await client.create(EVENTS, newEvent(owner, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${error.message}`, component }));
+      await client.create(
+        EVENTS,
+        newEvent(owner, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${error.message}`, component }),
+      );
     }
     throw error;
   }
