@@ -169,6 +169,36 @@ test("a restricted namespace refuses a privileged Deployment's pods and the Repl
   expect(pods.stdout.trim()).toBe("");
 });
 
+test("a StatefulSet whose pod PodSecurity refuses records kube's FailedCreate event (StatefulPodControl.recordPodEvent)", async () => {
+  const set = {
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: { name: "db", namespace: "locked" },
+    spec: {
+      serviceName: "db",
+      replicas: 1,
+      selector: { matchLabels: { app: "db" } },
+      template: {
+        metadata: { labels: { app: "db" } },
+        spec: { containers: [{ name: "c", image: "nginx", securityContext: { privileged: true } }] },
+      },
+    },
+  };
+  expect((await apply([set])).code).toBe(0);
+  const event = await kubectlUntil(server, [
+    "-n",
+    "locked",
+    "get",
+    "events",
+    "--field-selector=reason=FailedCreate,involvedObject.kind=StatefulSet",
+    "-o",
+    "jsonpath={.items[0].message}",
+  ], (out) => out !== "");
+  expect(event).toStartWith(
+    'create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: violates PodSecurity "restricted:latest"',
+  );
+});
+
 test("a Job whose pods quota refuses records FailedCreate, and Jobs elsewhere still run (RealPodControl.createPods, per-object sync)", async () => {
   expect((await server.kubectl(["create", "namespace", "nojobs"])).code).toBe(0);
   expect((await server.kubectl(["-n", "nojobs", "create", "quota", "none", "--hard=pods=0"])).code).toBe(0);

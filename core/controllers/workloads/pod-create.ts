@@ -10,12 +10,16 @@ import { isNamespaceTerminating } from "../_races.ts";
 import { newEvent } from "../runtime/events.ts";
 import { type ControllerClient, EVENTS, PODS } from "./client.ts";
 
-/** The created pod, or null when one of its name already exists. `component` is the controller's event source. */
+/**
+ * The created pod, or null when one of its name already exists. `component` is the controller's event source;
+ * `describe` words the event (default RealPodControl's "Error creating: <error>").
+ */
 export async function createPodFor(
   client: ControllerClient,
   owner: KubeObject,
   pod: KubeObject,
   component: string,
+  describe: (error: Error) => string = (error) => `Error creating: ${error.message}`,
 ): Promise<KubeObject | null> {
   try {
     return await client.create(PODS, pod);
@@ -23,7 +27,7 @@ export async function createPodFor(
     if (isStatusError(error) && !isNamespaceTerminating(error)) {
       await client.create(
         EVENTS,
-        newEvent(owner, { type: "Warning", reason: "FailedCreate", message: `Error creating: ${error.message}`, component }),
+        newEvent(owner, { type: "Warning", reason: "FailedCreate", message: describe(error), component }),
       );
     }
     throw error;

@@ -9,6 +9,7 @@ import { adoptOrphans } from "./adopt.ts";
 import { type ControllerClient, CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
+import { createPodFor } from "./pod-create.ts";
 import { isControlledBy } from "./owner.ts";
 import { planStatefulSet, type StatefulSetStatus } from "./statefulset-plan.ts";
 import { claimsFor, ordinalOf, podRevision, statefulSetSpec } from "./statefulset-pods.ts";
@@ -55,7 +56,9 @@ async function syncStatefulSet(client: ControllerClient, set: KubeObject, inName
   for (const action of plan.actions) {
     if ("create" in action) {
       for (const claim of claimsFor(set, action.ordinal)) await client.create(PERSISTENT_VOLUME_CLAIMS, claim);
-      await client.create(PODS, action.create);
+      // kube's StatefulPodControl.recordPodEvent words a refused create its own way.
+      const describe = (error: Error) => `create Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${error.message}`;
+      await createPodFor(client, set, action.create, "statefulset-controller", describe);
     } else {
       await client.delete(PODS, action.remove);
     }
