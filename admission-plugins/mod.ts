@@ -44,6 +44,9 @@ const IMPLEMENTED: Record<string, Entry> = {
   DefaultStorageClass: () => import("./default-storage-class/mod.ts"),
   StorageObjectInUseProtection: () => import("./storage-object-in-use-protection/mod.ts"),
   RuntimeClass: () => import("./runtime-class/mod.ts"),
+  CertificateApproval: () => import("./certificate-approval/mod.ts"),
+  CertificateSigning: () => import("./certificate-signing/mod.ts"),
+  CertificateSubjectRestriction: () => import("./certificate-subject-restriction/mod.ts"),
   ResourceQuota: () => import("./resource-quota/mod.ts"),
   AlwaysDeny: () => import("./always-deny/mod.ts"),
   MutatingAdmissionWebhook: () => import("./mutating-webhook/mod.ts"),
@@ -64,7 +67,7 @@ export const ADMISSION_PLUGINS: Catalog<BuiltInAdmissionFactory> = { ...IMPLEMEN
 /**
  * kube 1.26 names with no implementation here (NamespaceAutoProvision, AlwaysPullImages, ImagePolicyWebhook,
  * PodNodeSelector, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, PersistentVolumeLabel,
- * OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize, the certificate plugins, DefaultIngressClass,
+ * OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize, ClusterTrustBundleAttest, DefaultIngressClass,
  * DenyServiceExternalIPs, LimitPodHardAntiAffinityTopology, ValidatingAdmissionPolicy): never on by default,
  * refused at start-up when enabled unless accepted as no-ops by name.
  */

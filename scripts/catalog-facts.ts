@@ -136,6 +136,8 @@ export const HAND_WRITTEN_TYPES = [
     shortNames: ["psp"],
     categories: [],
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    // Its storage (pkg/registry/policy/podsecuritypolicy, kube 1.24) sets ReturnDeletedObject.
+    deleteReturnsObject: true as const,
     stored: true,
   },
   {

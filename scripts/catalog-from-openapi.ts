@@ -10,6 +10,7 @@ interface GroupVersionKind {
 interface Operation {
   "x-kubernetes-action"?: string;
   "x-kubernetes-group-version-kind"?: GroupVersionKind;
+  responses?: Record<string, { schema?: { $ref?: string } }>;
 }
 
 export interface OpenAPIv2 {
@@ -21,7 +22,11 @@ interface PathFacts {
   namespaced: boolean;
   verbs: Set<string>;
   gvk?: GroupVersionKind;
+  /** DELETE of one object answers the object, not a Status (kube's ReturnDeletedObject, seen by its OpenAPI installer). */
+  deleteReturnsObject?: boolean;
 }
+
+const STATUS_REF = "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status";
 
 const ACTION_VERBS: Record<string, string> = {
   get: "get",
@@ -95,6 +100,9 @@ function collectPathFacts(document: OpenAPIv2): Map<string, Map<string, PathFact
       const verb = verbOf(method, operation["x-kubernetes-action"] ?? "");
       if (verb) facts.verbs.add(verb);
       facts.gvk ??= operation["x-kubernetes-group-version-kind"];
+      if (operation["x-kubernetes-action"] === "delete") {
+        facts.deleteReturnsObject = operation.responses?.["200"]?.schema?.$ref !== STATUS_REF;
+      }
     }
   }
   return byGroupVersion;
@@ -143,6 +151,7 @@ export function resourceTypesOf(
         categories: [],
         verbs: [...main.verbs].sort(),
         subresources,
+        ...(main.deleteReturnsObject ? { deleteReturnsObject: true as const } : {}),
       };
     });
   });

@@ -46,11 +46,12 @@ export function buildCatalog(document: OpenAPIv2): ResourceType[] {
   const served = Object.fromEntries(
     Object.entries(SERVED_RESOURCES).map(([groupVersion, resources]) => [groupVersion, Object.keys(resources)]),
   );
-  const handWritten: ResourceType[] = HAND_WRITTEN_TYPES.map(({ stored, ...type }) => ({
+  const handWritten: ResourceType[] = HAND_WRITTEN_TYPES.map(({ stored, deleteReturnsObject, ...type }) => ({
     ...type,
     singularName: type.kind.toLowerCase(),
     listKind: `${type.kind}List`,
     subresources: [],
+    ...(deleteReturnsObject ? { deleteReturnsObject } : {}),
     ...(stored ? { storageVersionHash: storageVersionHash(type.group, type.version, type.kind) } : {}),
   }));
   return [...resourceTypesOf(document, served).map(withFacts), ...handWritten].sort(compareTypes);

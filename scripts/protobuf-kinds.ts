@@ -43,8 +43,10 @@ function apiVersionKey(gvk: GroupVersionKind): string {
 
 const META = "k8s.io.apimachinery.pkg.apis.meta.v1";
 
-// Bodies kube also sends in protobuf (`as=PartialObjectMetadata`) whose definitions carry no group-version-kind.
+// Bodies kube also sends in protobuf (`as=PartialObjectMetadata`) whose definitions carry no group-version-kind,
+// and the meta.k8s.io/v1 DeleteOptions kube's delete handler (endpoints/handlers DeleteResource) also accepts.
 const EXTRA_KINDS: Record<string, string> = {
+  "meta.k8s.io/v1/DeleteOptions": `${META}.DeleteOptions`,
   "meta.k8s.io/v1/PartialObjectMetadata": `${META}.PartialObjectMetadata`,
   "meta.k8s.io/v1/PartialObjectMetadataList": `${META}.PartialObjectMetadataList`,
   "meta.k8s.io/v1beta1/PartialObjectMetadata": `${META}.PartialObjectMetadata`,

@@ -31,6 +31,15 @@ export class KubectlProcess {
     return this.#stdout;
   }
 
+  /** Waits for kubectl to exit by itself (a followed stream the server ended), failing after timeoutMs. */
+  async waitForExit(timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const timer = setTimeout(() => this.#child.kill("SIGKILL"), timeoutMs);
+    await this.#exited;
+    clearTimeout(timer);
+    if (this.#child.signalCode === "SIGKILL") throw new Error(`kubectl did not exit in ${timeoutMs} ms.\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+    return { code: this.#child.exitCode, stdout: this.#stdout, stderr: this.#stderr };
+  }
+
   async stop(): Promise<void> {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill("SIGTERM");
     await this.#exited;

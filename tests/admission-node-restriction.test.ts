@@ -124,3 +124,13 @@ test("admitCSINode: a node creates only the CSINode named after itself", async (
   expect(other.stderr).toContain("can only access CSINode with the same name as the requesting node");
   expect(await kubectlOk(kubelet, ["create", "-f", "-"], JSON.stringify(csiNode("node1")))).toBe("csinode.storage.k8s.io/node1 created\n");
 });
+
+test("admitPodEviction: a node evicts only pods bound to it", async () => {
+  const evict = (name: string) => ({ apiVersion: "policy/v1", kind: "Eviction", metadata: { name, namespace: "default" } });
+  const theirs = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/theirs/eviction", "-f", "-"], { stdin: JSON.stringify(evict("theirs")) });
+  expect(theirs.stderr).toContain("node node1 can only evict pods with spec.nodeName set to itself");
+  expect((await server.kubectl(["get", "pod", "theirs"])).code).toBe(0);
+  await apply(boundPod("evictable", "node1"));
+  const own = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/evictable/eviction", "-f", "-"], { stdin: JSON.stringify(evict("evictable")) });
+  expect(own.code).toBe(0);
+});

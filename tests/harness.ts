@@ -26,6 +26,8 @@ export interface RequestOptions {
   body?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** "manual" to see a redirect itself instead of following it. */
+  redirect?: RequestRedirect;
 }
 
 export interface TestServer {
@@ -120,6 +122,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
       body: opts.body,
       headers: opts.headers,
       signal: opts.signal,
+      redirect: opts.redirect,
       tls: withCert ? { ca: credentials.ca, cert: credentials.cert, key: credentials.key } : { ca: credentials.ca },
     });
 

@@ -72,3 +72,32 @@ test("kubectl --dry-run=server reports the object and creates nothing", async ()
   expect(deleteDry.stdout).toContain('configmap "existing" deleted (server dry run)');
   expect((await server.kubectl(["-n", NS, "get", "configmap", "existing"])).code).toBe(0);
 });
+
+test("dry-run writes answer resourceVersion as kube's dry-run storage does: the stored one for updates, patches and applies, none for a create", async () => {
+  const stored = (await getJson(server, `${COLLECTION}/existing`)).metadata.resourceVersion;
+  const { metadata: { resourceVersion: _, ...metadata }, ...rest } = await getJson(server, `${COLLECTION}/existing`);
+  const writes: [string, () => Promise<{ status: number; body: { metadata: { resourceVersion?: string } } }>][] = [
+    ["unconditional update", () => sendJson(server, "PUT", `${COLLECTION}/existing?dryRun=All`, { ...rest, metadata, data: { k: "u" } })],
+    ["merge patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "m" } }, "application/merge-patch+json")],
+    ["strategic merge patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "s" } }, "application/strategic-merge-patch+json")],
+    ["json patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, [{ op: "add", path: "/data/j", value: "j" }], "application/json-patch+json")],
+    ["apply", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All&fieldManager=dry`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "existing" }, data: { a: "a" } }, "application/apply-patch+yaml")],
+  ];
+  for (const [write, send] of writes) {
+    const answer = await send();
+    expect({ write, status: answer.status, resourceVersion: answer.body.metadata.resourceVersion }).toEqual({ write, status: 200, resourceVersion: stored });
+  }
+  const created = await sendJson(server, "POST", `${COLLECTION}?dryRun=All`, configMap(NS, "never"));
+  expect({ status: created.status, resourceVersion: created.body.metadata.resourceVersion }).toEqual({ status: 201, resourceVersion: undefined });
+});
+
+test("kubectl diff of an applied manifest shows no change, client- or server-side (the dry-run patch answers the stored resourceVersion)", async () => {
+  const manifest = JSON.stringify(configMap(NS, "diffed", { data: { k: "v" } }));
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: manifest })).code).toBe(0);
+  const diff = await server.kubectl(["diff", "-f", "-"], { stdin: manifest });
+  expect({ code: diff.code, stdout: diff.stdout, stderr: diff.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+  const serverSideManifest = JSON.stringify(configMap(NS, "diffed-server-side", { data: { k: "v" } }));
+  expect((await server.kubectl(["apply", "--server-side", "-f", "-"], { stdin: serverSideManifest })).code).toBe(0);
+  const serverSide = await server.kubectl(["diff", "--server-side", "-f", "-"], { stdin: serverSideManifest });
+  expect({ code: serverSide.code, stdout: serverSide.stdout, stderr: serverSide.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
+});

@@ -121,9 +121,10 @@ test("a value of the wrong JSON type is a 400 naming the Go struct field and its
   expectStatus(quantity, 400, "BadRequest", /cannot be handled as a Deployment: quantities must match the regular expression/);
 });
 
-test("an unknown fieldValidation value is a 400", async () => {
+test("an unknown fieldValidation value is a 422 from ValidateCreateOptions (ValidateFieldValidation) and creates nothing", async () => {
   const answer = await post(deployment("bad-directive"), "?fieldValidation=Loose");
-  expectStatus(answer, 400, "BadRequest", "invalid fieldValidation directive: Loose, valid values are Ignore, Warn, or Strict");
+  expectStatus(answer, 422, "Invalid", 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
+  expect((await server.request("GET", `${DEPLOYMENTS}/bad-directive`)).status).toBe(404);
 });
 
 test("quantities are stored and answered in kube's canonical form", async () => {

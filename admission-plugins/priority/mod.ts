@@ -1,6 +1,7 @@
 /**
  * Priority: a pod's priority comes from its PriorityClass (or the global default class); a pod naming a missing
- * class is refused. The two system classes are known even before their objects exist.
+ * class is refused. The two system classes are known even before their objects exist. An update keeps the
+ * priority and preemption policy set on create when the new object leaves them out (kube's admitPod).
  */
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
@@ -14,15 +15,28 @@ interface PriorityClass {
   preemptionPolicy: string;
 }
 
+type PrioritySpec = { priorityClassName?: string; priority?: number | null; preemptionPolicy?: string | null };
+
+/** Pod validation refuses changes to both fields; one left out (a replaced manifest, an apply) keeps the stored value. */
+function keepPriorityOf(spec: PrioritySpec, old: PrioritySpec): void {
+  // A JSON null decodes to Go's nil, as an absent field does.
+  if (spec.priority == null && old.priority != null) spec.priority = old.priority;
+  if (spec.preemptionPolicy == null && old.preemptionPolicy != null) spec.preemptionPolicy = old.preemptionPolicy;
+}
+
 const PREEMPT_LOWER = "PreemptLowerPriority";
 const SYSTEM_CLASSES: Record<string, number> = { "system-node-critical": 2000001000, "system-cluster-critical": 2000000000 };
 const PRIORITY_CLASSES = { group: "scheduling.k8s.io", version: "v1", resource: "priorityclasses" };
 
 const priority: BuiltInAdmissionFactory = ({ client }) => ({
   name: "Priority",
-  handles: (attributes) => isWriteTo(attributes, "", "pods", ["CREATE"]),
+  handles: (attributes) => isWriteTo(attributes, "", "pods", ["CREATE", "UPDATE"]),
   async admit(attributes) {
-    const spec = podSpec(attributes.object!) as { priorityClassName?: string; priority?: number; preemptionPolicy?: string };
+    const spec = podSpec(attributes.object!) as PrioritySpec;
+    if (attributes.operation === "UPDATE") {
+      keepPriorityOf(spec, podSpec(attributes.oldObject!) as PrioritySpec);
+      return;
+    }
     const chosen = spec.priorityClassName ? await namedClass(client, spec.priorityClassName, attributes) : await globalDefault(client);
     const value = chosen?.value ?? 0;
     const policy = chosen?.preemptionPolicy ?? PREEMPT_LOWER;

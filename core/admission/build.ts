@@ -2,6 +2,7 @@
 import { basename, extname } from "node:path";
 import { pluginLogger } from "../auth/plugin-context.ts";
 import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Registry as MetricsRegistry } from "prom-client";
@@ -22,6 +23,8 @@ export interface AdmissionServices {
   client: ReadOnlyClient;
   /** The server's /metrics registry (ApiMetrics.registry). */
   metricsRegistry?: MetricsRegistry;
+  /** The server's authorizer, handed to built-in plugins. */
+  authorizer: Authorizer;
   /** Configuration sections by plugin name (--admission-control-config-file). */
   sections: Map<string, PluginConfigSection>;
 }
@@ -35,7 +38,7 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
     const pluginConfig = section?.configuration;
     try {
       if (plugin.builtIn) {
-        built.push(await plugin.factory({ ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, pluginConfig }));
+        built.push(await plugin.factory({ ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, authorizer: services.authorizer, pluginConfig }));
       } else {
         built.push(await plugin.factory({ ...shared, pluginConfig }));
       }

@@ -11,6 +11,7 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
 import type { PluginContext } from "../auth/plugin-context.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -99,6 +100,8 @@ export interface BuiltInAdmissionContext extends AdmissionPluginContext {
   catalog: Catalog;
   /** The server's /metrics registry, for plugins with metrics of their own (the webhook rejection count). */
   metricsRegistry?: MetricsRegistry;
+  /** The server's authorizer (kube's WantsAuthorizer: the certificate plugins check `approve`/`sign` on signers). */
+  authorizer: Authorizer;
 }
 
 export type BuiltInAdmissionFactory = AdmissionPluginFactory<BuiltInAdmissionContext>;

@@ -1,9 +1,11 @@
 /**
- * One https request to an aggregated server over node:https (it takes a CA bundle, a client certificate and the
- * name to verify, and streams the answer), addressed to an endpoint but verified as `<service>.<namespace>.svc`
- * like kube-aggregator's transport.
+ * One request to a backend over node:http or node:https (they take a CA bundle, a client certificate and the
+ * name to verify, and stream the answer). Aggregated servers are addressed at an endpoint but verified as
+ * `<service>.<namespace>.svc` like kube-aggregator's transport; the API server's service and pod proxies use the
+ * same sender with kube's proxy transport (plain http, or https presenting the proxy client certificate).
  */
 import type { IncomingMessage } from "node:http";
+import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Endpoint } from "./endpoint-resolver.ts";
 import type { APIServiceSpec } from "./service-reference.ts";
@@ -23,6 +25,13 @@ export interface BackendRequest {
   signal?: AbortSignal;
 }
 
+/** Where a request goes and, for https, how the connection is secured. */
+export interface BackendTarget {
+  scheme: "http" | "https";
+  endpoint: Endpoint;
+  tls?: { client?: ProxyClientCertificate; ca?: string; servername?: string; verify: boolean };
+}
+
 function nodeHeaders(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   headers.forEach((value, name) => {
@@ -32,24 +41,42 @@ function nodeHeaders(headers: Headers): Record<string, string | string[]> {
   return out;
 }
 
-export function sendToBackend(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyClientCertificate, request: BackendRequest): Promise<IncomingMessage> {
-  const url = `https://${endpoint.host}:${endpoint.port}${request.path}`;
+/** The host part of a URL (IPv6 addresses in brackets), as Go's net.JoinHostPort writes it. */
+export function joinHostPort(host: string, port: number | string): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+export function sendRequest(target: BackendTarget, request: BackendRequest): Promise<IncomingMessage> {
+  const { endpoint, tls } = target;
+  const url = `${target.scheme}://${joinHostPort(endpoint.host, endpoint.port)}${request.path}`;
+  const common = { host: endpoint.host, port: endpoint.port, method: request.method, path: request.path, headers: nodeHeaders(request.headers), signal: request.signal, agent: false as const };
   return new Promise((resolve, reject) => {
-    const outgoing = httpsRequest({
-      host: endpoint.host,
-      port: endpoint.port,
-      method: request.method,
-      path: request.path,
-      headers: nodeHeaders(request.headers),
-      servername: spec.service ? `${spec.service.name}.${spec.service.namespace}.svc` : undefined,
-      ca: spec.caBundle,
-      rejectUnauthorized: !spec.insecureSkipTLSVerify,
-      cert: client.certPem,
-      key: client.keyPem,
-      signal: request.signal,
-      agent: false,
-    }, resolve);
-    outgoing.on("error", (error) => reject(new Error(`${request.method} "${url}": ${error.message}`)));
+    const outgoing = target.scheme === "https"
+      ? httpsRequest({
+        ...common,
+        servername: tls?.servername,
+        ca: tls?.ca,
+        rejectUnauthorized: tls?.verify ?? true,
+        cert: tls?.client?.certPem,
+        key: tls?.client?.keyPem,
+      }, resolve)
+      : httpRequest(common, resolve);
+    // The cause keeps the socket's own error for callers that word the failure themselves.
+    outgoing.on("error", (error) => reject(new Error(`${request.method} "${url}": ${error.message}`, { cause: error })));
     outgoing.end(request.body);
   });
+}
+
+/** The TLS settings kube-aggregator's transport uses for an APIService. */
+export function apiServiceTls(spec: APIServiceSpec, client: ProxyClientCertificate): NonNullable<BackendTarget["tls"]> {
+  return {
+    client,
+    ca: spec.caBundle,
+    servername: spec.service ? `${spec.service.name}.${spec.service.namespace}.svc` : undefined,
+    verify: !spec.insecureSkipTLSVerify,
+  };
+}
+
+export function sendToBackend(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyClientCertificate, request: BackendRequest): Promise<IncomingMessage> {
+  return sendRequest({ scheme: "https", endpoint, tls: apiServiceTls(spec, client) }, request);
 }

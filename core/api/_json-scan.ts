@@ -1,7 +1,9 @@
 /**
- * A JSON reader for the slow paths of body decoding: it reports duplicate object keys with their
- * field paths (`spec.containers[0].name`, as kube's strict decoder names them) and fails with the
- * messages of Go's encoding/json scanner ("invalid character 'x' looking for beginning of value").
+ * JSON helpers for the slow paths of body decoding: a reader that fails with the messages of Go's
+ * encoding/json scanner ("invalid character 'x' looking for beginning of value"), including its nesting limit
+ * (scanner.pushParseState: "invalid character '[' exceeded max depth" past 10000 levels), and linear scans of
+ * valid JSON text that count members and find duplicate object keys by field path (`spec.containers[0].name`,
+ * as kube's strict decoder names them).
  */
 import { goQuoteByte } from "./_go-text.ts";
 
@@ -13,12 +15,26 @@ export class JSONSyntaxError extends Error {
 }
 
 const END = "unexpected end of JSON input";
+/** encoding/json's maxNestingDepth, which sigs.k8s.io/json keeps. */
+export const MAX_NESTING_DEPTH = 10000;
 const isSpace = (ch: string | undefined) => ch === " " || ch === "\t" || ch === "\n" || ch === "\r";
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
+/** A run of string characters that need no attention (no quote, backslash or control character). */
+// deno-lint-ignore no-control-regex -- JSON strings may not hold control characters; the run stops at them
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
+/** sigs.k8s.io/json's saveStrictError keeps at most this many distinct strict errors. */
+export const MAX_STRICT_ERRORS = 100;
+
+/** An object or array whose members are still being read; `key` is the object member being read. */
+interface OpenContainer {
+  object?: Record<string, unknown>;
+  array?: unknown[];
+  key?: string;
+}
+
 class Reader {
-  readonly duplicates: string[] = [];
   #text: string;
   #pos = 0;
 
@@ -36,16 +52,64 @@ class Reader {
     return this.#text[this.#pos];
   }
 
+  /**
+   * The whole text as one value. Iterative, with the open objects and arrays on an explicit stack, so nesting
+   * up to the limit costs no call stack (V8 and JSC allow far fewer nested calls than 10000 levels need).
+   */
   document(): unknown {
-    const value = this.#value("");
-    if (this.#skipSpace() !== undefined) this.#fail("after top-level value");
-    return value;
+    const open: OpenContainer[] = [];
+    for (;;) {
+      const ch = this.#skipSpace();
+      let value: unknown;
+      if (ch === "{" || ch === "[") {
+        if (open.length >= MAX_NESTING_DEPTH) this.#fail("exceeded max depth");
+        this.#pos++;
+        const container: OpenContainer = ch === "{" ? { object: {}, key: "" } : { array: [] };
+        if (this.#skipSpace() !== (ch === "{" ? "}" : "]")) {
+          if (container.object) container.key = this.#key();
+          open.push(container);
+          continue;
+        }
+        this.#pos++;
+        value = container.object ?? container.array;
+      } else {
+        value = this.#scalar(ch);
+      }
+      // A value is complete: it goes into its container, which may complete in turn.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) {
+          if (this.#skipSpace() !== undefined) this.#fail("after top-level value");
+          return value;
+        }
+        if (top.array) top.array.push(value);
+        // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
+        else if (top.key === "__proto__") Object.defineProperty(top.object, top.key, { value, enumerable: true, writable: true, configurable: true });
+        else top.object![top.key!] = value;
+        const next = this.#skipSpace();
+        if (next === ",") {
+          this.#pos++;
+          if (top.object) top.key = this.#key();
+          break;
+        }
+        if (next !== (top.array ? "]" : "}")) this.#fail(top.array ? "after array element" : "after object key:value pair");
+        this.#pos++;
+        open.pop();
+        value = top.object ?? top.array;
+      }
+    }
   }
 
-  #value(path: string): unknown {
-    const ch = this.#skipSpace();
-    if (ch === "{") return this.#object(path);
-    if (ch === "[") return this.#array(path);
+  /** An object key and its colon. */
+  #key(): string {
+    if (this.#skipSpace() !== '"') this.#fail("looking for beginning of object key string");
+    const key = this.#string();
+    if (this.#skipSpace() !== ":") this.#fail("after object key");
+    this.#pos++;
+    return key;
+  }
+
+  #scalar(ch: string | undefined): unknown {
     if (ch === '"') return this.#string();
     if (ch === "-" || isDigit(ch)) return this.#number();
     if (ch === "t") return this.#literal("true", true);
@@ -54,56 +118,13 @@ class Reader {
     return this.#fail("looking for beginning of value");
   }
 
-  #object(path: string): Record<string, unknown> {
-    const obj: Record<string, unknown> = {};
-    this.#pos++;
-    if (this.#skipSpace() === "}") {
-      this.#pos++;
-      return obj;
-    }
-    for (;;) {
-      if (this.#skipSpace() !== '"') this.#fail("looking for beginning of object key string");
-      const key = this.#string();
-      if (this.#skipSpace() !== ":") this.#fail("after object key");
-      this.#pos++;
-      const childPath = path === "" ? key : `${path}.${key}`;
-      const value = this.#value(childPath);
-      if (Object.hasOwn(obj, key)) this.duplicates.push(childPath);
-      // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-      const next = this.#skipSpace();
-      this.#pos++;
-      if (next === "}") return obj;
-      if (next !== ",") {
-        this.#pos--;
-        this.#fail("after object key:value pair");
-      }
-    }
-  }
-
-  #array(path: string): unknown[] {
-    const items: unknown[] = [];
-    this.#pos++;
-    if (this.#skipSpace() === "]") {
-      this.#pos++;
-      return items;
-    }
-    for (;;) {
-      items.push(this.#value(`${path}[${items.length}]`));
-      const next = this.#skipSpace();
-      this.#pos++;
-      if (next === "]") return items;
-      if (next !== ",") {
-        this.#pos--;
-        this.#fail("after array element");
-      }
-    }
-  }
-
   #string(): string {
     let out = "";
     let chunkStart = ++this.#pos;
     for (;;) {
+      PLAIN_RUN.lastIndex = this.#pos;
+      PLAIN_RUN.test(this.#text);
+      this.#pos = PLAIN_RUN.lastIndex;
       const ch = this.#text[this.#pos];
       if (ch === undefined) throw new JSONSyntaxError(END);
       if (ch === '"') {
@@ -111,13 +132,9 @@ class Reader {
         return out;
       }
       if (ch < " ") this.#fail("in string literal");
-      if (ch === "\\") {
-        out += this.#text.slice(chunkStart, this.#pos++);
-        out += this.#escape();
-        chunkStart = this.#pos;
-      } else {
-        this.#pos++;
-      }
+      out += this.#text.slice(chunkStart, this.#pos++);
+      out += this.#escape();
+      chunkStart = this.#pos;
     }
   }
 
@@ -144,11 +161,13 @@ class Reader {
     while (isDigit(this.#text[this.#pos])) this.#pos++;
   }
 
-  #number(): number {
+  /** A number; an integer beyond 2^53 as a BigInt, so it stays exact as Go's int64 does. */
+  #number(): number | bigint {
     const start = this.#pos;
     if (this.#text[this.#pos] === "-") this.#pos++;
     if (this.#text[this.#pos] === "0") this.#pos++;
     else this.#digits("in numeric literal");
+    const integerEnd = this.#pos;
     if (this.#text[this.#pos] === ".") {
       this.#pos++;
       this.#digits("after decimal point in numeric literal");
@@ -158,7 +177,9 @@ class Reader {
       if (this.#text[this.#pos] === "+" || this.#text[this.#pos] === "-") this.#pos++;
       this.#digits("in exponent of numeric literal");
     }
-    return Number(this.#text.slice(start, this.#pos));
+    const value = Number(this.#text.slice(start, this.#pos));
+    if (integerEnd !== this.#pos || Number.isSafeInteger(value)) return value;
+    return BigInt(this.#text.slice(start, this.#pos));
   }
 
   #literal<T>(word: string, value: T): T {
@@ -171,26 +192,90 @@ class Reader {
   }
 }
 
-/** Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value and are listed by path. */
-export function readJSON(text: string): { value: unknown; duplicateFields: string[] } {
-  const reader = new Reader(text);
-  const value = reader.document();
-  return { value, duplicateFields: reader.duplicates };
+/** Parses JSON text; throws JSONSyntaxError with Go's wording. Duplicate keys keep the last value. */
+export function readJSON(text: string): { value: unknown } {
+  return { value: new Reader(text).document() };
 }
 
-/** Object members written in valid JSON text: every ':' outside a string follows a key. */
-export function countWrittenMembers(text: string): number {
-  let count = 0;
-  let inString = false;
+/** The index of the quote closing the string of valid JSON text that opens at `open`. */
+function closingQuote(text: string, open: number): number {
+  let quote = text.indexOf('"', open + 1);
+  for (;;) {
+    if (quote < 0) return text.length;
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
+}
+
+/** Where a scan of valid JSON is: inside an object (with the keys seen so far) or an array (at an index). */
+interface Frame {
+  keys?: Set<string>;
+  /** Keys of this object already reported, so a key repeated many times costs one path. */
+  reported?: Set<string>;
+  key: string;
+  index: number;
+  expectingKey: boolean;
+}
+
+function pathOf(frames: Frame[]): string {
+  let path = "";
+  for (const frame of frames) path += frame.keys ? (path === "" ? frame.key : `.${frame.key}`) : `[${frame.index}]`;
+  return path;
+}
+
+/**
+ * Paths of the keys written more than once in valid JSON text, in document order, each once and at most
+ * MAX_STRICT_ERRORS of them, as kube's strict decoder collects them. One linear pass; no values are built.
+ */
+export function findDuplicateFields(text: string): string[] {
+  const duplicates = new Set<string>();
+  const frames: Frame[] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x3a) count++;
+    const top = frames[frames.length - 1];
+    if (code === 0x22) {
+      const start = i;
+      i = closingQuote(text, i);
+      if (!top?.keys || !top.expectingKey) continue;
+      const raw = text.slice(start + 1, i);
+      const key = raw.includes("\\") ? (JSON.parse(text.slice(start, i + 1)) as string) : raw;
+      top.expectingKey = false;
+      top.key = key;
+      if (!top.keys.has(key)) top.keys.add(key);
+      else if (duplicates.size < MAX_STRICT_ERRORS && !top.reported?.has(key)) {
+        (top.reported ??= new Set()).add(key);
+        duplicates.add(pathOf(frames));
+      }
+    } else if (code === 0x7b) frames.push({ keys: new Set(), key: "", index: 0, expectingKey: true });
+    else if (code === 0x5b) frames.push({ key: "", index: 0, expectingKey: false });
+    else if (code === 0x7d || code === 0x5d) frames.pop();
+    else if (code === 0x2c && top) {
+      if (top.keys) top.expectingKey = true;
+      else top.index++;
+    }
   }
-  return count;
+  return [...duplicates];
+}
+
+/**
+ * One linear pass over valid JSON text: its object members (every ':' outside a string follows a key) and
+ * its deepest nesting of objects and arrays.
+ */
+export function scanWritten(text: string): { members: number; depth: number } {
+  let members = 0;
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) i = closingQuote(text, i);
+    else if (code === 0x3a) members++;
+    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return { members, depth: deepest };
 }
 
 /** Object members present in a parsed value; fewer than written means some key was repeated. */

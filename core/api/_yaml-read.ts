@@ -1,8 +1,12 @@
 /**
  * YAML bodies read the way kube's sigs.k8s.io/yaml reads them (YAML 1.1 scalars: yes/no/on/off are
  * booleans, timestamps stay strings), one document only, duplicate keys kept (last wins) and reported by path.
+ * go-yaml's bounds apply: flow collections nest at most 10000 deep and alias expansion is limited, so a
+ * hostile body is a 400 rather than unbounded work.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { MAX_STRICT_ERRORS } from "./_json-scan.ts";
+import { type Document, isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { mayHoldInexactInteger } from "./exact-integers.ts";
 
 /** A body that is not acceptable YAML (as opposed to a bug), worded like sigs.k8s.io/yaml. */
 export class YAMLBodyError extends Error {
@@ -12,29 +16,104 @@ export class YAMLBodyError extends Error {
   }
 }
 
+/** gopkg.in/yaml.v2's max_flow_level (yaml_parser_increase_flow_level). */
+const MAX_FLOW_DEPTH = 10000;
+/** Characters after which `[`, `{` or a quote starts a node rather than sitting inside a plain scalar. */
+const NODE_START = new Set(["", ":", "-", ",", "[", "{", "?"]);
+
+/**
+ * The first `[` or `{` nested deeper than go-yaml allows, as go-yaml reports it: "line N: " is left out on the
+ * first line, as its parser.fail does for a zero line mark. One linear pass over quotes, comments and flow brackets.
+ */
+function flowDepthProblem(text: string): string | undefined {
+  let depth = 0;
+  let line = 0;
+  let previous = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\n") {
+      line++;
+      previous = "";
+    } else if (ch === "#" && (i === 0 || text[i - 1] === " " || text[i - 1] === "\t" || text[i - 1] === "\n")) {
+      while (i + 1 < text.length && text[i + 1] !== "\n") i++;
+    } else if ((ch === '"' || ch === "'") && NODE_START.has(previous)) {
+      for (i++; i < text.length && text[i] !== ch; i++) {
+        if (ch === '"' && text[i] === "\\") i++;
+        else if (text[i] === "\n") line++;
+      }
+      previous = ch;
+    } else if ((ch === "[" || ch === "{") && NODE_START.has(previous)) {
+      if (++depth > MAX_FLOW_DEPTH) return `${line === 0 ? "" : `line ${line + 1}: `}exceeded max depth of ${MAX_FLOW_DEPTH}`;
+      previous = ch;
+    } else if ((ch === "]" || ch === "}") && depth > 0) {
+      depth--;
+      previous = ch;
+    } else if (ch !== " " && ch !== "\t" && ch !== "\r") {
+      previous = ch;
+    }
+  }
+  return undefined;
+}
+
+/** The `yaml` library's alias limit stands in for go-yaml's alias ratio check; the answer is go-yaml's. */
+function toValue(document: Document.Parsed, exact: boolean): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 1000, reviver: exact ? exactIntegers : undefined });
+  } catch (e) {
+    if (e instanceof ReferenceError && /alias count/i.test(e.message)) throw new YAMLBodyError("document contains excessive aliasing");
+    throw e;
+  }
+}
+
 function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-function collectDuplicates(node: Node | null | undefined, path: string, out: string[]): void {
+/**
+ * Paths of repeated keys, each once and at most MAX_STRICT_ERRORS, as kube's strict decoder collects them.
+ * The path from the root is kept as segments and spelled out only for a new duplicate.
+ */
+function collectDuplicates(node: Node | null | undefined, segments: string[], out: Set<string>): void {
   if (isMap(node)) {
     const seen = new Set<string>();
+    const reported = new Set<string>();
     for (const pair of node.items) {
       const key = keyText(pair.key);
-      const childPath = path === "" ? key : `${path}.${key}`;
-      if (seen.has(key)) out.push(childPath);
-      seen.add(key);
-      collectDuplicates(pair.value as Node, childPath, out);
+      segments.push(segments.length === 0 ? key : `.${key}`);
+      if (!seen.has(key)) seen.add(key);
+      else if (out.size < MAX_STRICT_ERRORS && !reported.has(key)) {
+        reported.add(key);
+        out.add(segments.join(""));
+      }
+      collectDuplicates(pair.value as Node, segments, out);
+      segments.pop();
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => collectDuplicates(item as Node, `${path}[${i}]`, out));
+    node.items.forEach((item, i) => {
+      segments.push(`[${i}]`);
+      collectDuplicates(item as Node, segments, out);
+      segments.pop();
+    });
   }
 }
 
+/** With BigInt integers read, those JavaScript numbers hold exactly go back to numbers. */
+function exactIntegers(_key: unknown, value: unknown): unknown {
+  return typeof value === "bigint" && value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
 export function readYAML(text: string): { value: unknown; duplicateFields: string[] } {
+  const tooDeep = flowDepthProblem(text);
+  if (tooDeep) throw new YAMLBodyError(tooDeep);
+  // Integers beyond 2^53 stay exact (BigInt), as Go's int64 does; only texts that may hold one pay for it.
+  const exact = mayHoldInexactInteger(text);
   const documents = parseAllDocuments(text, {
     version: "1.1",
     uniqueKeys: false,
+    intAsBigInt: exact,
     customTags: (tags) => tags.filter((tag) => typeof tag === "object" && tag.tag !== "tag:yaml.org,2002:timestamp"),
   });
   if (!Array.isArray(documents)) return { value: null, duplicateFields: [] };
@@ -42,7 +121,7 @@ export function readYAML(text: string): { value: unknown; duplicateFields: strin
   if (rest.some((extra) => extra.contents !== null)) throw new YAMLBodyError("a request body must hold exactly one YAML document");
   const problem = document.errors[0];
   if (problem) throw new YAMLBodyError(`line ${problem.linePos?.[0].line ?? 1}: ${problem.message.split("\n")[0]}`);
-  const duplicateFields: string[] = [];
-  collectDuplicates(document.contents as Node, "", duplicateFields);
-  return { value: document.toJS({ maxAliasCount: 1000 }), duplicateFields };
+  const duplicateFields = new Set<string>();
+  collectDuplicates(document.contents as Node, [], duplicateFields);
+  return { value: toValue(document, exact), duplicateFields: [...duplicateFields] };
 }

@@ -104,3 +104,71 @@ test("mediaTypeOf() drops parameters and defaults to JSON", () => {
   expect(mediaTypeOf("")).toBe("application/json");
   expect(mediaTypeOf(null)).toBe("application/json");
 });
+
+const nested = (depth: number, open = "[", close = "]") => open.repeat(depth) + close.repeat(depth);
+
+test("decodeBody() accepts JSON nested 10000 deep and refuses deeper with Go's scanner message (pushParseState)", () => {
+  expect(decodeBody(bytes(nested(10000)), "application/json", write).value).toBeArray();
+  for (const [body, ch] of [[nested(10001), "["], [`${'{"a":'.repeat(100000)}1${"}".repeat(100000)}`, "{"]] as const) {
+    for (const mediaType of ["application/json", ...PATCH_MEDIA_TYPES.filter((t) => t.endsWith("json"))]) {
+      const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
+      expect([mediaType, error.code, error.message]).toEqual([mediaType, 400, `couldn't get version/kind; json parse error: invalid character '${ch}' exceeded max depth`]);
+    }
+  }
+});
+
+test("decodeBody() reports a syntax error met before the nesting limit, as Go's scanner does", () => {
+  const error = statusErrorOf(() => decodeBody(bytes(`[x${nested(20000)}]`), "application/json", write));
+  expect(error.message).toEndWith("invalid character 'x' looking for beginning of value");
+});
+
+test("decodeBody() refuses YAML flow collections nested past go-yaml's max_flow_level", () => {
+  for (const [body, message] of [
+    [`a: ${nested(100000)}\n`, "exceeded max depth of 10000"],
+    [`a: 1\nb: ${nested(10001, "{a: ", "}")}\n`, "line 2: exceeded max depth of 10000"],
+  ]) {
+    for (const mediaType of ["application/yaml", "application/apply-patch+yaml"]) {
+      const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
+      expect([error.code, error.message]).toEqual([400, `error converting YAML to JSON: yaml: ${message}`]);
+    }
+  }
+  expect(decodeBody(bytes(`a: "${"[".repeat(20000)}"\nb: x[[[ # {{{{\n`), "application/yaml", write).value).toEqual({ a: "[".repeat(20000), b: "x[[[" });
+});
+
+test("decodeBody() refuses a YAML alias bomb as go-yaml does (document contains excessive aliasing)", () => {
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+  for (let i = 1; i < 9; i++) levels.push(`${"abcdefghi"[i]}: &${"abcdefghi"[i]} [${Array(9).fill(`*${"abcdefghi"[i - 1]}`).join(", ")}]`);
+  const error = statusErrorOf(() => decodeBody(bytes(levels.join("\n")), "application/yaml", write));
+  expect([error.code, error.message]).toEqual([400, "error converting YAML to JSON: yaml: document contains excessive aliasing"]);
+});
+
+test("decodeBody() reports each duplicate path once and at most 100 of them (sigs.k8s.io/json saveStrictError)", () => {
+  const repeated = `{"data":{${Array(50_000).fill('"k":"v"').join(",")}}}`;
+  expect(decodeBody(bytes(repeated), "application/json", write).duplicateFields).toEqual(["data.k"]);
+  const many = `{${Array.from({ length: 300 }, (_, i) => `"f${i}":1,"f${i}":2`).join(",")}}`;
+  const fields = decodeBody(bytes(many), "application/json", write).duplicateFields;
+  expect(fields).toHaveLength(100);
+  expect(fields.slice(0, 2)).toEqual(["f0", "f1"]);
+});
+
+test("decodeBody() treats escaped spellings of one key as duplicates and counts array positions", () => {
+  const body = '{"a":{"b\\u0063":1,"bc":2},"l":[{"x":1},{"x":1,"x":2}],"s":"\\"{[,"}';
+  expect(decodeBody(bytes(body), "application/json", write).duplicateFields).toEqual(["a.bc", "l[1].x"]);
+});
+
+test("decodeBody() names a duplicate 9000 levels deep once however often it repeats", () => {
+  const body = `${'{"a":'.repeat(9000)}{${Array(20_000).fill('"k":1').join(",")}}${"}".repeat(9000)}`;
+  const [path, ...rest] = decodeBody(bytes(body), "application/json", write).duplicateFields;
+  expect(rest).toEqual([]);
+  expect(path).toBe(`${"a.".repeat(9000)}k`);
+});
+
+test("decodeBody() reports a YAML key repeated 5,000 times once", () => {
+  const body = `data:\n${Array(5_000).fill("  k: v").join("\n")}\n`;
+  expect(decodeBody(bytes(body), "application/yaml", write).duplicateFields).toEqual(["data.k"]);
+});
+
+test("decodeBody() words a syntax error 9999 levels deep without running out of call stack", () => {
+  const error = statusErrorOf(() => decodeBody(bytes(`${"[".repeat(9999)}x`), "application/json", write));
+  expect(error.message).toBe("couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value");
+});

@@ -4,8 +4,11 @@
  * and reported by field path so `fieldValidation` can warn about or reject them.
  */
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
-import { countParsedMembers, countWrittenMembers, JSONSyntaxError, readJSON } from "./_json-scan.ts";
+import { countParsedMembers, findDuplicateFields, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
+import { mayHoldInexactInteger } from "./exact-integers.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
+
+export { MAX_STRICT_ERRORS } from "./_json-scan.ts";
 
 /** What create and update accept for built-in kinds (kube's NegotiateInputSerializer list). */
 export const WRITE_MEDIA_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"] as const;
@@ -54,14 +57,22 @@ function summarize(body: Uint8Array): string {
 
 function decodeJSON(text: string): { value: unknown; duplicateFields: string[] } {
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return readJSON(text); // throws with Go's wording
+  if (mayHoldInexactInteger(text)) {
+    // JSON.parse would round integers beyond 2^53; the reader keeps them exact (and fails with Go's wording).
+    value = readJSON(text).value;
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { ...readJSON(text), duplicateFields: [] }; // throws with Go's wording
+    }
   }
-  // Fast duplicate check: fewer members after parsing than written means a repeated key.
-  if (countWrittenMembers(text) === countParsedMembers(value)) return { value, duplicateFields: [] };
-  return readJSON(text);
+  const written = scanWritten(text);
+  // Too deep for kube: the Go-worded reader fails at the first level past the limit.
+  if (written.depth > MAX_NESTING_DEPTH) return { ...readJSON(text), duplicateFields: [] };
+  // Fewer members after parsing than written means a repeated key; only then are the keys looked at.
+  if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
+  return { value, duplicateFields: findDuplicateFields(text) };
 }
 
 /**

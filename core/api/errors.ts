@@ -2,7 +2,7 @@
  * Typed API errors, built by constructors and written as a kube `Status` in one place.
  * Messages follow k8s.io/apimachinery/pkg/api/errors so clients that match on them keep working.
  */
-import type { Status, StatusDetails } from "./types.ts";
+import type { Status, StatusCause, StatusDetails } from "./types.ts";
 
 export class StatusError extends Error {
   readonly code: number;
@@ -26,9 +26,10 @@ export class StatusError extends Error {
       metadata: {},
       status: "Failure",
       message: this.message,
-      reason: this.reason,
       code: this.code,
     };
+    // StatusReasonUnknown is "" and omitted, as kube's omitempty does.
+    if (this.reason) status.reason = this.reason;
     if (this.details) status.details = this.details;
     return status;
   }
@@ -73,9 +74,10 @@ export const OBJECT_MODIFIED = "the object has been modified; please apply your 
 export function newInvalid(kind: { group: string; kind: string }, name: string, causes: FieldError[]): StatusError {
   const texts = causes.map(fieldErrorText);
   const joined = texts.length === 1 ? texts[0] : `[${texts.join(", ")}]`;
+  // StatusDetails' name, group and kind are omitempty in kube.
   const details: StatusDetails = {
-    name,
-    kind: kind.kind,
+    ...(name !== "" ? { name } : {}),
+    ...(kind.kind !== "" ? { kind: kind.kind } : {}),
     causes: causes.map((c) => ({ reason: c.type, message: fieldErrorBody(c), field: c.field })),
   };
   if (kind.group !== "") details.group = kind.group;
@@ -85,7 +87,7 @@ export function newInvalid(kind: { group: string; kind: string }, name: string, 
 
 /** A field error as k8s.io/apimachinery/pkg/util/validation/field builds them. */
 export interface FieldError {
-  type: "FieldValueRequired" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
+  type: "FieldValueRequired" | "FieldValueNotFound" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
   field: string;
   detail: string;
   value?: unknown;
@@ -95,6 +97,7 @@ export interface FieldError {
 
 const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
   FieldValueRequired: "Required value",
+  FieldValueNotFound: "Not found",
   FieldValueInvalid: "Invalid value",
   FieldValueNotSupported: "Unsupported value",
   FieldValueForbidden: "Forbidden",
@@ -107,7 +110,7 @@ const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
 /** kube's field.Error.ErrorBody(): the error without its field path (what a Status cause's message holds). */
 function fieldErrorBody(e: FieldError): string {
   const words = FIELD_ERROR_WORDS[e.type];
-  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
+  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotFound" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
     e.type === "FieldValueTooMany");
   const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
   return `${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
@@ -164,6 +167,18 @@ export function newRequestEntityTooLarge(limitBytes: number): StatusError {
 
 export function newInternalError(message: string): StatusError {
   return new StatusError(500, "InternalError", `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+/** kube's ErrorToAPIStatus for an error that is not a Status: 500 with StatusReasonUnknown (""). */
+export function newUnknownError(message: string): StatusError {
+  return new StatusError(500, "", message);
+}
+
+/** kube's NewTooManyRequests: 429 with details.retryAfterSeconds and, when positive, a Retry-After header. */
+export function newTooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
+  const details: StatusDetails = retryAfterSeconds > 0 ? { retryAfterSeconds } : {};
+  if (causes.length > 0) details.causes = causes;
+  return new StatusError(429, "TooManyRequests", message, details, retryAfterSeconds > 0 ? { "Retry-After": String(retryAfterSeconds) } : {});
 }
 
 export function newServiceUnavailable(message: string): StatusError {

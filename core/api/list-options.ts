@@ -7,6 +7,7 @@ import { type FieldError, newBadRequest, newInvalid } from "./errors.ts";
 import { type FieldSelector, parseFieldSelector } from "./field-selector.ts";
 import { goQuote } from "./_go-text.ts";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.ts";
+import { queryBool, queryInt64 } from "./query-params.ts";
 
 export type ResourceVersionMatch = "" | "Exact" | "NotOlderThan";
 
@@ -25,21 +26,7 @@ export interface ListOptions {
   fieldSelector: FieldSelector;
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
-
-/** strconv.ParseInt(text, 10, 64), failing with Go's message. */
-function parseInt64(text: string): number {
-  if (!/^[+-]?\d+$/.test(text)) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`);
-  const value = BigInt(text);
-  if (value > INT64_MAX || value < -INT64_MAX - 1n) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
-  return Number(value);
-}
-
-/** kube's query bool: absent, "0" and "false" (any case) are false; anything else, even "", is true. */
-function parseBool(text: string | null): boolean {
-  return text !== null && text !== "0" && text.toLowerCase() !== "false";
-}
 
 /** The numeric resourceVersion: 0 for "" and "0"; 400 as kube's storage answers for anything not a uint64. */
 export function parseResourceVersion(text: string): number {
@@ -72,16 +59,14 @@ function validateListOptions(options: ListOptions, rawMatch: string): FieldError
  * 422 for combinations kube forbids. Unknown parameters (e.g. 1.27's sendInitialEvents) are ignored, as in 1.26.
  */
 export function parseListOptions(query: URLSearchParams): ListOptions {
-  const timeout = query.get("timeoutSeconds");
-  const limit = query.get("limit");
   const rawMatch = query.get("resourceVersionMatch") ?? "";
   const options: ListOptions = {
-    watch: parseBool(query.get("watch")),
-    allowWatchBookmarks: parseBool(query.get("allowWatchBookmarks")),
+    watch: queryBool(query, "watch"),
+    allowWatchBookmarks: queryBool(query, "allowWatchBookmarks"),
     resourceVersion: query.get("resourceVersion") ?? "",
     resourceVersionMatch: rawMatch === "Exact" || rawMatch === "NotOlderThan" ? rawMatch : "",
-    timeoutSeconds: timeout === null ? undefined : parseInt64(timeout),
-    limit: limit === null ? 0 : Math.max(0, parseInt64(limit)),
+    timeoutSeconds: queryInt64(query, "timeoutSeconds"),
+    limit: Math.max(0, queryInt64(query, "limit") ?? 0),
     continue: query.get("continue") ?? "",
     labelSelector: parseLabelSelector(query.get("labelSelector") ?? ""),
     fieldSelector: parseFieldSelector(query.get("fieldSelector") ?? ""),

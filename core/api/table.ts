@@ -40,21 +40,27 @@ export function defaultCells(obj: KubeObject): unknown[] {
   return [obj.metadata.name, obj.metadata.creationTimestamp];
 }
 
-export function toTable(
-  items: KubeObject[],
-  listMeta: Partial<ListMeta>,
-  options: { version: string; include: IncludeObject; columns?: TableColumn[]; cells?: (obj: KubeObject) => unknown[] },
-): Table {
-  const cells = options.cells ?? defaultCells;
+export interface TableOptions {
+  version: string;
+  include: IncludeObject;
+  columns?: TableColumn[];
+  cells?: (obj: KubeObject) => unknown[];
+}
+
+/** One object's row: its cells and, as `include` asks, the object or its metadata. */
+export function tableRow(obj: KubeObject, options: TableOptions): Table["rows"][number] {
+  const cells = (options.cells ?? defaultCells)(obj);
+  const object = rowObject(obj, options.include, options.version);
+  return object === undefined ? { cells } : { cells, object };
+}
+
+export function toTable(items: KubeObject[], listMeta: Partial<ListMeta>, options: TableOptions): Table {
   return {
     kind: "Table",
     apiVersion: `meta.k8s.io/${options.version}`,
     metadata: listMeta,
     columnDefinitions: options.columns ?? DEFAULT_COLUMNS,
-    rows: items.map((obj) => {
-      const object = rowObject(obj, options.include, options.version);
-      return object === undefined ? { cells: cells(obj) } : { cells: cells(obj), object };
-    }),
+    rows: items.map((obj) => tableRow(obj, options)),
   };
 }
 

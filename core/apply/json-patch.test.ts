@@ -64,3 +64,16 @@ test("jsonEqual ignores member order but not array order", () => {
   expect(jsonEqual([1, 2], [2, 1])).toBe(false);
   expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
 });
+
+test("copies may add at most the accumulated copy limit in all (json-patch Patch.copy, AccumulatedCopySizeError)", () => {
+  const doc = { a: "x".repeat(8) }; // "xxxxxxxx" is 10 bytes of JSON
+  const copies = (n: number) => Array.from({ length: n }, (_, i) => ({ op: "copy", from: "/a", path: `/c${i}` }));
+  expect(Object.keys(applyJsonPatch(doc, copies(3), 30) as object)).toHaveLength(4);
+  expect(() => applyJsonPatch(doc, copies(4), 30)).toThrow("Unable to complete the copy, the accumulated size increase of copy is 40, exceeding the limit 30");
+});
+
+test("doubling copies are stopped at the limit before they are made", () => {
+  const doubling = Array.from({ length: 40 }, () => ({ op: "copy", from: "/a", path: "/a/-" }));
+  const doc = { a: ["x".repeat(100)] };
+  expect(() => applyJsonPatch(doc, doubling)).toThrow(/exceeding the limit 3145728$/);
+});

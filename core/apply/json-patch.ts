@@ -1,8 +1,11 @@
 /**
  * JSON patch (RFC 6902) over plain JSON values, with the behaviour of evanphx/json-patch v4 that
  * kube-apiserver uses: negative array indices count from the end, `-` appends, replacing or removing a
- * missing member fails, a `test` against a missing member passes only for null.
+ * missing member fails, a `test` against a missing member passes only for null. `copy` operations may add at
+ * most 3 MiB in all (kube-apiserver arms json-patch's AccumulatedCopySizeLimit from JSONPatchMaxCopyBytes,
+ * CVE-2019-1002100), so a short patch cannot grow an object without bound.
  */
+import { Buffer } from "node:buffer";
 import { isPlainObject } from "../api/types.ts";
 
 export interface JsonPatchOperation {
@@ -30,17 +33,33 @@ export function parsePointer(pointer: unknown): string[] {
   return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
+/** kube-apiserver's default JSONPatchMaxCopyBytes (k8s.io/apiserver server.NewConfig). */
+export const MAX_ACCUMULATED_COPY_BYTES = 3 * 1024 * 1024;
+
 /** Applies `operations` in order to a copy of `document`; throws JsonPatchError on the first failing one. */
-export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[]): unknown {
+export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[], maxCopyBytes = MAX_ACCUMULATED_COPY_BYTES): unknown {
   let doc = structuredClone(document);
+  const copied = { bytes: 0, limit: maxCopyBytes };
   for (const operation of operations) {
     if (!isPlainObject(operation)) throw new JsonPatchError("operation must be an object");
-    doc = applyOperation(doc, operation);
+    doc = applyOperation(doc, operation, copied);
   }
   return doc;
 }
 
-function applyOperation(doc: unknown, operation: JsonPatchOperation): unknown {
+/**
+ * json-patch v4's copy: the copied value's JSON size counts against the limit before the copy is made
+ * (Patch.copy / AccumulatedCopySizeError).
+ */
+function copyValue(value: unknown, copied: { bytes: number; limit: number }): unknown {
+  copied.bytes += Buffer.byteLength(JSON.stringify(value) ?? "null");
+  if (copied.bytes > copied.limit) {
+    throw new JsonPatchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${copied.limit}`);
+  }
+  return structuredClone(value);
+}
+
+function applyOperation(doc: unknown, operation: JsonPatchOperation, copied: { bytes: number; limit: number }): unknown {
   switch (operation.op) {
     case "add":
       return add(doc, parsePointer(operation.path), requireValue(operation));
@@ -54,7 +73,7 @@ function applyOperation(doc: unknown, operation: JsonPatchOperation): unknown {
       return add(taken.doc, parsePointer(operation.path), taken.value);
     }
     case "copy":
-      return add(doc, parsePointer(operation.path), structuredClone(get(doc, parsePointer(operation.from))));
+      return add(doc, parsePointer(operation.path), copyValue(get(doc, parsePointer(operation.from)), copied));
     case "test":
       return testValue(doc, parsePointer(operation.path), operation.value ?? null);
     default:

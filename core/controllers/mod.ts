@@ -1,5 +1,7 @@
 /** The built-in controllers, in start order; --controllers picks among them by name. */
 import { bootstrapSigner, tokenCleaner } from "./bootstrap-tokens/mod.ts";
+import { disruptionController } from "./disruption/disruption-controller.ts";
+import { csrApprovingController, csrSigningController } from "./certificates/mod.ts";
 import { endpointsController } from "./endpoints.ts";
 import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
@@ -19,6 +21,9 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   nodeLifecycleController,
   endpointsController,
   endpointSliceController,
+  disruptionController,
   tokenCleaner,
   bootstrapSigner,
+  csrApprovingController,
+  csrSigningController,
 ];

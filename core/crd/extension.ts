@@ -30,7 +30,8 @@ export function customResourceExtension(crd: CustomResourceDefinition, version: 
   const published = publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema);
   return {
     // Custom resources count generations: any change outside metadata (and status, with a status subresource) bumps it.
-    strategy: { tracksGeneration: true },
+    // customResourceStrategy: generation tracked, AllowUnconditionalUpdate false.
+    strategy: { tracksGeneration: true, allowUnconditionalUpdate: false },
     prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
     validate: (obj) => validateValue(bodyOf(obj), body, ""),

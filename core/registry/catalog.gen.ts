@@ -132,6 +132,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     subresources: [
       { name: "status", kind: "PersistentVolumeClaim", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "QWTyNDq0dC4=",
   },
   {
@@ -148,6 +149,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     subresources: [
       { name: "status", kind: "PersistentVolume", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "HN/zwEC+JgM=",
   },
   {
@@ -172,6 +174,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
       { name: "proxy", kind: "PodProxyOptions", verbs: ["create", "delete", "get", "patch", "update"] },
       { name: "status", kind: "Pod", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "xPOwRZ+Yhw8=",
   },
   {
@@ -186,6 +189,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     categories: [],
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     subresources: [],
+    deleteReturnsObject: true,
     storageVersionHash: "LIXB2x4IFpk=",
   },
   {
@@ -219,6 +223,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     subresources: [
       { name: "status", kind: "ResourceQuota", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "8uhSgffRX6w=",
   },
   {
@@ -249,6 +254,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     subresources: [
       { name: "token", kind: "TokenRequest", group: "authentication.k8s.io", version: "v1", verbs: ["create"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "pbx9ZvyFpBE=",
   },
   {
@@ -266,6 +272,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
       { name: "proxy", kind: "ServiceProxyOptions", verbs: ["create", "delete", "get", "patch", "update"] },
       { name: "status", kind: "Service", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "0/CO1lhkEBI=",
   },
   {
@@ -730,6 +737,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     singularName: "podsecuritypolicy",
     listKind: "PodSecurityPolicyList",
     subresources: [],
+    deleteReturnsObject: true,
     storageVersionHash: "khBLobUXkqA=",
   },
   {
@@ -814,6 +822,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     categories: [],
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     subresources: [],
+    deleteReturnsObject: true,
     storageVersionHash: "hL6j/rwBV5w=",
   },
   {
@@ -828,6 +837,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     categories: [],
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     subresources: [],
+    deleteReturnsObject: true,
     storageVersionHash: "Pe62DkZtjuo=",
   },
   {
@@ -856,6 +866,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     categories: [],
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     subresources: [],
+    deleteReturnsObject: true,
     storageVersionHash: "K+m6uJwbjGY=",
   },
   {
@@ -872,6 +883,7 @@ export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [
     subresources: [
       { name: "status", kind: "VolumeAttachment", verbs: ["get", "patch", "update"] },
     ],
+    deleteReturnsObject: true,
     storageVersionHash: "tJx/ezt6UDU=",
   },
 ];

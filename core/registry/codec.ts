@@ -1,9 +1,10 @@
 /** Stored form of an object: its JSON without metadata.resourceVersion, which is the key's modRevision. */
+import { parseJSONExact } from "../api/exact-integers.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { KeyValue } from "../storage/storage.ts";
 
 export function decodeStored(kv: KeyValue): KubeObject {
-  const obj = JSON.parse(kv.value) as KubeObject;
+  const obj = parseJSONExact(kv.value) as KubeObject;
   obj.metadata.resourceVersion = String(kv.modRevision);
   return obj;
 }

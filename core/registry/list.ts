@@ -1,4 +1,5 @@
 /** Lists one collection at one revision, filtered, in pages (kube's etcd3 store GetList). */
+import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, type KubeList, type KubeObject } from "../api/types.ts";
 import { collectionPrefix } from "./keys.ts";
 import type { ResourceStore } from "./store.ts";
@@ -22,6 +23,9 @@ export interface ListPage {
   remainingItemCount?: number;
 }
 
+/** Items decoded per turn, so a large list shares the event loop with health checks and other clients. */
+const DECODED_PER_TURN = 500;
+
 /** Reads batches until `limit` matching items are found or the collection ends, all at one revision. */
 export async function listObjects(store: ResourceStore, query: ListQuery): Promise<ListPage> {
   const prefix = collectionPrefix(store.type, query.namespace);
@@ -37,6 +41,7 @@ export async function listObjects(store: ResourceStore, query: ListQuery): Promi
     remaining = result.remaining;
     let consumed = 0;
     for (const kv of result.items) {
+      if (consumed > 0 && consumed % DECODED_PER_TURN === 0) await takeTurn();
       consumed++;
       const obj = store.decode(kv);
       if (query.matches && !query.matches(obj)) continue;

@@ -26,6 +26,8 @@ export interface ResourceType {
   /** Discovery verbs of the main resource, kube's names: create, delete, deletecollection, get, list, patch, update, watch. */
   verbs: string[];
   subresources: SubresourceType[];
+  /** DELETE answers the deleted object instead of a Status: the 200 response kube 1.26's OpenAPI documents (ReturnDeletedObject). */
+  deleteReturnsObject?: true;
   /** Discovery's storageVersionHash (hash of the stored group/version/kind); absent for virtual types such as reviews and bindings. */
   storageVersionHash?: string;
 }

@@ -112,6 +112,35 @@ test("delete() of an object with finalizers marks it terminating; removing the l
   expect((await failure(configmaps().get("ns", "f"))).code).toBe(404);
 });
 
+test("delete() with a grace period removes a kind without graceful deletion at once (kube's rest.BeforeDelete)", async () => {
+  await configmaps().create("ns", cm("g"));
+  const { deleted } = await configmaps().delete("ns", "g", { gracePeriodSeconds: 10 });
+  expect(deleted).toBe(true);
+  expect((await failure(configmaps().get("ns", "g"))).code).toBe(404);
+});
+
+const pods = () => registry.store(type("", "v1", "pods"));
+const pod = (name: string, nodeName?: string): KubeObject => ({
+  metadata: { name },
+  spec: { containers: [{ name: "c", image: "nginx" }], ...(nodeName ? { nodeName } : {}) },
+});
+
+test("delete() of an unscheduled or finished pod ignores the asked grace period (kube's pod CheckGracefulDelete)", async () => {
+  await pods().create("ns", pod("pending"));
+  expect((await pods().delete("ns", "pending", { gracePeriodSeconds: 30 })).deleted).toBe(true);
+  await pods().create("ns", pod("done", "node-1"));
+  await pods().update("ns", "done", (cur) => ({ ...cur!, status: { phase: "Succeeded" } }), { subresource: "status" });
+  expect((await pods().delete("ns", "done", { gracePeriodSeconds: 30 })).deleted).toBe(true);
+});
+
+test("delete() of a scheduled pod keeps it terminating for the asked grace period, a negative one becoming 1", async () => {
+  await pods().create("ns", pod("running", "node-1"));
+  const { deleted, object } = await pods().delete("ns", "running", { gracePeriodSeconds: -5 });
+  expect(deleted).toBe(false);
+  expect(object.metadata.deletionGracePeriodSeconds).toBe(1);
+  expect((await pods().delete("ns", "running", { gracePeriodSeconds: 0 })).deleted).toBe(true);
+});
+
 test("delete() checks uid and resourceVersion preconditions", async () => {
   const created = await configmaps().create("ns", cm("p"));
   const wrongUid = await failure(configmaps().delete("ns", "p", { preconditions: { uid: "other" } }));

@@ -14,9 +14,10 @@ import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { type Strategy, strategyFor } from "./strategy.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
-import { checkFields, newStrictDecodingError } from "../schema/field-check.ts";
+import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
-import { checkName, setStatus, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
+import { checkUpdateVersion } from "./update-version.ts";
+import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
@@ -28,7 +29,7 @@ import { type VersionConversion, versionConversionFor } from "./conversion/mod.t
 
 export interface WriteOptions {
   dryRun?: boolean;
-  /** "" for the main resource, "status" for the status subresource. */
+  /** "" for the main resource, else the subresource written (status, finalize, approval). */
   subresource?: string;
   /** What to do with fields the kind's schema does not know (spec 4.7); default Warn. */
   fieldValidation?: "Ignore" | "Warn" | "Strict";
@@ -40,6 +41,8 @@ export interface WriteOptions {
   applied?: boolean;
   /** Create a missing object even where the kind refuses PUT-creates (server-side apply). */
   forceAllowCreate?: boolean;
+  /** The body is a client's whole object (PUT): see update-version.ts for what its resourceVersion means. */
+  replace?: boolean;
   /** Who writes; absent for the server's own writes, which write guards do not check. */
   user?: UserInfo;
   /** An actor's update that stands for a kube client's patch is authorized as "patch" (actor.ts). */
@@ -164,12 +167,13 @@ export class ResourceStore {
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
     if (version !== undefined && version !== "" && version !== "0") throw newBadRequest("resourceVersion should not be set on objects to be created");
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
-    this.strategy.prepareForCreate?.(obj);
+    this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
     this.#typeAndDefault(obj, options);
-    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
-    validateNewObject(this.type, obj, undefined, this.#extension?.validate);
+    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    validateNewObject(this.type, obj, { extraRules: this.#extension?.validate });
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
@@ -239,10 +243,12 @@ export class ResourceStore {
       const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
       const propagated = gracePending ? undefined : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
       const finalizers = propagated ?? current.metadata.finalizers ?? [];
-      const grace = options.gracePeriodSeconds ?? this.strategy.gracePeriodSeconds(current);
-      // An object already terminating goes only when its finalizers are gone and a zero grace period is asked for.
+      // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
+      const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;
+      // An object already terminating goes when its finalizers are gone and its grace period is 0 or a 0 is asked for.
       const held = finalizers.length > 0 || (this.strategy.holdsDeletion?.(current) ?? false);
-      const deleteNow = !held && (terminating ? options.gracePeriodSeconds === 0 : grace === 0);
+      const graceOver = !gracePending || options.gracePeriodSeconds === 0;
+      const deleteNow = !held && (terminating ? graceOver : grace === 0);
       if (deleteNow) {
         if (options.dryRun) return { object: current, deleted: true };
         try {
@@ -340,24 +346,27 @@ export class ResourceStore {
   async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
     const next = this.#normalize(body, namespace);
-    const clientVersion = next.metadata.resourceVersion;
-    if (clientVersion && clientVersion !== current.metadata.resourceVersion) {
-      throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
-    }
+    checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
-    const merged = subresource === "status"
+    const merged = this.strategy.prepareForUpdate
+      ? this.strategy.prepareForUpdate(next, current, subresource)
+      : subresource === "status"
       ? withStatusFrom(current, next)
       : subresource === "finalize"
       ? withSpecFinalizersFrom(current, next)
+      : subresource === "ephemeralcontainers"
+      ? withEphemeralContainersFrom(current, next)
       : this.#keepStatus(next, current);
+    if (subresource === "") this.strategy.beginUpdate?.(merged, current);
     this.#typeAndDefault(merged, options);
+    // As on create: kube's update handler records managedFields before mutating admission.
+    this.#trackManagedFields(current, merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    this.#trackManagedFields(current, merged, options);
-    validateNewObject(this.type, merged, current, this.#extension?.validate);
+    validateNewObject(this.type, merged, { old: current, extraRules: this.#extension?.validate, subresource });
     await this.#validateAdmission(admitted);
     return merged;
   }
@@ -369,7 +378,8 @@ export class ResourceStore {
     if (unknownFields.length > 0 && directive === "Strict") {
       throw newStrictDecodingError(this.type, obj, unknownFields, []);
     }
-    if (directive === "Warn") options.warnings?.push(...unknownFields.map((f) => `unknown field "${f}"`));
+    // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
+    if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
     if (this.#extension) this.#extension.applyDefaults(obj);
     else applyDefaults(this.type, obj);
   }
@@ -405,7 +415,9 @@ export class ResourceStore {
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
-    if (options.dryRun) return this.#asStoredAndRead(next);
+    // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
+    const storedVersion = current.metadata.resourceVersion;
+    if (options.dryRun) return this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } });
     try {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })

@@ -9,24 +9,42 @@ import type { ResourceType } from "./resource-type.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
 import { generateJobSelector } from "./job-selector.ts";
+import { prepareServiceUpdate } from "./service-cluster-ips.ts";
+import { CSR_STRATEGY } from "./csr-strategy.ts";
+import type { UserInfo } from "../auth/user.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
   tracksGeneration: boolean;
   /** PUT on a missing object creates it (AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
+  /** A PUT without a resourceVersion (or "0") overwrites whatever is stored; else it is a 422 (AllowUnconditionalUpdate). */
+  allowUnconditionalUpdate: boolean;
   /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
   hasStatus: boolean;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
   initialStatus?: (obj: KubeObject) => unknown;
-  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject). */
+  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject; see ResourceType.deleteReturnsObject). */
   returnsDeletedObject: boolean;
-  /** Grace period (seconds) a delete without one uses; 0 = deleted at once. */
-  gracePeriodSeconds: (obj: KubeObject) => number;
+  /**
+   * The grace period (seconds) a delete gets, given the one the client asked for (kube's CheckGracefulDelete of a
+   * RESTGracefulDeleteStrategy); absent for kinds deleted at once whatever the client asks (kube's rest.BeforeDelete).
+   */
+  checkGracefulDelete?: (obj: KubeObject, requested: number | undefined) => number;
   /** Rewrites a written body into its stored form on create and update (kube's conversion to the internal type). */
   normalize?: (obj: KubeObject) => void;
-  /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate). */
-  prepareForCreate?: (obj: KubeObject) => void;
+  /**
+   * Kind-specific changes to a main-resource update's new object before it is validated, given the stored one
+   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs).
+   */
+  beginUpdate?: (obj: KubeObject, old: KubeObject) => void;
+  /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate); `user` is absent for the server's own writes. */
+  prepareForCreate?: (obj: KubeObject, user?: UserInfo) => void;
+  /**
+   * The object an update stores, from the client's and the stored one (kube's PrepareForUpdate of the strategy
+   * serving `subresource`); absent = the generic rules (status and finalize subresources, status kept otherwise).
+   */
+  prepareForUpdate?: (next: KubeObject, current: KubeObject, subresource: string) => KubeObject;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
   holdsDeletion?: (obj: KubeObject) => boolean;
   /** Changes made when deletion begins, besides deletionTimestamp. */
@@ -63,10 +81,17 @@ const CREATE_ON_UPDATE = new Set([
   "rbac.authorization.k8s.io/clusterroles", "rbac.authorization.k8s.io/clusterrolebindings",
 ]);
 
-const RETURNS_DELETED_OBJECT = new Set(["/pods", "/namespaces", "/services", "/nodes", "/persistentvolumes", "/persistentvolumeclaims"]);
+
+/** Kinds whose strategy's AllowUnconditionalUpdate is false in kube 1.26 (custom resources too, see core/crd/extension.ts). */
+const CONDITIONAL_UPDATE_ONLY = new Set([
+  "apiextensions.k8s.io/customresourcedefinitions", "apiregistration.k8s.io/apiservices", "node.k8s.io/runtimeclasses",
+  "storage.k8s.io/csistoragecapacities", "storage.k8s.io/csinodes", "storage.k8s.io/csidrivers", "storage.k8s.io/volumeattachments",
+  "admissionregistration.k8s.io/validatingwebhookconfigurations", "admissionregistration.k8s.io/mutatingwebhookconfigurations",
+  "coordination.k8s.io/leases", "policy/poddisruptionbudgets",
+]);
 
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
-const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events", "certificates.k8s.io/certificatesigningrequests"]);
+const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events"]);
 
 const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
   "/pods": (obj) => ({ phase: "Pending", qosClass: podQOSClass(obj) }),
@@ -99,23 +124,33 @@ export function strategyFor(type: ResourceType): Strategy {
   return {
     tracksGeneration: GENERATION_TRACKING.has(id),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(id),
+    allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(id),
     hasStatus,
     initialStatus,
-    returnsDeletedObject: RETURNS_DELETED_OBJECT.has(id),
-    gracePeriodSeconds: id === "/pods" ? podGracePeriod : () => 0,
+    // Namespaces' REST wraps a store with ReturnDeletedObject, which kube's OpenAPI installer cannot see
+    // (pkg/registry/core/namespace/storage): its documents say Status, its answers carry the Namespace.
+    returnsDeletedObject: type.deleteReturnsObject === true || id === "/namespaces",
+    ...(id === "/pods" ? { checkGracefulDelete: podGracePeriod } : {}),
     ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
     ...(id === "/secrets" ? { normalize: foldStringData } : {}),
     ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
     ...(id === "batch/jobs" ? { prepareForCreate: generateJobSelector } : {}),
+    ...(id === "/services" ? { beginUpdate: prepareServiceUpdate } : {}),
+    ...(id === "certificates.k8s.io/certificatesigningrequests" ? CSR_STRATEGY : {}),
   };
 }
 
-/** An unscheduled or finished pod goes at once; a running one waits for its node agent (kube's pod CheckGracefulDelete). */
-function podGracePeriod(obj: KubeObject): number {
-  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+/**
+ * kube's podStrategy.CheckGracefulDelete: the client's grace period, else the pod's terminationGracePeriodSeconds;
+ * an unscheduled or finished pod goes at once whatever was asked, a negative period becomes 1.
+ */
+function podGracePeriod(obj: KubeObject, requested: number | undefined): number {
+  // An int64 beyond 2^53 arrives as a BigInt (core/api/exact-integers.ts).
+  const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number | bigint };
   const phase = (obj.status as { phase?: string } | undefined)?.phase;
   if (!spec.nodeName || phase === "Succeeded" || phase === "Failed") return 0;
-  return spec.terminationGracePeriodSeconds ?? 30;
+  const period = requested ?? Number(spec.terminationGracePeriodSeconds ?? 0);
+  return period < 0 ? 1 : period;
 }
 
 type Resources = { requests?: Record<string, unknown>; limits?: Record<string, unknown> };

@@ -29,6 +29,18 @@ function keepClientVersion(merged: KubeObject, next: KubeObject): void {
   else delete merged.metadata.resourceVersion;
 }
 
+/** pods/ephemeralcontainers changes only spec.ephemeralContainers (kube's dropNonEphemeralContainerUpdates). */
+export function withEphemeralContainersFrom(current: KubeObject, next: KubeObject): KubeObject {
+  const merged = structuredClone(current);
+  const ephemeral = (next.spec as { ephemeralContainers?: unknown[] } | undefined)?.ephemeralContainers;
+  const spec = { ...(merged.spec as object) } as Record<string, unknown>;
+  if (ephemeral === undefined) delete spec.ephemeralContainers;
+  else spec.ephemeralContainers = ephemeral;
+  merged.spec = spec;
+  keepClientVersion(merged, next);
+  return merged;
+}
+
 /** The namespace `finalize` subresource changes only spec.finalizers. */
 export function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
   const merged = structuredClone(current);

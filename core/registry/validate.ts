@@ -13,6 +13,8 @@ const NAME_RULES: Record<string, NameValidator> = {
   "rbac.authorization.k8s.io/clusterroles": nameIsPathSegment,
   "rbac.authorization.k8s.io/rolebindings": nameIsPathSegment,
   "rbac.authorization.k8s.io/clusterrolebindings": nameIsPathSegment,
+  // kube's ValidateCertificateRequestName accepts any name a path can carry (kubelets use base64url hashes).
+  "certificates.k8s.io/certificatesigningrequests": nameIsPathSegment,
   // "<version>.<group>", e.g. "v1." for the core group; validation/apiservice.ts checks the exact form.
   "apiregistration.k8s.io/apiservices": nameIsPathSegment,
 };
@@ -21,16 +23,21 @@ export function nameValidatorFor(type: ResourceType): NameValidator {
   return NAME_RULES[`${type.group}/${type.resource}`] ?? nameIsDNSSubdomain;
 }
 
+export interface ValidationContext {
+  /** The stored object, on update. */
+  old?: KubeObject;
+  /** Rules of a type defined at run time (a custom resource's schema). */
+  extraRules?: (obj: KubeObject, old?: KubeObject) => FieldError[];
+  /** The subresource an update writes through ("" for the main resource). */
+  subresource?: string;
+}
+
 /** Metadata rules plus the kind's own rules (with `old` on update) and any `extraRules`; any error makes one 422 Invalid. */
-export function validateNewObject(
-  type: ResourceType,
-  obj: KubeObject,
-  old?: KubeObject,
-  extraRules?: (obj: KubeObject, old?: KubeObject) => FieldError[],
-): void {
+export function validateNewObject(type: ResourceType, obj: KubeObject, context: ValidationContext = {}): void {
+  const { old, extraRules, subresource = "" } = context;
   const errors = [
     ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: nameValidatorFor(type) }),
-    ...validateKind(type, obj, old),
+    ...validateKind(type, obj, old, subresource),
     ...(extraRules?.(obj, old) ?? []),
   ];
   if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);

@@ -63,14 +63,17 @@ test("listenHttps() on port 0 reports the bound port", () => {
 test("a client certificate signed by the client CA is seen as verified with its CN and all O values", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", trustedClient)));
-  expect(body).toEqual({ path: "/who", conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) } } });
+  expect(body).toEqual({
+    path: "/who",
+    conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) }, requestTarget: "/who" },
+  });
   expect(samePem(body.conn.peerCertificate.chain[0], trustedClient.certPem)).toBe(true);
 });
 
 test("a client certificate from a foreign CA is passed on as unverified", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", foreignClient)));
-  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] } });
+  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] }, requestTarget: "/who" });
   expect(samePem(body.conn.peerCertificate.chain[0], foreignClient.certPem)).toBe(true);
 });
 
@@ -87,10 +90,10 @@ test("a certificate from the request-header CA passes the handshake but is not v
   }
 });
 
-test("a request without a client certificate has no peer certificate", async () => {
+test("a request without a client certificate has no peer certificate (only the request target as sent)", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/anon")));
-  expect(body.conn).toEqual({});
+  expect(body.conn).toEqual({ requestTarget: "/anon" });
 });
 
 test("a streaming response arrives chunk by chunk before the stream ends", async () => {

@@ -10,6 +10,13 @@ import type { AddressInfo, Socket } from "node:net";
 import { createServer as createTlsServer, type DetailedPeerCertificate, type Server as TlsServer, type TlsOptions, type TLSSocket } from "node:tls";
 import { getRequestListener } from "@hono/node-server";
 import { chainVerifier, type ChainVerifier } from "./certificate-chain.ts";
+import { ConnectionTracker, type ConnectionTimeouts, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
+import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
+
+/** secure_serving.go's MaxHeaderBytes (1 MiB); Go's server reads 4096 bytes more before answering 431 (initialReadLimitSize). */
+const MAX_HEADER_BYTES = (1 << 20) + 4096;
+/** How often the "connection limit reached" line may be logged. */
+const CAP_LOG_INTERVAL_MS = 10_000;
 
 export interface PeerCertificate {
   commonName: string;
@@ -40,6 +47,10 @@ export interface HttpsOptions {
   requestHeaderCA?: string;
   /** How long close() lets running requests finish before cutting their connections; default 5s. */
   shutdownGraceMs?: number;
+  /** Header, body-stall and idle timeouts; default kube's (32s, 90s). */
+  timeouts?: ConnectionTimeouts;
+  /** Open connections beyond which new ones are refused; default what the open-file limit leaves room for. */
+  maxConnections?: number;
 }
 
 export interface HttpsListener {
@@ -56,7 +67,9 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     { overrideGlobalObjects: false },
   );
   const fromClientCA = chainVerifier(options.clientCA);
+  const timeouts = options.timeouts ?? KUBE_CONNECTION_TIMEOUTS;
   const { tlsServer, httpServer } = secureHttpServer({
+    handshakeTimeout: timeouts.readHeaderTimeoutMs,
     key: options.key,
     cert: options.cert,
     ca: options.requestHeaderCA ? `${options.clientCA}\n${options.requestHeaderCA}` : options.clientCA,
@@ -65,18 +78,27 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     rejectUnauthorized: false,
     ALPNProtocols: ["http/1.1"],
   });
-  const connections = new ConnectionTracker();
+  const connections = new ConnectionTracker(timeouts);
+  tlsServer.maxConnections = options.maxConnections ?? maxConnectionsFor(openFileLimit());
+  let capLoggedAt = -Infinity;
+  tlsServer.on("drop", () => {
+    if (Date.now() - capLoggedAt < CAP_LOG_INTERVAL_MS) return;
+    capLoggedAt = Date.now();
+    console.error(`kubun: connection limit reached (${tlsServer.maxConnections} open): refusing new connections until some close`);
+  });
   tlsServer.on("secureConnection", (socket: TLSSocket) => {
     connections.add(socket);
     socket.on("error", () => socket.destroy());
   });
+  // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
+  httpServer.keepAliveTimeout = timeouts.idleTimeoutMs;
   httpServer.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    connections.trackRequest(request.socket, response);
+    connections.trackRequest(request.socket, request, response);
     requestListener(request, response);
   });
-  // A failed handshake (garbage bytes, unknown CA on the client side) concerns only that socket.
+  // A failed handshake (garbage bytes, unknown CA on the client side, a handshake timeout) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
-  httpServer.on("clientError", (_error, socket) => socket.destroy());
+  httpServer.on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
 
   await new Promise<void>((resolve, reject) => {
     tlsServer.once("error", reject);
@@ -103,57 +125,26 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
  */
 function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; httpServer: HttpServer | HttpsServer } {
   if ("Deno" in globalThis) {
-    const server = createHttpsServer(tlsOptions);
+    const server = createHttpsServer({ ...tlsOptions, maxHeaderSize: MAX_HEADER_BYTES });
     return { tlsServer: server, httpServer: server };
   }
   const tlsServer = createTlsServer(tlsOptions);
-  const httpServer = createHttpServer();
+  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   tlsServer.on("secureConnection", (socket: TLSSocket) => httpServer.emit("connection", socket));
   return { tlsServer, httpServer };
 }
 
-/** Open connections and their running requests, so close() can let requests finish first. */
-class ConnectionTracker {
-  #runningBySocket = new Map<Socket, number>();
-  #running = 0;
-  #draining = false;
-  #onIdle: (() => void) | undefined;
-
-  add(socket: Socket): void {
-    this.#runningBySocket.set(socket, 0);
-    socket.on("close", () => this.#runningBySocket.delete(socket));
+/**
+ * Go's net/http answers (conn.serve) to a request it cannot read: a head over MaxHeaderBytes gets 431, any
+ * other malformed head 400, both as plain text closing the connection; a connection that broke gets no answer.
+ */
+function answerUnreadableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (!error.code?.startsWith("HPE_") || !socket.writable) {
+    socket.destroy();
+    return;
   }
-
-  trackRequest(socket: Socket, response: ServerResponse): void {
-    const running = this.#runningBySocket.get(socket);
-    if (running === undefined) return;
-    this.#runningBySocket.set(socket, running + 1);
-    this.#running++;
-    response.on("close", () => {
-      this.#running--;
-      const left = this.#runningBySocket.get(socket);
-      // A response closes after its socket when the client went away; that socket is already gone.
-      if (left !== undefined) {
-        this.#runningBySocket.set(socket, left - 1);
-        if (this.#draining && left === 1) socket.destroy();
-      }
-      if (this.#running === 0) this.#onIdle?.();
-    });
-  }
-
-  /** Closes idle connections now, busy ones when their requests end, and all of them after graceMs. */
-  async drain(graceMs: number): Promise<void> {
-    this.#draining = true;
-    for (const [socket, running] of this.#runningBySocket) if (running === 0) socket.destroy();
-    if (this.#running > 0) {
-      const idle = new Promise<void>((resolve) => (this.#onIdle = resolve));
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([idle, expired]);
-      clearTimeout(timer);
-    }
-    for (const socket of this.#runningBySocket.keys()) socket.destroy();
-  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
 }
 
 /** The peer certificate cannot change during a TLS connection, so it is read and verified once per socket. */

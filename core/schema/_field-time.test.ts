@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { RFC3339, RFC3339_MICRO, timeParseError } from "./_field-time.ts";
+import { canonicalTime, RFC3339, RFC3339_MICRO, timeParseError } from "./_field-time.ts";
 
 test("timeParseError() accepts RFC 3339 timestamps, with or without a fraction, in UTC or with an offset", () => {
   for (const ok of ["2023-01-02T03:04:05Z", "2023-01-02T03:04:05.123Z", "2023-01-02T03:04:05+02:00", "2024-02-29T00:00:00Z", "2023-01-02T3:04:05Z"]) {
@@ -30,4 +30,23 @@ test("timeParseError() reports out-of-range parts and trailing text as Go does",
   expect(timeParseError(RFC3339, "2023-02-29T03:04:05Z")).toBe('parsing time "2023-02-29T03:04:05Z": day out of range');
   expect(timeParseError(RFC3339, "2023-01-02T03:04:05Zjunk")).toBe('parsing time "2023-01-02T03:04:05Zjunk": extra text: "junk"');
   expect(timeParseError(RFC3339, 'a"b')).toBe('parsing time "a\\"b" as "2006-01-02T15:04:05Z07:00": cannot parse "a\\"b" as "2006"');
+});
+
+test("canonicalTime() writes metav1.Time as UTC whole seconds, as its MarshalJSON (t.UTC().Format(time.RFC3339))", () => {
+  const cases: [string, string][] = [
+    ["2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"],
+    ["2024-05-01T12:30:00+02:00", "2024-05-01T10:30:00Z"],
+    ["2024-05-01T10:00:00.999999999Z", "2024-05-01T10:00:00Z"],
+    ["2024-12-31T23:30:00-01:00", "2025-01-01T00:30:00Z"],
+    ["2024-03-01T00:15:00+00:30", "2024-02-29T23:45:00Z"],
+    ["0050-01-01T00:00:00Z", "0050-01-01T00:00:00Z"],
+    ["0000-01-01T00:00:00+01:00", "0000-01-01T00:00:00+01:00"],
+  ];
+  for (const [sent, stored] of cases) expect([sent, canonicalTime(RFC3339, sent)]).toEqual([sent, stored]);
+});
+
+test("canonicalTime() writes metav1.MicroTime as UTC with six fraction digits, as its MarshalJSON (RFC3339Micro)", () => {
+  expect(canonicalTime(RFC3339_MICRO, "2024-05-01T10:00:00.123456Z")).toBe("2024-05-01T10:00:00.123456Z");
+  expect(canonicalTime(RFC3339_MICRO, "2024-05-01T07:00:00.000001-03:00")).toBe("2024-05-01T10:00:00.000001Z");
+  expect(canonicalTime(RFC3339_MICRO, "2024-05-01T10:00:00,500000+00:00")).toBe("2024-05-01T10:00:00.500000Z");
 });

@@ -102,3 +102,30 @@ export function timeParseError(layout: typeof RFC3339 | typeof RFC3339_MICRO, va
   if (fields.day < 1 || fields.day > daysIn(fields.month, fields.year)) return `parsing time ${quote(value)}: day out of range`;
   return undefined;
 }
+
+/** The digits of a timestamp that timeParseError accepted: date, time, optional fraction, zone. */
+const PARSED_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})T(\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,](\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+
+/**
+ * A valid timestamp as kube writes it back: metav1.Time's MarshalJSON is `t.UTC().Format(time.RFC3339)` (whole
+ * seconds), MicroTime's `t.UTC().Format(RFC3339Micro)` (six digits); Go's Format truncates the fraction. A value
+ * whose UTC year leaves 0..9999 (Go refuses to marshal it) is kept as sent.
+ */
+export function canonicalTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): string {
+  const m = PARSED_TIME.exec(value);
+  if (!m) return value;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const offsetMinutes = m[8] === "Z" ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  const utc = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, keeps years below 100 as they are.
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute - offsetMinutes, second, 0);
+  const utcYear = utc.getUTCFullYear();
+  if (utcYear < 0 || utcYear > 9999) return value;
+  const date = `${pad(utcYear, 4)}-${pad(utc.getUTCMonth() + 1, 2)}-${pad(utc.getUTCDate(), 2)}`;
+  const time = `${pad(utc.getUTCHours(), 2)}:${pad(utc.getUTCMinutes(), 2)}:${pad(utc.getUTCSeconds(), 2)}`;
+  const fraction = layout === RFC3339_MICRO ? `.${(m[7] ?? "").slice(0, 6).padEnd(6, "0")}` : "";
+  return `${date}T${time}${fraction}Z`;
+}

@@ -150,3 +150,31 @@ test("checkFields() stores quantities in kube's canonical form, in structs, maps
   checkFields(DEPLOYMENT, d as KubeObject);
   expect(container(d).resources).toEqual({ requests: { cpu: "500m", memory: "1Gi" }, limits: { cpu: "1500m", memory: "1536Mi" } });
 });
+
+test("checkFields() stores metav1.Time in UTC whole seconds and MicroTime with six digits in UTC, as their MarshalJSON", () => {
+  const event: Json = {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name: "e" },
+    involvedObject: { kind: "Pod", name: "p" },
+    firstTimestamp: "2024-05-01T12:00:00.75+02:00",
+    eventTime: "2024-05-01T05:00:00.123456-05:00",
+    series: { count: 2, lastObservedTime: "2024-05-01T10:00:01.000001Z" },
+  };
+  checkFields(typeOf("", "v1", "Event"), event as KubeObject);
+  expect([event.firstTimestamp, event.eventTime, event.series.lastObservedTime]).toEqual(["2024-05-01T10:00:00Z", "2024-05-01T10:00:00.123456Z", "2024-05-01T10:00:01.000001Z"]);
+  const pod: Json = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2024-05-01T10:00:00+01:00" }] } };
+  checkFields(POD, pod as KubeObject);
+  expect(pod.status.conditions[0].lastTransitionTime).toBe("2024-05-01T09:00:00Z");
+});
+
+test("checkFields() takes int64 values beyond 2^53 (BigInt) exactly and refuses them for int32 and past int64, as Go's decoder", () => {
+  const job: Json = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { activeDeadlineSeconds: 9223372036854775807n, template: {} } };
+  checkFields(typeOf("batch", "v1", "Job"), job as KubeObject);
+  expect(job.spec.activeDeadlineSeconds).toBe(9223372036854775807n);
+  const prefix = (kind: string) => `${kind} in version "v1" cannot be handled as a ${kind}: `;
+  expect(errorOf(DEPLOYMENT, deployment((d) => (d.spec.replicas = 9007199254740993n))))
+    .toBe(`${prefix("Deployment")}json: cannot unmarshal number 9007199254740993 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+  expect(errorOf(POD, { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { activeDeadlineSeconds: 9223372036854775808n } }))
+    .toBe(`${prefix("Pod")}json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64`);
+});

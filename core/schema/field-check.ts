@@ -10,8 +10,23 @@ import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";
 import { canonicalQuantity } from "../api/quantity.ts";
+import { canonicalTime } from "./_field-time.ts";
+import { unstructuredMessage } from "./_field-unstructured.ts";
 
 export { newStrictDecodingError, strictDecodingMessage } from "./_field-strict.ts";
+export { MAX_STRICT_ERRORS } from "../api/decode-body.ts";
+
+/** A type error in a patched object, worded as kube's patch handler reports it (see checkFields' `patch` option). */
+export class PatchTypeError extends Error {}
+
+export interface FieldCheckOptions {
+  /**
+   * The object is the result of a patch: a type error is thrown as PatchTypeError for the caller to wrap, in the
+   * words of runtime.DefaultUnstructuredConverter (strategic merge patch) or of the bare JSON decoder (JSON and
+   * merge patch), instead of a 400 for a request body.
+   */
+  patch?: "strategic" | "json";
+}
 
 export interface FieldCheck {
   /** Paths of unknown fields that were dropped, e.g. "spec.foo", "spec.containers[0].bar". */
@@ -28,12 +43,16 @@ interface Walk {
   structName: string;
   /** `Deployment in version "v1" cannot be handled as a Deployment: ` */
   errorPrefix: string;
+  patch?: FieldCheckOptions["patch"];
 }
 
-function fail(walk: Walk, problem: ValueProblem): never {
-  if ("message" in problem) throw newBadRequest(walk.errorPrefix + problem.message);
+function fail(walk: Walk, problem: ValueProblem, value: unknown, node: FieldNode): never {
+  const converterMessage = walk.patch === "strategic" ? unstructuredMessage(value, node, problem) : undefined;
+  if (converterMessage !== undefined) throw new PatchTypeError(converterMessage);
   const goField = `${walk.structName}.${walk.goFields.join(".")}`;
-  throw newBadRequest(`${walk.errorPrefix}json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`);
+  const message = "message" in problem ? problem.message : `json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`;
+  if (walk.patch) throw new PatchTypeError(message);
+  throw newBadRequest(walk.errorPrefix + message);
 }
 
 function checkStruct(obj: Record<string, unknown>, node: StructNode, path: string, walk: Walk): void {
@@ -62,17 +81,17 @@ function checkStruct(obj: Record<string, unknown>, node: StructNode, path: strin
 }
 
 /**
- * Checks a non-null value and answers it as kube stores it (quantities in canonical form); a null inside a list or
- * map becomes Go's zero value.
+ * Checks a non-null value and answers it as kube stores it (quantities in canonical form, timestamps as their
+ * MarshalJSON writes them); a null inside a list or map becomes Go's zero value.
  */
 function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): unknown {
   switch (node.kind) {
     case "struct":
-      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       checkStruct(value, node, path, walk);
       return value;
     case "map":
-      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!isPlainObject(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       for (const key of Object.keys(value)) {
         if (value[key] === undefined) delete value[key];
         else if (value[key] === null) value[key] = zeroValue(node.value);
@@ -80,7 +99,7 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
       }
       return value;
     case "array":
-      if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType });
+      if (!Array.isArray(value)) fail(walk, { jsonValue: describeJSON(value), goType: node.goType }, value, node);
       for (let i = 0; i < value.length; i++) {
         if (value[i] === null || value[i] === undefined) value[i] = zeroValue(node.item);
         else value[i] = checkValue(value[i], node.item, `${path}[${i}]`, walk);
@@ -88,14 +107,18 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
       return value;
     default: {
       const problem = scalarProblem(value, node);
-      if (problem) fail(walk, problem);
-      return node.kind === "quantity" ? canonicalQuantity(value as string | number) ?? value : value;
+      if (problem) fail(walk, problem, value, node);
+      if (node.kind === "quantity") return canonicalQuantity(typeof value === "bigint" ? String(value) : value as string | number) ?? value;
+      // A float64 holds what Go's float64 holds: a huge integer rounds.
+      if (node.kind === "scalar" && node.goType === "float64" && typeof value === "bigint") return Number(value);
+      if (node.kind === "time") return canonicalTime(node.layout, value as string);
+      return value;
     }
   }
 }
 
-/** Drops unknown fields from `obj` in place; throws a 400 StatusError for a value of the wrong type. */
-export function checkFields(type: ResourceType, obj: KubeObject): FieldCheck {
+/** Drops unknown fields from `obj` in place; throws for a value of the wrong type (a 400 StatusError by default). */
+export function checkFields(type: ResourceType, obj: KubeObject, options: FieldCheckOptions = {}): FieldCheck {
   const root = builtInNodes.forKind(type.group, type.version, type.kind);
   if (!root) return { unknownFields: [] };
   const walk: Walk = {
@@ -103,6 +126,7 @@ export function checkFields(type: ResourceType, obj: KubeObject): FieldCheck {
     goFields: [],
     structName: root.name,
     errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: `,
+    patch: options.patch,
   };
   checkStruct(obj as unknown as Record<string, unknown>, root, "", walk);
   return { unknownFields: walk.unknownFields };

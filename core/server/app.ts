@@ -6,6 +6,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
+import { isPrettyPrint } from "../api/query-params.ts";
 import { type Printer, printerFor } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf } from "../api/types.ts";
@@ -36,8 +37,9 @@ import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
-import { respondError } from "./respond.ts";
+import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { warningHeaderValues } from "./warning-headers.ts";
 
 export interface AppDeps {
   storage: Storage;
@@ -67,22 +69,29 @@ type Env = { Bindings: { conn: ConnectionInfo }; Variables: { url: URL; info: Re
 const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function json(body: unknown, status = 200): Response {
-  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "Content-Type": "application/json" } });
+function json(body: unknown, pretty = false): Response {
+  return new Response(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
 }
 
-function errorResponse(error: unknown, accept: string | null | undefined): Response {
-  if (isStatusError(error)) return respondError(error, accept);
-  // Never echo internals that may hold secrets; the message names the failure only.
-  console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
-  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept);
+/** kube's isPrettyPrint; a request that failed before its URL reached the context has it parsed here. */
+function prettyFor(request: Request, url = new URL(request.url)): boolean {
+  return isPrettyPrint(url.searchParams, request.headers.get("user-agent"));
+}
+
+function errorResponse(error: unknown, request: Request): Response {
+  const accept = request.headers.get("accept");
+  const pretty = prettyFor(request);
+  if (isStatusError(error)) return respondError(error, accept, pretty);
+  // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
+  if (!request.signal.aborted) console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
 
-  app.onError((error, c) => errorResponse(error, c.req.header("accept")));
-  app.notFound((c) => respondError(newResourceNotFound(), c.req.header("accept")));
+  app.onError((error, c) => errorResponse(error, c.req.raw));
+  app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
   app.use("*", async (c, next) => {
     // Parsed once; every later step reads it from the context.
@@ -135,18 +144,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.get("url")));
     app.get(JWKS_PATH, () => issuerDocs.jwks());
   }
-  app.get("/version", () => json(versionInfo()));
+  // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/ ...
+  const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
+    app.get(path, handler);
+    app.get(`${path}/`, handler);
+  };
+  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.get("url"))));
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
-  app.get("/api", (c) => json(apiVersions(c.get("url").host)));
+  getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c.req.raw, c.get("url"))));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
-  app.get("/apis", () => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions())));
-  app.get("/api/:version", (c) => discovery(apiResourceList(deps.catalog, "", c.req.param("version"))));
-  app.get("/apis/:group", (c) => discovery(aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group"))));
-  app.get("/apis/:group/:version", (c) => discovery(apiResourceList(deps.catalog, c.req.param("group"), c.req.param("version"))));
+  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.get("url"))));
+  getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
+  getWithOrWithoutSlash("/apis/:group", (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")));
+  getWithOrWithoutSlash("/apis/:group/:version", (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")));
   app.all("/api/*", (c) => serveResource(c, deps));
   app.all("/apis/*", (c) => serveResource(c, deps));
 
@@ -154,7 +168,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     try {
       return await app.fetch(request, { conn });
     } catch (error) {
-      return errorResponse(error, request.headers.get("accept"));
+      return errorResponse(error, request);
     }
   };
 }
@@ -171,9 +185,9 @@ function hasDotSegment(path: string): boolean {
   return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
-function discovery(body: unknown): Response {
+function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();
-  return json(body);
+  return json(body, prettyFor(c.req.raw, c.get("url")));
 }
 
 async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> {
@@ -195,7 +209,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
-      pretty: ["true", "1"].includes(url.searchParams.get("pretty") ?? ""),
+      pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
@@ -206,10 +220,10 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   return withWarnings(await handler(ctx), ctx.warnings);
 }
 
-/** Adds each text as a `Warning: 299 - "<text>"` header (a copy, since proxied answers have immutable headers). */
+/** Adds the Warning headers kube's recorder would write (a copy, since proxied answers have immutable headers). */
 function withWarnings(response: Response, warnings: string[]): Response {
   if (warnings.length === 0) return response;
   const copy = new Response(response.body, response);
-  for (const warning of warnings) copy.headers.append("Warning", `299 - ${JSON.stringify(warning)}`);
+  for (const value of warningHeaderValues(warnings)) copy.headers.append("Warning", value);
   return copy;
 }

@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import type * as X509 from "@peculiar/x509";
+import { randomSerialNumber } from "../api/certificates/mod.ts";
 import { x509 } from "../runtime/x509.ts";
 
 const KEY_ALGORITHM: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
@@ -126,9 +127,3 @@ function validity(days: number): { notBefore: Date; notAfter: Date } {
   return { notBefore: new Date(now - CLOCK_SKEW_MS), notAfter: new Date(now + days * DAY_MS) };
 }
 
-// Go's crypto/x509 rejects negative serial numbers, so the top bit stays clear.
-function randomSerialNumber(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01;
-  return Buffer.from(bytes).toString("hex");
-}

@@ -3,6 +3,7 @@
  * kube-apiserver's, and Go's duration syntax (`90s`, `5m`, `1h30m`).
  */
 import { parseGoDuration } from "../api/go-duration.ts";
+import { parseGoBool } from "../api/query-params.ts";
 
 export interface FlagType<T> {
   /** Shown after the flag name in --help ("int", "string", "duration"); empty for booleans. */
@@ -30,17 +31,11 @@ export const boolFlag: FlagType<boolean> = {
   name: "",
   isBoolean: true,
   parse(text) {
-    const value = BOOL_WORDS[text];
+    const value = parseGoBool(text);
     if (value === undefined) throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
     return value;
   },
   format: String,
-};
-
-// The spellings Go's strconv.ParseBool accepts.
-const BOOL_WORDS: Record<string, boolean> = {
-  "1": true, t: true, T: true, true: true, TRUE: true, True: true,
-  "0": false, f: false, F: false, false: false, FALSE: false, False: false,
 };
 
 /** pflag's stringSlice: comma-separated, and repeating the flag adds more. */

@@ -14,11 +14,16 @@ export interface ServerConfig {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** Connection bounds (hidden; kube's values by default, shorter in tests): header/body-stall and idle timeouts in ms, and the connection cap (0: sized from the open-file limit). */
+  readHeaderTimeoutMs: number;
+  idleConnectionTimeoutMs: number;
+  maxConnections: number;
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
   /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
   encryptionProviderConfig: string;
+  encryptionProviderConfigAutomaticReload: boolean;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -68,6 +73,11 @@ export interface ServerConfig {
   admissionPluginDir: string;
   /** kube-controller-manager's --controllers: names, `*` for the defaults, `-name` to disable. */
   controllers: string[];
+  /** The CA the csrsigning controller signs with (kube-controller-manager's flags); empty = the data dir's cluster CA. */
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  /** Longest validity of a certificate the csrsigning controller issues. */
+  clusterSigningDurationMs: number;
   /** Simulated Ready nodes sim-0..sim-<N-1> whose pods the server plays kubelet for. */
   simulatedNodes: number;
   /** kube-controller-manager's node lifecycle flags (the controller runs in-process). */
@@ -114,6 +124,9 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Generic flags", name: "config", key: "config", type: stringFlag, defaultValue: "", usage: "A YAML file whose keys are flag names without dashes (e.g. secure-port: 7443); the command line overrides it." }),
   defineFlag({ section: "Generic flags", name: "openapi-descriptions", key: "openapiDescriptions", type: stringListFlag, defaultValue: [], usage: "Kube OpenAPI v2 or v3 documents (e.g. kubernetes' api/openapi-spec/swagger.json) whose descriptions are merged into /openapi/v2 and /openapi/v3, for kubectl explain (repeatable)." }),
   defineFlag({ section: "Generic flags", name: "max-request-bytes", key: "maxRequestBytes", type: intFlag, defaultValue: 3145728, usage: "The largest request body accepted, in bytes; larger requests are answered with 413." }),
+  defineFlag({ section: "Secure serving flags", name: "read-header-timeout", key: "readHeaderTimeoutMs", type: durationFlag, defaultValue: 32_000, hidden: true, usage: "Time a connection has to send a request head, and the longest pause inside a request body (kube's ReadHeaderTimeout)." }),
+  defineFlag({ section: "Secure serving flags", name: "idle-connection-timeout", key: "idleConnectionTimeoutMs", type: durationFlag, defaultValue: 90_000, hidden: true, usage: "Time a kept-alive connection may wait for its next request (kube's IdleTimeout)." }),
+  defineFlag({ section: "Secure serving flags", name: "max-connections", key: "maxConnections", type: intFlag, defaultValue: 0, hidden: true, usage: "Open connections beyond which new ones are refused; 0 sizes the cap from the open-file limit." }),
   defineFlag({ section: "Secure serving flags", name: "bind-address", key: "bindAddress", type: stringFlag, defaultValue: "127.0.0.1", usage: "The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for all interfaces)." }),
   defineFlag({ section: "Secure serving flags", name: "secure-port", key: "securePort", type: intFlag, defaultValue: 6443, usage: "The port on which to serve HTTPS with authentication and authorization (0 picks a free port)." }),
   defineFlag({ section: "Secure serving flags", name: "tls-cert-file", key: "tlsCertFile", type: stringFlag, defaultValue: "", usage: "File containing the x509 serving certificate (PEM); if empty, one is generated in --data-dir." }),
@@ -163,11 +176,15 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "client-ca-file", key: "clientCaFile", type: stringFlag, defaultValue: "", usage: "CA bundle that client certificates are verified against; if empty, the CA generated in --data-dir." }),
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
+  defineFlag({ section: "Storage flags", name: "encryption-provider-config-automatic-reload", key: "encryptionProviderConfigAutomaticReload", type: boolFlag, defaultValue: false, usage: "Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),
   defineFlag({ section: "Misc flags", name: "service-node-port-range", key: "serviceNodePortRange", type: stringFlag, defaultValue: "30000-32767", usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends)." }),
   defineFlag({ section: "Controller flags", name: "controllers", key: "controllers", type: stringListFlag, defaultValue: ["*"], usage: "Controllers to run: '*' enables all on-by-default ones, 'foo' enables foo, '-foo' disables foo (bootstrapsigner and tokencleaner are off by default)." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-cert-file", key: "clusterSigningCertFile", type: stringFlag, defaultValue: "", usage: "PEM CA certificate the csrsigning controller issues kubernetes.io/* certificates with; if empty, the CA generated in --data-dir." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-key-file", key: "clusterSigningKeyFile", type: stringFlag, defaultValue: "", usage: "PEM private key (PKCS#8, ECDSA P-256 or RSA) of --cluster-signing-cert-file." }),
+  defineFlag({ section: "Controller flags", name: "cluster-signing-duration", key: "clusterSigningDurationMs", type: durationFlag, defaultValue: 8760 * 3_600_000, usage: "The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds." }),
   defineFlag({ section: "Controller flags", name: "simulated-nodes", key: "simulatedNodes", type: intFlag, defaultValue: 0, usage: "Register this many Ready nodes (sim-0, sim-1, ...) whose pods are marked Running and Ready and whose Job pods succeed, without containers (KWOK-style)." }),
   defineFlag({ section: "Controller flags", name: "node-monitor-period", key: "nodeMonitorPeriodMs", type: durationFlag, defaultValue: 5_000, usage: "How often the node lifecycle controller checks node health." }),
   defineFlag({ section: "Controller flags", name: "node-monitor-grace-period", key: "nodeMonitorGracePeriodMs", type: durationFlag, defaultValue: 40_000, usage: "How long a node may go without a status heartbeat or Lease renewal before its conditions turn Unknown." }),

@@ -77,7 +77,7 @@ function groupVersionSource(catalog: Catalog, lookup: SchemaLookup, group: strin
   const operations = groupVersionOperations(group, version, {
     types,
     definitionName,
-    protobuf: (type) => catalog.isBuiltIn(type),
+    builtIn: (type) => catalog.isBuiltIn(type),
   });
   for (const [route, entries] of operations) paths.set(route, entries);
   const definitions = Object.keys(placeholders).length === 0 ? lookup.definitions : { ...lookup.definitions, ...placeholders };

@@ -2,22 +2,6 @@
 import type { ResourceType } from "../registry/resource-type.ts";
 import type { HttpMethod, Parameter } from "./openapi-model.ts";
 
-/** "<group>/<resource>" whose storage answers DELETE with the object rather than a Status. */
-export const DELETE_RETURNS_OBJECT: ReadonlySet<string> = new Set([
-  "/persistentvolumeclaims",
-  "/persistentvolumes",
-  "/pods",
-  "/podtemplates",
-  "/resourcequotas",
-  "/serviceaccounts",
-  "/services",
-  "policy/podsecuritypolicies",
-  "storage.k8s.io/csidrivers",
-  "storage.k8s.io/csinodes",
-  "storage.k8s.io/storageclasses",
-  "storage.k8s.io/volumeattachments",
-]);
-
 const query = (name: string, type: Parameter["type"] = "string"): Parameter => ({ name, in: "query", type });
 
 /** Query parameters of GET pods/{name}/log (PodLogOptions). */

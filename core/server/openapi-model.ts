@@ -27,6 +27,8 @@ export interface Operation {
   gvk?: GroupVersionKind;
   parameters: Parameter[];
   body?: { ref: string; mediaTypes: readonly string[]; required: boolean };
+  /** What a bodiless operation consumes where it is not "*\/*" (custom resources: JSON and YAML). */
+  consumes?: readonly string[];
   responses: Response[];
 }
 
@@ -46,6 +48,9 @@ export const PATCH_MEDIA_TYPES = [
   "application/apply-patch+yaml",
 ];
 export const ANY_MEDIA_TYPE = ["*/*"];
+/** Custom resources take bodies as JSON or YAML and no strategic merge patch (apiextensions-apiserver's openapi builder.buildRoute). */
+export const CUSTOM_RESOURCE_MEDIA_TYPES = ["application/json", "application/yaml"];
+export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== "application/strategic-merge-patch+json");
 
 export const META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 

@@ -1,9 +1,11 @@
 /** The operations kube-apiserver 1.26 documents for the served types of one group/version. */
 import type { ResourceType, SubresourceType } from "../registry/resource-type.ts";
 import type { GroupVersionKind } from "../schema/types.ts";
-import { connectSubresource, DELETE_RETURNS_OBJECT, LOG_PARAMETERS } from "./openapi-facts.ts";
+import { connectSubresource, LOG_PARAMETERS } from "./openapi-facts.ts";
 import {
   ANY_MEDIA_TYPE,
+  CUSTOM_RESOURCE_MEDIA_TYPES,
+  CUSTOM_RESOURCE_PATCH_MEDIA_TYPES,
   type HttpMethod,
   META,
   OBJECT_MEDIA_TYPES,
@@ -19,8 +21,8 @@ import { groupVersionTag, operationId, type OperationName } from "./openapi-nami
 export interface OperationOptions {
   /** Definition name of a kind's schema. */
   definitionName(group: string, version: string, kind: string): string;
-  /** Whether the type's objects are served as protobuf too (built-ins yes, custom resources no). */
-  protobuf(type: ResourceType): boolean;
+  /** Built-in types are served as protobuf too and take any body and strategic merge patches; custom resources do not. */
+  builtIn(type: ResourceType): boolean;
 }
 
 const query = (name: string, type: Parameter["type"] = "string"): Parameter => ({ name, in: "query", type });
@@ -56,6 +58,8 @@ interface Target {
   /** Definition of request and response bodies. */
   ref: string;
   mediaTypes: readonly string[];
+  /** Custom resources: what every operation consumes (a patch: the patch types without strategic merge patch). */
+  customResource: boolean;
   /** The path, where later operations hang off it (subresources). */
   route?: string;
 }
@@ -70,13 +74,21 @@ type OperationVerb = Omit<OperationName, "group" | "version" | "namespaced" | "k
 function operation(target: Target, name: OperationVerb, rest: OperationBody): Operation {
   const { group, version, kind } = target.type;
   const subresource = target.subresource;
-  return {
+  const built: Operation = {
     operationId: operationId({ ...name, group, version, kind, namespaced: target.namespaced, subresource }),
     tag: groupVersionTag(group, version),
     gvk: target.gvk,
     ...rest,
     parameters: [...target.pathParameters, ...rest.parameters],
   };
+  return target.customResource ? customResourceOperation(built) : built;
+}
+
+/** A custom resource's operation consumes JSON or YAML, a patch any patch type but strategic merge patch. */
+function customResourceOperation(built: Operation): Operation {
+  if (!built.body) return { ...built, consumes: CUSTOM_RESOURCE_MEDIA_TYPES };
+  const mediaTypes = built.method === "patch" ? CUSTOM_RESOURCE_PATCH_MEDIA_TYPES : CUSTOM_RESOURCE_MEDIA_TYPES;
+  return { ...built, body: { ...built.body, mediaTypes } };
 }
 
 function withoutProtobuf(mediaTypes: readonly string[], protobuf: boolean): readonly string[] {
@@ -223,19 +235,19 @@ export function groupVersionOperations(
   const root = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
   for (const type of options.types) {
     const verbs = new Set(type.verbs);
-    const protobuf = options.protobuf(type);
-    const objectTypes = withoutProtobuf(OBJECT_MEDIA_TYPES, protobuf);
-    const streamTypes = withoutProtobuf(STREAM_MEDIA_TYPES, protobuf);
+    const builtIn = options.builtIn(type);
+    const objectTypes = withoutProtobuf(OBJECT_MEDIA_TYPES, builtIn);
+    const streamTypes = withoutProtobuf(STREAM_MEDIA_TYPES, builtIn);
     const ref = options.definitionName(group, version, type.kind);
     const listRef = options.definitionName(group, version, type.listKind);
     const scope = type.namespaced ? "/namespaces/{namespace}" : "";
     const scopeParameters = type.namespaced ? [path("namespace")] : [];
-    const base = { type, namespaced: type.namespaced, gvk: { group, kind: type.kind, version }, ref, mediaTypes: objectTypes };
+    const base = { type, namespaced: type.namespaced, gvk: { group, kind: type.kind, version }, ref, mediaTypes: objectTypes, customResource: !builtIn };
     const collection: Target = { ...base, pathParameters: scopeParameters };
     const item: Target = { ...base, pathParameters: [path("name"), ...scopeParameters] };
     const collectionPath = `${root}${scope}/${type.resource}`;
     const itemPath = `${collectionPath}/{name}`;
-    const deleteRef = DELETE_RETURNS_OBJECT.has(`${group}/${type.resource}`) ? ref : META + "Status";
+    const deleteRef = type.deleteReturnsObject ? ref : META + "Status";
 
     add(paths, collectionPath, collectionOperations(collection, { list: listRef }, verbs, streamTypes));
     add(paths, itemPath, itemOperations(item, verbs, deleteRef));

@@ -3,6 +3,7 @@ import type { Schema } from "../schema/types.ts";
 import { type Operation, type Parameter, type PathOperations, RESPONSE_TEXT, splitParameters } from "./openapi-model.ts";
 import type { DocumentSource } from "./openapi-documents.ts";
 import { reachableSchemas } from "./openapi-v3.ts";
+import { v2Definition } from "./openapi-v2-structural.ts";
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ function v2Operation(operation: Operation, parameters: Parameter[]): Json {
     tags: [operation.tag],
     operationId: operation.operationId,
     // Discovery operations (the ones without an action) declare their output types as input types too.
-    consumes: operation.body?.mediaTypes ?? (operation.action ? ["*/*"] : ok?.mediaTypes),
+    consumes: operation.body?.mediaTypes ?? operation.consumes ?? (operation.action ? ["*/*"] : ok?.mediaTypes),
     produces: ok?.mediaTypes,
     schemes: ["https"],
   };
@@ -79,7 +80,7 @@ export function v2Document(source: DocumentSource, serverVersion: string): Json 
     swagger: "2.0",
     info: { title: "Kubernetes", version: serverVersion },
     paths: v2Paths(source.paths),
-    definitions: Object.fromEntries(reachableSchemas(source.paths, source.definitions).map(([name, schema]) => [name, v2Schema(schema)])),
+    definitions: Object.fromEntries(reachableSchemas(source.paths, source.definitions).map(([name, schema]) => [name, v2Schema(v2Definition(schema))])),
     securityDefinitions: { BearerToken: { type: "apiKey", name: "authorization", in: "header", description: "Bearer token" } },
     security: [{ BearerToken: [] }],
   };

@@ -14,6 +14,10 @@ test.each([
   ["PUT", "/api/v1/namespaces/ns1/finalize", { verb: "update", group: "", version: "v1", ns: "ns1", resource: "namespaces", name: "ns1", sub: "finalize", res: true }],
   ["GET", "/api/v1/namespaces", { verb: "list", group: "", version: "v1", ns: "", resource: "namespaces", name: "", sub: "", res: true }],
   ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=1", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
+  ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=True", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
+  ["GET", "/api/v1/pods?watch", { verb: "watch", group: "", version: "v1", ns: "", resource: "pods", name: "", sub: "", res: true }],
+  ["GET", "/api/v1/pods?watch=FALSE", { verb: "list", group: "", version: "v1", ns: "", resource: "pods", name: "", sub: "", res: true }],
+  ["GET", "/api/v1/namespaces/ns1/pods/", { verb: "list", group: "", version: "v1", ns: "ns1", resource: "pods", name: "", sub: "", res: true }],
   ["GET", "/apis/apps/v1/watch/namespaces/d/deployments", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
   ["DELETE", "/api/v1/namespaces/d/configmaps", { verb: "deletecollection", group: "", version: "v1", ns: "d", resource: "configmaps", name: "", sub: "", res: true }],
   ["PATCH", "/apis/apps/v1/namespaces/d/deployments/x/scale", { verb: "patch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "x", sub: "scale", res: true }],
@@ -23,7 +27,7 @@ test.each([
 });
 
 test("paths outside /api and /apis are non-resource requests with the lower-cased method as verb", () => {
-  for (const path of ["/healthz", "/version", "/api", "/apis", "/apis/apps", "/api/v1", "/apis/apps/v1"]) {
+  for (const path of ["/healthz", "/version", "/api", "/apis", "/apis/apps", "/api/v1", "/apis/apps/v1", "/api/v1/", "/apis/apps/v1/"]) {
     const r = parseRequestInfo("GET", new URL(`https://h${path}`));
     expect(r.isResourceRequest).toBe(false);
     expect(r.verb).toBe("get");

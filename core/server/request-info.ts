@@ -3,6 +3,7 @@
  * /api and /apis get verb, group, version, namespace, resource, name and subresource; anything else is a
  * non-resource request whose verb is the lower-cased HTTP method.
  */
+import { queryBool } from "../api/query-params.ts";
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -22,10 +23,6 @@ export interface RequestInfo {
 
 const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(["proxy"]);
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
-
-function isTruthyWatch(value: string | null): boolean {
-  return value === "1" || value === "true";
-}
 
 /** `path` is the request's path as sent (kube does not remove "." and ".." segments); the URL's by default. */
 export function parseRequestInfo(method: string, url: URL, path = url.pathname): RequestInfo {
@@ -81,7 +78,8 @@ export function parseRequestInfo(method: string, url: URL, path = url.pathname):
   if (legacyWatch) {
     info.verb = "watch";
   } else if (info.verb === "get" && info.name === "") {
-    info.verb = isTruthyWatch(url.searchParams.get("watch")) ? "watch" : "list";
+    // The watch parameter is a ListOptions bool, decoded as the handler will decode it.
+    info.verb = queryBool(url.searchParams, "watch") ? "watch" : "list";
   } else if (info.verb === "delete" && info.name === "") {
     info.verb = "deletecollection";
   }

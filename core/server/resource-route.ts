@@ -29,8 +29,8 @@ const HANDLERS: Record<string, Handler> = {
 /** Virtual types (spec 2.1) answer through their own issues' handlers, not the generic store. */
 const VIRTUAL = new Set(["bindings", "componentstatuses", "tokenreviews", "subjectaccessreviews", "selfsubjectaccessreviews", "selfsubjectrulesreviews", "localsubjectaccessreviews"]);
 
-/** Subresources the generic store serves; the others (scale, log, exec, token, eviction, ...) belong to later work. */
-const GENERIC_SUBRESOURCES = new Set(["status", "finalize"]);
+/** Subresources the generic store serves; the others answer through virtual handlers. */
+const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "ephemeralcontainers", "approval"]);
 
 export function newResourceNotFound(): StatusError {
   return new StatusError(404, "NotFound", "the server could not find the requested resource", {});
@@ -41,7 +41,8 @@ export function newMethodNotAllowed(): StatusError {
 }
 
 export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
-  if (!type || info.parts.length > 3) throw newResourceNotFound();
+  // Only proxy subresources take a path after them (kube's "{path:*}" connect routes).
+  if (!type || (info.parts.length > 3 && info.subresource !== "proxy")) throw newResourceNotFound();
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
   if (special) {
     checkNameParameter(info.name);

@@ -4,8 +4,12 @@ import { encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../api/protobuf/mod.t
 import { type StatusError } from "../api/errors.ts";
 import { negotiate, type Representation } from "../api/negotiate.ts";
 import type { Printer } from "../api/printers/mod.ts";
-import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from "../api/table.ts";
+import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, tableRow, type TableOptions, toTable } from "../api/table.ts";
 import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
+import { streamJsonWithArray } from "./streamed-json.ts";
+
+/** Lists with at least this many items are written in pieces when their form is compact JSON. */
+const STREAMED_LIST_ITEMS = 500;
 
 export interface EncodeOptions {
   representation: Representation;
@@ -15,15 +19,14 @@ export interface EncodeOptions {
   printer?: Printer;
 }
 
-function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions) {
+function tableOptionsOf(version: string, options: EncodeOptions): TableOptions {
   const printer = options.printer;
   const now = new Date();
-  return toTable(items, listMeta, {
-    version,
-    include: options.includeObject,
-    columns: printer?.columns,
-    cells: printer ? (obj) => printer.cells(obj, now) : undefined,
-  });
+  return { version, include: options.includeObject, columns: printer?.columns, cells: printer ? (obj) => printer.cells(obj, now) : undefined };
+}
+
+function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions) {
+  return toTable(items, listMeta, tableOptionsOf(version, options));
 }
 
 export function serialize(value: unknown, format: "json" | "yaml", pretty: boolean): string {
@@ -69,15 +72,33 @@ export function respondObject(obj: KubeObject, status: number, options: EncodeOp
 
 export function respondList(list: KubeList, options: EncodeOptions): Response {
   const rep = options.representation;
+  if (list.items.length >= STREAMED_LIST_ITEMS && !options.pretty) {
+    const body = streamedList(list, options);
+    if (body) return new Response(body, { status: 200, headers: { "Content-Type": contentTypeOf(rep) } });
+  }
   if (rep.format === "table") return encoded(tableOf(list.items, list.metadata, rep.version, options), 200, options);
   if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
   return encoded(list, 200, options);
 }
 
+/** The list's JSON written in pieces (see streamed-json.ts); undefined for YAML and protobuf, which are written whole. */
+function streamedList(list: KubeList, options: EncodeOptions): ReadableStream<Uint8Array> | undefined {
+  const rep = options.representation;
+  if (rep.format === "json") return streamJsonWithArray(list, "items", list.items, (obj) => obj);
+  if (rep.format === "partial-metadata") {
+    return streamJsonWithArray(partialObjectMetadataList({ ...list, items: [] }, rep.version), "items", list.items, (obj) => partialObjectMetadata(obj, rep.version));
+  }
+  if (rep.format === "table") {
+    const table = tableOptionsOf(rep.version, options);
+    return streamJsonWithArray(toTable([], list.metadata, table), "rows", list.items, (obj) => tableRow(obj, table));
+  }
+  return undefined;
+}
+
 /** A Status in JSON, YAML or protobuf; Table and metadata-only forms do not apply to it and fall back to JSON. */
-function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}): Response {
+function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}, pretty = false): Response {
   const form: Representation = representation.format === "yaml" || representation.format === "protobuf" ? representation : { format: "json" };
-  return new Response(encodeBody(status, { representation: form, pretty: false, includeObject: "Object" }) as BodyInit, {
+  return new Response(encodeBody(status, { representation: form, pretty, includeObject: "Object" }) as BodyInit, {
     status: code,
     headers: { ...headers, "Content-Type": contentTypeOf(form) },
   });
@@ -102,7 +123,10 @@ function errorRepresentation(accept: string | null | undefined): Representation 
   }
 }
 
-/** A Status error in the request's negotiated form, as kube's ErrorNegotiated writes it (JSON, YAML or protobuf). */
-export function respondError(error: StatusError, accept?: string | null): Response {
-  return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers);
+/**
+ * A Status error in the request's negotiated form, as kube's ErrorNegotiated writes it (JSON, YAML or protobuf),
+ * indented when the request's isPrettyPrint says so.
+ */
+export function respondError(error: StatusError, accept?: string | null, pretty = false): Response {
+  return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers, pretty);
 }

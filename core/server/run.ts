@@ -29,7 +29,7 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, readEncryptionConfiguration } from "../storage/encryption/mod.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -46,6 +46,10 @@ import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
+import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
+import { podLogHandlers } from "./handlers/pod-log.ts";
+import { podStreamHandlers } from "./handlers/pod-stream.ts";
+import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
 
@@ -82,17 +86,20 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
+  const clusterSigning = clusterSigningFiles(config, pki.files);
   const serving = await servingKeyPair(config, pki.serving);
   const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
   const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
   const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
 
-  const encryption = config.encryptionProviderConfig ? readEncryptionConfiguration(config.encryptionProviderConfig) : undefined;
+  const metrics = new ApiMetrics();
+  const encryption = config.encryptionProviderConfig
+    ? encryptionConfigSource(config.encryptionProviderConfig, { reload: config.encryptionProviderConfigAutomaticReload, metrics: encryptionMetrics(metrics.registry), log })
+    : undefined;
   const sqlite = openSqliteStorage(await makeDatabaseFilesPrivate(config.dataDir), { synchronous: config.storageSync });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
-  const metrics = new ApiMetrics();
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
@@ -110,9 +117,20 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
   const clusterRoleAggregation = await startClusterRoleAggregation(registry.as(controllerActor("clusterrole-aggregation", authorizer)), catalog);
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry });
-  const aggregator = await Aggregator.start(registry, catalog, { proxyClient: await proxyClientCertificate(config, frontProxy.client) });
-  const virtualHandlers = new Map([...serviceAccounts.handlers, [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview], ...scaleHandlers(), ...accessReviewHandlers(), ...podBindingHandlers()]);
+  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry, authorizer });
+  const proxyClient = await proxyClientCertificate(config, frontProxy.client);
+  const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
+  const virtualHandlers = new Map([
+    ...serviceAccounts.handlers,
+    [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
+    ...scaleHandlers(),
+    ...accessReviewHandlers(),
+    ...podBindingHandlers(),
+    ...podStreamHandlers(pluginContext.client),
+    ...podLogHandlers(pluginContext.client),
+    ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
+    ...proxyHandlers(pluginContext.client, proxyClient),
+  ]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
   startupLock.release();
   const app = createApp({
@@ -146,7 +164,16 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     broker.close();
     await storage.close();
   };
-  const listener = await listenHttps(app, { host: config.bindAddress, port: config.securePort, key: serving.keyPem, cert: serving.certPem, clientCA, requestHeaderCA }).catch(
+  const listener = await listenHttps(app, {
+    host: config.bindAddress,
+    port: config.securePort,
+    key: serving.keyPem,
+    cert: serving.certPem,
+    clientCA,
+    requestHeaderCA,
+    timeouts: { readHeaderTimeoutMs: config.readHeaderTimeoutMs, idleTimeoutMs: config.idleConnectionTimeoutMs },
+    maxConnections: config.maxConnections || undefined,
+  }).catch(
     async (error: unknown) => {
       await releaseStorage();
       throw error;
@@ -163,7 +190,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   if (isControllerEnabled("bootstrapsigner", config.controllers)) await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
-    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, authorizer },
+    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, clusterSigning, authorizer },
     log,
   });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
@@ -198,4 +225,11 @@ async function servingKeyPair(config: ServerConfig, generated: { certPem: string
   if (!config.tlsCertFile && !config.tlsPrivateKeyFile) return generated;
   if (!config.tlsCertFile || !config.tlsPrivateKeyFile) throw new Error("--tls-cert-file and --tls-private-key-file must be set together");
   return { certPem: await readFile(config.tlsCertFile, "utf8"), keyPem: await readFile(config.tlsPrivateKeyFile, "utf8") };
+}
+
+/** kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file, defaulting to the data dir's CA. */
+function clusterSigningFiles(config: ServerConfig, files: { caCert: string; caKey: string }): { certFile: string; keyFile: string } {
+  if (!config.clusterSigningCertFile && !config.clusterSigningKeyFile) return { certFile: files.caCert, keyFile: files.caKey };
+  if (!config.clusterSigningCertFile || !config.clusterSigningKeyFile) throw new Error("--cluster-signing-cert-file and --cluster-signing-key-file must be set together");
+  return { certFile: config.clusterSigningCertFile, keyFile: config.clusterSigningKeyFile };
 }

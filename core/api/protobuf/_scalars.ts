@@ -1,9 +1,11 @@
 /** Scalar helpers shared by the JSON ↔ protobuf conversions. */
 import { Buffer } from "node:buffer";
+import { parseJSONExact } from "../exact-integers.ts";
 
 /** protobufjs decodes 64-bit integers as Long objects when the `long` package is present. */
 interface LongLike {
   toNumber(): number;
+  toString(): string;
 }
 
 function isLong(value: unknown): value is LongLike {
@@ -13,6 +15,18 @@ function isLong(value: unknown): value is LongLike {
 /** int64 as a JS number, as kube's JSON carries it. */
 export function int64ToNumber(value: unknown): number {
   return isLong(value) ? value.toNumber() : Number(value);
+}
+
+/** int64 as its JSON value: a number, or a BigInt beyond 2^53 so it stays exact (api/exact-integers.ts). */
+export function int64ToJson(value: unknown): number | bigint {
+  const number = int64ToNumber(value);
+  if (Number.isSafeInteger(number) || !isLong(value)) return number;
+  return BigInt(value.toString());
+}
+
+/** A JSON int64 as protobufjs encodes it exactly: BigInts as decimal strings (it reads those through Long). */
+export function int64FromJson(value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
 }
 
 export function bytesToBase64(bytes: Uint8Array): string {
@@ -33,7 +47,7 @@ export function jsonToBytes(value: unknown): Uint8Array {
 /** Embedded raw JSON (RawExtension, FieldsV1, apiextensions JSON); empty means Go's nil, printed as null. */
 export function bytesToJson(bytes: Uint8Array | undefined): unknown {
   if (bytes === undefined || bytes.length === 0) return null;
-  return JSON.parse(utf8Decoder.decode(bytes));
+  return parseJSONExact(utf8Decoder.decode(bytes));
 }
 
 export function isZeroScalar(value: unknown): boolean {

@@ -760,6 +760,7 @@ export const KIND_MESSAGES: Record<string, string> = {
   "imagepolicy.k8s.io/v1alpha1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
   "internal.apiserver.k8s.io/v1alpha1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
   "internal.apiserver.k8s.io/v1alpha1/WatchEvent": "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
+  "meta.k8s.io/v1/DeleteOptions": "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
   "meta.k8s.io/v1/PartialObjectMetadata": "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
   "meta.k8s.io/v1/PartialObjectMetadataList": "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
   "meta.k8s.io/v1beta1/PartialObjectMetadata": "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",

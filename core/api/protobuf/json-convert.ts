@@ -4,7 +4,7 @@
  */
 import { newMalformedProtobuf } from "./codec-errors.ts";
 import { type FieldPlan, planOf } from "./message-plans.ts";
-import { base64ToBytes, bytesToBase64, int64ToNumber, isZeroScalar } from "./_scalars.ts";
+import { base64ToBytes, bytesToBase64, int64FromJson, int64ToJson, isZeroScalar } from "./_scalars.ts";
 import type { NestedConversions } from "./_special-type.ts";
 
 type Message = Record<string, unknown>;
@@ -14,7 +14,7 @@ const nested: NestedConversions = { toJson: messageToJson, fromJson: messageFrom
 function valueToJson(field: FieldPlan, value: unknown): unknown {
   switch (field.kind) {
     case "int64":
-      return int64ToNumber(value);
+      return int64ToJson(value);
     case "bytes":
       return bytesToBase64(value as Uint8Array);
     case "message":
@@ -57,6 +57,8 @@ export function messageToJson(messageName: string, message: Message): unknown {
 
 function valueFromJson(field: FieldPlan, value: unknown): unknown {
   switch (field.kind) {
+    case "int64":
+      return int64FromJson(value);
     case "bytes":
       if (typeof value !== "string") throw newMalformedProtobuf(`${field.json}: expected a base64 string`);
       return base64ToBytes(value);

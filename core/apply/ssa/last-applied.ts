@@ -3,6 +3,7 @@
  * conflicts on fields whose live value still equals the last-applied annotation are forced (the upgrade from
  * client-side apply), and the annotation is kept in step with what was applied.
  */
+import { parseJSONExact } from "../../api/exact-integers.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { compareValues } from "./compare.ts";
 import { difference, type FieldSet } from "./field-set.ts";
@@ -25,7 +26,7 @@ export function fieldsStillAsLastApplied(live: KubeObject, type: TypeNode): Fiel
   const text = lastAppliedOf(live);
   if (text === undefined) return undefined;
   try {
-    const lastApplied = JSON.parse(text);
+    const lastApplied = parseJSONExact(text);
     if (!isPlainObject(lastApplied)) return undefined;
     const changed = compareValues(withoutManagedFields(live), lastApplied, type).modified;
     return difference(toFieldSet(lastApplied, type), changed);

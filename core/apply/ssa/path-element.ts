@@ -3,6 +3,7 @@
  * item of an associative list, `v:<value>` for an item of a set, `i:<index>` for a positional item.
  * Paths are arrays of these strings; ordering and printing follow sigs.k8s.io/structured-merge-diff v4.
  */
+import { parseJSONExact } from "../../api/exact-integers.ts";
 import { isPlainObject } from "../../api/types.ts";
 
 export type PathElement = string;
@@ -64,9 +65,9 @@ export function compareElements(a: PathElement, b: PathElement): number {
     case "i":
       return Math.sign(Number(restA) - Number(restB));
     case "k":
-      return compareFieldLists(JSON.parse(restA), JSON.parse(restB));
+      return compareFieldLists(parseJSONExact(restA) as Record<string, unknown>, parseJSONExact(restB) as Record<string, unknown>);
     default:
-      return compareValues(JSON.parse(restA), JSON.parse(restB));
+      return compareValues(parseJSONExact(restA), parseJSONExact(restB));
   }
 }
 
@@ -89,7 +90,7 @@ function compareFieldLists(a: Record<string, unknown>, b: Record<string, unknown
 
 /** structured-merge-diff's value.Compare order: numbers < strings < booleans < lists < maps < null. */
 function valueRank(v: unknown): number {
-  if (typeof v === "number") return 0;
+  if (typeof v === "number" || typeof v === "bigint") return 0;
   if (typeof v === "string") return 1;
   if (typeof v === "boolean") return 2;
   if (Array.isArray(v)) return 3;
@@ -101,7 +102,8 @@ export function compareValues(a: unknown, b: unknown): number {
   const rankA = valueRank(a);
   const rankB = valueRank(b);
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
-  if (typeof a === "number") return Math.sign(a - (b as number));
+  // Integers beyond 2^53 are BigInt (api/exact-integers.ts); < and > compare numbers and BigInts exactly.
+  if (typeof a === "number" || typeof a === "bigint") return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
   if (typeof a === "string") return compareStrings(a, b as string);
   if (typeof a === "boolean") return a === b ? 0 : a ? 1 : -1;
   if (Array.isArray(a)) {
@@ -126,9 +128,9 @@ export function pathToString(path: FieldPath): string {
       case "i":
         return `[${rest}]`;
       case "v":
-        return `[=${goJSON(JSON.parse(rest))}]`;
+        return `[=${goJSON(parseJSONExact(rest))}]`;
       default: {
-        const keys = JSON.parse(rest) as Record<string, unknown>;
+        const keys = parseJSONExact(rest) as Record<string, unknown>;
         return `[${Object.keys(keys).sort().map((k) => `${k}=${goJSON(keys[k])}`).join(",")}]`;
       }
     }

@@ -24,7 +24,9 @@ export interface ControllerSettings {
   serverUrl: string;
   /** Signs legacy service account token Secrets. */
   serviceAccountSigningKey?: SigningKey;
-  /** The server's authorizer chain, which every controller write passes (default: allow all). */
+  /** PEM files of the CA the csrsigning controller issues certificates with (--cluster-signing-*-file or the cluster CA). */
+  clusterSigning?: { certFile: string; keyFile: string };
+  /** The server's authorizer chain: every controller write passes it (default: allow all), and csrapproving asks it SubjectAccessReview questions. */
   authorizer?: Authorizer;
 }
 

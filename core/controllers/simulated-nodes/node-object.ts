@@ -3,6 +3,8 @@ import type { KubeObject } from "../../api/types.ts";
 
 export const SIMULATED_NODE_PREFIX = "sim-";
 export const NODE_LEASE_NAMESPACE = "kube-node-lease";
+/** Marks the Nodes kubun's simulated kubelets play. */
+export const SIMULATED_NODE_LABEL = "kubun.io/simulated";
 const LEASE_DURATION_SECONDS = 40;
 
 export function simulatedNodeName(index: number): string {
@@ -32,7 +34,7 @@ export function simulatedNode(index: number, now: string): KubeObject {
         "kubernetes.io/arch": "amd64",
         "kubernetes.io/hostname": name,
         "kubernetes.io/os": "linux",
-        "kubun.io/simulated": "true",
+        [SIMULATED_NODE_LABEL]: "true",
       },
       annotations: { "node.alpha.kubernetes.io/ttl": "0" },
     },

@@ -6,7 +6,7 @@ interface Container {
   image?: string;
 }
 
-function containersOf(pod: KubeObject, field: "containers" | "initContainers"): Container[] {
+function containersOf(pod: KubeObject, field: "containers" | "initContainers" | "ephemeralContainers"): Container[] {
   return ((pod.spec as Record<string, Container[] | undefined> | undefined)?.[field]) ?? [];
 }
 
@@ -49,6 +49,17 @@ export function succeededStatus(pod: KubeObject, now: string): Record<string, un
       containerStatus(c, { terminated: { exitCode: 0, reason: "Completed", startedAt, finishedAt: now } }, false)
     ),
   };
+}
+
+/** A running pod's status with every ephemeral container it lacks started (what a kubelet reports after starting them); undefined when none is new. */
+export function withEphemeralContainersStarted(pod: KubeObject, now: string): Record<string, unknown> | undefined {
+  const status = (pod.status ?? {}) as Record<string, unknown> & { ephemeralContainerStatuses?: { name: string }[] };
+  const known = new Set((status.ephemeralContainerStatuses ?? []).map((s) => s.name));
+  const started = containersOf(pod, "ephemeralContainers").filter((c) => !known.has(c.name));
+  if (started.length === 0) return undefined;
+  // Ephemeral containers are never ready: they have no probes and do not count toward the pod's readiness.
+  const added = started.map((c) => ({ ...containerStatus(c, { running: { startedAt: now } }, false), started: true }));
+  return { ...status, ephemeralContainerStatuses: [...status.ephemeralContainerStatuses ?? [], ...added] };
 }
 
 /** A running pod's status once its kubelet reports again after the node lifecycle controller marked it not ready. */

@@ -1,9 +1,10 @@
 /**
  * `--simulated-nodes=N`: registers Ready nodes sim-0..sim-<N-1>, renews their Leases, and plays their kubelets
- * (KWOK-style): bound pods become Running and Ready with a pod IP, Job pods succeed after a short run, and
- * pods being deleted are removed once their deletion begins, as a kubelet does after stopping them. Annotating a
- * node `kubun.io/simulated-kubelet=stopped` stops its kubelet (no Lease renewals, no pod updates) until the
- * annotation goes, which is how a node that drops off the network looks to the node lifecycle controller.
+ * (KWOK-style): bound pods become Running and Ready with a pod IP, ephemeral containers start, Job pods succeed
+ * after a short run, and pods being deleted are removed once their deletion begins, as a kubelet does after
+ * stopping them. Annotating a node `kubun.io/simulated-kubelet=stopped` stops its kubelet (no Lease renewals,
+ * no pod updates) until the annotation goes, which is how a node that drops off the network looks to the node
+ * lifecycle controller.
  */
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -13,7 +14,7 @@ import { type ControlLoop, startLoop } from "../workloads/loop.ts";
 import { controllerRefOf } from "../workloads/owner.ts";
 import { podPhase } from "../workloads/pod-state.ts";
 import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
-import { readyAgainStatus, runningStatus, succeededStatus } from "./pod-status.ts";
+import { readyAgainStatus, runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 
 const RESYNC_MS = 1000;
 /** A kubelet renews its Lease every 10 s (a quarter of the 40 s lease duration). */
@@ -96,6 +97,11 @@ async function playKubelet(client: ControllerClient, pod: KubeObject, view: Kube
   const conditions = (pod.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
   if (phase === "Running" && conditions.some((c) => c.type === "Ready" && c.status === "False")) {
     await client.updateStatus(PODS, { ...pod, status: readyAgainStatus(pod, nowTimestamp()) });
+    return;
+  }
+  const ephemeral = phase === "Running" ? withEphemeralContainersStarted(pod, nowTimestamp()) : undefined;
+  if (ephemeral) {
+    await client.updateStatus(PODS, { ...pod, status: ephemeral });
     return;
   }
   const startTime = Date.parse((pod.status as { startTime?: string } | undefined)?.startTime ?? "");

@@ -18,7 +18,8 @@ interface CronJobSpec {
   schedule?: string;
   timeZone?: string;
   suspend?: boolean;
-  startingDeadlineSeconds?: number;
+  /** int64: a BigInt beyond 2^53 (api/exact-integers.ts). */
+  startingDeadlineSeconds?: number | bigint;
   concurrencyPolicy?: string;
   successfulJobsHistoryLimit?: number;
   failedJobsHistoryLimit?: number;
@@ -85,7 +86,7 @@ function withoutVersions(status: object): unknown {
 function dueTime(cj: KubeObject, spec: CronJobSpec, now: number): number | null {
   const last = (cj.status as { lastScheduleTime?: string } | undefined)?.lastScheduleTime ?? cj.metadata.creationTimestamp;
   let earliest = Date.parse(String(last));
-  if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
+  if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - Number(spec.startingDeadlineSeconds) * 1000);
   const { time } = mostRecentScheduleTime(cronJobSchedule(String(spec.schedule ?? ""), spec.timeZone), earliest, now);
   return time;
 }

@@ -12,7 +12,8 @@ interface JobSpec {
   parallelism?: number;
   completions?: number | null;
   backoffLimit?: number;
-  activeDeadlineSeconds?: number;
+  /** int64: a BigInt beyond 2^53 (api/exact-integers.ts). */
+  activeDeadlineSeconds?: number | bigint;
   suspend?: boolean;
 }
 
@@ -58,7 +59,7 @@ export function planJob(job: KubeObject, owned: KubeObject[], now: number): JobP
   };
   if (failed > (spec.backoffLimit ?? 6)) return stopAll("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit");
   const started = Date.parse(status.startTime ?? "");
-  if (spec.activeDeadlineSeconds !== undefined && started + spec.activeDeadlineSeconds * 1000 <= now) {
+  if (spec.activeDeadlineSeconds !== undefined && started + Number(spec.activeDeadlineSeconds) * 1000 <= now) {
     return stopAll("Failed", "DeadlineExceeded", "Job was active longer than specified deadline");
   }
   const completions = spec.completions ?? null;

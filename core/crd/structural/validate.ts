@@ -14,6 +14,8 @@ export function jsonTypeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  // Integers beyond 2^53 are read as BigInt to stay exact (api/exact-integers.ts).
+  if (typeof value === "bigint") return "integer";
   return typeof value === "object" ? "object" : typeof value;
 }
 
@@ -41,7 +43,7 @@ export function validateValue(value: unknown, schema: JSONSchemaProps, path: str
     const supported = schema.enum.map((v) => JSON.stringify(typeof v === "string" ? v : JSON.stringify(v))).join(", ");
     errors.push({ type: "FieldValueNotSupported", field: name, value, detail: `supported values: ${supported}` });
   }
-  if (typeof value === "number") errors.push(...numberErrors(value, schema, name));
+  if (typeof value === "number" || typeof value === "bigint") errors.push(...numberErrors(value, schema, name));
   else if (typeof value === "string") errors.push(...stringErrors(value, schema, name));
   else if (Array.isArray(value)) errors.push(...arrayErrors(value, schema, path));
   else if (isPlainObject(value)) errors.push(...objectErrors(value, schema, path));
@@ -58,7 +60,7 @@ export function validateValue(value: unknown, schema: JSONSchemaProps, path: str
   return errors;
 }
 
-function numberErrors(value: number, schema: JSONSchemaProps, name: string): FieldError[] {
+function numberErrors(value: number | bigint, schema: JSONSchemaProps, name: string): FieldError[] {
   const errors: FieldError[] = [];
   if (schema.minimum !== undefined) {
     if (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum) {
@@ -70,7 +72,7 @@ function numberErrors(value: number, schema: JSONSchemaProps, name: string): Fie
       errors.push(invalid(name, value, `${name} in body should be less than ${schema.exclusiveMaximum ? "" : "or equal to "}${schema.maximum}`));
     }
   }
-  if (schema.multipleOf !== undefined && !Number.isInteger(value / schema.multipleOf)) {
+  if (schema.multipleOf !== undefined && !Number.isInteger(Number(value) / schema.multipleOf)) {
     errors.push(invalid(name, value, `${name} in body should be a multiple of ${schema.multipleOf}`));
   }
   return errors;

@@ -70,7 +70,7 @@ export function validatePodSpec(specValue: unknown, path: string): FieldError[] 
   errors.push(...labelIfSet(spec.hostname, `${path}.hostname`));
   errors.push(...labelIfSet(spec.subdomain, `${path}.subdomain`));
   const deadline = spec.activeDeadlineSeconds;
-  if (typeof deadline === "number" && (deadline < 1 || deadline > MAX_UINT32)) {
+  if ((typeof deadline === "number" || typeof deadline === "bigint") && (deadline < 1 || deadline > MAX_UINT32)) {
     errors.push(invalid(`${path}.activeDeadlineSeconds`, deadline, `must be between 1 and ${MAX_UINT32}, inclusive`));
   }
   errors.push(...validateTolerations(spec.tolerations, `${path}.tolerations`));

@@ -1,5 +1,6 @@
 /** batch/v1 Job (kube's ValidateJobSpec and ValidateJobSpecUpdate). */
 import type { FieldError } from "../../api/errors.ts";
+import { parseJSONExact } from "../../api/exact-integers.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { deepEqual, immutable, invalid, isSet, nonNegative, notSupported, record, required } from "./_field.ts";
 import { goLabelSelector } from "./_go-value.ts";
@@ -42,7 +43,7 @@ export function validateJob(obj: KubeObject): FieldError[] {
 /** The template without what a suspended Job that never started may change (scheduling, labels, annotations). */
 function schedulingFree(template: unknown): unknown {
   if (!isSet(template)) return template;
-  const copy = JSON.parse(JSON.stringify(template));
+  const copy = parseJSONExact(JSON.stringify(template)) as { spec?: unknown; metadata?: unknown };
   for (const key of ["nodeSelector", "affinity", "tolerations"]) delete record(copy.spec)[key];
   for (const key of ["labels", "annotations"]) delete record(copy.metadata)[key];
   if (Object.keys(record(copy.metadata)).length === 0) delete copy.metadata;

@@ -7,6 +7,7 @@ import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { validateAPIService } from "./apiservice.ts";
+import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from "./certificate-signing-request.ts";
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "../../crd/validation.ts";
 import { validateNamespace, validateLease, validatePersistentVolumeClaim, validatePriorityClass, validatePriorityClassUpdate, validateStorageClass, validateStorageClassUpdate } from "./cluster-objects.ts";
 import { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
@@ -14,7 +15,7 @@ import { validateCronJob } from "./cronjob.ts";
 import { validateDaemonSet } from "./daemonset.ts";
 import { validateDeployment, validateReplicaSet, withImmutableSelector } from "./deployment.ts";
 import { validateJob, validateJobUpdate } from "./job.ts";
-import { validatePod, validatePodUpdate } from "./pod.ts";
+import { validatePod, validatePodEphemeralContainersUpdate, validatePodUpdate } from "./pod.ts";
 import { validatePodTemplateSpec } from "./_pod-spec.ts";
 import { roleRefUnchanged, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from "./rbac.ts";
 import { validateReplicationController } from "./replication-controller.ts";
@@ -25,13 +26,15 @@ import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfigur
 
 export interface KindRules {
   create: (obj: KubeObject) => FieldError[];
-  update?: (obj: KubeObject, old: KubeObject) => FieldError[];
+  /** `subresource` is the path the update writes through ("" for the main resource). */
+  update?: (obj: KubeObject, old: KubeObject, subresource: string) => FieldError[];
 }
 
 const withRoleRef = (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeObject, old: KubeObject) => [...validate(obj), ...roleRefUnchanged(obj, old)];
 
 const RULES: Record<string, KindRules> = {
   "/pods": { create: validatePod, update: validatePodUpdate },
+  "/pods/ephemeralcontainers": { create: validatePod, update: validatePodEphemeralContainersUpdate },
   "/podtemplates": { create: (obj) => validatePodTemplateSpec(obj.template, "template") },
   "/replicationcontrollers": { create: validateReplicationController },
   "/services": { create: validateService, update: validateServiceUpdate },
@@ -62,11 +65,13 @@ const RULES: Record<string, KindRules> = {
   "scheduling.k8s.io/priorityclasses": { create: validatePriorityClass, update: validatePriorityClassUpdate },
   "storage.k8s.io/storageclasses": { create: validateStorageClass, update: validateStorageClassUpdate },
   "coordination.k8s.io/leases": { create: validateLease },
+  "certificates.k8s.io/certificatesigningrequests": { create: validateCertificateSigningRequest, update: validateCertificateSigningRequestUpdate },
 };
 
 /** `old` is the stored object on update, absent on create. */
-export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject): FieldError[] {
-  const rules = RULES[`${type.group}/${type.resource}`];
+/** A subresource with rules of its own (pods/ephemeralcontainers) uses them; others use the kind's. */
+export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject, subresource = ""): FieldError[] {
+  const rules = (subresource ? RULES[`${type.group}/${type.resource}/${subresource}`] : undefined) ?? RULES[`${type.group}/${type.resource}`];
   if (!rules) return [];
-  return old && rules.update ? rules.update(obj, old) : rules.create(obj);
+  return old && rules.update ? rules.update(obj, old, subresource) : rules.create(obj);
 }

@@ -2,14 +2,18 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { deepEqual, forbidden, invalid, list, type Obj, record } from "./_field.ts";
+import { validateEphemeralContainers } from "./_ephemeral-containers.ts";
 import { validatePodSpec } from "./_pod-spec.ts";
 
 const MAX_INT32 = 2147483647;
 export const POD_UPDATE_FORBIDDEN =
   "pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
 
+/** ValidatePodCreate: ephemeral containers come only through the ephemeralcontainers subresource. */
 export function validatePod(obj: KubeObject): FieldError[] {
-  return validatePodSpec(obj.spec, "spec");
+  const errors = validatePodSpec(obj.spec, "spec");
+  if (list(record(obj.spec).ephemeralContainers).length > 0) errors.push(forbidden("spec.ephemeralContainers", "cannot be set on create"));
+  return errors;
 }
 
 /** activeDeadlineSeconds may be set or shortened, never raised or removed. */
@@ -30,13 +34,13 @@ function withOldImages(next: unknown, old: unknown): unknown {
 }
 
 /** A cmp.Diff-like listing of the changed top-level spec fields, appended to the message as kube appends its diff. */
-function specDiff(old: Obj, next: Obj): string {
+function specDiff(old: Obj, next: Obj, typeName = "core.PodSpec"): string {
   const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].sort();
   const lines = keys.filter((k) => !deepEqual(old[k], next[k])).flatMap((k) => {
     const name = k.charAt(0).toUpperCase() + k.slice(1);
     return [`- \t${name}: ${JSON.stringify(old[k] ?? null)},`, `+ \t${name}: ${JSON.stringify(next[k] ?? null)},`];
   });
-  return ["  core.PodSpec{", ...lines, "  }", ""].join("\n");
+  return [`  ${typeName}{`, ...lines, "  }", ""].join("\n");
 }
 
 export function validatePodUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
@@ -57,4 +61,22 @@ export function validatePodUpdate(obj: KubeObject, old: KubeObject): FieldError[
   };
   if (deepEqual(munged, oldSpec)) return [];
   return [forbidden("spec", `${POD_UPDATE_FORBIDDEN}\n${specDiff(oldSpec, munged)}`)];
+}
+
+/**
+ * ValidatePodEphemeralContainersUpdate: the pod's spec rules with its ephemeral containers, and existing ephemeral
+ * containers may be neither removed nor changed (only additions).
+ */
+export function validatePodEphemeralContainersUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const path = "spec.ephemeralContainers";
+  const errors = [...validatePodSpec(obj.spec, "spec"), ...validateEphemeralContainers(obj.spec, path)];
+  const next = new Map(list(record(obj.spec).ephemeralContainers).map((c) => [record(c).name, record(c)]));
+  for (const raw of list(record(old.spec).ephemeralContainers)) {
+    const previous = record(raw);
+    const name = String(previous.name);
+    const now = next.get(name);
+    if (!now) errors.push(forbidden(path, `existing ephemeral containers "${name}" may not be removed\n`));
+    else if (!deepEqual(previous, now)) errors.push(forbidden(path, `existing ephemeral containers "${name}" may not be changed\n${specDiff(previous, now, "core.EphemeralContainer")}`));
+  }
+  return errors;
 }

@@ -3,7 +3,7 @@
  * missing; a resourceVersion in the configuration is a precondition; conflicts answer 409 unless force=true.
  */
 import { decodeBody } from "../../api/decode-body.ts";
-import { newBadRequest, newInvalid, StatusError } from "../../api/errors.ts";
+import { newBadRequest, StatusError } from "../../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { applyConfiguration, SchemaMismatchError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
@@ -11,19 +11,14 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { parseWriteQuery, reportDuplicates } from "./write-options.ts";
+import { parsePatchQuery, reportDuplicates } from "./write-options.ts";
 
 const APPLY_MEDIA_TYPE = "application/apply-patch+yaml";
 
 export async function handleApply(ctx: HandlerContext): Promise<Response> {
-  const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
+  const query = parsePatchQuery(ctx.url.searchParams, true);
   const manager = query.fieldManager ?? "";
-  if (manager === "") {
-    throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
-      { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
-    ]);
-  }
-  const force = parseForce(ctx.url.searchParams);
+  const force = query.force;
   const config = await readConfiguration(ctx, query.fieldValidation);
   const scope = ctx.store.ownershipScope(ctx.info.subresource);
   let created = false;
@@ -46,13 +41,6 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
     forceAllowCreate: true,
   });
   return respondObject(object, created ? 201 : 200, ctx.encode);
-}
-
-function parseForce(params: URLSearchParams): boolean {
-  const value = params.get("force");
-  if (value === null || value === "" || value === "false") return false;
-  if (value === "true") return true;
-  throw newBadRequest(`invalid value for force: ${value}`);
 }
 
 /** The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its words). */

@@ -17,8 +17,9 @@ export function deletedStatus(store: ResourceStore, obj: KubeObject) {
 }
 
 export async function handleDelete(ctx: HandlerContext): Promise<Response> {
-  const options = await readDeleteOptions(ctx);
+  const { cascadeAsked, ...options } = await readDeleteOptions(ctx);
   const { object, deleted } = await ctx.store.delete(ctx.info.namespace, ctx.info.name, options);
   if (deleted && !ctx.store.strategy.returnsDeletedObject) return respondPlain(deletedStatus(ctx.store, object), 200, ctx.encode);
-  return respondObject(object, 200, ctx.encode);
+  // kube answers 202 only for a pending deletion whose client asked orphanDependents=false (older clients rely on 200).
+  return respondObject(object, !deleted && cascadeAsked ? 202 : 200, ctx.encode);
 }

@@ -2,30 +2,26 @@
  * PATCH (spec 4.2-4.4): JSON patch, merge patch and, for built-in kinds, strategic merge patch, applied to the
  * current object inside the store's read-modify-write; server-side apply goes to its own handler.
  */
-import { newInvalid, newNotFound } from "../../api/errors.ts";
+import { newNotFound } from "../../api/errors.ts";
 import { reconcileNamespace } from "../../registry/object-meta.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { checkPatchedObject } from "./patch-type-errors.ts";
 import { handleApply } from "./apply.ts";
 import { writerFieldManager } from "./field-manager.ts";
-import { parseWriteQuery } from "./write-options.ts";
+import { parsePatchQuery } from "./write-options.ts";
 
 export async function handlePatch(ctx: HandlerContext): Promise<Response> {
   const schema = builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind);
   const mediaType = patchMediaType(ctx, schema);
   if (mediaType === APPLY_PATCH) return handleApply(ctx);
-  const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
-  // kube's ValidatePatchOptions: force only means something to server-side apply.
-  if (ctx.url.searchParams.has("force")) {
-    throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
-      { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
-    ]);
-  }
+  const query = parsePatchQuery(ctx.url.searchParams, false);
   const body = await readPatchBody(ctx, mediaType, query.fieldValidation);
   const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
     if (current === null) throw newNotFound(ctx.store.qualified, ctx.info.name);
     const patched = dropUnchangedResourceVersion(current, applyPatchBody(current, body, schema));
+    checkPatchedObject(ctx.type, patched, mediaType, body.value);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
   }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, fieldManager: writerFieldManager(ctx, query) });

@@ -9,8 +9,8 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
-import { applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
-import { type FieldValidation, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { type FieldValidation, parsePatchQuery, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
 
 const SCALE_SCHEMA = builtInSchemaOf("autoscaling", "v1", "Scale");
 
@@ -70,7 +70,7 @@ async function updateScale(ctx: HandlerContext, access: ScaleAccess): Promise<Re
 
 async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Response> {
   const mediaType = patchMediaType(ctx, SCALE_SCHEMA);
-  const query = parseWriteQuery(ctx.url.searchParams, "PatchOptions");
+  const query = parsePatchQuery(ctx.url.searchParams, mediaType === APPLY_PATCH);
   const patch = await readPatchBody(ctx, mediaType, query.fieldValidation);
   return await writeReplicas(ctx, access, (current) => {
     const patched = applyPatchBody(current, patch, SCALE_SCHEMA);

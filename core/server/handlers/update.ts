@@ -18,6 +18,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     warnings: ctx.warnings,
     user: ctx.user,
     fieldManager: writerFieldManager(ctx, query),
+    replace: true,
   });
   return respondObject(object, created ? 201 : 200, ctx.encode);
 }

@@ -1,7 +1,8 @@
 /** Query options shared by the writing verbs (spec 4.3, 4.7, 4.8) and the decoding of their bodies. */
 import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { decodeProtobufObject, hasProtobufEncoding, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
-import { newBadRequest, newInvalid } from "../../api/errors.ts";
+import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
+import { queryBool } from "../../api/query-params.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
 import type { HandlerContext } from "./context.ts";
@@ -26,34 +27,73 @@ export interface WriteQuery {
   fieldManager?: string;
 }
 
+export interface PatchQuery extends WriteQuery {
+  /** PatchOptions.force, a pointer bool in kube: only apply may carry it. */
+  force: boolean;
+}
+
 /** Which options kind the query belongs to, for kube's `CreateOptions.meta.k8s.io "" is invalid` messages. */
 export type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions" | "DeleteOptions";
 
-export function parseDryRun(query: URLSearchParams, kind: OptionsKind): boolean {
-  const values = query.getAll("dryRun");
+const FIELD_VALIDATION_VALUES = ["", "Ignore", "Strict", "Warn"];
+
+function dryRunErrors(query: URLSearchParams): FieldError[] {
   // A bare `?dryRun` asks for nothing (spec 4.8.5): the request runs with its side effects.
-  const given = values.filter((v) => v !== "");
-  const bad = given.find((v) => v !== "All");
-  if (bad !== undefined) {
-    throw newInvalid({ group: "meta.k8s.io", kind }, "", [
-      { type: "FieldValueNotSupported", field: "dryRun", value: bad, detail: 'supported values: "All"' },
-    ]);
-  }
-  return given.length > 0;
+  const bad = query.getAll("dryRun").find((v) => v !== "" && v !== "All");
+  return bad === undefined ? [] : [{ type: "FieldValueNotSupported", field: "dryRun", value: bad, detail: 'supported values: "All"' }];
 }
 
-export function parseWriteQuery(query: URLSearchParams, kind: OptionsKind): WriteQuery {
+function isDryRun(query: URLSearchParams): boolean {
+  return query.getAll("dryRun").some((v) => v !== "");
+}
+
+export function parseDryRun(query: URLSearchParams, kind: OptionsKind): boolean {
+  const errors = dryRunErrors(query);
+  if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind }, "", errors);
+  return isDryRun(query);
+}
+
+/**
+ * ValidateCreateOptions / ValidateUpdateOptions / ValidatePatchOptions (apimachinery's metav1 validation):
+ * the field manager, dryRun and fieldValidation checks, all reported in one 422.
+ */
+function writeOptionErrors(query: URLSearchParams): FieldError[] {
+  const errors: FieldError[] = [];
+  const fieldManager = query.get("fieldManager");
+  if (fieldManager !== null && fieldManager.length > 128) {
+    errors.push({ type: "FieldValueTooLong", field: "fieldManager", value: fieldManager, detail: "must have at most 128 bytes" });
+  }
+  errors.push(...dryRunErrors(query));
+  // ValidateFieldValidation: NotSupported with kube's sorted list of allowed directives.
   const validation = query.get("fieldValidation") ?? "";
-  if (validation !== "" && validation !== "Ignore" && validation !== "Warn" && validation !== "Strict") {
-    throw newBadRequest(`invalid fieldValidation directive: ${validation}, valid values are Ignore, Warn, or Strict`);
+  if (!FIELD_VALIDATION_VALUES.includes(validation)) {
+    errors.push({ type: "FieldValueNotSupported", field: "fieldValidation", value: validation, detail: `supported values: ${FIELD_VALIDATION_VALUES.map((v) => JSON.stringify(v)).join(", ")}` });
   }
-  const fieldManager = query.get("fieldManager") ?? undefined;
-  if (fieldManager !== undefined && fieldManager.length > 128) {
-    throw newInvalid({ group: "meta.k8s.io", kind }, "", [
-      { type: "FieldValueTooLong", field: "fieldManager", value: fieldManager, detail: "must have at most 128 bytes" },
-    ]);
-  }
-  return { dryRun: parseDryRun(query, kind), fieldValidation: (validation || "Warn") as FieldValidation, fieldManager };
+  return errors;
+}
+
+function writeQueryOf(query: URLSearchParams): WriteQuery {
+  return {
+    dryRun: isDryRun(query),
+    fieldValidation: (query.get("fieldValidation") || "Warn") as FieldValidation,
+    fieldManager: query.get("fieldManager") ?? undefined,
+  };
+}
+
+export function parseWriteQuery(query: URLSearchParams, kind: "CreateOptions" | "UpdateOptions"): WriteQuery {
+  const errors = writeOptionErrors(query);
+  if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind }, "", errors);
+  return writeQueryOf(query);
+}
+
+/** PatchOptions: ValidatePatchOptions adds force (non-apply patches only) and a required field manager (apply). */
+export function parsePatchQuery(query: URLSearchParams, apply: boolean): PatchQuery {
+  const errors: FieldError[] = [];
+  if (!apply && query.has("force")) errors.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
+  if (apply && (query.get("fieldManager") ?? "") === "") errors.push({ type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" });
+  errors.push(...writeOptionErrors(query));
+  if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errors);
+  return { ...writeQueryOf(query), force: queryBool(query, "force") };
 }
 
 /** Reads and decodes the body; duplicate fields become warnings or a 400 by the fieldValidation directive. */

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { ConfigFileError, parseConfig } from "../../config/mod.ts";
 import { aescbc, aesgcm, identity, secretbox, type ValueTransformer } from "./providers.ts";
 import { type PrefixedTransformer, PrefixTransformers } from "./prefix-transformers.ts";
+import type { TransformationRecorder } from "./metrics.ts";
 
 const AES_KEY_SIZES = [16, 24, 32];
 const SECRETBOX_KEY_SIZES = [32];
@@ -85,7 +86,7 @@ function transformersOf(provider: Provider, source: string): PrefixedTransformer
 /** The transformers by resource as kube names it in the file: `secrets`, `deployments.apps`, `widgets.example.com`. */
 export type EncryptionPlan = Map<string, PrefixTransformers>;
 
-export function readEncryptionConfiguration(path: string): EncryptionPlan {
+export function readEncryptionConfiguration(path: string, record?: TransformationRecorder): EncryptionPlan {
   let document: unknown;
   try {
     document = parse(readFileSync(path, "utf8"));
@@ -95,7 +96,7 @@ export function readEncryptionConfiguration(path: string): EncryptionPlan {
   const config = parseConfig(ENCRYPTION_CONFIGURATION, document, `error while parsing file ${path}`);
   const plan: EncryptionPlan = new Map();
   for (const [index, entry] of config.resources.entries()) {
-    const transformers = new PrefixTransformers(entry.providers.flatMap((provider, j) => transformersOf(provider, `${path}: resources[${index}].providers[${j}]`)));
+    const transformers = new PrefixTransformers(entry.providers.flatMap((provider, j) => transformersOf(provider, `${path}: resources[${index}].providers[${j}]`)), record);
     // The first entry naming a resource wins, as kube's resource-to-transformer map is filled in order.
     for (const resource of entry.resources) if (!plan.has(resource)) plan.set(resource, transformers);
   }

@@ -9,7 +9,7 @@
 import { Buffer } from "node:buffer";
 import { newInternalError } from "../../api/errors.ts";
 import { isStorageError, type KeyValue, type Storage, StorageError, type StorageEvent, type WriteOp } from "../storage.ts";
-import type { EncryptionPlan } from "./config.ts";
+import type { EncryptionConfigSource } from "./reload.ts";
 import { ENCRYPTED_PREFIX } from "./providers.ts";
 import type { PrefixTransformers } from "./prefix-transformers.ts";
 
@@ -19,8 +19,8 @@ export function groupResourceOfKey(key: string): string {
   return group === "core" ? resource ?? "" : `${resource}.${group}`;
 }
 
-export function encryptingStorage(inner: Storage, plan: EncryptionPlan): Storage {
-  const transformersFor = (key: string): PrefixTransformers | undefined => plan.get(groupResourceOfKey(key));
+export function encryptingStorage(inner: Storage, config: EncryptionConfigSource): Storage {
+  const transformersFor = (key: string): PrefixTransformers | undefined => config.current().get(groupResourceOfKey(key));
 
   const seal = (key: string, value: string): string => {
     const transformers = transformersFor(key);
@@ -70,7 +70,10 @@ export function encryptingStorage(inner: Storage, plan: EncryptionPlan): Storage
     eventsSince: async (prefix, afterRevision) => (await inner.eventsSince(prefix, afterRevision)).map(openEvent),
     subscribe: (listener) => inner.subscribe((event) => listener(openEvent(event))),
     compact: (revision) => inner.compact(revision),
-    close: () => inner.close(),
+    close: () => {
+      config.stop();
+      return inner.close();
+    },
   };
 }
 
