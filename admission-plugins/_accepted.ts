@@ -1,9 +1,9 @@
 /**
- * kube plugin names kubun accepts in flags but that have nothing to act on here (or are not built yet, as
- * noted in admission-plugins/mod.ts): each loads as a plugin that handles no request.
+ * A kube plugin name whose behaviour kubun already has elsewhere (see admission-plugins/mod.ts): it loads as a
+ * plugin that handles no request, because there is nothing left for it to do.
  */
 import type { BuiltInAdmissionFactory } from "../core/admission/types.ts";
 
-export function acceptedName(name: string): () => Promise<{ default: BuiltInAdmissionFactory }> {
+export function satisfiedElsewhere(name: string): () => Promise<{ default: BuiltInAdmissionFactory }> {
   return () => Promise.resolve({ default: () => ({ name, handles: () => false }) });
 }

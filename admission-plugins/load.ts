@@ -14,6 +14,7 @@ export interface AdmissionFlags {
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
   admissionPluginDir: string;
+  acceptUnimplementedAdmissionPlugins: string[];
 }
 
 export async function loadAdmissionPlugins(flags: AdmissionFlags): Promise<LoadedAdmissionPlugin[]> {
@@ -22,6 +23,7 @@ export async function loadAdmissionPlugins(flags: AdmissionFlags): Promise<Loade
     enable: flags.enableAdmissionPlugins.filter((name) => !isModulePath(name)),
     disable: flags.disableAdmissionPlugins,
     custom,
+    acceptUnimplemented: flags.acceptUnimplementedAdmissionPlugins,
   });
   return await Promise.all(names.map(async (name): Promise<LoadedAdmissionPlugin> =>
     isModulePath(name)

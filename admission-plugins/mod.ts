@@ -1,18 +1,19 @@
 /**
  * The built-in admission plugins: kube's recommended order (plugin order in the flags does not matter), the set
- * on by default in kube-apiserver 1.26, and the catalog of literal import() calls so the binary bundles them.
+ * on by default in kube-apiserver 1.26, the catalog of literal import() calls so the binary bundles them, and the
+ * kube names kubun does not implement (never on by default; see core/admission/selection.ts).
  */
 import type { AdmissionPluginSet } from "../core/admission/selection.ts";
 import type { BuiltInAdmissionFactory } from "../core/admission/types.ts";
 import type { Catalog } from "../plugins/loader.ts";
-import { acceptedName } from "./_accepted.ts";
+import { satisfiedElsewhere } from "./_accepted.ts";
 
 /** kube's AllOrderedPlugins (pkg/kubeapiserver/options/plugins.go). */
 const ORDER = [
   "AlwaysAdmit", "NamespaceAutoProvision", "NamespaceLifecycle", "NamespaceExists", "SecurityContextDeny",
   "LimitPodHardAntiAffinityTopology", "LimitRanger", "ServiceAccount", "NodeRestriction", "TaintNodesByCondition",
   "AlwaysPullImages", "ImagePolicyWebhook", "PodSecurity", "PodNodeSelector", "Priority", "DefaultTolerationSeconds",
-  "PodTolerationRestriction", "EventRateLimit", "ExtendedResourceToleration", "DefaultStorageClass",
+  "PodTolerationRestriction", "EventRateLimit", "ExtendedResourceToleration", "PersistentVolumeLabel", "DefaultStorageClass",
   "StorageObjectInUseProtection", "OwnerReferencesPermissionEnforcement", "PersistentVolumeClaimResize", "RuntimeClass",
   "CertificateApproval", "CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction",
   "DefaultIngressClass", "DenyServiceExternalIPs",
@@ -27,12 +28,6 @@ const DEFAULTS = [
   "RuntimeClass", "CertificateApproval", "CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction",
   "DefaultIngressClass", "MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota",
 ];
-
-export const ADMISSION_PLUGIN_SET: AdmissionPluginSet = {
-  order: ORDER,
-  defaults: DEFAULTS,
-  last: ["MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota", "AlwaysDeny"],
-};
 
 type Entry = () => Promise<{ default: BuiltInAdmissionFactory }>;
 
@@ -59,16 +54,28 @@ const IMPLEMENTED: Record<string, Entry> = {
 };
 
 /**
- * Accepted names without an implementation. Nothing to act on: AlwaysAdmit (admits all), NamespaceExists and
- * NamespaceAutoProvision (the namespace gate already refuses missing namespaces), ClusterTrustBundleAttest
- * (ClusterTrustBundles are alpha and off in 1.26), DefaultIngressClass (no ingress class objects defaulted yet).
- * Missing (accepted so kube command lines keep working): ValidatingAdmissionPolicy, AlwaysPullImages,
- * ImagePolicyWebhook, PodNodeSelector, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize,
- * LimitPodHardAntiAffinityTopology, DenyServiceExternalIPs.
+ * Names whose whole behaviour kubun has without a plugin: AlwaysAdmit admits everything, and NamespaceExists'
+ * refusal of objects in a missing namespace is the generic store's namespace gate, which every write passes.
  */
-const ACCEPTED = ORDER.filter((name) => !(name in IMPLEMENTED));
+const SATISFIED: Record<string, Entry> = {
+  AlwaysAdmit: satisfiedElsewhere("AlwaysAdmit"),
+  NamespaceExists: satisfiedElsewhere("NamespaceExists"),
+};
 
-export const ADMISSION_PLUGINS: Catalog<BuiltInAdmissionFactory> = {
-  ...Object.fromEntries(ACCEPTED.map((name) => [name, acceptedName(name)])),
-  ...IMPLEMENTED,
+export const ADMISSION_PLUGINS: Catalog<BuiltInAdmissionFactory> = { ...IMPLEMENTED, ...SATISFIED };
+
+/**
+ * kube 1.26 names with no implementation here (NamespaceAutoProvision, AlwaysPullImages, ImagePolicyWebhook,
+ * PodNodeSelector, PodTolerationRestriction, EventRateLimit, ExtendedResourceToleration, PersistentVolumeLabel,
+ * OwnerReferencesPermissionEnforcement, PersistentVolumeClaimResize, ClusterTrustBundleAttest, DefaultIngressClass,
+ * DenyServiceExternalIPs, LimitPodHardAntiAffinityTopology, ValidatingAdmissionPolicy): never on by default,
+ * refused at start-up when enabled unless accepted as no-ops by name.
+ */
+const UNIMPLEMENTED = ORDER.filter((name) => !(name in ADMISSION_PLUGINS));
+
+export const ADMISSION_PLUGIN_SET: AdmissionPluginSet = {
+  order: ORDER,
+  defaults: DEFAULTS,
+  last: ["MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota", "AlwaysDeny"],
+  unimplemented: UNIMPLEMENTED,
 };

@@ -12,7 +12,8 @@ const PLUGIN = `
 import type { AdmissionPluginFactory } from "kubun/sdk";
 const plugin = ({ pluginConfig }) => ({
   name: "require-team-label",
-  handles: (request) => request.resource.resource === "configmaps" && request.operation === "CREATE",
+  // Controllers' writes are admitted too (kube-root-ca.crt by root-ca-cert-publisher): a policy exempts them as in kube.
+  handles: (request) => request.resource.resource === "configmaps" && request.operation === "CREATE" && !request.user.username.startsWith("system:serviceaccount:kube-system:"),
   admit(request) {
     request.object.metadata.annotations = { ...request.object.metadata.annotations, "example.dev/checked-by": pluginConfig.checker };
   },

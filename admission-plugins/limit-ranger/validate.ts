@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from "../../core/api/types.ts";
 import { type Container, podSpec } from "../_match.ts";
-import { formatQuantity, parseQuantity } from "../_quantity.ts";
+import { addQuantities, formatQuantity, maxQuantity, type Quantity, quantityOrZero, ZERO_QUANTITY } from "../../core/api/quantity.ts";
 import { limitRequestRatioConstraint, maxConstraint, maxRequestConstraint, minConstraint, type Resources } from "./constraints.ts";
 import type { LimitItem } from "./defaults.ts";
 
@@ -24,12 +24,12 @@ function checkAll(limitType: string, item: LimitItem, requests: Resources, limit
 /** kube's pod totals: the sum over containers, raised to any single init container's larger value. */
 function podTotal(pod: KubeObject, field: "requests" | "limits"): Resources {
   const spec = podSpec(pod);
-  const total = new Map<string, number>();
+  const total = new Map<string, Quantity>();
   for (const container of spec.containers ?? []) {
-    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, (total.get(name) ?? 0) + parseQuantity(value));
+    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, addQuantities(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
   }
   for (const container of spec.initContainers ?? []) {
-    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, Math.max(total.get(name) ?? 0, parseQuantity(value)));
+    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, maxQuantity(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
   }
   return Object.fromEntries([...total].map(([name, value]) => [name, formatQuantity(value)]));
 }

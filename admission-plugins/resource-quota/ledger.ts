@@ -9,7 +9,7 @@ import type { KubeObject } from "../../core/api/types.ts";
 import type { Catalog } from "../../core/registry/catalog.ts";
 import { listObjects } from "../../core/registry/list.ts";
 import type { Registry } from "../../core/registry/registry.ts";
-import { formatQuantity, parseQuantity } from "../_quantity.ts";
+import { addQuantities, compareQuantities, formatQuantity, quantityOrZero, ZERO_QUANTITY } from "../../core/api/quantity.ts";
 import { countKey, type Usage, usageOf } from "./usage.ts";
 
 export interface QuotaStatus {
@@ -56,7 +56,7 @@ export class QuotaLedger {
   /** Writes new usage; false when the quota changed meanwhile (the caller evaluates again). */
   async record(quota: KubeObject, used: Usage): Promise<boolean> {
     const hard = (quota.spec as { hard?: Record<string, string> }).hard ?? {};
-    const status: QuotaStatus = { hard: { ...hard }, used: Object.fromEntries(Object.keys(hard).map((k) => [k, formatQuantity(used[k] ?? 0)])) };
+    const status: QuotaStatus = { hard: { ...hard }, used: Object.fromEntries(Object.keys(hard).map((k) => [k, formatQuantity(used[k] ?? ZERO_QUANTITY)])) };
     try {
       await this.#quotaStore().update(quota.metadata.namespace!, String(quota.metadata.name), (current) => ({ ...current!, status, metadata: { ...current!.metadata, resourceVersion: quota.metadata.resourceVersion } }), { subresource: "status" });
       return true;
@@ -80,14 +80,14 @@ export class QuotaLedger {
 
   /** Usage of every constrained resource, counted from what the namespace holds now. */
   async #countUsage(namespace: string, keys: string[]): Promise<Usage> {
-    const used: Usage = Object.fromEntries(keys.map((k) => [k, 0]));
+    const used: Usage = Object.fromEntries(keys.map((k) => [k, ZERO_QUANTITY]));
     for (const type of this.#catalog.all().filter((t) => t.namespaced && t.verbs.includes("create") && t.storageVersionHash)) {
       if (this.#catalog.preferredVersion(type.group) !== type.version && type.group !== "") continue;
       const probe = usageOf(type.group, type.resource, { metadata: {} });
       if (!keys.some((k) => k in probe || k === countKey(type.group, type.resource))) continue;
       const { list } = await listObjects(this.#registry.store(type), { namespace, revision: 0, limit: 0 });
       for (const item of list.items) {
-        for (const [key, value] of Object.entries(usageOf(type.group, type.resource, item))) if (key in used) used[key]! += value;
+        for (const [key, value] of Object.entries(usageOf(type.group, type.resource, item))) if (key in used) used[key] = addQuantities(used[key]!, value);
       }
     }
     return used;
@@ -95,10 +95,10 @@ export class QuotaLedger {
 }
 
 export function numbers(list: Record<string, string> | undefined): Usage {
-  return Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, parseQuantity(v)]));
+  return Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, quantityOrZero(v)]));
 }
 
 function sameKeysAndValues(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(b);
-  return Object.keys(a).length === keys.length && keys.every((k) => a[k] !== undefined && parseQuantity(a[k]) === parseQuantity(b[k]));
+  return Object.keys(a).length === keys.length && keys.every((k) => a[k] !== undefined && compareQuantities(quantityOrZero(a[k]), quantityOrZero(b[k])) === 0);
 }

@@ -4,7 +4,7 @@
  */
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { BuiltInAdmissionFactory, ValidationAttributes } from "../../core/admission/types.ts";
-import { formatQuantity } from "../_quantity.ts";
+import { addQuantities, compareQuantities, formatQuantity, maxQuantity, subtractQuantities, ZERO_QUANTITY } from "../../core/api/quantity.ts";
 import { QuotaLedger } from "./ledger.ts";
 import { type Usage, unspecifiedCompute, usageOf } from "./usage.ts";
 
@@ -19,16 +19,19 @@ const resourceQuota: BuiltInAdmissionFactory = ({ registry, catalog }) => {
 
 async function charge(ledger: QuotaLedger, attributes: ValidationAttributes): Promise<void> {
   const object = attributes.object ?? attributes.oldObject!;
-  const sign = attributes.operation === "DELETE" ? -1 : 1;
+  const refund = attributes.operation === "DELETE";
   const requested = usageOf(attributes.resource.group, attributes.resource.resource, object);
   for (let attempt = 0; attempt < ledger.maxAttempts; attempt++) {
     const changes = [];
     for (const quota of await ledger.quotas(attributes.namespace)) {
       const constrained = Object.keys(quota.hard).filter((key) => key in requested);
       if (constrained.length === 0) continue;
-      if (sign > 0) check(attributes, String(quota.object.metadata.name), quota, requested, constrained);
+      if (!refund) check(attributes, String(quota.object.metadata.name), quota, requested, constrained);
       const used = { ...quota.used };
-      for (const key of constrained) used[key] = Math.max(0, (used[key] ?? 0) + sign * requested[key]!);
+      for (const key of constrained) {
+        const before = used[key] ?? ZERO_QUANTITY;
+        used[key] = refund ? maxQuantity(subtractQuantities(before, requested[key]!), ZERO_QUANTITY) : addQuantities(before, requested[key]!);
+      }
       changes.push({ object: quota.object, used });
     }
     if (attributes.dryRun) return;
@@ -44,9 +47,12 @@ function check(attributes: ValidationAttributes, name: string, quota: { hard: Us
     const missing = unspecifiedCompute(attributes.object!, constrained);
     if (missing.length > 0) throw admissionForbidden(attributes, `failed quota: ${name}: must specify ${missing.join(",")}`);
   }
-  const exceeded = constrained.filter((key) => requested[key]! > 0 && (quota.used[key] ?? 0) + requested[key]! > quota.hard[key]!).sort();
+  // kube's quota.LessThanOrEqual over the new usage, exact (no float rounding: 100m + 200m fits a 300m quota).
+  const exceeded = constrained.filter((key) =>
+    compareQuantities(requested[key]!, ZERO_QUANTITY) > 0 && compareQuantities(addQuantities(quota.used[key] ?? ZERO_QUANTITY, requested[key]!), quota.hard[key]!) > 0
+  ).sort();
   if (exceeded.length === 0) return;
-  const print = (usage: Usage) => exceeded.map((key) => `${key}=${formatQuantity(usage[key] ?? 0)}`).join(",");
+  const print = (usage: Usage) => exceeded.map((key) => `${key}=${formatQuantity(usage[key] ?? ZERO_QUANTITY)}`).join(",");
   throw admissionForbidden(attributes, `exceeded quota: ${name}, requested: ${print(requested)}, used: ${print(quota.used)}, limited: ${print(quota.hard)}`);
 }
 

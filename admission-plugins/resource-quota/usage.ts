@@ -1,9 +1,10 @@
 /** What one object counts against a ResourceQuota (kube's quota evaluators, the common resources). */
 import type { KubeObject } from "../../core/api/types.ts";
 import { allContainers, type Container, podSpec } from "../_match.ts";
-import { parseQuantity } from "../_quantity.ts";
+import { addQuantities, countQuantity, maxQuantity, type Quantity, quantityOrZero, ZERO_QUANTITY } from "../../core/api/quantity.ts";
 
-export type Usage = Record<string, number>;
+/** Resource name → exact quantity (counts are whole quantities). */
+export type Usage = Record<string, Quantity>;
 
 /** Core resources quota also counts under a bare name, e.g. `pods` besides `count/pods`. */
 const LEGACY_COUNTS = new Set(["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers", "resourcequotas"]);
@@ -14,14 +15,14 @@ export function countKey(group: string, resource: string): string {
 }
 
 export function usageOf(group: string, resource: string, object: KubeObject): Usage {
-  const usage: Usage = { [countKey(group, resource)]: 1 };
+  const usage: Usage = { [countKey(group, resource)]: countQuantity(1) };
   if (group !== "") return usage;
-  if (LEGACY_COUNTS.has(resource)) usage[resource] = 1;
+  if (LEGACY_COUNTS.has(resource)) usage[resource] = countQuantity(1);
   if (resource === "pods") Object.assign(usage, podCompute(object));
   if (resource === "services") Object.assign(usage, serviceUsage(object));
   if (resource === "persistentvolumeclaims") {
     const requests = (object.spec as { resources?: { requests?: Record<string, string> } } | undefined)?.resources?.requests;
-    usage["requests.storage"] = parseQuantity(requests?.storage);
+    usage["requests.storage"] = quantityOrZero(requests?.storage);
   }
   return usage;
 }
@@ -32,11 +33,11 @@ function podCompute(pod: KubeObject): Usage {
   const usage: Usage = {};
   for (const kind of ["requests", "limits"] as const) {
     for (const name of COMPUTE) {
-      const of = (c: Container) => parseQuantity(c.resources?.[kind]?.[name]);
-      const sum = (spec.containers ?? []).reduce((total, c) => total + of(c), 0);
-      const init = Math.max(0, ...(spec.initContainers ?? []).map(of));
-      const overhead = parseQuantity((spec.overhead as Record<string, string> | undefined)?.[name]);
-      usage[`${kind}.${name}`] = Math.max(sum, init) + overhead;
+      const of = (c: Container) => quantityOrZero(c.resources?.[kind]?.[name]);
+      const sum = (spec.containers ?? []).reduce((total, c) => addQuantities(total, of(c)), ZERO_QUANTITY);
+      const init = (spec.initContainers ?? []).map(of).reduce(maxQuantity, ZERO_QUANTITY);
+      const overhead = quantityOrZero((spec.overhead as Record<string, string> | undefined)?.[name]);
+      usage[`${kind}.${name}`] = addQuantities(maxQuantity(sum, init), overhead);
       if (kind === "requests") usage[name] = usage[`${kind}.${name}`]!;
     }
   }
@@ -46,7 +47,10 @@ function podCompute(pod: KubeObject): Usage {
 function serviceUsage(service: KubeObject): Usage {
   const spec = (service.spec ?? {}) as { type?: string; ports?: unknown[] };
   const exposesNodePorts = spec.type === "NodePort" || spec.type === "LoadBalancer";
-  return { "services.loadbalancers": spec.type === "LoadBalancer" ? 1 : 0, "services.nodeports": exposesNodePorts ? (spec.ports ?? []).length : 0 };
+  return {
+    "services.loadbalancers": countQuantity(spec.type === "LoadBalancer" ? 1 : 0),
+    "services.nodeports": countQuantity(exposesNodePorts ? (spec.ports ?? []).length : 0),
+  };
 }
 
 /** Compute resources a quota constrains that some container leaves unset (kube: "must specify ..."). */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { isEverything, labelSelectorFromObject, matchesLabels, parseLabelSelector } from "./label-selector.ts";
+import { isEverything, labelSelectorFromObject, matchesLabels, nodeSelectorRequirementsAsSelector, parseLabelSelector, selectorFromSet } from "./label-selector.ts";
 import { isStatusError } from "./errors.ts";
 
 const KEY_REGEX_HINT = "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -148,4 +148,19 @@ test("labelSelectorFromObject() rejects invalid requirements with kube's message
   expect(messageOf({ matchLabels: { "a b": "c" } })).toBe(
     `key: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character ${KEY_REGEX_HINT}`,
   );
+});
+
+test("selectorFromSet() matches every key to its value and an empty set matches everything (labels.SelectorFromSet)", () => {
+  expect(matchesLabels(selectorFromSet({ app: "web" }), { app: "web", tier: "x" })).toBe(true);
+  expect(matchesLabels(selectorFromSet({ app: "web" }), { app: "db" })).toBe(false);
+  expect(matchesLabels(selectorFromSet({}), undefined)).toBe(true);
+});
+
+test("nodeSelectorRequirementsAsSelector() reads In, NotIn, Exists, DoesNotExist, Gt and Lt; empty or invalid matches nothing", () => {
+  const labels = { zone: "a", cores: "8" };
+  expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "zone", operator: "In", values: ["a", "b"] }, { key: "cores", operator: "Gt", values: ["4"] }]), labels)).toBe(true);
+  expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "cores", operator: "Lt", values: ["4"] }]), labels)).toBe(false);
+  expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "gpu", operator: "DoesNotExist" }]), labels)).toBe(true);
+  expect(matchesLabels(nodeSelectorRequirementsAsSelector([]), labels)).toBe(false);
+  expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "zone", operator: "Near", values: ["a"] }]), labels)).toBe(false);
 });

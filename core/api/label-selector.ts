@@ -205,6 +205,32 @@ export function labelSelectorFromObject(selector: MetaLabelSelector | null | und
   }
 }
 
+/** labels.SelectorFromSet: every key equal to its value; an empty set matches everything. */
+export function selectorFromSet(set: Record<string, string>): LabelSelector {
+  return { requirements: Object.entries(set).map(([key, value]) => ({ key, operator: "=" as const, values: [value] })).sort(byKey) };
+}
+
+const NODE_SELECTOR_OPERATORS: Record<string, LabelOperator> = { In: "in", NotIn: "notin", Exists: "exists", DoesNotExist: "!", Gt: "gt", Lt: "lt" };
+
+/**
+ * v1helper.NodeSelectorRequirementsAsSelector: node affinity's requirements (In, NotIn, Exists, DoesNotExist, Gt,
+ * Lt) as a label selector; an empty list or an invalid requirement matches nothing, as kube's scheduler treats them.
+ */
+export function nodeSelectorRequirementsAsSelector(requirements: { key: string; operator: string; values?: string[] }[]): LabelSelector {
+  if (requirements.length === 0) return { requirements: [], matchesNothing: true };
+  try {
+    return {
+      requirements: requirements.map((r) => {
+        const operator = NODE_SELECTOR_OPERATORS[r.operator];
+        if (!operator) throw new Error(`${goQuote(r.operator)} is not a valid node selector operator`);
+        return newRequirement(r.key, operator, [...(r.values ?? [])]);
+      }).sort(byKey),
+    };
+  } catch {
+    return { requirements: [], matchesNothing: true };
+  }
+}
+
 export function isEverything(selector: LabelSelector): boolean {
   return !selector.matchesNothing && selector.requirements.length === 0;
 }

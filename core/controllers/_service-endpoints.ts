@@ -3,6 +3,7 @@
  * endpoints, which of their Pods count, each Pod's address and resolved ports, and the wiring that turns Service
  * and Pod changes into Service keys.
  */
+import { matchesLabels, selectorFromSet } from "../api/label-selector.ts";
 import { isIPv4 } from "node:net";
 import type { KubeObject } from "../api/types.ts";
 import type { ControllerContext } from "./runtime/controller.ts";
@@ -66,11 +67,7 @@ export function isHeadless(service: KubeObject): boolean {
 }
 
 export function matchesSelector(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
-  return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
-}
-
-export function isPodReady(pod: KubeObject): boolean {
-  return (pod as PodFields).status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+  return matchesLabels(selectorFromSet(selector), labels);
 }
 
 /** The Pod's IPv4 address (services here are single-stack IPv4), or undefined before it has one. */

@@ -2,10 +2,10 @@
  * The subsets kube's endpoint controller writes for a Service: one address per selected Pod, ready ones in
  * `addresses` and the rest in `notReadyAddresses`, grouped by the set of ports the Pods resolve (RepackSubsets).
  */
+import { isPodReady } from "./workloads/pod-state.ts";
 import type { KubeObject } from "../api/types.ts";
 import {
   isHeadless,
-  isPodReady,
   podEndpointFields,
   podIPv4,
   type PodReference,

@@ -32,6 +32,26 @@ test("ensureBootstrapPolicy() creates the defaults, and on a later start restore
   }
 });
 
+test("ensureBootstrapPolicy() binds each system:controller role to its kube-system service account and adds namespace_policy's Roles", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    const store = (resource: string) => registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", resource)!);
+    await ensureSystemNamespaces(registry, catalog);
+    await ensureBootstrapPolicy(registry, catalog);
+    const binding = await store("clusterrolebindings").get("", "system:controller:job-controller");
+    expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "job-controller", namespace: "kube-system" }]);
+    expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "system:controller:job-controller" });
+    expect((await store("clusterroles").get("", "system:controller:disruption-controller")).rules).toContainEqual({ apiGroups: ["*"], resources: ["*/scale"], verbs: ["get"] });
+    const cleaner = await store("roles").get("kube-system", "system:controller:token-cleaner");
+    expect(cleaner.rules).toContainEqual({ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list", "watch", "delete"] });
+    expect((await store("rolebindings").get("kube-public", "system:controller:bootstrap-signer")).subjects).toEqual([{ kind: "ServiceAccount", name: "bootstrap-signer", namespace: "kube-system" }]);
+  } finally {
+    await storage.close();
+  }
+});
+
 test("ensureBootstrapPolicy() run by two starters at once reconciles again when the other's write got in between", async () => {
   const storage = openSqliteStorage(":memory:");
   try {

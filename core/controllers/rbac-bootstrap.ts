@@ -6,8 +6,7 @@
  */
 import { isAlreadyExists, isConflict, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from "../auth/rbac/bootstrap-policy.ts";
-import { bootstrapRoleBindings, bootstrapRoles } from "../auth/rbac/bootstrap-namespace-policy.ts";
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from "../auth/rbac/bootstrap-policy.ts";
 import { RBAC_GROUP } from "../auth/rbac/policy-types.ts";
 import { type Reconciliation, reconcileClusterRole, reconcileClusterRoleBinding } from "../auth/rbac/reconcile.ts";
 import type { Catalog } from "../registry/catalog.ts";

@@ -1,4 +1,8 @@
-/** All resource stores over one Storage, created on first use, plus the namespace checks they share. */
+/**
+ * All resource stores over one Storage, created on first use, plus the namespace checks they share. `as(actor)`
+ * gives the same stores acting as an in-process API client (actor.ts); the root registry's writes without a
+ * user are the server's own (bootstrap objects), which skip admission.
+ */
 import type { Storage } from "../storage/storage.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
@@ -7,6 +11,15 @@ import { WriteGuards } from "./write-guard.ts";
 import { WriteHooks } from "./write-hook.ts";
 import { checkNamespaceOpen } from "./namespace-gate.ts";
 import type { AdmissionHook } from "./admission-hook.ts";
+import type { StoreActor } from "./actor.ts";
+
+/** What a registry and its acting views share. */
+interface Shared {
+  admission: AdmissionHook | undefined;
+  readonly extensions: Map<string, StoreExtension>;
+  readonly views: Map<string, Registry>;
+  readonly root: Registry;
+}
 
 export class Registry {
   readonly storage: Storage;
@@ -14,25 +27,55 @@ export class Registry {
   readonly writeGuards = new WriteGuards();
   /** Steps every store runs on all creates and updates, the server's own included (write-hook.ts). */
   readonly writeHooks = new WriteHooks();
-  /** The admission chain users' writes go through; set once at start (core/admission). */
-  admission: AdmissionHook | undefined;
   readonly #stores = new Map<string, ResourceStore>();
-  readonly #extensions = new Map<string, StoreExtension>();
+  readonly #shared: Shared;
+  readonly #actor?: StoreActor;
 
-  constructor(storage: Storage) {
+  constructor(storage: Storage, view?: { shared: Shared; actor: StoreActor; writeGuards: WriteGuards; writeHooks: WriteHooks }) {
     this.storage = storage;
+    this.#shared = view?.shared ?? { admission: undefined, extensions: new Map(), views: new Map(), root: this };
+    this.#actor = view?.actor;
+    if (view) {
+      this.writeGuards = view.writeGuards;
+      this.writeHooks = view.writeHooks;
+    }
+  }
+
+  /** The admission chain users' (and actors') writes go through; set once at start (core/admission). */
+  get admission(): AdmissionHook | undefined {
+    return this.#shared.admission;
+  }
+
+  set admission(hook: AdmissionHook | undefined) {
+    this.#shared.admission = hook;
+  }
+
+  /** The same stores, every write made as `actor` (one view per actor name). */
+  as(actor: StoreActor): Registry {
+    const key = actor.user.username;
+    let view = this.#shared.views.get(key);
+    if (!view) {
+      view = new Registry(this.storage, { shared: this.#shared, actor, writeGuards: this.writeGuards, writeHooks: this.writeHooks });
+      this.#shared.views.set(key, view);
+    }
+    return view;
   }
 
   /** Serves `type` (a custom resource) with `extension`, replacing the store of the type's previous definition. */
   extend(type: ResourceType, extension: StoreExtension): void {
-    this.#extensions.set(typeId(type), extension);
-    this.#stores.delete(typeId(type));
+    this.#shared.extensions.set(typeId(type), extension);
+    this.#forgetStores(type);
   }
 
   /** Forgets a type defined at run time, with its extension. */
   forget(type: ResourceType): void {
-    this.#extensions.delete(typeId(type));
+    this.#shared.extensions.delete(typeId(type));
+    this.#forgetStores(type);
+  }
+
+  #forgetStores(type: ResourceType): void {
     this.#stores.delete(typeId(type));
+    for (const registry of [this.#shared.root, ...this.#shared.views.values()]) registry.#stores.delete(typeId(type));
   }
 
   store(type: ResourceType): ResourceStore {
@@ -45,7 +88,8 @@ export class Registry {
         writeGate: (attempt) => this.writeGuards.check(attempt),
         admission: () => this.admission,
         writeHooks: this.writeHooks,
-        extension: this.#extensions.get(id),
+        extension: this.#shared.extensions.get(id),
+        actor: this.#actor,
       });
       this.#stores.set(id, store);
     }

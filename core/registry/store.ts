@@ -24,6 +24,7 @@ import type { WriteAttempt } from "./write-guard.ts";
 import type { WriteHooks } from "./write-hook.ts";
 import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
+import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
 
 export interface WriteOptions {
@@ -46,6 +47,8 @@ export interface WriteOptions {
   user?: UserInfo;
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
+  /** An actor's update that stands for a kube client's patch is authorized as "patch" (actor.ts). */
+  patch?: boolean;
 }
 
 export interface DeleteOptions {
@@ -86,6 +89,7 @@ export class ResourceStore {
   readonly #admission?: () => AdmissionHook | undefined;
   readonly #writeHooks?: WriteHooks;
   readonly #extension?: StoreExtension;
+  readonly #actor?: StoreActor;
   readonly #conversion?: VersionConversion;
 
   constructor(
@@ -97,6 +101,8 @@ export class ResourceStore {
       admission?: () => AdmissionHook | undefined;
       writeHooks?: WriteHooks;
       extension?: StoreExtension;
+      /** An in-process API client every write of this store is made, authorized and admitted as (actor.ts). */
+      actor?: StoreActor;
     },
   ) {
     this.type = type;
@@ -109,6 +115,19 @@ export class ResourceStore {
     this.#writeGate = deps.writeGate;
     this.#admission = deps.admission;
     this.#writeHooks = deps.writeHooks;
+    this.#actor = deps.actor;
+  }
+
+  /** Authorizes, as this store's actor, a request the store does not make itself (a pods/binding create); nothing without an actor. */
+  async authorizeActor(verb: ActorRequest["verb"], namespace: string, name: string, subresource: string): Promise<void> {
+    await this.#actor?.authorize(this.type, { verb, namespace: this.type.namespaced ? namespace : "", name, subresource });
+  }
+
+  /** The actor's identity on a write's options, after authorizing the write as kube's handlers do. */
+  async #acting<T extends { user?: UserInfo }>(options: T, verb: ActorRequest["verb"], namespace: string, name: string, subresource = ""): Promise<T> {
+    if (!this.#actor) return options;
+    await this.authorizeActor(verb, namespace, name, subresource);
+    return { ...options, user: options.user ?? this.#actor.user };
   }
 
   get storage(): Storage {
@@ -158,6 +177,10 @@ export class ResourceStore {
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    return this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
+  }
+
+  async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<KubeObject> {
     const obj = this.#normalize(body, namespace);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
@@ -200,6 +223,7 @@ export class ResourceStore {
     change: (current: KubeObject | null) => KubeObject | Promise<KubeObject>,
     options: WriteOptions = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
+    options = await this.#acting(options, options.patch ? "patch" : "update", namespace, name, options.subresource);
     const key = this.key(namespace, name);
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);
@@ -208,7 +232,7 @@ export class ResourceStore {
         const body = this.#checkedName(await change(null), name);
         // An update naming a version of an object that does not exist cannot create it.
         if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
-        const created = await this.create(namespace, body, options);
+        const created = await this.#create(namespace, body, options);
         return { object: created, created: true };
       }
       const current = await this.decode(kv);
@@ -226,6 +250,7 @@ export class ResourceStore {
   }
 
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    options = await this.#acting(options, "delete", namespace, name);
     const key = this.key(namespace, name);
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);

@@ -2,6 +2,7 @@
  * Value types of command-line flags, named and printed as spf13/pflag does so `--help` reads like
  * kube-apiserver's, and Go's duration syntax (`90s`, `5m`, `1h30m`).
  */
+import { parseGoDuration } from "../api/go-duration.ts";
 import { parseGoBool } from "../api/query-params.ts";
 
 export interface FlagType<T> {
@@ -70,25 +71,7 @@ export function enumFlag<T extends string>(values: readonly T[]): FlagType<T> {
   };
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses Go's time.ParseDuration syntax into milliseconds. */
-export function parseGoDuration(text: string): number {
-  const invalid = () => new Error(`time: invalid duration ${JSON.stringify(text)}`);
-  const match = /^([+-]?)(.*)$/.exec(text)!;
-  const body = match[2]!;
-  if (body === "0") return 0;
-  if (body === "") throw invalid();
-  let total = 0;
-  let rest = body;
-  while (rest !== "") {
-    const part = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
-    if (!part) throw invalid();
-    total += Number.parseFloat(part[1]!) * UNIT_MS[part[2]!]!;
-    rest = rest.slice(part[0].length);
-  }
-  return match[1] === "-" ? -total : total;
-}
+export { parseGoDuration };
 
 /** Formats milliseconds like Go's Duration.String(): 5m0s, 1h30m0s, 1.5s, 250ms. */
 export function formatGoDuration(ms: number): string {

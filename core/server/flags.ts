@@ -67,6 +67,7 @@ export interface ServerConfig {
   /** Admission plugins to turn on besides the defaults: kube names or module paths of custom plugins. */
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
+  acceptUnimplementedAdmissionPlugins: string[];
   admissionControlConfigFile: string;
   /** Directory whose .ts/.js files are all enabled as custom admission plugins (kubun's own flag). */
   admissionPluginDir: string;
@@ -185,6 +186,7 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Authentication flags", name: "authentication-plugin", key: "authenticationPlugin", type: stringListFlag, defaultValue: [], usage: "Path of a TypeScript module exporting a custom authenticator (repeatable)." }),
   defineFlag({ section: "Admission flags", name: "enable-admission-plugins", key: "enableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to enable besides the default ones: kube plugin names, or paths of TypeScript modules exporting a custom plugin. The order does not matter." }),
   defineFlag({ section: "Admission flags", name: "disable-admission-plugins", key: "disableAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "Admission plugins to disable, even if on by default. The order does not matter." }),
+  defineFlag({ section: "Admission flags", name: "accept-unimplemented-admission-plugins", key: "acceptUnimplementedAdmissionPlugins", type: stringListFlag, defaultValue: [], usage: "kube admission plugins kubun does not implement that --enable-admission-plugins may name anyway; they do nothing. Without this, naming one there stops start-up." }),
   defineFlag({ section: "Admission flags", name: "admission-control-config-file", key: "admissionControlConfigFile", type: stringFlag, defaultValue: "", usage: "AdmissionConfiguration file holding each admission plugin's configuration." }),
   defineFlag({ section: "Admission flags", name: "default-not-ready-toleration-seconds", key: "defaultNotReadyTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the not-ready NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),
   defineFlag({ section: "Admission flags", name: "default-unreachable-toleration-seconds", key: "defaultUnreachableTolerationSeconds", type: intFlag, defaultValue: 300, usage: "tolerationSeconds of the unreachable NoExecute toleration DefaultTolerationSeconds gives pods that have none." }),

@@ -17,6 +17,8 @@ import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
 import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
+import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
+import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
@@ -110,7 +112,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     nodePortRange: config.serviceNodePortRange,
   });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
-  const clusterRoleAggregation = await startClusterRoleAggregation(registry, catalog);
   const authenticationTrust = await publishAuthenticationTrust(registry, catalog, {
     clientCA,
     requestHeaderCA: requestHeaderCA ?? "",
@@ -125,6 +126,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
+  const clusterRoleAggregation = await startClusterRoleAggregation(registry.as(controllerActor("clusterrole-aggregation", authorizer)), catalog);
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
   registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry, authorizer });
   const proxyClient = await proxyClientCertificate(config, frontProxy.client);
@@ -199,6 +201,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     address: WILDCARD_ADDRESSES.has(config.bindAddress) ? "127.0.0.1" : config.bindAddress,
     port: listener.port,
   });
+  if (isControllerEnabled("bootstrapsigner", config.controllers)) await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
     settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, clusterSigning, authorizer },

@@ -6,6 +6,7 @@ import type { ControllerManager } from "../runtime/manager.ts";
 import { eventually, type TestCluster, testCluster } from "../runtime/testing.ts";
 import { runControllers } from "../_test-manager.ts";
 import { bootstrapSigner } from "./bootstrap-signer.ts";
+import { ensureClusterInfo } from "./cluster-info.ts";
 import { detachedSignature } from "./detached-jws.ts";
 import { tokenSecret } from "./_token-fixtures.ts";
 
@@ -21,8 +22,9 @@ const clusterInfo = () => store("", "configmaps").get("kube-public", "cluster-in
 const data = (cm: KubeObject | undefined) => (cm?.data ?? {}) as Record<string, string>;
 const signatureKeys = async () => Object.keys(data(await clusterInfo())).filter((k) => k.startsWith("jws-")).sort();
 
-test("the signer creates cluster-info with a cluster-only kubeconfig readable by anonymous clients", async () => {
+test("ensureClusterInfo() creates cluster-info with a cluster-only kubeconfig readable by anonymous clients", async () => {
   cluster = await testCluster();
+  await ensureClusterInfo(cluster.registry, cluster.catalog, cluster.settings);
   manager = await runControllers(cluster, [bootstrapSigner]);
   const cm = await eventually(clusterInfo);
   const kubeconfig = parse(data(cm).kubeconfig!);
@@ -34,6 +36,7 @@ test("the signer creates cluster-info with a cluster-only kubeconfig readable by
 
 test("signatures follow the signing tokens: added, verified by the token secret, removed with the token or at expiry", async () => {
   cluster = await testCluster();
+  await ensureClusterInfo(cluster.registry, cluster.catalog, cluster.settings);
   manager = await runControllers(cluster, [bootstrapSigner]);
   await eventually(clusterInfo);
   const secrets = store("", "secrets");
@@ -52,6 +55,7 @@ test("signatures follow the signing tokens: added, verified by the token secret,
 
 test("a changed kubeconfig is signed again", async () => {
   cluster = await testCluster();
+  await ensureClusterInfo(cluster.registry, cluster.catalog, cluster.settings);
   manager = await runControllers(cluster, [bootstrapSigner]);
   await eventually(clusterInfo);
   await store("", "secrets").create("kube-system", tokenSecret("signer", "0123456789abcdef", { "usage-bootstrap-signing": "true" }));

@@ -11,8 +11,6 @@ import { enqueueChanges } from "../runtime/controller.ts";
 import {
   CLUSTER_INFO_NAME,
   CLUSTER_INFO_NAMESPACE,
-  clusterInfoKubeconfig,
-  createClusterInfo,
   KUBECONFIG_KEY,
   SIGNATURE_KEY_PREFIX,
 } from "./cluster-info.ts";
@@ -29,12 +27,9 @@ export const bootstrapSigner: Controller = {
     const configMaps = await ctx.informer("", "v1", "configmaps");
     const secrets = await ctx.informer("", "v1", "secrets");
     const store = ctx.store("", "v1", "configmaps");
-    const stores = { configMaps: store, roles: ctx.store("rbac.authorization.k8s.io", "v1", "roles"), roleBindings: ctx.store("rbac.authorization.k8s.io", "v1", "rolebindings") };
     const queue = ctx.queue(async (key) => {
-      if (!configMaps.get(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME)) {
-        await createClusterInfo(stores, clusterInfoKubeconfig(ctx.settings.serverUrl, ctx.settings.caPem));
-        return;
-      }
+      // As kube's signConfigMap: nothing to sign until cluster-info exists (the server creates it, see cluster-info.ts).
+      if (!configMaps.get(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME)) return;
       const now = Date.now();
       const tokens = secrets.list(TOKEN_NAMESPACE).map(readBootstrapToken).filter((token): token is BootstrapToken =>
         token !== undefined && token.signing && !hasExpired(token.expiresAt, now)

@@ -1,11 +1,14 @@
 /**
  * The `cluster-info` ConfigMap in kube-public that the bootstrap signer signs: key `kubeconfig` holds a kubeconfig
  * with only the cluster (server URL and CA). kubeadm writes it in kube, with a Role and RoleBinding letting
- * anonymous clients read it; kubun has no kubeadm, so the signer creates all three when cluster-info is missing.
+ * anonymous clients read it; kubun has no kubeadm, so the server creates all three at start when the signer is
+ * enabled (the signer's own role may only update cluster-info, as in kube).
  */
 import { Buffer } from "node:buffer";
 import { stringify } from "yaml";
 import type { KubeObject } from "../../api/types.ts";
+import type { Catalog } from "../../registry/catalog.ts";
+import type { Registry } from "../../registry/registry.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { tolerateBenignRace } from "../_races.ts";
 
@@ -30,13 +33,20 @@ export function clusterInfoKubeconfig(serverUrl: string, caPem: string): string 
   });
 }
 
-export interface ClusterInfoStores {
+/** kubeadm's part, done by the server at start: cluster-info and the anonymous read access to it. */
+export async function ensureClusterInfo(registry: Registry, catalog: Catalog, cluster: { serverUrl: string; caPem: string }): Promise<void> {
+  const store = (group: string, resource: string) => registry.store(catalog.byGroupVersionResource(group, "v1", resource)!);
+  const stores = { configMaps: store("", "configmaps"), roles: store("rbac.authorization.k8s.io", "roles"), roleBindings: store("rbac.authorization.k8s.io", "rolebindings") };
+  await createClusterInfo(stores, clusterInfoKubeconfig(cluster.serverUrl, cluster.caPem));
+}
+
+interface ClusterInfoStores {
   configMaps: ResourceStore;
   roles: ResourceStore;
   roleBindings: ResourceStore;
 }
 
-export async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: string): Promise<void> {
+async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: string): Promise<void> {
   const readerMeta = { name: READER_NAME, namespace: CLUSTER_INFO_NAMESPACE };
   await createIfMissing(stores.roles, {
     apiVersion: RBAC_API_VERSION,

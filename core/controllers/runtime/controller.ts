@@ -26,11 +26,12 @@ export interface ControllerSettings {
   serviceAccountSigningKey?: SigningKey;
   /** PEM files of the CA the csrsigning controller issues certificates with (--cluster-signing-*-file or the cluster CA). */
   clusterSigning?: { certFile: string; keyFile: string };
-  /** The server's authorizer, for controllers that ask SubjectAccessReview questions (csrapproving). */
+  /** The server's authorizer chain: every controller write passes it (default: allow all), and csrapproving asks it SubjectAccessReview questions. */
   authorizer?: Authorizer;
 }
 
 export interface ControllerContext {
+  /** The stores as this controller's user (runtime/identity.ts): writes are authorized and admitted. */
   readonly registry: Registry;
   readonly catalog: Catalog;
   readonly settings: ControllerSettings;

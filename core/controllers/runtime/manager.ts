@@ -2,11 +2,17 @@
  * Runs the enabled controllers with one set of shared informers (kube-controller-manager's StartControllers).
  * start() and stop() may alternate (leadership gained and lost); each start builds fresh informers and queues.
  */
+import type { Authorizer } from "../../auth/authorizer.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Controller, ControllerContext, ControllerSettings } from "./controller.ts";
+import { isAlreadyExists } from "../../api/errors.ts";
+import { controllerActor, userActor } from "./actor.ts";
+import { controllerServiceAccountRef, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 import { Informer } from "./informer.ts";
 import { WorkQueue } from "./work-queue.ts";
+
+const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
 
 export interface ManagerOptions {
   controllers: Controller[];
@@ -60,6 +66,8 @@ export class ControllerManager {
     const enabled = this.#options.enabled ?? (() => true);
     for (const controller of this.#options.controllers) {
       if (!enabled(controller.name) || signal.aborted) continue;
+      // Without its account the loop still runs; its writes then show what the authorizer thinks of it.
+      await this.#ensureServiceAccount(controller.name).catch((error) => log(`kubun: service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`));
       try {
         await controller.start(this.#context(controller.name, signal, informers, log));
       } catch (error) {
@@ -68,8 +76,23 @@ export class ControllerManager {
     }
   }
 
+  /**
+   * kube's SAControllerClientBuilder: the manager (as system:kube-controller-manager) creates the loop's service
+   * account in kube-system when it is missing, so the account its RBAC binding names exists.
+   */
+  async #ensureServiceAccount(controller: string): Promise<void> {
+    const account = controllerServiceAccountRef(controller);
+    const type = this.#catalog.byGroupVersionResource("", "v1", "serviceaccounts");
+    if (!account || !type) return;
+    const manager = this.#registry.as(userActor(KUBE_CONTROLLER_MANAGER_USER, this.#options.settings.authorizer ?? ALLOW_ALL));
+    await manager.store(type).create(account.namespace, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: account.name } }).catch((error) => {
+      if (!isAlreadyExists(error)) throw error;
+    });
+  }
+
   #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
-    const registry = this.#registry;
+    // Every write a controller makes is authorized and admitted as its own user (kube's controllers are API clients).
+    const registry = this.#registry.as(controllerActor(name, this.#options.settings.authorizer ?? ALLOW_ALL));
     const catalog = this.#catalog;
     const typeOf = (group: string, version: string, resource: string) => {
       const type = catalog.byGroupVersionResource(group, version, resource);

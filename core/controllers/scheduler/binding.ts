@@ -14,6 +14,8 @@ const BINDING = { group: "", resource: "pods/binding" };
 const MAX_ATTEMPTS = 8;
 
 export async function bindPod(pods: ResourceStore, target: { namespace: string; name: string; node: string }, options: { annotations?: Record<string, string> } = {}): Promise<KubeObject> {
+  // A controller (the scheduler) binds as its own user: kube authorizes "create pods/binding".
+  await pods.authorizeActor("create", target.namespace, target.name, "binding");
   const key = pods.key(target.namespace, target.name);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const kv = await pods.storage.get(key);

@@ -3,7 +3,7 @@
  * NodeAffinity and NodeResourcesFit, in that order, first failure wins) and kube's FitError message.
  */
 import type { KubeObject } from "../../api/types.ts";
-import { quantityValue } from "../../registry/validation/_quantity.ts";
+import { addQuantities, compareQuantities, countQuantity, maxQuantity, parseQuantity, type Quantity, quantityOrZero, ZERO_QUANTITY } from "../../api/quantity.ts";
 import { matchesNodeAffinity } from "./node-affinity.ts";
 
 export interface Taint {
@@ -23,15 +23,15 @@ type Resources = { requests?: Record<string, unknown> };
 type PodSpec = { containers?: { resources?: Resources }[]; initContainers?: { resources?: Resources }[]; tolerations?: Toleration[]; overhead?: Record<string, unknown> };
 
 /** What the pod asks for: the larger of its containers' sum and any one init container, plus overhead. */
-export function podRequests(pod: KubeObject): Record<string, number> {
+export function podRequests(pod: KubeObject): Record<string, Quantity> {
   const spec = (pod.spec ?? {}) as PodSpec;
-  const total: Record<string, number> = {};
-  const add = (into: Record<string, number>, from: Record<string, unknown> | undefined) => {
-    for (const [name, q] of Object.entries(from ?? {})) into[name] = (into[name] ?? 0) + (quantityValue(q) ?? 0);
+  const total: Record<string, Quantity> = {};
+  const add = (into: Record<string, Quantity>, from: Record<string, unknown> | undefined) => {
+    for (const [name, q] of Object.entries(from ?? {})) into[name] = addQuantities(into[name] ?? ZERO_QUANTITY, quantityOrZero(q));
   };
   for (const c of spec.containers ?? []) add(total, c.resources?.requests);
   for (const c of spec.initContainers ?? []) {
-    for (const [name, q] of Object.entries(c.resources?.requests ?? {})) total[name] = Math.max(total[name] ?? 0, quantityValue(q) ?? 0);
+    for (const [name, q] of Object.entries(c.resources?.requests ?? {})) total[name] = maxQuantity(total[name] ?? ZERO_QUANTITY, quantityOrZero(q));
   }
   add(total, spec.overhead);
   return total;
@@ -61,16 +61,16 @@ export function misfitReasons(pod: KubeObject, node: KubeObject, placed: KubeObj
   return resourceShortfalls(podRequests(pod), node, placed);
 }
 
-function resourceShortfalls(wanted: Record<string, number>, node: KubeObject, placed: KubeObject[]): string[] {
+function resourceShortfalls(wanted: Record<string, Quantity>, node: KubeObject, placed: KubeObject[]): string[] {
   const allocatable = ((node.status as { allocatable?: Record<string, unknown> } | undefined)?.allocatable) ?? {};
   const reasons: string[] = [];
-  if (placed.length + 1 > (quantityValue(allocatable.pods) ?? 110)) reasons.push("Too many pods");
-  const used: Record<string, number> = {};
-  for (const other of placed) for (const [name, q] of Object.entries(podRequests(other))) used[name] = (used[name] ?? 0) + q;
+  if (compareQuantities(countQuantity(placed.length + 1), parseQuantity(allocatable.pods) ?? countQuantity(110)) > 0) reasons.push("Too many pods");
+  const used: Record<string, Quantity> = {};
+  for (const other of placed) for (const [name, q] of Object.entries(podRequests(other))) used[name] = addQuantities(used[name] ?? ZERO_QUANTITY, q);
   for (const [name, q] of Object.entries(wanted).sort(([a], [b]) => a.localeCompare(b))) {
-    if (q <= 0) continue;
-    const capacity = quantityValue(allocatable[name]);
-    if (capacity === undefined || (used[name] ?? 0) + q > capacity) reasons.push(`Insufficient ${name}`);
+    if (compareQuantities(q, ZERO_QUANTITY) <= 0) continue;
+    const capacity = parseQuantity(allocatable[name]);
+    if (capacity === undefined || compareQuantities(addQuantities(used[name] ?? ZERO_QUANTITY, q), capacity) > 0) reasons.push(`Insufficient ${name}`);
   }
   return reasons;
 }

@@ -1,4 +1,5 @@
 /** nodeSelector and required node affinity (matchExpressions on labels, matchFields on metadata.name). */
+import { matchesLabels, nodeSelectorRequirementsAsSelector, selectorFromSet } from "../../api/label-selector.ts";
 import type { KubeObject } from "../../api/types.ts";
 
 interface Requirement {
@@ -17,39 +18,28 @@ type AffinitySpec = {
   affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] } } };
 };
 
-function meets(requirement: Requirement, value: string | undefined): boolean {
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case "In":
-      return value !== undefined && values.includes(value);
-    case "NotIn":
-      return value === undefined || !values.includes(value);
-    case "Exists":
-      return value !== undefined;
-    case "DoesNotExist":
-      return value === undefined;
-    case "Gt":
-      return value !== undefined && Number(value) > Number(values[0]);
-    case "Lt":
-      return value !== undefined && Number(value) < Number(values[0]);
-    default:
-      return false;
-  }
-}
-
+/** kube's nodeaffinity term match: label requirements and field requirements (metadata.name), both must hold; an empty term matches nothing. */
 function termMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  const fields: Record<string, string> = { "metadata.name": String(node.metadata.name) };
   const expressions = term.matchExpressions ?? [];
   const matchFields = term.matchFields ?? [];
   if (expressions.length === 0 && matchFields.length === 0) return false;
-  return expressions.every((r) => meets(r, labels[r.key])) && matchFields.every((r) => meets(r, fields[r.key]));
+  const labelsMatch = expressions.length === 0 || matchesLabels(nodeSelectorRequirementsAsSelector(expressions), node.metadata.labels);
+  return labelsMatch && matchFields.every((r) => fieldMatches(r, String(node.metadata.name)));
+}
+
+/** NodeSelectorRequirementsAsFieldSelector: only metadata.name, with In or NotIn (a field selector, not labels). */
+function fieldMatches(requirement: Requirement, nodeName: string): boolean {
+  if (requirement.key !== "metadata.name") return false;
+  const values = requirement.values ?? [];
+  if (requirement.operator === "In") return values.includes(nodeName);
+  if (requirement.operator === "NotIn") return !values.includes(nodeName);
+  return false;
 }
 
 export function matchesNodeAffinity(pod: KubeObject, node: KubeObject): boolean {
   const spec = (pod.spec ?? {}) as AffinitySpec;
   const labels = node.metadata.labels ?? {};
-  if (!Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v)) return false;
+  if (!matchesLabels(selectorFromSet(spec.nodeSelector ?? {}), labels)) return false;
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   return terms === undefined || terms.some((term) => termMatches(term, node));
 }

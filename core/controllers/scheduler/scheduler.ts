@@ -5,7 +5,7 @@
  */
 import { isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { quantityValue } from "../../registry/validation/_quantity.ts";
+import { milliValue, type Quantity, quantityOrZero } from "../../api/quantity.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { type ControllerClient, NODES, PODS } from "../workloads/client.ts";
 import { setCondition } from "../workloads/conditions.ts";
@@ -65,9 +65,11 @@ function requestedShare(pod: KubeObject, node: KubeObject, onNode: KubeObject[])
   const allocatable = ((node.status as { allocatable?: Record<string, unknown> } | undefined)?.allocatable) ?? {};
   const wanted = podRequests(pod);
   const used = onNode.map(podRequests);
-  const share = (name: string, extra: number, each: (r: Record<string, number>) => number) =>
-    (extra + used.reduce((n, r) => n + each(r), 0)) / (quantityValue(allocatable[name]) || 1);
-  return (share("cpu", wanted.cpu ?? 0, (r) => r.cpu ?? 0) + share("memory", wanted.memory ?? 0, (r) => r.memory ?? 0) + share("pods", 1, () => 1)) / 3;
+  // kube's scorers work in milli-units.
+  const milli = (requests: Record<string, Quantity>, name: string) => milliValue(quantityOrZero(requests[name]));
+  const share = (name: string) => (milli(wanted, name) + used.reduce((n, r) => n + milli(r, name), 0)) / (milliValue(quantityOrZero(allocatable[name])) || 1);
+  const podShare = (1 + used.length) / (milliValue(quantityOrZero(allocatable.pods)) / 1000 || 1);
+  return (share("cpu") + share("memory") + podShare) / 3;
 }
 
 async function markUnschedulable(client: ControllerClient, pod: KubeObject, message: string): Promise<void> {

@@ -21,7 +21,7 @@ export async function adoptOrphans(client: ControllerClient, ref: ResourceRef, o
     if (controllerRefOf(obj) || obj.metadata.deletionTimestamp || !selectedBy(owner, obj) || candidates.also?.(obj) === false) continue;
     const next = structuredClone(obj);
     next.metadata.ownerReferences = [...(obj.metadata.ownerReferences ?? []), newControllerRef(owner)];
-    adopted.push(await client.update(ref, next));
+    adopted.push(await client.patch(ref, next));
   }
   return adopted;
 }

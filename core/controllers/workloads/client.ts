@@ -26,6 +26,7 @@ export const DAEMON_SETS: ResourceRef = { group: "apps", version: "v1", resource
 export const CONTROLLER_REVISIONS: ResourceRef = { group: "apps", version: "v1", resource: "controllerrevisions" };
 export const JOBS: ResourceRef = { group: "batch", version: "v1", resource: "jobs" };
 export const CRON_JOBS: ResourceRef = { group: "batch", version: "v1", resource: "cronjobs" };
+export const EVENTS: ResourceRef = { group: "", version: "v1", resource: "events" };
 export const LEASES: ResourceRef = { group: "coordination.k8s.io", version: "v1", resource: "leases" };
 
 export interface ControllerClient {
@@ -36,6 +37,8 @@ export interface ControllerClient {
   create(ref: ResourceRef, obj: KubeObject): Promise<KubeObject | null>;
   /** Replaces the object; its resourceVersion, if set, is a precondition (409 when it moved on). */
   update(ref: ResourceRef, obj: KubeObject): Promise<KubeObject>;
+  /** As update, for a change kube's controller sends as a patch (and is authorized for as one). */
+  patch(ref: ResourceRef, obj: KubeObject): Promise<KubeObject>;
   updateStatus(ref: ResourceRef, obj: KubeObject): Promise<KubeObject>;
   /** Deletes (or starts deleting) the object; a missing one is fine. */
   delete(ref: ResourceRef, obj: KubeObject, options?: DeleteOptions): Promise<void>;
@@ -49,8 +52,8 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
   };
   const write = { fieldManager: options.fieldManager };
   const namespaceOf = (obj: KubeObject) => obj.metadata.namespace ?? "";
-  const replace = async (ref: ResourceRef, obj: KubeObject, subresource: string) => {
-    const { object } = await store(ref).update(namespaceOf(obj), String(obj.metadata.name), () => structuredClone(obj), { ...write, subresource });
+  const replace = async (ref: ResourceRef, obj: KubeObject, subresource: string, patch = false) => {
+    const { object } = await store(ref).update(namespaceOf(obj), String(obj.metadata.name), () => structuredClone(obj), { ...write, subresource, patch });
     return object;
   };
   return {
@@ -75,6 +78,7 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
       }
     },
     update: (ref, obj) => replace(ref, obj, ""),
+    patch: (ref, obj) => replace(ref, obj, "", true),
     updateStatus: (ref, obj) => replace(ref, obj, "status"),
     async delete(ref, obj, deleteOptions = {}) {
       try {

@@ -8,14 +8,15 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { CRON_JOBS, type ControllerClient, JOBS } from "./client.ts";
-import { mostRecentScheduleTime, parseCronSchedule } from "./cron-schedule.ts";
+import { cronJobSchedule, mostRecentScheduleTime } from "../../api/cron.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
 
 interface CronJobSpec {
   schedule?: string;
+  timeZone?: string;
   suspend?: boolean;
   /** int64: a BigInt beyond 2^53 (api/exact-integers.ts). */
   startingDeadlineSeconds?: number | bigint;
@@ -36,10 +37,8 @@ export function startCronJobController(client: ControllerClient, options: CronJo
   const cronJobs = client.store(CRON_JOBS);
   const pass = async () => {
     const jobs = await client.list(JOBS);
-    for (const cj of await client.list(CRON_JOBS)) {
-      if (cj.metadata.deletionTimestamp) continue;
-      await syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now());
-    }
+    const live = (await client.list(CRON_JOBS)).filter((cj) => !cj.metadata.deletionTimestamp);
+    await syncEach(live, (cj) => syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now()));
   };
   return startLoop(cronJobs.storage, pass, {
     name: "cronjob",
@@ -88,7 +87,7 @@ function dueTime(cj: KubeObject, spec: CronJobSpec, now: number): number | null 
   const last = (cj.status as { lastScheduleTime?: string } | undefined)?.lastScheduleTime ?? cj.metadata.creationTimestamp;
   let earliest = Date.parse(String(last));
   if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - Number(spec.startingDeadlineSeconds) * 1000);
-  const { time } = mostRecentScheduleTime(parseCronSchedule(String(spec.schedule ?? "")), earliest, now);
+  const { time } = mostRecentScheduleTime(cronJobSchedule(String(spec.schedule ?? ""), spec.timeZone), earliest, now);
   return time;
 }
 

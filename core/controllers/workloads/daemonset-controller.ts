@@ -11,7 +11,8 @@ import { CONTROLLER_REVISION_HASH, oldestUnprotected, syncTemplateRevision, temp
 import { type DaemonSetPlan, type DaemonView, planDaemonPods, planRollingUpdate, podsByTargetNode } from "./daemonset-plan.ts";
 import { newDaemonPod } from "./daemonset-pods.ts";
 import { DAEMON_SET_STATUS_ALWAYS_WRITTEN, daemonSetStatus } from "./daemonset-status.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
+import { createPodFor } from "./pod-create.ts";
 import { isControlledBy } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
@@ -24,10 +25,10 @@ export function startDaemonSetController(client: ControllerClient): ControlLoop 
     const nodes = (await client.list(NODES)).sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
     const pods = await client.list(PODS);
     const revisions = await client.list(CONTROLLER_REVISIONS);
-    for (const ds of await client.list(DAEMON_SETS)) {
+    await syncEach(await client.list(DAEMON_SETS), (ds) => {
       const inNamespace = (obj: KubeObject) => obj.metadata.namespace === ds.metadata.namespace;
-      await syncDaemonSet(client, ds, { nodes, pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
-    }
+      return syncDaemonSet(client, ds, { nodes, pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
+    });
   };
   return startLoop(sets.storage, pass, {
     name: "daemonset",
@@ -59,7 +60,7 @@ async function syncDaemonSet(client: ControllerClient, ds: KubeObject, state: { 
 }
 
 async function apply(client: ControllerClient, ds: KubeObject, plan: DaemonSetPlan, hash: string): Promise<boolean> {
-  for (const node of plan.createOn) await client.create(PODS, newDaemonPod(ds, node, hash));
+  for (const node of plan.createOn) await createPodFor(client, ds, newDaemonPod(ds, node, hash), "daemonset-controller");
   for (const pod of plan.remove) await client.delete(PODS, pod);
   return plan.createOn.length + plan.remove.length > 0;
 }

@@ -11,7 +11,7 @@ import { type ControllerClient, DEPLOYMENTS, REPLICA_SETS } from "./client.ts";
 import { deploymentSpec, desiredReplicas, fenceposts, replicaSetsToPrune, rollingNewReplicas, rollingOldReplicas, specReplicas } from "./deployment-rollout.ts";
 import { maxRevision, POD_TEMPLATE_HASH, REVISION_ANNOTATION, replicaSetAnnotations, revisionOf, sameTemplate } from "./deployment-revision.ts";
 import { deploymentStatus } from "./deployment-status.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
@@ -22,10 +22,8 @@ export function startDeploymentController(client: ControllerClient): ControlLoop
   const deployments = client.store(DEPLOYMENTS);
   const pass = async () => {
     const sets = await client.list(REPLICA_SETS);
-    for (const d of await client.list(DEPLOYMENTS)) {
-      if (d.metadata.deletionTimestamp) continue;
-      await syncDeployment(client, d, sets.filter((rs) => rs.metadata.namespace === d.metadata.namespace && isControlledBy(rs, d)));
-    }
+    const live = (await client.list(DEPLOYMENTS)).filter((d) => !d.metadata.deletionTimestamp);
+    await syncEach(live, (d) => syncDeployment(client, d, sets.filter((rs) => rs.metadata.namespace === d.metadata.namespace && isControlledBy(rs, d))));
   };
   return startLoop(deployments.storage, pass, {
     name: "deployment",

@@ -38,8 +38,27 @@ export function deploymentStatus(d: KubeObject, newRS: KubeObject | undefined, a
   );
   const progressing = progressingCondition(d, newRS, status, previous, event);
   if (progressing) conditions = setCondition(conditions, progressing, { withUpdateTime: true });
-  status.conditions = conditions;
+  status.conditions = withReplicaFailure(conditions, replicaFailure(newRS, all));
   return status;
+}
+
+/**
+ * kube's getReplicaFailures: the ReplicaFailure condition of the new ReplicaSet, else of any other, as a Deployment
+ * condition (ReplicaSetToDeploymentCondition: lastUpdateTime is the set's lastTransitionTime).
+ */
+function replicaFailure(newRS: KubeObject | undefined, all: KubeObject[]): Condition | undefined {
+  const failureOf = (rs: KubeObject | undefined) => findCondition((rs?.status as { conditions?: Condition[] } | undefined)?.conditions, "ReplicaFailure");
+  const found = failureOf(newRS) ?? all.map(failureOf).find((c) => c !== undefined);
+  return found && { type: found.type, status: found.status, lastUpdateTime: found.lastTransitionTime, lastTransitionTime: found.lastTransitionTime, reason: found.reason, message: found.message };
+}
+
+/** syncRolloutStatus: set (kube's SetDeploymentCondition, unchanged when status and reason are) or remove ReplicaFailure. */
+function withReplicaFailure(conditions: Condition[], failure: Condition | undefined): Condition[] {
+  const current = findCondition(conditions, "ReplicaFailure");
+  if (!failure) return conditions.filter((c) => c.type !== "ReplicaFailure");
+  if (current && current.status === failure.status && current.reason === failure.reason) return conditions;
+  const next = current?.status === failure.status ? { ...failure, lastTransitionTime: current.lastTransitionTime } : failure;
+  return [...conditions.filter((c) => c.type !== "ReplicaFailure"), next];
 }
 
 function progressingCondition(d: KubeObject, newRS: KubeObject | undefined, status: DeploymentStatus, previous: DeploymentStatus, event: { createdNewRS: boolean; now: number }): Omit<Condition, "lastTransitionTime" | "lastUpdateTime"> | undefined {

@@ -3,7 +3,8 @@ import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { type ControllerClient, JOBS, PODS } from "./client.ts";
 import { planJob } from "./job.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
+import { createPodFor } from "./pod-create.ts";
 import { isControlledBy, type PodTemplate, podFromTemplate } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 
@@ -13,9 +14,7 @@ export function startJobController(client: ControllerClient): ControlLoop {
   const jobs = client.store(JOBS);
   const pass = async () => {
     const pods = await client.list(PODS);
-    for (const job of await client.list(JOBS)) {
-      await syncJob(client, job, pods.filter((pod) => pod.metadata.namespace === job.metadata.namespace && isControlledBy(pod, job)));
-    }
+    await syncEach(await client.list(JOBS), (job) => syncJob(client, job, pods.filter((pod) => pod.metadata.namespace === job.metadata.namespace && isControlledBy(pod, job))));
   };
   return startLoop(jobs.storage, pass, {
     name: "job",
@@ -28,7 +27,7 @@ async function syncJob(client: ControllerClient, job: KubeObject, owned: KubeObj
   const plan = planJob(job, owned, Date.now());
   if (!job.metadata.deletionTimestamp) {
     const template = ((job.spec as { template?: PodTemplate } | undefined)?.template) ?? {};
-    for (let i = 0; i < plan.create; i++) await client.create(PODS, podFromTemplate(template, job, {}));
+    for (let i = 0; i < plan.create; i++) await createPodFor(client, job, podFromTemplate(template, job, {}), "job-controller");
   }
   for (const pod of plan.remove) await client.delete(PODS, pod);
   await writeStatusIfChanged(client, JOBS, job, plan.status);

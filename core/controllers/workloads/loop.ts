@@ -8,7 +8,9 @@ import type { Storage, StorageEvent } from "../../storage/storage.ts";
 
 /** Changes close together are handled by one pass. */
 const BATCH_MS = 15;
-const RETRY_MS = 250;
+const FIRST_RETRY_MS = 250;
+/** A pass that keeps failing (a refused write) is retried less and less often, up to this long apart. */
+const MAX_RETRY_MS = 30_000;
 
 export interface LoopOptions {
   /** Named in error logs. */
@@ -32,7 +34,9 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
   let running: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerDue = 0;
   let stopped = false;
+  let retryMs = FIRST_RETRY_MS;
 
   const run = () => {
     timer = undefined;
@@ -42,9 +46,13 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
       return;
     }
     running = pass()
+      .then(() => {
+        retryMs = FIRST_RETRY_MS;
+      })
       .catch((error) => {
         if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
-        schedule(RETRY_MS);
+        schedule(retryMs);
+        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       })
       .finally(() => {
         running = null;
@@ -54,8 +62,15 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
         }
       });
   };
+  // A change or the resync runs a pass soon even while a failed pass waits out its backoff (as kube's queues
+  // handle a new event at once and rate-limit only the requeue of a failure).
   const schedule = (delay: number) => {
-    if (stopped || timer !== undefined) return;
+    if (stopped) return;
+    if (timer !== undefined) {
+      if (timerDue <= Date.now() + delay) return;
+      clearTimeout(timer);
+    }
+    timerDue = Date.now() + delay;
     timer = setTimeout(run, delay);
   };
   const unsubscribe = storage.subscribe((event) => {
@@ -79,4 +94,21 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
     },
     trigger: () => schedule(0),
   };
+}
+
+/**
+ * Runs `sync` for every object of a pass, each one whatever happened to the others (one object whose writes are
+ * refused must not stall the rest, as kube's per-key work queues ensure); the first failure is rethrown at the
+ * end, so the loop retries with backoff.
+ */
+export async function syncEach<T>(objects: readonly T[], sync: (object: T) => Promise<void>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const object of objects) {
+    try {
+      await sync(object);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }

@@ -2,7 +2,7 @@
  * What a ReplicaSet or ReplicationController needs done (kube's ReplicaSetController.manageReplicas and
  * calculateStatus): how many pods to create, which to delete, and the status its pods show now.
  */
-import { labelSelectorFromObject, matchesLabels } from "../../api/label-selector.ts";
+import { labelSelectorFromObject, matchesLabels, selectorFromSet } from "../../api/label-selector.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { deletionOrder, isPodActive, isPodAvailable, isPodReady } from "./pod-state.ts";
 import type { PodTemplate } from "./owner.ts";
@@ -38,7 +38,8 @@ export function selectsPod(rs: KubeObject, labels: Record<string, string> | unde
   const selector = specOfReplicaSet(rs).selector;
   if (rs.kind === "ReplicationController") {
     const wanted = (selector ?? specOfReplicaSet(rs).template?.metadata?.labels ?? {}) as Record<string, string>;
-    return Object.keys(wanted).length > 0 && Object.entries(wanted).every(([k, v]) => labels?.[k] === v);
+    // An empty set would select everything; a controller with no selector selects nothing.
+    return Object.keys(wanted).length > 0 && matchesLabels(selectorFromSet(wanted), labels);
   }
   return matchesLabels(labelSelectorFromObject(selector as Parameters<typeof labelSelectorFromObject>[0]), labels);
 }

@@ -8,7 +8,8 @@ import { collectionPrefix } from "../../registry/keys.ts";
 import { adoptOrphans } from "./adopt.ts";
 import { type ControllerClient, CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
-import { type ControlLoop, startLoop } from "./loop.ts";
+import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
+import { createPodFor } from "./pod-create.ts";
 import { isControlledBy } from "./owner.ts";
 import { planStatefulSet, type StatefulSetStatus } from "./statefulset-plan.ts";
 import { claimsFor, ordinalOf, podRevision, statefulSetSpec } from "./statefulset-pods.ts";
@@ -24,10 +25,10 @@ export function startStatefulSetController(client: ControllerClient): ControlLoo
   const pass = async () => {
     const pods = await client.list(PODS);
     const revisions = await client.list(CONTROLLER_REVISIONS);
-    for (const set of await client.list(STATEFUL_SETS)) {
+    await syncEach(await client.list(STATEFUL_SETS), (set) => {
       const inNamespace = (obj: KubeObject) => obj.metadata.namespace === set.metadata.namespace;
-      await syncStatefulSet(client, set, { pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
-    }
+      return syncStatefulSet(client, set, { pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
+    });
   };
   return startLoop(sets.storage, pass, {
     name: "statefulset",
@@ -55,7 +56,9 @@ async function syncStatefulSet(client: ControllerClient, set: KubeObject, inName
   for (const action of plan.actions) {
     if ("create" in action) {
       for (const claim of claimsFor(set, action.ordinal)) await client.create(PERSISTENT_VOLUME_CLAIMS, claim);
-      await client.create(PODS, action.create);
+      // kube's StatefulPodControl.recordPodEvent words a refused create its own way.
+      const describe = (error: Error) => `create Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${error.message}`;
+      await createPodFor(client, set, action.create, "statefulset-controller", describe);
     } else {
       await client.delete(PODS, action.remove);
     }

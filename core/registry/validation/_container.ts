@@ -3,7 +3,7 @@ import type { FieldError } from "../../api/errors.ts";
 import { isDNS1123Label, isQualifiedName } from "../../api/names.ts";
 import { duplicate, invalid, invalidEach, list, notSupported, record, required, text } from "./_field.ts";
 import { isValidPortName, isValidPortNum } from "./_ports.ts";
-import { quantityValue } from "./_quantity.ts";
+import { compareQuantities, parseQuantity, ZERO_QUANTITY } from "../../api/quantity.ts";
 
 export const PORT_PROTOCOLS = ["SCTP", "TCP", "UDP"];
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
@@ -43,13 +43,13 @@ function validateResources(resources: unknown, path: string): FieldError[] {
     for (const [name, quantity] of Object.entries(record(quantities))) {
       const at = `${path}.${kind}[${name}]`;
       errors.push(...validateResourceName(name, at));
-      if ((quantityValue(quantity) ?? 0) < 0) errors.push(invalid(at, quantity, "must be greater than or equal to 0"));
+      if (compareQuantities(parseQuantity(quantity) ?? ZERO_QUANTITY, ZERO_QUANTITY) < 0) errors.push(invalid(at, quantity, "must be greater than or equal to 0"));
     }
   }
   for (const [name, quantity] of Object.entries(record(requests))) {
-    const limit = quantityValue(record(limits)[name]);
-    const request = quantityValue(quantity);
-    if (limit !== undefined && request !== undefined && request > limit) {
+    const limit = parseQuantity(record(limits)[name]);
+    const request = parseQuantity(quantity);
+    if (limit !== undefined && request !== undefined && compareQuantities(request, limit) > 0) {
       errors.push(invalid(`${path}.requests[${name}]`, quantity, `must be less than or equal to ${name} limit`));
     }
   }

@@ -3,7 +3,7 @@ import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isDNS1123Subdomain, isQualifiedName } from "../../api/names.ts";
 import { deepEqual, forbidden, immutable, invalid, invalidEach, isSet, list, nonNegative, notSupported, record, required, text } from "./_field.ts";
-import { quantityValue } from "./_quantity.ts";
+import { compareQuantities, parseQuantity, ZERO_QUANTITY } from "../../api/quantity.ts";
 import { validateLabelSelector } from "./_selector.ts";
 
 const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
@@ -85,9 +85,15 @@ export function validatePersistentVolumeClaim(obj: KubeObject): FieldError[] {
   for (const mode of modes) if (!ACCESS_MODES.includes(String(mode))) errors.push(notSupported("spec.accessModes", mode, ACCESS_MODES));
   const requests = record(record(spec.resources).requests);
   if (!isSet(requests.storage)) errors.push(required("spec.resources[storage]"));
-  else if ((quantityValue(requests.storage) ?? 1) <= 0) errors.push(invalid("spec.resources[storage]", requests.storage, "must be greater than zero"));
+  else if (isNotPositive(requests.storage)) errors.push(invalid("spec.resources[storage]", requests.storage, "must be greater than zero"));
   const storageClass = text(spec.storageClassName);
   if (storageClass) errors.push(...invalidEach("spec.storageClassName", storageClass, isDNS1123Subdomain(storageClass)));
   if (isSet(spec.volumeMode) && !["Block", "Filesystem"].includes(text(spec.volumeMode))) errors.push(notSupported("spec.volumeMode", spec.volumeMode, ["Block", "Filesystem"]));
   return errors;
+}
+
+/** A storage request that parses and is zero or less (text that does not parse is the schema check's to report). */
+function isNotPositive(value: unknown): boolean {
+  const quantity = parseQuantity(value);
+  return quantity !== undefined && compareQuantities(quantity, ZERO_QUANTITY) <= 0;
 }

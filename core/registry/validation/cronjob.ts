@@ -1,7 +1,7 @@
 /** batch/v1 CronJob (kube's ValidateCronJobCreate: schedule, timeZone, policies, and the job template). */
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { cronScheduleError } from "./_cron.ts";
+import { cronScheduleError, isKnownTimeZone } from "../../api/cron.ts";
 import { invalid, isSet, nonNegative, notSupported, record, required, text } from "./_field.ts";
 import { goLabelSelector } from "./_go-value.ts";
 import { validateJobSpec } from "./job.ts";
@@ -9,16 +9,6 @@ import { validateJobSpec } from "./job.ts";
 const CONCURRENCY_POLICIES = ["Allow", "Forbid", "Replace"];
 /** Job names get an 11-character suffix and must stay within 63 characters. */
 const MAX_CRONJOB_NAME = 52;
-
-export function isKnownTimeZone(name: string): boolean {
-  if (name === "UTC" || name === "") return true;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function validateTimeZone(zone: unknown, path: string): FieldError[] {
   if (!isSet(zone)) return [];
