@@ -4,7 +4,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KUBUN_BINARY, startServer, type TestServer } from "./harness.ts";
@@ -85,4 +85,31 @@ test("restore refuses a data directory that already holds a database, and save r
   expect((await kubun(["snapshot", "restore", file, "--data-dir", join(dir, "restored")])).stderr).toContain("already exists; restore into a new data directory");
   expect((await kubun(["snapshot", "save", file, "--data-dir", servers[0]!.dataDir])).code).not.toBe(0);
   expect((await kubun(["snapshot", "restore", file])).stderr).toContain('required flag(s) "data-dir" not set');
+});
+
+test("--snapshot-schedule-cron and --snapshot-retention keep the newest scheduled snapshots of the serving store", async () => {
+  const dir2 = join(dir, "scheduled");
+  const server = await startServer(["--snapshot-schedule-cron=@every 1s", "--snapshot-retention=2", `--snapshot-dir=${dir2}`]);
+  servers.push(server);
+  let files: string[] = [];
+  for (let i = 0; i < 100 && files.length < 2; i++) {
+    await Bun.sleep(100);
+    files = (await readdir(dir2)).filter((name) => name.startsWith("kubun-snapshot-"));
+  }
+  await Bun.sleep(2500);
+  files = (await readdir(dir2)).filter((name) => name.startsWith("kubun-snapshot-"));
+  expect(files).toHaveLength(2);
+  const status = JSON.parse((await kubun(["snapshot", "status", join(dir2, files[0]!), "-w", "json"])).stdout);
+  expect(status.keys).toBeGreaterThan(0);
+});
+
+test("a --snapshot-schedule-cron that does not parse stops start-up", async () => {
+  const failure = await startServer(["--snapshot-schedule-cron=every day"]).then(
+    async (started) => {
+      await started.stop();
+      return "started";
+    },
+    (error: Error) => error.message,
+  );
+  expect(failure).toContain('invalid snapshot schedule "every day"');
 });

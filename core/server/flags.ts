@@ -21,6 +21,10 @@ export interface ServerConfig {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  /** k3s's --etcd-snapshot-schedule-cron: when to snapshot the database; "" for never. */
+  snapshotScheduleCron: string;
+  snapshotRetention: number;
+  snapshotDir: string;
   /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
   encryptionProviderConfig: string;
   encryptionProviderConfigAutomaticReload: boolean;
@@ -201,6 +205,9 @@ const FLAGS: readonly FlagSpec[] = [
   defineFlag({ section: "Storage flags", name: "data-dir", key: "dataDir", type: stringFlag, defaultValue: "./kubun-data", usage: "Directory holding the database, certificates and the admin kubeconfig." }),
   defineFlag({ section: "Storage flags", name: "encryption-provider-config", key: "encryptionProviderConfig", type: stringFlag, defaultValue: "", usage: "The file containing configuration for encryption providers to be used for storing secrets (and other resources) at rest (kube's EncryptionConfiguration)." }),
   defineFlag({ section: "Storage flags", name: "encryption-provider-config-automatic-reload", key: "encryptionProviderConfigAutomaticReload", type: boolFlag, defaultValue: false, usage: "Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change." }),
+  defineFlag({ section: "Storage flags", name: "snapshot-schedule-cron", key: "snapshotScheduleCron", type: stringFlag, defaultValue: "0 */12 * * *", usage: "Snapshot interval time in cron spec (k3s's --etcd-snapshot-schedule-cron); eg. every 5 hours '0 */5 * * *'; empty disables scheduled snapshots." }),
+  defineFlag({ section: "Storage flags", name: "snapshot-retention", key: "snapshotRetention", type: intFlag, defaultValue: 5, usage: "Number of scheduled snapshots to retain." }),
+  defineFlag({ section: "Storage flags", name: "snapshot-dir", key: "snapshotDir", type: stringFlag, defaultValue: "", usage: "Directory to save scheduled snapshots to (default: <data-dir>/snapshots)." }),
   defineFlag({ section: "Storage flags", name: "storage-sync", key: "storageSync", type: enumFlag(["FULL", "NORMAL"] as const), defaultValue: "FULL", usage: "SQLite synchronous mode: FULL syncs every commit, NORMAL may lose the last commits on power loss." }),
   defineFlag({ section: "Storage flags", name: "watch-cache-history", key: "watchCacheHistoryMs", type: durationFlag, defaultValue: 300_000, usage: "How long watch events are kept for resuming watches from an older resourceVersion." }),
   defineFlag({ section: "Misc flags", name: "service-cluster-ip-range", key: "serviceClusterIpRange", type: stringFlag, defaultValue: "10.0.0.0/24", usage: "A CIDR IP range from which to assign service cluster IPs." }),

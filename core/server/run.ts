@@ -28,7 +28,7 @@ import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
-import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
 import { createApp } from "./app.ts";
@@ -99,10 +99,17 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const encryption = config.encryptionProviderConfig
     ? encryptionConfigSource(config.encryptionProviderConfig, { reload: config.encryptionProviderConfigAutomaticReload, metrics: encryptionMetrics(metrics.registry), log })
     : undefined;
-  const sqlite = openSqliteStorage(await makeDatabaseFilesPrivate(config.dataDir), { synchronous: config.storageSync });
+  const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
+  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
+  const snapshots = scheduleSnapshots(databasePath, {
+    schedule: config.snapshotScheduleCron,
+    retention: config.snapshotRetention,
+    dir: config.snapshotDir || join(config.dataDir, "snapshots"),
+    log,
+  });
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
@@ -174,6 +181,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     customResources.stop();
     aggregator.stop();
     compactor.stop();
+    snapshots.stop();
     broker.close();
     await storage.close();
     await auditing?.sink.shutdown();
