@@ -16,7 +16,9 @@ import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-co
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
-  if (argv[0] === "snapshot") return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
+  if (argv[0] === "snapshot") {
+    return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
+  }
   const config = withFrontProxyDefaults(parseFlags(argv, env));
   if (config.help) {
     process.stdout.write(helpText());

@@ -25,11 +25,13 @@ export async function loadAdmissionPlugins(flags: AdmissionFlags): Promise<Loade
     custom,
     acceptUnimplemented: flags.acceptUnimplementedAdmissionPlugins,
   });
-  return await Promise.all(names.map(async (name): Promise<LoadedAdmissionPlugin> =>
-    isModulePath(name)
-      ? { builtIn: false, name, factory: await importPluginModule<AdmissionPluginFactory>(name, "admission") }
-      : { builtIn: true, name, factory: await loadPlugin(name, ADMISSION_PLUGINS, "admission") }
-  ));
+  return await Promise.all(
+    names.map(async (name): Promise<LoadedAdmissionPlugin> =>
+      isModulePath(name)
+        ? { builtIn: false, name, factory: await importPluginModule<AdmissionPluginFactory>(name, "admission") }
+        : { builtIn: true, name, factory: await loadPlugin(name, ADMISSION_PLUGINS, "admission") }
+    ),
+  );
 }
 
 async function pluginFiles(dir: string): Promise<string[]> {
@@ -37,5 +39,7 @@ async function pluginFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir).catch((error: Error) => {
     throw new Error(`cannot read --admission-plugin-dir ${dir}: ${error.message}`);
   });
-  return entries.filter((file) => /\.(ts|js|mjs)$/.test(file) && !/\.test\.(ts|js|mjs)$/.test(file)).sort().map((file) => resolve(join(dir, file)));
+  return entries.filter((file) => /\.(ts|js|mjs)$/.test(file) && !/\.test\.(ts|js|mjs)$/.test(file)).sort().map((file) =>
+    resolve(join(dir, file))
+  );
 }

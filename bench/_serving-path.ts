@@ -16,11 +16,14 @@ export interface ServingPathFigures {
 
 /** `dataDir` is a kubun data directory: its CA and serving certificate are reused. */
 export async function servingPathRates(dataDir: string, options: { durationMs: number; concurrency: number }): Promise<ServingPathFigures> {
-  const [ca, cert, key] = await Promise.all(["ca.crt", "apiserver.crt", "apiserver.key"].map((file) => readFile(join(dataDir, file), "utf8")));
-  const load = (port: number) => rateFor(options.durationMs, options.concurrency, async () => {
-    const response = await fetch(`https://127.0.0.1:${port}/`, { tls: { ca } });
-    await response.text();
-  });
+  const [ca, cert, key] = await Promise.all(
+    ["ca.crt", "apiserver.crt", "apiserver.key"].map((file) => readFile(join(dataDir, file), "utf8")),
+  );
+  const load = (port: number) =>
+    rateFor(options.durationMs, options.concurrency, async () => {
+      const response = await fetch(`https://127.0.0.1:${port}/`, { tls: { ca } });
+      await response.text();
+    });
 
   const bun = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert, key }, fetch: trivialHandler });
   let bunServe: number;

@@ -20,7 +20,12 @@ function podJson(containers: number): string {
     env: [{ name: "A", value: "x:y" }, { name: "B", value: 'q"uote' }],
     resources: { limits: { cpu: "500m", memory: "128Mi" }, requests: { cpu: "100m", memory: "64Mi" } },
   }));
-  return JSON.stringify({ apiVersion: "v1", kind: "Pod", metadata: { name: "web", namespace: "default", labels: { app: "web" } }, spec: { containers: list } });
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", namespace: "default", labels: { app: "web" } },
+    spec: { containers: list },
+  });
 }
 
 function microsecondsPerCall(fn: () => unknown, rounds = 5000): number {
@@ -61,6 +66,18 @@ const typedWork = microsecondsPerCall(() => {
 
 console.log("| measure | µs per call | baseline µs | ratio |");
 console.log("|---|---|---|---|");
-console.log(`| JSON body with duplicate-key detection (${bytes.length} B) | ${kubunJson.toFixed(1)} | JSON.parse ${jsonParse.toFixed(1)} | ${(kubunJson / jsonParse).toFixed(2)} |`);
-console.log(`| protobuf Pod decode (${protobuf.length} B) | ${protobufDecode.toFixed(1)} | JSON.parse of the same Pod ${podJsonParse.toFixed(1)} | ${(protobufDecode / podJsonParse).toFixed(2)} |`);
-console.log(`| Deployment create: parse + schema check + defaults + validation | ${typedWork.toFixed(1)} | JSON.parse alone ${typedParse.toFixed(1)} | ${(typedWork / typedParse).toFixed(2)} |`);
+console.log(
+  `| JSON body with duplicate-key detection (${bytes.length} B) | ${kubunJson.toFixed(1)} | JSON.parse ${jsonParse.toFixed(1)} | ${
+    (kubunJson / jsonParse).toFixed(2)
+  } |`,
+);
+console.log(
+  `| protobuf Pod decode (${protobuf.length} B) | ${protobufDecode.toFixed(1)} | JSON.parse of the same Pod ${podJsonParse.toFixed(1)} | ${
+    (protobufDecode / podJsonParse).toFixed(2)
+  } |`,
+);
+console.log(
+  `| Deployment create: parse + schema check + defaults + validation | ${typedWork.toFixed(1)} | JSON.parse alone ${
+    typedParse.toFixed(1)
+  } | ${(typedWork / typedParse).toFixed(2)} |`,
+);

@@ -20,13 +20,24 @@ function deploymentText(extra: Record<string, unknown> = {}): string {
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: {
-      name: "web", namespace: "default", uid: "0b7c2f0e-5d1c-4a1e-9b9a-3f6a1c2d4e5f", generation: 3,
-      creationTimestamp: "2026-11-25T10:00:00Z", labels: { app: "web" }, annotations: { "deployment.kubernetes.io/revision": "2" },
+      name: "web",
+      namespace: "default",
+      uid: "0b7c2f0e-5d1c-4a1e-9b9a-3f6a1c2d4e5f",
+      generation: 3,
+      creationTimestamp: "2026-11-25T10:00:00Z",
+      labels: { app: "web" },
+      annotations: { "deployment.kubernetes.io/revision": "2" },
     },
     spec: {
-      replicas: 3, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, selector: { matchLabels: { app: "web" } },
+      replicas: 3,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      selector: { matchLabels: { app: "web" } },
       strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } },
-      template: { metadata: { labels: { app: "web" } }, spec: { containers, restartPolicy: "Always", terminationGracePeriodSeconds: 30, ...extra } },
+      template: {
+        metadata: { labels: { app: "web" } },
+        spec: { containers, restartPolicy: "Always", terminationGracePeriodSeconds: 30, ...extra },
+      },
     },
     status: { observedGeneration: 3, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 },
   });
@@ -40,7 +51,10 @@ function microsecondsPerCall(fn: () => unknown, rounds = 20000): number {
 }
 
 const typical = deploymentText();
-const withBigInteger = deploymentText({ activeDeadlineSeconds: 0 }).replace('"activeDeadlineSeconds":0', '"activeDeadlineSeconds":9223372036854775807');
+const withBigInteger = deploymentText({ activeDeadlineSeconds: 0 }).replace(
+  '"activeDeadlineSeconds":0',
+  '"activeDeadlineSeconds":9223372036854775807',
+);
 // Alternate the two typical measures so neither gains from running second.
 const plain: number[] = [];
 const exact: number[] = [];
@@ -53,5 +67,13 @@ const slowPath = microsecondsPerCall(() => JSON.stringify(parseJSONExact(withBig
 
 console.log("| measure | µs per call | baseline µs | ratio |");
 console.log("|---|---|---|---|");
-console.log(`| typical Deployment (${typical.length} B): parseJSONExact + stringify | ${best(exact).toFixed(2)} | JSON.parse + stringify ${best(plain).toFixed(2)} | ${(best(exact) / best(plain)).toFixed(2)} |`);
-console.log(`| Deployment with an int64 beyond 2^53: exact reader + stringify | ${slowPath.toFixed(2)} | JSON.parse + stringify ${best(plain).toFixed(2)} | ${(slowPath / best(plain)).toFixed(2)} |`);
+console.log(
+  `| typical Deployment (${typical.length} B): parseJSONExact + stringify | ${best(exact).toFixed(2)} | JSON.parse + stringify ${
+    best(plain).toFixed(2)
+  } | ${(best(exact) / best(plain)).toFixed(2)} |`,
+);
+console.log(
+  `| Deployment with an int64 beyond 2^53: exact reader + stringify | ${slowPath.toFixed(2)} | JSON.parse + stringify ${
+    best(plain).toFixed(2)
+  } | ${(slowPath / best(plain)).toFixed(2)} |`,
+);

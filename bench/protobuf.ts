@@ -28,7 +28,10 @@ function headersOf(format: "json" | "protobuf"): Record<string, string> {
 }
 
 async function create(server: TestServer, format: "json" | "protobuf", name: string): Promise<void> {
-  const response = await server.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, { body: bodyIn(format, configMap(name)), headers: headersOf(format) });
+  const response = await server.request("POST", `/api/v1/namespaces/${NAMESPACE}/configmaps`, {
+    body: bodyIn(format, configMap(name)),
+    headers: headersOf(format),
+  });
   expectStatus(response, 201, `create ${name} in ${format}`);
   await response.arrayBuffer();
 }
@@ -37,7 +40,9 @@ async function create(server: TestServer, format: "json" | "protobuf", name: str
 async function listTimes(server: TestServer, format: "json" | "protobuf"): Promise<{ samples: number[]; bytes: number }> {
   let bytes = 0;
   const samples = await latencies(LIST_ROUNDS, async () => {
-    const response = await server.request("GET", `/api/v1/namespaces/${NAMESPACE}/configmaps?labelSelector=app%3Dbench`, { headers: headersOf(format) });
+    const response = await server.request("GET", `/api/v1/namespaces/${NAMESPACE}/configmaps?labelSelector=app%3Dbench`, {
+      headers: headersOf(format),
+    });
     expectStatus(response, 200, `list in ${format}`);
     bytes = (await response.arrayBuffer()).byteLength;
   });

@@ -18,12 +18,21 @@ const GETS = 2_000;
 function policyIndex(): PolicyIndex {
   const index = new PolicyIndex();
   for (let i = 0; i < ROLES; i++) {
-    const rules = [0, 1, 2, 3, 4].map((j) => ({ apiGroups: [j % 2 ? "apps" : ""], resources: [`res-${(i + j) % 50}`, "configmaps"], verbs: ["get", "list"] }));
+    const rules = [0, 1, 2, 3, 4].map((j) => ({
+      apiGroups: [j % 2 ? "apps" : ""],
+      resources: [`res-${(i + j) % 50}`, "configmaps"],
+      verbs: ["get", "list"],
+    }));
     index.setClusterRole({ kind: "ClusterRole", metadata: { name: `role-${i}` }, rules });
   }
   for (let i = 0; i < BINDINGS; i++) {
     const subjects = [{ kind: "User", name: `user-${i % USERS}` }, { kind: "Group", name: `group-${Math.floor(i / NAMESPACES) % 50}` }];
-    const binding = { kind: "RoleBinding", metadata: { name: `binding-${i}`, namespace: `ns-${i % NAMESPACES}` }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: `role-${i % ROLES}` }, subjects };
+    const binding = {
+      kind: "RoleBinding",
+      metadata: { name: `binding-${i}`, namespace: `ns-${i % NAMESPACES}` },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: `role-${i % ROLES}` },
+      subjects,
+    };
     index.setBinding("RoleBinding", binding);
   }
   return index;
@@ -55,7 +64,10 @@ async function microsPerDecision(verb: string): Promise<{ micros: number; allowe
 async function microsPerGet(): Promise<number> {
   const server = await startServer(["--authorization-mode", "RBAC"]);
   try {
-    await server.request("POST", "/api/v1/namespaces/default/configmaps", { body: JSON.stringify({ metadata: { name: "x" } }), headers: { "Content-Type": "application/json" } });
+    await server.request("POST", "/api/v1/namespaces/default/configmaps", {
+      body: JSON.stringify({ metadata: { name: "x" } }),
+      headers: { "Content-Type": "application/json" },
+    });
     const started = performance.now();
     for (let i = 0; i < GETS; i++) await (await server.request("GET", "/api/v1/namespaces/default/configmaps/x")).text();
     return ((performance.now() - started) * 1000) / GETS;
@@ -67,6 +79,14 @@ async function microsPerGet(): Promise<number> {
 const allowedCase = await microsPerDecision("get");
 const deniedCase = await microsPerDecision("delete");
 const get = await microsPerGet();
-console.log(`RBAC decision (${ROLES} roles, ${BINDINGS} bindings): allowed ${allowedCase.micros.toFixed(2)} µs, denied ${deniedCase.micros.toFixed(2)} µs per request`);
-console.log(`plain GET over HTTPS, sequential: ${get.toFixed(0)} µs per request; authorization is ${((deniedCase.micros / get) * 100).toFixed(2)}% of it at worst`);
+console.log(
+  `RBAC decision (${ROLES} roles, ${BINDINGS} bindings): allowed ${allowedCase.micros.toFixed(2)} µs, denied ${
+    deniedCase.micros.toFixed(2)
+  } µs per request`,
+);
+console.log(
+  `plain GET over HTTPS, sequential: ${get.toFixed(0)} µs per request; authorization is ${
+    ((deniedCase.micros / get) * 100).toFixed(2)
+  }% of it at worst`,
+);
 if (allowedCase.allowed !== DECISIONS || deniedCase.allowed !== 0) throw new Error("benchmark policy did not decide as built");

@@ -18,17 +18,28 @@ const RAW_INSERTS = 2_000;
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
 function configMapBody(namespace: string, name: string): string {
-  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace, labels: { app: "bench" } }, data: { key: "value".repeat(20) } });
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace, labels: { app: "bench" } },
+    data: { key: "value".repeat(20) },
+  });
 }
 
 async function create(server: TestServer, namespace: string, name: string): Promise<Response> {
-  const response = await server.request("POST", `/api/v1/namespaces/${namespace}/configmaps`, { body: configMapBody(namespace, name), headers: JSON_HEADERS });
+  const response = await server.request("POST", `/api/v1/namespaces/${namespace}/configmaps`, {
+    body: configMapBody(namespace, name),
+    headers: JSON_HEADERS,
+  });
   expectStatus(response, 201, `create ${namespace}/${name}`);
   return response;
 }
 
 async function createNamespace(server: TestServer, name: string): Promise<void> {
-  const response = await server.request("POST", "/api/v1/namespaces", { body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name } }), headers: JSON_HEADERS });
+  const response = await server.request("POST", "/api/v1/namespaces", {
+    body: JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name } }),
+    headers: JSON_HEADERS,
+  });
   expectStatus(response, 201, `create namespace ${name}`);
   await response.text();
 }
@@ -36,7 +47,9 @@ async function createNamespace(server: TestServer, name: string): Promise<void> 
 /** Milliseconds from sending each create to receiving its watch event. */
 async function watchLatencies(server: TestServer): Promise<number[]> {
   await createNamespace(server, "bench-watch");
-  const response = await server.request("GET", "/api/v1/namespaces/bench-watch/configmaps?watch=true&labelSelector=app%3Dbench", { headers: JSON_HEADERS });
+  const response = await server.request("GET", "/api/v1/namespaces/bench-watch/configmaps?watch=true&labelSelector=app%3Dbench", {
+    headers: JSON_HEADERS,
+  });
   const stream = new WatchStream(response);
   try {
     const samples: number[] = [];
@@ -44,7 +57,9 @@ async function watchLatencies(server: TestServer): Promise<number[]> {
       const name = `w-${i}`;
       const started = performance.now();
       const [event] = await Promise.all([stream.next(10_000), create(server, "bench-watch", name).then((r) => r.text())]);
-      if (event?.object?.metadata?.name !== name) throw new Error(`expected the event of ${name}, got ${JSON.stringify(event)?.slice(0, 200)}`);
+      if (event?.object?.metadata?.name !== name) {
+        throw new Error(`expected the event of ${name}, got ${JSON.stringify(event)?.slice(0, 200)}`);
+      }
       samples.push(performance.now() - started);
     }
     return samples;
@@ -78,7 +93,11 @@ async function main(): Promise<void> {
     rows.push([`creates/s, ${CONCURRENCY} concurrent clients`, perSecond(concurrent)]);
 
     const gets = await rate(GETS, CONCURRENCY, async (i) => {
-      const response = await server.request("GET", `/api/v1/namespaces/bench/configmaps/c-${String((i * 7919) % COLLECTION_SIZE).padStart(5, "0")}`, { headers: JSON_HEADERS });
+      const response = await server.request(
+        "GET",
+        `/api/v1/namespaces/bench/configmaps/c-${String((i * 7919) % COLLECTION_SIZE).padStart(5, "0")}`,
+        { headers: JSON_HEADERS },
+      );
       expectStatus(response, 200, "get");
       await response.arrayBuffer();
     });
@@ -90,12 +109,18 @@ async function main(): Promise<void> {
       await response.arrayBuffer();
     };
     const fullList = await latencies(15, listOf(""));
-    rows.push([`list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`, `${ms(percentile(fullList, 50))} / ${ms(percentile(fullList, 95))}`]);
+    rows.push([
+      `list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`,
+      `${ms(percentile(fullList, 50))} / ${ms(percentile(fullList, 95))}`,
+    ]);
     const pagedList = await latencies(40, listOf("?limit=500"));
     rows.push(["list with limit=500 (first page), p50 / p95", `${ms(percentile(pagedList, 50))} / ${ms(percentile(pagedList, 95))}`]);
 
     const watch = await watchLatencies(server);
-    rows.push(["watch event latency (write sent → event received), p50 / p95", `${ms(percentile(watch, 50))} / ${ms(percentile(watch, 95))}`]);
+    rows.push([
+      "watch event latency (write sent → event received), p50 / p95",
+      `${ms(percentile(watch, 50))} / ${ms(percentile(watch, 95))}`,
+    ]);
 
     const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);

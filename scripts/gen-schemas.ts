@@ -75,9 +75,7 @@ export function buildDefinitions(readData: (relativePath: string) => string): Re
 
 /** The source text of builtin.gen.ts: one definition per line. */
 export function renderSchemaModule(definitions: Record<string, Schema>): string {
-  const lines = Object.keys(definitions).sort().map((name) =>
-    `  ${JSON.stringify(name)}: ${JSON.stringify(definitions[name])},`
-  );
+  const lines = Object.keys(definitions).sort().map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(definitions[name])},`);
   return [
     HEADER,
     'import type { Definitions } from "./types.ts";',

@@ -36,7 +36,11 @@ export interface AggregatedServer {
   stop(): Promise<void>;
 }
 
-const FLUNDER = { apiVersion: WARDLE_GROUP_VERSION, kind: "Flunder", metadata: { name: "my-flunder", namespace: "default", creationTimestamp: "2024-01-01T00:00:00Z" } };
+const FLUNDER = {
+  apiVersion: WARDLE_GROUP_VERSION,
+  kind: "Flunder",
+  metadata: { name: "my-flunder", namespace: "default", creationTimestamp: "2024-01-01T00:00:00Z" },
+};
 
 const RESOURCES = {
   kind: "APIResourceList",
@@ -54,10 +58,17 @@ function flunderSchemas(refPrefix: string): Record<string, unknown> {
     "com.example.wardle.v1.Flunder": {
       type: "object",
       description: "A flunder of the wardle test server.",
-      properties: { apiVersion: { type: "string" }, kind: { type: "string" }, spec: { $ref: `${refPrefix}com.example.wardle.v1.FlunderSpec` } },
+      properties: {
+        apiVersion: { type: "string" },
+        kind: { type: "string" },
+        spec: { $ref: `${refPrefix}com.example.wardle.v1.FlunderSpec` },
+      },
       "x-kubernetes-group-version-kind": FLUNDER_GVK,
     },
-    "com.example.wardle.v1.FlunderSpec": { type: "object", properties: { reference: { type: "string", description: REFERENCE_DESCRIPTION } } },
+    "com.example.wardle.v1.FlunderSpec": {
+      type: "object",
+      properties: { reference: { type: "string", description: REFERENCE_DESCRIPTION } },
+    },
   };
 }
 
@@ -67,14 +78,26 @@ const FLUNDER_PATH = {
   [`/apis/${WARDLE_GROUP_VERSION}/namespaces/{namespace}/flunders/{name}`]: {
     get: {
       operationId: "readWardleV1NamespacedFlunder",
-      responses: { "200": { description: "OK", content: { "application/json": { schema: { $ref: "#/components/schemas/com.example.wardle.v1.Flunder" } } } } },
+      responses: {
+        "200": {
+          description: "OK",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/com.example.wardle.v1.Flunder" } } },
+        },
+      },
       "x-kubernetes-action": "get",
       "x-kubernetes-group-version-kind": FLUNDER_GVK[0],
     },
   },
 };
-const OPENAPI_V3_DOCUMENT = { openapi: "3.0.0", info: { title: "wardle", version: "v1" }, paths: FLUNDER_PATH, components: { schemas: flunderSchemas("#/components/schemas/") } };
-const OPENAPI_V3_INDEX = { paths: { [`apis/${WARDLE_GROUP_VERSION}`]: { serverRelativeURL: `/openapi/v3/apis/${WARDLE_GROUP_VERSION}?hash=1` } } };
+const OPENAPI_V3_DOCUMENT = {
+  openapi: "3.0.0",
+  info: { title: "wardle", version: "v1" },
+  paths: FLUNDER_PATH,
+  components: { schemas: flunderSchemas("#/components/schemas/") },
+};
+const OPENAPI_V3_INDEX = {
+  paths: { [`apis/${WARDLE_GROUP_VERSION}`]: { serverRelativeURL: `/openapi/v3/apis/${WARDLE_GROUP_VERSION}?hash=1` } },
+};
 
 function answer(request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? "/", "https://wardle");
@@ -114,13 +137,22 @@ export async function startAggregatedServer(serviceHost: string, trust: FrontPro
     const trustedProxy = socket.authorized && (trust.allowedNames.length === 0 || trust.allowedNames.includes(clientCommonName ?? ""));
     if (!trustedProxy || !user) {
       response.writeHead(401, { "Content-Type": "application/json" });
-      response.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", reason: "Unauthorized", code: 401, message: "Unauthorized" }));
+      response.end(
+        JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", reason: "Unauthorized", code: 401, message: "Unauthorized" }),
+      );
       return;
     }
     answer(request, response);
   });
   const sockets = new Set<TLSSocket>();
-  const tls = createTlsServer({ key: serving.keyPem, cert: serving.certPem, ca: trust.caPem, requestCert: true, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] });
+  const tls = createTlsServer({
+    key: serving.keyPem,
+    cert: serving.certPem,
+    ca: trust.caPem,
+    requestCert: true,
+    rejectUnauthorized: false,
+    ALPNProtocols: ["http/1.1"],
+  });
   tls.on("secureConnection", (socket: TLSSocket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -8,7 +8,13 @@ export type Json = any;
 
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
-export async function sendJson(server: TestServer, method: string, path: string, body?: unknown, contentType = "application/json"): Promise<{ status: number; body: Json; headers: Headers }> {
+export async function sendJson(
+  server: TestServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = "application/json",
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await server.request(method, path, {
     body: body === undefined ? undefined : JSON.stringify(body),
     headers: { ...JSON_HEADERS, "Content-Type": contentType },
@@ -28,7 +34,11 @@ function parseOrText(text: string): Json {
 /** GET that must answer 200; returns the parsed body. */
 export async function getJson(server: TestServer, path: string): Promise<Json> {
   const answer = await sendJson(server, "GET", path);
-  expect({ path, status: answer.status, body: answer.status === 200 ? undefined : answer.body }).toEqual({ path, status: 200, body: undefined });
+  expect({ path, status: answer.status, body: answer.status === 200 ? undefined : answer.body }).toEqual({
+    path,
+    status: 200,
+    body: undefined,
+  });
   return answer.body;
 }
 
@@ -59,17 +69,31 @@ export function ownNames(list: Json): string[] {
   return list.items.map((item: Json) => item.metadata.name).filter((name: string) => name !== ROOT_CA_CONFIGMAP);
 }
 
-export function configMap(namespace: string, name: string, extra: { labels?: Record<string, string>; data?: Record<string, string>; finalizers?: string[] } = {}): Json {
+export function configMap(
+  namespace: string,
+  name: string,
+  extra: { labels?: Record<string, string>; data?: Record<string, string>; finalizers?: string[] } = {},
+): Json {
   return {
     apiVersion: "v1",
     kind: "ConfigMap",
-    metadata: { name, namespace, ...(extra.labels ? { labels: extra.labels } : {}), ...(extra.finalizers ? { finalizers: extra.finalizers } : {}) },
+    metadata: {
+      name,
+      namespace,
+      ...(extra.labels ? { labels: extra.labels } : {}),
+      ...(extra.finalizers ? { finalizers: extra.finalizers } : {}),
+    },
     data: extra.data ?? { key: "value" },
   };
 }
 
 /** Creates a ConfigMap that must answer 201; returns the created object. */
-export async function createConfigMap(server: TestServer, namespace: string, name: string, extra: Parameters<typeof configMap>[2] = {}): Promise<Json> {
+export async function createConfigMap(
+  server: TestServer,
+  namespace: string,
+  name: string,
+  extra: Parameters<typeof configMap>[2] = {},
+): Promise<Json> {
   const answer = await sendJson(server, "POST", `/api/v1/namespaces/${namespace}/configmaps`, configMap(namespace, name, extra));
   expect({ name, status: answer.status }).toEqual({ name, status: 201 });
   return answer.body;

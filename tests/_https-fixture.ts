@@ -12,7 +12,10 @@ export interface HttpsFixture {
 }
 
 /** `hosts`: the names the serving certificate is valid for besides 127.0.0.1 (a Service's `<name>.<namespace>.svc`). */
-export async function startHttpsFixture(handler: (request: Request) => Response | Promise<Response>, hosts: string[] = []): Promise<HttpsFixture> {
+export async function startHttpsFixture(
+  handler: (request: Request) => Response | Promise<Response>,
+  hosts: string[] = [],
+): Promise<HttpsFixture> {
   const ca = await createCertificateAuthority("fixture-ca", { days: 1 });
   const serving: IssuedCertificate = await issueServingCertificate(ca, { commonName: "fixture", hosts: ["127.0.0.1", ...hosts], days: 1 });
   const fixture = { url: "", caPem: ca.certPem, requests: 0, stop: async () => {} };
@@ -37,7 +40,10 @@ export async function writeWebhookKubeconfig(path: string, target: { server: str
     stringify({
       apiVersion: "v1",
       kind: "Config",
-      clusters: [{ name: "webhook", cluster: { server: target.server, "certificate-authority-data": Buffer.from(target.caPem).toString("base64") } }],
+      clusters: [{
+        name: "webhook",
+        cluster: { server: target.server, "certificate-authority-data": Buffer.from(target.caPem).toString("base64") },
+      }],
       users: [{ name: "apiserver", user: {} }],
       contexts: [{ name: "webhook", context: { cluster: "webhook", user: "apiserver" } }],
       "current-context": "webhook",

@@ -24,8 +24,12 @@ export class KubectlProcess {
   async waitFor(done: (stdout: string) => boolean, timeoutMs = 10_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     while (!done(this.#stdout)) {
-      if (Date.now() > deadline) throw new Error(`kubectl output did not arrive in ${timeoutMs} ms.\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
-      if (this.#child.exitCode !== null) throw new Error(`kubectl exited (${this.#child.exitCode}).\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+      if (Date.now() > deadline) {
+        throw new Error(`kubectl output did not arrive in ${timeoutMs} ms.\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+      }
+      if (this.#child.exitCode !== null) {
+        throw new Error(`kubectl exited (${this.#child.exitCode}).\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+      }
       await Bun.sleep(25);
     }
     return this.#stdout;
@@ -36,7 +40,9 @@ export class KubectlProcess {
     const timer = setTimeout(() => this.#child.kill("SIGKILL"), timeoutMs);
     await this.#exited;
     clearTimeout(timer);
-    if (this.#child.signalCode === "SIGKILL") throw new Error(`kubectl did not exit in ${timeoutMs} ms.\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+    if (this.#child.signalCode === "SIGKILL") {
+      throw new Error(`kubectl did not exit in ${timeoutMs} ms.\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`);
+    }
     return { code: this.#child.exitCode, stdout: this.#stdout, stderr: this.#stderr };
   }
 

@@ -22,14 +22,18 @@ export type StartAnswer = { started: KubunProcess } | { exitCode: number | null;
 
 /** Starts kubun on `dataDir`; answers once it logs that it serves, or once it exits. */
 export function runKubun(dataDir: string, flags: string[] = []): Promise<StartAnswer> {
-  const args = ["--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...flags].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`);
+  const args = ["--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...flags].map((arg) =>
+    `'${arg.replaceAll("'", "'\\''")}'`
+  );
   const child = spawn("sh", ["-c", `umask 022; exec '${KUBUN_BINARY}' ${args.join(" ")}`], { stdio: ["ignore", "ignore", "pipe"] });
   running.add(child);
   let log = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    })
+  );
   const stop = async (url: string) => {
     // kubun installs its SIGTERM handler right after logging that it serves; any answer comes after that.
     await fetch(`${url}/readyz`, { tls: { rejectUnauthorized: false } }).catch(() => undefined);

@@ -10,7 +10,14 @@ export async function rawRequest(server: TestServer, method: string, path: strin
   const { ca, cert, key } = readCredentials(await readFile(server.kubeconfig, "utf8"));
   const { hostname, port } = new URL(server.url);
   const reply = await new Promise<string>((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), ca, cert, key, servername: hostname === "127.0.0.1" ? undefined : hostname }, () => {
+    const socket = connect({
+      host: hostname,
+      port: Number(port),
+      ca,
+      cert,
+      key,
+      servername: hostname === "127.0.0.1" ? undefined : hostname,
+    }, () => {
       socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
     });
     let text = "";

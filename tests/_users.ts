@@ -12,9 +12,16 @@ export interface TestUser {
 
 /** A user named `name` in `groups` (plus system:authenticated, which the server adds). */
 export async function createUser(server: TestServer, name: string, groups: string[] = []): Promise<TestUser> {
-  const ca = await loadCertificateAuthority(await readFile(join(server.dataDir, "ca.crt"), "utf8"), await readFile(join(server.dataDir, "ca.key"), "utf8"));
+  const ca = await loadCertificateAuthority(
+    await readFile(join(server.dataDir, "ca.crt"), "utf8"),
+    await readFile(join(server.dataDir, "ca.key"), "utf8"),
+  );
   const issued = await issueClientCertificate(ca, { commonName: name, organizations: groups, days: 1 });
   const kubeconfig = join(server.dataDir, `${name.replaceAll(":", "_")}.kubeconfig`);
-  await writeKubeconfig(kubeconfig, server.url, { caPem: await readFile(join(server.dataDir, "ca.crt"), "utf8"), clientCertPem: issued.certPem, clientKeyPem: issued.keyPem });
+  await writeKubeconfig(kubeconfig, server.url, {
+    caPem: await readFile(join(server.dataDir, "ca.crt"), "utf8"),
+    clientCertPem: issued.certPem,
+    clientKeyPem: issued.keyPem,
+  });
   return { kubeconfig, kubectl: (args, opts) => runKubectl(["--kubeconfig", kubeconfig, ...args], opts?.stdin) };
 }

@@ -14,7 +14,9 @@ function streamOf(chunks: string[], options: { keepOpen?: boolean } = {}): Respo
 }
 
 test("next() joins events split across chunks and splits chunks holding several events", async () => {
-  const stream = new WatchStream(streamOf(['{"type":"ADDED","obj', 'ect":{"a":1}}\n{"type":"MODIFIED","object":{}}\n{"type":"DEL', 'ETED","object":{}}\n']));
+  const stream = new WatchStream(
+    streamOf(['{"type":"ADDED","obj', 'ect":{"a":1}}\n{"type":"MODIFIED","object":{}}\n{"type":"DEL', 'ETED","object":{}}\n']),
+  );
   expect((await stream.next())?.type).toBe("ADDED");
   expect((await stream.next())?.type).toBe("MODIFIED");
   expect((await stream.next())?.type).toBe("DELETED");

@@ -2,7 +2,12 @@
 import type { TestServer } from "./harness.ts";
 
 /** Runs kubectl until `done` accepts its stdout; returns that stdout, or throws after `timeoutMs`. */
-export async function kubectlUntil(server: TestServer, args: string[], done: (stdout: string) => boolean, timeoutMs = 20_000): Promise<string> {
+export async function kubectlUntil(
+  server: TestServer,
+  args: string[],
+  done: (stdout: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last = "";
   while (Date.now() < deadline) {

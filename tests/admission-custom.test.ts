@@ -64,7 +64,9 @@ test("the custom plugin's admit mutates the object with its configured value", a
 });
 
 test("a plugin's programming error is a 500 Status and the server keeps serving", async () => {
-  const answer = await sendJson(server, "POST", "/api/v1/namespaces/team/configmaps", { metadata: { name: "c", labels: { team: "crash" } } });
+  const answer = await sendJson(server, "POST", "/api/v1/namespaces/team/configmaps", {
+    metadata: { name: "c", labels: { team: "crash" } },
+  });
   expect(answer.status).toBe(500);
   expect(answer.body.message).toContain('admission plugin "require-team-label" failed: oops');
   expect((await sendJson(server, "GET", "/api/v1/namespaces/team/configmaps/labelled")).status).toBe(200);

@@ -23,7 +23,14 @@ const uidOf = async (...args: string[]) => (await kubectlOk(server, ["get", ...a
 
 beforeAll(async () => {
   server = await startServer(["--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction"]);
-  for (const node of ["node1", "node2"]) await apply({ apiVersion: "v1", kind: "Node", metadata: { name: node }, spec: { taints: [{ key: "dedicated", value: "db", effect: "NoSchedule" }] } });
+  for (const node of ["node1", "node2"]) {
+    await apply({
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { name: node },
+      spec: { taints: [{ key: "dedicated", value: "db", effect: "NoSchedule" }] },
+    });
+  }
   await kubectlOk(server, ["create", "secret", "generic", "n2sec", "--from-literal=k=v"]);
   await apply(boundPod("mine", "node1"));
   await apply(boundPod("theirs", "node2"));
@@ -45,7 +52,9 @@ const mirrorPod = (name: string, spec: object = {}) => ({
 });
 
 test("admitPodCreate: a mirror pod mounting another node's Secret is refused, so the Node authorizer never relates the Secret to the node", async () => {
-  const created = await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(mirrorPod("steal", { volumes: [{ name: "s", secret: { secretName: "n2sec" } }] })) });
+  const created = await kubelet.kubectl(["create", "-f", "-"], {
+    stdin: JSON.stringify(mirrorPod("steal", { volumes: [{ name: "s", secret: { secretName: "n2sec" } }] })),
+  });
   expect(created.code).not.toBe(0);
   expect(created.stderr).toContain('pods "steal" is forbidden: node "node1" can not create pods that reference secrets');
   const read = await kubelet.kubectl(["get", "secret", "n2sec"]);
@@ -64,10 +73,24 @@ test("admitServiceAccount: a node's TokenRequest must be bound to a pod on that 
   const unbound = await kubelet.kubectl(["create", "token", "default"]);
   expect(unbound.stderr).toContain('serviceaccounts "default" is forbidden: node requested token not bound to a pod');
   const theirsUid = await uidOf("pod", "theirs");
-  const other = await kubelet.kubectl(["create", "token", "default", "--bound-object-kind=Pod", "--bound-object-name=theirs", `--bound-object-uid=${theirsUid}`]);
+  const other = await kubelet.kubectl([
+    "create",
+    "token",
+    "default",
+    "--bound-object-kind=Pod",
+    "--bound-object-name=theirs",
+    `--bound-object-uid=${theirsUid}`,
+  ]);
   expect(other.stderr).toContain("node requested token bound to a pod scheduled on a different node");
   const mineUid = await uidOf("pod", "mine");
-  const mine = await kubelet.kubectl(["create", "token", "default", "--bound-object-kind=Pod", "--bound-object-name=mine", `--bound-object-uid=${mineUid}`]);
+  const mine = await kubelet.kubectl([
+    "create",
+    "token",
+    "default",
+    "--bound-object-kind=Pod",
+    "--bound-object-name=mine",
+    `--bound-object-uid=${mineUid}`,
+  ]);
   expect(mine.stderr).toBe("");
   expect(mine.stdout.split(".")).toHaveLength(3);
 });
@@ -84,10 +107,16 @@ test("admitNode: a node may not set node-restriction.kubernetes.io/ or node-role
 });
 
 test("admitNode: a node may not register another Node, nor register itself with a node-role label", async () => {
-  const other = await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: "node3" } }) });
+  const other = await kubelet.kubectl(["create", "-f", "-"], {
+    stdin: JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: "node3" } }),
+  });
   expect(other.stderr).toContain('nodes "node3" is forbidden: node "node1" is not allowed to modify node "node3"');
   const node3 = await createUser(server, "system:node:node3", ["system:nodes"]);
-  const labelled = { apiVersion: "v1", kind: "Node", metadata: { name: "node3", labels: { "node-role.kubernetes.io/control-plane": "", "kubernetes.io/os": "linux" } } };
+  const labelled = {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: { name: "node3", labels: { "node-role.kubernetes.io/control-plane": "", "kubernetes.io/os": "linux" } },
+  };
   const refused = await node3.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(labelled) });
   expect(refused.stderr).toContain('node "node3" is not allowed to set the following labels: node-role.kubernetes.io/control-plane');
   labelled.metadata.labels = { "kubernetes.io/os": "linux" } as typeof labelled.metadata.labels;
@@ -96,7 +125,9 @@ test("admitNode: a node may not register another Node, nor register itself with 
 
 test("admitPodStatus: a node updates the status only of pods bound to it, and cannot relabel them through status", async () => {
   const theirs = JSON.parse(await kubectlOk(server, ["get", "pod", "theirs", "-o", "json"]));
-  const refused = await kubelet.kubectl(["replace", "--raw", "/api/v1/namespaces/default/pods/theirs/status", "-f", "-"], { stdin: JSON.stringify(theirs) });
+  const refused = await kubelet.kubectl(["replace", "--raw", "/api/v1/namespaces/default/pods/theirs/status", "-f", "-"], {
+    stdin: JSON.stringify(theirs),
+  });
   expect(refused.stderr).toContain('node "node1" can only update pod status for pods with spec.nodeName set to itself');
   const mine = JSON.parse(await kubectlOk(server, ["get", "pod", "mine", "-o", "json"]));
   mine.metadata.labels = { stolen: "yes" };
@@ -106,7 +137,12 @@ test("admitPodStatus: a node updates the status only of pods bound to it, and ca
 });
 
 test("admitLease: a node creates only its own Lease in kube-node-lease", async () => {
-  const lease = (name: string) => ({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name, namespace: "kube-node-lease" }, spec: { holderIdentity: name } });
+  const lease = (name: string) => ({
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { name, namespace: "kube-node-lease" },
+    spec: { holderIdentity: name },
+  });
   const other = await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(lease("node2")) });
   expect(other.stderr).toContain("can only access node lease with the same name as the requesting node");
   expect(await kubectlOk(kubelet, ["create", "-f", "-"], JSON.stringify(lease("node1")))).toBe("lease.coordination.k8s.io/node1 created\n");
@@ -127,10 +163,14 @@ test("admitCSINode: a node creates only the CSINode named after itself", async (
 
 test("admitPodEviction: a node evicts only pods bound to it", async () => {
   const evict = (name: string) => ({ apiVersion: "policy/v1", kind: "Eviction", metadata: { name, namespace: "default" } });
-  const theirs = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/theirs/eviction", "-f", "-"], { stdin: JSON.stringify(evict("theirs")) });
+  const theirs = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/theirs/eviction", "-f", "-"], {
+    stdin: JSON.stringify(evict("theirs")),
+  });
   expect(theirs.stderr).toContain("node node1 can only evict pods with spec.nodeName set to itself");
   expect((await server.kubectl(["get", "pod", "theirs"])).code).toBe(0);
   await apply(boundPod("evictable", "node1"));
-  const own = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/evictable/eviction", "-f", "-"], { stdin: JSON.stringify(evict("evictable")) });
+  const own = await kubelet.kubectl(["create", "--raw", "/api/v1/namespaces/default/pods/evictable/eviction", "-f", "-"], {
+    stdin: JSON.stringify(evict("evictable")),
+  });
   expect(own.code).toBe(0);
 });

@@ -17,7 +17,8 @@ plugins:
     exemptions: {namespaces: [exempt], usernames: [], runtimeClasses: []}
 `;
 /** What restricted reports for a bare pod; `kubectl run` names the container after the pod. */
-const restrictedBarePod = (container: string) => `allowPrivilegeEscalation != false (container "${container}" must set securityContext.allowPrivilegeEscalation=false), ` +
+const restrictedBarePod = (container: string) =>
+  `allowPrivilegeEscalation != false (container "${container}" must set securityContext.allowPrivilegeEscalation=false), ` +
   `unrestricted capabilities (container "${container}" must set securityContext.capabilities.drop=["ALL"]), ` +
   `runAsNonRoot != true (pod or container "${container}" must set securityContext.runAsNonRoot=true), ` +
   `seccompProfile (pod or container "${container}" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
@@ -37,13 +38,20 @@ afterAll(async () => {
 async function namespace(name: string, labels: Record<string, string>): Promise<void> {
   expect((await sendJson(server, "POST", "/api/v1/namespaces", { metadata: { name, labels } })).status).toBe(201);
 }
-const hostNetworkPod = (name: string): Json => ({ apiVersion: "v1", kind: "Pod", metadata: { name }, spec: { hostNetwork: true, containers: [{ name: "c", image: "nginx" }] } });
+const hostNetworkPod = (name: string): Json => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name },
+  spec: { hostNetwork: true, containers: [{ name: "c", image: "nginx" }] },
+});
 
 test("kubectl run is refused in an enforce=restricted namespace with kube's message", async () => {
   await namespace("strict", { "pod-security.kubernetes.io/enforce": "restricted" });
   const result = await server.kubectl(["run", "bad", "--image=nginx", "-n", "strict"]);
   expect(result.code).not.toBe(0);
-  expect(result.stderr.trim()).toBe(`Error from server (Forbidden): pods "bad" is forbidden: violates PodSecurity "restricted:latest": ${restrictedBarePod("bad")}`);
+  expect(result.stderr.trim()).toBe(
+    `Error from server (Forbidden): pods "bad" is forbidden: violates PodSecurity "restricted:latest": ${restrictedBarePod("bad")}`,
+  );
 });
 
 test("enforce=baseline with a version label refuses host namespaces and admits a plain pod", async () => {
@@ -63,7 +71,15 @@ test("warn=restricted admits the pod and kubectl prints the warning", async () =
 
 test("a Deployment whose template breaks the level gets a warning, not a denial", async () => {
   await namespace("workloads", { "pod-security.kubernetes.io/enforce": "baseline", "pod-security.kubernetes.io/warn": "baseline" });
-  const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" }, spec: { selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { hostPID: true, containers: [{ name: "c", image: "nginx" }] } } } };
+  const deployment = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web" },
+    spec: {
+      selector: { matchLabels: { app: "web" } },
+      template: { metadata: { labels: { app: "web" } }, spec: { hostPID: true, containers: [{ name: "c", image: "nginx" }] } },
+    },
+  };
   const result = await server.kubectl(["create", "-n", "workloads", "-f", "-"], { stdin: JSON.stringify(deployment) });
   expect(result.code).toBe(0);
   expect(result.stderr).toContain('Warning: would violate PodSecurity "baseline:latest": host namespaces (hostPID=true)');

@@ -21,13 +21,21 @@ test("the webhook receives the token of the kubeconfig user named after its host
   hook = await startWebhookServer((review, call) => reply(review, { allowed: call.headers.authorization === "Bearer hook-secret" }));
   dir = await mkdtemp(join(tmpdir(), "kubun-webhook-auth-"));
   const kubeconfig = join(dir, "webhooks.kubeconfig");
-  await writeFile(kubeconfig, `apiVersion: v1\nkind: Config\nusers:\n- name: "127.0.0.1:${hook.port}"\n  user: {token: hook-secret}\n- name: "*"\n  user: {token: wrong}\n`);
+  await writeFile(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nusers:\n- name: "127.0.0.1:${hook.port}"\n  user: {token: hook-secret}\n- name: "*"\n  user: {token: wrong}\n`,
+  );
   const admissionConfig = join(dir, "admission.yaml");
-  const section = `configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: WebhookAdmissionConfiguration, kubeConfigFile: "${kubeconfig}"}`;
-  await writeFile(admissionConfig, `apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ValidatingAdmissionWebhook\n  ${section}\n`);
+  const section =
+    `configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: WebhookAdmissionConfiguration, kubeConfigFile: "${kubeconfig}"}`;
+  await writeFile(
+    admissionConfig,
+    `apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ValidatingAdmissionWebhook\n  ${section}\n`,
+  );
   server = await startServer(["--admission-control-config-file", admissionConfig]);
   const configuration = configurationFor("ValidatingWebhookConfiguration", "authed", hook);
-  expect((await sendJson(server, "POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", configuration)).status).toBe(201);
+  expect((await sendJson(server, "POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", configuration)).status)
+    .toBe(201);
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/configmaps", configMap("default", "authed"))).status).toBe(201);
   expect(hook.calls[0].headers.authorization).toBe("Bearer hook-secret");
 });

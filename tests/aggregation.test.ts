@@ -19,15 +19,29 @@ function registration(port: number, caPem: string): string {
   // One YAML document per object: kubectl's validation has no schema for a v1 List.
   return [
     { apiVersion: "v1", kind: "Namespace", metadata: { name: "wardle" } },
-    { apiVersion: "v1", kind: "Service", metadata: { name: "api", namespace: "wardle" }, spec: { ports: [{ name: "https", port: 443, targetPort: port }] } },
-    { apiVersion: "v1", kind: "Endpoints", metadata: { name: "api", namespace: "wardle" }, subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }] },
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "api", namespace: "wardle" },
+      spec: { ports: [{ name: "https", port: 443, targetPort: port }] },
+    },
+    {
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: { name: "api", namespace: "wardle" },
+      subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }],
+    },
     {
       apiVersion: "apiregistration.k8s.io/v1",
       kind: "APIService",
       metadata: { name: "v1.wardle.example.com" },
       spec: {
-        group: "wardle.example.com", version: "v1", groupPriorityMinimum: 1000, versionPriority: 15,
-        service: { namespace: "wardle", name: "api" }, caBundle: Buffer.from(caPem).toString("base64"),
+        group: "wardle.example.com",
+        version: "v1",
+        groupPriorityMinimum: 1000,
+        versionPriority: 15,
+        service: { namespace: "wardle", name: "api" },
+        caBundle: Buffer.from(caPem).toString("base64"),
       },
     },
   ].map((object) => stringify(object)).join("---\n");
@@ -51,7 +65,9 @@ const AUTHENTICATION_CONFIGMAP = "/api/v1/namespaces/kube-system/configmaps/exte
 
 /** What an aggregated server built on k8s.io/apiserver reads at start: only the published ConfigMap. */
 async function frontProxyTrustFromConfigMap(): Promise<FrontProxyTrust> {
-  const data = JSON.parse(await kubectlOk(server, ["-n", "kube-system", "get", "configmap", "extension-apiserver-authentication", "-o", "jsonpath={.data}"]));
+  const data = JSON.parse(
+    await kubectlOk(server, ["-n", "kube-system", "get", "configmap", "extension-apiserver-authentication", "-o", "jsonpath={.data}"]),
+  );
   return {
     caPem: data["requestheader-client-ca-file"],
     allowedNames: JSON.parse(data["requestheader-allowed-names"]),
@@ -136,11 +152,17 @@ test("the aggregated server's OpenAPI joins /openapi/v2 and the /openapi/v3 inde
   expect(index.paths[`apis/${WARDLE_GROUP_VERSION}`].serverRelativeURL).toStartWith(`/openapi/v3/apis/${WARDLE_GROUP_VERSION}?hash=`);
   expect(index.paths["apis/apps/v1"]).toBeDefined();
   const v2 = await getJson(server, "/openapi/v2");
-  expect(v2.definitions["com.example.wardle.v1.Flunder"]["x-kubernetes-group-version-kind"]).toEqual([{ group: "wardle.example.com", version: "v1", kind: "Flunder" }]);
+  expect(v2.definitions["com.example.wardle.v1.Flunder"]["x-kubernetes-group-version-kind"]).toEqual([{
+    group: "wardle.example.com",
+    version: "v1",
+    kind: "Flunder",
+  }]);
   expect(v2.definitions["io.k8s.api.apps.v1.Deployment"]).toBeDefined();
   const explained = await kubectlOk(server, ["explain", "flunders.spec.reference"]);
   expect(explained).toContain("The name of another flunder this one refers to.");
-  const protobuf = await server.request("GET", "/openapi/v2", { headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" } });
+  const protobuf = await server.request("GET", "/openapi/v2", {
+    headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" },
+  });
   expect(protobuf.status).toBe(200);
 });
 
@@ -161,14 +183,32 @@ test("stopping the aggregated server turns its APIService Available=False and it
 test("extension-apiserver-authentication publishes kube's keys (ClientCARegistrationHook) and is restored after an edit or a delete", async () => {
   const published = await waitForConfigMap(() => true);
   expect(Object.keys(published).sort()).toEqual([
-    "client-ca-file", "requestheader-allowed-names", "requestheader-client-ca-file", "requestheader-extra-headers-prefix",
-    "requestheader-group-headers", "requestheader-username-headers",
+    "client-ca-file",
+    "requestheader-allowed-names",
+    "requestheader-client-ca-file",
+    "requestheader-extra-headers-prefix",
+    "requestheader-group-headers",
+    "requestheader-username-headers",
   ]);
-  expect([published["requestheader-allowed-names"], published["requestheader-username-headers"], published["requestheader-group-headers"], published["requestheader-extra-headers-prefix"]])
+  expect([
+    published["requestheader-allowed-names"],
+    published["requestheader-username-headers"],
+    published["requestheader-group-headers"],
+    published["requestheader-extra-headers-prefix"],
+  ])
     .toEqual(['["front-proxy-client"]', '["X-Remote-User"]', '["X-Remote-Group"]', '["X-Remote-Extra-"]']);
   expect(published["client-ca-file"]).toStartWith("-----BEGIN CERTIFICATE-----");
 
-  await kubectlOk(server, ["-n", "kube-system", "patch", "configmap", "extension-apiserver-authentication", "--type=merge", "-p", '{"data":{"requestheader-allowed-names":"[\\"someone\\"]"}}']);
+  await kubectlOk(server, [
+    "-n",
+    "kube-system",
+    "patch",
+    "configmap",
+    "extension-apiserver-authentication",
+    "--type=merge",
+    "-p",
+    '{"data":{"requestheader-allowed-names":"[\\"someone\\"]"}}',
+  ]);
   const edited = await waitForConfigMap((data) => data["requestheader-allowed-names"] !== '["someone"]');
   expect(edited["requestheader-allowed-names"]).toBe('["someone","front-proxy-client"]');
   await kubectlOk(server, ["-n", "kube-system", "delete", "configmap", "extension-apiserver-authentication"]);
@@ -177,7 +217,15 @@ test("extension-apiserver-authentication publishes kube's keys (ClientCARegistra
 });
 
 test("the extension-apiserver-authentication-reader Role lets an aggregated server's service account read only that ConfigMap", async () => {
-  await kubectlOk(server, ["-n", "kube-system", "create", "rolebinding", "wardle-auth-reader", "--role=extension-apiserver-authentication-reader", "--serviceaccount=wardle:api"]);
+  await kubectlOk(server, [
+    "-n",
+    "kube-system",
+    "create",
+    "rolebinding",
+    "wardle-auth-reader",
+    "--role=extension-apiserver-authentication-reader",
+    "--serviceaccount=wardle:api",
+  ]);
   const as = ["--as=system:serviceaccount:wardle:api", "-n", "kube-system"];
   expect((await kubectlOk(server, ["auth", "can-i", "get", "configmap/extension-apiserver-authentication", ...as])).trim()).toBe("yes");
   const other = await server.kubectl(["auth", "can-i", "get", "configmap/kube-root-ca.crt", ...as]);

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const withAuthorization = (value: string) => server.requestAnonymous("GET", "/api/v1/namespaces/default/configmaps", { headers: { Authorization: value } });
+const withAuthorization = (value: string) =>
+  server.requestAnonymous("GET", "/api/v1/namespaces/default/configmaps", { headers: { Authorization: value } });
 
 test("bearertoken: `Bearer goodtoken extra` authenticates goodtoken", async () => {
   const response = await withAuthorization("Bearer goodtoken extra");
@@ -33,7 +34,9 @@ test("bearertoken: `Bearer  goodtoken` (two spaces) is ignored with kube's warni
   const response = await withAuthorization("Bearer  goodtoken");
   expect(response.status).toBe(403);
   expect((await response.json()).message).toContain('User "system:anonymous" cannot list resource "configmaps"');
-  expect(response.headers.get("warning")).toBe('299 - "the provided Authorization header contains extra space before the bearer token, and is ignored"');
+  expect(response.headers.get("warning")).toBe(
+    '299 - "the provided Authorization header contains extra space before the bearer token, and is ignored"',
+  );
 });
 
 test("bearertoken: an unknown token is 401, never anonymous", async () => {

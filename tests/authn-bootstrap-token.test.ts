@@ -1,7 +1,7 @@
 /** Bootstrap tokens (--enable-bootstrap-token-auth): Secrets in kube-system, with the real kubectl. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
-import { kubectlWith, scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule, writeUserKubeconfig } from "./_authn.ts";
+import { kubectlWith, scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule, writeUserKubeconfig } from "./_authn.ts";
 
 let server: TestServer;
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -47,7 +47,11 @@ test("an expired bootstrap token, one not for authentication, or a wrong secret 
   await createTokenSecret("wrong0", "0123456789abcdef");
   for (const token of ["expird.0123456789abcdef", "nouse0.0123456789abcdef", "wrong0.fedcba9876543210"]) {
     const result = await kubectlWith(await kubeconfigFor(token), ["get", "namespaces"]);
-    expect({ token, code: result.code, unauthorized: result.stderr.includes("(Unauthorized)") }).toEqual({ token, code: 1, unauthorized: true });
+    expect({ token, code: result.code, unauthorized: result.stderr.includes("(Unauthorized)") }).toEqual({
+      token,
+      code: 1,
+      unauthorized: true,
+    });
   }
 });
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { startServer, type TestServer } from "./harness.ts";
-import { kubectlWith, scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule, writeUserKubeconfig } from "./_authn.ts";
+import { kubectlWith, scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule, writeUserKubeconfig } from "./_authn.ts";
 
 const SDK = resolve(import.meta.dir, "../plugins/sdk.ts");
 
@@ -41,7 +41,12 @@ afterAll(async () => {
 
 test("a token the module accepts authenticates as the user it returns", async () => {
   const kubeconfig = await writeUserKubeconfig(server, scratch.path, "ali", { token: "open-sesame" });
-  expect(await whoami(kubeconfig)).toEqual({ username: "ali-baba", uid: "40", groups: ["thieves", "system:authenticated"], extra: { cave: ["treasure"] } });
+  expect(await whoami(kubeconfig)).toEqual({
+    username: "ali-baba",
+    uid: "40",
+    groups: ["thieves", "system:authenticated"],
+    extra: { cave: ["treasure"] },
+  });
   expect((await kubectlWith(kubeconfig, ["get", "namespaces", "-o", "name"])).stdout).toContain("namespace/default");
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { startServer, type TestServer } from "./harness.ts";
-import { issueKubeconfig, kubectlWith, scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule, writeUserKubeconfig } from "./_authn.ts";
+import { issueKubeconfig, kubectlWith, scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule, writeUserKubeconfig } from "./_authn.ts";
 
 let server: TestServer;
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
@@ -32,7 +32,15 @@ async function writePlugin(name: string, version: string, status: Record<string,
 function execUser(name: string, version: string): Record<string, unknown> {
   // A relative command resolves against the kubeconfig's directory.
   const env = [{ name: "EXEC_INFO_OUT", value: join(scratch.path, `${name}.info.json`) }];
-  return { exec: { apiVersion: `client.authentication.k8s.io/${version}`, command: `./${name}`, env, interactiveMode: "Never", installHint: "the test writes it" } };
+  return {
+    exec: {
+      apiVersion: `client.authentication.k8s.io/${version}`,
+      command: `./${name}`,
+      env,
+      interactiveMode: "Never",
+      installHint: "the test writes it",
+    },
+  };
 }
 
 for (const version of ["v1", "v1beta1"]) {
@@ -42,11 +50,17 @@ for (const version of ["v1", "v1beta1"]) {
     const kubeconfig = await writeUserKubeconfig(server, scratch.path, `token-${version}`, execUser(name, version));
     expect(await whoami(kubeconfig)).toEqual({ username: "exec-user", uid: "7", groups: ["from-exec", "system:authenticated"] });
     const info = JSON.parse(await readFile(join(scratch.path, `${name}.info.json`), "utf8"));
-    expect(info).toMatchObject({ apiVersion: `client.authentication.k8s.io/${version}`, kind: "ExecCredential", spec: { interactive: false } });
+    expect(info).toMatchObject({
+      apiVersion: `client.authentication.k8s.io/${version}`,
+      kind: "ExecCredential",
+      spec: { interactive: false },
+    });
   });
 
   test(`a ${version} plugin's client certificate and key authenticate kubectl`, async () => {
-    const issued = parse((await issueKubeconfig(["--user", `cert-${version}`, "--group", "exec-certs", "--data-dir", server.dataDir])).stdout);
+    const issued = parse(
+      (await issueKubeconfig(["--user", `cert-${version}`, "--group", "exec-certs", "--data-dir", server.dataDir])).stdout,
+    );
     const pem = (field: string) => Buffer.from(issued.users[0].user[field], "base64").toString("utf8");
     const name = `cert-${version}.sh`;
     await writePlugin(name, version, { clientCertificateData: pem("client-certificate-data"), clientKeyData: pem("client-key-data") });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { expectStatus } from "./_api.ts";
-import { scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule } from "./_authn.ts";
+import { scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule } from "./_authn.ts";
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 beforeAll(async () => (scratch = await scratchDir()));
@@ -22,7 +22,9 @@ describe("with --authorization-mode=AlwaysAllow", () => {
   test("Impersonate-Group without Impersonate-User is kube's plain-text 500", async () => {
     const response = await server.request("GET", "/api/v1/namespaces", { headers: { "Impersonate-Group": "dev" } });
     expect(response.status).toBe(500);
-    expect(await response.text()).toBe('Internal Server Error: "/api/v1/namespaces": requested [{Group  dev    }] without impersonating a user\n');
+    expect(await response.text()).toBe(
+      'Internal Server Error: "/api/v1/namespaces": requested [{Group  dev    }] without impersonating a user\n',
+    );
   });
 });
 
@@ -53,18 +55,34 @@ describe("with an authorizer module that denies impersonating 'forbidden'", () =
     const headers = { "Impersonate-User": "jane", "Impersonate-Extra-Example.com%2FScopes": "read" };
     const response = await server.request("GET", "/whoami", { headers });
     const message: string = (await response.json()).message;
-    expect(JSON.parse(message.slice(message.indexOf("{")))).toEqual({ username: "jane", groups: ["system:authenticated"], extra: { "example.com/scopes": ["read"] } });
+    expect(JSON.parse(message.slice(message.indexOf("{")))).toEqual({
+      username: "jane",
+      groups: ["system:authenticated"],
+      extra: { "example.com/scopes": ["read"] },
+    });
   });
 
   test("impersonating without the verb is 403 naming the requester and the resource", async () => {
     // --raw: a denied discovery request would make kubectl print "unknown" instead of the message.
     const result = await server.kubectl(["--as=forbidden", "get", "--raw", "/api/v1/namespaces"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Error from server (Forbidden): users "forbidden" is forbidden: User "admin" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect(result.stderr).toContain(
+      'Error from server (Forbidden): users "forbidden" is forbidden: User "admin" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
     const group = await sendJsonAs(server, { "Impersonate-User": "jane", "Impersonate-Group": "forbidden" });
-    expectStatus(group, 403, "Forbidden", 'groups "forbidden" is forbidden: User "admin" cannot impersonate resource "groups" in API group "" at the cluster scope');
+    expectStatus(
+      group,
+      403,
+      "Forbidden",
+      'groups "forbidden" is forbidden: User "admin" cannot impersonate resource "groups" in API group "" at the cluster scope',
+    );
     const extra = await sendJsonAs(server, { "Impersonate-User": "jane", "Impersonate-Extra-Scopes": "forbidden" });
-    expectStatus(extra, 403, "Forbidden", 'userextras.authentication.k8s.io "forbidden" is forbidden: User "admin" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope');
+    expectStatus(
+      extra,
+      403,
+      "Forbidden",
+      'userextras.authentication.k8s.io "forbidden" is forbidden: User "admin" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { startServer, type TestServer } from "./harness.ts";
-import { issueKubeconfig, kubectlWith, scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule } from "./_authn.ts";
+import { issueKubeconfig, kubectlWith, scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule } from "./_authn.ts";
 
 let server: TestServer;
 let scratch: Awaited<ReturnType<typeof scratchDir>>;

@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { startHttpsFixture, type HttpsFixture } from "./_https-fixture.ts";
+import { type HttpsFixture, startHttpsFixture } from "./_https-fixture.ts";
 import { kubectlAs } from "./_token-kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 

@@ -32,7 +32,8 @@ beforeAll(async () => {
     "--requestheader-group-headers=X-Remote-Group",
     "--requestheader-extra-headers-prefix=X-Remote-Extra-",
   ]);
-  serverCa = Buffer.from(parse(await readFile(server.kubeconfig, "utf8")).clusters[0].cluster["certificate-authority-data"], "base64").toString();
+  serverCa = Buffer.from(parse(await readFile(server.kubeconfig, "utf8")).clusters[0].cluster["certificate-authority-data"], "base64")
+    .toString();
 });
 afterAll(async () => {
   await server?.stop();

@@ -19,7 +19,11 @@ test("kubectl create token mints a token kubectl can use until the service accou
   await kubectlOk(server, ["create", "serviceaccount", "bob"]);
   const token = (await kubectlOk(server, ["create", "token", "bob", "--duration", "15m"])).trim();
   const claims = decodeJwt(token);
-  expect(claims).toMatchObject({ iss: "https://kubernetes.default.svc.cluster.local", sub: "system:serviceaccount:default:bob", aud: ["https://kubernetes.default.svc.cluster.local"] });
+  expect(claims).toMatchObject({
+    iss: "https://kubernetes.default.svc.cluster.local",
+    sub: "system:serviceaccount:default:bob",
+    aud: ["https://kubernetes.default.svc.cluster.local"],
+  });
   expect(claims.exp! - claims.iat!).toBe(900);
   const asBob = await kubectlAs(server, { token });
   expect((await asBob(["get", "namespaces", "-o", "name"])).stdout).toContain("namespace/default");
@@ -31,10 +35,19 @@ test("kubectl create token mints a token kubectl can use until the service accou
 
 test("a pod-bound token stops working when the pod is deleted", async () => {
   await kubectlOk(server, ["create", "serviceaccount", "runner"]);
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "job" }, spec: { serviceAccountName: "runner", containers: [{ name: "main", image: "busybox" }] } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "job" },
+    spec: { serviceAccountName: "runner", containers: [{ name: "main", image: "busybox" }] },
+  };
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);
   const token = (await kubectlOk(server, ["create", "token", "runner", "--bound-object-kind", "Pod", "--bound-object-name", "job"])).trim();
-  expect(decodeJwt(token)["kubernetes.io"]).toMatchObject({ namespace: "default", pod: { name: "job" }, serviceaccount: { name: "runner" } });
+  expect(decodeJwt(token)["kubernetes.io"]).toMatchObject({
+    namespace: "default",
+    pod: { name: "job" },
+    serviceaccount: { name: "runner" },
+  });
   const asRunner = await kubectlAs(server, { token });
   expect((await asRunner(["get", "serviceaccounts", "-o", "name"])).code).toBe(0);
   await kubectlOk(server, ["delete", "pod", "job", "--wait=false"]);
@@ -44,13 +57,23 @@ test("a pod-bound token stops working when the pod is deleted", async () => {
 test("TokenRequest answers 201 with the token and its expiry, and rejects a lifetime under 10 minutes", async () => {
   await kubectlOk(server, ["create", "serviceaccount", "short"]);
   const path = "/api/v1/namespaces/default/serviceaccounts/short/token";
-  const created = await sendJson(server, "POST", path, { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { audiences: ["vault"] } });
+  const created = await sendJson(server, "POST", path, {
+    apiVersion: "authentication.k8s.io/v1",
+    kind: "TokenRequest",
+    spec: { audiences: ["vault"] },
+  });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ kind: "TokenRequest", metadata: { name: "short", namespace: "default" }, spec: { audiences: ["vault"], expirationSeconds: 3600 } });
+  expect(created.body).toMatchObject({
+    kind: "TokenRequest",
+    metadata: { name: "short", namespace: "default" },
+    spec: { audiences: ["vault"], expirationSeconds: 3600 },
+  });
   expect(Date.parse(created.body.status.expirationTimestamp) - Date.now()).toBeGreaterThan(3500_000);
   const tooShort = await sendJson(server, "POST", path, { spec: { expirationSeconds: 60 } });
   expect(tooShort.status).toBe(422);
-  expect(tooShort.body.message).toBe('TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes');
+  expect(tooShort.body.message).toBe(
+    'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+  );
   // A token for another audience is not valid for the API server.
   const asVault = await kubectlAs(server, { token: created.body.status.token });
   expect((await asVault(["get", "namespaces"])).stderr).toContain("Unauthorized");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 import { startServer, type TestServer } from "./harness.ts";
-import { kubectlWith, scratchDir, WHOAMI_AUTHORIZER, whoami, writeModule, writeUserKubeconfig } from "./_authn.ts";
+import { kubectlWith, scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule, writeUserKubeconfig } from "./_authn.ts";
 
 let server: TestServer;
 let scratch: Awaited<ReturnType<typeof scratchDir>>;

@@ -32,7 +32,11 @@ test("kubectl create of a TokenReview reports the token's user, groups and audie
     kind: "TokenReview",
     metadata: { creationTimestamp: null },
     spec: { token: "alice-token" },
-    status: { authenticated: true, user: { username: "alice", uid: "uid-1", groups: ["dev", "ops", "system:authenticated"] }, audiences: ["kubun-api"] },
+    status: {
+      authenticated: true,
+      user: { username: "alice", uid: "uid-1", groups: ["dev", "ops", "system:authenticated"] },
+      audiences: ["kubun-api"],
+    },
   });
 });
 
@@ -40,7 +44,11 @@ test("the v1beta1 TokenReview of spec 2.6 is answered in its own version", async
   const body = { apiVersion: "authentication.k8s.io/v1beta1", kind: "TokenReview", spec: { token: "alice-token" } };
   const answer = await sendJson(server, "POST", "/apis/authentication.k8s.io/v1beta1/tokenreviews", body);
   expect(answer.status).toBe(201);
-  expect(answer.body).toMatchObject({ apiVersion: "authentication.k8s.io/v1beta1", kind: "TokenReview", status: { authenticated: true, user: { username: "alice" } } });
+  expect(answer.body).toMatchObject({
+    apiVersion: "authentication.k8s.io/v1beta1",
+    kind: "TokenReview",
+    status: { authenticated: true, user: { username: "alice" } },
+  });
   const unknown = await sendJson(server, "POST", "/apis/authentication.k8s.io/v1beta1/tokenreviews", { ...body, spec: { token: "nope" } });
   expect(unknown.body.status).toEqual({ user: {}, error: "invalid bearer token" });
 });
@@ -62,5 +70,9 @@ test("spec.audiences the token is not for make it unknown; the server's audience
 test("an empty token is 400 with kube's message; other verbs and namespaced paths are refused", async () => {
   expectStatus(await sendJson(server, "POST", PATH, review({})), 400, "BadRequest", "token is required for TokenReview in authentication");
   expectStatus(await sendJson(server, "GET", PATH), 405, "MethodNotAllowed");
-  expectStatus(await sendJson(server, "POST", "/apis/authentication.k8s.io/v1/namespaces/default/tokenreviews", review({ token: "alice-token" })), 404, "NotFound");
+  expectStatus(
+    await sendJson(server, "POST", "/apis/authentication.k8s.io/v1/namespaces/default/tokenreviews", review({ token: "alice-token" })),
+    404,
+    "NotFound",
+  );
 });

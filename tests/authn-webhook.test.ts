@@ -41,7 +41,10 @@ test("a token the webhook accepts makes kubectl act as the user it names, sent a
   const asWendy = await kubectlAs(server, { token: "wendy-token" });
   const result = await asWendy(["get", "--raw", "/api/v1/namespaces"]);
   expect(result.stderr).toContain('User "wendy" cannot list resource "namespaces"');
-  expect(reviews[0]).toMatchObject({ apiVersion: "authentication.k8s.io/v1beta1", spec: { token: "wendy-token", audiences: ["https://kubernetes.default.svc.cluster.local"] } });
+  expect(reviews[0]).toMatchObject({
+    apiVersion: "authentication.k8s.io/v1beta1",
+    spec: { token: "wendy-token", audiences: ["https://kubernetes.default.svc.cluster.local"] },
+  });
 });
 
 test("a token the webhook rejects, with or without an error text, is 401", async () => {

@@ -6,7 +6,8 @@ import { startServer, type TestServer } from "./harness.ts";
 import { createUser } from "./_users.ts";
 import { scratchDir } from "./_authn.ts";
 
-const policy = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: "abac.authorization.kubernetes.io/v1beta1", kind: "Policy", spec });
+const policy = (spec: Record<string, unknown>) =>
+  JSON.stringify({ apiVersion: "abac.authorization.kubernetes.io/v1beta1", kind: "Policy", spec });
 
 const POLICIES = [
   "# the admin kubeconfig's user",
@@ -38,14 +39,18 @@ test("a readonly user can get and list but not create", async () => {
   expect((await alice.kubectl(["get", "configmaps", "-A", "-o", "name"])).code).toBe(0);
   const denied = await alice.kubectl(["create", "configmap", "nope", "-n", "team"]);
   expect(denied.code).toBe(1);
-  expect(denied.stderr).toContain('configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "team": No policy matched.');
+  expect(denied.stderr).toContain(
+    'configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "team": No policy matched.',
+  );
 });
 
 test("a policy for one resource in one namespace allows every verb there and nothing elsewhere", async () => {
   const bob = await createUser(server, "bob");
   expect((await bob.kubectl(["create", "configmap", "made", "-n", "team"])).stdout).toBe("configmap/made created\n");
   expect((await bob.kubectl(["delete", "configmap", "made", "-n", "team"])).code).toBe(0);
-  expect((await bob.kubectl(["get", "configmaps", "-n", "default"])).stderr).toContain('User "bob" cannot list resource "configmaps" in API group "" in the namespace "default"');
+  expect((await bob.kubectl(["get", "configmaps", "-n", "default"])).stderr).toContain(
+    'User "bob" cannot list resource "configmaps" in API group "" in the namespace "default"',
+  );
   expect((await bob.kubectl(["get", "secrets", "-n", "team"])).stderr).toContain('User "bob" cannot list resource "secrets"');
 });
 

@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const configMap = (value: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"applied","namespace":"default"},"data":{"k":"${value}"}}`;
+const configMap = (value: string) =>
+  `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"applied","namespace":"default"},"data":{"k":"${value}"}}`;
 
 test("a user allowed to patch but not create cannot create by apply, and can apply to an existing object", async () => {
   await kubectlOk(server, ["create", "role", "patcher", "--verb=get,patch", "--resource=configmaps", "-n", "default"]);
@@ -20,7 +21,9 @@ test("a user allowed to patch but not create cannot create by apply, and can app
 
   const refused = await patcher.kubectl(["apply", "--server-side", "-f", "-"], { stdin: configMap("one") });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain('configmaps "applied" is forbidden: User "patcher" cannot create resource "configmaps" in API group "" in the namespace "default"');
+  expect(refused.stderr).toContain(
+    'configmaps "applied" is forbidden: User "patcher" cannot create resource "configmaps" in API group "" in the namespace "default"',
+  );
   expect((await server.kubectl(["get", "configmap", "applied", "-n", "default"])).code).toBe(1);
 
   await kubectlOk(server, ["create", "configmap", "applied", "-n", "default", "--from-literal=k=zero"]);

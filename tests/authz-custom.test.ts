@@ -53,9 +53,12 @@ test("the module's Allow lets a user read, as its store-backed policy changes", 
 });
 
 test("the module's Deny is final, even for what RBAC would allow", async () => {
-  expect((await server.kubectl(["create", "clusterrolebinding", "mallory-admin", "--clusterrole=cluster-admin", "--user=mallory"])).code).toBe(0);
+  expect((await server.kubectl(["create", "clusterrolebinding", "mallory-admin", "--clusterrole=cluster-admin", "--user=mallory"])).code)
+    .toBe(0);
   const mallory = await createUser(server, "mallory");
-  expect((await mallory.kubectl(["get", "namespaces"])).stderr).toContain('User "mallory" cannot list resource "namespaces" in API group "" at the cluster scope: mallory is banned');
+  expect((await mallory.kubectl(["get", "namespaces"])).stderr).toContain(
+    'User "mallory" cannot list resource "namespaces" in API group "" at the cluster scope: mallory is banned',
+  );
 });
 
 test("the module's no opinion leaves the decision to RBAC", async () => {

@@ -17,14 +17,21 @@ const podOn = (name: string, node: string, secret: string, claim?: string) => ({
   spec: {
     nodeName: node,
     containers: [{ name: "c", image: "busybox", envFrom: [{ configMapRef: { name: `${name}-config` } }] }],
-    volumes: [{ name: "s", secret: { secretName: secret } }, ...(claim ? [{ name: "data", persistentVolumeClaim: { claimName: claim } }] : [])],
+    volumes: [
+      { name: "s", secret: { secretName: secret } },
+      ...(claim ? [{ name: "data", persistentVolumeClaim: { claimName: claim } }] : []),
+    ],
   },
 });
 
 beforeAll(async () => {
   server = await startServer(["--authorization-mode=Node,RBAC"]);
-  for (const node of ["n1", "n2"]) await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: node } }));
-  for (const name of ["mine-secret", "their-secret", "unused-secret"]) await kubectlOk(server, ["create", "secret", "generic", name, "--from-literal=k=v"]);
+  for (const node of ["n1", "n2"]) {
+    await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: node } }));
+  }
+  for (const name of ["mine-secret", "their-secret", "unused-secret"]) {
+    await kubectlOk(server, ["create", "secret", "generic", name, "--from-literal=k=v"]);
+  }
   for (const name of ["mine-config", "theirs-config"]) await kubectlOk(server, ["create", "configmap", name]);
   await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(podOn("mine", "n1", "mine-secret", "mine-claim")));
   await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(podOn("theirs", "n2", "their-secret")));
@@ -71,7 +78,12 @@ test("the graph follows the store: a claim's bound volume becomes readable, and 
     apiVersion: "v1",
     kind: "PersistentVolume",
     metadata: { name: "mine-volume" },
-    spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/x" }, claimRef: { namespace: "default", name: "mine-claim" } },
+    spec: {
+      capacity: { storage: "1Gi" },
+      accessModes: ["ReadWriteOnce"],
+      hostPath: { path: "/tmp/x" },
+      claimRef: { namespace: "default", name: "mine-claim" },
+    },
   };
   await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(volume));
   expect(await canGet(["pv", "mine-volume"])).toBe(true);
@@ -88,9 +100,18 @@ test("a node may label its own Node, replace its status and create events, and i
   node.status = { ...node.status, addresses: [{ type: "InternalIP", address: "10.0.0.1" }] };
   const replaced = await kubelet.kubectl(["replace", "--raw", "/api/v1/nodes/n1/status", "-f", "-"], { stdin: JSON.stringify(node) });
   expect(replaced.stderr).toBe("");
-  const event = { apiVersion: "v1", kind: "Event", metadata: { name: "n1.started", namespace: "default" }, involvedObject: { kind: "Node", name: "n1" }, reason: "Started", message: "kubelet started" };
+  const event = {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name: "n1.started", namespace: "default" },
+    involvedObject: { kind: "Node", name: "n1" },
+    reason: "Started",
+    message: "kubelet started",
+  };
   expect((await kubelet.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(event) })).stdout).toBe("event/n1.started created\n");
-  expect((await kubelet.kubectl(["create", "namespace", "nope"])).stderr).toContain('User "system:node:n1" cannot create resource "namespaces"');
+  expect((await kubelet.kubectl(["create", "namespace", "nope"])).stderr).toContain(
+    'User "system:node:n1" cannot create resource "namespaces"',
+  );
 });
 
 test("a node can get the VolumeAttachments to itself and no other (kube's graph edge volumeattachment -> node)", async () => {

@@ -12,7 +12,11 @@ afterAll(() => server.stop());
 
 async function admin(args: string[], stdin?: string): Promise<string> {
   const result = await server.kubectl(args, { stdin });
-  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: result.stderr.includes("Warning") ? result.stderr : "" });
+  expect({ args, code: result.code, stderr: result.stderr }).toEqual({
+    args,
+    code: 0,
+    stderr: result.stderr.includes("Warning") ? result.stderr : "",
+  });
   return result.stdout;
 }
 
@@ -36,7 +40,9 @@ test("a user bound to view may get, list and watch, but not create", async () =>
   expect((await viewer.kubectl(["get", "configmaps", "--watch-only", "--request-timeout=1s"])).stderr).not.toContain("forbidden");
   const denied = await viewer.kubectl(["create", "configmap", "nope", "-n", "default"]);
   expect(denied.code).toBe(1);
-  expect(denied.stderr).toContain('configmaps is forbidden: User "viewer" cannot create resource "configmaps" in API group "" in the namespace "default"');
+  expect(denied.stderr).toContain(
+    'configmaps is forbidden: User "viewer" cannot create resource "configmaps" in API group "" in the namespace "default"',
+  );
   const dryRun = await viewer.kubectl(["create", "configmap", "nope", "-n", "default", "--dry-run=server"]);
   expect(dryRun.stderr).toContain('User "viewer" cannot create resource "configmaps"');
   expect((await viewer.kubectl(["get", "pods", "-n", "kube-system"])).stderr).toContain("forbidden");
@@ -53,19 +59,28 @@ test("a ClusterRole labelled aggregate-to-view adds its rules to view, edit and 
   const reader = await createUser(server, "secret-reader");
   await admin(["create", "rolebinding", "reader-view", "--clusterrole=view", "--user=secret-reader", "-n", "default"]);
   expect((await reader.kubectl(["get", "secrets"])).code).toBe(1);
-  await admin(["apply", "-f", "-"], JSON.stringify({
-    apiVersion: "rbac.authorization.k8s.io/v1",
-    kind: "ClusterRole",
-    metadata: { name: "secrets-view", labels: { "rbac.authorization.k8s.io/aggregate-to-view": "true" } },
-    rules: [{ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list"] }],
-  }));
+  await admin(
+    ["apply", "-f", "-"],
+    JSON.stringify({
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "secrets-view", labels: { "rbac.authorization.k8s.io/aggregate-to-view": "true" } },
+      rules: [{ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list"] }],
+    }),
+  );
   await until(async () => (await reader.kubectl(["get", "secrets"])).code === 0);
   await until(async () => (await admin(["get", "clusterrole", "admin", "-o", "json"])).includes('"secrets"'));
 });
 
 test("writing roles and bindings needs the permissions they grant, or the escalate and bind verbs", async () => {
   const delegate = await createUser(server, "delegate");
-  await admin(["create", "clusterrole", "rbac-writer", "--verb=create,get,update", "--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io"]);
+  await admin([
+    "create",
+    "clusterrole",
+    "rbac-writer",
+    "--verb=create,get,update",
+    "--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io",
+  ]);
   await admin(["create", "rolebinding", "delegate-writer", "--clusterrole=rbac-writer", "--user=delegate", "-n", "default"]);
 
   const role = await delegate.kubectl(["create", "role", "pod-reader", "--verb=get", "--resource=pods", "-n", "default"]);
@@ -77,9 +92,19 @@ test("writing roles and bindings needs the permissions they grant, or the escala
   const bindView = ["create", "rolebinding", "friend-view", "--clusterrole=view", "--user=friend", "-n", "default"];
   expect((await delegate.kubectl(bindView)).stderr).toContain("is attempting to grant RBAC permissions not currently held");
 
-  await admin(["create", "clusterrole", "view-binder", "--verb=bind", "--resource=clusterroles.rbac.authorization.k8s.io", "--resource-name=view"]);
+  await admin([
+    "create",
+    "clusterrole",
+    "view-binder",
+    "--verb=bind",
+    "--resource=clusterroles.rbac.authorization.k8s.io",
+    "--resource-name=view",
+  ]);
   await admin(["create", "rolebinding", "delegate-binder", "--clusterrole=view-binder", "--user=delegate", "-n", "default"]);
-  expect(await delegate.kubectl(bindView)).toMatchObject({ code: 0, stdout: "rolebinding.rbac.authorization.k8s.io/friend-view created\n" });
+  expect(await delegate.kubectl(bindView)).toMatchObject({
+    code: 0,
+    stdout: "rolebinding.rbac.authorization.k8s.io/friend-view created\n",
+  });
   const bindEdit = await delegate.kubectl(["create", "rolebinding", "friend-edit", "--clusterrole=edit", "--user=friend", "-n", "default"]);
   expect(bindEdit.code).toBe(1);
 

@@ -10,11 +10,17 @@ let viewer: TestUser;
 beforeAll(async () => {
   server = await startServer(["--authorization-mode", "RBAC"]);
   viewer = await createUser(server, "reviewer");
-  expect((await server.kubectl(["create", "rolebinding", "reviewer-view", "--clusterrole=view", "--user=reviewer", "-n", "default"])).code).toBe(0);
+  expect((await server.kubectl(["create", "rolebinding", "reviewer-view", "--clusterrole=view", "--user=reviewer", "-n", "default"])).code)
+    .toBe(0);
 });
 afterAll(() => server.stop());
 
-const review = (kind: string, spec: unknown, namespace?: string) => ({ apiVersion: "authorization.k8s.io/v1", kind, metadata: namespace ? { namespace } : {}, spec });
+const review = (kind: string, spec: unknown, namespace?: string) => ({
+  apiVersion: "authorization.k8s.io/v1",
+  kind,
+  metadata: namespace ? { namespace } : {},
+  spec,
+});
 
 test("kubectl auth can-i answers from the user's bindings", async () => {
   expect(await viewer.kubectl(["auth", "can-i", "get", "pods"])).toMatchObject({ code: 0, stdout: "yes\n" });
@@ -40,35 +46,69 @@ test("kubectl auth can-i --as asks as the impersonated user", async () => {
 });
 
 test("a SelfSubjectAccessReview is answered with 201 and a status, and only POST is served", async () => {
-  const answer = await sendJson(server, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review("SelfSubjectAccessReview", {
-    resourceAttributes: { verb: "delete", resource: "nodes" },
-  }));
+  const answer = await sendJson(
+    server,
+    "POST",
+    "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    review("SelfSubjectAccessReview", {
+      resourceAttributes: { verb: "delete", resource: "nodes" },
+    }),
+  );
   expect(answer.status).toBe(201);
-  expect(answer.body).toMatchObject({ kind: "SelfSubjectAccessReview", spec: { resourceAttributes: { verb: "delete", resource: "nodes" } } });
+  expect(answer.body).toMatchObject({
+    kind: "SelfSubjectAccessReview",
+    spec: { resourceAttributes: { verb: "delete", resource: "nodes" } },
+  });
   // system:masters is allowed before any binding is consulted, so there is no reason (as in kube).
   expect(answer.body.status).toEqual({ allowed: true });
   const get = await sendJson(server, "GET", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews");
   expect(get.status).toBe(405);
-  const invalid = await sendJson(server, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", review("SelfSubjectAccessReview", {}));
+  const invalid = await sendJson(
+    server,
+    "POST",
+    "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    review("SelfSubjectAccessReview", {}),
+  );
   expectStatus(invalid, 422, "Invalid", /exactly one of nonResourceAttributes or resourceAttributes must be specified/);
 });
 
 test("a SubjectAccessReview and a LocalSubjectAccessReview ask about the user in the spec", async () => {
-  const sar = await sendJson(server, "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review("SubjectAccessReview", {
-    user: "reviewer",
-    resourceAttributes: { verb: "list", resource: "configmaps", namespace: "default" },
-  }));
+  const sar = await sendJson(
+    server,
+    "POST",
+    "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+    review("SubjectAccessReview", {
+      user: "reviewer",
+      resourceAttributes: { verb: "list", resource: "configmaps", namespace: "default" },
+    }),
+  );
   expect([sar.status, sar.body.status.allowed]).toEqual([201, true]);
-  const nobody = await sendJson(server, "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review("SubjectAccessReview", { resourceAttributes: { verb: "get" } }));
+  const nobody = await sendJson(
+    server,
+    "POST",
+    "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+    review("SubjectAccessReview", { resourceAttributes: { verb: "get" } }),
+  );
   expectStatus(nobody, 422, "Invalid", /spec.user: Invalid value: "": at least one of user or group must be specified/);
 
-  const local = (pathNamespace: string, namespace: string) => sendJson(server, "POST", `/apis/authorization.k8s.io/v1/namespaces/${pathNamespace}/localsubjectaccessreviews`, review("LocalSubjectAccessReview", {
-    user: "reviewer",
-    resourceAttributes: { verb: "create", resource: "configmaps", namespace },
-  }, namespace));
+  const local = (pathNamespace: string, namespace: string) =>
+    sendJson(
+      server,
+      "POST",
+      `/apis/authorization.k8s.io/v1/namespaces/${pathNamespace}/localsubjectaccessreviews`,
+      review("LocalSubjectAccessReview", {
+        user: "reviewer",
+        resourceAttributes: { verb: "create", resource: "configmaps", namespace },
+      }, namespace),
+    );
   const denied = await local("default", "default");
   expect([denied.status, denied.body.status]).toEqual([201, { allowed: false }]);
-  expectStatus(await local("kube-system", "default"), 400, "BadRequest", "spec.resourceAttributes.namespace must match namespace: kube-system");
+  expectStatus(
+    await local("kube-system", "default"),
+    400,
+    "BadRequest",
+    "spec.resourceAttributes.namespace must match namespace: kube-system",
+  );
 });
 
 test("a SelfSubjectRulesReview lists resource and non-resource rules, and needs a namespace", async () => {
@@ -77,7 +117,11 @@ test("a SelfSubjectRulesReview lists resource and non-resource rules, and needs 
   expect(answer.status).toBe(201);
   expect(answer.body.status.incomplete).toBe(false);
   expect(answer.body.status.resourceRules).toContainEqual({ verbs: ["*"], apiGroups: ["*"], resources: ["*"] });
-  expect(answer.body.status.resourceRules).toContainEqual({ verbs: ["create"], apiGroups: ["authorization.k8s.io"], resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"] });
+  expect(answer.body.status.resourceRules).toContainEqual({
+    verbs: ["create"],
+    apiGroups: ["authorization.k8s.io"],
+    resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+  });
   expect(answer.body.status.nonResourceRules).toContainEqual({ verbs: ["*"], nonResourceURLs: ["*"] });
   expectStatus(await sendJson(server, "POST", path, review("SelfSubjectRulesReview", {})), 400, "BadRequest", "no namespace on request");
 });
@@ -85,7 +129,12 @@ test("a SelfSubjectRulesReview lists resource and non-resource rules, and needs 
 test("without RBAC the rules review answers incomplete", async () => {
   const open = await startServer(["--authorization-mode", "AlwaysAllow"]);
   try {
-    const answer = await sendJson(open, "POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", review("SelfSubjectRulesReview", { namespace: "default" }));
+    const answer = await sendJson(
+      open,
+      "POST",
+      "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+      review("SelfSubjectRulesReview", { namespace: "default" }),
+    );
     expect([answer.status, answer.body.status]).toEqual([201, { resourceRules: [], nonResourceRules: [], incomplete: true }]);
   } finally {
     await open.stop();

@@ -51,7 +51,11 @@ test("a user the webhook allows may act, asked with a v1beta1 SubjectAccessRevie
   const asked = reviews.find((r) => r.spec.user === "wanda" && r.spec.resourceAttributes?.verb === "create");
   expect(asked).toMatchObject({
     apiVersion: "authorization.k8s.io/v1beta1",
-    spec: { user: "wanda", group: ["system:authenticated"], resourceAttributes: { namespace: "default", verb: "create", version: "v1", resource: "configmaps" } },
+    spec: {
+      user: "wanda",
+      group: ["system:authenticated"],
+      resourceAttributes: { namespace: "default", verb: "create", version: "v1", resource: "configmaps" },
+    },
   });
   expect((await wanda.kubectl(["get", "configmap", "by-wanda", "-o", "name"])).code).toBe(0);
   expect((await wanda.kubectl(["get", "configmap", "by-wanda", "-o", "name"])).code).toBe(0);
@@ -61,14 +65,18 @@ test("a user the webhook allows may act, asked with a v1beta1 SubjectAccessRevie
 test("a denial from the webhook is final even when RBAC would allow, and carries its reason", async () => {
   const dennis = await createUser(server, "dennis");
   const denied = await dennis.kubectl(["get", "configmaps"]);
-  expect(denied.stderr).toContain('configmaps is forbidden: User "dennis" cannot list resource "configmaps" in API group "" in the namespace "default": dennis is blocked by policy');
+  expect(denied.stderr).toContain(
+    'configmaps is forbidden: User "dennis" cannot list resource "configmaps" in API group "" in the namespace "default": dennis is blocked by policy',
+  );
 });
 
 test("no opinion from the webhook falls through to RBAC, and to 403 when RBAC has none either", async () => {
   const rita = await createUser(server, "rita");
   expect((await rita.kubectl(["get", "configmap", "by-wanda", "-o", "name"])).stdout).toBe("configmap/by-wanda\n");
   const denied = await rita.kubectl(["create", "configmap", "by-rita"]);
-  expect(denied.stderr).toContain('User "rita" cannot create resource "configmaps" in API group "" in the namespace "default": not my user');
+  expect(denied.stderr).toContain(
+    'User "rita" cannot create resource "configmaps" in API group "" in the namespace "default": not my user',
+  );
 });
 
 test("a webhook that is down gives no opinion: RBAC still decides, otherwise 403 naming the failure", async () => {
@@ -77,5 +85,7 @@ test("a webhook that is down gives no opinion: RBAC still decides, otherwise 403
   expect((await rita.kubectl(["get", "configmaps", "-n", "kube-system", "-o", "name"])).code).toBe(0);
   const wanda = await createUser(server, "wanda");
   const denied = await wanda.kubectl(["get", "secrets", "-n", "kube-system"]);
-  expect(denied.stderr).toContain('User "wanda" cannot list resource "secrets" in API group "" in the namespace "kube-system": the authorization webhook failed: ');
+  expect(denied.stderr).toContain(
+    'User "wanda" cannot list resource "secrets" in API group "" in the namespace "kube-system": the authorization webhook failed: ',
+  );
 });

@@ -16,7 +16,7 @@ import {
   type V1ConfigMap,
   Watch,
 } from "@kubernetes/client-node";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { createNamespace } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
@@ -100,7 +100,10 @@ test("Watch streams ADDED, MODIFIED and DELETED events for a namespace", async (
     events.push(`${phase} ${obj.metadata.name}`);
   }, () => {});
   await core.createNamespacedConfigMap({ namespace: NS, body: configMap("watched") });
-  await core.patchNamespacedConfigMap({ name: "watched", namespace: NS, body: { data: { key: "changed" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+  await core.patchNamespacedConfigMap(
+    { name: "watched", namespace: NS, body: { data: { key: "changed" } } },
+    setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+  );
   await core.deleteNamespacedConfigMap({ name: "watched", namespace: NS });
   await eventually(() => events.length >= 3, "three watch events");
   controller.abort();
@@ -109,7 +112,12 @@ test("Watch streams ADDED, MODIFIED and DELETED events for a namespace", async (
 
 test("an informer lists, follows changes, and after a stop and start catches up with what changed meanwhile", async () => {
   const path = `/api/v1/namespaces/${NS}/configmaps`;
-  const informer = makeInformer(kc, path, () => core.listNamespacedConfigMap({ namespace: NS, labelSelector: "informed=yes" }), "informed=yes");
+  const informer = makeInformer(
+    kc,
+    path,
+    () => core.listNamespacedConfigMap({ namespace: NS, labelSelector: "informed=yes" }),
+    "informed=yes",
+  );
   const added = new Set<string>();
   const deleted = new Set<string>();
   informer.on("add", (obj) => added.add(obj.metadata!.name!));
@@ -134,7 +142,10 @@ test("KubernetesObjectApi creates, reads, lists, applies with force and deletes 
   const objects = KubernetesObjectApi.makeApiClient(kc);
   const spec = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "generic", namespace: NS } };
   const template = { metadata: { labels: { app: "generic" } }, spec: { containers: [{ name: "web", image: "nginx" }] } };
-  const created: KubernetesObject = await objects.create({ ...spec, spec: { replicas: 1, selector: { matchLabels: { app: "generic" } }, template } });
+  const created: KubernetesObject = await objects.create({
+    ...spec,
+    spec: { replicas: 1, selector: { matchLabels: { app: "generic" } }, template },
+  });
   expect(created.metadata?.uid).toBeString();
   const read = await objects.read<{ apiVersion: string; kind: string; metadata: { name: string }; spec: { replicas: number } }>(spec);
   expect(read.spec.replicas).toBe(1);
@@ -153,7 +164,12 @@ test("KubernetesObjectApi creates, reads, lists, applies with force and deletes 
 test("kube's Status errors reach the client as ApiException with the code and the Status body", async () => {
   const missing = await apiErrorOf(core.readNamespacedConfigMap({ name: "missing", namespace: NS }));
   expect(missing.code).toBe(404);
-  expect(JSON.parse(missing.body)).toMatchObject({ kind: "Status", status: "Failure", reason: "NotFound", message: 'configmaps "missing" not found' });
+  expect(JSON.parse(missing.body)).toMatchObject({
+    kind: "Status",
+    status: "Failure",
+    reason: "NotFound",
+    message: 'configmaps "missing" not found',
+  });
   await core.createNamespacedConfigMap({ namespace: NS, body: configMap("twice") });
   const exists = await apiErrorOf(core.createNamespacedConfigMap({ namespace: NS, body: configMap("twice") }));
   expect([exists.code, JSON.parse(exists.body).reason]).toEqual([409, "AlreadyExists"]);
@@ -178,7 +194,11 @@ test("an informer that restarts itself on error (client-node's documented patter
     const config = new KubeConfig();
     config.loadFromFile(restarting.kubeconfig);
     const api = config.makeApiClient(CoreV1Api);
-    const informer = makeInformer(config, "/api/v1/namespaces/default/configmaps", () => api.listNamespacedConfigMap({ namespace: "default" }));
+    const informer = makeInformer(
+      config,
+      "/api/v1/namespaces/default/configmaps",
+      () => api.listNamespacedConfigMap({ namespace: "default" }),
+    );
     const names = () => informer.list("default").map((obj) => obj.metadata?.name);
     let errors = 0;
     let stopped = false;

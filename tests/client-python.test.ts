@@ -35,7 +35,13 @@ test("VersionApi.get_code reads /version/", async () => {
 });
 
 test("CoreApi, ApisApi, AppsApi and the per-version get_api_resources read discovery through trailing-slash paths", async () => {
-  expect(await runCheck("discovery")).toEqual({ coreVersions: ["v1"], hasApps: true, appsPreferred: "apps/v1", appsHasDeployments: true, coreHasConfigMaps: true });
+  expect(await runCheck("discovery")).toEqual({
+    coreVersions: ["v1"],
+    hasApps: true,
+    appsPreferred: "apps/v1",
+    appsHasDeployments: true,
+    coreHasConfigMaps: true,
+  });
 });
 
 test("watch.Watch().stream sends watch=True and receives typed events, as kube's Convert_Slice_string_To_bool reads it", async () => {
@@ -47,7 +53,13 @@ test("watch.Watch().stream sends watch=True and receives typed events, as kube's
 });
 
 test("the dynamic client's server_side_apply conflicts, and force_conflicts=True (force=True) takes the fields over", async () => {
-  expect(await runCheck("dynamic_apply")).toEqual({ first: "first", conflict: 409, forced: "second", managers: ["second"], listKind: "ConfigMapList" });
+  expect(await runCheck("dynamic_apply")).toEqual({
+    first: "first",
+    conflict: 409,
+    forced: "second",
+    managers: ["second"],
+    listKind: "ConfigMapList",
+  });
 });
 
 test("delete with orphan_dependents=True (orphanDependents=True) keeps the dependent and clears its owner reference", async () => {

@@ -38,7 +38,9 @@ test("--config: a value that is not a scalar", async () => {
 
 test("--admission-control-config-file: AdmissionConfiguration of the wrong kind", async () => {
   const path = await file("admission-kind.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: Admission\nplugins: []\n");
-  expect(await startupError([`--admission-control-config-file=${path}`])).toBe(`${path}: kind: Unsupported value: "Admission": supported values: "AdmissionConfiguration"`);
+  expect(await startupError([`--admission-control-config-file=${path}`])).toBe(
+    `${path}: kind: Unsupported value: "Admission": supported values: "AdmissionConfiguration"`,
+  );
 });
 
 test("--admission-control-config-file: a PodSecurityConfiguration level kube does not know", async () => {
@@ -67,11 +69,17 @@ test("--admission-control-config-file: the webhook credentials kubeconfig it nam
     "admission-credentials.yaml",
     `apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: MutatingAdmissionWebhook\n  configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: WebhookAdmissionConfiguration, kubeConfigFile: ${kubeconfig}}\n`,
   );
-  expect(await startupError([`--admission-control-config-file=${path}`])).toBe(`${path}: plugins[0].configuration: ${kubeconfig}: users[0].user.token: Invalid value: [1]: must be of type string`);
+  expect(await startupError([`--admission-control-config-file=${path}`])).toBe(
+    `${path}: plugins[0].configuration: ${kubeconfig}: users[0].user.token: Invalid value: [1]: must be of type string`,
+  );
 });
 
 test("--authorization-policy-file: an ABAC line with a field of the wrong type", async () => {
-  const line = JSON.stringify({ apiVersion: "abac.authorization.kubernetes.io/v1beta1", kind: "Policy", spec: { user: "alice", readonly: "yes" } });
+  const line = JSON.stringify({
+    apiVersion: "abac.authorization.kubernetes.io/v1beta1",
+    kind: "Policy",
+    spec: { user: "alice", readonly: "yes" },
+  });
   const path = await file("abac.jsonl", `${line}\n`);
   expect(await startupError(["--authorization-mode=ABAC", `--authorization-policy-file=${path}`])).toBe(
     `error reading policy file ${path}, line 1: ${line}: Policy: spec.readonly: Invalid value: "yes": must be of type boolean`,
@@ -80,15 +88,24 @@ test("--authorization-policy-file: an ABAC line with a field of the wrong type",
 
 test("--token-auth-file: a record with fewer than three columns", async () => {
   const path = await file("tokens.csv", "token1,alice\n");
-  expect(await startupError([`--token-auth-file=${path}`])).toBe(`token file '${path}' must have at least 3 columns (token, user name, user uid), found 2`);
+  expect(await startupError([`--token-auth-file=${path}`])).toBe(
+    `token file '${path}' must have at least 3 columns (token, user name, user uid), found 2`,
+  );
 });
 
 test("--authentication-token-webhook-config-file: a cluster server that is not a URL", async () => {
   const path = await file("authn-webhook.yaml", "clusters: [{name: hook, cluster: {server: 'not a url'}}]\n");
-  expect(await startupError([`--authentication-token-webhook-config-file=${path}`])).toBe(`${path}: clusters[0].cluster.server: Invalid value: "not a url": must be a URL`);
+  expect(await startupError([`--authentication-token-webhook-config-file=${path}`])).toBe(
+    `${path}: clusters[0].cluster.server: Invalid value: "not a url": must be a URL`,
+  );
 });
 
 test("--authorization-webhook-config-file: a context naming a cluster the file lacks", async () => {
-  const path = await file("authz-webhook.yaml", "clusters: [{name: a, cluster: {server: 'https://127.0.0.1:1'}}]\ncontexts: [{name: x, context: {cluster: b}}]\ncurrent-context: x\n");
-  expect(await startupError(["--authorization-mode=Webhook", `--authorization-webhook-config-file=${path}`])).toBe(`${path}: no cluster named "b"`);
+  const path = await file(
+    "authz-webhook.yaml",
+    "clusters: [{name: a, cluster: {server: 'https://127.0.0.1:1'}}]\ncontexts: [{name: x, context: {cluster: b}}]\ncurrent-context: x\n",
+  );
+  expect(await startupError(["--authorization-mode=Webhook", `--authorization-webhook-config-file=${path}`])).toBe(
+    `${path}: no cluster named "b"`,
+  );
 });

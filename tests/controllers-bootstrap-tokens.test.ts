@@ -38,7 +38,9 @@ const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toI
 function verifies(signature: string, kubeconfig: string, tokenSecret: string): boolean {
   const [header, payload, mac] = signature.split(".");
   if (payload !== "" || JSON.parse(Buffer.from(header!, "base64url").toString()).alg !== "HS256") return false;
-  const expected = createHmac("sha256", tokenSecret).update(`${header}.${Buffer.from(kubeconfig).toString("base64url")}`).digest("base64url");
+  const expected = createHmac("sha256", tokenSecret).update(`${header}.${Buffer.from(kubeconfig).toString("base64url")}`).digest(
+    "base64url",
+  );
   return expected === mac;
 }
 
@@ -52,7 +54,9 @@ test("cluster-info in kube-public is readable anonymously and holds a kubeconfig
   expect(response.status).toBe(200);
   const kubeconfig = parse((await response.json()).data.kubeconfig);
   expect(kubeconfig.clusters[0].cluster.server).toBe(server.url);
-  expect(Buffer.from(kubeconfig.clusters[0].cluster["certificate-authority-data"], "base64").toString()).toStartWith("-----BEGIN CERTIFICATE-----");
+  expect(Buffer.from(kubeconfig.clusters[0].cluster["certificate-authority-data"], "base64").toString()).toStartWith(
+    "-----BEGIN CERTIFICATE-----",
+  );
   expect(kubeconfig.users).toBeNull();
 });
 
@@ -78,7 +82,9 @@ test("tokencleaner deletes an expired token Secret; without it the Secret stays 
   try {
     await createToken(defaults, "expird", { expiration: "2020-01-01T00:00:00Z" });
     await Bun.sleep(500);
-    expect((await defaults.kubectl(["get", "secret", "bootstrap-token-expird", "-n", "kube-system", "-o", "name"])).stdout.trim()).toBe("secret/bootstrap-token-expird");
+    expect((await defaults.kubectl(["get", "secret", "bootstrap-token-expird", "-n", "kube-system", "-o", "name"])).stdout.trim()).toBe(
+      "secret/bootstrap-token-expird",
+    );
     expect((await defaults.kubectl(["get", "configmap", "cluster-info", "-n", "kube-public"])).code).not.toBe(0);
   } finally {
     await defaults.stop();

@@ -26,12 +26,18 @@ async function runPod(name: string, ip: string, ready: boolean): Promise<void> {
   await reportPod(name, ip, ready);
 }
 
-const json = (args: string[], done: (value: Json) => boolean) => kubectlUntil(server, [...args, "-o", "json"], (out) => done(JSON.parse(out))).then(JSON.parse);
+const json = (args: string[], done: (value: Json) => boolean) =>
+  kubectlUntil(server, [...args, "-o", "json"], (out) => done(JSON.parse(out))).then(JSON.parse);
 
 test("a Service's Endpoints list ready Pods in addresses and others in notReadyAddresses", async () => {
   await runPod("web-1", "10.244.0.11", true);
   await runPod("web-2", "10.244.0.12", false);
-  const service = { apiVersion: "v1", kind: "Service", metadata: { name: "web" }, spec: { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } };
+  const service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "web" },
+    spec: { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+  };
   expect((await server.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(service) })).code).toBe(0);
   const endpoints = await json(["get", "endpoints", "web"], (ep) => (ep.subsets?.[0]?.notReadyAddresses ?? []).length === 1);
   expect(endpoints.subsets).toEqual([{
@@ -45,12 +51,16 @@ test("a Service's Endpoints list ready Pods in addresses and others in notReadyA
 });
 
 test("the Service's EndpointSlice lists the Pods with conditions, kube's labels and the Service as owner", async () => {
-  const slices = await json(["get", "endpointslices", "-l", "kubernetes.io/service-name=web"], (list) =>
-    list.items.length === 1 && list.items[0].endpoints?.every((e: Json) => e.conditions.ready));
+  const slices = await json(
+    ["get", "endpointslices", "-l", "kubernetes.io/service-name=web"],
+    (list) => list.items.length === 1 && list.items[0].endpoints?.every((e: Json) => e.conditions.ready),
+  );
   const [slice] = slices.items;
   expect(slice.metadata.generateName).toBe("web-");
   expect(slice.metadata.labels["endpointslice.kubernetes.io/managed-by"]).toBe("endpointslice-controller.k8s.io");
-  expect(slice.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "Service", name: "web", controller: true, blockOwnerDeletion: true })]);
+  expect(slice.metadata.ownerReferences).toEqual([
+    expect.objectContaining({ kind: "Service", name: "web", controller: true, blockOwnerDeletion: true }),
+  ]);
   expect(slice.addressType).toBe("IPv4");
   expect(slice.ports).toEqual([{ name: "http", port: 8080, protocol: "TCP" }]);
   expect(slice.endpoints.map((e: Json) => [e.addresses, e.targetRef.name, e.conditions])).toEqual([
@@ -71,8 +81,15 @@ test("a deleted Pod leaves the endpoints, and the Service's deletion takes its E
 
 test("a Service without selector keeps the Endpoints its user writes", async () => {
   const manual = { apiVersion: "v1", kind: "Service", metadata: { name: "external" }, spec: { ports: [{ port: 5432 }] } };
-  const endpoints = { apiVersion: "v1", kind: "Endpoints", metadata: { name: "external" }, subsets: [{ addresses: [{ ip: "192.0.2.10" }], ports: [{ port: 5432 }] }] };
-  expect((await server.kubectl(["create", "-f", "-"], { stdin: [manual, endpoints].map((o) => JSON.stringify(o)).join("\n") })).code).toBe(0);
+  const endpoints = {
+    apiVersion: "v1",
+    kind: "Endpoints",
+    metadata: { name: "external" },
+    subsets: [{ addresses: [{ ip: "192.0.2.10" }], ports: [{ port: 5432 }] }],
+  };
+  expect((await server.kubectl(["create", "-f", "-"], { stdin: [manual, endpoints].map((o) => JSON.stringify(o)).join("\n") })).code).toBe(
+    0,
+  );
   await Bun.sleep(300);
   const kept = await server.kubectl(["get", "endpoints", "external", "-o", "jsonpath={.subsets[0].addresses[0].ip}"]);
   expect(kept.stdout).toBe("192.0.2.10");

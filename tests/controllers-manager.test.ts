@@ -16,9 +16,19 @@ async function start(flags: string[]): Promise<TestServer> {
 
 test("the leader holds the kube-system/kubun-controller-manager Lease and renews it", async () => {
   const server = await start(["--leader-elect-retry-period=200ms", "--leader-elect-renew-deadline=1s", "--leader-elect-lease-duration=2s"]);
-  const lease = JSON.parse(await kubectlUntil(server, ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "json"], (out) => JSON.parse(out).spec.holderIdentity));
+  const lease = JSON.parse(
+    await kubectlUntil(
+      server,
+      ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "json"],
+      (out) => JSON.parse(out).spec.holderIdentity,
+    ),
+  );
   expect(lease.spec).toMatchObject({ leaseDurationSeconds: 2 });
-  await kubectlUntil(server, ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "jsonpath={.spec.renewTime}"], (out) => out !== lease.spec.renewTime);
+  await kubectlUntil(
+    server,
+    ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "jsonpath={.spec.renewTime}"],
+    (out) => out !== lease.spec.renewTime,
+  );
 });
 
 test("--controllers=*,-serviceaccount turns that loop off and leaves the others on", async () => {

@@ -34,25 +34,37 @@ async function convert(request: Request): Promise<Response> {
   const review = await request.json();
   reviews.push(review);
   const { uid, desiredAPIVersion, objects } = review.request;
-  const response = fault === "failure"
-    ? { uid, result: { status: "Failure", message: "paint is dry" } }
-    : { uid: fault === "uid" ? "someone-else" : uid, result: { status: "Success" }, convertedObjects: (fault === "count" ? [] : objects).map((o: Json) => toVersion(o, desiredAPIVersion)) };
+  const response = fault === "failure" ? { uid, result: { status: "Failure", message: "paint is dry" } } : {
+    uid: fault === "uid" ? "someone-else" : uid,
+    result: { status: "Success" },
+    convertedObjects: (fault === "count" ? [] : objects).map((o: Json) => toVersion(o, desiredAPIVersion)),
+  };
   return Response.json({ apiVersion: review.apiVersion, kind: "ConversionReview", response });
 }
 
 function widgetsCRD(conversion: Json, storage = "v1"): Json {
-  const schema = { openAPIV3Schema: { type: "object", properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } } };
+  const schema = {
+    openAPIV3Schema: { type: "object", properties: { spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } },
+  };
   return {
-    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "widgets.example.com" },
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.com" },
     spec: {
-      group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" }, conversion,
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "widgets", kind: "Widget" },
+      conversion,
       versions: ["v1", "v2"].map((name) => ({ name, served: true, storage: name === storage, schema })),
     },
   };
 }
 
 function webhookConversion(url: string): Json {
-  return { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url, caBundle: Buffer.from(webhook.caPem).toString("base64") } } };
+  return {
+    strategy: "Webhook",
+    webhook: { conversionReviewVersions: ["v1"], clientConfig: { url, caBundle: Buffer.from(webhook.caPem).toString("base64") } },
+  };
 }
 
 function widget(apiVersion: string, name: string, spec: Json): string {
@@ -90,7 +102,10 @@ test("kubectl reads an object stored in v1 as v2 and as v1; the webhook gets a v
   expect(reviews.length).toBeGreaterThan(0);
   const request = reviews[0];
   expect([request.apiVersion, request.kind, request.request.desiredAPIVersion, request.request.objects[0].apiVersion]).toEqual([
-    "apiextensions.k8s.io/v1", "ConversionReview", "example.com/v2", "example.com/v1",
+    "apiextensions.k8s.io/v1",
+    "ConversionReview",
+    "example.com/v2",
+    "example.com/v1",
   ]);
   expect(request.request.uid).toMatch(/^[0-9a-f-]{36}$/);
 });
@@ -100,7 +115,9 @@ test("a create through v2 is stored in the storage version v1, and a watch throu
   await kubectlOk(server, ["apply", "-f", "-"], widget("example.com/v2", "blue", { paint: { color: "blue" } }));
   const events = await watch.until((event) => event.object.metadata.name === "blue");
   await watch.close();
-  expect([events.at(-1)!.type, events.at(-1)!.object.apiVersion, events.at(-1)!.object.spec]).toEqual(["ADDED", "example.com/v1", { color: "blue" }]);
+  expect([events.at(-1)!.type, events.at(-1)!.object.apiVersion, events.at(-1)!.object.spec]).toEqual(["ADDED", "example.com/v1", {
+    color: "blue",
+  }]);
   const viaV2Watch = await openWatch(server, `${V2}?watch=1&resourceVersion=0`);
   const v2Events = await viaV2Watch.until((event) => event.object.metadata.name === "blue");
   await viaV2Watch.close();
@@ -108,7 +125,16 @@ test("a create through v2 is stored in the storage version v1, and a watch throu
 });
 
 test("a merge patch through v2 converts the stored object there and back", async () => {
-  await kubectlOk(server, ["-n", NS, "patch", "widgets.v2.example.com", "blue", "--type=merge", "-p", '{"spec":{"paint":{"color":"navy"}}}']);
+  await kubectlOk(server, [
+    "-n",
+    NS,
+    "patch",
+    "widgets.v2.example.com",
+    "blue",
+    "--type=merge",
+    "-p",
+    '{"spec":{"paint":{"color":"navy"}}}',
+  ]);
   const asV1 = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "widgets.v1.example.com", "blue", "-o", "json"]));
   expect(asV1.spec).toEqual({ color: "navy" });
 });
@@ -132,7 +158,10 @@ test("bad webhook answers are kube's 500s: uid, result, object count, groupVersi
     ["uid", 'conversion webhook for example.com/v1, Kind=Widget failed: expected response.uid="'],
     ["failure", "conversion webhook for example.com/v1, Kind=Widget failed: paint is dry"],
     ["count", "conversion webhook for example.com/v1, Kind=Widget returned 0 objects, expected 1"],
-    ["group-version", "conversion webhook for example.com/v1, Kind=Widget returned invalid object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v3)"],
+    [
+      "group-version",
+      "conversion webhook for example.com/v1, Kind=Widget returned invalid object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v3)",
+    ],
     ["rename", "conversion webhook for example.com/v1, Kind=Widget returned invalid object: must have the same name: red != renamed"],
   ];
   for (const [name, message] of cases) {
@@ -141,7 +170,9 @@ test("bad webhook answers are kube's 500s: uid, result, object count, groupVersi
     expect(answer.body.message).toStartWith(`Internal error occurred: ${message}`);
   }
   const listed = await withFault("rename", () => sendJson(server, "GET", V2));
-  expect(listed.body.message).toContain("conversion webhook for example.com/v1, Kind=WidgetList returned invalid converted object at index 1: must have the same name");
+  expect(listed.body.message).toContain(
+    "conversion webhook for example.com/v1, Kind=WidgetList returned invalid converted object at index 1: must have the same name",
+  );
 });
 
 test("a webhook that is down fails reads and cross-version writes with 500; same-version reads need no webhook", async () => {
@@ -149,7 +180,9 @@ test("a webhook that is down fails reads and cross-version writes with 500; same
   try {
     const read = await sendJson(server, "GET", `${V2}/red`);
     expect(read.status).toBe(500);
-    expect(read.body.message).toStartWith(`Internal error occurred: conversion webhook for example.com/v1, Kind=Widget failed: Post "${webhook.url}/convert?timeout=30s": `);
+    expect(read.body.message).toStartWith(
+      `Internal error occurred: conversion webhook for example.com/v1, Kind=Widget failed: Post "${webhook.url}/convert?timeout=30s": `,
+    );
     const created = await sendJson(server, "POST", V2, JSON.parse(widget("example.com/v2", "green", { paint: { color: "green" } })));
     expect(created.status).toBe(500);
     expect(created.body.message).toContain("conversion webhook for example.com/v2, Kind=Widget failed");
@@ -174,15 +207,28 @@ test("a webhook named by Service (resolved through its Endpoints, TLS verified a
   try {
     const port = Number(new URL(serviceWebhook.url).port);
     const backing = [
-      { apiVersion: "v1", kind: "Service", metadata: { name: "converter", namespace: NS }, spec: { ports: [{ name: "https", port: 443, targetPort: port }] } },
-      { apiVersion: "v1", kind: "Endpoints", metadata: { name: "converter", namespace: NS }, subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }] },
+      {
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: "converter", namespace: NS },
+        spec: { ports: [{ name: "https", port: 443, targetPort: port }] },
+      },
+      {
+        apiVersion: "v1",
+        kind: "Endpoints",
+        metadata: { name: "converter", namespace: NS },
+        subsets: [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port }] }],
+      },
     ];
     for (const object of backing) await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(object));
     const conversion = {
       strategy: "Webhook",
       webhook: {
         conversionReviewVersions: ["v1beta1"],
-        clientConfig: { service: { namespace: NS, name: "converter", path: "/convert" }, caBundle: Buffer.from(serviceWebhook.caPem).toString("base64") },
+        clientConfig: {
+          service: { namespace: NS, name: "converter", path: "/convert" },
+          caBundle: Buffer.from(serviceWebhook.caPem).toString("base64"),
+        },
       },
     };
     const crd = widgetsCRD(conversion);
@@ -190,7 +236,11 @@ test("a webhook named by Service (resolved through its Endpoints, TLS verified a
     crd.spec.names = { plural: "gizmos", kind: "Gizmo" };
     await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(crd));
     await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gizmos.example.com"]);
-    await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: NS }, spec: { color: "teal" } }));
+    await kubectlOk(
+      server,
+      ["apply", "-f", "-"],
+      JSON.stringify({ apiVersion: "example.com/v1", kind: "Gizmo", metadata: { name: "g", namespace: NS }, spec: { color: "teal" } }),
+    );
     reviews.length = 0;
     const asV2 = JSON.parse(await kubectlOk(server, ["-n", NS, "get", "gizmos.v2.example.com", "g", "-o", "json"]));
     expect(asV2.spec).toEqual({ paint: { color: "teal" } });

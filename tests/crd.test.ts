@@ -50,11 +50,24 @@ test("kubectl explain describes a custom resource field from the CRD schema", as
 test("status and scale subresources change only their part; kubectl scale works", async () => {
   await kubectlOk(server, ["apply", "-f", "-"], cronTab("scaled", { image: "i" }));
   await kubectlOk(server, ["-n", NS, "scale", "ct", "scaled", "--replicas=3"]);
-  await kubectlOk(server, ["-n", NS, "patch", "ct", "scaled", "--subresource=status", "--type=merge", "-p", '{"status":{"replicas":3,"labelSelector":"app=x"},"spec":{"replicas":9}}']);
+  await kubectlOk(server, [
+    "-n",
+    NS,
+    "patch",
+    "ct",
+    "scaled",
+    "--subresource=status",
+    "--type=merge",
+    "-p",
+    '{"status":{"replicas":3,"labelSelector":"app=x"},"spec":{"replicas":9}}',
+  ]);
   const object = await getJson(server, `${CRONTABS}/scaled`);
   expect([object.spec.replicas, object.status.replicas, object.metadata.generation]).toEqual([3, 3, 2]);
   const scale = await getJson(server, `${CRONTABS}/scaled/scale`);
-  expect([scale.kind, scale.apiVersion, scale.spec, scale.status]).toEqual(["Scale", "autoscaling/v1", { replicas: 3 }, { replicas: 3, selector: "app=x" }]);
+  expect([scale.kind, scale.apiVersion, scale.spec, scale.status]).toEqual(["Scale", "autoscaling/v1", { replicas: 3 }, {
+    replicas: 3,
+    selector: "app=x",
+  }]);
 });
 
 test("server-side apply merges a list-map by its keys across field managers", async () => {
@@ -66,7 +79,12 @@ test("server-side apply merges a list-map by its keys across field managers", as
 
 test("a served version that is not the storage version reads and writes with its own apiVersion", async () => {
   const v1beta1 = `/apis/stable.example.com/v1beta1/namespaces/${NS}/crontabs`;
-  const created = await sendJson(server, "POST", v1beta1, { apiVersion: "stable.example.com/v1beta1", kind: "CronTab", metadata: { name: "beta" }, spec: { image: "b" } });
+  const created = await sendJson(server, "POST", v1beta1, {
+    apiVersion: "stable.example.com/v1beta1",
+    kind: "CronTab",
+    metadata: { name: "beta" },
+    spec: { image: "b" },
+  });
   expect(created.body.apiVersion).toBe("stable.example.com/v1beta1");
   expect((await getJson(server, `${CRONTABS}/beta`)).apiVersion).toBe("stable.example.com/v1");
   expect((await getJson(server, `${v1beta1}/first`)).apiVersion).toBe("stable.example.com/v1beta1");
@@ -86,7 +104,9 @@ test("a CRD whose singular and kind another CRD holds is not established, with N
     kind: "CustomResourceDefinition",
     metadata: { name: "crontabs2.stable.example.com" },
     spec: {
-      group: "stable.example.com", scope: "Namespaced", names: { plural: "crontabs2", kind: "CronTab" },
+      group: "stable.example.com",
+      scope: "Namespaced",
+      names: { plural: "crontabs2", kind: "CronTab" },
       versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
     },
   };
@@ -102,24 +122,39 @@ test("a CRD whose singular and kind another CRD holds is not established, with N
 test("a CRD asking for webhook conversion without a known ConversionReview version is refused with 422 (validateConversionReviewVersions)", async () => {
   const result = await server.kubectl(["apply", "-f", "-"], {
     stdin: JSON.stringify({
-      apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "hooks.example.com" },
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "hooks.example.com" },
       spec: {
-        group: "example.com", scope: "Cluster", names: { plural: "hooks", kind: "Hook" },
+        group: "example.com",
+        scope: "Cluster",
+        names: { plural: "hooks", kind: "Hook" },
         conversion: { strategy: "Webhook", webhook: { conversionReviewVersions: ["v9"], clientConfig: { url: "https://example.com" } } },
         versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
       },
     }),
   });
-  expect(result.stderr).toContain('spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1');
+  expect(result.stderr).toContain(
+    'spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1',
+  );
 });
 
 test("creates while the CRD is terminating get kube's 405 (crdHandler serveResource), reads and deletes still work", async () => {
   const gadgets = "/apis/stable.example.com/v1/gadgets";
   const crd = {
-    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name: "gadgets.stable.example.com" },
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "gadgets.stable.example.com" },
     spec: {
-      group: "stable.example.com", scope: "Cluster", names: { plural: "gadgets", kind: "Gadget" },
-      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+      group: "stable.example.com",
+      scope: "Cluster",
+      names: { plural: "gadgets", kind: "Gadget" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      }],
     },
   };
   await kubectlOk(server, ["apply", "-f", "-"], JSON.stringify(crd));
@@ -128,8 +163,16 @@ test("creates while the CRD is terminating get kube's 405 (crdHandler serveResou
   expect((await sendJson(server, "POST", gadgets, held)).status).toBe(201);
   await kubectlOk(server, ["delete", "crd", "gadgets.stable.example.com", "--wait=false"]);
   await kubectlOk(server, ["wait", "--for", "condition=terminating", "--timeout=10s", "crd/gadgets.stable.example.com"]);
-  const refused = await sendJson(server, "POST", gadgets, { apiVersion: "stable.example.com/v1", kind: "Gadget", metadata: { name: "late" } });
-  expect([refused.status, refused.body.reason, refused.body.message]).toEqual([405, "MethodNotAllowed", "create not allowed while custom resource definition is terminating"]);
+  const refused = await sendJson(server, "POST", gadgets, {
+    apiVersion: "stable.example.com/v1",
+    kind: "Gadget",
+    metadata: { name: "late" },
+  });
+  expect([refused.status, refused.body.reason, refused.body.message]).toEqual([
+    405,
+    "MethodNotAllowed",
+    "create not allowed while custom resource definition is terminating",
+  ]);
   expect((await server.request("GET", `${gadgets}/late`)).status).toBe(404);
   await kubectlOk(server, ["patch", "gadget", "held", "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
   await kubectlOk(server, ["wait", "--for=delete", "--timeout=20s", "crd/gadgets.stable.example.com"]);

@@ -25,7 +25,19 @@ test("data directory: kubun.db, -wal and -shm and every key are 0600, the create
   const server = await startKubun(dataDir);
   try {
     expect(await modeOf(dataDir)).toBe("700");
-    for (const file of ["kubun.db", "kubun.db-wal", "kubun.db-shm", "ca.key", "apiserver.key", "admin.key", "front-proxy-ca.key", "front-proxy-client.key", "sa.key"]) {
+    for (
+      const file of [
+        "kubun.db",
+        "kubun.db-wal",
+        "kubun.db-shm",
+        "ca.key",
+        "apiserver.key",
+        "admin.key",
+        "front-proxy-ca.key",
+        "front-proxy-client.key",
+        "sa.key",
+      ]
+    ) {
       expect({ file, mode: await modeOf(join(dataDir, file)) }).toEqual({ file, mode: "600" });
     }
   } finally {
@@ -73,7 +85,9 @@ test("data directory: an empty kubun.db beside existing certificates is refused 
   await truncate(join(dataDir, "kubun.db"), 0);
   const empty = await runKubun(dataDir);
   expect(empty).toMatchObject({ exitCode: 1 });
-  expect("log" in empty && empty.log).toContain("its database kubun.db is empty; refusing to start an empty cluster in its place. Restore kubun.db, or start a new cluster deliberately with an empty --data-dir");
+  expect("log" in empty && empty.log).toContain(
+    "its database kubun.db is empty; refusing to start an empty cluster in its place. Restore kubun.db, or start a new cluster deliberately with an empty --data-dir",
+  );
 });
 
 test("--help says that the generated front-proxy CA is trusted for request headers, so front-proxy-client.key can act as any user", async () => {

@@ -18,7 +18,11 @@ test("two processes started at once on an empty data directory share one CA, cer
     try {
       const [a, b] = await Promise.all([startKubun(dataDir, FLAGS), startKubun(dataDir, FLAGS)]);
       const name = `round-${round}`;
-      const created = await asAdminOnDisk(dataDir, a.url, "/api/v1/namespaces", { method: "POST", body: JSON.stringify({ metadata: { name } }), headers: { "Content-Type": "application/json" } });
+      const created = await asAdminOnDisk(dataDir, a.url, "/api/v1/namespaces", {
+        method: "POST",
+        body: JSON.stringify({ metadata: { name } }),
+        headers: { "Content-Type": "application/json" },
+      });
       expect(created.status).toBe(201);
       expect((await asAdminOnDisk(dataDir, b.url, `/api/v1/namespaces/${name}`)).status).toBe(200);
       expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);

@@ -25,7 +25,12 @@ test("objects acknowledged before kill -9 are all present after a restart on the
     while (!killed) {
       const name = `obj-${next++}`;
       try {
-        const answer = await sendJson(first, "POST", `/api/v1/namespaces/${NS}/configmaps`, configMap(NS, name, { data: { payload: name.repeat(20) } }));
+        const answer = await sendJson(
+          first,
+          "POST",
+          `/api/v1/namespaces/${NS}/configmaps`,
+          configMap(NS, name, { data: { payload: name.repeat(20) } }),
+        );
         if (answer.status === 201) acknowledged.set(name, answer.body.metadata.uid);
       } catch {
         // The connection died with the server: this write was never acknowledged.

@@ -24,7 +24,11 @@ afterAll(async () => {
 
 async function config(name: string, providers: string): Promise<string> {
   const path = join(dir, name);
-  await writeFile(path, `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n${providers}`, { mode: 0o600 });
+  await writeFile(
+    path,
+    `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n${providers}`,
+    { mode: 0o600 },
+  );
   return path;
 }
 const aescbc = (name: string, secret: string) => `  - aescbc: {keys: [{name: ${name}, secret: "${secret}"}]}\n`;
@@ -42,7 +46,8 @@ async function restartWith(configPath: string): Promise<TestServer> {
   return server;
 }
 
-const secretValue = async (s: TestServer) => Buffer.from(await kubectlOk(s, ["get", "secret", "s1", "-o", "jsonpath={.data.password}"]), "base64").toString();
+const secretValue = async (s: TestServer) =>
+  Buffer.from(await kubectlOk(s, ["get", "secret", "s1", "-o", "jsonpath={.data.password}"]), "base64").toString();
 
 test("a Secret is stored with kube's aescbc prefix and no plain text, while unlisted resources stay plain", async () => {
   server = await startServer([`--encryption-provider-config=${await config("key1.yaml", aescbc("key1", key1) + "  - identity: {}\n")}`]);
@@ -75,28 +80,41 @@ test("without a key that fits, reading the Secret is kube's 500 'unable to trans
   const s = await restartWith(await config("other.yaml", aescbc("other", key1)));
   const response = await s.request("GET", "/api/v1/namespaces/default/secrets/s1");
   expect(response.status).toBe(500);
-  expect((await response.json()).message).toBe('Internal error occurred: unable to transform key "/core/secrets/default/s1": no matching prefix found');
+  expect((await response.json()).message).toBe(
+    'Internal error occurred: unable to transform key "/core/secrets/default/s1": no matching prefix found',
+  );
 });
 
 test("--encryption-provider-config-automatic-reload takes a changed file without a restart and keeps the old one when the new is bad", async () => {
   const path = await config("reloaded.yaml", aescbc("key1", key1));
   await server!.terminate();
-  const s = await startServer([`--encryption-provider-config=${path}`, "--encryption-provider-config-automatic-reload"], { dataDir: join(dir, "reload-data") });
+  const s = await startServer([`--encryption-provider-config=${path}`, "--encryption-provider-config-automatic-reload"], {
+    dataDir: join(dir, "reload-data"),
+  });
   server = s;
   await kubectlOk(s, ["create", "secret", "generic", "before", "--from-literal=k=v"]);
-  await writeFile(path, (await readFile(join(dir, "key2-key1.yaml"), "utf8")));
-  const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)`, "m").exec(await (await s.request("GET", "/metrics")).text())?.[1] ?? 0);
-  for (let i = 0; i < 100 && (await metric("apiserver_encryption_config_controller_automatic_reload_success_total")) === 0; i++) await Bun.sleep(100);
+  await writeFile(path, await readFile(join(dir, "key2-key1.yaml"), "utf8"));
+  const metric = async (name: string) =>
+    Number(new RegExp(`^${name} (\\d+)`, "m").exec(await (await s.request("GET", "/metrics")).text())?.[1] ?? 0);
+  for (let i = 0; i < 100 && (await metric("apiserver_encryption_config_controller_automatic_reload_success_total")) === 0; i++) {
+    await Bun.sleep(100);
+  }
   await kubectlOk(s, ["create", "secret", "generic", "after", "--from-literal=k=v"]);
   const raw = await databaseBytes(s.dataDir);
   expect(raw).toContain("k8s:enc:aescbc:v1:key2:");
   expect(Buffer.from(await kubectlOk(s, ["get", "secret", "before", "-o", "jsonpath={.data.k}"]), "base64").toString()).toBe("v");
 
   await writeFile(path, "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: []\n");
-  for (let i = 0; i < 100 && (await metric("apiserver_encryption_config_controller_automatic_reload_failures_total")) === 0; i++) await Bun.sleep(100);
+  for (let i = 0; i < 100 && (await metric("apiserver_encryption_config_controller_automatic_reload_failures_total")) === 0; i++) {
+    await Bun.sleep(100);
+  }
   expect(await metric("apiserver_encryption_config_controller_automatic_reload_failures_total")).toBe(1);
   expect(Buffer.from(await kubectlOk(s, ["get", "secret", "after", "-o", "jsonpath={.data.k}"]), "base64").toString()).toBe("v");
   const transformations = await (await s.request("GET", "/metrics")).text();
-  expect(transformations).toMatch(/apiserver_storage_transformation_operations_total\{transformation_type="to_storage",transformer_prefix="k8s:enc:aescbc:v1:key2:",status="OK"\} [1-9]/);
-  expect(transformations).toMatch(/apiserver_storage_transformation_operations_total\{transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:key1:",status="OK"\} [1-9]/);
+  expect(transformations).toMatch(
+    /apiserver_storage_transformation_operations_total\{transformation_type="to_storage",transformer_prefix="k8s:enc:aescbc:v1:key2:",status="OK"\} [1-9]/,
+  );
+  expect(transformations).toMatch(
+    /apiserver_storage_transformation_operations_total\{transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:key1:",status="OK"\} [1-9]/,
+  );
 });

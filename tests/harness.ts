@@ -157,10 +157,11 @@ async function waitForStartup(kubeconfig: string, child: ChildProcess, log: () =
   for (;;) {
     failIfGone();
     // Health paths are authorized like any other: an authorizer's 403 still means the server is serving.
-    const ready = await fetch(`${credentials.url}/readyz`, { tls: { ca: credentials.ca, cert: credentials.cert, key: credentials.key } }).then(
-      (response) => response.status === 200 || response.status === 403,
-      () => false,
-    );
+    const ready = await fetch(`${credentials.url}/readyz`, { tls: { ca: credentials.ca, cert: credentials.cert, key: credentials.key } })
+      .then(
+        (response) => response.status === 200 || response.status === 403,
+        () => false,
+      );
     if (ready) return credentials;
     await Bun.sleep(50);
   }

@@ -40,30 +40,65 @@ test("list with watch streams the APIService events", async () => {
 
 test("replace and replace status answer 200; status writes change only status", async () => {
   const current = await getJson(server, `${BASE}/v1.widgets.example.com`);
-  const replaced = await sendJson(server, "PUT", `${BASE}/v1.widgets.example.com`, { ...current, spec: { ...current.spec, versionPriority: 20 } });
+  const replaced = await sendJson(server, "PUT", `${BASE}/v1.widgets.example.com`, {
+    ...current,
+    spec: { ...current.spec, versionPriority: 20 },
+  });
   expect([replaced.status, replaced.body.spec.versionPriority]).toEqual([200, 20]);
-  const condition = { type: "Available", status: "False", reason: "Testing", message: "set by a test", lastTransitionTime: "2026-01-01T00:00:00Z" };
-  const statusWrite = await sendJson(server, "PUT", `${BASE}/v1.widgets.example.com/status`, { ...replaced.body, spec: { ...replaced.body.spec, versionPriority: 99 }, status: { conditions: [condition] } });
+  const condition = {
+    type: "Available",
+    status: "False",
+    reason: "Testing",
+    message: "set by a test",
+    lastTransitionTime: "2026-01-01T00:00:00Z",
+  };
+  const statusWrite = await sendJson(server, "PUT", `${BASE}/v1.widgets.example.com/status`, {
+    ...replaced.body,
+    spec: { ...replaced.body.spec, versionPriority: 99 },
+    status: { conditions: [condition] },
+  });
   expect(statusWrite.status).toBe(200);
   expect(statusWrite.body.spec.versionPriority).toBe(20);
 });
 
 test("patch and patch status answer 200", async () => {
-  const patched = await sendJson(server, "PATCH", `${BASE}/v1.widgets.example.com`, { spec: { versionPriority: 30 } }, "application/merge-patch+json");
+  const patched = await sendJson(
+    server,
+    "PATCH",
+    `${BASE}/v1.widgets.example.com`,
+    { spec: { versionPriority: 30 } },
+    "application/merge-patch+json",
+  );
   expect([patched.status, patched.body.spec.versionPriority]).toEqual([200, 30]);
-  const statusPatch = await sendJson(server, "PATCH", `${BASE}/v1.widgets.example.com/status`, { spec: { versionPriority: 1 } }, "application/merge-patch+json");
+  const statusPatch = await sendJson(
+    server,
+    "PATCH",
+    `${BASE}/v1.widgets.example.com/status`,
+    { spec: { versionPriority: 1 } },
+    "application/merge-patch+json",
+  );
   expect([statusPatch.status, statusPatch.body.spec.versionPriority]).toEqual([200, 30]);
 });
 
 test("an invalid APIService is refused with 422 and a missing one is 404", async () => {
   expectStatus(await sendJson(server, "POST", BASE, { ...apiService("v2"), metadata: { name: "wrong.name" } }), 422, "Invalid");
-  expectStatus(await sendJson(server, "GET", `${BASE}/v9.nowhere.example.com`), 404, "NotFound", 'apiservices.apiregistration.k8s.io "v9.nowhere.example.com" not found');
+  expectStatus(
+    await sendJson(server, "GET", `${BASE}/v9.nowhere.example.com`),
+    404,
+    "NotFound",
+    'apiservices.apiregistration.k8s.io "v9.nowhere.example.com" not found',
+  );
 });
 
 test("delete answers 200 with a Status; delete collection answers 200 with the list of what it deleted", async () => {
   const deleted = await sendJson(server, "DELETE", `${BASE}/v1.widgets.example.com`);
   expect([deleted.status, deleted.body.kind, deleted.body.status]).toEqual([200, "Status", "Success"]);
-  expect((await sendJson(server, "POST", BASE, { ...apiService("v2"), metadata: { name: "v2.widgets.example.com", labels: { test: "apiservices" } } })).status).toBe(201);
+  expect(
+    (await sendJson(server, "POST", BASE, {
+      ...apiService("v2"),
+      metadata: { name: "v2.widgets.example.com", labels: { test: "apiservices" } },
+    })).status,
+  ).toBe(201);
   const collection = await sendJson(server, "DELETE", `${BASE}?labelSelector=test%3Dapiservices`);
   expect(collection.status).toBe(200);
   expect(collection.body.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(["v2.widgets.example.com"]);

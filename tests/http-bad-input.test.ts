@@ -24,7 +24,12 @@ async function send(method: string, path: string, body: string, contentType = "a
 }
 
 /** Runs a write that must fail, and checks the collection's resourceVersion and items did not move. */
-async function expectRejectedWithoutChange(write: () => Promise<{ status: number; body: unknown }>, code: number, reason: string, message?: string | RegExp) {
+async function expectRejectedWithoutChange(
+  write: () => Promise<{ status: number; body: unknown }>,
+  code: number,
+  reason: string,
+  message?: string | RegExp,
+) {
   const before = await collectionState(server, COLLECTION);
   expectStatus(await write(), code, reason, message);
   expect(await collectionState(server, COLLECTION)).toEqual(before);
@@ -33,16 +38,29 @@ async function expectRejectedWithoutChange(write: () => Promise<{ status: number
 const existingBody = (override: object) => JSON.stringify({ ...configMap(NS, "existing"), ...override });
 
 test("malformed JSON answers 400 and changes nothing", async () => {
-  await expectRejectedWithoutChange(() => send("POST", COLLECTION, '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {'), 400, "BadRequest");
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {'),
+    400,
+    "BadRequest",
+  );
 });
 
 test("malformed YAML answers 400 and changes nothing", async () => {
-  await expectRejectedWithoutChange(() => send("POST", COLLECTION, "apiVersion: v1\nkind: ConfigMap\nmetadata: [name: x\n", "application/yaml"), 400, "BadRequest");
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, "apiVersion: v1\nkind: ConfigMap\nmetadata: [name: x\n", "application/yaml"),
+    400,
+    "BadRequest",
+  );
 });
 
 test("a body of another kind answers 400 and changes nothing", async () => {
   const secret = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "wrong-kind" } });
-  await expectRejectedWithoutChange(() => send("POST", COLLECTION, secret), 400, "BadRequest", /Secret in version "v1" cannot be handled as a ConfigMap/);
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, secret),
+    400,
+    "BadRequest",
+    /Secret in version "v1" cannot be handled as a ConfigMap/,
+  );
 });
 
 test("a body of another apiVersion answers 400 and changes nothing", async () => {
@@ -79,7 +97,12 @@ test("an invalid object answers 422 Invalid and changes nothing", async () => {
 
 test("a body over --max-request-bytes answers 413 and changes nothing", async () => {
   const huge = JSON.stringify(configMap(NS, "huge", { data: { blob: "x".repeat(MAX_REQUEST_BYTES) } }));
-  await expectRejectedWithoutChange(() => send("POST", COLLECTION, huge), 413, "RequestEntityTooLarge", `Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, huge),
+    413,
+    "RequestEntityTooLarge",
+    `Request entity too large: limit is ${MAX_REQUEST_BYTES}`,
+  );
 });
 
 test("an unknown resource answers 404 with kube's generic message", async () => {
@@ -120,5 +143,9 @@ test("protobuf is served for built-in kinds, as kube-apiserver does", async () =
 });
 
 test("an unsupported Content-Type answers 415 and changes nothing", async () => {
-  await expectRejectedWithoutChange(() => send("POST", COLLECTION, "name=x", "application/x-www-form-urlencoded"), 415, "UnsupportedMediaType");
+  await expectRejectedWithoutChange(
+    () => send("POST", COLLECTION, "name=x", "application/x-www-form-urlencoded"),
+    415,
+    "UnsupportedMediaType",
+  );
 });

@@ -26,10 +26,20 @@ async function send(method: string, path: string, body: object, contentType = "a
 test("ValidateConfigMap: data and binaryData over 1 MiB are 422 on the whole object ([]) for create, update, patch and apply", async () => {
   const tooBig = { status: 422, message: `ConfigMap "small" is invalid: []: Too long: must have at most ${LIMIT} bytes` };
   const base = "/api/v1/namespaces/default/configmaps";
-  expect(await send("POST", base, { metadata: { name: "big" }, data: { a: overLimit } })).toEqual({ ...tooBig, message: tooBig.message.replace('"small"', '"big"') });
+  expect(await send("POST", base, { metadata: { name: "big" }, data: { a: overLimit } })).toEqual({
+    ...tooBig,
+    message: tooBig.message.replace('"small"', '"big"'),
+  });
   expect(await send("PUT", `${base}/small`, { metadata: { name: "small" }, data: { k: overLimit } })).toEqual(tooBig);
   const half = "a".repeat(LIMIT / 2);
-  expect(await send("PATCH", `${base}/small`, { data: { a: half }, binaryData: { b: Buffer.from(`${half}!`).toString("base64") } }, "application/merge-patch+json")).toEqual(tooBig);
+  expect(
+    await send(
+      "PATCH",
+      `${base}/small`,
+      { data: { a: half }, binaryData: { b: Buffer.from(`${half}!`).toString("base64") } },
+      "application/merge-patch+json",
+    ),
+  ).toEqual(tooBig);
   const applied = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "small" }, data: { k: overLimit } };
   expect(await send("PATCH", `${base}/small?fieldManager=test&force=true`, applied, "application/apply-patch+yaml")).toEqual(tooBig);
   expect(await kubectlOk(server, ["get", "configmap", "small", "-o", "jsonpath={.data}"])).toBe('{"k":"v"}');
@@ -38,8 +48,13 @@ test("ValidateConfigMap: data and binaryData over 1 MiB are 422 on the whole obj
 
 test("ValidateSecret: decoded data over 1 MiB is 422 on data for create and patch, stringData included", async () => {
   const base = "/api/v1/namespaces/default/secrets";
-  const tooBig = (name: string) => ({ status: 422, message: `Secret "${name}" is invalid: data: Too long: must have at most ${LIMIT} bytes` });
-  expect(await send("POST", base, { metadata: { name: "big" }, data: { a: Buffer.from(overLimit).toString("base64") } })).toEqual(tooBig("big"));
+  const tooBig = (name: string) => ({
+    status: 422,
+    message: `Secret "${name}" is invalid: data: Too long: must have at most ${LIMIT} bytes`,
+  });
+  expect(await send("POST", base, { metadata: { name: "big" }, data: { a: Buffer.from(overLimit).toString("base64") } })).toEqual(
+    tooBig("big"),
+  );
   expect(await send("PATCH", `${base}/small`, { stringData: { k: overLimit } }, "application/merge-patch+json")).toEqual(tooBig("small"));
   expect(await kubectlOk(server, ["get", "secret", "small", "-o", "jsonpath={.data.k}"])).toBe(Buffer.from("v").toString("base64"));
 });

@@ -27,7 +27,11 @@ test("/apis lists the named groups with their versions and preferred version", a
   const apis = await getJson(server, "/apis");
   expect(apis).toMatchObject({ kind: "APIGroupList", apiVersion: "v1" });
   const apps = apis.groups.find((group: Json) => group.name === "apps");
-  expect(apps).toEqual({ name: "apps", versions: [{ groupVersion: "apps/v1", version: "v1" }], preferredVersion: { groupVersion: "apps/v1", version: "v1" } });
+  expect(apps).toEqual({
+    name: "apps",
+    versions: [{ groupVersion: "apps/v1", version: "v1" }],
+    preferredVersion: { groupVersion: "apps/v1", version: "v1" },
+  });
   const names = apis.groups.map((group: Json) => group.name);
   for (const group of ["batch", "coordination.k8s.io", "rbac.authorization.k8s.io", "networking.k8s.io"]) expect(names).toContain(group);
   expect(names).not.toContain("");
@@ -38,10 +42,31 @@ test("/api/v1 describes the core resources with verbs, short names and subresour
   const list = await getJson(server, "/api/v1");
   expect(list).toMatchObject({ kind: "APIResourceList", groupVersion: "v1" });
   const byName = new Map(list.resources.map((resource: Json) => [resource.name, resource]));
-  expect(byName.get("pods")).toMatchObject({ name: "pods", singularName: "", namespaced: true, kind: "Pod", shortNames: ["po"], categories: ["all"] });
-  expect((byName.get("pods") as Json).verbs.sort()).toEqual(["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]);
+  expect(byName.get("pods")).toMatchObject({
+    name: "pods",
+    singularName: "",
+    namespaced: true,
+    kind: "Pod",
+    shortNames: ["po"],
+    categories: ["all"],
+  });
+  expect((byName.get("pods") as Json).verbs.sort()).toEqual([
+    "create",
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "update",
+    "watch",
+  ]);
   expect((byName.get("pods") as Json).storageVersionHash).toMatch(/^[A-Za-z0-9+/=]{12}$/);
-  expect(byName.get("pods/status")).toMatchObject({ name: "pods/status", namespaced: true, kind: "Pod", verbs: ["get", "patch", "update"] });
+  expect(byName.get("pods/status")).toMatchObject({
+    name: "pods/status",
+    namespaced: true,
+    kind: "Pod",
+    verbs: ["get", "patch", "update"],
+  });
   expect(byName.get("namespaces")).toMatchObject({ namespaced: false, kind: "Namespace", shortNames: ["ns"] });
   expect(byName.get("configmaps")).toMatchObject({ namespaced: true, kind: "ConfigMap", shortNames: ["cm"] });
 });
@@ -50,7 +75,13 @@ test("/apis/apps/v1 describes deployments with their status and scale subresourc
   const list = await getJson(server, "/apis/apps/v1");
   expect(list).toMatchObject({ kind: "APIResourceList", apiVersion: "v1", groupVersion: "apps/v1" });
   const byName = new Map(list.resources.map((resource: Json) => [resource.name, resource]));
-  expect(byName.get("deployments")).toMatchObject({ singularName: "", namespaced: true, kind: "Deployment", shortNames: ["deploy"], categories: ["all"] });
+  expect(byName.get("deployments")).toMatchObject({
+    singularName: "",
+    namespaced: true,
+    kind: "Deployment",
+    shortNames: ["deploy"],
+    categories: ["all"],
+  });
   expect(byName.get("deployments/status")).toMatchObject({ kind: "Deployment" });
   expect(byName.get("deployments/scale")).toMatchObject({ group: "autoscaling", version: "v1", kind: "Scale" });
 });

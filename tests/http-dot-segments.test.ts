@@ -22,7 +22,7 @@ const answer = async (method: string, path: string) => {
   return { status, message: JSON.parse(body).message };
 };
 
-test("NamespaceKeyFunc: GET configmaps/%2e%2e is 400 for the name \"..\", not the parent Namespace", async () => {
+test('NamespaceKeyFunc: GET configmaps/%2e%2e is 400 for the name "..", not the parent Namespace', async () => {
   expect(await answer("GET", "/api/v1/namespaces/default/configmaps/%2e%2e")).toEqual(badName("..", "may not be '..'"));
   expect(await answer("GET", "/api/v1/namespaces/default/configmaps/%2E")).toEqual(badName(".", "may not be '.'"));
   expect(await answer("GET", "/api/v1/namespaces/default/configmaps/..")).toEqual(badName("..", "may not be '..'"));
@@ -40,7 +40,7 @@ test("NamespaceKeyFunc: a name with an encoded % is 400 (may not contain '%')", 
   expect(await answer("GET", "/api/v1/namespaces/default/configmaps/a%25b")).toEqual(badName("a%b", "may not contain '%'"));
 });
 
-test("a \"..\" namespace segment lists that (absent) namespace, not every namespace", async () => {
+test('a ".." namespace segment lists that (absent) namespace, not every namespace', async () => {
   const { status, body } = await rawRequest(server, "GET", "/api/v1/namespaces/%2e%2e/configmaps");
   expect(status).toBe(200);
   expect(JSON.parse(body).items).toEqual([]);

@@ -27,7 +27,10 @@ async function expectNoChange(write: () => Promise<{ status: number; body: unkno
 }
 
 test("dryRun=All create answers like a real create, stores nothing and sends no event", async () => {
-  const body = await expectNoChange(() => sendJson(server, "POST", `${COLLECTION}?dryRun=All`, configMap(NS, "ghost", { data: { a: "b" } })), 201) as { metadata: { name: string; uid: string }; data: unknown };
+  const body = await expectNoChange(
+    () => sendJson(server, "POST", `${COLLECTION}?dryRun=All`, configMap(NS, "ghost", { data: { a: "b" } })),
+    201,
+  ) as { metadata: { name: string; uid: string }; data: unknown };
   expect(body.metadata.name).toBe("ghost");
   expect(body.metadata.uid).toBeString();
   expect(body.data).toEqual({ a: "b" });
@@ -36,16 +39,25 @@ test("dryRun=All create answers like a real create, stores nothing and sends no 
 
 test("dryRun=All update, merge patch and delete change nothing", async () => {
   const current = await getJson(server, `${COLLECTION}/existing`);
-  const updated = await expectNoChange(() => sendJson(server, "PUT", `${COLLECTION}/existing?dryRun=All`, { ...current, data: { k: "changed" } }), 200) as { data: unknown };
+  const updated = await expectNoChange(
+    () => sendJson(server, "PUT", `${COLLECTION}/existing?dryRun=All`, { ...current, data: { k: "changed" } }),
+    200,
+  ) as { data: unknown };
   expect(updated.data).toEqual({ k: "changed" });
-  const patched = await expectNoChange(() => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { p: "q" } }, "application/merge-patch+json"), 200) as { data: unknown };
+  const patched = await expectNoChange(
+    () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { p: "q" } }, "application/merge-patch+json"),
+    200,
+  ) as { data: unknown };
   expect(patched.data).toEqual({ k: "v", p: "q" });
   await expectNoChange(() => sendJson(server, "DELETE", `${COLLECTION}/existing?dryRun=All`), 200);
   expect((await getJson(server, `${COLLECTION}/existing`)).data).toEqual({ k: "v" });
 });
 
 test("dryRun in DeleteOptions and on deletecollection deletes nothing", async () => {
-  await expectNoChange(() => sendJson(server, "DELETE", `${COLLECTION}/existing`, { kind: "DeleteOptions", apiVersion: "v1", dryRun: ["All"] }), 200);
+  await expectNoChange(
+    () => sendJson(server, "DELETE", `${COLLECTION}/existing`, { kind: "DeleteOptions", apiVersion: "v1", dryRun: ["All"] }),
+    200,
+  );
   await expectNoChange(() => sendJson(server, "DELETE", `${COLLECTION}?dryRun=All`), 200);
 });
 
@@ -57,14 +69,27 @@ test("a dry run still validates: an invalid object is refused as the real write 
 
 test("an unknown dryRun value is refused and a bare ?dryRun writes for real", async () => {
   const refused = await expectNoChange(() => sendJson(server, "POST", `${COLLECTION}?dryRun=Sometimes`, configMap(NS, "odd")), 422);
-  expect(refused).toMatchObject({ reason: "Invalid", message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Sometimes": supported values: "All"' });
+  expect(refused).toMatchObject({
+    reason: "Invalid",
+    message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Sometimes": supported values: "All"',
+  });
   const bare = await sendJson(server, "POST", `${COLLECTION}?dryRun`, configMap(NS, "bare"));
   expect(bare.status).toBe(201);
   expect((await getJson(server, `${COLLECTION}/bare`)).metadata.name).toBe("bare");
 });
 
 test("kubectl --dry-run=server reports the object and creates nothing", async () => {
-  const result = await server.kubectl(["-n", NS, "create", "configmap", "from-kubectl", "--from-literal=x=y", "--dry-run=server", "-o", "json"]);
+  const result = await server.kubectl([
+    "-n",
+    NS,
+    "create",
+    "configmap",
+    "from-kubectl",
+    "--from-literal=x=y",
+    "--dry-run=server",
+    "-o",
+    "json",
+  ]);
   expect(result.code).toBe(0);
   expect(JSON.parse(result.stdout).metadata.uid).toBeString();
   expect((await server.kubectl(["-n", NS, "get", "configmap", "from-kubectl"])).code).not.toBe(0);
@@ -78,17 +103,49 @@ test("dry-run writes answer resourceVersion as kube's dry-run storage does: the 
   const { metadata: { resourceVersion: _, ...metadata }, ...rest } = await getJson(server, `${COLLECTION}/existing`);
   const writes: [string, () => Promise<{ status: number; body: { metadata: { resourceVersion?: string } } }>][] = [
     ["unconditional update", () => sendJson(server, "PUT", `${COLLECTION}/existing?dryRun=All`, { ...rest, metadata, data: { k: "u" } })],
-    ["merge patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "m" } }, "application/merge-patch+json")],
-    ["strategic merge patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "s" } }, "application/strategic-merge-patch+json")],
-    ["json patch", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, [{ op: "add", path: "/data/j", value: "j" }], "application/json-patch+json")],
-    ["apply", () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All&fieldManager=dry`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "existing" }, data: { a: "a" } }, "application/apply-patch+yaml")],
+    [
+      "merge patch",
+      () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "m" } }, "application/merge-patch+json"),
+    ],
+    [
+      "strategic merge patch",
+      () => sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All`, { data: { k: "s" } }, "application/strategic-merge-patch+json"),
+    ],
+    [
+      "json patch",
+      () =>
+        sendJson(
+          server,
+          "PATCH",
+          `${COLLECTION}/existing?dryRun=All`,
+          [{ op: "add", path: "/data/j", value: "j" }],
+          "application/json-patch+json",
+        ),
+    ],
+    [
+      "apply",
+      () =>
+        sendJson(server, "PATCH", `${COLLECTION}/existing?dryRun=All&fieldManager=dry`, {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "existing" },
+          data: { a: "a" },
+        }, "application/apply-patch+yaml"),
+    ],
   ];
   for (const [write, send] of writes) {
     const answer = await send();
-    expect({ write, status: answer.status, resourceVersion: answer.body.metadata.resourceVersion }).toEqual({ write, status: 200, resourceVersion: stored });
+    expect({ write, status: answer.status, resourceVersion: answer.body.metadata.resourceVersion }).toEqual({
+      write,
+      status: 200,
+      resourceVersion: stored,
+    });
   }
   const created = await sendJson(server, "POST", `${COLLECTION}?dryRun=All`, configMap(NS, "never"));
-  expect({ status: created.status, resourceVersion: created.body.metadata.resourceVersion }).toEqual({ status: 201, resourceVersion: undefined });
+  expect({ status: created.status, resourceVersion: created.body.metadata.resourceVersion }).toEqual({
+    status: 201,
+    resourceVersion: undefined,
+  });
 });
 
 test("kubectl diff of an applied manifest shows no change, client- or server-side (the dry-run patch answers the stored resourceVersion)", async () => {

@@ -32,7 +32,9 @@ beforeAll(async () => {
   for (;;) {
     const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersion=${snapshotRevision}&resourceVersionMatch=Exact`);
     if (answer.status === 410) break;
-    if (Date.now() > deadline) throw new Error(`revision ${snapshotRevision} still readable after 12 s with 3 s of history: ${answer.status}`);
+    if (Date.now() > deadline) {
+      throw new Error(`revision ${snapshotRevision} still readable after 12 s with 3 s of history: ${answer.status}`);
+    }
     await Bun.sleep(500);
   }
 });
@@ -52,7 +54,12 @@ test("list with a limit and a compacted resourceVersion (legacy exact) answers 4
 
 test("list with an expired continue token answers 410 Expired with kube's message", async () => {
   const answer = await sendJson(server, "GET", `${COLLECTION}?limit=2&continue=${encodeURIComponent(continueToken)}`);
-  expectStatus(answer, 410, "Expired", /^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter/);
+  expectStatus(
+    answer,
+    410,
+    "Expired",
+    /^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter/,
+  );
 });
 
 test("a watch from a compacted resourceVersion gets one ERROR event with a 410 Expired Status", async () => {
@@ -70,5 +77,12 @@ test("a watch from a compacted resourceVersion gets one ERROR event with a 410 E
 
 test("list without a resourceVersion still answers the latest state after compaction", async () => {
   const list = await getJson(server, COLLECTION);
-  expect(list.items.map((item: { metadata: { name: string } }) => item.metadata.name).filter((name: string) => name.length === 1)).toEqual(["a", "b", "c", "d", "e", "f"]);
+  expect(list.items.map((item: { metadata: { name: string } }) => item.metadata.name).filter((name: string) => name.length === 1)).toEqual([
+    "a",
+    "b",
+    "c",
+    "d",
+    "e",
+    "f",
+  ]);
 });

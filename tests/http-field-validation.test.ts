@@ -65,7 +65,12 @@ test("fieldValidation=Warn (the default) warns once per unknown field and stores
 
 test("fieldValidation=Strict refuses unknown fields with a 400 listing each of them and stores nothing", async () => {
   const answer = await post(deployment("strict", { x: 1 }, { bar: true }), "?fieldValidation=Strict");
-  expectStatus(answer, 400, "BadRequest", 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].bar", unknown field "spec.x"');
+  expectStatus(
+    answer,
+    400,
+    "BadRequest",
+    'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].bar", unknown field "spec.x"',
+  );
   expect((await sendJson(server, "GET", `${DEPLOYMENTS}/strict`)).status).toBe(404);
 });
 
@@ -99,9 +104,20 @@ test("duplicate fields are warnings under Warn and silent under Ignore", async (
 test("an update with an unknown field warns by default and is refused under Strict", async () => {
   const created = (await post(deployment("updated"), "")).body;
   const changed = { ...created, spec: { ...created.spec, surprise: 1 } };
-  const strict = await server.request("PUT", `${DEPLOYMENTS}/updated?fieldValidation=Strict`, { body: JSON.stringify(changed), headers: { "Content-Type": "application/json" } });
-  expectStatus({ status: strict.status, body: await strict.json() }, 400, "BadRequest", 'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.surprise"');
-  const warned = await server.request("PUT", `${DEPLOYMENTS}/updated`, { body: JSON.stringify(changed), headers: { "Content-Type": "application/json" } });
+  const strict = await server.request("PUT", `${DEPLOYMENTS}/updated?fieldValidation=Strict`, {
+    body: JSON.stringify(changed),
+    headers: { "Content-Type": "application/json" },
+  });
+  expectStatus(
+    { status: strict.status, body: await strict.json() },
+    400,
+    "BadRequest",
+    'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.surprise"',
+  );
+  const warned = await server.request("PUT", `${DEPLOYMENTS}/updated`, {
+    body: JSON.stringify(changed),
+    headers: { "Content-Type": "application/json" },
+  });
   expect(warned.status).toBe(200);
   expect(warningsOf(warned.headers)).toEqual(['unknown field "spec.surprise"']);
   expect((await warned.json()).spec.surprise).toBeUndefined();
@@ -123,7 +139,12 @@ test("a value of the wrong JSON type is a 400 naming the Go struct field and its
 
 test("an unknown fieldValidation value is a 422 from ValidateCreateOptions (ValidateFieldValidation) and creates nothing", async () => {
   const answer = await post(deployment("bad-directive"), "?fieldValidation=Loose");
-  expectStatus(answer, 422, "Invalid", 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
+  expectStatus(
+    answer,
+    422,
+    "Invalid",
+    'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"',
+  );
   expect((await server.request("GET", `${DEPLOYMENTS}/bad-directive`)).status).toBe(404);
 });
 

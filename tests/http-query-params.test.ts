@@ -43,7 +43,10 @@ test("ListOptions.watch: every spelling but 0 and false opens a watch (Convert_S
 test("ListOptions.allowWatchBookmarks: True and t ask for bookmarks, False does not (Convert_Slice_string_To_bool)", async () => {
   // timeoutSeconds=3 ends each watch on the server side; a bookmark, when asked for, comes before the end.
   const bookmarksOf = async (value: string) => {
-    const watch = await openWatch(server, `${CONFIGMAPS}?watch=1&allowWatchBookmarks=${value}&timeoutSeconds=3&fieldSelector=metadata.name%3Dnone`);
+    const watch = await openWatch(
+      server,
+      `${CONFIGMAPS}?watch=1&allowWatchBookmarks=${value}&timeoutSeconds=3&fieldSelector=metadata.name%3Dnone`,
+    );
     const events = await watch.drain(10_000);
     await watch.close();
     return events.filter((event) => event.type === "BOOKMARK").length;
@@ -65,7 +68,12 @@ test("ListOptions integers answer 400 with strconv.ParseInt's message (Convert_S
 
 test("PatchOptions.force: True, t and a bare force take over conflicting fields in server-side apply", async () => {
   const applyAs = (manager: string, value: string, query = "") =>
-    sendJson(server, "PATCH", `${CONFIGMAPS}/applied?fieldManager=${manager}${query}`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "applied" }, data: { owner: value } }, "application/apply-patch+yaml");
+    sendJson(server, "PATCH", `${CONFIGMAPS}/applied?fieldManager=${manager}${query}`, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "applied" },
+      data: { owner: value },
+    }, "application/apply-patch+yaml");
   expect((await applyAs("first", "first")).status).toBe(201);
   expectStatus(await applyAs("second", "second"), 409, "Conflict");
   expectStatus(await applyAs("second", "second", "&force=false"), 409, "Conflict");
@@ -79,8 +87,19 @@ test("PatchOptions.force on a non-apply patch is 422 whatever its value (Validat
   await createConfigMap(server, NS, "merged");
   const before = await collectionState(server, CONFIGMAPS);
   for (const value of ["false", "True"]) {
-    const answer = await sendJson(server, "PATCH", `${CONFIGMAPS}/merged?force=${value}`, { data: { x: "y" } }, "application/merge-patch+json");
-    expectStatus(answer, 422, "Invalid", 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+    const answer = await sendJson(
+      server,
+      "PATCH",
+      `${CONFIGMAPS}/merged?force=${value}`,
+      { data: { x: "y" } },
+      "application/merge-patch+json",
+    );
+    expectStatus(
+      answer,
+      422,
+      "Invalid",
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
   }
   expect(await collectionState(server, CONFIGMAPS)).toEqual(before);
 });
@@ -88,22 +107,50 @@ test("PatchOptions.force on a non-apply patch is 422 whatever its value (Validat
 test("an unknown fieldValidation is a 422 for create, update and patch alike (ValidateFieldValidation)", async () => {
   const supported = 'fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"';
   const before = await collectionState(server, CONFIGMAPS);
-  const create = await sendJson(server, "POST", `${CONFIGMAPS}?fieldValidation=Loose`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "never" } });
+  const create = await sendJson(server, "POST", `${CONFIGMAPS}?fieldValidation=Loose`, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "never" },
+  });
   expectStatus(create, 422, "Invalid", `CreateOptions.meta.k8s.io "" is invalid: ${supported}`);
   const seed = await getJson(server, `${CONFIGMAPS}/seed`);
   const update = await sendJson(server, "PUT", `${CONFIGMAPS}/seed?fieldValidation=Loose`, { ...seed, data: { changed: "yes" } });
   expectStatus(update, 422, "Invalid", `UpdateOptions.meta.k8s.io "" is invalid: ${supported}`);
-  const patch = await sendJson(server, "PATCH", `${CONFIGMAPS}/seed?fieldValidation=Loose`, { data: { changed: "yes" } }, "application/merge-patch+json");
+  const patch = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/seed?fieldValidation=Loose`,
+    { data: { changed: "yes" } },
+    "application/merge-patch+json",
+  );
   expectStatus(patch, 422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: ${supported}`);
-  const apply = await sendJson(server, "PATCH", `${CONFIGMAPS}/seed?fieldValidation=Loose`, { apiVersion: "v1", kind: "ConfigMap" }, "application/apply-patch+yaml");
-  expectStatus(apply, 422, "Invalid", `PatchOptions.meta.k8s.io "" is invalid: [fieldManager: Required value: is required for apply patch, ${supported}]`);
+  const apply = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/seed?fieldValidation=Loose`,
+    { apiVersion: "v1", kind: "ConfigMap" },
+    "application/apply-patch+yaml",
+  );
+  expectStatus(
+    apply,
+    422,
+    "Invalid",
+    `PatchOptions.meta.k8s.io "" is invalid: [fieldManager: Required value: is required for apply patch, ${supported}]`,
+  );
   expect(await collectionState(server, CONFIGMAPS)).toEqual(before);
 });
 
 /** An owner ConfigMap and a dependent that names it in ownerReferences. */
 async function ownerAndDependent(name: string): Promise<void> {
   const owner = await createConfigMap(server, NS, `${name}-owner`);
-  const dependent = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${name}-dependent`, ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: owner.metadata.name, uid: owner.metadata.uid }] } };
+  const dependent = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: {
+      name: `${name}-dependent`,
+      ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: owner.metadata.name, uid: owner.metadata.uid }],
+    },
+  };
   expect((await sendJson(server, "POST", CONFIGMAPS, dependent)).status).toBe(201);
 }
 
@@ -120,7 +167,10 @@ test("DeleteOptions.orphanDependents=True keeps the dependents (Convert_Slice_st
   await ownerAndDependent("kept");
   expect((await sendJson(server, "DELETE", `${CONFIGMAPS}/kept-owner?orphanDependents=True`)).status).toBe(200);
   await until(`${CONFIGMAPS}/kept-owner`, (answer) => answer.status === 404);
-  const orphan = await until(`${CONFIGMAPS}/kept-dependent`, (answer) => answer.status === 200 && answer.body.metadata.ownerReferences === undefined);
+  const orphan = await until(
+    `${CONFIGMAPS}/kept-dependent`,
+    (answer) => answer.status === 200 && answer.body.metadata.ownerReferences === undefined,
+  );
   expect(orphan.body.metadata.name).toBe("kept-dependent");
 
   await ownerAndDependent("gone");
@@ -130,7 +180,12 @@ test("DeleteOptions.orphanDependents=True keeps the dependents (Convert_Slice_st
 
 test("DeleteOptions.gracePeriodSeconds that is not an int64 is a 400 and deletes nothing", async () => {
   await createConfigMap(server, NS, "graceful");
-  expectStatus(await sendJson(server, "DELETE", `${CONFIGMAPS}/graceful?gracePeriodSeconds=soon`), 400, "BadRequest", 'strconv.ParseInt: parsing "soon": invalid syntax');
+  expectStatus(
+    await sendJson(server, "DELETE", `${CONFIGMAPS}/graceful?gracePeriodSeconds=soon`),
+    400,
+    "BadRequest",
+    'strconv.ParseInt: parsing "soon": invalid syntax',
+  );
   expect((await sendJson(server, "GET", `${CONFIGMAPS}/graceful`)).status).toBe(200);
   expect((await sendJson(server, "DELETE", `${CONFIGMAPS}/graceful?gracePeriodSeconds=0`)).status).toBe(200);
 });
@@ -170,7 +225,12 @@ test("pretty follows isPrettyPrint: strconv.ParseBool of the parameter, else ind
 });
 
 test("discovery and /version answer with a trailing slash as without one (go-restful trims it)", async () => {
-  for (const [path, kind] of [["/api/", "APIVersions"], ["/apis/", "APIGroupList"], ["/api/v1/", "APIResourceList"], ["/apis/apps/", "APIGroup"], ["/apis/apps/v1/", "APIResourceList"]]) {
+  for (
+    const [path, kind] of [["/api/", "APIVersions"], ["/apis/", "APIGroupList"], ["/api/v1/", "APIResourceList"], [
+      "/apis/apps/",
+      "APIGroup",
+    ], ["/apis/apps/v1/", "APIResourceList"]]
+  ) {
     const slashed = await getJson(server, path);
     expect([path, slashed.kind]).toEqual([path, kind]);
     expect(slashed).toEqual(await getJson(server, path.slice(0, -1)));

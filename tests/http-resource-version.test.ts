@@ -84,12 +84,18 @@ test("list with a continue token is exact from the token: later writes are not s
   await createConfigMap(server, "rv-paging", "p4");
   await sendJson(server, "DELETE", "/api/v1/namespaces/rv-paging/configmaps/p3");
 
-  const rest = await getJson(server, `/api/v1/namespaces/rv-paging/configmaps?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`);
+  const rest = await getJson(
+    server,
+    `/api/v1/namespaces/rv-paging/configmaps?limit=10&continue=${encodeURIComponent(first.metadata.continue)}`,
+  );
   expect(rest.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
   expect(ownNames({ items: [...first.items, ...rest.items] })).toEqual(["p1", "p2", "p3"]);
   expect(rest.metadata.continue ?? "").toBe("");
 
-  const withZero = await getJson(server, `/api/v1/namespaces/rv-paging/configmaps?limit=10&resourceVersion=0&continue=${encodeURIComponent(first.metadata.continue)}`);
+  const withZero = await getJson(
+    server,
+    `/api/v1/namespaces/rv-paging/configmaps?limit=10&resourceVersion=0&continue=${encodeURIComponent(first.metadata.continue)}`,
+  );
   expect(withZero.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
   // resourceVersion=0 with a token is treated as exact from the token: the same page as without it.
   expect(withZero.items.map((item: Json) => item.metadata.name)).toEqual(rest.items.map((item: Json) => item.metadata.name));
@@ -97,7 +103,11 @@ test("list with a continue token is exact from the token: later writes are not s
 
 test("list with limit, continue and a non-zero resourceVersion answers 400", async () => {
   const first = await getJson(server, `${COLLECTION}?limit=1`);
-  const answer = await sendJson(server, "GET", `${COLLECTION}?limit=1&resourceVersion=${beforeC}&continue=${encodeURIComponent(first.metadata.continue)}`);
+  const answer = await sendJson(
+    server,
+    "GET",
+    `${COLLECTION}?limit=1&resourceVersion=${beforeC}&continue=${encodeURIComponent(first.metadata.continue)}`,
+  );
   expectStatus(answer, 400, "BadRequest", "specifying resource version is not allowed when using continue");
 });
 
@@ -112,13 +122,27 @@ test("list with resourceVersionMatch=Exact is the state at that revision, with o
 // kube-apiserver 1.26 rejects these in ValidateListOptions: 422 Invalid on meta.k8s.io ListOptions.
 test("list with resourceVersionMatch=Exact and resourceVersion unset is rejected with kube's message", async () => {
   const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersionMatch=Exact`);
-  expectStatus(answer, 422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
-  expect(answer.body.details).toMatchObject({ group: "meta.k8s.io", kind: "ListOptions", causes: [{ reason: "FieldValueForbidden", field: "resourceVersionMatch" }] });
+  expectStatus(
+    answer,
+    422,
+    "Invalid",
+    'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+  );
+  expect(answer.body.details).toMatchObject({
+    group: "meta.k8s.io",
+    kind: "ListOptions",
+    causes: [{ reason: "FieldValueForbidden", field: "resourceVersionMatch" }],
+  });
 });
 
 test("list with resourceVersionMatch=Exact and resourceVersion=0 is rejected with kube's message", async () => {
   const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersion=0&resourceVersionMatch=Exact`);
-  expectStatus(answer, 422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  expectStatus(
+    answer,
+    422,
+    "Invalid",
+    'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+  );
 });
 
 test("list with resourceVersionMatch=NotOlderThan: unset is rejected, 0 is any, non-zero is not older than", async () => {
@@ -132,13 +156,22 @@ test("list with resourceVersionMatch=NotOlderThan: unset is rejected, 0 is any, 
 
 test("list with resourceVersionMatch and a continue token is rejected", async () => {
   const first = await getJson(server, `${COLLECTION}?limit=1`);
-  const answer = await sendJson(server, "GET", `${COLLECTION}?limit=1&resourceVersion=0&resourceVersionMatch=NotOlderThan&continue=${encodeURIComponent(first.metadata.continue)}`);
+  const answer = await sendJson(
+    server,
+    "GET",
+    `${COLLECTION}?limit=1&resourceVersion=0&resourceVersionMatch=NotOlderThan&continue=${encodeURIComponent(first.metadata.continue)}`,
+  );
   expectStatus(answer, 422, "Invalid", /resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided/);
 });
 
 test("list with an unknown resourceVersionMatch is rejected listing the supported values", async () => {
   const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersion=1&resourceVersionMatch=Foo`);
-  expectStatus(answer, 422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Foo": supported values: "Exact", "NotOlderThan", ""');
+  expectStatus(
+    answer,
+    422,
+    "Invalid",
+    'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Foo": supported values: "Exact", "NotOlderThan", ""',
+  );
 });
 
 test("get and list at a resourceVersion newer than the store answer 504 with Retry-After", async () => {
@@ -155,7 +188,10 @@ test("get and list at a resourceVersion newer than the store answer 504 with Ret
   for (const answer of answers) {
     expectStatus(answer, 504, "Timeout", new RegExp(`^Too large resource version: ${tooLarge}, current: \\d+$`));
     expect(answer.headers.get("Retry-After")).toBe("1");
-    expect(answer.body.details).toMatchObject({ retryAfterSeconds: 1, causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }] });
+    expect(answer.body.details).toMatchObject({
+      retryAfterSeconds: 1,
+      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+    });
   }
 });
 

@@ -29,16 +29,27 @@ const apiService = (name: string, spec: Json) => ({
   apiVersion: "apiregistration.k8s.io/v1",
   kind: "APIService",
   metadata: { name },
-  spec: { group: "example.com", version: "v1", groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: NS, name: "api" }, ...spec },
+  spec: {
+    group: "example.com",
+    version: "v1",
+    groupPriorityMinimum: 1000,
+    versionPriority: 15,
+    service: { namespace: NS, name: "api" },
+    ...spec,
+  },
 });
 const APISERVICES = "/apis/apiregistration.k8s.io/v1/apiservices";
 
 test("APIService: name must be <version>.<group>, versionPriority > 0, port 1-65535", async () => {
-  const body = await expectRejected(APISERVICES, apiService("v2.example.com", { versionPriority: 0, service: { namespace: NS, name: "api", port: 70000 } }), [
-    { field: "metadata.name", message: 'Invalid value: "v2.example.com": must be `spec.version+"."+spec.group`: "v1.example.com"' },
-    { field: "spec.versionPriority", message: "Invalid value: 0: must be positive and less than 1000" },
-    { field: "spec.service.port", message: "Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive" },
-  ]);
+  const body = await expectRejected(
+    APISERVICES,
+    apiService("v2.example.com", { versionPriority: 0, service: { namespace: NS, name: "api", port: 70000 } }),
+    [
+      { field: "metadata.name", message: 'Invalid value: "v2.example.com": must be `spec.version+"."+spec.group`: "v1.example.com"' },
+      { field: "spec.versionPriority", message: "Invalid value: 0: must be positive and less than 1000" },
+      { field: "spec.service.port", message: "Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive" },
+    ],
+  );
   expect(body.message).toStartWith('APIService.apiregistration.k8s.io "v2.example.com" is invalid: [metadata.name: Invalid value:');
   expect(body.details).toMatchObject({ name: "v2.example.com", group: "apiregistration.k8s.io", kind: "APIService" });
 });
@@ -64,7 +75,10 @@ test("webhook configurations: unique names, timeout 1-30, https-only url, sideEf
   };
   await expectRejected(WEBHOOKS, body, [
     { field: "webhooks[0].timeoutSeconds", message: "Invalid value: 31: the timeout value must be between 1 and 30 seconds" },
-    { field: "webhooks[0].clientConfig.url", message: `Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]` },
+    {
+      field: "webhooks[0].clientConfig.url",
+      message: `Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+    },
     { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "u": user information is not permitted in the URL' },
     { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "f": fragments are not permitted in the URL' },
     { field: "webhooks[0].clientConfig.url", message: 'Invalid value: "q=1": query parameters are not permitted in the URL' },
@@ -83,13 +97,26 @@ test("bootstrap token secrets: token id, secret, expiration and group formats", 
     kind: "Secret",
     metadata: { name: "bootstrap-token-abcdef", namespace: "kube-system" },
     type: "bootstrap.kubernetes.io/token",
-    data: { "token-id": b64("abcdef"), "token-secret": b64("TOO-SHORT"), expiration: b64("soon"), "auth-extra-groups": b64("system:nodes") },
+    data: {
+      "token-id": b64("abcdef"),
+      "token-secret": b64("TOO-SHORT"),
+      expiration: b64("soon"),
+      "auth-extra-groups": b64("system:nodes"),
+    },
   }, [
-    { field: "data[token-secret]", message: `Invalid value: "<secret contents redacted>": must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')` },
-    { field: "data[expiration]", message: `Invalid value: "soon": must be an absolute UTC time in RFC 3339 format (e.g. '2017-01-02T15:04:05Z')` },
+    {
+      field: "data[token-secret]",
+      message:
+        `Invalid value: "<secret contents redacted>": must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')`,
+    },
+    {
+      field: "data[expiration]",
+      message: `Invalid value: "soon": must be an absolute UTC time in RFC 3339 format (e.g. '2017-01-02T15:04:05Z')`,
+    },
     {
       field: "data[auth-extra-groups]",
-      message: `Invalid value: "system:nodes": bootstrap group "system:nodes" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`,
+      message:
+        `Invalid value: "system:nodes": bootstrap group "system:nodes" is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`,
     },
   ]);
 });
@@ -109,17 +136,35 @@ test("Service: type values, port range, names for several ports, nodePort only f
     { field: "spec.ports[0].targetPort", message: "Invalid value: 0: must be between 1 and 65535, inclusive" },
     { field: "spec.ports[0].nodePort", message: "Forbidden: may not be used when `type` is 'ClusterIP'" },
   ]);
-  await expectRejected(SERVICES, { apiVersion: "v1", kind: "Service", metadata: { name: "odd" }, spec: { type: "Odd", ports: [{ port: 80 }] } }, [
+  await expectRejected(SERVICES, {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "odd" },
+    spec: { type: "Odd", ports: [{ port: 80 }] },
+  }, [
     { field: "spec.type", message: 'Unsupported value: "Odd": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"' },
   ]);
 });
 
 test("immutable fields: a changed Service clusterIP and the data of an immutable ConfigMap give 422", async () => {
-  const service = { apiVersion: "v1", kind: "Service", metadata: { name: "fixed" }, spec: { clusterIP: "10.0.0.10", ports: [{ port: 80 }] } };
+  const service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "fixed" },
+    spec: { clusterIP: "10.0.0.10", ports: [{ port: 80 }] },
+  };
   expect((await sendJson(server, "POST", SERVICES, service)).status).toBe(201);
   const stored = await getJson(server, `${SERVICES}/fixed`);
-  const moved = await sendJson(server, "PUT", `${SERVICES}/fixed`, { ...stored, spec: { ...stored.spec, clusterIP: "10.0.0.11", clusterIPs: ["10.0.0.11"] } });
-  expectStatus(moved, 422, "Invalid", 'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.11"}: may not change once set');
+  const moved = await sendJson(server, "PUT", `${SERVICES}/fixed`, {
+    ...stored,
+    spec: { ...stored.spec, clusterIP: "10.0.0.11", clusterIPs: ["10.0.0.11"] },
+  });
+  expectStatus(
+    moved,
+    422,
+    "Invalid",
+    'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.11"}: may not change once set',
+  );
 
   const configMaps = `/api/v1/namespaces/${NS}/configmaps`;
   const frozen = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "frozen" }, immutable: true, data: { a: "1" } };
@@ -152,7 +197,12 @@ test("immutable fields: a Deployment's selector and a RoleBinding's roleRef cann
   });
   expect((await sendJson(server, "POST", bindings, binding("view"))).status).toBe(201);
   const rebound = await sendJson(server, "PUT", `${bindings}/readers`, binding("edit"));
-  expectStatus(rebound, 422, "Invalid", /roleRef: Invalid value: rbac.RoleRef\{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"\}: cannot change roleRef$/);
+  expectStatus(
+    rebound,
+    422,
+    "Invalid",
+    /roleRef: Invalid value: rbac.RoleRef\{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"\}: cannot change roleRef$/,
+  );
 });
 
 test("a pod update that changes more than images is forbidden with kube's message", async () => {
@@ -160,8 +210,19 @@ test("a pod update that changes more than images is forbidden with kube's messag
   const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "nginx:1" }] } };
   expect((await sendJson(server, "POST", pods, pod)).status).toBe(201);
   // A strategic merge patch merges containers by name, so only the image changes (the ServiceAccount admission mounts stay).
-  const imageOnly = await sendJson(server, "PATCH", `${pods}/p`, { spec: { containers: [{ name: "c", image: "nginx:2" }] } }, "application/strategic-merge-patch+json");
+  const imageOnly = await sendJson(
+    server,
+    "PATCH",
+    `${pods}/p`,
+    { spec: { containers: [{ name: "c", image: "nginx:2" }] } },
+    "application/strategic-merge-patch+json",
+  );
   expect({ status: imageOnly.status, message: imageOnly.body.message }).toEqual({ status: 200, message: undefined });
   const moved = await sendJson(server, "PATCH", `${pods}/p`, { spec: { nodeName: "elsewhere" } }, "application/merge-patch+json");
-  expectStatus(moved, 422, "Invalid", /^Pod "p" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/);
+  expectStatus(
+    moved,
+    422,
+    "Invalid",
+    /^Pod "p" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers\[\*\].image`/,
+  );
 });

@@ -45,7 +45,9 @@ test("Time and MicroTime fields are stored and answered in UTC at their own prec
   const stored = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/events`, event);
   expect(stored.status).toBe(201);
   expect([stored.body.firstTimestamp, stored.body.lastTimestamp]).toEqual(["2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z"]);
-  const patched = await sendJson(server, "PATCH", `/api/v1/namespaces/${NS}/events/happened`, { lastTimestamp: "2024-05-01T11:00:00+01:00" }, "application/merge-patch+json");
+  const patched = await sendJson(server, "PATCH", `/api/v1/namespaces/${NS}/events/happened`, {
+    lastTimestamp: "2024-05-01T11:00:00+01:00",
+  }, "application/merge-patch+json");
   expect(patched.body.lastTimestamp).toBe("2024-05-01T10:00:00Z");
 });
 
@@ -59,7 +61,9 @@ async function rawText(path: string, headers: Record<string, string> = {}): Prom
 
 function job(name: string, deadline: string): string {
   const template = { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } };
-  return `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"${name}"},"spec":{"activeDeadlineSeconds":${deadline},"template":${JSON.stringify(template)}}}`;
+  return `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"${name}"},"spec":{"activeDeadlineSeconds":${deadline},"template":${
+    JSON.stringify(template)
+  }}}`;
 }
 
 test("an int64 field keeps 9223372036854775807 exactly through create, get, list, watch, apply and kubectl", async () => {
@@ -77,25 +81,35 @@ test("an int64 field keeps 9223372036854775807 exactly through create, get, list
   expect(await kubectlOk(server, ["-n", NS, "get", "job", "deadline", "-o", "jsonpath={.spec.activeDeadlineSeconds}"])).toBe(INT64_MAX);
 
   const applied = await server.request("PATCH", `${jobs}/applied?fieldManager=values`, {
-    body: `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: applied\nspec:\n  activeDeadlineSeconds: 9007199254740993\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n`,
+    body:
+      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: applied\nspec:\n  activeDeadlineSeconds: 9007199254740993\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n`,
     headers: { "Content-Type": "application/apply-patch+yaml" },
   });
   expect(applied.status).toBe(201);
   expect(await rawText(`${jobs}/applied`)).toContain('"activeDeadlineSeconds":9007199254740993');
-  const overflow = await server.request("POST", jobs, { body: job("overflow", "9223372036854775808"), headers: { "Content-Type": "application/json" } });
+  const overflow = await server.request("POST", jobs, {
+    body: job("overflow", "9223372036854775808"),
+    headers: { "Content-Type": "application/json" },
+  });
   expect(overflow.status).toBe(400);
-  expect((await overflow.json()).message).toContain("json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64");
+  expect((await overflow.json()).message).toContain(
+    "json: cannot unmarshal number 9223372036854775808 into Go struct field JobSpec.spec.activeDeadlineSeconds of type int64",
+  );
 });
 
 test("a custom resource's integer field keeps values beyond 2^53 exactly, through create and merge patch", async () => {
   await kubectlOk(server, ["apply", "-f", resolve(import.meta.dir, "testdata/crontab-crd.yaml")]);
   await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
   const crontabs = `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`;
-  const body = `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"big"},"spec":{"image":"i","replicas":${INT64_MAX}}}`;
+  const body =
+    `{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"big"},"spec":{"image":"i","replicas":${INT64_MAX}}}`;
   const created = await server.request("POST", crontabs, { body, headers: { "Content-Type": "application/json" } });
   expect(created.status).toBe(201);
   expect(await rawText(`${crontabs}/big`)).toContain(`"replicas":${INT64_MAX}`);
-  const patched = await server.request("PATCH", `${crontabs}/big`, { body: '{"spec":{"replicas":9007199254740993}}', headers: { "Content-Type": "application/merge-patch+json" } });
+  const patched = await server.request("PATCH", `${crontabs}/big`, {
+    body: '{"spec":{"replicas":9007199254740993}}',
+    headers: { "Content-Type": "application/merge-patch+json" },
+  });
   expect(patched.status).toBe(200);
   expect(await patched.text()).toContain('"replicas":9007199254740993');
 });

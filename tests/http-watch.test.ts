@@ -70,9 +70,13 @@ test("a watch reports DELETED with the last state of the object", async () => {
 test("a label-selected watch sees an object leave the selection as DELETED and enter it as ADDED", async () => {
   await createNamespace(server, "w-select");
   const o = await createConfigMap(server, "w-select", "o", { labels: { app: "web" } });
-  const watch = await openWatch(server, `${collection("w-select")}?watch=true&labelSelector=app%3Dweb&resourceVersion=${o.metadata.resourceVersion}`);
+  const watch = await openWatch(
+    server,
+    `${collection("w-select")}?watch=true&labelSelector=app%3Dweb&resourceVersion=${o.metadata.resourceVersion}`,
+  );
   try {
-    const patch = (labels: Json) => sendJson(server, "PATCH", `${collection("w-select")}/o`, { metadata: { labels } }, "application/merge-patch+json");
+    const patch = (labels: Json) =>
+      sendJson(server, "PATCH", `${collection("w-select")}/o`, { metadata: { labels } }, "application/merge-patch+json");
     expect((await patch({ app: "db" })).status).toBe(200);
     expect((await patch({ app: "web" })).status).toBe(200);
     const events = [await watch.next(), await watch.next()];
@@ -85,7 +89,10 @@ test("a label-selected watch sees an object leave the selection as DELETED and e
 test("allowWatchBookmarks with timeoutSeconds=4 delivers a BOOKMARK before the stream ends", async () => {
   await createNamespace(server, "w-bookmark");
   const start = Number((await getJson(server, collection("w-bookmark"))).metadata.resourceVersion);
-  const watch = await openWatch(server, `${collection("w-bookmark")}?watch=true&allowWatchBookmarks=true&timeoutSeconds=4&resourceVersion=${start}`);
+  const watch = await openWatch(
+    server,
+    `${collection("w-bookmark")}?watch=true&allowWatchBookmarks=true&timeoutSeconds=4&resourceVersion=${start}`,
+  );
   try {
     const events = await watch.drain(6000);
     const bookmarks = events.filter((event) => event.type === "BOOKMARK");
@@ -150,9 +157,14 @@ test("200 concurrent creates and updates each reach a watcher exactly once, in r
   const start = (await getJson(server, collection(ns))).metadata.resourceVersion;
   const watch = await openWatch(server, `${collection(ns)}?watch=true&resourceVersion=${start}`);
   try {
-    const creates = Array.from({ length: 100 }, (_, i) => sendJson(server, "POST", collection(ns), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `n${i}` } }));
-    const updates = Array.from({ length: 100 }, (_, i) =>
-      sendJson(server, "PATCH", `${collection(ns)}/${counters[i % 10]}`, { data: { round: String(i) } }, "application/merge-patch+json"),
+    const creates = Array.from(
+      { length: 100 },
+      (_, i) => sendJson(server, "POST", collection(ns), { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `n${i}` } }),
+    );
+    const updates = Array.from(
+      { length: 100 },
+      (_, i) =>
+        sendJson(server, "PATCH", `${collection(ns)}/${counters[i % 10]}`, { data: { round: String(i) } }, "application/merge-patch+json"),
     );
     const answers = await Promise.all([...creates, ...updates]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(100).fill(200), ...Array(100).fill(201)]);

@@ -49,7 +49,13 @@ test("deleting an object with finalizers marks it terminating; removing the last
     expect(stillThere.metadata.deletionTimestamp).toBe(deleted.body.metadata.deletionTimestamp);
     expect(stillThere.metadata.finalizers).toEqual(["example.com/hold"]);
 
-    const released = await sendJson(server, "PATCH", `${CONFIGMAPS}/held`, { metadata: { finalizers: null } }, "application/merge-patch+json");
+    const released = await sendJson(
+      server,
+      "PATCH",
+      `${CONFIGMAPS}/held`,
+      { metadata: { finalizers: null } },
+      "application/merge-patch+json",
+    );
     expect(released.status).toBe(200);
     expectStatus(await sendJson(server, "GET", `${CONFIGMAPS}/held`), 404, "NotFound", 'configmaps "held" not found');
 
@@ -64,10 +70,16 @@ test("deleting an object with finalizers marks it terminating; removing the last
 test("a PUT removing the finalizers of a terminating object removes it", async () => {
   await createConfigMap(server, NS, "held-put", { finalizers: ["example.com/a", "example.com/b"] });
   const terminating = (await sendJson(server, "DELETE", `${CONFIGMAPS}/held-put`)).body;
-  const oneLeft = await sendJson(server, "PUT", `${CONFIGMAPS}/held-put`, { ...terminating, metadata: { ...terminating.metadata, finalizers: ["example.com/b"] } });
+  const oneLeft = await sendJson(server, "PUT", `${CONFIGMAPS}/held-put`, {
+    ...terminating,
+    metadata: { ...terminating.metadata, finalizers: ["example.com/b"] },
+  });
   expect(oneLeft.status).toBe(200);
   expect(oneLeft.body.metadata.finalizers).toEqual(["example.com/b"]);
-  const none = await sendJson(server, "PUT", `${CONFIGMAPS}/held-put`, { ...oneLeft.body, metadata: { ...oneLeft.body.metadata, finalizers: [] } });
+  const none = await sendJson(server, "PUT", `${CONFIGMAPS}/held-put`, {
+    ...oneLeft.body,
+    metadata: { ...oneLeft.body.metadata, finalizers: [] },
+  });
   expect(none.status).toBe(200);
   expect((await sendJson(server, "GET", `${CONFIGMAPS}/held-put`)).status).toBe(404);
 });
@@ -77,7 +89,12 @@ test("a PUT with a stale resourceVersion answers 409 Conflict and changes nothin
   const first = await sendJson(server, "PUT", `${CONFIGMAPS}/contended`, { ...created, data: { winner: "first" } });
   expect(first.status).toBe(200);
   const stale = await sendJson(server, "PUT", `${CONFIGMAPS}/contended`, { ...created, data: { winner: "second" } });
-  expectStatus(stale, 409, "Conflict", 'Operation cannot be fulfilled on configmaps "contended": the object has been modified; please apply your changes to the latest version and try again');
+  expectStatus(
+    stale,
+    409,
+    "Conflict",
+    'Operation cannot be fulfilled on configmaps "contended": the object has been modified; please apply your changes to the latest version and try again',
+  );
   expect(stale.body.details).toEqual({ name: "contended", kind: "configmaps" });
   expect((await getJson(server, `${CONFIGMAPS}/contended`)).data).toEqual({ winner: "first" });
 });
@@ -97,7 +114,11 @@ test("a PUT to /status changes only the status of a Deployment", async () => {
 
 test("a PUT to the main resource ignores status changes", async () => {
   const created = await createDeployment("main-only");
-  const answer = await sendJson(server, "PUT", `${DEPLOYMENTS}/main-only`, { ...created, metadata: { ...created.metadata, labels: { l: "1" } }, status: { replicas: 9 } });
+  const answer = await sendJson(server, "PUT", `${DEPLOYMENTS}/main-only`, {
+    ...created,
+    metadata: { ...created.metadata, labels: { l: "1" } },
+    status: { replicas: 9 },
+  });
   expect(answer.status).toBe(200);
   expect(answer.body.metadata.labels).toEqual({ l: "1" });
   expect(answer.body.status?.replicas).toBeUndefined();
@@ -106,12 +127,24 @@ test("a PUT to the main resource ignores status changes", async () => {
 test("generation increases on a spec change only", async () => {
   const created = await createDeployment("generations");
   expect(created.metadata.generation).toBe(1);
-  const relabeled = await sendJson(server, "PATCH", `${DEPLOYMENTS}/generations`, { metadata: { labels: { x: "y" } } }, "application/merge-patch+json");
+  const relabeled = await sendJson(
+    server,
+    "PATCH",
+    `${DEPLOYMENTS}/generations`,
+    { metadata: { labels: { x: "y" } } },
+    "application/merge-patch+json",
+  );
   expect(relabeled.body.metadata.generation).toBe(1);
   const scaled = await sendJson(server, "PATCH", `${DEPLOYMENTS}/generations`, { spec: { replicas: 4 } }, "application/merge-patch+json");
   expect(scaled.status).toBe(200);
   expect(scaled.body.metadata.generation).toBe(2);
-  const statusOnly = await sendJson(server, "PATCH", `${DEPLOYMENTS}/generations/status`, { status: { replicas: 4 } }, "application/merge-patch+json");
+  const statusOnly = await sendJson(
+    server,
+    "PATCH",
+    `${DEPLOYMENTS}/generations/status`,
+    { status: { replicas: 4 } },
+    "application/merge-patch+json",
+  );
   expect(statusOnly.body.metadata.generation).toBe(2);
 });
 
@@ -122,11 +155,22 @@ test("PUT of a missing lease or endpoints creates it with 201", async () => {
   expect(leaseAnswer.body.spec.holderIdentity).toBe("me");
   const endpoints = { apiVersion: "v1", kind: "Endpoints", metadata: { name: "svc" }, subsets: [] };
   expect((await sendJson(server, "PUT", `/api/v1/namespaces/${NS}/endpoints/svc`, endpoints)).status).toBe(201);
-  expect((await sendJson(server, "PUT", `/api/v1/namespaces/${NS}/endpoints/svc`, (await getJson(server, `/api/v1/namespaces/${NS}/endpoints/svc`)))).status).toBe(200);
+  expect(
+    (await sendJson(
+      server,
+      "PUT",
+      `/api/v1/namespaces/${NS}/endpoints/svc`,
+      await getJson(server, `/api/v1/namespaces/${NS}/endpoints/svc`),
+    )).status,
+  ).toBe(200);
 });
 
 test("PUT of a missing configmap answers 404 NotFound", async () => {
-  const answer = await sendJson(server, "PUT", `${CONFIGMAPS}/absent`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "absent" } });
+  const answer = await sendJson(server, "PUT", `${CONFIGMAPS}/absent`, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "absent" },
+  });
   expectStatus(answer, 404, "NotFound", 'configmaps "absent" not found');
 });
 

@@ -52,7 +52,10 @@ test("apply --server-side creates, re-applies, conflicts with another manager, a
   const created = await applyServerSide(deploymentYaml(1));
   expect({ code: created.code, stdout: created.stdout.trim() }).toEqual({ code: 0, stdout: "deployment.apps/web serverside-applied" });
   let state = await managedFields("deployment", "web");
-  expect(state.entries.find((e) => e.manager === "kubectl")).toMatchObject({ operation: "Apply", fieldsV1: { "f:spec": { "f:replicas": {} } } });
+  expect(state.entries.find((e) => e.manager === "kubectl")).toMatchObject({
+    operation: "Apply",
+    fieldsV1: { "f:spec": { "f:replicas": {} } },
+  });
 
   expect((await applyServerSide(deploymentYaml(2))).code).toBe(0);
   expect((await managedFields("deployment", "web")).object.spec.replicas).toBe(2);
@@ -76,9 +79,19 @@ test("apply --server-side creates, re-applies, conflicts with another manager, a
 test("apply without fieldManager is refused, and a body carrying managedFields is a 400", async () => {
   const path = "/apis/apps/v1/namespaces/ssa/deployments/web";
   const body = parse(deploymentYaml(1));
-  expectStatus(await sendJson(server, "PATCH", path, body, "application/apply-patch+yaml"), 422, "Invalid", /fieldManager: Required value: is required for apply patch/);
+  expectStatus(
+    await sendJson(server, "PATCH", path, body, "application/apply-patch+yaml"),
+    422,
+    "Invalid",
+    /fieldManager: Required value: is required for apply patch/,
+  );
   body.metadata.managedFields = [];
-  expectStatus(await sendJson(server, "PATCH", `${path}?fieldManager=x`, body, "application/apply-patch+yaml"), 400, "BadRequest", "metadata.managedFields must be nil");
+  expectStatus(
+    await sendJson(server, "PATCH", `${path}?fieldManager=x`, body, "application/apply-patch+yaml"),
+    400,
+    "BadRequest",
+    "metadata.managedFields must be nil",
+  );
 });
 
 test("writes record Update entries named after kubectl's command, and a created-by-apply object answers 201", async () => {
@@ -88,14 +101,22 @@ test("writes record Update entries named after kubectl's command, and a created-
     { manager: "kubectl-create", operation: "Update", fieldsV1: { "f:data": { ".": {}, "f:a": {} } } },
   ]);
   const answer = await sendJson(server, "PATCH", "/api/v1/namespaces/ssa/configmaps/fresh?fieldManager=tool", {
-    apiVersion: "v1", kind: "ConfigMap", metadata: { name: "fresh" }, data: { k: "v" },
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "fresh" },
+    data: { k: "v" },
   }, "application/apply-patch+yaml");
   expect(answer.status).toBe(201);
-  expect(answer.body.metadata.managedFields).toMatchObject([{ manager: "tool", operation: "Apply", fieldsV1: { "f:data": { "f:k": {} } } }]);
+  expect(answer.body.metadata.managedFields).toMatchObject([{
+    manager: "tool",
+    operation: "Apply",
+    fieldsV1: { "f:data": { "f:k": {} } },
+  }]);
 });
 
 test("apply --server-side takes over the fields of an object last written by client-side apply", async () => {
-  const configMap = (value: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: switch\n  namespace: ssa\ndata:\n  key: ${value}\n`;
+  const configMap = (value: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: switch\n  namespace: ssa\ndata:\n  key: ${value}\n`;
   expect((await server.kubectl(["apply", "-f", "-"], { stdin: configMap("one") })).code).toBe(0);
   let state = await managedFields("configmap", "switch");
   expect(state.entries.map((e) => [e.manager, e.operation])).toEqual([["kubectl-client-side-apply", "Update"]]);

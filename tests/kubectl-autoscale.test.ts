@@ -17,14 +17,18 @@ const V1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers";
 const V2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers";
 
 test("kubectl autoscale (posts autoscaling/v1) creates an HPA kubectl get shows through autoscaling/v2", async () => {
-  expect(await kubectlOk(server, ["autoscale", "deployment", "d", "--min=2", "--max=5", "--cpu-percent=80"])).toContain("horizontalpodautoscaler.autoscaling/d autoscaled");
+  expect(await kubectlOk(server, ["autoscale", "deployment", "d", "--min=2", "--max=5", "--cpu-percent=80"])).toContain(
+    "horizontalpodautoscaler.autoscaling/d autoscaled",
+  );
   const table = (await kubectlOk(server, ["get", "hpa"])).split("\n");
   expect(table[0].split(/\s+/)).toEqual(["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"]);
   expect(table[1].split(/\s+/).slice(0, 6)).toEqual(["d", "Deployment/d", "<unknown>/80%", "2", "5", "0"]);
   const asV2 = JSON.parse(await kubectlOk(server, ["get", "hpa", "d", "-o", "json"]));
   expect(asV2.apiVersion).toBe("autoscaling/v2");
   expect(asV2.spec).toEqual({
-    scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" }, minReplicas: 2, maxReplicas: 5,
+    scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" },
+    minReplicas: 2,
+    maxReplicas: 5,
     metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
   });
   const asV1 = await getJson(server, `${V1}/d`);
@@ -46,9 +50,12 @@ test("autoscaling/v1 is discovered beside the preferred v2, with the same storag
 
 test("v2 metrics and behavior v1 cannot express survive a v1 read-modify-write (kube's autoscaling.alpha.kubernetes.io annotations)", async () => {
   const created = await sendJson(server, "POST", V2, {
-    apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "multi" },
+    apiVersion: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+    metadata: { name: "multi" },
     spec: {
-      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" }, maxReplicas: 4,
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" },
+      maxReplicas: 4,
       metrics: [
         { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } } },
         { type: "Pods", pods: { metric: { name: "qps" }, target: { type: "AverageValue", averageValue: "10" } } },
@@ -59,7 +66,10 @@ test("v2 metrics and behavior v1 cannot express survive a v1 read-modify-write (
   expect(created.status).toBe(201);
   const v1 = await getJson(server, `${V1}/multi`);
   expect(v1.spec.targetCPUUtilizationPercentage).toBe(50);
-  expect(JSON.parse(v1.metadata.annotations["autoscaling.alpha.kubernetes.io/metrics"])).toEqual([{ type: "Pods", pods: { metricName: "qps", targetAverageValue: "10" } }]);
+  expect(JSON.parse(v1.metadata.annotations["autoscaling.alpha.kubernetes.io/metrics"])).toEqual([{
+    type: "Pods",
+    pods: { metricName: "qps", targetAverageValue: "10" },
+  }]);
   expect(JSON.parse(v1.metadata.annotations["autoscaling.alpha.kubernetes.io/behavior"]).ScaleDown.StabilizationWindowSeconds).toBe(60);
   v1.spec.maxReplicas = 6;
   expect((await sendJson(server, "PUT", `${V1}/multi`, v1)).status).toBe(200);
@@ -85,7 +95,15 @@ test("autoscaling/v1 HPAs are served as Tables with kube's printHorizontalPodAut
   const response = await server.request("GET", `${V1}/d`, { headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" } });
   expect(response.status).toBe(200);
   const table = await response.json();
-  expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"]);
+  expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
+    "Name",
+    "Reference",
+    "Targets",
+    "MinPods",
+    "MaxPods",
+    "Replicas",
+    "Age",
+  ]);
   expect(table.rows[0].cells.slice(0, 6)).toEqual(["d", "Deployment/d", "<unknown>/80%", "2", 7, 0]);
 });
 

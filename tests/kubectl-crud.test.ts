@@ -22,7 +22,10 @@ async function createFromFile(namespace: string, file: string): Promise<void> {
   const yaml = await readFile(join(TESTDATA, file), "utf8");
   const { apiVersion, kind } = parse(yaml);
   const prefix = apiVersion === "v1" ? "/api/v1" : `/apis/${apiVersion}`;
-  const response = await server.request("POST", `${prefix}/namespaces/${namespace}/${kind.toLowerCase()}s`, { body: yaml, headers: { "Content-Type": "application/yaml" } });
+  const response = await server.request("POST", `${prefix}/namespaces/${namespace}/${kind.toLowerCase()}s`, {
+    body: yaml,
+    headers: { "Content-Type": "application/yaml" },
+  });
   expect({ file, status: response.status }).toEqual({ file, status: 201 });
 }
 
@@ -36,7 +39,11 @@ test("kubectl create -f creates a ConfigMap, a Deployment and a Secret from YAML
   await createNamespace(server, "crud-files");
   const files = ["configmap.yaml", "deployment.yaml", "secret.yaml"].flatMap((file) => ["-f", join(TESTDATA, file)]);
   const stdout = await kubectlOk(server, ["create", "-n", "crud-files", ...files]);
-  expect(stdout.trim().split("\n").sort()).toEqual(["configmap/app-config created", "deployment.apps/web created", "secret/db-credentials created"]);
+  expect(stdout.trim().split("\n").sort()).toEqual([
+    "configmap/app-config created",
+    "deployment.apps/web created",
+    "secret/db-credentials created",
+  ]);
 
   const deployment = JSON.parse(await kubectlOk(server, ["get", "deployment", "web", "-n", "crud-files", "-o", "json"]));
   expect(deployment).toMatchObject({ apiVersion: "apps/v1", kind: "Deployment", spec: { replicas: 2 }, metadata: { generation: 1 } });
@@ -52,7 +59,7 @@ test("kubectl create -f of an existing object fails with AlreadyExists", async (
   await kubectlOk(server, create);
   const again = await server.kubectl(create);
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain('Error from server (AlreadyExists): error when creating');
+  expect(again.stderr).toContain("Error from server (AlreadyExists): error when creating");
   expect(again.stderr).toContain('configmaps "app-config" already exists');
 });
 
@@ -60,7 +67,11 @@ test("kubectl get -o json and -o yaml print the stored object", async () => {
   await createNamespace(server, "crud-get");
   await createFromFile("crud-get", "configmap.yaml");
   const asJson = JSON.parse(await kubectlOk(server, ["get", "configmap", "app-config", "-n", "crud-get", "-o", "json"]));
-  expect(asJson).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app-config", namespace: "crud-get", labels: { app: "web" } } });
+  expect(asJson).toMatchObject({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "app-config", namespace: "crud-get", labels: { app: "web" } },
+  });
   expect(asJson.data).toEqual({ greeting: "hello", "settings.ini": "[server]\nport = 8080\n" });
   expect(asJson.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
   expect(asJson.metadata.resourceVersion).toMatch(/^\d+$/);
@@ -107,7 +118,9 @@ test("kubectl api-resources lists the built-in resources with short names, group
 
 test("kubectl api-versions lists the core and named group versions", async () => {
   const versions = (await kubectlOk(server, ["api-versions"])).trim().split("\n");
-  for (const expected of ["v1", "apps/v1", "batch/v1", "coordination.k8s.io/v1", "rbac.authorization.k8s.io/v1"]) expect(versions).toContain(expected);
+  for (const expected of ["v1", "apps/v1", "batch/v1", "coordination.k8s.io/v1", "rbac.authorization.k8s.io/v1"]) {
+    expect(versions).toContain(expected);
+  }
 });
 
 test("kubectl get --raw /healthz?verbose prints every check and the verdict", async () => {

@@ -60,10 +60,20 @@ test("kubectl run makes a pod with kube's pod defaults", async () => {
 });
 
 test("a Service with only a port gets targetPort, protocol TCP, type ClusterIP and sessionAffinity None", async () => {
-  const service = { apiVersion: "v1", kind: "Service", metadata: { name: "svc", namespace: NAMESPACE }, spec: { selector: { app: "web" }, ports: [{ port: 80 }] } };
+  const service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "svc", namespace: NAMESPACE },
+    spec: { selector: { app: "web" }, ports: [{ port: 80 }] },
+  };
   await kubectlOk(server, ["create", "-f", "-"], stringify(service));
   const stored = await getYaml("service", "svc", "-n", NAMESPACE);
-  expect(stored.spec).toMatchObject({ type: "ClusterIP", sessionAffinity: "None", internalTrafficPolicy: "Cluster", ports: [{ port: 80, targetPort: 80, protocol: "TCP" }] });
+  expect(stored.spec).toMatchObject({
+    type: "ClusterIP",
+    sessionAffinity: "None",
+    internalTrafficPolicy: "Cluster",
+    ports: [{ port: 80, targetPort: 80, protocol: "TCP" }],
+  });
 });
 
 test("a Secret without a type is Opaque", async () => {
@@ -101,9 +111,17 @@ test("a mutating webhook configuration shows the webhook defaults of spec 2.9", 
 
 test("defaults also apply to objects changed by a patch", async () => {
   await kubectlOk(server, ["create", "deployment", "patched", "--image=nginx:1.25", "-n", NAMESPACE]);
-  const patch = JSON.stringify({ spec: { strategy: { type: "Recreate", rollingUpdate: null }, template: { spec: { containers: [{ name: "nginx", image: "nginx:1.25", ports: [{ containerPort: 8080 }] }] } } } });
+  const patch = JSON.stringify({
+    spec: {
+      strategy: { type: "Recreate", rollingUpdate: null },
+      template: { spec: { containers: [{ name: "nginx", image: "nginx:1.25", ports: [{ containerPort: 8080 }] }] } },
+    },
+  });
   await kubectlOk(server, ["patch", "deployment", "patched", "-n", NAMESPACE, "--type=merge", "-p", patch]);
   const deployment = await getYaml("deployment", "patched", "-n", NAMESPACE);
   expect(deployment.spec.strategy).toEqual({ type: "Recreate" });
-  expect(deployment.spec.template.spec.containers[0]).toMatchObject({ ports: [{ containerPort: 8080, protocol: "TCP" }], imagePullPolicy: "IfNotPresent" });
+  expect(deployment.spec.template.spec.containers[0]).toMatchObject({
+    ports: [{ containerPort: 8080, protocol: "TCP" }],
+    imagePullPolicy: "IfNotPresent",
+  });
 });

@@ -72,12 +72,21 @@ test("kubectl get with an unknown field selector fails with the server's BadRequ
 test("kubectl delete namespace deletes the objects in it, then the namespace", async () => {
   await createNamespace(server, "doomed");
   await createConfigMap(server, "doomed", "inside");
-  const secret = await sendJson(server, "POST", "/api/v1/namespaces/doomed/secrets", { apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data: {} });
+  const secret = await sendJson(server, "POST", "/api/v1/namespaces/doomed/secrets", {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "s" },
+    data: {},
+  });
   expect(secret.status).toBe(201);
 
   // kubectl waits until the namespace is really gone (its finalizer ran).
   const deleted = await server.kubectl(["delete", "namespace", "doomed", "--timeout=25s"]);
-  expect({ code: deleted.code, stdout: deleted.stdout, stderr: deleted.stderr }).toEqual({ code: 0, stdout: 'namespace "doomed" deleted\n', stderr: "" });
+  expect({ code: deleted.code, stdout: deleted.stdout, stderr: deleted.stderr }).toEqual({
+    code: 0,
+    stdout: 'namespace "doomed" deleted\n',
+    stderr: "",
+  });
 
   const namespace = await sendJson(server, "GET", "/api/v1/namespaces/doomed");
   expect(namespace.status).toBe(404);

@@ -34,7 +34,9 @@ function configMapList(suffix: string): string {
 }
 
 test("/openapi/v2 answers the gnostic protobuf form when kubectl asks for it only", async () => {
-  const response = await server.request("GET", "/openapi/v2", { headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" } });
+  const response = await server.request("GET", "/openapi/v2", {
+    headers: { Accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" },
+  });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
   const bytes = new Uint8Array(await response.arrayBuffer());
@@ -43,10 +45,16 @@ test("/openapi/v2 answers the gnostic protobuf form when kubectl asks for it onl
 });
 
 test("kubectl create -f of a TokenReview validates against /openapi/v2 and succeeds", async () => {
-  const token = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/serviceaccounts/default/token`, { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} });
+  const token = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/serviceaccounts/default/token`, {
+    apiVersion: "authentication.k8s.io/v1",
+    kind: "TokenRequest",
+    spec: {},
+  });
   expect(token.status).toBe(201);
   const review = ["apiVersion: authentication.k8s.io/v1", "kind: TokenReview", "spec:", `  token: ${token.body.status.token}`].join("\n");
-  const result = await server.kubectl(["create", "-f", "-", "-o", "jsonpath={.status.authenticated} {.status.user.username}"], { stdin: review });
+  const result = await server.kubectl(["create", "-f", "-", "-o", "jsonpath={.status.authenticated} {.status.user.username}"], {
+    stdin: review,
+  });
   expect(result.stderr).toBe("");
   expect(result.stdout).toBe(`true system:serviceaccount:${NS}:default`);
 });
@@ -69,7 +77,9 @@ test("kubectl validation through /openapi/v2 still rejects an unknown field", as
   const review = ["apiVersion: authentication.k8s.io/v1", "kind: TokenReview", "spec:", "  token: x", "  bogus: 1"].join("\n");
   const result = await server.kubectl(["create", "-f", "-"], { stdin: review });
   expect(result.code).not.toBe(0);
-  expect(result.stderr).toContain('ValidationError(TokenReview.spec): unknown field "bogus" in io.k8s.api.authentication.v1.TokenReviewSpec');
+  expect(result.stderr).toContain(
+    'ValidationError(TokenReview.spec): unknown field "bogus" in io.k8s.api.authentication.v1.TokenReviewSpec',
+  );
 });
 
 test("kubectl explain keeps using /openapi/v3", async () => {

@@ -74,11 +74,27 @@ test("kubectl apply creates, then leaves unchanged, then removes what the file n
 
 test("kubectl patch --type json, merge and strategic change a Deployment", async () => {
   await applyYaml(deploymentYaml("patched"));
-  expect(await kubectlInNamespace(["patch", "deployment", "patched", "--type=json", "-p", '[{"op":"replace","path":"/spec/replicas","value":4}]'])).toBe(
+  expect(
+    await kubectlInNamespace([
+      "patch",
+      "deployment",
+      "patched",
+      "--type=json",
+      "-p",
+      '[{"op":"replace","path":"/spec/replicas","value":4}]',
+    ]),
+  ).toBe(
     "deployment.apps/patched patched\n",
   );
   await kubectlInNamespace(["patch", "deployment", "patched", "--type=merge", "-p", '{"metadata":{"labels":{"merged":"yes"}}}']);
-  await kubectlInNamespace(["patch", "deployment", "patched", "--type=strategic", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}']);
+  await kubectlInNamespace([
+    "patch",
+    "deployment",
+    "patched",
+    "--type=strategic",
+    "-p",
+    '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}',
+  ]);
   const deployment = await getObject("deployment", "patched");
   expect(deployment.spec.replicas).toBe(4);
   expect(deployment.metadata.labels).toEqual({ app: "patched", merged: "yes" });
@@ -88,7 +104,16 @@ test("kubectl patch --type json, merge and strategic change a Deployment", async
 
 test("a failing JSON patch test operation is refused as kube-apiserver does", async () => {
   await applyYaml(deploymentYaml("tested"));
-  const result = await server.kubectl(["-n", NS, "patch", "deployment", "tested", "--type=json", "-p", '[{"op":"test","path":"/spec/replicas","value":9}]']);
+  const result = await server.kubectl([
+    "-n",
+    NS,
+    "patch",
+    "deployment",
+    "tested",
+    "--type=json",
+    "-p",
+    '[{"op":"test","path":"/spec/replicas","value":9}]',
+  ]);
   expect(result.code).toBe(1);
   expect(result.stderr).toContain("the server rejected our request due to an error in our request");
 });
@@ -97,7 +122,9 @@ test("kubectl label, annotate and set image update the object", async () => {
   await applyYaml(deploymentYaml("decorated"));
   expect(await kubectlInNamespace(["label", "deployment", "decorated", "tier=front"])).toBe("deployment.apps/decorated labeled\n");
   expect(await kubectlInNamespace(["annotate", "deployment", "decorated", "note=hello"])).toBe("deployment.apps/decorated annotated\n");
-  expect(await kubectlInNamespace(["set", "image", "deployment/decorated", "main=nginx:1.26"])).toBe("deployment.apps/decorated image updated\n");
+  expect(await kubectlInNamespace(["set", "image", "deployment/decorated", "main=nginx:1.26"])).toBe(
+    "deployment.apps/decorated image updated\n",
+  );
   await kubectlInNamespace(["label", "deployment", "decorated", "tier-"]);
   const deployment = await getObject("deployment", "decorated");
   expect(deployment.metadata.labels).toEqual({ app: "decorated" });
@@ -111,7 +138,9 @@ test("kubectl edit applies the change the editor made", async () => {
   await writeFile(editor, "#!/bin/sh\nsed -i 's/replicas: 2/replicas: 7/' \"$1\"\n");
   await chmod(editor, 0o755);
   const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(KUBECTL, ["--kubeconfig", server.kubeconfig, "-n", NS, "edit", "deployment", "edited"], { env: { ...process.env, KUBE_EDITOR: editor } }, (error, stdout, stderr) => {
+    execFile(KUBECTL, ["--kubeconfig", server.kubeconfig, "-n", NS, "edit", "deployment", "edited"], {
+      env: { ...process.env, KUBE_EDITOR: editor },
+    }, (error, stdout, stderr) => {
       resolve({ code: error ? 1 : 0, stdout, stderr });
     });
   });
@@ -127,11 +156,20 @@ const workloads: [string, string, string][] = [
 
 test.each(workloads)("kubectl scale %s changes spec.replicas through the scale subresource", async (kind, apiVersion, resource) => {
   const name = `scaled-${kind}`;
-  const manifest = deploymentYaml(name).replace("kind: Deployment", `kind: ${kind === "statefulset" ? "StatefulSet" : kind === "replicaset" ? "ReplicaSet" : "Deployment"}`);
+  const manifest = deploymentYaml(name).replace(
+    "kind: Deployment",
+    `kind: ${kind === "statefulset" ? "StatefulSet" : kind === "replicaset" ? "ReplicaSet" : "Deployment"}`,
+  );
   await applyYaml(kind === "statefulset" ? manifest.replace("spec:\n  replicas", `spec:\n  serviceName: ${name}\n  replicas`) : manifest);
   expect(await kubectlInNamespace(["scale", kind, name, "--replicas=3"])).toBe(`${kind}.apps/${name} scaled\n`);
   const scale = await getJson(server, `/apis/${apiVersion}/namespaces/${NS}/${resource}/${name}/scale`);
-  expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name, namespace: NS }, spec: { replicas: 3 }, status: { selector: `app=${name}` } });
+  expect(scale).toMatchObject({
+    kind: "Scale",
+    apiVersion: "autoscaling/v1",
+    metadata: { name, namespace: NS },
+    spec: { replicas: 3 },
+    status: { selector: `app=${name}` },
+  });
   expect((await getObject(kind, name)).spec.replicas).toBe(3);
 });
 
@@ -163,16 +201,35 @@ test("a merge patch carrying a stale resourceVersion is a conflict", async () =>
   await applyYaml(deploymentYaml("guarded"));
   const path = `/apis/apps/v1/namespaces/${NS}/deployments/guarded`;
   const before = await getJson(server, path);
-  const ok = await writeFresh(path, (current) => sendJson(server, "PATCH", path, { metadata: { resourceVersion: current.metadata.resourceVersion }, spec: { replicas: 2 } }, "application/merge-patch+json"));
+  const ok = await writeFresh(
+    path,
+    (current) =>
+      sendJson(
+        server,
+        "PATCH",
+        path,
+        { metadata: { resourceVersion: current.metadata.resourceVersion }, spec: { replicas: 2 } },
+        "application/merge-patch+json",
+      ),
+  );
   expect(ok.status).toBe(200);
-  const stale = await sendJson(server, "PATCH", path, { metadata: { resourceVersion: before.metadata.resourceVersion }, spec: { replicas: 5 } }, "application/merge-patch+json");
+  const stale = await sendJson(server, "PATCH", path, {
+    metadata: { resourceVersion: before.metadata.resourceVersion },
+    spec: { replicas: 5 },
+  }, "application/merge-patch+json");
   expectStatus(stale, 409, "Conflict", /the object has been modified/);
 });
 
 test("a status patch changes only status", async () => {
   await applyYaml(deploymentYaml("statused"));
   const path = `/apis/apps/v1/namespaces/${NS}/deployments/statused/status`;
-  const answer = await sendJson(server, "PATCH", path, { spec: { replicas: 9 }, status: { replicas: 1 } }, "application/strategic-merge-patch+json");
+  const answer = await sendJson(
+    server,
+    "PATCH",
+    path,
+    { spec: { replicas: 9 }, status: { replicas: 1 } },
+    "application/strategic-merge-patch+json",
+  );
   expect({ status: answer.status, message: answer.body.message }).toEqual({ status: 200, message: undefined });
   expect(answer.body.status.replicas).toBe(1);
   expect(answer.body.spec.replicas).toBe(1);
@@ -187,8 +244,18 @@ test("PUT on the scale subresource honours the Scale's resourceVersion and rejec
   expect(ok.body.spec.replicas).toBe(5);
   expectStatus(await sendJson(server, "PUT", path, { ...scale, spec: { replicas: 6 } }), 409, "Conflict");
   const negative = await sendJson(server, "PUT", path, { ...(await getJson(server, path)), spec: { replicas: -1 } });
-  expectStatus(negative, 422, "Invalid", 'Scale.autoscaling "put-scaled" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
-  expectStatus(await sendJson(server, "GET", `/apis/apps/v1/namespaces/${NS}/deployments/missing/scale`), 404, "NotFound", 'deployments/scale.apps "missing" not found');
+  expectStatus(
+    negative,
+    422,
+    "Invalid",
+    'Scale.autoscaling "put-scaled" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+  );
+  expectStatus(
+    await sendJson(server, "GET", `/apis/apps/v1/namespaces/${NS}/deployments/missing/scale`),
+    404,
+    "NotFound",
+    'deployments/scale.apps "missing" not found',
+  );
 });
 
 test("patch errors read as kube-apiserver's", async () => {
@@ -208,19 +275,31 @@ test("patch errors read as kube-apiserver's", async () => {
 
 test("fieldManager is accepted on patches", async () => {
   await applyYaml(deploymentYaml("managed"));
-  const answer = await sendJson(server, "PATCH", `/apis/apps/v1/namespaces/${NS}/deployments/managed?fieldManager=tester`, { spec: { replicas: 2 } }, "application/merge-patch+json");
+  const answer = await sendJson(server, "PATCH", `/apis/apps/v1/namespaces/${NS}/deployments/managed?fieldManager=tester`, {
+    spec: { replicas: 2 },
+  }, "application/merge-patch+json");
   expect(answer.status).toBe(200);
   expect(answer.body.spec.replicas).toBe(2);
 });
-
 
 test("force on a non-apply patch is refused with kube's 422 and changes nothing", async () => {
   await applyYaml(deploymentYaml("forced"));
   const path = `/apis/apps/v1/namespaces/${NS}/deployments/forced`;
   const before = (await getJson(server, path)).spec.replicas;
   for (const value of ["true", "false"]) {
-    const answer = await sendJson(server, "PATCH", `${path}?force=${value}`, { spec: { replicas: before + 3 } }, "application/merge-patch+json");
-    expectStatus(answer, 422, "Invalid", 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+    const answer = await sendJson(
+      server,
+      "PATCH",
+      `${path}?force=${value}`,
+      { spec: { replicas: before + 3 } },
+      "application/merge-patch+json",
+    );
+    expectStatus(
+      answer,
+      422,
+      "Invalid",
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
   }
   expect((await getJson(server, path)).spec.replicas).toBe(before);
 });

@@ -16,7 +16,11 @@ afterAll(async () => {
 /** Makes one object go through create, update and delete with separate kubectl commands. */
 async function createModifyDelete(namespace: string, name: string): Promise<void> {
   // `create -f -` sends JSON; `kubectl create configmap` would send protobuf (covered in kubectl-crud).
-  await kubectlOk(server, ["create", "-n", namespace, "-f", "-"], `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`);
+  await kubectlOk(
+    server,
+    ["create", "-n", namespace, "-f", "-"],
+    `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "${name}"}, "data": {"k": "v"}}`,
+  );
   await kubectlOk(server, ["label", "configmap", name, "-n", namespace, "touched=yes"]);
   await kubectlOk(server, ["delete", "configmap", name, "-n", namespace]);
 }
@@ -31,7 +35,12 @@ test("kubectl get -w --output-watch-events prints a row per ADDED, MODIFIED and 
     const out = await watcher.waitFor((text) => /^DELETED\s+changing\s/m.test(text));
     const rows = out.trim().split("\n");
     const events = rows.slice(1).map((row) => row.split(/\s+/).slice(0, 2).join(" "));
-    expect(events.filter((event) => !event.endsWith("kube-root-ca.crt"))).toEqual(["ADDED existing", "ADDED changing", "MODIFIED changing", "DELETED changing"]);
+    expect(events.filter((event) => !event.endsWith("kube-root-ca.crt"))).toEqual([
+      "ADDED existing",
+      "ADDED changing",
+      "MODIFIED changing",
+      "DELETED changing",
+    ]);
     // The server's Table columns for configmaps, as kube-apiserver prints them.
     expect(rows[0]).toMatch(/^EVENT\s+NAME\s+DATA\s+AGE$/);
   } finally {

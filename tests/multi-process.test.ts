@@ -8,7 +8,16 @@ import { startServer, type TestServer } from "./harness.ts";
 const FLAGS = ["--leader-elect-retry-period=200ms", "--leader-elect-renew-deadline=1s", "--leader-elect-lease-duration=2s"];
 const LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubun-controller-manager";
 
-const PKI_FILES = ["ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.crt", "admin.key", "front-proxy-ca.crt", "front-proxy-client.crt"];
+const PKI_FILES = [
+  "ca.crt",
+  "ca.key",
+  "apiserver.crt",
+  "apiserver.key",
+  "admin.crt",
+  "admin.key",
+  "front-proxy-ca.crt",
+  "front-proxy-client.crt",
+];
 const readPki = (dataDir: string) => Promise.all(PKI_FILES.map((name) => readFile(join(dataDir, name), "utf8")));
 
 const first = await startServer(FLAGS);
@@ -42,7 +51,10 @@ test("an object written through one process is readable through the other", asyn
 
 test("a watch on one process gets the events of writes made through the other", async () => {
   const list = await getJson(second, "/api/v1/namespaces/default/configmaps");
-  const watch = await openWatch(second, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${list.metadata.resourceVersion}`);
+  const watch = await openWatch(
+    second,
+    `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${list.metadata.resourceVersion}`,
+  );
   await createConfigMap(first, "default", "watched");
   const events = await watch.until((event) => event.object.metadata?.name === "watched");
   await watch.close();
@@ -71,7 +83,12 @@ test("a new namespace gets exactly one default ServiceAccount, left alone afterw
 test("the same requested ClusterIP created through both processes at once is given to exactly one", async () => {
   const create = (server: TestServer, name: string) =>
     server.request("POST", "/api/v1/namespaces/default/services", {
-      body: JSON.stringify({ apiVersion: "v1", kind: "Service", metadata: { name }, spec: { clusterIP: "10.0.0.7", ports: [{ port: 80 }] } }),
+      body: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name },
+        spec: { clusterIP: "10.0.0.7", ports: [{ port: 80 }] },
+      }),
       headers: { "Content-Type": "application/json" },
     });
   const responses = await Promise.all([create(first, "race-a"), create(second, "race-b")]);

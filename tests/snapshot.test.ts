@@ -82,7 +82,9 @@ test("a snapshot taken under 16 writers restores exactly the writes acknowledged
 
 test("restore refuses a data directory that already holds a database, and save refuses to overwrite a file", async () => {
   const file = join(dir, "snap.db");
-  expect((await kubun(["snapshot", "restore", file, "--data-dir", join(dir, "restored")])).stderr).toContain("already exists; restore into a new data directory");
+  expect((await kubun(["snapshot", "restore", file, "--data-dir", join(dir, "restored")])).stderr).toContain(
+    "already exists; restore into a new data directory",
+  );
   expect((await kubun(["snapshot", "save", file, "--data-dir", servers[0]!.dataDir])).code).not.toBe(0);
   expect((await kubun(["snapshot", "restore", file])).stderr).toContain('required flag(s) "data-dir" not set');
 });

@@ -37,7 +37,11 @@ test("--cascade=orphan deletes the Deployment and leaves its ReplicaSet and pods
   await readyDeployment("orph");
   expect((await server.kubectl(["delete", "deployment", "orph", "--cascade=orphan"])).code).toBe(0);
   await kubectlUntil(server, ["get", "deployment", "orph", "--ignore-not-found", "-o", "name"], (out) => out.trim() === "");
-  const owners = await kubectlUntil(server, ["get", "rs", "-l", "app=orph", "-o", "jsonpath={.items[*].metadata.ownerReferences}"], (out) => out === "");
+  const owners = await kubectlUntil(
+    server,
+    ["get", "rs", "-l", "app=orph", "-o", "jsonpath={.items[*].metadata.ownerReferences}"],
+    (out) => out === "",
+  );
   expect(owners).toBe("");
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(await count(["get", "pods", "-l", "app=orph"])).toBe(2);
@@ -45,8 +49,14 @@ test("--cascade=orphan deletes the Deployment and leaves its ReplicaSet and pods
 
 test("a ReplicaSet delete with propagationPolicy Orphan via HTTP leaves the orphan finalizer for the collector", async () => {
   const rs = {
-    apiVersion: "apps/v1", kind: "ReplicaSet", metadata: { name: "keep" },
-    spec: { replicas: 1, selector: { matchLabels: { app: "keep" } }, template: { metadata: { labels: { app: "keep" } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: { name: "keep" },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: "keep" } },
+      template: { metadata: { labels: { app: "keep" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    },
   };
   expect((await server.kubectl(["apply", "-f", "-"], { stdin: JSON.stringify(rs) })).code).toBe(0);
   await kubectlUntil(server, ["get", "pods", "-l", "app=keep", "-o", "jsonpath={.items[*].status.phase}"], (out) => out === "Running");
@@ -58,5 +68,11 @@ test("a ReplicaSet delete with propagationPolicy Orphan via HTTP leaves the orph
   const body = await response.json();
   expect(body.metadata.finalizers).toEqual(["orphan"]);
   await kubectlUntil(server, ["get", "rs", "keep", "--ignore-not-found", "-o", "name"], (out) => out.trim() === "");
-  expect(await kubectlUntil(server, ["get", "pods", "-l", "app=keep", "-o", "jsonpath={.items[*].metadata.ownerReferences}"], (out) => out === "")).toBe("");
+  expect(
+    await kubectlUntil(
+      server,
+      ["get", "pods", "-l", "app=keep", "-o", "jsonpath={.items[*].metadata.ownerReferences}"],
+      (out) => out === "",
+    ),
+  ).toBe("");
 });

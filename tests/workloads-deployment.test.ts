@@ -13,7 +13,12 @@ afterAll(async () => {
 });
 
 test("--simulated-nodes=3 registers three Ready nodes with node leases", async () => {
-  const nodes = await kubectlOk(server, ["get", "nodes", "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type==\"Ready\")].status} {end}"]);
+  const nodes = await kubectlOk(server, [
+    "get",
+    "nodes",
+    "-o",
+    'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status} {end}',
+  ]);
   expect(nodes.trim()).toBe("sim-0=True sim-1=True sim-2=True");
   const leases = await kubectlOk(server, ["get", "leases", "-n", "kube-node-lease", "-o", "jsonpath={.items[*].spec.holderIdentity}"]);
   expect(leases.trim()).toBe("sim-0 sim-1 sim-2");
@@ -21,48 +26,132 @@ test("--simulated-nodes=3 registers three Ready nodes with node leases", async (
 
 test("a Deployment of 3 replicas reaches 3/3 ready with pods Running on the simulated nodes", async () => {
   await kubectlOk(server, ["create", "deployment", "web", "--image=nginx", "--replicas=3"]);
-  expect(await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"])).toContain('deployment "web" successfully rolled out');
+  expect(await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"])).toContain(
+    'deployment "web" successfully rolled out',
+  );
   expect(await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.status.readyReplicas}/{.status.replicas}"])).toBe("3/3");
-  const pods = lines(await kubectlOk(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.status.phase} {.spec.nodeName} {.status.podIP}{\"\\n\"}{end}"]));
+  const pods = lines(
+    await kubectlOk(server, [
+      "get",
+      "pods",
+      "-l",
+      "app=web",
+      "-o",
+      'jsonpath={range .items[*]}{.status.phase} {.spec.nodeName} {.status.podIP}{"\\n"}{end}',
+    ]),
+  );
   expect(pods).toHaveLength(3);
   for (const pod of pods) expect(pod).toMatch(/^Running sim-\d 10\.244\.\d\.\d+$/);
-  const condition = await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.status.conditions[?(@.type==\"Available\")].reason}"]);
+  const condition = await kubectlOk(server, [
+    "get",
+    "deployment",
+    "web",
+    "-o",
+    'jsonpath={.status.conditions[?(@.type=="Available")].reason}',
+  ]);
   expect(condition).toBe("MinimumReplicasAvailable");
 });
 
 test("a rollout to a new image and rollout undo move the pods between revisions", async () => {
   await kubectlOk(server, ["set", "image", "deployment/web", "nginx=nginx:1.25"]);
   await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
-  const images = () => kubectlOk(server, ["get", "pods", "-l", "app=web", "--field-selector=status.phase=Running", "-o", "jsonpath={.items[*].spec.containers[0].image}"]);
-  await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"], (out) => out.split(" ").every((i) => i === "nginx:1.25"));
-  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "1         <none>", "2         <none>"]);
+  const images = () =>
+    kubectlOk(server, [
+      "get",
+      "pods",
+      "-l",
+      "app=web",
+      "--field-selector=status.phase=Running",
+      "-o",
+      "jsonpath={.items[*].spec.containers[0].image}",
+    ]);
+  await kubectlUntil(
+    server,
+    ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"],
+    (out) => out.split(" ").every((i) => i === "nginx:1.25"),
+  );
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual([
+    "deployment.apps/web",
+    "REVISION  CHANGE-CAUSE",
+    "1         <none>",
+    "2         <none>",
+  ]);
   expect(await kubectlOk(server, ["rollout", "undo", "deployment/web"])).toContain("rolled back");
   await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
-  await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"], (out) => out.trim().split(" ").length === 3 && out.split(" ").every((i) => i.trim() === "nginx"));
+  await kubectlUntil(
+    server,
+    ["get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}"],
+    (out) => out.trim().split(" ").length === 3 && out.split(" ").every((i) => i.trim() === "nginx"),
+  );
   expect((await images()).trim().split(" ")).toEqual(["nginx", "nginx", "nginx"]);
-  expect(await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}"])).toBe("3");
+  expect(
+    await kubectlOk(server, ["get", "deployment", "web", "-o", "jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}"]),
+  ).toBe("3");
 });
 
 test("rollout undo keeps the reused ReplicaSet's old revisions in revision-history (kube's SetNewReplicaSetAnnotations)", async () => {
-  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "2         <none>", "3         <none>"]);
-  const sets = lines(await kubectlOk(server, ["get", "replicasets", "-l", "app=web", "-o",
-    "jsonpath={range .items[*]}{.spec.template.spec.containers[0].image} {.metadata.annotations.deployment\\.kubernetes\\.io/revision} {.metadata.annotations.deployment\\.kubernetes\\.io/revision-history}{\"\\n\"}{end}"]));
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual([
+    "deployment.apps/web",
+    "REVISION  CHANGE-CAUSE",
+    "2         <none>",
+    "3         <none>",
+  ]);
+  const sets = lines(
+    await kubectlOk(server, [
+      "get",
+      "replicasets",
+      "-l",
+      "app=web",
+      "-o",
+      'jsonpath={range .items[*]}{.spec.template.spec.containers[0].image} {.metadata.annotations.deployment\\.kubernetes\\.io/revision} {.metadata.annotations.deployment\\.kubernetes\\.io/revision-history}{"\\n"}{end}',
+    ]),
+  );
   expect(sets.sort()).toEqual(["nginx 3 1", "nginx:1.25 2"]);
   await kubectlOk(server, ["rollout", "undo", "deployment/web"]);
   await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
-  await kubectlUntil(server, ["get", "replicasets", "-l", "app=web", "-o", "jsonpath={.items[*].metadata.annotations.deployment\\.kubernetes\\.io/revision-history}"], (out) => out.trim().split(" ").sort().join(" ") === "1 2");
-  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual(["deployment.apps/web", "REVISION  CHANGE-CAUSE", "3         <none>", "4         <none>"]);
+  await kubectlUntil(server, [
+    "get",
+    "replicasets",
+    "-l",
+    "app=web",
+    "-o",
+    "jsonpath={.items[*].metadata.annotations.deployment\\.kubernetes\\.io/revision-history}",
+  ], (out) => out.trim().split(" ").sort().join(" ") === "1 2");
+  expect(lines(await kubectlOk(server, ["rollout", "history", "deployment/web"]))).toEqual([
+    "deployment.apps/web",
+    "REVISION  CHANGE-CAUSE",
+    "3         <none>",
+    "4         <none>",
+  ]);
 });
 
 test("a pod asking for more cpu than any node has is Unschedulable with kube's message", async () => {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "huge" }, spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu: "64" } } }] } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "huge" },
+    spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu: "64" } } }] },
+  };
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);
-  const message = await kubectlUntil(server, ["get", "pod", "huge", "-o", "jsonpath={.status.conditions[?(@.type==\"PodScheduled\")].message}"], (out) => out !== "");
-  expect(message).toBe("0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..");
+  const message = await kubectlUntil(server, [
+    "get",
+    "pod",
+    "huge",
+    "-o",
+    'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}',
+  ], (out) => out !== "");
+  expect(message).toBe(
+    "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..",
+  );
 });
 
 test("pods/binding binds a pod once and answers 409 when it is already bound", async () => {
-  const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "manual" }, spec: { schedulerName: "none", containers: [{ name: "c", image: "nginx" }] } };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "manual" },
+    spec: { schedulerName: "none", containers: [{ name: "c", image: "nginx" }] },
+  };
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);
   const binding = { apiVersion: "v1", kind: "Binding", metadata: { name: "manual" }, target: { kind: "Node", name: "sim-1" } };
   const first = await sendJson(server, "POST", "/api/v1/namespaces/default/pods/manual/binding", binding);

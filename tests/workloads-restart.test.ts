@@ -18,11 +18,18 @@ test("a rollout interrupted by kill -9 completes after a restart with no duplica
   server = await startServer(["--simulated-nodes=3"], { dataDir });
   const status = await server.kubectl(["rollout", "status", "deployment/web", "--timeout=40s"]);
   expect(status.stdout).toContain('deployment "web" successfully rolled out');
-  const pods = await kubectlUntil(server, ["get", "pods", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.spec.containers[0].image}{\"\\n\"}{end}"], (out) => {
+  const pods = await kubectlUntil(server, [
+    "get",
+    "pods",
+    "-l",
+    "app=web",
+    "-o",
+    'jsonpath={range .items[*]}{.spec.containers[0].image}{"\\n"}{end}',
+  ], (out) => {
     const images = out.trim().split("\n");
     return images.length === 6 && images.every((i) => i === "nginx:1.25");
   });
   expect(pods.trim().split("\n")).toHaveLength(6);
-  const sets = await server.kubectl(["get", "rs", "-l", "app=web", "-o", "jsonpath={range .items[*]}{.spec.replicas}{\"\\n\"}{end}"]);
+  const sets = await server.kubectl(["get", "rs", "-l", "app=web", "-o", 'jsonpath={range .items[*]}{.spec.replicas}{"\\n"}{end}']);
   expect(sets.stdout.trim().split("\n").sort()).toEqual(["0", "6"]);
 });

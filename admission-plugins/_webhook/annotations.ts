@@ -17,11 +17,17 @@ export interface HookPosition {
 }
 
 export function mutationAnnotation(at: HookPosition, mutated: boolean): [string, string] {
-  return [`${MUTATION_PREFIX}${position(at.round, at.index)}`, JSON.stringify({ configuration: at.configuration, webhook: at.webhook, mutated })];
+  return [
+    `${MUTATION_PREFIX}${position(at.round, at.index)}`,
+    JSON.stringify({ configuration: at.configuration, webhook: at.webhook, mutated }),
+  ];
 }
 
 export function patchAnnotation(at: HookPosition, patch: unknown): [string, string] {
-  return [`${PATCH_PREFIX}${position(at.round, at.index)}`, JSON.stringify({ configuration: at.configuration, webhook: at.webhook, patch, patchType: "JSONPatch" })];
+  return [
+    `${PATCH_PREFIX}${position(at.round, at.index)}`,
+    JSON.stringify({ configuration: at.configuration, webhook: at.webhook, patch, patchType: "JSONPatch" }),
+  ];
 }
 
 /** Marks a hook whose call failed and was ignored (failurePolicy Ignore). */

@@ -21,7 +21,9 @@ export interface CallServices {
 type CalledAttributes = Omit<AdmissionAttributes, "reinvocation">;
 
 function checkDryRun(name: string, sideEffects: string | undefined): void {
-  if (sideEffects === undefined) throw new WebhookCallError(name, "Webhook SideEffects is nil", newBadRequest("Webhook SideEffects is nil"));
+  if (sideEffects === undefined) {
+    throw new WebhookCallError(name, "Webhook SideEffects is nil", newBadRequest("Webhook SideEffects is nil"));
+  }
   if (sideEffects !== "None" && sideEffects !== "NoneOnDryRun") throw newDryRunUnsupported(name);
 }
 
@@ -30,22 +32,38 @@ async function targetOf(invocation: Invocation, services: CallServices): Promise
   try {
     return await resolveTarget(webhook.clientConfig, services.client);
   } catch (error) {
-    throw new WebhookCallError(webhook.name, `failed to call webhook: ${(error as Error).message}`, newServiceUnavailable("error calling webhook"));
+    throw new WebhookCallError(
+      webhook.name,
+      `failed to call webhook: ${(error as Error).message}`,
+      newServiceUnavailable("error calling webhook"),
+    );
   }
 }
 
-export async function callWebhook(invocation: Invocation, attributes: CalledAttributes, services: CallServices, mutating: boolean): Promise<ReviewResult> {
+export async function callWebhook(
+  invocation: Invocation,
+  attributes: CalledAttributes,
+  services: CallServices,
+  mutating: boolean,
+): Promise<ReviewResult> {
   const { webhook } = invocation;
   if (attributes.dryRun) checkDryRun(webhook.name, webhook.sideEffects);
   const version = reviewVersionFor(webhook.admissionReviewVersions);
   if (!version) {
-    throw new WebhookCallError(webhook.name, "could not create admission objects: webhook does not accept known AdmissionReview versions", newBadRequest("error creating admission objects"));
+    throw new WebhookCallError(
+      webhook.name,
+      "could not create admission objects: webhook does not accept known AdmissionReview versions",
+      newBadRequest("error creating admission objects"),
+    );
   }
   const uid = randomUUID();
   const target = await targetOf(invocation, services);
   let reply: unknown;
   try {
-    reply = await postJson(target, buildReview(version, uid, invocation, attributes), { timeoutSeconds: webhook.timeoutSeconds, credentials: services.credentials(target.credentialsKey) });
+    reply = await postJson(target, buildReview(version, uid, invocation, attributes), {
+      timeoutSeconds: webhook.timeoutSeconds,
+      credentials: services.credentials(target.credentialsKey),
+    });
   } catch (error) {
     const status = error instanceof PostFailure && error.status ? error.status : newServiceUnavailable("error calling webhook");
     throw new WebhookCallError(webhook.name, `failed to call webhook: ${(error as Error).message}`, status);
@@ -54,9 +72,15 @@ export async function callWebhook(invocation: Invocation, attributes: CalledAttr
   try {
     result = readReviewResponse(version, uid, mutating, reply);
   } catch (error) {
-    throw new WebhookCallError(webhook.name, `received invalid webhook response: ${(error as Error).message}`, newServiceUnavailable("error validating webhook response"));
+    throw new WebhookCallError(
+      webhook.name,
+      `received invalid webhook response: ${(error as Error).message}`,
+      newServiceUnavailable("error validating webhook response"),
+    );
   }
-  for (const [key, value] of Object.entries(result.auditAnnotations)) attributes.addAuditAnnotation(`${webhook.name}/${key}`, String(value));
+  for (const [key, value] of Object.entries(result.auditAnnotations)) {
+    attributes.addAuditAnnotation(`${webhook.name}/${key}`, String(value));
+  }
   for (const warning of result.warnings) attributes.addWarning(warning);
   return result;
 }

@@ -37,13 +37,22 @@ test("readCredentialsKubeconfig() reads tokens, basic auth and client certificat
   try {
     const path = join(dir, "kubeconfig.yaml");
     await writeFile(join(dir, "token.txt"), "from-file\n");
-    await writeFile(path, [
-      "apiVersion: v1", "kind: Config", "users:",
-      "- name: '*.webhooks.svc'", "  user: {token: secret}",
-      "- name: basic.example.com", "  user: {username: alice, password: pw}",
-      `- name: cert.example.com`, `  user: {client-certificate-data: ${btoa("CERT")}, client-key-data: ${btoa("KEY")}}`,
-      "- name: file.example.com", "  user: {tokenFile: token.txt}",
-    ].join("\n"));
+    await writeFile(
+      path,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "users:",
+        "- name: '*.webhooks.svc'",
+        "  user: {token: secret}",
+        "- name: basic.example.com",
+        "  user: {username: alice, password: pw}",
+        `- name: cert.example.com`,
+        `  user: {client-certificate-data: ${btoa("CERT")}, client-key-data: ${btoa("KEY")}}`,
+        "- name: file.example.com",
+        "  user: {tokenFile: token.txt}",
+      ].join("\n"),
+    );
     const lookup = await readCredentialsKubeconfig(path);
     expect(lookup("hook.webhooks.svc:443")).toMatchObject({ token: "secret" });
     expect(lookup("basic.example.com")).toMatchObject({ username: "alice", password: "pw" });
@@ -56,8 +65,20 @@ test("readCredentialsKubeconfig() reads tokens, basic auth and client certificat
 
 test("kubeconfigPathOf() accepts v1 and v1alpha1 configurations and insists on an absolute path", () => {
   expect(kubeconfigPathOf(undefined)).toBeUndefined();
-  expect(kubeconfigPathOf({ apiVersion: "apiserver.config.k8s.io/v1", kind: "WebhookAdmissionConfiguration", kubeConfigFile: "/etc/hooks.yaml" })).toBe("/etc/hooks.yaml");
-  expect(kubeconfigPathOf({ apiVersion: "apiserver.k8s.io/v1alpha1", kind: "WebhookAdmission", kubeConfigFile: "/etc/old.yaml" })).toBe("/etc/old.yaml");
-  expect(() => kubeconfigPathOf({ apiVersion: "apiserver.config.k8s.io/v1", kind: "WebhookAdmissionConfiguration", kubeConfigFile: "rel.yaml" })).toThrow("must be an absolute file path");
-  expect(() => kubeconfigPathOf({ apiVersion: "v1", kind: "Other" })).toThrow("WebhookAdmissionConfiguration: Unsupported value: expected kind WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1");
+  expect(
+    kubeconfigPathOf({
+      apiVersion: "apiserver.config.k8s.io/v1",
+      kind: "WebhookAdmissionConfiguration",
+      kubeConfigFile: "/etc/hooks.yaml",
+    }),
+  ).toBe("/etc/hooks.yaml");
+  expect(kubeconfigPathOf({ apiVersion: "apiserver.k8s.io/v1alpha1", kind: "WebhookAdmission", kubeConfigFile: "/etc/old.yaml" })).toBe(
+    "/etc/old.yaml",
+  );
+  expect(() =>
+    kubeconfigPathOf({ apiVersion: "apiserver.config.k8s.io/v1", kind: "WebhookAdmissionConfiguration", kubeConfigFile: "rel.yaml" })
+  ).toThrow("must be an absolute file path");
+  expect(() => kubeconfigPathOf({ apiVersion: "v1", kind: "Other" })).toThrow(
+    "WebhookAdmissionConfiguration: Unsupported value: expected kind WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1",
+  );
 });

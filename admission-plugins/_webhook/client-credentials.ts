@@ -6,7 +6,15 @@
  */
 import { isAbsolute } from "node:path";
 import * as v from "valibot";
-import { ConfigFileError, type Kubeconfig, type KubeconfigUser, material, parseConfig, readKubeconfig, readReferencedFile } from "../../core/config/mod.ts";
+import {
+  ConfigFileError,
+  type Kubeconfig,
+  type KubeconfigUser,
+  material,
+  parseConfig,
+  readKubeconfig,
+  readReferencedFile,
+} from "../../core/config/mod.ts";
 import type { ClientCredentials } from "../../core/webhook/mod.ts";
 
 export type CredentialsLookup = (hostPort: string) => ClientCredentials | undefined;
@@ -52,8 +60,16 @@ export async function readCredentialsKubeconfig(path: string): Promise<Credentia
 
 // kube's WebhookAdmission configuration: the v1 kind, or the older v1alpha1 one.
 const WEBHOOK_ADMISSION_CONFIGURATION = v.union([
-  v.looseObject({ apiVersion: v.literal("apiserver.config.k8s.io/v1"), kind: v.literal("WebhookAdmissionConfiguration"), kubeConfigFile: v.optional(v.string()) }),
-  v.looseObject({ apiVersion: v.literal("apiserver.k8s.io/v1alpha1"), kind: v.literal("WebhookAdmission"), kubeConfigFile: v.optional(v.string()) }),
+  v.looseObject({
+    apiVersion: v.literal("apiserver.config.k8s.io/v1"),
+    kind: v.literal("WebhookAdmissionConfiguration"),
+    kubeConfigFile: v.optional(v.string()),
+  }),
+  v.looseObject({
+    apiVersion: v.literal("apiserver.k8s.io/v1alpha1"),
+    kind: v.literal("WebhookAdmission"),
+    kubeConfigFile: v.optional(v.string()),
+  }),
 ], "Unsupported value: expected kind WebhookAdmissionConfiguration in apiserver.config.k8s.io/v1");
 
 /** The kubeConfigFile of a plugin's WebhookAdmissionConfiguration section; undefined without one. */
@@ -62,6 +78,10 @@ export function kubeconfigPathOf(pluginConfig: unknown): string | undefined {
   const path = parseConfig(WEBHOOK_ADMISSION_CONFIGURATION, pluginConfig, "WebhookAdmissionConfiguration").kubeConfigFile;
   if (path === undefined || path === "") return undefined;
   // kube's LoadConfig: "must be an absolute file path".
-  if (!isAbsolute(path)) throw new ConfigFileError(`WebhookAdmissionConfiguration: kubeConfigFile: Invalid value: ${JSON.stringify(path)}: must be an absolute file path`);
+  if (!isAbsolute(path)) {
+    throw new ConfigFileError(
+      `WebhookAdmissionConfiguration: kubeConfigFile: Invalid value: ${JSON.stringify(path)}: must be an absolute file path`,
+    );
+  }
   return path;
 }

@@ -18,7 +18,10 @@ export class WebhookConfigurations {
   /** Follows the collection; resolves once the stored configurations are loaded. */
   static async follow(client: ReadOnlyClient, resource: ConfigurationResource): Promise<WebhookConfigurations> {
     const configurations = new WebhookConfigurations();
-    configurations.#follow = await client.watch({ group: "admissionregistration.k8s.io", version: "v1", resource }, (event) => configurations.apply(event));
+    configurations.#follow = await client.watch(
+      { group: "admissionregistration.k8s.io", version: "v1", resource },
+      (event) => configurations.apply(event),
+    );
     return configurations;
   }
 

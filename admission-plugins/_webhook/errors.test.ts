@@ -8,7 +8,10 @@ test("denialError() answers 403 with kube's message when the webhook gives no co
 });
 
 test("denialError() keeps the webhook's code, but never below 400", () => {
-  expect(denialError("w", { code: 429, message: "slow down", reason: "TooManyRequests" })).toMatchObject({ code: 429, reason: "TooManyRequests" });
+  expect(denialError("w", { code: 429, message: "slow down", reason: "TooManyRequests" })).toMatchObject({
+    code: 429,
+    reason: "TooManyRequests",
+  });
   expect(denialError("w", { code: 200 }).code).toBe(400);
 });
 

@@ -26,7 +26,11 @@ export function denialError(webhookName: string, status: ReviewResult["status"])
   const deniedBy = `admission webhook "${webhookName}" denied the request`;
   const given = status?.code ?? 0;
   const code = given === 0 ? 403 : Math.max(given, 400);
-  const message = status?.message ? `${deniedBy}: ${status.message}` : status?.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
+  const message = status?.message
+    ? `${deniedBy}: ${status.message}`
+    : status?.reason
+    ? `${deniedBy}: ${status.reason}`
+    : `${deniedBy} without explanation`;
   const details = typeof status?.details === "object" && status.details !== null ? (status.details as StatusDetails) : undefined;
   return new StatusError(code, status?.reason ?? "", message, details);
 }

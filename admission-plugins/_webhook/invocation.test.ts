@@ -11,11 +11,22 @@ const client = fixedClient([
 ]);
 const context = matchContext(builtInCatalog(), client);
 const hookWith = (fields: Record<string, unknown>) =>
-  webhooksOf({ apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", metadata: { name: "c" }, webhooks: [{ name: "w", ...fields }] })[0];
+  webhooksOf({
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingWebhookConfiguration",
+    metadata: { name: "c" },
+    webhooks: [{ name: "w", ...fields }],
+  })[0];
 const allRules = { rules: [{ operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] }] };
 const configMap = (namespace: string, labels?: Record<string, string>) => ({
-  operation: "CREATE" as const, resource: { group: "", version: "v1", resource: "configmaps" }, kind: { group: "", version: "v1", kind: "ConfigMap" },
-  subresource: "", namespace, name: "c", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace, labels } }, oldObject: null,
+  operation: "CREATE" as const,
+  resource: { group: "", version: "v1", resource: "configmaps" },
+  kind: { group: "", version: "v1", kind: "ConfigMap" },
+  subresource: "",
+  namespace,
+  name: "c",
+  object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace, labels } },
+  oldObject: null,
 });
 
 test("invocationFor() applies the namespaceSelector to the labels of the request's namespace", async () => {
@@ -27,8 +38,14 @@ test("invocationFor() applies the namespaceSelector to the labels of the request
 test("invocationFor() applies the namespaceSelector to a Namespace's own labels on create", async () => {
   const hook = hookWith({ ...allRules, namespaceSelector: { matchLabels: { env: "prod" } } });
   const namespace = (labels: Record<string, string>) => ({
-    operation: "CREATE" as const, resource: { group: "", version: "v1", resource: "namespaces" }, kind: { group: "", version: "v1", kind: "Namespace" },
-    subresource: "", namespace: "", name: "new", object: { apiVersion: "v1", kind: "Namespace", metadata: { name: "new", labels } }, oldObject: null,
+    operation: "CREATE" as const,
+    resource: { group: "", version: "v1", resource: "namespaces" },
+    kind: { group: "", version: "v1", kind: "Namespace" },
+    subresource: "",
+    namespace: "",
+    name: "new",
+    object: { apiVersion: "v1", kind: "Namespace", metadata: { name: "new", labels } },
+    oldObject: null,
   });
   expect(await invocationFor(hook, namespace({ env: "prod" }), context)).not.toBeNull();
   expect(await invocationFor(hook, namespace({ env: "dev" }), context)).toBeNull();
@@ -48,7 +65,8 @@ test("invocationFor() under Equivalent calls a hook written for another served v
   v2Only.remove("autoscaling", "v1", "horizontalpodautoscalers");
   const rules = [{ operations: ["CREATE"], apiGroups: ["autoscaling"], apiVersions: ["v1"], resources: ["horizontalpodautoscalers"] }];
   const request = {
-    ...configMap("dev"), resource: { group: "autoscaling", version: "v2", resource: "horizontalpodautoscalers" },
+    ...configMap("dev"),
+    resource: { group: "autoscaling", version: "v2", resource: "horizontalpodautoscalers" },
     kind: { group: "autoscaling", version: "v2", kind: "HorizontalPodAutoscaler" },
   };
   expect(await invocationFor(hookWith({ rules }), request, matchContext(v2Only, client))).toBeNull();

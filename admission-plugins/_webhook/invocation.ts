@@ -30,7 +30,10 @@ export interface MatchContext {
   namespaceLabels(name: string): Promise<Record<string, string>>;
 }
 
-type Attributes = Pick<AdmissionAttributes, "operation" | "resource" | "subresource" | "namespace" | "name" | "kind" | "object" | "oldObject">;
+type Attributes = Pick<
+  AdmissionAttributes,
+  "operation" | "resource" | "subresource" | "namespace" | "name" | "kind" | "object" | "oldObject"
+>;
 
 function isNamespaceRequest(attributes: Attributes): boolean {
   return attributes.resource.group === "" && attributes.resource.resource === "namespaces";
@@ -52,7 +55,9 @@ function matchingRuleTarget(webhook: Webhook, attributes: Attributes, context: M
     return { webhook, resource: attributes.resource, kind: attributes.kind, subresource: attributes.subresource };
   }
   if (webhook.matchPolicy !== "Equivalent") return null;
-  const equivalents = context.equivalents(attributes.resource, attributes.subresource).filter((e) => e.resource.version !== attributes.resource.version || e.resource.group !== attributes.resource.group);
+  const equivalents = context.equivalents(attributes.resource, attributes.subresource).filter((e) =>
+    e.resource.version !== attributes.resource.version || e.resource.group !== attributes.resource.group
+  );
   // Earlier rules win, as in kube.
   for (const rule of webhook.rules) {
     const equivalent = equivalents.find((e) => ruleMatches(rule, { ...subject, resource: e.resource }));
@@ -67,7 +72,8 @@ async function namespaceSelected(webhook: Webhook, attributes: Attributes, conte
   if (namespace === "" && !isNamespaceRequest(attributes)) return true;
   const selector = selectorOf(webhook.namespaceSelector);
   if (isEverything(selector)) return true;
-  const ownLabels = isNamespaceRequest(attributes) && attributes.subresource === "" && (attributes.operation === "CREATE" || attributes.operation === "UPDATE");
+  const ownLabels = isNamespaceRequest(attributes) && attributes.subresource === "" &&
+    (attributes.operation === "CREATE" || attributes.operation === "UPDATE");
   const labels = ownLabels ? attributes.object?.metadata?.labels : await context.namespaceLabels(namespace);
   return matchesLabels(selector, labels);
 }
@@ -75,7 +81,8 @@ async function namespaceSelected(webhook: Webhook, attributes: Attributes, conte
 function objectSelected(webhook: Webhook, attributes: Attributes): boolean {
   const selector = selectorOf(webhook.objectSelector);
   if (isEverything(selector)) return true;
-  const matches = (object: KubeObject | null) => object !== null && typeof object.metadata === "object" && matchesLabels(selector, object.metadata.labels);
+  const matches = (object: KubeObject | null) =>
+    object !== null && typeof object.metadata === "object" && matchesLabels(selector, object.metadata.labels);
   return matches(attributes.object) || matches(attributes.oldObject);
 }
 

@@ -13,7 +13,9 @@ export function matchContext(catalog: Catalog, client: ReadOnlyClient): MatchCon
         .flatMap((type) => {
           const sub = subresource ? type.subresources.find((s) => s.name === subresource) : undefined;
           if (subresource && !sub) return [];
-          const kind = sub ? { group: sub.group ?? type.group, version: sub.version ?? type.version, kind: sub.kind } : { group: type.group, version: type.version, kind: type.kind };
+          const kind = sub
+            ? { group: sub.group ?? type.group, version: sub.version ?? type.version, kind: sub.kind }
+            : { group: type.group, version: type.version, kind: type.kind };
           return [{ resource: { group: type.group, version: type.version, resource: type.resource }, kind }];
         });
     },

@@ -17,7 +17,10 @@ export function reviewVersionFor(versions: readonly string[]): string | undefine
   return versions.find((version) => KNOWN_VERSIONS.includes(version));
 }
 
-type ReviewedAttributes = Pick<AdmissionAttributes, "operation" | "resource" | "subresource" | "namespace" | "name" | "kind" | "object" | "oldObject" | "user" | "dryRun" | "options">;
+type ReviewedAttributes = Pick<
+  AdmissionAttributes,
+  "operation" | "resource" | "subresource" | "namespace" | "name" | "kind" | "object" | "oldObject" | "user" | "dryRun" | "options"
+>;
 
 export function buildReview(version: string, uid: string, invocation: Invocation, attributes: ReviewedAttributes): Record<string, unknown> {
   const { user } = attributes;

@@ -29,8 +29,18 @@ test("ruleMatches() resource patterns: * skips subresources, */* and pods/* and 
 });
 
 test("ruleMatches() scope: Namespaced needs a namespace, Cluster takes cluster-scoped requests and Namespaces", () => {
-  const nodes: RuleSubject = { operation: "CREATE", resource: { group: "", version: "v1", resource: "nodes" }, subresource: "", namespace: "" };
-  const namespaceUpdate: RuleSubject = { operation: "UPDATE", resource: { group: "", version: "v1", resource: "namespaces" }, subresource: "", namespace: "team" };
+  const nodes: RuleSubject = {
+    operation: "CREATE",
+    resource: { group: "", version: "v1", resource: "nodes" },
+    subresource: "",
+    namespace: "",
+  };
+  const namespaceUpdate: RuleSubject = {
+    operation: "UPDATE",
+    resource: { group: "", version: "v1", resource: "namespaces" },
+    subresource: "",
+    namespace: "team",
+  };
   const any = { operations: ["*"], apiGroups: ["*"], apiVersions: ["*"], resources: ["*"] };
   expect(ruleMatches({ ...any, scope: "Namespaced" }, podCreate)).toBe(true);
   expect(ruleMatches({ ...any, scope: "Namespaced" }, nodes)).toBe(false);
@@ -42,7 +52,11 @@ test("ruleMatches() scope: Namespaced needs a namespace, Cluster takes cluster-s
 });
 
 test("isExemptFromWebhooks() covers webhook configurations but not other admissionregistration kinds' neighbours", () => {
-  expect(isExemptFromWebhooks({ group: "admissionregistration.k8s.io", version: "v1", resource: "mutatingwebhookconfigurations" })).toBe(true);
-  expect(isExemptFromWebhooks({ group: "admissionregistration.k8s.io", version: "v1", resource: "validatingwebhookconfigurations" })).toBe(true);
+  expect(isExemptFromWebhooks({ group: "admissionregistration.k8s.io", version: "v1", resource: "mutatingwebhookconfigurations" })).toBe(
+    true,
+  );
+  expect(isExemptFromWebhooks({ group: "admissionregistration.k8s.io", version: "v1", resource: "validatingwebhookconfigurations" })).toBe(
+    true,
+  );
   expect(isExemptFromWebhooks(pods)).toBe(false);
 });

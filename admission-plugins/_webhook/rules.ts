@@ -44,7 +44,10 @@ export function ruleMatches(rule: Rule, subject: RuleSubject): boolean {
 }
 
 const ADMISSION_CONFIGURATION_RESOURCES = new Set([
-  "mutatingwebhookconfigurations", "validatingwebhookconfigurations", "validatingadmissionpolicies", "validatingadmissionpolicybindings",
+  "mutatingwebhookconfigurations",
+  "validatingwebhookconfigurations",
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
 ]);
 
 /** Webhooks never see writes of admission configuration, so a broken webhook cannot lock out its own repair. */

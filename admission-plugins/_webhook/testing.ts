@@ -49,7 +49,11 @@ export function base64Patch(operations: unknown[]): string {
 /** Starts the server; `hosts` are the names its certificate is valid for (127.0.0.1 always). */
 export async function startWebhookServer(answer: Answer, options: { hosts?: string[] } = {}): Promise<TestWebhookServer> {
   const ca = await createCertificateAuthority("test-webhook-ca", { days: 1 });
-  const serving = await issueServingCertificate(ca, { commonName: "test-webhook", hosts: ["127.0.0.1", ...(options.hosts ?? [])], days: 1 });
+  const serving = await issueServingCertificate(ca, {
+    commonName: "test-webhook",
+    hosts: ["127.0.0.1", ...(options.hosts ?? [])],
+    days: 1,
+  });
   const calls: ReceivedCall[] = [];
   const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (request, response) => {
     let text = "";
@@ -84,25 +88,48 @@ export async function startWebhookServer(answer: Answer, options: { hosts?: stri
 /** A read-only client over a fixed set of objects (watch is not supported). */
 export function fixedClient(objects: KubeObject[]): ReadOnlyClient {
   const resourceOf = (object: KubeObject) => `${object.apiVersion}/${object.kind}`;
-  const kinds: Record<string, string> = { namespaces: "v1/Namespace", services: "v1/Service", endpoints: "v1/Endpoints", endpointslices: "discovery.k8s.io/v1/EndpointSlice" };
+  const kinds: Record<string, string> = {
+    namespaces: "v1/Namespace",
+    services: "v1/Service",
+    endpoints: "v1/Endpoints",
+    endpointslices: "discovery.k8s.io/v1/EndpointSlice",
+  };
   const ofType = (resource: string) => objects.filter((o) => resourceOf(o) === kinds[resource]);
   return {
-    get: (ref) => Promise.resolve(ofType(ref.resource).find((o) => o.metadata.name === ref.name && (o.metadata.namespace ?? "") === (ref.namespace ?? "")) ?? null),
+    get: (ref) =>
+      Promise.resolve(
+        ofType(ref.resource).find((o) => o.metadata.name === ref.name && (o.metadata.namespace ?? "") === (ref.namespace ?? "")) ?? null,
+      ),
     list: (ref) => Promise.resolve(ofType(ref.resource).filter((o) => !ref.namespace || o.metadata.namespace === ref.namespace)),
     watch: () => Promise.reject(new Error("fixedClient does not watch")),
   };
 }
 
 /** Webhook services over fixed configurations, with their own metrics registry. */
-export function servicesFor(configurations: KubeObject[], client: ReadOnlyClient = fixedClient([])): WebhookServices & { metrics: Registry } {
+export function servicesFor(
+  configurations: KubeObject[],
+  client: ReadOnlyClient = fixedClient([]),
+): WebhookServices & { metrics: Registry } {
   const followed = new WebhookConfigurations();
   for (const object of configurations) followed.apply({ type: "ADDED", object });
   const metrics = new Registry();
-  return { client, credentials: NO_CREDENTIALS, configurations: followed, match: matchContext(builtInCatalog(), client), rejections: rejectionRecorder(metrics), metrics };
+  return {
+    client,
+    credentials: NO_CREDENTIALS,
+    configurations: followed,
+    match: matchContext(builtInCatalog(), client),
+    rejections: rejectionRecorder(metrics),
+    metrics,
+  };
 }
 
 /** A configuration object of one webhook calling `url` for every CREATE of ConfigMaps. */
-export function configurationFor(kind: "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration", name: string, server: TestWebhookServer, fields: Record<string, unknown> = {}): KubeObject {
+export function configurationFor(
+  kind: "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration",
+  name: string,
+  server: TestWebhookServer,
+  fields: Record<string, unknown> = {},
+): KubeObject {
   const webhook = {
     name: `${name}.example.com`,
     clientConfig: { url: `${server.url}/${name}`, caBundle: server.caBundle },

@@ -15,7 +15,6 @@ export interface Rule {
   scope?: string;
 }
 
-
 export interface Webhook {
   /** `<configuration>/<webhook>/<index>`: identifies the hook across reinvocation passes. */
   uid: string;

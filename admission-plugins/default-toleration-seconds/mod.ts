@@ -22,7 +22,9 @@ const defaultTolerationSeconds: BuiltInAdmissionFactory = ({ config }) => ({
       "node.kubernetes.io/not-ready": config.defaultNotReadyTolerationSeconds,
       "node.kubernetes.io/unreachable": config.defaultUnreachableTolerationSeconds,
     };
-    const added = Object.keys(seconds).filter((key) => !tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect)))
+    const added = Object.keys(seconds).filter((key) =>
+      !tolerations.some((t) => (t.key === key || !t.key) && (t.effect === "NoExecute" || !t.effect))
+    )
       .map((key) => ({ key, operator: "Exists", effect: "NoExecute", tolerationSeconds: seconds[key] }));
     if (added.length > 0) spec.tolerations = [...tolerations, ...added];
   },

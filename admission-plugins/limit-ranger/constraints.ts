@@ -9,16 +9,32 @@ export type Resources = Record<string, string>;
 /** Exact comparison of two quantity texts (kube's Quantity.Cmp). */
 const cmp = (a: string | undefined, b: string | undefined) => compareQuantities(quantityOrZero(a), quantityOrZero(b));
 
-export function minConstraint(limitType: string, name: string, enforced: string, requests: Resources, limits: Resources): string | undefined {
+export function minConstraint(
+  limitType: string,
+  name: string,
+  enforced: string,
+  requests: Resources,
+  limits: Resources,
+): string | undefined {
   if (requests[name] === undefined) return `minimum ${name} usage per ${limitType} is ${enforced}.  No request is specified`;
   if (cmp(requests[name], enforced) < 0) return `minimum ${name} usage per ${limitType} is ${enforced}, but request is ${requests[name]}`;
-  if (limits[name] !== undefined && cmp(limits[name], enforced) < 0) return `minimum ${name} usage per ${limitType} is ${enforced}, but limit is ${limits[name]}`;
+  if (limits[name] !== undefined && cmp(limits[name], enforced) < 0) {
+    return `minimum ${name} usage per ${limitType} is ${enforced}, but limit is ${limits[name]}`;
+  }
 }
 
-export function maxConstraint(limitType: string, name: string, enforced: string, requests: Resources, limits: Resources): string | undefined {
+export function maxConstraint(
+  limitType: string,
+  name: string,
+  enforced: string,
+  requests: Resources,
+  limits: Resources,
+): string | undefined {
   if (limits[name] === undefined) return `maximum ${name} usage per ${limitType} is ${enforced}.  No limit is specified`;
   if (cmp(limits[name], enforced) > 0) return `maximum ${name} usage per ${limitType} is ${enforced}, but limit is ${limits[name]}`;
-  if (requests[name] !== undefined && cmp(requests[name], enforced) > 0) return `maximum ${name} usage per ${limitType} is ${enforced}, but request is ${requests[name]}`;
+  if (requests[name] !== undefined && cmp(requests[name], enforced) > 0) {
+    return `maximum ${name} usage per ${limitType} is ${enforced}, but request is ${requests[name]}`;
+  }
 }
 
 /** The max for a PersistentVolumeClaim, whose limits are not user input: only the request counts. */
@@ -27,7 +43,13 @@ export function maxRequestConstraint(limitType: string, name: string, enforced: 
   if (cmp(requests[name], enforced) > 0) return `maximum ${name} usage per ${limitType} is ${enforced}, but request is ${requests[name]}`;
 }
 
-export function limitRequestRatioConstraint(limitType: string, name: string, enforced: string, requests: Resources, limits: Resources): string | undefined {
+export function limitRequestRatioConstraint(
+  limitType: string,
+  name: string,
+  enforced: string,
+  requests: Resources,
+  limits: Resources,
+): string | undefined {
   // kube's limitRequestRatioConstraint works in milli-units and compares the ratio as a float.
   const request = milliValue(quantityOrZero(requests[name]));
   const limit = milliValue(quantityOrZero(limits[name]));

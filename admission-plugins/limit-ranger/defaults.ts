@@ -16,7 +16,9 @@ export function applyDefaults(container: Container, item: LimitItem): string[] {
   const limitDefaults = { ...item.max, ...item.default };
   const requestDefaults = { ...limitDefaults, ...item.defaultRequest };
   const resources = (container.resources ??= {});
-  const setRequests = Object.keys(requestDefaults).filter((name) => resources.requests?.[name] === undefined && resources.limits?.[name] === undefined);
+  const setRequests = Object.keys(requestDefaults).filter((name) =>
+    resources.requests?.[name] === undefined && resources.limits?.[name] === undefined
+  );
   const setLimits = Object.keys(limitDefaults).filter((name) => resources.limits?.[name] === undefined);
   for (const name of setRequests) resources.requests = { ...resources.requests, [name]: requestDefaults[name]! };
   for (const name of setLimits) resources.limits = { ...resources.limits, [name]: limitDefaults[name]! };

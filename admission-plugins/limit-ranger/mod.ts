@@ -28,7 +28,9 @@ const limitRanger: BuiltInAdmissionFactory = ({ client }) => {
       for (const item of (await limitItems(namespace)).filter((i) => i.type === "Container")) {
         for (const container of podContainers(object!)) notes.push(...applyDefaults(container, item));
       }
-      if (notes.length > 0) object!.metadata.annotations = { ...object!.metadata.annotations, [ANNOTATION]: `LimitRanger plugin set: ${notes.join("; ")}` };
+      if (notes.length > 0) {
+        object!.metadata.annotations = { ...object!.metadata.annotations, [ANNOTATION]: `LimitRanger plugin set: ${notes.join("; ")}` };
+      }
     },
     async validate(attributes) {
       const violations = isPodCreate(attributes) ? podViolations : claimViolations;

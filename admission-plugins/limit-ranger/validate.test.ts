@@ -5,7 +5,10 @@ import { claimViolations, podViolations } from "./validate.ts";
 const resources = (cpu: string) => ({ requests: { cpu }, limits: { cpu } });
 const pod: KubeObject = {
   metadata: { name: "p" },
-  spec: { initContainers: [{ name: "init", resources: resources("900m") }], containers: [{ name: "a", resources: resources("300m") }, { name: "b", resources: resources("400m") }] },
+  spec: {
+    initContainers: [{ name: "init", resources: resources("900m") }],
+    containers: [{ name: "a", resources: resources("300m") }, { name: "b", resources: resources("400m") }],
+  },
 };
 
 test("Pod-type limits apply to the summed requests, raised to the largest init container", () => {
@@ -22,6 +25,8 @@ test("Container-type limits apply to each container", () => {
 
 test("PersistentVolumeClaim-type items bound the claim's storage request", () => {
   const claim: KubeObject = { metadata: { name: "c" }, spec: { resources: { requests: { storage: "500Mi" } } } };
-  expect(claimViolations(claim, { type: "PersistentVolumeClaim", min: { storage: "1Gi" }, max: { storage: "5Gi" } })).toEqual(["minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi"]);
+  expect(claimViolations(claim, { type: "PersistentVolumeClaim", min: { storage: "1Gi" }, max: { storage: "5Gi" } })).toEqual([
+    "minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi",
+  ]);
   expect(claimViolations(claim, { type: "Container", min: { storage: "1Gi" } })).toEqual([]);
 });

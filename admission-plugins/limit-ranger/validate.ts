@@ -17,7 +17,9 @@ function checkAll(limitType: string, item: LimitItem, requests: Resources, limit
   return [
     ...Object.entries(item.min ?? {}).map(([name, value]) => minConstraint(limitType, name, value, requests, limits)),
     ...Object.entries(item.max ?? {}).map(([name, value]) => maxConstraint(limitType, name, value, requests, limits)),
-    ...Object.entries(item.maxLimitRequestRatio ?? {}).map(([name, value]) => limitRequestRatioConstraint(limitType, name, value, requests, limits)),
+    ...Object.entries(item.maxLimitRequestRatio ?? {}).map(([name, value]) =>
+      limitRequestRatioConstraint(limitType, name, value, requests, limits)
+    ),
   ].filter((error): error is string => error !== undefined);
 }
 
@@ -26,10 +28,14 @@ function podTotal(pod: KubeObject, field: "requests" | "limits"): Resources {
   const spec = podSpec(pod);
   const total = new Map<string, Quantity>();
   for (const container of spec.containers ?? []) {
-    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, addQuantities(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
+    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) {
+      total.set(name, addQuantities(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
+    }
   }
   for (const container of spec.initContainers ?? []) {
-    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) total.set(name, maxQuantity(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
+    for (const [name, value] of Object.entries(container.resources?.[field] ?? {})) {
+      total.set(name, maxQuantity(total.get(name) ?? ZERO_QUANTITY, quantityOrZero(value)));
+    }
   }
   return Object.fromEntries([...total].map(([name, value]) => [name, formatQuantity(value)]));
 }

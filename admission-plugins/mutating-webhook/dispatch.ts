@@ -30,12 +30,21 @@ function decodedOperations(webhookName: string, patch: string): JsonPatchOperati
   try {
     return decodePatch(patch) as JsonPatchOperation[];
   } catch (error) {
-    throw new WebhookCallError(webhookName, `received undecodable patch in webhook response: ${(error as Error).message}`, newServiceUnavailable("error decoding patch in webhook response"));
+    throw new WebhookCallError(
+      webhookName,
+      `received undecodable patch in webhook response: ${(error as Error).message}`,
+      newServiceUnavailable("error decoding patch in webhook response"),
+    );
   }
 }
 
 /** Calls one hook and applies its patch; true when the object changed. */
-async function callAndPatch(invocation: Invocation, attributes: AdmissionAttributes, services: WebhookServices, at: HookPosition): Promise<boolean> {
+async function callAndPatch(
+  invocation: Invocation,
+  attributes: AdmissionAttributes,
+  services: WebhookServices,
+  at: HookPosition,
+): Promise<boolean> {
   const { webhook } = invocation;
   const result = await callWebhook(invocation, attributes, services, true);
   if (!result.allowed) throw new WebhookRejection(webhook.name, result.status);
@@ -43,14 +52,18 @@ async function callAndPatch(invocation: Invocation, attributes: AdmissionAttribu
   const operations = decodedOperations(webhook.name, result.patch);
   if (operations.length === 0) return false;
   const object = attributes.object;
-  if (!object) throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
+  if (!object) {
+    throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
+  }
   let patched: unknown;
   try {
     patched = applyJsonPatch(toInvokedVersion(object, invocation, attributes), operations);
   } catch (error) {
     throw newInternalError((error as Error).message);
   }
-  if (!isPlainObject(patched)) throw newInternalError(`admission webhook "${webhook.name}" patched the object into something that is not an object`);
+  if (!isPlainObject(patched)) {
+    throw newInternalError(`admission webhook "${webhook.name}" patched the object into something that is not an object`);
+  }
   const inRequestVersion = fromInvokedVersion(patched as KubeObject, invocation, attributes);
   const changed = !isDeepStrictEqual(object, inRequestVersion);
   attributes.addAuditAnnotation(...patchAnnotation(at, operations));

@@ -15,7 +15,10 @@ export function admitClaimRequest(request: NodeRequest): void {
   if (attributes.operation !== "UPDATE") throw forbidden(request, `unexpected operation "${attributes.operation}"`);
   const changed = diffOutsideStatusReport(attributes.oldObject!, attributes.object!);
   if (changed.length > 0) {
-    throw forbidden(request, `node "${node}" is not allowed to update fields other than status.capacity and status.conditions: ${changed.join(", ")}`);
+    throw forbidden(
+      request,
+      `node "${node}" is not allowed to update fields other than status.capacity and status.conditions: ${changed.join(", ")}`,
+    );
   }
 }
 
@@ -31,8 +34,10 @@ function diffOutsideStatusReport(oldClaim: KubeObject, newClaim: KubeObject): st
   };
   const before = comparable(oldClaim);
   const after = comparable(newClaim);
-  const fields = (part: "metadata" | "status") => Object.keys({ ...(before[part] as object), ...(after[part] as object) }).map((key) => `${part}.${key}`);
-  const value = (object: Record<string, unknown>, path: string) => path.split(".").reduce<unknown>((at, step) => (at as Record<string, unknown> | undefined)?.[step], object);
+  const fields = (part: "metadata" | "status") =>
+    Object.keys({ ...(before[part] as object), ...(after[part] as object) }).map((key) => `${part}.${key}`);
+  const value = (object: Record<string, unknown>, path: string) =>
+    path.split(".").reduce<unknown>((at, step) => (at as Record<string, unknown> | undefined)?.[step], object);
   return ["spec", ...fields("metadata"), ...fields("status")].filter((path) => !semanticEqual(value(before, path), value(after, path)));
 }
 
@@ -40,21 +45,34 @@ function diffOutsideStatusReport(oldClaim: KubeObject, newClaim: KubeObject): st
 export async function admitServiceAccountRequest(request: NodeRequest): Promise<void> {
   const { node, attributes } = request;
   if (attributes.operation !== "CREATE" || attributes.subresource !== "token") return;
-  const spec = (attributes.object!.spec ?? {}) as { boundObjectRef?: { apiVersion?: string; kind?: string; name?: string; uid?: string } | null };
+  const spec = (attributes.object!.spec ?? {}) as {
+    boundObjectRef?: { apiVersion?: string; kind?: string; name?: string; uid?: string } | null;
+  };
   const ref = spec.boundObjectRef;
-  if (!ref || ref.apiVersion !== "v1" || ref.kind !== "Pod" || !ref.name) throw forbidden(request, "node requested token not bound to a pod");
+  if (!ref || ref.apiVersion !== "v1" || ref.kind !== "Pod" || !ref.name) {
+    throw forbidden(request, "node requested token not bound to a pod");
+  }
   if (!ref.uid) throw forbidden(request, "node requested token with a pod binding without a uid");
   const pod = await request.client.get({ group: "", version: "v1", resource: "pods", namespace: attributes.namespace, name: ref.name });
   if (!pod) throw listerNotFound("pod", ref.name);
   if (ref.uid !== pod.metadata.uid) {
-    throw forbidden(request, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+    throw forbidden(
+      request,
+      `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+    );
   }
-  if ((pod.spec as { nodeName?: string } | undefined)?.nodeName !== node) throw forbidden(request, "node requested token bound to a pod scheduled on a different node");
+  if ((pod.spec as { nodeName?: string } | undefined)?.nodeName !== node) {
+    throw forbidden(request, "node requested token bound to a pod scheduled on a different node");
+  }
 }
 
 export function admitLeaseRequest(request: NodeRequest): void {
-  if (request.attributes.namespace !== NODE_LEASE_NAMESPACE) throw forbidden(request, `can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
-  if (targetName(request) !== request.node) throw forbidden(request, "can only access node lease with the same name as the requesting node");
+  if (request.attributes.namespace !== NODE_LEASE_NAMESPACE) {
+    throw forbidden(request, `can only access leases in the "${NODE_LEASE_NAMESPACE}" system namespace`);
+  }
+  if (targetName(request) !== request.node) {
+    throw forbidden(request, "can only access node lease with the same name as the requesting node");
+  }
 }
 
 export function admitCSINodeRequest(request: NodeRequest): void {

@@ -9,10 +9,17 @@ import { forbidden, type NodeRequest } from "./_request.ts";
 
 /** k8s.io/kubelet pkg/apis kubeletLabels: the well-known labels a kubelet sets on its own Node. */
 const KUBELET_LABELS = new Set([
-  "kubernetes.io/hostname", "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-  "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-  "beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type", "kubernetes.io/os", "kubernetes.io/arch",
-  "beta.kubernetes.io/os", "beta.kubernetes.io/arch",
+  "kubernetes.io/hostname",
+  "topology.kubernetes.io/zone",
+  "topology.kubernetes.io/region",
+  "failure-domain.beta.kubernetes.io/zone",
+  "failure-domain.beta.kubernetes.io/region",
+  "beta.kubernetes.io/instance-type",
+  "node.kubernetes.io/instance-type",
+  "kubernetes.io/os",
+  "kubernetes.io/arch",
+  "beta.kubernetes.io/os",
+  "beta.kubernetes.io/arch",
 ]);
 /** kubeletLabelNamespaces: prefixes (and their subdomains) a kubelet may use freely. */
 const KUBELET_LABEL_NAMESPACES = ["kubelet.kubernetes.io", "node.kubernetes.io"];
@@ -32,7 +39,9 @@ export function admitNodeRequest(request: NodeRequest): void {
   if (attributes.operation === "CREATE") {
     const created = attributes.object!;
     // kube's message says "pods" here.
-    if (!isNil(specOf(created).configSource)) throw forbidden(request, `node "${node}" is not allowed to create pods with a non-nil configSource`);
+    if (!isNil(specOf(created).configSource)) {
+      throw forbidden(request, `node "${node}" is not allowed to create pods with a non-nil configSource`);
+    }
     const labels = forbiddenLabels(modifiedLabels(created.metadata.labels, undefined));
     if (labels.length > 0) throw forbidden(request, `node "${node}" is not allowed to set the following labels: ${labels.join(", ")}`);
   }
@@ -59,7 +68,9 @@ export function modifiedLabels(a: Record<string, string> = {}, b: Record<string,
 
 /** kube's getForbiddenLabels, sorted as sets.String.List() is. */
 export function forbiddenLabels(keys: string[]): string[] {
-  return keys.filter((key) => inNamespace(labelNamespace(key), NODE_RESTRICTION_NAMESPACE) || (isKubernetesLabel(key) && !isKubeletLabel(key))).sort();
+  return keys.filter((key) =>
+    inNamespace(labelNamespace(key), NODE_RESTRICTION_NAMESPACE) || (isKubernetesLabel(key) && !isKubeletLabel(key))
+  ).sort();
 }
 
 function labelNamespace(key: string): string {

@@ -31,7 +31,9 @@ async function admitPod(request: NodeRequest): Promise<void> {
   const { node, attributes } = request;
   if (attributes.operation === "CREATE") return admitMirrorPodCreate(request, attributes.object!);
   if (attributes.operation === "DELETE") {
-    if (specOf(attributes.oldObject!).nodeName !== node) throw forbidden(request, `node "${node}" can only delete pods with spec.nodeName set to itself`);
+    if (specOf(attributes.oldObject!).nodeName !== node) {
+      throw forbidden(request, `node "${node}" can only delete pods with spec.nodeName set to itself`);
+    }
     return;
   }
   throw forbidden(request, `unexpected operation "${attributes.operation}", node "${node}" can only create and delete mirror pods`);
@@ -63,20 +65,28 @@ async function checkOwnedByNode(request: NodeRequest, owners: OwnerReference[]):
   if (!owner || owner.apiVersion !== "v1" || owner.kind !== "Node" || owner.name !== node) {
     throw forbidden(request, `node "${node}" can only create pods with an owner reference set to itself`);
   }
-  if (owner.controller !== true) throw forbidden(request, `node "${node}" can only create pods with a controller owner reference set to itself`);
+  if (owner.controller !== true) {
+    throw forbidden(request, `node "${node}" can only create pods with a controller owner reference set to itself`);
+  }
   if (owner.blockOwnerDeletion === true) throw forbidden(request, `node "${node}" must not set blockOwnerDeletion on an owner reference`);
   const nodeObject = await request.client.get({ group: "", version: "v1", resource: "nodes", name: node });
   if (!nodeObject) throw listerNotFound("node", node);
   // kube's message names the owner reference's uid as "expected".
-  if (owner.uid !== nodeObject.metadata.uid) throw forbidden(request, `node ${node} UID mismatch: expected ${owner.uid} got ${nodeObject.metadata.uid ?? ""}`);
+  if (owner.uid !== nodeObject.metadata.uid) {
+    throw forbidden(request, `node ${node} UID mismatch: expected ${owner.uid} got ${nodeObject.metadata.uid ?? ""}`);
+  }
 }
 
 function admitPodStatus(request: NodeRequest): void {
   const { node, attributes } = request;
   if (attributes.operation !== "UPDATE") throw forbidden(request, `unexpected operation "${attributes.operation}"`);
   const oldPod = attributes.oldObject!;
-  if (specOf(oldPod).nodeName !== node) throw forbidden(request, `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
-  if (!semanticEqual(oldPod.metadata.labels, attributes.object!.metadata.labels)) throw forbidden(request, `node "${node}" cannot update labels through pod status`);
+  if (specOf(oldPod).nodeName !== node) {
+    throw forbidden(request, `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
+  }
+  if (!semanticEqual(oldPod.metadata.labels, attributes.object!.metadata.labels)) {
+    throw forbidden(request, `node "${node}" cannot update labels through pod status`);
+  }
 }
 
 async function admitPodEviction(request: NodeRequest): Promise<void> {

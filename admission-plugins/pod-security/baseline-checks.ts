@@ -6,9 +6,29 @@ import type { KubeObject } from "../../core/api/types.ts";
 import { allContainers, podSpec } from "../_match.ts";
 import { containersPhrase, joinQuote, pluralize, securityContext, settersPhrase, sortedSet, type Violation } from "./check-text.ts";
 
-const BASELINE_CAPABILITIES = new Set(["AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"]);
+const BASELINE_CAPABILITIES = new Set([
+  "AUDIT_WRITE",
+  "CHOWN",
+  "DAC_OVERRIDE",
+  "FOWNER",
+  "FSETID",
+  "KILL",
+  "MKNOD",
+  "NET_BIND_SERVICE",
+  "SETFCAP",
+  "SETGID",
+  "SETPCAP",
+  "SETUID",
+  "SYS_CHROOT",
+]);
 const SELINUX_TYPES = new Set(["", "container_t", "container_init_t", "container_kvm_t"]);
-const SAFE_SYSCTLS = new Set(["kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.tcp_syncookies", "net.ipv4.ping_group_range", "net.ipv4.ip_unprivileged_port_start"]);
+const SAFE_SYSCTLS = new Set([
+  "kernel.shm_rmid_forced",
+  "net.ipv4.ip_local_port_range",
+  "net.ipv4.tcp_syncookies",
+  "net.ipv4.ping_group_range",
+  "net.ipv4.ip_unprivileged_port_start",
+]);
 const APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/";
 const podContext = (pod: KubeObject) => securityContext(podSpec(pod));
 const containers = (pod: KubeObject) => allContainers(podSpec(pod));
@@ -17,14 +37,23 @@ export function appArmorProfile(pod: KubeObject): Violation | undefined {
   const allowed = (profile: string) => profile === "" || profile === "runtime/default" || profile.startsWith("localhost/");
   const bad = Object.entries(pod.metadata?.annotations ?? {}).filter(([key, value]) => key.startsWith(APPARMOR_PREFIX) && !allowed(value));
   if (bad.length === 0) return;
-  return { reason: pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", bad.length), detail: bad.map(([key, value]) => `${key}=${JSON.stringify(value)}`).sort().join(", ") };
+  return {
+    reason: pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", bad.length),
+    detail: bad.map(([key, value]) => `${key}=${JSON.stringify(value)}`).sort().join(", "),
+  };
 }
 
 export function capabilitiesBaseline(pod: KubeObject): Violation | undefined {
-  const added = (c: Record<string, unknown>) => ((securityContext(c).capabilities as { add?: string[] } | undefined)?.add ?? []).filter((cap) => !BASELINE_CAPABILITIES.has(cap));
+  const added = (c: Record<string, unknown>) =>
+    ((securityContext(c).capabilities as { add?: string[] } | undefined)?.add ?? []).filter((cap) => !BASELINE_CAPABILITIES.has(cap));
   const bad = containers(pod).filter((c) => added(c).length > 0);
   if (bad.length === 0) return;
-  return { reason: "non-default capabilities", detail: `${containersPhrase(bad.map((c) => c.name))} must not include ${joinQuote(sortedSet(bad.flatMap(added)))} in securityContext.capabilities.add` };
+  return {
+    reason: "non-default capabilities",
+    detail: `${containersPhrase(bad.map((c) => c.name))} must not include ${
+      joinQuote(sortedSet(bad.flatMap(added)))
+    } in securityContext.capabilities.add`,
+  };
 }
 
 export function hostNamespaces(pod: KubeObject): Violation | undefined {
@@ -35,7 +64,9 @@ export function hostNamespaces(pod: KubeObject): Violation | undefined {
 
 export function hostPathVolumes(pod: KubeObject): Violation | undefined {
   const names = (podSpec(pod).volumes ?? []).filter((v) => v.hostPath !== undefined && v.hostPath !== null).map((v) => String(v.name));
-  return names.length ? { reason: "hostPath volumes", detail: `${pluralize("volume", "volumes", names.length)} ${joinQuote(names)}` } : undefined;
+  return names.length
+    ? { reason: "hostPath volumes", detail: `${pluralize("volume", "volumes", names.length)} ${joinQuote(names)}` }
+    : undefined;
 }
 
 export function hostPorts(pod: KubeObject): Violation | undefined {
@@ -43,19 +74,31 @@ export function hostPorts(pod: KubeObject): Violation | undefined {
   const bad = containers(pod).filter((c) => portsOf(c).length > 0);
   if (bad.length === 0) return;
   const ports = sortedSet(bad.flatMap(portsOf));
-  return { reason: "hostPort", detail: `${containersPhrase(bad.map((c) => c.name))} ${pluralize("uses", "use", bad.length)} ${pluralize("hostPort", "hostPorts", ports.length)} ${ports.join(", ")}` };
+  return {
+    reason: "hostPort",
+    detail: `${containersPhrase(bad.map((c) => c.name))} ${pluralize("uses", "use", bad.length)} ${
+      pluralize("hostPort", "hostPorts", ports.length)
+    } ${ports.join(", ")}`,
+  };
 }
 
 export function privileged(pod: KubeObject): Violation | undefined {
   const names = containers(pod).filter((c) => securityContext(c).privileged === true).map((c) => c.name);
-  return names.length ? { reason: "privileged", detail: `${containersPhrase(names)} must not set securityContext.privileged=true` } : undefined;
+  return names.length
+    ? { reason: "privileged", detail: `${containersPhrase(names)} must not set securityContext.privileged=true` }
+    : undefined;
 }
 
 export function procMount(pod: KubeObject): Violation | undefined {
   const mountOf = (c: Record<string, unknown>) => securityContext(c).procMount as string | undefined;
   const bad = containers(pod).filter((c) => mountOf(c) !== undefined && mountOf(c) !== "Default");
   if (bad.length === 0) return;
-  return { reason: "procMount", detail: `${containersPhrase(bad.map((c) => c.name))} must not set securityContext.procMount to ${joinQuote(sortedSet(bad.map((c) => mountOf(c)!)))}` };
+  return {
+    reason: "procMount",
+    detail: `${containersPhrase(bad.map((c) => c.name))} must not set securityContext.procMount to ${
+      joinQuote(sortedSet(bad.map((c) => mountOf(c)!)))
+    }`,
+  };
 }
 
 export function seLinuxOptions(pod: KubeObject): Violation | undefined {
@@ -76,8 +119,17 @@ export function seLinuxOptions(pod: KubeObject): Violation | undefined {
   if (!podBad && bad.length === 0) return;
   const types = sortedSet(badTypes);
   // kube only lists user/role next to a bad type (its formatting quirk, kept for identical messages).
-  const data = types.length ? [`${pluralize("type", "types", types.length)} ${joinQuote(types)}`, ...(setUser ? ["user may not be set"] : []), ...(setRole ? ["role may not be set"] : [])] : [];
-  return { reason: "seLinuxOptions", detail: `${settersPhrase(podBad, bad)} set forbidden securityContext.seLinuxOptions: ${data.join("; ")}` };
+  const data = types.length
+    ? [
+      `${pluralize("type", "types", types.length)} ${joinQuote(types)}`,
+      ...(setUser ? ["user may not be set"] : []),
+      ...(setRole ? ["role may not be set"] : []),
+    ]
+    : [];
+  return {
+    reason: "seLinuxOptions",
+    detail: `${settersPhrase(podBad, bad)} set forbidden securityContext.seLinuxOptions: ${data.join("; ")}`,
+  };
 }
 
 const validSeccomp = (profile: unknown) => ["RuntimeDefault", "Localhost"].includes((profile as { type?: string }).type ?? "");
@@ -97,7 +149,12 @@ export function badSeccompSetters(pod: KubeObject): { podBad: boolean; container
 
 export function seccompSettersViolation(setters: ReturnType<typeof badSeccompSetters>): Violation | undefined {
   if (!setters.podBad && setters.containers.length === 0) return;
-  return { reason: "seccompProfile", detail: `${settersPhrase(setters.podBad, setters.containers)} must not set securityContext.seccompProfile.type to ${joinQuote(setters.values)}` };
+  return {
+    reason: "seccompProfile",
+    detail: `${settersPhrase(setters.podBad, setters.containers)} must not set securityContext.seccompProfile.type to ${
+      joinQuote(setters.values)
+    }`,
+  };
 }
 
 export const seccompProfileBaseline = (pod: KubeObject) => seccompSettersViolation(badSeccompSetters(pod));
@@ -108,7 +165,8 @@ export function sysctls(pod: KubeObject): Violation | undefined {
 }
 
 export function windowsHostProcess(pod: KubeObject): Violation | undefined {
-  const hostProcess = (holder: Record<string, unknown>) => (securityContext(holder).windowsOptions as { hostProcess?: boolean } | undefined)?.hostProcess === true;
+  const hostProcess = (holder: Record<string, unknown>) =>
+    (securityContext(holder).windowsOptions as { hostProcess?: boolean } | undefined)?.hostProcess === true;
   const podBad = hostProcess(podSpec(pod));
   const bad = containers(pod).filter(hostProcess).map((c) => c.name);
   if (!podBad && bad.length === 0) return;

@@ -13,6 +13,7 @@ export const sortedSet = (values: string[]) => [...new Set(values)].sort();
 /** `containers "a", "b"`. */
 export const containersPhrase = (names: string[]) => `${pluralize("container", "containers", names.length)} ${joinQuote(names)}`;
 /** `pod and container "a"`: who set a forbidden value, pod first. */
-export const settersPhrase = (podSet: boolean, names: string[]) => [...(podSet ? ["pod"] : []), ...(names.length ? [containersPhrase(names)] : [])].join(" and ");
+export const settersPhrase = (podSet: boolean, names: string[]) =>
+  [...(podSet ? ["pod"] : []), ...(names.length ? [containersPhrase(names)] : [])].join(" and ");
 
 export const securityContext = (holder: Container | Record<string, unknown>) => (holder.securityContext ?? {}) as Record<string, unknown>;

@@ -3,9 +3,17 @@ import type { KubeObject } from "../../core/api/types.ts";
 import { evaluate } from "./checks.ts";
 
 const LATEST = Infinity;
-const restrictedContext = { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } };
+const restrictedContext = {
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ["ALL"] },
+  runAsNonRoot: true,
+  seccompProfile: { type: "RuntimeDefault" },
+};
 function pod(spec: Record<string, unknown> = {}, annotations: Record<string, string> = {}): KubeObject {
-  return { metadata: { name: "p", annotations }, spec: { containers: [{ name: "c", image: "nginx", securityContext: { ...restrictedContext } }], ...spec } };
+  return {
+    metadata: { name: "p", annotations },
+    spec: { containers: [{ name: "c", image: "nginx", securityContext: { ...restrictedContext } }], ...spec },
+  };
 }
 const reasons = (violations: { reason: string; detail: string }[]) => violations.map((v) => `${v.reason} (${v.detail})`);
 
@@ -21,8 +29,21 @@ test("privileged level never reports violations", () => {
 test("baseline checks report kube's texts in check-id order", () => {
   const spec = {
     hostPID: true,
-    securityContext: { sysctls: [{ name: "kernel.msgmax" }, { name: "net.ipv4.tcp_syncookies" }], seLinuxOptions: { type: "spc_t", user: "root" }, windowsOptions: { hostProcess: true } },
-    containers: [{ name: "c", image: "x", securityContext: { procMount: "Unmasked", seccompProfile: { type: "Unconfined" }, capabilities: { add: ["SYS_ADMIN", "CHOWN", "NET_ADMIN"] } }, ports: [{ containerPort: 80, hostPort: 8080 }] }],
+    securityContext: {
+      sysctls: [{ name: "kernel.msgmax" }, { name: "net.ipv4.tcp_syncookies" }],
+      seLinuxOptions: { type: "spc_t", user: "root" },
+      windowsOptions: { hostProcess: true },
+    },
+    containers: [{
+      name: "c",
+      image: "x",
+      securityContext: {
+        procMount: "Unmasked",
+        seccompProfile: { type: "Unconfined" },
+        capabilities: { add: ["SYS_ADMIN", "CHOWN", "NET_ADMIN"] },
+      },
+      ports: [{ containerPort: 80, hostPort: 8080 }],
+    }],
   };
   expect(reasons(evaluate("baseline", LATEST, pod(spec, { "container.apparmor.security.beta.kubernetes.io/c": "unconfined" })))).toEqual([
     'forbidden AppArmor profile (container.apparmor.security.beta.kubernetes.io/c="unconfined")',
@@ -39,12 +60,19 @@ test("baseline checks report kube's texts in check-id order", () => {
 
 test("allowed AppArmor profiles, SELinux types and sysctls pass baseline", () => {
   const spec = { securityContext: { seLinuxOptions: { type: "container_init_t" }, sysctls: [{ name: "net.ipv4.ping_group_range" }] } };
-  const annotations = { "container.apparmor.security.beta.kubernetes.io/c": "localhost/custom", "container.apparmor.security.beta.kubernetes.io/d": "runtime/default" };
+  const annotations = {
+    "container.apparmor.security.beta.kubernetes.io/c": "localhost/custom",
+    "container.apparmor.security.beta.kubernetes.io/d": "runtime/default",
+  };
   expect(evaluate("baseline", LATEST, pod(spec, annotations))).toEqual([]);
 });
 
 test("restricted replaces the baseline capability and seccomp checks with its own", () => {
-  const containers = [{ name: "c", image: "x", securityContext: { ...restrictedContext, capabilities: { add: ["SYS_ADMIN"] }, seccompProfile: { type: "Unconfined" } } }];
+  const containers = [{
+    name: "c",
+    image: "x",
+    securityContext: { ...restrictedContext, capabilities: { add: ["SYS_ADMIN"] }, seccompProfile: { type: "Unconfined" } },
+  }];
   expect(reasons(evaluate("restricted", LATEST, pod({ containers })))).toEqual([
     'unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]; container "c" must not include "SYS_ADMIN" in securityContext.capabilities.add)',
     'seccompProfile (container "c" must not set securityContext.seccompProfile.type to "Unconfined")',
@@ -52,7 +80,13 @@ test("restricted replaces the baseline capability and seccomp checks with its ow
 });
 
 test("restricted reports every unmet requirement of a bare pod in kube's order", () => {
-  const bare: KubeObject = { metadata: { name: "p" }, spec: { containers: [{ name: "a", image: "x" }, { name: "b", image: "x", securityContext: { runAsUser: 0 } }], volumes: [{ name: "data", hostPath: { path: "/" } }] } };
+  const bare: KubeObject = {
+    metadata: { name: "p" },
+    spec: {
+      containers: [{ name: "a", image: "x" }, { name: "b", image: "x", securityContext: { runAsUser: 0 } }],
+      volumes: [{ name: "data", hostPath: { path: "/" } }],
+    },
+  };
   expect(reasons(evaluate("restricted", LATEST, bare))).toEqual([
     'hostPath volumes (volume "data")',
     'allowPrivilegeEscalation != false (containers "a", "b" must set securityContext.allowPrivilegeEscalation=false)',
@@ -65,12 +99,24 @@ test("restricted reports every unmet requirement of a bare pod in kube's order",
 });
 
 test("an explicit runAsNonRoot=false is named before implicit gaps", () => {
-  const spec = { securityContext: { runAsNonRoot: false }, containers: [{ name: "c", image: "x", securityContext: { ...restrictedContext, runAsNonRoot: undefined } }] };
-  expect(reasons(evaluate("restricted", LATEST, pod(spec)))).toEqual(["runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)"]);
+  const spec = {
+    securityContext: { runAsNonRoot: false },
+    containers: [{ name: "c", image: "x", securityContext: { ...restrictedContext, runAsNonRoot: undefined } }],
+  };
+  expect(reasons(evaluate("restricted", LATEST, pod(spec)))).toEqual([
+    "runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)",
+  ]);
 });
 
 test("pod-level runAsNonRoot and seccompProfile cover containers that leave them unset", () => {
-  const spec = { securityContext: { runAsNonRoot: true, seccompProfile: { type: "Localhost", localhostProfile: "p.json" } }, containers: [{ name: "c", image: "x", securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } } }] };
+  const spec = {
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: "Localhost", localhostProfile: "p.json" } },
+    containers: [{
+      name: "c",
+      image: "x",
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"], add: ["NET_BIND_SERVICE"] } },
+    }],
+  };
   expect(evaluate("restricted", LATEST, pod(spec))).toEqual([]);
 });
 
@@ -81,7 +127,14 @@ test("older policy versions leave out checks added later", () => {
 });
 
 test("from v1.25 Windows pods skip the Linux-only restricted checks", () => {
-  const windows: KubeObject = { metadata: { name: "w" }, spec: { os: { name: "windows" }, securityContext: { runAsNonRoot: true }, containers: [{ name: "c", image: "x" }] } };
+  const windows: KubeObject = {
+    metadata: { name: "w" },
+    spec: { os: { name: "windows" }, securityContext: { runAsNonRoot: true }, containers: [{ name: "c", image: "x" }] },
+  };
   expect(evaluate("restricted", 25, windows)).toEqual([]);
-  expect(evaluate("restricted", 24, windows).map((v) => v.reason)).toEqual(["allowPrivilegeEscalation != false", "unrestricted capabilities", "seccompProfile"]);
+  expect(evaluate("restricted", 24, windows).map((v) => v.reason)).toEqual([
+    "allowPrivilegeEscalation != false",
+    "unrestricted capabilities",
+    "seccompProfile",
+  ]);
 });

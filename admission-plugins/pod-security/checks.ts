@@ -24,7 +24,11 @@ interface Check {
 }
 
 /** From v1.25 the Linux-only restricted checks pass Windows pods. */
-const unlessWindows = (run: (pod: KubeObject) => Violation | undefined) => (pod: KubeObject, version: number) => (version >= 25 && restricted.isWindowsPod(pod) ? undefined : run(pod));
+const unlessWindows = (run: (pod: KubeObject) => Violation | undefined) =>
+(
+  pod: KubeObject,
+  version: number,
+) => (version >= 25 && restricted.isWindowsPod(pod) ? undefined : run(pod));
 
 // Policies before v1.19 checked seccomp through annotations; kubun applies the field checks to every version.
 const CHECKS: Check[] = [
@@ -40,11 +44,23 @@ const CHECKS: Check[] = [
   { id: "sysctls", level: "baseline", since: 0, run: baseline.sysctls },
   { id: "windowsHostProcess", level: "baseline", since: 0, run: baseline.windowsHostProcess },
   { id: "allowPrivilegeEscalation", level: "restricted", since: 8, run: unlessWindows(restricted.allowPrivilegeEscalation) },
-  { id: "capabilities_restricted", level: "restricted", since: 22, overrides: "capabilities_baseline", run: unlessWindows(restricted.capabilitiesRestricted) },
+  {
+    id: "capabilities_restricted",
+    level: "restricted",
+    since: 22,
+    overrides: "capabilities_baseline",
+    run: unlessWindows(restricted.capabilitiesRestricted),
+  },
   { id: "restrictedVolumes", level: "restricted", since: 0, run: restricted.restrictedVolumes },
   { id: "runAsNonRoot", level: "restricted", since: 0, run: restricted.runAsNonRoot },
   { id: "runAsUser", level: "restricted", since: 23, run: restricted.runAsUser },
-  { id: "seccompProfile_restricted", level: "restricted", since: 19, overrides: "seccompProfile_baseline", run: unlessWindows(restricted.seccompProfileRestricted) },
+  {
+    id: "seccompProfile_restricted",
+    level: "restricted",
+    since: 19,
+    overrides: "seccompProfile_baseline",
+    run: unlessWindows(restricted.seccompProfileRestricted),
+  },
 ];
 
 /** Every violation of `level` at policy `version`, in kube's order. */
@@ -52,5 +68,7 @@ export function evaluate(level: Level, version: PolicyVersion, pod: KubeObject):
   if (level === "privileged") return [];
   const applicable = CHECKS.filter((check) => check.since <= version && (level === "restricted" || check.level === "baseline"));
   const overridden = new Set(level === "restricted" ? applicable.map((check) => check.overrides) : []);
-  return applicable.filter((check) => !overridden.has(check.id)).map((check) => check.run(pod, version)).filter((v): v is Violation => v !== undefined);
+  return applicable.filter((check) => !overridden.has(check.id)).map((check) => check.run(pod, version)).filter((v): v is Violation =>
+    v !== undefined
+  );
 }

@@ -14,15 +14,25 @@ test("a PodSecurityConfiguration sets defaults and exemptions", () => {
     defaults: { enforce: "baseline", "enforce-version": "v1.24", warn: "restricted" },
     exemptions: { usernames: ["admin"], runtimeClasses: ["kata"], namespaces: ["kube-system"] },
   });
-  expect(config.defaults).toEqual({ enforce: { level: "baseline", version: 24 }, audit: { level: "privileged", version: Infinity }, warn: { level: "restricted", version: Infinity } });
-  expect([...config.exemptions.usernames, ...config.exemptions.runtimeClasses, ...config.exemptions.namespaces]).toEqual(["admin", "kata", "kube-system"]);
+  expect(config.defaults).toEqual({
+    enforce: { level: "baseline", version: 24 },
+    audit: { level: "privileged", version: Infinity },
+    warn: { level: "restricted", version: Infinity },
+  });
+  expect([...config.exemptions.usernames, ...config.exemptions.runtimeClasses, ...config.exemptions.namespaces]).toEqual([
+    "admin",
+    "kata",
+    "kube-system",
+  ]);
 });
 
 test("ValidatePodSecurityConfiguration: an unknown level or version is refused with kube's field errors", () => {
   expect(() => readPodSecurityConfiguration({ defaults: { enforce: "strict", "warn-version": "1.2" } })).toThrow(
     'PodSecurityConfiguration: [defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted, defaults.warn-version: Invalid value: "1.2": must be "latest" or "v1.x"]',
   );
-  expect(() => readPodSecurityConfiguration({ apiVersion: "v1", kind: "Other" })).toThrow('kind: Unsupported value: "Other": supported values: "PodSecurityConfiguration"');
+  expect(() => readPodSecurityConfiguration({ apiVersion: "v1", kind: "Other" })).toThrow(
+    'kind: Unsupported value: "Other": supported values: "PodSecurityConfiguration"',
+  );
 });
 
 test("ValidatePodSecurityConfiguration: exemptions must be valid, distinct names", () => {

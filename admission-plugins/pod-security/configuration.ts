@@ -16,8 +16,14 @@ export interface PodSecurityConfiguration {
 const API_VERSIONS = ["v1", "v1beta1", "v1alpha1"].map((version) => `pod-security.admission.config.k8s.io/${version}`);
 
 // kube's api.ParseLevel and api.ParseVersion errors.
-const level = v.optional(v.pipe(v.string(), v.check((text) => parseLevel(text) !== undefined, invalid("must be one of privileged, baseline, restricted"))), "privileged");
-const version = v.optional(v.pipe(v.string(), v.check((text) => parseVersion(text) !== undefined, invalid('must be "latest" or "v1.x"'))), "latest");
+const level = v.optional(
+  v.pipe(v.string(), v.check((text) => parseLevel(text) !== undefined, invalid("must be one of privileged, baseline, restricted"))),
+  "privileged",
+);
+const version = v.optional(
+  v.pipe(v.string(), v.check((text) => parseVersion(text) !== undefined, invalid('must be "latest" or "v1.x"'))),
+  "latest",
+);
 
 /** kube's field.Invalid for a name its validator refuses (messages joined as kube does). */
 const validName = (validator: NameValidator) => (name: string) => {
@@ -34,7 +40,8 @@ const distinct = (problem: (entry: string) => string | undefined) =>
         if (!dataset.typed) return;
         dataset.value.forEach((entry, index, all) => {
           const path: [v.ArrayPathItem] = [{ type: "array", origin: "value", input: all, key: index, value: entry }];
-          const message = problem(entry) ?? (all.indexOf(entry) !== index ? duplicate({ input: entry } as v.BaseIssue<unknown>) : undefined);
+          const message = problem(entry) ??
+            (all.indexOf(entry) !== index ? duplicate({ input: entry } as v.BaseIssue<unknown>) : undefined);
           if (message) addIssue({ message, path });
         });
       }),
@@ -73,5 +80,8 @@ export function readPodSecurityConfiguration(section: unknown): PodSecurityConfi
     MODES.map((mode) => [mode, { level: parseLevel(config.defaults[mode])!, version: parseVersion(config.defaults[`${mode}-version`])! }]),
   ) as NamespacePolicy;
   const { usernames, namespaces, runtimeClasses } = config.exemptions;
-  return { defaults, exemptions: { usernames: new Set(usernames), namespaces: new Set(namespaces), runtimeClasses: new Set(runtimeClasses) } };
+  return {
+    defaults,
+    exemptions: { usernames: new Set(usernames), namespaces: new Set(namespaces), runtimeClasses: new Set(runtimeClasses) },
+  };
 }

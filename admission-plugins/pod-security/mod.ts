@@ -21,7 +21,8 @@ const podSecurity: BuiltInAdmissionFactory = ({ client, pluginConfig }) => {
     name: "PodSecurity",
     handles: (attributes) =>
       isWriteTo(attributes, "", "pods", ["CREATE", "UPDATE"]) ||
-      (attributes.resource.group === "" && attributes.resource.resource === "pods" && attributes.subresource === "ephemeralcontainers" && attributes.operation === "UPDATE") ||
+      (attributes.resource.group === "" && attributes.resource.resource === "pods" && attributes.subresource === "ephemeralcontainers" &&
+        attributes.operation === "UPDATE") ||
       (attributes.subresource === "" && isWorkload(attributes.resource) && ["CREATE", "UPDATE"].includes(attributes.operation)),
     async validate(attributes) {
       const isPod = attributes.resource.resource === "pods" && attributes.resource.group === "";
@@ -32,7 +33,9 @@ const podSecurity: BuiltInAdmissionFactory = ({ client, pluginConfig }) => {
       const policy = policyFromLabels(await namespaceLabels(attributes.namespace), config.defaults);
       const violationText = (levelVersion: LevelVersion) => {
         const violations = evaluate(levelVersion.level, levelVersion.version, pod);
-        return violations.length ? `"${describe(levelVersion)}": ${violations.map((v) => `${v.reason} (${v.detail})`).join(", ")}` : undefined;
+        return violations.length
+          ? `"${describe(levelVersion)}": ${violations.map((v) => `${v.reason} (${v.detail})`).join(", ")}`
+          : undefined;
       };
       const refused = isPod ? violationText(policy.enforce) : undefined;
       if (isPod) attributes.addAuditAnnotation(`${LABEL_PREFIX}enforce-policy`, describe(policy.enforce));

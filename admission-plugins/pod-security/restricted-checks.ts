@@ -7,14 +7,28 @@ import { allContainers, podSpec } from "../_match.ts";
 import { badSeccompSetters, seccompSettersViolation } from "./baseline-checks.ts";
 import { containersPhrase, joinQuote, pluralize, securityContext, settersPhrase, sortedSet, type Violation } from "./check-text.ts";
 
-const RESTRICTED_VOLUMES = new Set(["configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "persistentVolumeClaim", "projected", "secret"]);
+const RESTRICTED_VOLUMES = new Set([
+  "configMap",
+  "csi",
+  "downwardAPI",
+  "emptyDir",
+  "ephemeral",
+  "persistentVolumeClaim",
+  "projected",
+  "secret",
+]);
 const containers = (pod: KubeObject) => allContainers(podSpec(pod));
 
 export const isWindowsPod = (pod: KubeObject) => (podSpec(pod).os as { name?: string } | undefined)?.name === "windows";
 
 export function allowPrivilegeEscalation(pod: KubeObject): Violation | undefined {
   const names = containers(pod).filter((c) => securityContext(c).allowPrivilegeEscalation !== false).map((c) => c.name);
-  return names.length ? { reason: "allowPrivilegeEscalation != false", detail: `${containersPhrase(names)} must set securityContext.allowPrivilegeEscalation=false` } : undefined;
+  return names.length
+    ? {
+      reason: "allowPrivilegeEscalation != false",
+      detail: `${containersPhrase(names)} must set securityContext.allowPrivilegeEscalation=false`,
+    }
+    : undefined;
 }
 
 export function capabilitiesRestricted(pod: KubeObject): Violation | undefined {
@@ -24,19 +38,28 @@ export function capabilitiesRestricted(pod: KubeObject): Violation | undefined {
   const adding = containers(pod).filter((c) => forbiddenAdds(c).length > 0);
   const details = [
     ...(missingDropAll.length ? [`${containersPhrase(missingDropAll)} must set securityContext.capabilities.drop=["ALL"]`] : []),
-    ...(adding.length ? [`${containersPhrase(adding.map((c) => c.name))} must not include ${joinQuote(sortedSet(adding.flatMap(forbiddenAdds)))} in securityContext.capabilities.add`] : []),
+    ...(adding.length
+      ? [
+        `${containersPhrase(adding.map((c) => c.name))} must not include ${
+          joinQuote(sortedSet(adding.flatMap(forbiddenAdds)))
+        } in securityContext.capabilities.add`,
+      ]
+      : []),
   ];
   return details.length ? { reason: "unrestricted capabilities", detail: details.join("; ") } : undefined;
 }
 
 export function restrictedVolumes(pod: KubeObject): Violation | undefined {
-  const typeOf = (volume: Record<string, unknown>) => Object.keys(volume).find((key) => key !== "name" && volume[key] !== null) ?? "unknown";
+  const typeOf = (volume: Record<string, unknown>) =>
+    Object.keys(volume).find((key) => key !== "name" && volume[key] !== null) ?? "unknown";
   const bad = (podSpec(pod).volumes ?? []).filter((volume) => !RESTRICTED_VOLUMES.has(typeOf(volume)));
   if (bad.length === 0) return;
   const types = sortedSet(bad.map(typeOf));
   return {
     reason: "restricted volume types",
-    detail: `${pluralize("volume", "volumes", bad.length)} ${joinQuote(bad.map((v) => String(v.name)))} ${pluralize("uses", "use", bad.length)} ${pluralize("restricted volume type", "restricted volume types", types.length)} ${joinQuote(types)}`,
+    detail: `${pluralize("volume", "volumes", bad.length)} ${joinQuote(bad.map((v) => String(v.name)))} ${
+      pluralize("uses", "use", bad.length)
+    } ${pluralize("restricted volume type", "restricted volume types", types.length)} ${joinQuote(types)}`,
   };
 }
 
@@ -54,7 +77,9 @@ export function runAsNonRoot(pod: KubeObject): Violation | undefined {
     const value = securityContext(holder).runAsNonRoot;
     return value === undefined || value === null ? "unset" : value === true ? "good" : "bad";
   });
-  if (podBad || explicit.length) return { reason, detail: `${settersPhrase(podBad, explicit)} must not set securityContext.runAsNonRoot=false` };
+  if (podBad || explicit.length) {
+    return { reason, detail: `${settersPhrase(podBad, explicit)} must not set securityContext.runAsNonRoot=false` };
+  }
   if (implicit.length) return { reason, detail: `pod or ${containersPhrase(implicit)} must set securityContext.runAsNonRoot=true` };
 }
 
@@ -70,5 +95,10 @@ export function seccompProfileRestricted(pod: KubeObject): Violation | undefined
   const explicitBad = seccompSettersViolation(badSeccompSetters(pod));
   if (explicitBad) return explicitBad;
   const { implicit } = explicitOrImplicit(pod, (holder) => (securityContext(holder).seccompProfile ? "good" : "unset"));
-  if (implicit.length) return { reason: "seccompProfile", detail: `pod or ${containersPhrase(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"` };
+  if (implicit.length) {
+    return {
+      reason: "seccompProfile",
+      detail: `pod or ${containersPhrase(implicit)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+    };
+  }
 }

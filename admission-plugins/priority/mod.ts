@@ -41,10 +41,16 @@ const priority: BuiltInAdmissionFactory = ({ client }) => ({
     const value = chosen?.value ?? 0;
     const policy = chosen?.preemptionPolicy ?? PREEMPT_LOWER;
     if (spec.priority !== undefined && spec.priority !== value) {
-      throw admissionForbidden(attributes, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`);
+      throw admissionForbidden(
+        attributes,
+        `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
+      );
     }
     if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== policy) {
-      throw admissionForbidden(attributes, `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+      throw admissionForbidden(
+        attributes,
+        `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`,
+      );
     }
     if (chosen) spec.priorityClassName = chosen.name;
     spec.priority = value;
@@ -67,7 +73,11 @@ async function globalDefault(client: ReadOnlyClient): Promise<PriorityClass | un
 }
 
 function classOf(stored: KubeObject): PriorityClass {
-  return { name: String(stored.metadata.name), value: Number(stored.value ?? 0), preemptionPolicy: String(stored.preemptionPolicy ?? PREEMPT_LOWER) };
+  return {
+    name: String(stored.metadata.name),
+    value: Number(stored.value ?? 0),
+    preemptionPolicy: String(stored.preemptionPolicy ?? PREEMPT_LOWER),
+  };
 }
 
 export default priority;

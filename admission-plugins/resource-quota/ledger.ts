@@ -56,9 +56,17 @@ export class QuotaLedger {
   /** Writes new usage; false when the quota changed meanwhile (the caller evaluates again). */
   async record(quota: KubeObject, used: Usage): Promise<boolean> {
     const hard = (quota.spec as { hard?: Record<string, string> }).hard ?? {};
-    const status: QuotaStatus = { hard: { ...hard }, used: Object.fromEntries(Object.keys(hard).map((k) => [k, formatQuantity(used[k] ?? ZERO_QUANTITY)])) };
+    const status: QuotaStatus = {
+      hard: { ...hard },
+      used: Object.fromEntries(Object.keys(hard).map((k) => [k, formatQuantity(used[k] ?? ZERO_QUANTITY)])),
+    };
     try {
-      await this.#quotaStore().update(quota.metadata.namespace!, String(quota.metadata.name), (current) => ({ ...current!, status, metadata: { ...current!.metadata, resourceVersion: quota.metadata.resourceVersion } }), { subresource: "status" });
+      await this.#quotaStore().update(
+        quota.metadata.namespace!,
+        String(quota.metadata.name),
+        (current) => ({ ...current!, status, metadata: { ...current!.metadata, resourceVersion: quota.metadata.resourceVersion } }),
+        { subresource: "status" },
+      );
       return true;
     } catch (e) {
       if (isConflict(e)) return false;
@@ -87,7 +95,9 @@ export class QuotaLedger {
       if (!keys.some((k) => k in probe || k === countKey(type.group, type.resource))) continue;
       const { list } = await listObjects(this.#registry.store(type), { namespace, revision: 0, limit: 0 });
       for (const item of list.items) {
-        for (const [key, value] of Object.entries(usageOf(type.group, type.resource, item))) if (key in used) used[key] = addQuantities(used[key]!, value);
+        for (const [key, value] of Object.entries(usageOf(type.group, type.resource, item))) {
+          if (key in used) used[key] = addQuantities(used[key]!, value);
+        }
       }
     }
     return used;
@@ -100,5 +110,6 @@ export function numbers(list: Record<string, string> | undefined): Usage {
 
 function sameKeysAndValues(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(b);
-  return Object.keys(a).length === keys.length && keys.every((k) => a[k] !== undefined && compareQuantities(quantityOrZero(a[k]), quantityOrZero(b[k])) === 0);
+  return Object.keys(a).length === keys.length &&
+    keys.every((k) => a[k] !== undefined && compareQuantities(quantityOrZero(a[k]), quantityOrZero(b[k])) === 0);
 }

@@ -4,9 +4,16 @@
  */
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { BuiltInAdmissionFactory, ValidationAttributes } from "../../core/admission/types.ts";
-import { addQuantities, compareQuantities, formatQuantity, maxQuantity, subtractQuantities, ZERO_QUANTITY } from "../../core/api/quantity.ts";
+import {
+  addQuantities,
+  compareQuantities,
+  formatQuantity,
+  maxQuantity,
+  subtractQuantities,
+  ZERO_QUANTITY,
+} from "../../core/api/quantity.ts";
 import { QuotaLedger } from "./ledger.ts";
-import { type Usage, unspecifiedCompute, usageOf } from "./usage.ts";
+import { unspecifiedCompute, type Usage, usageOf } from "./usage.ts";
 
 const resourceQuota: BuiltInAdmissionFactory = ({ registry, catalog }) => {
   const ledger = new QuotaLedger(registry, catalog);
@@ -30,7 +37,9 @@ async function charge(ledger: QuotaLedger, attributes: ValidationAttributes): Pr
       const used = { ...quota.used };
       for (const key of constrained) {
         const before = used[key] ?? ZERO_QUANTITY;
-        used[key] = refund ? maxQuantity(subtractQuantities(before, requested[key]!), ZERO_QUANTITY) : addQuantities(before, requested[key]!);
+        used[key] = refund
+          ? maxQuantity(subtractQuantities(before, requested[key]!), ZERO_QUANTITY)
+          : addQuantities(before, requested[key]!);
       }
       changes.push({ object: quota.object, used });
     }
@@ -42,18 +51,28 @@ async function charge(ledger: QuotaLedger, attributes: ValidationAttributes): Pr
   throw admissionForbidden(attributes, "status unknown for quota: too many concurrent changes, try again");
 }
 
-function check(attributes: ValidationAttributes, name: string, quota: { hard: Usage; used: Usage }, requested: Usage, constrained: string[]): void {
+function check(
+  attributes: ValidationAttributes,
+  name: string,
+  quota: { hard: Usage; used: Usage },
+  requested: Usage,
+  constrained: string[],
+): void {
   if (attributes.resource.group === "" && attributes.resource.resource === "pods") {
     const missing = unspecifiedCompute(attributes.object!, constrained);
     if (missing.length > 0) throw admissionForbidden(attributes, `failed quota: ${name}: must specify ${missing.join(",")}`);
   }
   // kube's quota.LessThanOrEqual over the new usage, exact (no float rounding: 100m + 200m fits a 300m quota).
   const exceeded = constrained.filter((key) =>
-    compareQuantities(requested[key]!, ZERO_QUANTITY) > 0 && compareQuantities(addQuantities(quota.used[key] ?? ZERO_QUANTITY, requested[key]!), quota.hard[key]!) > 0
+    compareQuantities(requested[key]!, ZERO_QUANTITY) > 0 &&
+    compareQuantities(addQuantities(quota.used[key] ?? ZERO_QUANTITY, requested[key]!), quota.hard[key]!) > 0
   ).sort();
   if (exceeded.length === 0) return;
   const print = (usage: Usage) => exceeded.map((key) => `${key}=${formatQuantity(usage[key] ?? ZERO_QUANTITY)}`).join(",");
-  throw admissionForbidden(attributes, `exceeded quota: ${name}, requested: ${print(requested)}, used: ${print(quota.used)}, limited: ${print(quota.hard)}`);
+  throw admissionForbidden(
+    attributes,
+    `exceeded quota: ${name}, requested: ${print(requested)}, used: ${print(quota.used)}, limited: ${print(quota.hard)}`,
+  );
 }
 
 export default resourceQuota;

@@ -7,7 +7,15 @@ import { addQuantities, countQuantity, maxQuantity, type Quantity, quantityOrZer
 export type Usage = Record<string, Quantity>;
 
 /** Core resources quota also counts under a bare name, e.g. `pods` besides `count/pods`. */
-const LEGACY_COUNTS = new Set(["pods", "services", "configmaps", "secrets", "persistentvolumeclaims", "replicationcontrollers", "resourcequotas"]);
+const LEGACY_COUNTS = new Set([
+  "pods",
+  "services",
+  "configmaps",
+  "secrets",
+  "persistentvolumeclaims",
+  "replicationcontrollers",
+  "resourcequotas",
+]);
 const COMPUTE = ["cpu", "memory", "ephemeral-storage"];
 
 export function countKey(group: string, resource: string): string {

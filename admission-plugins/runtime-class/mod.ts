@@ -31,7 +31,9 @@ const runtimeClass: BuiltInAdmissionFactory = ({ client }) => ({
     const runtime = await runtimeClassOf(client, spec, attributes);
     const overhead = runtime?.overhead as { podFixed?: Record<string, string> } | undefined;
     if (overhead?.podFixed) {
-      if (spec.overhead && !sameMap(spec.overhead, overhead.podFixed)) throw admissionForbidden(attributes, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+      if (spec.overhead && !sameMap(spec.overhead, overhead.podFixed)) {
+        throw admissionForbidden(attributes, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+      }
       spec.overhead = { ...overhead.podFixed };
     }
     const scheduling = runtime?.scheduling as { nodeSelector?: Record<string, string>; tolerations?: Toleration[] } | undefined;
@@ -41,8 +43,12 @@ const runtimeClass: BuiltInAdmissionFactory = ({ client }) => ({
     const spec = podSpec(attributes.object!) as RuntimeSpec;
     const runtime = await runtimeClassOf(client, spec, attributes);
     const podFixed = (runtime?.overhead as { podFixed?: Record<string, string> } | undefined)?.podFixed;
-    if (podFixed && !sameMap(spec.overhead ?? {}, podFixed)) throw admissionForbidden(attributes, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
-    if (!podFixed && spec.overhead) throw admissionForbidden(attributes, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
+    if (podFixed && !sameMap(spec.overhead ?? {}, podFixed)) {
+      throw admissionForbidden(attributes, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+    }
+    if (!podFixed && spec.overhead) {
+      throw admissionForbidden(attributes, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
+    }
   },
 });
 
@@ -53,18 +59,27 @@ async function runtimeClassOf(client: ReadOnlyClient, spec: RuntimeSpec, attribu
   return found;
 }
 
-function applyScheduling(spec: RuntimeSpec, scheduling: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] }, attributes: AdmissionAttributes): void {
+function applyScheduling(
+  spec: RuntimeSpec,
+  scheduling: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] },
+  attributes: AdmissionAttributes,
+): void {
   const selector = { ...(spec.nodeSelector ?? {}) };
   for (const [key, value] of Object.entries(scheduling.nodeSelector ?? {})) {
     if (selector[key] !== undefined && selector[key] !== value) {
-      throw admissionForbidden(attributes, `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${selector[key]}`);
+      throw admissionForbidden(
+        attributes,
+        `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${selector[key]}`,
+      );
     }
     selector[key] = value;
   }
   if (Object.keys(selector).length > 0) spec.nodeSelector = selector;
   const tolerations = [...(spec.tolerations ?? [])];
   for (const toleration of scheduling.tolerations ?? []) {
-    if (!tolerations.some((t) => sameMap(t as Record<string, unknown>, toleration as Record<string, unknown>))) tolerations.push(toleration);
+    if (!tolerations.some((t) => sameMap(t as Record<string, unknown>, toleration as Record<string, unknown>))) {
+      tolerations.push(toleration);
+    }
   }
   if (tolerations.length > 0) spec.tolerations = tolerations;
 }

@@ -17,7 +17,9 @@ const securityContextDeny: BuiltInAdmissionFactory = () => ({
     }
     for (const container of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
       for (const field of CONTAINER_FIELDS) {
-        if (container.securityContext?.[field] !== undefined) throw admissionForbidden(attributes, `SecurityContext.${goName(field)} is forbidden`);
+        if (container.securityContext?.[field] !== undefined) {
+          throw admissionForbidden(attributes, `SecurityContext.${goName(field)} is forbidden`);
+        }
       }
     }
   },

@@ -36,11 +36,16 @@ const serviceAccount: BuiltInAdmissionFactory = ({ client }) => ({
     const account = await lookUp(client, attributes.namespace, spec.serviceAccountName);
     if (!account) {
       const reason = `serviceaccount "${spec.serviceAccountName}" not found`;
-      throw admissionForbidden(attributes, `error looking up service account ${attributes.namespace}/${spec.serviceAccountName}: ${reason}`);
+      throw admissionForbidden(
+        attributes,
+        `error looking up service account ${attributes.namespace}/${spec.serviceAccountName}: ${reason}`,
+      );
     }
     if (shouldAutomount(account, spec)) mountToken(spec);
     const pullSecrets = account.imagePullSecrets as { name: string }[] | undefined;
-    if ((spec.imagePullSecrets ?? []).length === 0 && pullSecrets?.length) spec.imagePullSecrets = pullSecrets.map((s) => ({ name: s.name }));
+    if ((spec.imagePullSecrets ?? []).length === 0 && pullSecrets?.length) {
+      spec.imagePullSecrets = pullSecrets.map((s) => ({ name: s.name }));
+    }
   },
 });
 
@@ -49,7 +54,7 @@ function isMirrorPod(pod: KubeObject): boolean {
 }
 
 async function lookUp(client: ReadOnlyClient, namespace: string, name: string): Promise<KubeObject | null> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     const found = await client.get({ group: "", version: "v1", resource: "serviceaccounts", namespace, name });
     if (found || attempt >= LOOKUP_ATTEMPTS) return found;
     await new Promise((resolve) => setTimeout(resolve, LOOKUP_INTERVAL_MS));

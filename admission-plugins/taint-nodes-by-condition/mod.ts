@@ -10,7 +10,9 @@ const taintNodesByCondition: BuiltInAdmissionFactory = () => ({
   admit({ object }) {
     const spec = (object!.spec ??= {}) as { taints?: { key: string; effect: string }[] };
     const taints = spec.taints ?? [];
-    if (!taints.some((t) => t.key === NOT_READY_TAINT.key && t.effect === NOT_READY_TAINT.effect)) spec.taints = [...taints, { ...NOT_READY_TAINT }];
+    if (!taints.some((t) => t.key === NOT_READY_TAINT.key && t.effect === NOT_READY_TAINT.effect)) {
+      spec.taints = [...taints, { ...NOT_READY_TAINT }];
+    }
   },
 });
 

@@ -24,7 +24,12 @@ async function relevantInvocations(attributes: ValidationAttributes, services: W
 }
 
 /** One hook's verdict: null when it lets the request through. */
-async function verdictOf(invocation: Invocation, index: number, attributes: ValidationAttributes, services: WebhookServices): Promise<StatusError | null> {
+async function verdictOf(
+  invocation: Invocation,
+  index: number,
+  attributes: ValidationAttributes,
+  services: WebhookServices,
+): Promise<StatusError | null> {
   const { webhook } = invocation;
   try {
     const result = await callWebhook(invocation, attributes, services, false);
@@ -32,7 +37,11 @@ async function verdictOf(invocation: Invocation, index: number, attributes: Vali
     throw new WebhookRejection(webhook.name, result.status);
   } catch (failure) {
     const error = judgeFailure(failure, webhook, { type: "validating", operation: attributes.operation, rejections: services.rejections });
-    if (!error) attributes.addAuditAnnotation(...failedOpenAnnotation("validating", { configuration: webhook.configurationName, webhook: webhook.name, round: 0, index }));
+    if (!error) {
+      attributes.addAuditAnnotation(
+        ...failedOpenAnnotation("validating", { configuration: webhook.configurationName, webhook: webhook.name, round: 0, index }),
+      );
+    }
     return error;
   }
 }

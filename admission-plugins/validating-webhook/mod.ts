@@ -1,7 +1,7 @@
 /** ValidatingAdmissionWebhook: calls the matching webhooks of ValidatingWebhookConfigurations in parallel (spec 4.13). */
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
 import { webhookServices } from "../_webhook/services.ts";
-import { VALIDATING_WEBHOOK_PLUGIN, validateWithWebhooks } from "./dispatch.ts";
+import { validateWithWebhooks, VALIDATING_WEBHOOK_PLUGIN } from "./dispatch.ts";
 
 const validatingAdmissionWebhook: BuiltInAdmissionFactory = async (context) => {
   const services = await webhookServices(context, "validatingwebhookconfigurations");

@@ -20,7 +20,15 @@ export function httpsJson(url: URL, options: HttpsJsonOptions = {}): Promise<{ s
   return new Promise((resolve, reject) => {
     const req = request(
       url.href,
-      { method: options.method ?? "GET", ca: options.ca, cert: options.cert, key: options.key, rejectUnauthorized: !options.insecureSkipVerify, headers, timeout: TIMEOUT_MS },
+      {
+        method: options.method ?? "GET",
+        ca: options.ca,
+        cert: options.cert,
+        key: options.key,
+        rejectUnauthorized: !options.insecureSkipVerify,
+        headers,
+        timeout: TIMEOUT_MS,
+      },
       (response) => {
         let text = "";
         response.setEncoding("utf8");

@@ -34,11 +34,21 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
   for (const plugin of plugins) {
     const shared = { config: services.config, client: services.client, log: pluginLogger(`admission ${plugin.name}`) };
     // A custom plugin's section is found by its path as given or by its file name without extension.
-    const section = services.sections.get(plugin.name) ?? (plugin.builtIn ? undefined : services.sections.get(basename(plugin.name, extname(plugin.name))));
+    const section = services.sections.get(plugin.name) ??
+      (plugin.builtIn ? undefined : services.sections.get(basename(plugin.name, extname(plugin.name))));
     const pluginConfig = section?.configuration;
     try {
       if (plugin.builtIn) {
-        built.push(await plugin.factory({ ...shared, registry: services.registry, catalog: services.catalog, metricsRegistry: services.metricsRegistry, authorizer: services.authorizer, pluginConfig }));
+        built.push(
+          await plugin.factory({
+            ...shared,
+            registry: services.registry,
+            catalog: services.catalog,
+            metricsRegistry: services.metricsRegistry,
+            authorizer: services.authorizer,
+            pluginConfig,
+          }),
+        );
       } else {
         built.push(await plugin.factory({ ...shared, pluginConfig }));
       }

@@ -5,21 +5,46 @@ import type { ResourceType } from "../registry/resource-type.ts";
 import { AdmissionChain } from "./chain.ts";
 import type { AdmissionPlugin } from "./types.ts";
 
-const PODS: ResourceType = { group: "", version: "v1", resource: "pods", singularName: "pod", kind: "Pod", listKind: "PodList", namespaced: true, shortNames: [], categories: [], verbs: [], subresources: [] };
+const PODS: ResourceType = {
+  group: "",
+  version: "v1",
+  resource: "pods",
+  singularName: "pod",
+  kind: "Pod",
+  listKind: "PodList",
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  verbs: [],
+  subresources: [],
+};
 
 function write(overrides: Partial<AdmittedWrite> = {}): AdmittedWrite {
   return {
-    operation: "CREATE", type: PODS, subresource: "", namespace: "ns", name: "p", object: { metadata: { name: "p" } }, oldObject: null,
-    user: { username: "alice", groups: [] }, dryRun: false, options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" }, warnings: [], ...overrides,
+    operation: "CREATE",
+    type: PODS,
+    subresource: "",
+    namespace: "ns",
+    name: "p",
+    object: { metadata: { name: "p" } },
+    oldObject: null,
+    user: { username: "alice", groups: [] },
+    dryRun: false,
+    options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    warnings: [],
+    ...overrides,
   };
 }
 
 test("admit() runs plugins in order and their changes land on the written object", async () => {
   const order: string[] = [];
-  const plugin = (name: string): AdmissionPlugin => ({ name, admit: (a) => {
-    order.push(name);
-    a.object!.metadata.labels = { ...a.object!.metadata.labels, [name]: "yes" };
-  } });
+  const plugin = (name: string): AdmissionPlugin => ({
+    name,
+    admit: (a) => {
+      order.push(name);
+      a.object!.metadata.labels = { ...a.object!.metadata.labels, [name]: "yes" };
+    },
+  });
   const w = write();
   expect(await new AdmissionChain([plugin("a"), plugin("b")]).admit(w)).toBe(true);
   expect(order).toEqual(["a", "b"]);
@@ -35,34 +60,58 @@ test("admit() copies a replaced object back into the one the store holds", async
 
 test("admit() runs the mutating phase again once when a plugin asks for reinvocation", async () => {
   const passes: boolean[] = [];
-  const plugin: AdmissionPlugin = { name: "w", admit: (a) => {
-    passes.push(a.reinvocation.isReinvoke);
-    a.reinvocation.requestReinvocation();
-  } };
+  const plugin: AdmissionPlugin = {
+    name: "w",
+    admit: (a) => {
+      passes.push(a.reinvocation.isReinvoke);
+      a.reinvocation.requestReinvocation();
+    },
+  };
   await new AdmissionChain([plugin]).admit(write());
   expect(passes).toEqual([false, true]);
 });
 
 test("plugins that do not handle the request are skipped", async () => {
-  const chain = new AdmissionChain([{ name: "n", handles: () => false, admit: () => { throw new Error("called"); } }]);
+  const chain = new AdmissionChain([{
+    name: "n",
+    handles: () => false,
+    admit: () => {
+      throw new Error("called");
+    },
+  }]);
   expect(await chain.admit(write())).toBe(false);
 });
 
 test("validate() turns a plain Error into kube's 403 admission denial", async () => {
-  const chain = new AdmissionChain([{ name: "v", validate: () => { throw new Error("no team label"); } }]);
+  const chain = new AdmissionChain([{
+    name: "v",
+    validate: () => {
+      throw new Error("no team label");
+    },
+  }]);
   const error = await statusErrorOfAsync(chain.validate(write()));
   expect(error.code).toBe(403);
   expect(error.message).toBe('pods "p" is forbidden: no team label');
 });
 
 test("validate() keeps the code of a thrown {code, message}", async () => {
-  const chain = new AdmissionChain([{ name: "v", validate: () => { throw { code: 422, message: "bad" }; } }]);
+  const chain = new AdmissionChain([{
+    name: "v",
+    validate: () => {
+      throw { code: 422, message: "bad" };
+    },
+  }]);
   const error = await statusErrorOfAsync(chain.validate(write()));
   expect([error.code, error.reason, error.message]).toEqual([422, "Invalid", "bad"]);
 });
 
 test("a plugin's programming error becomes a 500, not a crash", async () => {
-  const chain = new AdmissionChain([{ name: "buggy", validate: () => { throw new TypeError("x is undefined"); } }]);
+  const chain = new AdmissionChain([{
+    name: "buggy",
+    validate: () => {
+      throw new TypeError("x is undefined");
+    },
+  }]);
   const error = await statusErrorOfAsync(chain.validate(write()));
   expect(error.code).toBe(500);
   expect(error.message).toContain('admission plugin "buggy" failed: x is undefined');

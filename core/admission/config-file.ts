@@ -13,7 +13,15 @@ const ADMISSION_CONFIGURATION = v.looseObject({
   apiVersion: v.picklist(["apiserver.config.k8s.io/v1", "apiserver.k8s.io/v1alpha1"]),
   kind: v.literal("AdmissionConfiguration"),
   plugins: v.optional(
-    v.nullable(v.array(v.looseObject({ name: v.pipe(v.string(), v.minLength(1, "Required value")), path: v.optional(v.string()), configuration: v.optional(v.unknown()) }))),
+    v.nullable(
+      v.array(
+        v.looseObject({
+          name: v.pipe(v.string(), v.minLength(1, "Required value")),
+          path: v.optional(v.string()),
+          configuration: v.optional(v.unknown()),
+        }),
+      ),
+    ),
   ),
 });
 

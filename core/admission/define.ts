@@ -2,7 +2,14 @@
  * defineAdmissionPlugin: turns a custom plugin's declaration (what it handles, `admit`, `validate`) into the
  * factory the server loads. Each call is bounded by a timeout (default 10 s, like a webhook's).
  */
-import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginContext, AdmissionPluginFactory, Operation, ValidationAttributes } from "./types.ts";
+import type {
+  AdmissionAttributes,
+  AdmissionPlugin,
+  AdmissionPluginContext,
+  AdmissionPluginFactory,
+  Operation,
+  ValidationAttributes,
+} from "./types.ts";
 
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 10_000;
 

@@ -3,8 +3,18 @@ import { newBadRequest, newForbidden, newInternalError, qualifiedName, StatusErr
 import type { AdmissionAttributes } from "./types.ts";
 
 const REASON_BY_CODE: Record<number, string> = {
-  400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict",
-  410: "Expired", 422: "Invalid", 429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable", 504: "Timeout",
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  409: "Conflict",
+  410: "Expired",
+  422: "Invalid",
+  429: "TooManyRequests",
+  500: "InternalError",
+  503: "ServiceUnavailable",
+  504: "Timeout",
 };
 
 /** `pods "x" is forbidden: <message>`, kube's wording for an admission denial. */
@@ -34,7 +44,9 @@ export function toAdmissionError(thrown: unknown, attributes: AdmissionAttribute
     const reason = thrown.reason ?? REASON_BY_CODE[thrown.code] ?? (thrown.code >= 500 ? "InternalError" : "BadRequest");
     return new StatusError(thrown.code, reason, thrown.message);
   }
-  if (thrown instanceof Error && !PROGRAMMING_ERRORS.some((type) => thrown instanceof type)) return admissionForbidden(attributes, thrown.message);
+  if (thrown instanceof Error && !PROGRAMMING_ERRORS.some((type) => thrown instanceof type)) {
+    return admissionForbidden(attributes, thrown.message);
+  }
   const text = thrown instanceof Error ? thrown.message : String(thrown);
   return newInternalError(`admission plugin "${pluginName}" failed: ${text}`);
 }

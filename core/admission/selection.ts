@@ -42,7 +42,12 @@ export function selectAdmissionPlugins(set: AdmissionPluginSet, flags: Admission
 function checkNames(set: AdmissionPluginSet, flags: AdmissionFlagValues): void {
   const known = new Set(set.order);
   const errors: string[] = [];
-  for (const [flag, names] of [["enable-admission-plugins", flags.enable], ["disable-admission-plugins", flags.disable], ["accept-unimplemented-admission-plugins", flags.acceptUnimplemented ?? []]] as const) {
+  for (
+    const [flag, names] of [["enable-admission-plugins", flags.enable], ["disable-admission-plugins", flags.disable], [
+      "accept-unimplemented-admission-plugins",
+      flags.acceptUnimplemented ?? [],
+    ]] as const
+  ) {
     for (const name of names) if (!known.has(name)) errors.push(`${flag} plugin "${name}" is unknown`);
   }
   const overlap = flags.enable.filter((name) => flags.disable.includes(name));

@@ -2,11 +2,18 @@
 import type { KubeObject } from "../api/types.ts";
 import type { AdmissionAttributes } from "./types.ts";
 
-export function testAttributes(overrides: Partial<AdmissionAttributes> & { object?: KubeObject | null } = {}): AdmissionAttributes & { warnings: string[] } {
+export function testAttributes(
+  overrides: Partial<AdmissionAttributes> & { object?: KubeObject | null } = {},
+): AdmissionAttributes & { warnings: string[] } {
   const warnings: string[] = [];
   return {
     operation: "CREATE",
-    object: { apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns" }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    object: {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", namespace: "ns" },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+    },
     oldObject: null,
     kind: { group: "", version: "v1", kind: "Pod" },
     resource: { group: "", version: "v1", resource: "pods" },

@@ -5,7 +5,10 @@ export async function withTimeout(run: () => Promise<void> | void, timeoutMs: nu
   if (!timeoutMs) return await run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StatusError(504, "Timeout", `admission plugin "${pluginName}" did not answer within ${timeoutMs / 1000}s`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new StatusError(504, "Timeout", `admission plugin "${pluginName}" did not answer within ${timeoutMs / 1000}s`)),
+      timeoutMs,
+    );
   });
   try {
     await Promise.race([Promise.resolve().then(run), expired]);

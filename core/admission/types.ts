@@ -92,7 +92,9 @@ export interface AdmissionPluginContext extends PluginContext {
   pluginConfig: unknown;
 }
 
-export type AdmissionPluginFactory<C extends AdmissionPluginContext = AdmissionPluginContext> = (context: C) => AdmissionPlugin | Promise<AdmissionPlugin>;
+export type AdmissionPluginFactory<C extends AdmissionPluginContext = AdmissionPluginContext> = (
+  context: C,
+) => AdmissionPlugin | Promise<AdmissionPlugin>;
 
 /** Built-in plugins also get the registry (ResourceQuota writes quota status) and the served types. */
 export interface BuiltInAdmissionContext extends AdmissionPluginContext {

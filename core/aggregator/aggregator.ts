@@ -72,7 +72,9 @@ export class Aggregator {
   async #start(): Promise<void> {
     await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#storage)));
     this.#stops.push(this.#apiServices.onChange((event) => this.#onAPIService(event)));
-    for (const informer of [this.#services, this.#endpoints]) this.#stops.push(informer.onChange((event) => this.#enqueueBackedBy(event.object)));
+    for (const informer of [this.#services, this.#endpoints]) {
+      this.#stops.push(informer.onChange((event) => this.#enqueueBackedBy(event.object)));
+    }
     for (const desired of desiredLocalAPIServices(this.#catalog).values()) await syncLocalAPIService(this.#store, desired);
     this.#stops.push(this.#catalog.onChange(() => void this.#followCatalog().catch(logFailure)));
     const timer = setInterval(() => this.#enqueueServiceBacked(), this.#options.resyncMs ?? DEFAULT_RESYNC_MS);
@@ -134,30 +136,40 @@ export class Aggregator {
     if (event.type !== "DELETED") this.#queue.add(name);
     else this.#forgetOpenApi(name);
     const desired = desiredLocalAPIServices(this.#catalog).get(name);
-    if (needsRestore(event.type === "DELETED" ? undefined : event.object, desired)) void syncLocalAPIService(this.#store, desired!).catch(logFailure);
+    if (needsRestore(event.type === "DELETED" ? undefined : event.object, desired)) {
+      void syncLocalAPIService(this.#store, desired!).catch(logFailure);
+    }
   }
 
   /** Custom resource group/versions gain and lose their APIService with the catalog (kube's crdregistration). */
   async #followCatalog(): Promise<void> {
     const desired = desiredLocalAPIServices(this.#catalog);
     for (const apiService of desired.values()) {
-      if (needsRestore(this.#apiServices.get("", String(apiService.metadata.name)), apiService)) await syncLocalAPIService(this.#store, apiService);
+      if (needsRestore(this.#apiServices.get("", String(apiService.metadata.name)), apiService)) {
+        await syncLocalAPIService(this.#store, apiService);
+      }
     }
     for (const live of this.#apiServices.list()) {
       const name = String(live.metadata.name);
-      if (live.metadata.labels?.["kube-aggregator.kubernetes.io/automanaged"] === "true" && !desired.has(name)) await removeLocalAPIService(this.#store, name);
+      if (live.metadata.labels?.["kube-aggregator.kubernetes.io/automanaged"] === "true" && !desired.has(name)) {
+        await removeLocalAPIService(this.#store, name);
+      }
     }
   }
 
   #enqueueBackedBy(object: KubeObject): void {
     for (const apiService of this.#apiServices.list()) {
       const ref = apiServiceSpec(apiService).service;
-      if (ref && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name) this.#queue.add(String(apiService.metadata.name));
+      if (ref && ref.namespace === object.metadata.namespace && ref.name === object.metadata.name) {
+        this.#queue.add(String(apiService.metadata.name));
+      }
     }
   }
 
   #enqueueServiceBacked(): void {
-    for (const apiService of this.#apiServices.list()) if (apiServiceSpec(apiService).service) this.#queue.add(String(apiService.metadata.name));
+    for (const apiService of this.#apiServices.list()) {
+      if (apiServiceSpec(apiService).service) this.#queue.add(String(apiService.metadata.name));
+    }
   }
 
   /** Downloads an available server's documents, again when its spec changes or a minute has passed (kube's successfulUpdateDelay). */

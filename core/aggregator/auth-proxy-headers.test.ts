@@ -3,7 +3,12 @@ import { userFromHeaders } from "../../auth-plugins/authn/requestheader/headers.
 import { setAuthProxyHeaders } from "./auth-proxy-headers.ts";
 
 test("setAuthProxyHeaders() replaces caller-sent X-Remote headers with the authenticated user", () => {
-  const headers = new Headers({ "X-Remote-User": "mallory", "X-Remote-Group": "system:masters", "X-Remote-Extra-Evil": "1", Accept: "application/json" });
+  const headers = new Headers({
+    "X-Remote-User": "mallory",
+    "X-Remote-Group": "system:masters",
+    "X-Remote-Extra-Evil": "1",
+    Accept: "application/json",
+  });
   setAuthProxyHeaders(headers, { username: "alice", groups: ["devs", "system:authenticated"] });
   expect(headers.get("X-Remote-User")).toBe("alice");
   expect(headers.get("X-Remote-Group")).toBe("devs, system:authenticated");

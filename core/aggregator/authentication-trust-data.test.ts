@@ -20,8 +20,12 @@ const derOf = (pem: string) => pem.replace(/-----[A-Z ]+-----|\s/g, "");
 test("getConfigMapDataFor: the 1.26 keys, header lists JSON-encoded, CAs as PEM bundles", () => {
   const data = authenticationTrustData({}, REQUIRED);
   expect(Object.keys(data).sort()).toEqual([
-    "client-ca-file", "requestheader-allowed-names", "requestheader-client-ca-file", "requestheader-extra-headers-prefix",
-    "requestheader-group-headers", "requestheader-username-headers",
+    "client-ca-file",
+    "requestheader-allowed-names",
+    "requestheader-client-ca-file",
+    "requestheader-extra-headers-prefix",
+    "requestheader-group-headers",
+    "requestheader-username-headers",
   ]);
   expect(data["requestheader-allowed-names"]).toBe('["front-proxy-client"]');
   expect(data["requestheader-username-headers"]).toBe('["X-Remote-User"]');

@@ -65,7 +65,11 @@ function storedList(value: string | undefined): string[] {
 }
 
 /** kube's getConfigMapDataFor over combinedClusterAuthenticationInfo(stored, required). */
-export function authenticationTrustData(stored: Record<string, string>, required: AuthenticationTrust, now = Date.now()): Record<string, string> {
+export function authenticationTrustData(
+  stored: Record<string, string>,
+  required: AuthenticationTrust,
+  now = Date.now(),
+): Record<string, string> {
   const data: Record<string, string> = {};
   const clientCA = combinedBundle(stored["client-ca-file"], required.clientCA, now);
   if (clientCA) data["client-ca-file"] = clientCA;

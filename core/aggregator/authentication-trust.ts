@@ -20,7 +20,11 @@ export interface AuthenticationTrustPublisher {
   settled(): Promise<void>;
 }
 
-export async function publishAuthenticationTrust(registry: Registry, catalog: Catalog, required: AuthenticationTrust): Promise<AuthenticationTrustPublisher> {
+export async function publishAuthenticationTrust(
+  registry: Registry,
+  catalog: Catalog,
+  required: AuthenticationTrust,
+): Promise<AuthenticationTrustPublisher> {
   const store = registry.store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
   const { namespace, name } = AUTHENTICATION_CONFIGMAP;
   let pass: Promise<void> = Promise.resolve();
@@ -36,7 +40,11 @@ export async function publishAuthenticationTrust(registry: Registry, catalog: Ca
     const data = authenticationTrustData(stored, required);
     if (current && isDeepStrictEqual(stored, data)) return;
     if (current) {
-      await store.update(namespace, name, (live) => ({ ...(live ?? configMap()), data: authenticationTrustData((live?.data ?? {}) as Record<string, string>, required) }));
+      await store.update(
+        namespace,
+        name,
+        (live) => ({ ...(live ?? configMap()), data: authenticationTrustData((live?.data ?? {}) as Record<string, string>, required) }),
+      );
     } else {
       await store.create(namespace, { ...configMap(), data }).catch((e) => {
         if (!isAlreadyExists(e)) throw e;

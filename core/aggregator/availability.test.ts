@@ -4,8 +4,16 @@ import { checkAvailability, type DiscoveryProbe, withCondition } from "./availab
 import type { ServiceLookup } from "./endpoint-resolver.ts";
 
 const REMOTE: KubeObject = {
-  apiVersion: "apiregistration.k8s.io/v1", kind: "APIService", metadata: { name: "v1.wardle.example.com" },
-  spec: { group: "wardle.example.com", version: "v1", groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: "ns", name: "api", port: 443 } },
+  apiVersion: "apiregistration.k8s.io/v1",
+  kind: "APIService",
+  metadata: { name: "v1.wardle.example.com" },
+  spec: {
+    group: "wardle.example.com",
+    version: "v1",
+    groupPriorityMinimum: 1000,
+    versionPriority: 15,
+    service: { namespace: "ns", name: "api", port: 443 },
+  },
 };
 const SERVICE = { type: "ClusterIP", ports: [{ name: "https", port: 443 }] };
 const READY = [{ addresses: [{ ip: "127.0.0.1" }], ports: [{ name: "https", port: 8443 }] }];
@@ -22,7 +30,12 @@ const answering: DiscoveryProbe = () => Promise.resolve();
 test("checkAvailability() passes a service-backed APIService whose backend answers discovery at its endpoint", async () => {
   const probed: string[] = [];
   const probe: DiscoveryProbe = (endpoint, path) => (probed.push(`${endpoint.host}:${endpoint.port}${path}`), Promise.resolve());
-  expect(await checkAvailability(REMOTE, lookupOf(SERVICE, READY), probe)).toEqual({ type: "Available", status: "True", reason: "Passed", message: "all checks passed" });
+  expect(await checkAvailability(REMOTE, lookupOf(SERVICE, READY), probe)).toEqual({
+    type: "Available",
+    status: "True",
+    reason: "Passed",
+    message: "all checks passed",
+  });
   expect(probed).toEqual(["127.0.0.1:8443/apis/wardle.example.com/v1"]);
 });
 
@@ -32,10 +45,20 @@ test("checkAvailability() names kube's reason for each missing piece", async () 
     return [condition.status, condition.reason, condition.message];
   };
   expect(await reasonOf(lookupOf(undefined, undefined))).toEqual(["False", "ServiceNotFound", 'service/api in "ns" is not present']);
-  expect(await reasonOf(lookupOf({ ports: [{ port: 80 }] }, READY))).toEqual(["False", "ServicePortError", 'service/api in "ns" is not listening on port 443']);
-  expect(await reasonOf(lookupOf(SERVICE, undefined))).toEqual(["False", "EndpointsNotFound", 'cannot find endpoints for service/api in "ns"']);
+  expect(await reasonOf(lookupOf({ ports: [{ port: 80 }] }, READY))).toEqual([
+    "False",
+    "ServicePortError",
+    'service/api in "ns" is not listening on port 443',
+  ]);
+  expect(await reasonOf(lookupOf(SERVICE, undefined))).toEqual([
+    "False",
+    "EndpointsNotFound",
+    'cannot find endpoints for service/api in "ns"',
+  ]);
   expect(await reasonOf(lookupOf(SERVICE, [{ addresses: [], ports: [{ name: "https", port: 8443 }] }]))).toEqual([
-    "False", "MissingEndpoints", 'endpoints for service/api in "ns" have no addresses with port name "https"',
+    "False",
+    "MissingEndpoints",
+    'endpoints for service/api in "ns" have no addresses with port name "https"',
   ]);
 });
 

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import { type Endpoint, resolveEndpoint, type ServiceLookup } from "./endpoint-resolver.ts";
-import { type APIServiceCondition, apiServiceSpec, type APIServiceSpec } from "./service-reference.ts";
+import { type APIServiceCondition, type APIServiceSpec, apiServiceSpec } from "./service-reference.ts";
 
 /** GETs `url` from `endpoint`; rejects with a Go-like error text when there is no 2xx/3xx answer. */
 export type DiscoveryProbe = (endpoint: Endpoint, path: string, apiService: APIServiceSpec) => Promise<void>;
@@ -30,7 +30,11 @@ export function discoveryPath(spec: APIServiceSpec): string {
   return spec.group === "" ? `/api/${spec.version}` : `/apis/${spec.group}/${spec.version}`;
 }
 
-export async function checkAvailability(apiService: KubeObject, lookup: ServiceLookup, probe: DiscoveryProbe): Promise<APIServiceCondition> {
+export async function checkAvailability(
+  apiService: KubeObject,
+  lookup: ServiceLookup,
+  probe: DiscoveryProbe,
+): Promise<APIServiceCondition> {
   const spec = apiServiceSpec(apiService);
   const ref = spec.service;
   if (!ref) return { ...LOCAL_AVAILABLE };

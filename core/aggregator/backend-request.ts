@@ -49,7 +49,15 @@ export function joinHostPort(host: string, port: number | string): string {
 export function sendRequest(target: BackendTarget, request: BackendRequest): Promise<IncomingMessage> {
   const { endpoint, tls } = target;
   const url = `${target.scheme}://${joinHostPort(endpoint.host, endpoint.port)}${request.path}`;
-  const common = { host: endpoint.host, port: endpoint.port, method: request.method, path: request.path, headers: nodeHeaders(request.headers), signal: request.signal, agent: false as const };
+  const common = {
+    host: endpoint.host,
+    port: endpoint.port,
+    method: request.method,
+    path: request.path,
+    headers: nodeHeaders(request.headers),
+    signal: request.signal,
+    agent: false as const,
+  };
   return new Promise((resolve, reject) => {
     const outgoing = target.scheme === "https"
       ? httpsRequest({
@@ -77,6 +85,11 @@ export function apiServiceTls(spec: APIServiceSpec, client: ProxyClientCertifica
   };
 }
 
-export function sendToBackend(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyClientCertificate, request: BackendRequest): Promise<IncomingMessage> {
+export function sendToBackend(
+  endpoint: Endpoint,
+  spec: APIServiceSpec,
+  client: ProxyClientCertificate,
+  request: BackendRequest,
+): Promise<IncomingMessage> {
   return sendRequest({ scheme: "https", endpoint, tls: apiServiceTls(spec, client) }, request);
 }

@@ -16,7 +16,11 @@ export function aggregatedGroupList(catalog: Catalog, remote: GroupVersionEntry[
   return { kind: "APIGroupList", apiVersion: "v1", groups: mergedGroups(catalog, remote).map(discoveryGroup) };
 }
 
-export function aggregatedGroup(catalog: Catalog, remote: GroupVersionEntry[], name: string): (APIGroup & { kind: "APIGroup"; apiVersion: "v1" }) | undefined {
+export function aggregatedGroup(
+  catalog: Catalog,
+  remote: GroupVersionEntry[],
+  name: string,
+): (APIGroup & { kind: "APIGroup"; apiVersion: "v1" }) | undefined {
   const found = mergedGroups(catalog, remote).find((group) => group.name === name);
   return found && { kind: "APIGroup", apiVersion: "v1", ...discoveryGroup(found) };
 }

@@ -6,8 +6,10 @@ const REF = { namespace: "ns", name: "api", port: 443 };
 
 function lookupOf(service: Record<string, unknown> | undefined, subsets: unknown[] | undefined): ServiceLookup {
   return {
-    service: () => service && ({ apiVersion: "v1", kind: "Service", metadata: { name: "api", namespace: "ns" }, spec: service } as KubeObject),
-    endpoints: () => subsets && ({ apiVersion: "v1", kind: "Endpoints", metadata: { name: "api", namespace: "ns" }, subsets } as KubeObject),
+    service: () =>
+      service && ({ apiVersion: "v1", kind: "Service", metadata: { name: "api", namespace: "ns" }, spec: service } as KubeObject),
+    endpoints: () =>
+      subsets && ({ apiVersion: "v1", kind: "Endpoints", metadata: { name: "api", namespace: "ns" }, subsets } as KubeObject),
   };
 }
 

@@ -34,7 +34,7 @@ function pick<T>(items: T[]): T {
 
 /** The name of the Service port `ref.port` names; throws kube's 503 when there is none. */
 export function servicePortName(service: KubeObject, ref: ServiceReference): string | undefined {
-  const ports = ((service.spec as { ports?: ServicePort[] } | undefined)?.ports ?? []);
+  const ports = (service.spec as { ports?: ServicePort[] } | undefined)?.ports ?? [];
   const found = ports.find((port) => port.port === ref.port);
   if (!found) throw newServiceUnavailable(`no service port ${ref.port} found for service "${ref.name}"`);
   return found.name ?? "";

@@ -16,13 +16,17 @@ export function withFrontProxyDefaults(config: ServerConfig): ServerConfig {
     requestheaderAllowedNames: config.requestheaderAllowedNames.length > 0 ? config.requestheaderAllowedNames : ["front-proxy-client"],
     requestheaderUsernameHeaders: config.requestheaderUsernameHeaders.length > 0 ? config.requestheaderUsernameHeaders : ["X-Remote-User"],
     requestheaderGroupHeaders: config.requestheaderGroupHeaders.length > 0 ? config.requestheaderGroupHeaders : ["X-Remote-Group"],
-    requestheaderExtraHeadersPrefix: config.requestheaderExtraHeadersPrefix.length > 0 ? config.requestheaderExtraHeadersPrefix : ["X-Remote-Extra-"],
+    requestheaderExtraHeadersPrefix: config.requestheaderExtraHeadersPrefix.length > 0
+      ? config.requestheaderExtraHeadersPrefix
+      : ["X-Remote-Extra-"],
   };
 }
 
 /** --proxy-client-cert-file/--proxy-client-key-file, or the certificate generated in the data dir. */
 export async function proxyClientCertificate(config: ServerConfig, generated: ProxyClientCertificate): Promise<ProxyClientCertificate> {
   if (!config.proxyClientCertFile && !config.proxyClientKeyFile) return generated;
-  if (!config.proxyClientCertFile || !config.proxyClientKeyFile) throw new Error("--proxy-client-cert-file and --proxy-client-key-file must be set together");
+  if (!config.proxyClientCertFile || !config.proxyClientKeyFile) {
+    throw new Error("--proxy-client-cert-file and --proxy-client-key-file must be set together");
+  }
   return { certPem: await readFile(config.proxyClientCertFile, "utf8"), keyPem: await readFile(config.proxyClientKeyFile, "utf8") };
 }

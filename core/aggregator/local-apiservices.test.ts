@@ -12,7 +12,12 @@ test("desiredLocalAPIServices() names one APIService per built-in group/version 
 
 test("desiredLocalAPIServices() gives a custom resource group/version the CRD priority, managed continuously", () => {
   const catalog = builtInCatalog();
-  const crontab = { ...catalog.byGroupVersionResource("apps", "v1", "deployments")!, group: "stable.example.com", resource: "crontabs", kind: "CronTab" };
+  const crontab = {
+    ...catalog.byGroupVersionResource("apps", "v1", "deployments")!,
+    group: "stable.example.com",
+    resource: "crontabs",
+    kind: "CronTab",
+  };
   catalog.add(crontab);
   const desired = desiredLocalAPIServices(catalog).get("v1.stable.example.com");
   expect(desired?.spec).toEqual({ group: "stable.example.com", version: "v1", groupPriorityMinimum: 1000, versionPriority: 100 });

@@ -26,10 +26,20 @@ async function bodyOf(response: IncomingMessage): Promise<string> {
   return text;
 }
 
-async function getJson(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyClientCertificate, path: string): Promise<Record<string, unknown> | undefined> {
+async function getJson(
+  endpoint: Endpoint,
+  spec: APIServiceSpec,
+  client: ProxyClientCertificate,
+  path: string,
+): Promise<Record<string, unknown> | undefined> {
   const headers = new Headers({ Accept: "application/json" });
   setAuthProxyHeaders(headers, { username: "system:aggregator", groups: [] });
-  const response = await sendToBackend(endpoint, spec, client, { method: "GET", path, headers, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  const response = await sendToBackend(endpoint, spec, client, {
+    method: "GET",
+    path,
+    headers,
+    signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+  });
   const text = await bodyOf(response);
   if (response.statusCode !== 200) return undefined;
   try {
@@ -40,7 +50,11 @@ async function getJson(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyCl
   }
 }
 
-export async function downloadOpenApi(endpoint: Endpoint, spec: APIServiceSpec, client: ProxyClientCertificate): Promise<AggregatedOpenApi> {
+export async function downloadOpenApi(
+  endpoint: Endpoint,
+  spec: APIServiceSpec,
+  client: ProxyClientCertificate,
+): Promise<AggregatedOpenApi> {
   const v2 = await getJson(endpoint, spec, client, "/openapi/v2");
   const v3 = new Map<string, Record<string, unknown>>();
   const key = `apis/${spec.group}/${spec.version}`;

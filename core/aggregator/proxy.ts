@@ -12,12 +12,26 @@ import type { Endpoint } from "./endpoint-resolver.ts";
 import type { APIServiceSpec } from "./service-reference.ts";
 
 // Connection-level headers, and credentials the aggregator already consumed (its authentication and impersonation).
-const DROPPED_REQUEST_HEADERS = ["authorization", "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"];
+const DROPPED_REQUEST_HEADERS = [
+  "authorization",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+];
 const DROPPED_RESPONSE_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "trailer", "upgrade", "content-length"]);
 
 /** Plain-text error answers, as Go's http.Error writes them (what kube's proxy answers with). */
 export function plainError(message: string, status: number): Response {
-  return new Response(`${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
+  return new Response(`${message}\n`, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+  });
 }
 
 /** The caller's headers without connection-level ones and the credentials this server already consumed. */
@@ -64,7 +78,13 @@ export async function forwardRequest(
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
   try {
-    const incoming = await sendRequest(target, { method: request.method, path: outgoing.path, headers: outgoing.headers, body, signal: request.signal });
+    const incoming = await sendRequest(target, {
+      method: request.method,
+      path: outgoing.path,
+      headers: outgoing.headers,
+      body,
+      signal: request.signal,
+    });
     const status = incoming.statusCode ?? 502;
     const nullBody = request.method === "HEAD" || status === 204 || status === 304;
     if (nullBody) incoming.resume();
@@ -76,7 +96,11 @@ export async function forwardRequest(
   }
 }
 
-export function proxyRequest(request: Request, target: { endpoint: Endpoint; spec: APIServiceSpec; client: ProxyClientCertificate }, user: UserInfo): Promise<Response> {
+export function proxyRequest(
+  request: Request,
+  target: { endpoint: Endpoint; spec: APIServiceSpec; client: ProxyClientCertificate },
+  user: UserInfo,
+): Promise<Response> {
   const url = new URL(request.url);
   const headers = forwardedHeaders(request);
   setAuthProxyHeaders(headers, user);

@@ -32,7 +32,9 @@ export interface APIServiceCondition {
 export function apiServiceSpec(obj: KubeObject): APIServiceSpec {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const service = spec.service as { namespace?: string; name?: string; port?: number } | null | undefined;
-  const caBundle = typeof spec.caBundle === "string" && spec.caBundle !== "" ? Buffer.from(spec.caBundle, "base64").toString("utf8") : undefined;
+  const caBundle = typeof spec.caBundle === "string" && spec.caBundle !== ""
+    ? Buffer.from(spec.caBundle, "base64").toString("utf8")
+    : undefined;
   return {
     group: String(spec.group ?? ""),
     version: String(spec.version ?? ""),

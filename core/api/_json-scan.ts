@@ -84,8 +84,9 @@ class Reader {
         }
         if (top.array) top.array.push(value);
         // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
-        else if (top.key === "__proto__") Object.defineProperty(top.object, top.key, { value, enumerable: true, writable: true, configurable: true });
-        else top.object![top.key!] = value;
+        else if (top.key === "__proto__") {
+          Object.defineProperty(top.object, top.key, { value, enumerable: true, writable: true, configurable: true });
+        } else top.object![top.key!] = value;
         const next = this.#skipSpace();
         if (next === ",") {
           this.#pos++;

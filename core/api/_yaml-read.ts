@@ -5,7 +5,7 @@
  * hostile body is a 400 rather than unbounded work.
  */
 import { MAX_STRICT_ERRORS } from "./_json-scan.ts";
-import { type Document, isMap, isScalar, isSeq, parseAllDocuments, type Node } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type Node, parseAllDocuments } from "yaml";
 import { mayHoldInexactInteger } from "./exact-integers.ts";
 
 /** A body that is not acceptable YAML (as opposed to a bug), worded like sigs.k8s.io/yaml. */

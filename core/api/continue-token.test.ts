@@ -45,7 +45,10 @@ test("decodeContinue() rejects bad tokens with kube's 400 messages", () => {
     ["abcde", "illegal base64 data at input byte 4"],
     [tokenOf("{"), "unexpected end of JSON input"],
     [tokenOf("x"), "invalid character 'x' looking for beginning of value"],
-    [tokenOf('{"v":"meta.k8s.io/v1","rv":"1","start":"a"}'), "json: cannot unmarshal string into Go struct field continueToken.rv of type int64"],
+    [
+      tokenOf('{"v":"meta.k8s.io/v1","rv":"1","start":"a"}'),
+      "json: cannot unmarshal string into Go struct field continueToken.rv of type int64",
+    ],
     [tokenOf('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}'), "incorrect encoded start resourceVersion (version meta.k8s.io/v1)"],
     [tokenOf('{"v":"meta.k8s.io/v1","rv":3}'), "encoded start key empty (version meta.k8s.io/v1)"],
     [tokenOf('{"v":"v2","rv":3,"start":"a"}'), "server does not recognize this encoded version v2"],

@@ -78,7 +78,11 @@ function decodeFields(token: string): TokenFields {
   } catch {
     parsed = readJSON(text).value; // throws Go's wording for the syntax error
   }
-  if (!isPlainObject(parsed)) throw new Error(`json: cannot unmarshal ${Array.isArray(parsed) ? "array" : typeof parsed} into Go value of type storage.continueToken`);
+  if (!isPlainObject(parsed)) {
+    throw new Error(
+      `json: cannot unmarshal ${Array.isArray(parsed) ? "array" : typeof parsed} into Go value of type storage.continueToken`,
+    );
+  }
   const { v, rv, start } = parsed;
   const absent = (value: unknown) => value === undefined || value === null;
   if (!absent(v) && typeof v !== "string") throw fieldTypeError("v", v, "string");

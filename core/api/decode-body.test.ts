@@ -5,19 +5,28 @@ import { statusErrorOf } from "./testing.ts";
 const bytes = (text: string) => new TextEncoder().encode(text);
 const write = { accepted: WRITE_MEDIA_TYPES };
 
-
 test("decodeBody() parses JSON with or without a charset parameter", () => {
   for (const type of ["application/json", "application/json;charset=utf-8", "Application/JSON; charset=UTF-8", undefined]) {
-    expect(decodeBody(bytes('{"a":[1,{"b":null}]}'), type, write)).toEqual({ mediaType: "application/json", value: { a: [1, { b: null }] }, duplicateFields: [] });
+    expect(decodeBody(bytes('{"a":[1,{"b":null}]}'), type, write)).toEqual({
+      mediaType: "application/json",
+      value: { a: [1, { b: null }] },
+      duplicateFields: [],
+    });
   }
 });
 
 test("decodeBody() parses every patch type in its own format", () => {
   const patch = { accepted: PATCH_MEDIA_TYPES };
-  expect(decodeBody(bytes('[{"op":"remove","path":"/a"}]'), "application/json-patch+json", patch).value).toEqual([{ op: "remove", path: "/a" }]);
+  expect(decodeBody(bytes('[{"op":"remove","path":"/a"}]'), "application/json-patch+json", patch).value).toEqual([{
+    op: "remove",
+    path: "/a",
+  }]);
   expect(decodeBody(bytes('{"a":null}'), "application/merge-patch+json", patch).value).toEqual({ a: null });
   expect(decodeBody(bytes('{"a":1}'), "application/strategic-merge-patch+json", patch).value).toEqual({ a: 1 });
-  expect(decodeBody(bytes("kind: Pod\nmetadata:\n  name: x\n"), "application/apply-patch+yaml", patch).value).toEqual({ kind: "Pod", metadata: { name: "x" } });
+  expect(decodeBody(bytes("kind: Pod\nmetadata:\n  name: x\n"), "application/apply-patch+yaml", patch).value).toEqual({
+    kind: "Pod",
+    metadata: { name: "x" },
+  });
 });
 
 test("decodeBody() answers 415 listing the verb's media types for anything else", () => {
@@ -28,7 +37,10 @@ test("decodeBody() answers 415 listing the verb's media types for anything else"
   ];
   for (const [type, accepted] of cases) {
     const error = statusErrorOf(() => decodeBody(bytes("{}"), type, { accepted }));
-    expect([error.code, error.message]).toEqual([415, `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`]);
+    expect([error.code, error.message]).toEqual([
+      415,
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+    ]);
   }
 });
 
@@ -51,12 +63,21 @@ test("decodeBody() reports YAML duplicate keys by field path", () => {
 });
 
 test("decodeBody() reads YAML scalars as kube's YAML 1.1 reader does", () => {
-  expect(decodeBody(bytes("a: yes\nb: off\nc: 2023-01-01\nd: '1'\ne: 010\n"), "application/yaml", write).value).toEqual({ a: true, b: false, c: "2023-01-01", d: "1", e: 8 });
+  expect(decodeBody(bytes("a: yes\nb: off\nc: 2023-01-01\nd: '1'\ne: 010\n"), "application/yaml", write).value).toEqual({
+    a: true,
+    b: false,
+    c: "2023-01-01",
+    d: "1",
+    e: 8,
+  });
 });
 
 test("decodeBody() rejects a YAML body with more than one document", () => {
   const error = statusErrorOf(() => decodeBody(bytes("a: 1\n---\nb: 2\n"), "application/yaml", write));
-  expect([error.code, error.message]).toEqual([400, "error converting YAML to JSON: yaml: a request body must hold exactly one YAML document"]);
+  expect([error.code, error.message]).toEqual([
+    400,
+    "error converting YAML to JSON: yaml: a request body must hold exactly one YAML document",
+  ]);
   expect(decodeBody(bytes("---\na: 1\n"), "application/yaml", write).value).toEqual({ a: 1 });
 });
 
@@ -88,8 +109,12 @@ test("decodeBody() answers 400 with Go's JSON messages for malformed or empty bo
 
 test("decodeBody() words syntax errors like kube's decoder when the kind is known", () => {
   const error = statusErrorOf(() => decodeBody(bytes("x"), "application/json", { ...write, kind: "Pod" }));
-  expect(error.message).toBe("the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (78)");
-  expect(statusErrorOf(() => decodeBody(bytes(""), "application/json", { ...write, kind: "Pod" })).message).toEndWith("unexpected end of JSON input (<empty>)");
+  expect(error.message).toBe(
+    "the object provided is unrecognized (must be of type Pod): couldn't get version/kind; json parse error: invalid character 'x' looking for beginning of value (78)",
+  );
+  expect(statusErrorOf(() => decodeBody(bytes(""), "application/json", { ...write, kind: "Pod" })).message).toEndWith(
+    "unexpected end of JSON input (<empty>)",
+  );
   expect(statusErrorOf(() => decodeBody(bytes('{"a":'), "application/json", { ...write, kind: "Pod" })).message).toEndWith('({"a":)');
 });
 
@@ -112,7 +137,11 @@ test("decodeBody() accepts JSON nested 10000 deep and refuses deeper with Go's s
   for (const [body, ch] of [[nested(10001), "["], [`${'{"a":'.repeat(100000)}1${"}".repeat(100000)}`, "{"]] as const) {
     for (const mediaType of ["application/json", ...PATCH_MEDIA_TYPES.filter((t) => t.endsWith("json"))]) {
       const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
-      expect([mediaType, error.code, error.message]).toEqual([mediaType, 400, `couldn't get version/kind; json parse error: invalid character '${ch}' exceeded max depth`]);
+      expect([mediaType, error.code, error.message]).toEqual([
+        mediaType,
+        400,
+        `couldn't get version/kind; json parse error: invalid character '${ch}' exceeded max depth`,
+      ]);
     }
   }
 });
@@ -123,16 +152,21 @@ test("decodeBody() reports a syntax error met before the nesting limit, as Go's 
 });
 
 test("decodeBody() refuses YAML flow collections nested past go-yaml's max_flow_level", () => {
-  for (const [body, message] of [
-    [`a: ${nested(100000)}\n`, "exceeded max depth of 10000"],
-    [`a: 1\nb: ${nested(10001, "{a: ", "}")}\n`, "line 2: exceeded max depth of 10000"],
-  ]) {
+  for (
+    const [body, message] of [
+      [`a: ${nested(100000)}\n`, "exceeded max depth of 10000"],
+      [`a: 1\nb: ${nested(10001, "{a: ", "}")}\n`, "line 2: exceeded max depth of 10000"],
+    ]
+  ) {
     for (const mediaType of ["application/yaml", "application/apply-patch+yaml"]) {
       const error = statusErrorOf(() => decodeBody(bytes(body), mediaType, { accepted: [mediaType] }));
       expect([error.code, error.message]).toEqual([400, `error converting YAML to JSON: yaml: ${message}`]);
     }
   }
-  expect(decodeBody(bytes(`a: "${"[".repeat(20000)}"\nb: x[[[ # {{{{\n`), "application/yaml", write).value).toEqual({ a: "[".repeat(20000), b: "x[[[" });
+  expect(decodeBody(bytes(`a: "${"[".repeat(20000)}"\nb: x[[[ # {{{{\n`), "application/yaml", write).value).toEqual({
+    a: "[".repeat(20000),
+    b: "x[[[",
+  });
 });
 
 test("decodeBody() refuses a YAML alias bomb as go-yaml does (document contains excessive aliasing)", () => {

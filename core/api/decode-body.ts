@@ -21,9 +21,18 @@ export const PATCH_MEDIA_TYPES = [
 ] as const;
 
 /** Custom resources have no strategic merge patch. */
-export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"] as const;
+export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/apply-patch+yaml",
+] as const;
 
-const JSON_TYPES = new Set(["application/json", "application/merge-patch+json", "application/json-patch+json", "application/strategic-merge-patch+json"]);
+const JSON_TYPES = new Set([
+  "application/json",
+  "application/merge-patch+json",
+  "application/json-patch+json",
+  "application/strategic-merge-patch+json",
+]);
 const YAML_TYPES = new Set(["application/yaml", "application/apply-patch+yaml"]);
 
 export interface DecodedBody {

@@ -86,7 +86,16 @@ export function newInvalid(kind: { group: string; kind: string }, name: string, 
 
 /** A field error as k8s.io/apimachinery/pkg/util/validation/field builds them. */
 export interface FieldError {
-  type: "FieldValueRequired" | "FieldValueNotFound" | "FieldValueInvalid" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueDuplicate" | "FieldValueTooLong" | "FieldValueTooMany" | "FieldValueTypeInvalid";
+  type:
+    | "FieldValueRequired"
+    | "FieldValueNotFound"
+    | "FieldValueInvalid"
+    | "FieldValueNotSupported"
+    | "FieldValueForbidden"
+    | "FieldValueDuplicate"
+    | "FieldValueTooLong"
+    | "FieldValueTooMany"
+    | "FieldValueTypeInvalid";
   field: string;
   detail: string;
   value?: unknown;
@@ -109,8 +118,10 @@ const FIELD_ERROR_WORDS: Record<FieldError["type"], string> = {
 /** kube's field.Error.ErrorBody(): the error without its field path (what a Status cause's message holds). */
 function fieldErrorBody(e: FieldError): string {
   const words = FIELD_ERROR_WORDS[e.type];
-  const showsValue = e.value !== undefined && (e.type === "FieldValueInvalid" || e.type === "FieldValueNotFound" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
-    e.type === "FieldValueTooMany");
+  const showsValue = e.value !== undefined &&
+    (e.type === "FieldValueInvalid" || e.type === "FieldValueNotFound" || e.type === "FieldValueNotSupported" ||
+      e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
+      e.type === "FieldValueTooMany");
   const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
   return `${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
 }
@@ -131,7 +142,10 @@ export function newBadRequest(message: string): StatusError {
 }
 
 export function newMethodNotSupported(r: QualifiedResource, action: string): StatusError {
-  return new StatusError(405, "MethodNotAllowed", `${action} is not supported on resources of kind "${qualifiedName(r)}"`, { kind: r.resource, group: r.group || undefined });
+  return new StatusError(405, "MethodNotAllowed", `${action} is not supported on resources of kind "${qualifiedName(r)}"`, {
+    kind: r.resource,
+    group: r.group || undefined,
+  });
 }
 
 /** 410 for a resourceVersion or continue token older than the kept history. */
@@ -163,7 +177,11 @@ export function newNotAcceptable(accepted: string[]): StatusError {
 }
 
 export function newUnsupportedMediaType(accepted: string[]): StatusError {
-  return new StatusError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`);
+  return new StatusError(
+    415,
+    "UnsupportedMediaType",
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+  );
 }
 
 export function newRequestEntityTooLarge(limitBytes: number): StatusError {
@@ -183,7 +201,13 @@ export function newUnknownError(message: string): StatusError {
 export function newTooManyRequests(message: string, retryAfterSeconds: number, causes: StatusCause[] = []): StatusError {
   const details: StatusDetails = retryAfterSeconds > 0 ? { retryAfterSeconds } : {};
   if (causes.length > 0) details.causes = causes;
-  return new StatusError(429, "TooManyRequests", message, details, retryAfterSeconds > 0 ? { "Retry-After": String(retryAfterSeconds) } : {});
+  return new StatusError(
+    429,
+    "TooManyRequests",
+    message,
+    details,
+    retryAfterSeconds > 0 ? { "Retry-After": String(retryAfterSeconds) } : {},
+  );
 }
 
 export function newServiceUnavailable(message: string): StatusError {

@@ -5,10 +5,21 @@ import { decodeBody } from "./decode-body.ts";
 const INT64_MAX = "9223372036854775807";
 
 test("parseJSONExact() keeps int64 values beyond 2^53 exact and writes them back digit for digit, as Go's int64", () => {
-  const text = `{"max":${INT64_MAX},"min":-9223372036854775808,"next":9007199254740993,"safe":9007199254740991,"small":42,"float":1.5,"exp":1e3}`;
+  const text =
+    `{"max":${INT64_MAX},"min":-9223372036854775808,"next":9007199254740993,"safe":9007199254740991,"small":42,"float":1.5,"exp":1e3}`;
   const value = parseJSONExact(text) as Record<string, unknown>;
-  expect(value).toEqual({ max: 9223372036854775807n, min: -9223372036854775808n, next: 9007199254740993n, safe: 9007199254740991, small: 42, float: 1.5, exp: 1000 });
-  expect(JSON.stringify(value)).toBe(`{"max":${INT64_MAX},"min":-9223372036854775808,"next":9007199254740993,"safe":9007199254740991,"small":42,"float":1.5,"exp":1000}`);
+  expect(value).toEqual({
+    max: 9223372036854775807n,
+    min: -9223372036854775808n,
+    next: 9007199254740993n,
+    safe: 9007199254740991,
+    small: 42,
+    float: 1.5,
+    exp: 1000,
+  });
+  expect(JSON.stringify(value)).toBe(
+    `{"max":${INT64_MAX},"min":-9223372036854775808,"next":9007199254740993,"safe":9007199254740991,"small":42,"float":1.5,"exp":1000}`,
+  );
   expect(JSON.stringify(structuredClone(value))).toBe(JSON.stringify(value));
 });
 
@@ -28,6 +39,8 @@ test("decodeBody() keeps big integers exact in JSON and in YAML (apply-patch+yam
   const encode = (text: string) => new TextEncoder().encode(text);
   const json = decodeBody(encode(`{"spec":{"n":${INT64_MAX}}}`), "application/json", { accepted: ["application/json"] });
   expect(json.value).toEqual({ spec: { n: 9223372036854775807n } });
-  const yaml = decodeBody(encode(`spec:\n  big: ${INT64_MAX}\n  m: 7\n  s: "${INT64_MAX}"\n`), "application/apply-patch+yaml", { accepted: ["application/apply-patch+yaml"] });
+  const yaml = decodeBody(encode(`spec:\n  big: ${INT64_MAX}\n  m: 7\n  s: "${INT64_MAX}"\n`), "application/apply-patch+yaml", {
+    accepted: ["application/apply-patch+yaml"],
+  });
   expect(yaml.value).toEqual({ spec: { big: 9223372036854775807n, m: 7, s: INT64_MAX } });
 });

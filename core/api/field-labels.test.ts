@@ -2,8 +2,14 @@ import { expect, test } from "bun:test";
 import { customResourceFieldLabelRules, fieldLabelRules, fieldsOf } from "./field-labels.ts";
 
 test("fieldsOf() gives every kind metadata.name and metadata.namespace", () => {
-  expect(fieldsOf("configmaps", { metadata: { name: "c", namespace: "ns" } })).toEqual({ "metadata.name": "c", "metadata.namespace": "ns" });
-  expect(fieldsOf("clusterroles.rbac.authorization.k8s.io", { metadata: { name: "r" } })).toEqual({ "metadata.name": "r", "metadata.namespace": "" });
+  expect(fieldsOf("configmaps", { metadata: { name: "c", namespace: "ns" } })).toEqual({
+    "metadata.name": "c",
+    "metadata.namespace": "ns",
+  });
+  expect(fieldsOf("clusterroles.rbac.authorization.k8s.io", { metadata: { name: "r" } })).toEqual({
+    "metadata.name": "r",
+    "metadata.namespace": "",
+  });
 });
 
 test("fieldsOf() extracts pod fields with kube's defaults", () => {

@@ -64,14 +64,28 @@ const EVENT_LABELS = [
 /** events.k8s.io/v1 spells the core labels differently; the matched set is the core one. */
 const EVENTS_V1_ALIASES: Record<string, string> = {
   ...identity("reason", "source", "type", ...NAMESPACED_META),
-  ...Object.fromEntries(["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"].map((f) => [`regarding.${f}`, `involvedObject.${f}`])),
+  ...Object.fromEntries(
+    ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"].map((
+      f,
+    ) => [`regarding.${f}`, `involvedObject.${f}`]),
+  ),
   reportingController: "reportingComponent",
 };
 
 const KINDS: Record<string, KindFields> = {
   pods: {
     accepted: {
-      ...identity(...NAMESPACED_META, "spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"),
+      ...identity(
+        ...NAMESPACED_META,
+        "spec.nodeName",
+        "spec.restartPolicy",
+        "spec.schedulerName",
+        "spec.serviceAccountName",
+        "spec.hostNetwork",
+        "status.phase",
+        "status.podIP",
+        "status.nominatedNodeName",
+      ),
       "spec.host": "spec.nodeName",
     },
     reject: notSupported,

@@ -65,7 +65,11 @@ test("validateFieldSelector() answers each kind's own 400 for unsupported fields
     ["nodes", "metadata.namespace=x", "field label not supported: metadata.namespace"],
     ["jobs.batch", "status.succeeded=1", 'field label "status.succeeded" not supported for batchv1.Job'],
     ["configmaps", "data.x=1", '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"'],
-    ["replicasets.apps", "status.replicas=1", '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+    [
+      "replicasets.apps",
+      "status.replicas=1",
+      '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
   ];
   for (const [resource, text, message] of cases) {
     expect(badRequestMessage(() => validateFieldSelector(parseFieldSelector(text), fieldLabelRules(resource)))).toBe(message);

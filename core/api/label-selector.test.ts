@@ -1,8 +1,16 @@
 import { expect, test } from "bun:test";
-import { isEverything, labelSelectorFromObject, matchesLabels, nodeSelectorRequirementsAsSelector, parseLabelSelector, selectorFromSet } from "./label-selector.ts";
+import {
+  isEverything,
+  labelSelectorFromObject,
+  matchesLabels,
+  nodeSelectorRequirementsAsSelector,
+  parseLabelSelector,
+  selectorFromSet,
+} from "./label-selector.ts";
 import { isStatusError } from "./errors.ts";
 
-const KEY_REGEX_HINT = "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const KEY_REGEX_HINT =
+  "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 function parseError(text: string): string {
   try {
@@ -53,7 +61,10 @@ test("parseLabelSelector() reads empty and missing values the way kube does", ()
 
 test("parseLabelSelector() rejects malformed selectors with kube's messages", () => {
   const cases: [string, string][] = [
-    ["x=a||y=b", "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"],
+    [
+      "x=a||y=b",
+      "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
     ["x==a==b", "found '==', expected: ',' or 'end of string'"],
     ["!x=a", "found '=', expected: ',' or 'end of string'"],
     ["x<a", "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value must be an integer"],
@@ -63,14 +74,17 @@ test("parseLabelSelector() rejects malformed selectors with kube's messages", ()
     ["x=a,", "found '', expected: identifier after ','"],
     [",x", "found ',', expected: !, identifier, or 'end of string'"],
     ["x in (a", "unable to parse requirement: found '', expected: ',' or ')'"],
-    ["*bar", `unable to parse requirement: <nil>: Invalid value: "*bar": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character ${KEY_REGEX_HINT}`],
+    [
+      "*bar",
+      `unable to parse requirement: <nil>: Invalid value: "*bar": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character ${KEY_REGEX_HINT}`,
+    ],
   ];
   for (const [text, message] of cases) expect(parseError(text)).toBe(message);
 });
 
 test("parseLabelSelector() reports a bad key prefix as kube does", () => {
   expect(parseError("app.kubernetes_io/name=x")).toStartWith(
-    "unable to parse requirement: <nil>: Invalid value: \"app.kubernetes_io/name\": prefix part a lowercase RFC 1123 subdomain must consist of",
+    'unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io/name": prefix part a lowercase RFC 1123 subdomain must consist of',
   );
 });
 
@@ -158,7 +172,16 @@ test("selectorFromSet() matches every key to its value and an empty set matches 
 
 test("nodeSelectorRequirementsAsSelector() reads In, NotIn, Exists, DoesNotExist, Gt and Lt; empty or invalid matches nothing", () => {
   const labels = { zone: "a", cores: "8" };
-  expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "zone", operator: "In", values: ["a", "b"] }, { key: "cores", operator: "Gt", values: ["4"] }]), labels)).toBe(true);
+  expect(
+    matchesLabels(
+      nodeSelectorRequirementsAsSelector([{ key: "zone", operator: "In", values: ["a", "b"] }, {
+        key: "cores",
+        operator: "Gt",
+        values: ["4"],
+      }]),
+      labels,
+    ),
+  ).toBe(true);
   expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "cores", operator: "Lt", values: ["4"] }]), labels)).toBe(false);
   expect(matchesLabels(nodeSelectorRequirementsAsSelector([{ key: "gpu", operator: "DoesNotExist" }]), labels)).toBe(true);
   expect(matchesLabels(nodeSelectorRequirementsAsSelector([]), labels)).toBe(false);

@@ -57,7 +57,9 @@ function newRequirement(key: string, operator: LabelOperator, values: string[]):
   } else if (operator === "gt" || operator === "lt") {
     if (values.length !== 1) errors.push(invalidValues("for 'Gt', 'Lt' operators, exactly one value is required"));
     values.forEach((v, i) => {
-      if (!/^[+-]?\d+$/.test(v)) errors.push(`values[${i}]: Invalid value: ${goQuote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+      if (!/^[+-]?\d+$/.test(v)) {
+        errors.push(`values[${i}]: Invalid value: ${goQuote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+      }
     });
   }
   values.forEach((v, i) => {
@@ -92,7 +94,9 @@ class Parser {
     for (;;) {
       const { kind, literal } = this.#peek();
       if (kind === "end") return requirements;
-      if (kind !== "identifier" && kind !== "doesNotExist") throw new Error(`found '${literal}', expected: !, identifier, or 'end of string'`);
+      if (kind !== "identifier" && kind !== "doesNotExist") {
+        throw new Error(`found '${literal}', expected: !, identifier, or 'end of string'`);
+      }
       try {
         requirements.push(this.#requirement());
       } catch (e) {
@@ -210,7 +214,14 @@ export function selectorFromSet(set: Record<string, string>): LabelSelector {
   return { requirements: Object.entries(set).map(([key, value]) => ({ key, operator: "=" as const, values: [value] })).sort(byKey) };
 }
 
-const NODE_SELECTOR_OPERATORS: Record<string, LabelOperator> = { In: "in", NotIn: "notin", Exists: "exists", DoesNotExist: "!", Gt: "gt", Lt: "lt" };
+const NODE_SELECTOR_OPERATORS: Record<string, LabelOperator> = {
+  In: "in",
+  NotIn: "notin",
+  Exists: "exists",
+  DoesNotExist: "!",
+  Gt: "gt",
+  Lt: "lt",
+};
 
 /**
  * v1helper.NodeSelectorRequirementsAsSelector: node affinity's requirements (In, NotIn, Exists, DoesNotExist, Gt,

@@ -4,17 +4,32 @@ import { parseListOptions, parseResourceVersion } from "./list-options.ts";
 
 const parse = (query: string) => parseListOptions(new URLSearchParams(query));
 
-
 test("parseListOptions() defaults every option when the query is empty", () => {
   const options = parse("");
-  expect(options).toMatchObject({ watch: false, allowWatchBookmarks: false, resourceVersion: "", resourceVersionMatch: "", limit: 0, continue: "" });
+  expect(options).toMatchObject({
+    watch: false,
+    allowWatchBookmarks: false,
+    resourceVersion: "",
+    resourceVersionMatch: "",
+    limit: 0,
+    continue: "",
+  });
   expect(options.timeoutSeconds).toBeUndefined();
   expect(options.labelSelector.requirements).toEqual([]);
   expect(options.fieldSelector.requirements).toEqual([]);
 });
 
 test("parseListOptions() reads booleans as kube does: only 0 and false are false", () => {
-  const cases: [string, boolean][] = [["watch=1", true], ["watch=true", true], ["watch=", true], ["watch", true], ["watch=yes", true], ["watch=0", false], ["watch=false", false], ["watch=FALSE", false]];
+  const cases: [string, boolean][] = [
+    ["watch=1", true],
+    ["watch=true", true],
+    ["watch=", true],
+    ["watch", true],
+    ["watch=yes", true],
+    ["watch=0", false],
+    ["watch=false", false],
+    ["watch=FALSE", false],
+  ];
   for (const [query, expected] of cases) expect([query, parse(query).watch]).toEqual([query, expected]);
   expect(parse("allowWatchBookmarks=true").allowWatchBookmarks).toBe(true);
 });
@@ -48,10 +63,22 @@ test("parseListOptions() answers 422 for the resourceVersionMatch combinations k
   const prefix = 'ListOptions.meta.k8s.io "" is invalid: ';
   const cases: [string, string][] = [
     ["resourceVersionMatch=Exact", "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided"],
-    ["resourceVersionMatch=NotOlderThan&resourceVersion=5&continue=x", "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided"],
-    ["resourceVersionMatch=Exact&resourceVersion=0", 'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
-    ["resourceVersionMatch=exact&resourceVersion=5", 'resourceVersionMatch: Unsupported value: "exact": supported values: "Exact", "NotOlderThan", ""'],
-    ["watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=5", "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch"],
+    [
+      "resourceVersionMatch=NotOlderThan&resourceVersion=5&continue=x",
+      "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided",
+    ],
+    [
+      "resourceVersionMatch=Exact&resourceVersion=0",
+      'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    ],
+    [
+      "resourceVersionMatch=exact&resourceVersion=5",
+      'resourceVersionMatch: Unsupported value: "exact": supported values: "Exact", "NotOlderThan", ""',
+    ],
+    [
+      "watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=5",
+      "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch",
+    ],
     [
       "resourceVersionMatch=Bogus",
       '[resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""]',
@@ -63,7 +90,11 @@ test("parseListOptions() answers 422 for the resourceVersionMatch combinations k
   }
   // kube's StatusDetails.name is omitempty: an options error names no object.
   const details = statusErrorOf(() => parse("resourceVersionMatch=Exact")).details;
-  expect({ group: details?.group, kind: details?.kind, name: details?.name }).toEqual({ group: "meta.k8s.io", kind: "ListOptions", name: undefined });
+  expect({ group: details?.group, kind: details?.kind, name: details?.name }).toEqual({
+    group: "meta.k8s.io",
+    kind: "ListOptions",
+    name: undefined,
+  });
 });
 
 test("parseListOptions() ignores sendInitialEvents, which 1.26 does not know", () => {
@@ -75,6 +106,9 @@ test("parseResourceVersion() reads uint64 versions and rejects others as kube's 
   expect(parseResourceVersion("0")).toBe(0);
   expect(parseResourceVersion("123")).toBe(123);
   const error = statusErrorOf(() => parseResourceVersion("abc"));
-  expect([error.code, error.message]).toEqual([400, 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax']);
+  expect([error.code, error.message]).toEqual([
+    400,
+    'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+  ]);
   expect(statusErrorOf(() => parseResourceVersion("-1")).message).toContain('parsing "-1": invalid syntax');
 });

@@ -32,7 +32,9 @@ const UINT64_MAX = 2n ** 64n - 1n;
 export function parseResourceVersion(text: string): number {
   if (text === "" || text === "0") return 0;
   const invalid = (why: string) =>
-    newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${goQuote(text)}: strconv.ParseUint: parsing ${goQuote(text)}: ${why}`);
+    newBadRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${goQuote(text)}: strconv.ParseUint: parsing ${goQuote(text)}: ${why}`,
+    );
   if (!/^\d+$/.test(text)) throw invalid("invalid syntax");
   const value = BigInt(text);
   if (value > UINT64_MAX) throw invalid("value out of range");
@@ -48,9 +50,16 @@ function validateListOptions(options: ListOptions, rawMatch: string): FieldError
   if (options.resourceVersion === "") forbidden("resourceVersionMatch is forbidden unless resourceVersion is provided");
   if (options.continue !== "") forbidden("resourceVersionMatch is forbidden when continue is provided");
   if (rawMatch !== "Exact" && rawMatch !== "NotOlderThan") {
-    errors.push({ type: "FieldValueNotSupported", field: "resourceVersionMatch", value: rawMatch, detail: 'supported values: "Exact", "NotOlderThan", ""' });
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "resourceVersionMatch",
+      value: rawMatch,
+      detail: 'supported values: "Exact", "NotOlderThan", ""',
+    });
   }
-  if (rawMatch === "Exact" && options.resourceVersion === "0") forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (rawMatch === "Exact" && options.resourceVersion === "0") {
+    forbidden('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  }
   return errors;
 }
 

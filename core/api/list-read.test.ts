@@ -9,7 +9,6 @@ const CURRENT = 100;
 const TOKEN_AT_40 = encodeContinue("/registry/pods/ns/a", PREFIX, 40);
 const read = (query: string) => resolveListRead(parseListOptions(new URLSearchParams(query)), CURRENT, { keyPrefix: PREFIX });
 
-
 test("resolveListRead() follows every valid row of the spec 4.5 list table", () => {
   const rows: [string, string, number][] = [
     ["", "latest", CURRENT],
@@ -33,7 +32,11 @@ test("resolveListRead() follows every valid row of the spec 4.5 list table", () 
 });
 
 test("resolveListRead() hands back where a continued list resumes", () => {
-  expect(read(`limit=1&continue=${TOKEN_AT_40}`).continueFrom).toEqual({ startKey: "/registry/pods/ns/a\x00", startAfter: "/registry/pods/ns/a", revision: 40 });
+  expect(read(`limit=1&continue=${TOKEN_AT_40}`).continueFrom).toEqual({
+    startKey: "/registry/pods/ns/a\x00",
+    startAfter: "/registry/pods/ns/a",
+    revision: 40,
+  });
   const latest = read(`limit=1&continue=${encodeContinue("/registry/pods/ns/a", PREFIX, -1)}`);
   expect([latest.mode, latest.revision]).toEqual(["latest", CURRENT]);
 });
@@ -44,14 +47,21 @@ test("resolveListRead() answers 400 for a continue token with a non-zero resourc
 });
 
 test("resolveListRead() answers 400 for a malformed continue token or resourceVersion", () => {
-  expect(statusErrorOf(() => read("limit=1&continue=%2A%2A")).message).toStartWith("invalid continue token: continue key is not valid: illegal base64 data");
+  expect(statusErrorOf(() => read("limit=1&continue=%2A%2A")).message).toStartWith(
+    "invalid continue token: continue key is not valid: illegal base64 data",
+  );
   expect(statusErrorOf(() => read("resourceVersion=abc")).message).toStartWith("invalid resource version:");
 });
 
 test("resolveListRead() answers 504 with Retry-After for a future resourceVersion", () => {
   for (const query of ["resourceVersion=101", "resourceVersion=101&limit=1", "resourceVersionMatch=Exact&resourceVersion=101"]) {
     const error = statusErrorOf(() => read(query));
-    expect([query, error.code, error.message, error.headers["Retry-After"]]).toEqual([query, 504, "Too large resource version: 101, current: 100", "1"]);
+    expect([query, error.code, error.message, error.headers["Retry-After"]]).toEqual([
+      query,
+      504,
+      "Too large resource version: 101, current: 100",
+      "1",
+    ]);
   }
 });
 

@@ -45,7 +45,9 @@ export function resolveListRead(options: ListOptions, currentRevision: number, c
   const { resourceVersion, resourceVersionMatch, limit } = options;
   if (options.continue !== "") {
     // "0" with a token is tolerated and the token wins; any other version is a 400.
-    if (resourceVersion !== "" && resourceVersion !== "0") throw newBadRequest("specifying resource version is not allowed when using continue");
+    if (resourceVersion !== "" && resourceVersion !== "0") {
+      throw newBadRequest("specifying resource version is not allowed when using continue");
+    }
     const continueFrom = decodeContinue(options.continue, context.keyPrefix);
     if (continueFrom.revision < 0) return { mode: "latest", revision: currentRevision, continueFrom };
     return { ...atLeast("exact", continueFrom.revision, currentRevision), continueFrom };

@@ -21,10 +21,97 @@ const NAME_PART_ERROR =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 test("isDNS1123Subdomain() follows kube's good and bad examples", () => {
-  for (const good of ["a", "ab", "abc", "a1", "a-1", "a--1--2--b", "0", "01", "012", "1a", "1-a", "1--a--b--2", "a.a", "ab.a", "abc.a", "a1.a", "a-1.a", "a--1--2--b.a", "a.1", "0.a", "1.0", "a".repeat(253)]) {
+  for (
+    const good of [
+      "a",
+      "ab",
+      "abc",
+      "a1",
+      "a-1",
+      "a--1--2--b",
+      "0",
+      "01",
+      "012",
+      "1a",
+      "1-a",
+      "1--a--b--2",
+      "a.a",
+      "ab.a",
+      "abc.a",
+      "a1.a",
+      "a-1.a",
+      "a--1--2--b.a",
+      "a.1",
+      "0.a",
+      "1.0",
+      "a".repeat(253),
+    ]
+  ) {
     expect([good, isDNS1123Subdomain(good)]).toEqual([good, []]);
   }
-  for (const bad of ["", "A", "ABC", "aBc", "A1", "A-1", "1-A", "-", "a-", "-a", "1-", "-1", "_", "a_", "_a", "a_b", "1_", "_1", "1_2", ".", "a.", ".a", "a..b", "1.", ".1", "1..2", " ", "a ", " a", "a b", "1 ", " 1", "1 2", "A.a", "aB.a", "ab.A", "A1.a", "a1.A", "A.1", "aB.1", "A1.1", "1A.1", "0.A", "01.A", "012.A", "1A.a", "1a.A", "A.B.C.D.E", "AA.BB.CC.DD.EE", "a.B.c.d.e", "aa.bB.cc.dd.ee", "a@b", "a,b", "a_b", "a;b", "a:b", "a%b", "a?b", "a$b"]) {
+  for (
+    const bad of [
+      "",
+      "A",
+      "ABC",
+      "aBc",
+      "A1",
+      "A-1",
+      "1-A",
+      "-",
+      "a-",
+      "-a",
+      "1-",
+      "-1",
+      "_",
+      "a_",
+      "_a",
+      "a_b",
+      "1_",
+      "_1",
+      "1_2",
+      ".",
+      "a.",
+      ".a",
+      "a..b",
+      "1.",
+      ".1",
+      "1..2",
+      " ",
+      "a ",
+      " a",
+      "a b",
+      "1 ",
+      " 1",
+      "1 2",
+      "A.a",
+      "aB.a",
+      "ab.A",
+      "A1.a",
+      "a1.A",
+      "A.1",
+      "aB.1",
+      "A1.1",
+      "1A.1",
+      "0.A",
+      "01.A",
+      "012.A",
+      "1A.a",
+      "1a.A",
+      "A.B.C.D.E",
+      "AA.BB.CC.DD.EE",
+      "a.B.c.d.e",
+      "aa.bB.cc.dd.ee",
+      "a@b",
+      "a,b",
+      "a_b",
+      "a;b",
+      "a:b",
+      "a%b",
+      "a?b",
+      "a$b",
+    ]
+  ) {
     expect([bad, isDNS1123Subdomain(bad)]).toEqual([bad, [SUBDOMAIN_ERROR]]);
   }
   expect(isDNS1123Subdomain("a".repeat(254))).toEqual(["must be no more than 253 characters"]);
@@ -45,7 +132,27 @@ test("isDNS1035Label() requires a leading letter", () => {
 });
 
 test("isQualifiedName() checks the optional prefix and the name part", () => {
-  for (const good of ["simple", "now-with-dashes", "1-starts-with-num", "1234", "simple/simple", "now-with-dashes/simple", "now-with-dashes/now-with-dashes", "now.with.dots/simple", "now-with.dashes-and.dots/simple", "1-num.2-num/3-num", "1234/5678", "1.2.3.4/5678", "Uppercase_Is_OK_123", "example.com/Uppercase_Is_OK_123", "requests.storage-foo", "a".repeat(63), `${"a".repeat(253)}/${"b".repeat(63)}`]) {
+  for (
+    const good of [
+      "simple",
+      "now-with-dashes",
+      "1-starts-with-num",
+      "1234",
+      "simple/simple",
+      "now-with-dashes/simple",
+      "now-with-dashes/now-with-dashes",
+      "now.with.dots/simple",
+      "now-with.dashes-and.dots/simple",
+      "1-num.2-num/3-num",
+      "1234/5678",
+      "1.2.3.4/5678",
+      "Uppercase_Is_OK_123",
+      "example.com/Uppercase_Is_OK_123",
+      "requests.storage-foo",
+      "a".repeat(63),
+      `${"a".repeat(253)}/${"b".repeat(63)}`,
+    ]
+  ) {
     expect([good, isQualifiedName(good)]).toEqual([good, []]);
   }
   expect(isQualifiedName("nospecialchars%^=@")).toEqual([NAME_PART_ERROR]);
@@ -59,13 +166,18 @@ test("isQualifiedName() checks the optional prefix and the name part", () => {
 });
 
 test("isValidLabelValue() allows empty values and at most 63 characters", () => {
-  for (const good of ["", "simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "a".repeat(63), "Uppercase_Is_OK_123"]) {
+  for (
+    const good of ["", "simple", "now-with-dashes", "1-starts-with-num", "end-with-num-1", "1234", "a".repeat(63), "Uppercase_Is_OK_123"]
+  ) {
     expect([good, isValidLabelValue(good)]).toEqual([good, []]);
   }
   expect(isValidLabelValue("nospecialchars%^=@")).toHaveLength(1);
   expect(isValidLabelValue("-starts")).toHaveLength(1);
   expect(isValidLabelValue("a".repeat(64))).toEqual(["must be no more than 63 characters"]);
-  expect(isValidLabelValue("é".repeat(32))).toEqual(["must be no more than 63 characters", expect.stringContaining("a valid label must be") as unknown as string]);
+  expect(isValidLabelValue("é".repeat(32))).toEqual([
+    "must be no more than 63 characters",
+    expect.stringContaining("a valid label must be") as unknown as string,
+  ]);
 });
 
 test("isValidPathSegmentName() rejects '.', '..', '/' and '%'", () => {
@@ -99,7 +211,10 @@ test("validateObjectMeta() requires a name and enforces the namespace rule", () 
   expect(validateObjectMeta({ name: "n", namespace: "x" }, { ...rules, namespaced: false })).toEqual([
     { type: "FieldValueForbidden", field: "metadata.namespace", detail: "not allowed on this type" },
   ]);
-  expect(validateObjectMeta({ name: "Web", namespace: "Bad.NS" }, rules).map((e) => e.field)).toEqual(["metadata.name", "metadata.namespace"]);
+  expect(validateObjectMeta({ name: "Web", namespace: "Bad.NS" }, rules).map((e) => e.field)).toEqual([
+    "metadata.name",
+    "metadata.namespace",
+  ]);
 });
 
 test("validateObjectMeta() checks generateName, generation, labels, owners, finalizers and managedFields", () => {

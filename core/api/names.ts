@@ -9,16 +9,21 @@ import { byteLength } from "./_go-text.ts";
 import type { ObjectMeta, OwnerReference } from "./types.ts";
 
 const QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME_MAX = 63;
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
-const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
@@ -49,19 +54,39 @@ function checkPattern(value: string, max: number, re: RegExp, error: string): st
 }
 
 export function isDNS1123Label(value: string): string[] {
-  return checkPattern(value, DNS1123_LABEL_MAX_LENGTH, DNS1123_LABEL_RE, regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"));
+  return checkPattern(
+    value,
+    DNS1123_LABEL_MAX_LENGTH,
+    DNS1123_LABEL_RE,
+    regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"),
+  );
 }
 
 export function isDNS1123Subdomain(value: string): string[] {
-  return checkPattern(value, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_RE, regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
+  return checkPattern(
+    value,
+    DNS1123_SUBDOMAIN_MAX_LENGTH,
+    DNS1123_SUBDOMAIN_RE,
+    regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"),
+  );
 }
 
 export function isDNS1035Label(value: string): string[] {
-  return checkPattern(value, DNS1035_LABEL_MAX_LENGTH, DNS1035_LABEL_RE, regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"));
+  return checkPattern(
+    value,
+    DNS1035_LABEL_MAX_LENGTH,
+    DNS1035_LABEL_RE,
+    regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"),
+  );
 }
 
 export function isValidLabelValue(value: string): string[] {
-  return checkPattern(value, LABEL_VALUE_MAX_LENGTH, LABEL_VALUE_RE, regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
+  return checkPattern(
+    value,
+    LABEL_VALUE_MAX_LENGTH,
+    LABEL_VALUE_RE,
+    regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"),
+  );
 }
 
 /** A label key or annotation key: `[prefix/]name`, the prefix a DNS subdomain, the name at most 63 characters. */
@@ -78,12 +103,16 @@ export function isQualifiedName(value: string): string[] {
     else errors.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
     return [
-      `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `a qualified name ${
+        regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
+      } with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   if (name.length === 0) errors.push("name part must be non-empty");
   else if (byteLength(name) > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
-  if (!QUALIFIED_NAME_RE.test(name)) errors.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`);
+  if (!QUALIFIED_NAME_RE.test(name)) {
+    errors.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`);
+  }
   return errors;
 }
 
@@ -154,11 +183,19 @@ function validateOwnerReferences(refs: OwnerReference[] | undefined, field: stri
     if (!ref.kind) errors.push(invalid(`${field}.kind`, ref.kind ?? "", "kind must not be empty"));
     if (!ref.name) errors.push(invalid(`${field}.name`, ref.name ?? "", "name must not be empty"));
     if (!ref.uid) errors.push(invalid(`${field}.uid`, ref.uid ?? "", "uid must not be empty"));
-    if (group === "" && version === "v1" && ref.kind === "Event") errors.push(invalid(field, ref, "/v1, Kind=Event is disallowed from being an owner"));
+    if (group === "" && version === "v1" && ref.kind === "Event") {
+      errors.push(invalid(field, ref, "/v1, Kind=Event is disallowed from being an owner"));
+    }
     if (ref.controller !== true) continue;
     const current = `${ref.kind}/${ref.name}`;
     if (firstController === "") firstController = current;
-    else errors.push(invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`));
+    else {errors.push(
+        invalid(
+          field,
+          refs,
+          `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
+        ),
+      );}
   }
   return errors;
 }
@@ -177,10 +214,23 @@ function validateManagedFields(entries: unknown[] | undefined, field: string): F
   (entries ?? []).forEach((raw, i) => {
     const entry = (raw ?? {}) as { operation?: string; fieldsType?: string; manager?: string; subresource?: string };
     const at = `${field}[${i}]`;
-    if (entry.operation !== "Apply" && entry.operation !== "Update") errors.push(invalid(`${at}.operation`, entry.operation ?? "", "must be `Apply` or `Update`"));
-    if (entry.fieldsType && entry.fieldsType !== "FieldsV1") errors.push(invalid(`${at}.fieldsType`, entry.fieldsType, "must be `FieldsV1`"));
-    if (byteLength(entry.manager ?? "") > 128) errors.push({ type: "FieldValueTooLong", field: `${at}.manager`, value: entry.manager, detail: "must have at most 128 bytes" });
-    if (byteLength(entry.subresource ?? "") > 256) errors.push({ type: "FieldValueTooLong", field: `${at}.subresource`, value: entry.subresource, detail: "must have at most 256 bytes" });
+    if (entry.operation !== "Apply" && entry.operation !== "Update") {
+      errors.push(invalid(`${at}.operation`, entry.operation ?? "", "must be `Apply` or `Update`"));
+    }
+    if (entry.fieldsType && entry.fieldsType !== "FieldsV1") {
+      errors.push(invalid(`${at}.fieldsType`, entry.fieldsType, "must be `FieldsV1`"));
+    }
+    if (byteLength(entry.manager ?? "") > 128) {
+      errors.push({ type: "FieldValueTooLong", field: `${at}.manager`, value: entry.manager, detail: "must have at most 128 bytes" });
+    }
+    if (byteLength(entry.subresource ?? "") > 256) {
+      errors.push({
+        type: "FieldValueTooLong",
+        field: `${at}.subresource`,
+        value: entry.subresource,
+        detail: "must have at most 256 bytes",
+      });
+    }
   });
   return errors;
 }

@@ -28,7 +28,12 @@ function parseAccept(header: string): MediaRange[] {
   }).filter((r) => r.type !== "");
 }
 
-const SERVED = ["application/json", "application/yaml", "application/json;as=Table;g=meta.k8s.io;v=v1", "application/json;as=Table;g=meta.k8s.io;v=v1beta1"];
+const SERVED = [
+  "application/json",
+  "application/yaml",
+  "application/json;as=Table;g=meta.k8s.io;v=v1",
+  "application/json;as=Table;g=meta.k8s.io;v=v1beta1",
+];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 export interface NegotiationOptions {

@@ -4,7 +4,10 @@ import { persistentVolumeSecrets, podReferences } from "./pod-references.ts";
 test("podReferences() finds secrets, config maps, claims and the service account in every place a Pod names them", () => {
   const container = {
     name: "c",
-    env: [{ name: "A", valueFrom: { secretKeyRef: { name: "env-secret", key: "k" } } }, { name: "B", valueFrom: { configMapKeyRef: { name: "env-cm", key: "k" } } }],
+    env: [{ name: "A", valueFrom: { secretKeyRef: { name: "env-secret", key: "k" } } }, {
+      name: "B",
+      valueFrom: { configMapKeyRef: { name: "env-cm", key: "k" } },
+    }],
     envFrom: [{ secretRef: { name: "from-secret" } }, { configMapRef: { name: "from-cm" } }],
   };
   const pod = {
@@ -37,7 +40,11 @@ test("persistentVolumeSecrets() names the node-side secrets, in the claim's name
     metadata: { name: "pv" },
     spec: {
       claimRef: { namespace: "team", name: "c" },
-      csi: { driver: "d", nodeStageSecretRef: { name: "stage", namespace: "infra" }, controllerPublishSecretRef: { name: "controller", namespace: "infra" } },
+      csi: {
+        driver: "d",
+        nodeStageSecretRef: { name: "stage", namespace: "infra" },
+        controllerPublishSecretRef: { name: "controller", namespace: "infra" },
+      },
       rbd: { secretRef: { name: "ceph" } },
     },
   };

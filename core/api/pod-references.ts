@@ -42,7 +42,10 @@ function volumeSecretNames(volume: Raw): string[] {
 }
 
 function volumeConfigMapNames(volume: Raw): string[] {
-  return [text(object(volume.configMap).name), ...list(object(volume.projected).sources).map((source) => text(object(source.configMap).name))];
+  return [
+    text(object(volume.configMap).name),
+    ...list(object(volume.projected).sources).map((source) => text(object(source.configMap).name)),
+  ];
 }
 
 const present = (names: string[]): string[] => [...new Set(names.filter((name) => name !== ""))];
@@ -51,10 +54,16 @@ export function podReferences(pod: KubeObject): PodReferences {
   const spec = object(pod.spec);
   const volumes = list(spec.volumes);
   return {
-    secrets: present([...list(spec.imagePullSecrets).map((s) => text(s.name)), ...envNames(spec, "secretKeyRef", "secretRef"), ...volumes.flatMap(volumeSecretNames)]),
+    secrets: present([
+      ...list(spec.imagePullSecrets).map((s) => text(s.name)),
+      ...envNames(spec, "secretKeyRef", "secretRef"),
+      ...volumes.flatMap(volumeSecretNames),
+    ]),
     configMaps: present([...envNames(spec, "configMapKeyRef", "configMapRef"), ...volumes.flatMap(volumeConfigMapNames)]),
     // A generic ephemeral volume's claim is named <pod>-<volume>.
-    claims: present(volumes.map((v) => text(object(v.persistentVolumeClaim).claimName) || (v.ephemeral ? `${pod.metadata.name}-${text(v.name)}` : ""))),
+    claims: present(
+      volumes.map((v) => text(object(v.persistentVolumeClaim).claimName) || (v.ephemeral ? `${pod.metadata.name}-${text(v.name)}` : "")),
+    ),
     serviceAccount: text(spec.serviceAccountName),
   };
 }

@@ -1,6 +1,15 @@
 import { expect, test } from "bun:test";
 import {
-  addQuantities, canonicalQuantity, compareQuantities, countQuantity, formatQuantity, maxQuantity, milliValue, parseQuantity, quantityOrZero, subtractQuantities,
+  addQuantities,
+  canonicalQuantity,
+  compareQuantities,
+  countQuantity,
+  formatQuantity,
+  maxQuantity,
+  milliValue,
+  parseQuantity,
+  quantityOrZero,
+  subtractQuantities,
   ZERO_QUANTITY,
 } from "./quantity.ts";
 

@@ -6,10 +6,24 @@ const q = (text: string) => new URLSearchParams(text);
 
 test("queryBool() decodes as Convert_Slice_string_To_bool: only 0 and false in any case are false", () => {
   const cases: [string, boolean][] = [
-    ["", false], ["x", true], ["x=", true], ["x=1", true], ["x=true", true], ["x=True", true], ["x=TRUE", true],
-    ["x=t", true], ["x=yes", true], ["x=no", true], ["x=2", true],
-    ["x=0", false], ["x=false", false], ["x=False", false], ["x=FALSE", false], ["x=fAlSe", false],
-    ["x=0&x=1", false], ["x=1&x=0", true],
+    ["", false],
+    ["x", true],
+    ["x=", true],
+    ["x=1", true],
+    ["x=true", true],
+    ["x=True", true],
+    ["x=TRUE", true],
+    ["x=t", true],
+    ["x=yes", true],
+    ["x=no", true],
+    ["x=2", true],
+    ["x=0", false],
+    ["x=false", false],
+    ["x=False", false],
+    ["x=FALSE", false],
+    ["x=fAlSe", false],
+    ["x=0&x=1", false],
+    ["x=1&x=0", true],
   ];
   for (const [query, expected] of cases) expect([query, queryBool(q(query), "x")]).toEqual([query, expected]);
 });

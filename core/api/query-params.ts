@@ -40,8 +40,18 @@ export function queryInt64(query: URLSearchParams, name: string): number | undef
 
 /** The spellings Go's strconv.ParseBool accepts. */
 const PARSE_BOOL_WORDS: Record<string, boolean> = {
-  "1": true, t: true, T: true, true: true, TRUE: true, True: true,
-  "0": false, f: false, F: false, false: false, FALSE: false, False: false,
+  "1": true,
+  t: true,
+  T: true,
+  true: true,
+  TRUE: true,
+  True: true,
+  "0": false,
+  f: false,
+  F: false,
+  false: false,
+  FALSE: false,
+  False: false,
 };
 
 /** strconv.ParseBool; undefined for the spellings it rejects with a syntax error. */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { applyJsonPatch, JsonPatchError, jsonEqual, type JsonPatchOperation, parsePointer } from "./json-patch.ts";
+import { applyJsonPatch, jsonEqual, JsonPatchError, type JsonPatchOperation, parsePointer } from "./json-patch.ts";
 
 // RFC 6902 appendix A, plus json-patch v4's negative indices.
 test.each<[string, unknown, JsonPatchOperation[], unknown]>([
@@ -14,12 +14,26 @@ test.each<[string, unknown, JsonPatchOperation[], unknown]>([
     [{ op: "move", from: "/foo/waldo", path: "/qux/thud" }],
     { foo: { bar: "baz" }, qux: { corge: "grault", thud: "fred" } },
   ],
-  ["moves an array element", { foo: ["all", "grass", "cows", "eat"] }, [{ op: "move", from: "/foo/1", path: "/foo/3" }], { foo: ["all", "cows", "eat", "grass"] }],
+  ["moves an array element", { foo: ["all", "grass", "cows", "eat"] }, [{ op: "move", from: "/foo/1", path: "/foo/3" }], {
+    foo: ["all", "cows", "eat", "grass"],
+  }],
   ["copies a value", { a: { b: 1 } }, [{ op: "copy", from: "/a", path: "/c" }], { a: { b: 1 }, c: { b: 1 } }],
-  ["adds a nested member", { foo: "bar" }, [{ op: "add", path: "/child", value: { grandchild: {} } }], { foo: "bar", child: { grandchild: {} } }],
+  ["adds a nested member", { foo: "bar" }, [{ op: "add", path: "/child", value: { grandchild: {} } }], {
+    foo: "bar",
+    child: { grandchild: {} },
+  }],
   ["appends with -", { foo: ["bar"] }, [{ op: "add", path: "/foo/-", value: ["abc", "def"] }], { foo: ["bar", ["abc", "def"]] }],
-  ["unescapes ~1 and ~0 in pointers", { "a/b": 1, "m~n": 2 }, [{ op: "replace", path: "/a~1b", value: 3 }, { op: "remove", path: "/m~0n" }], { "a/b": 3 }],
-  ["passes a test of an equal value", { baz: "qux", foo: ["a", 2, "c"] }, [{ op: "test", path: "/baz", value: "qux" }, { op: "test", path: "/foo/1", value: 2 }], {
+  [
+    "unescapes ~1 and ~0 in pointers",
+    { "a/b": 1, "m~n": 2 },
+    [{ op: "replace", path: "/a~1b", value: 3 }, { op: "remove", path: "/m~0n" }],
+    { "a/b": 3 },
+  ],
+  ["passes a test of an equal value", { baz: "qux", foo: ["a", 2, "c"] }, [{ op: "test", path: "/baz", value: "qux" }, {
+    op: "test",
+    path: "/foo/1",
+    value: 2,
+  }], {
     baz: "qux",
     foo: ["a", 2, "c"],
   }],
@@ -69,7 +83,9 @@ test("copies may add at most the accumulated copy limit in all (json-patch Patch
   const doc = { a: "x".repeat(8) }; // "xxxxxxxx" is 10 bytes of JSON
   const copies = (n: number) => Array.from({ length: n }, (_, i) => ({ op: "copy", from: "/a", path: `/c${i}` }));
   expect(Object.keys(applyJsonPatch(doc, copies(3), 30) as object)).toHaveLength(4);
-  expect(() => applyJsonPatch(doc, copies(4), 30)).toThrow("Unable to complete the copy, the accumulated size increase of copy is 40, exceeding the limit 30");
+  expect(() => applyJsonPatch(doc, copies(4), 30)).toThrow(
+    "Unable to complete the copy, the accumulated size increase of copy is 40, exceeding the limit 30",
+  );
 });
 
 test("doubling copies are stopped at the limit before they are made", () => {

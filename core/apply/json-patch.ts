@@ -37,7 +37,11 @@ export function parsePointer(pointer: unknown): string[] {
 export const MAX_ACCUMULATED_COPY_BYTES = 3 * 1024 * 1024;
 
 /** Applies `operations` in order to a copy of `document`; throws JsonPatchError on the first failing one. */
-export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[], maxCopyBytes = MAX_ACCUMULATED_COPY_BYTES): unknown {
+export function applyJsonPatch(
+  document: unknown,
+  operations: readonly JsonPatchOperation[],
+  maxCopyBytes = MAX_ACCUMULATED_COPY_BYTES,
+): unknown {
   let doc = structuredClone(document);
   const copied = { bytes: 0, limit: maxCopyBytes };
   for (const operation of operations) {
@@ -54,7 +58,9 @@ export function applyJsonPatch(document: unknown, operations: readonly JsonPatch
 function copyValue(value: unknown, copied: { bytes: number; limit: number }): unknown {
   copied.bytes += Buffer.byteLength(JSON.stringify(value) ?? "null");
   if (copied.bytes > copied.limit) {
-    throw new JsonPatchError(`Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${copied.limit}`);
+    throw new JsonPatchError(
+      `Unable to complete the copy, the accumulated size increase of copy is ${copied.bytes}, exceeding the limit ${copied.limit}`,
+    );
   }
   return structuredClone(value);
 }
@@ -94,7 +100,9 @@ function parentOf(doc: unknown, tokens: string[], op: string): { parent: Contain
     if (child === undefined) throw new JsonPatchError(`${op} operation does not apply: doc is missing path: "/${tokens.join("/")}"`);
     node = child;
   }
-  if (!isPlainObject(node) && !Array.isArray(node)) throw new JsonPatchError(`${op} operation does not apply: doc is missing path: "/${tokens.join("/")}"`);
+  if (!isPlainObject(node) && !Array.isArray(node)) {
+    throw new JsonPatchError(`${op} operation does not apply: doc is missing path: "/${tokens.join("/")}"`);
+  }
   return { parent: node, key: tokens[tokens.length - 1] };
 }
 
@@ -142,7 +150,7 @@ function add(doc: unknown, tokens: string[], value: unknown): unknown {
 }
 
 function remove(doc: unknown, tokens: string[]): { doc: unknown; value: unknown } {
-  if (tokens.length === 0) throw new JsonPatchError("remove operation does not apply: doc is missing path: \"\"");
+  if (tokens.length === 0) throw new JsonPatchError('remove operation does not apply: doc is missing path: ""');
   const { parent, key } = parentOf(doc, tokens, "remove");
   if (Array.isArray(parent)) {
     const index = arrayIndex(key, parent.length, false);
@@ -161,7 +169,9 @@ function replace(doc: unknown, tokens: string[], value: unknown): unknown {
   if (Array.isArray(parent)) {
     parent[arrayIndex(key, parent.length, false)] = value;
   } else {
-    if (!Object.hasOwn(parent, key)) throw new JsonPatchError(`replace operation does not apply: doc is missing key: /${tokens.join("/")}: missing value`);
+    if (!Object.hasOwn(parent, key)) {
+      throw new JsonPatchError(`replace operation does not apply: doc is missing key: /${tokens.join("/")}: missing value`);
+    }
     parent[key] = value;
   }
   return doc;

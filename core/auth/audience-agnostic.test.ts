@@ -3,7 +3,9 @@ import { audienceAgnostic } from "./audience-agnostic.ts";
 import type { TokenAuthenticator } from "./authenticator.ts";
 
 const alice = { username: "alice", groups: [] };
-const acceptsGood: TokenAuthenticator = { authenticateToken: (token) => Promise.resolve(token === "good" ? { kind: "user", user: alice } : { kind: "not-mine" }) };
+const acceptsGood: TokenAuthenticator = {
+  authenticateToken: (token) => Promise.resolve(token === "good" ? { kind: "user", user: alice } : { kind: "not-mine" }),
+};
 
 test("audienceAgnostic() answers for the server's audiences and reports the overlap", async () => {
   const wrapped = audienceAgnostic(acceptsGood, ["api", "kubun"]);

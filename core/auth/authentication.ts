@@ -2,7 +2,13 @@
  * Builds the server's authentication from plugin factories, in kube's order: request authenticators (front
  * proxy, client certificates, custom ones) first, then one bearer-token step over every token authenticator.
  */
-import { type Authenticator, bearerTokenAuthenticator, type TokenAuthenticator, unionAuthenticator, unionTokenAuthenticator } from "./authenticator.ts";
+import {
+  type Authenticator,
+  bearerTokenAuthenticator,
+  type TokenAuthenticator,
+  unionAuthenticator,
+  unionTokenAuthenticator,
+} from "./authenticator.ts";
 import type { PluginContext } from "./plugin-context.ts";
 import type { ServerConfig } from "../server/flags.ts";
 

@@ -1,5 +1,14 @@
 import { expect, test } from "bun:test";
-import { type Authentication, type Authenticator, bearerToken, bearerTokenAuthenticator, EXTRA_SPACE_WARNING, NOT_MINE, unionAuthenticator, unionTokenAuthenticator } from "./authenticator.ts";
+import {
+  type Authentication,
+  type Authenticator,
+  bearerToken,
+  bearerTokenAuthenticator,
+  EXTRA_SPACE_WARNING,
+  NOT_MINE,
+  unionAuthenticator,
+  unionTokenAuthenticator,
+} from "./authenticator.ts";
 
 const request = (headers: Record<string, string> = {}) => ({ headers: new Headers(headers), url: new URL("https://h/api") });
 const answering = (result: Authentication): Authenticator => ({ authenticate: () => Promise.resolve(result) });
@@ -7,13 +16,22 @@ const alice: Authentication = { kind: "user", user: { username: "alice", groups:
 
 test("unionAuthenticator() answers with the first user and skips the rest", async () => {
   let asked = false;
-  const late: Authenticator = { authenticate: () => { asked = true; return Promise.resolve(NOT_MINE); } };
+  const late: Authenticator = {
+    authenticate: () => {
+      asked = true;
+      return Promise.resolve(NOT_MINE);
+    },
+  };
   expect(await unionAuthenticator([answering(NOT_MINE), answering(alice), late]).authenticate(request())).toEqual(alice);
   expect(asked).toBe(false);
 });
 
 test("unionAuthenticator() reports every error when no authenticator knows the user", async () => {
-  const union = unionAuthenticator([answering({ kind: "error", message: "a" }), answering(NOT_MINE), answering({ kind: "error", message: "b" })]);
+  const union = unionAuthenticator([
+    answering({ kind: "error", message: "a" }),
+    answering(NOT_MINE),
+    answering({ kind: "error", message: "b" }),
+  ]);
   expect(await union.authenticate(request())).toEqual({ kind: "error", message: "a, b" });
   expect(await unionAuthenticator([answering(NOT_MINE)]).authenticate(request())).toEqual(NOT_MINE);
 });

@@ -17,16 +17,29 @@ const attributes = (overrides: Partial<Attributes> = {}): Attributes => ({
 const deciding = (decision: Decision, reason?: string): Authorizer => ({ authorize: () => Promise.resolve({ decision, reason }) });
 
 test("unionAuthorizer() lets the first authorizer with an opinion decide", async () => {
-  expect((await unionAuthorizer([deciding("NoOpinion"), deciding("Deny", "no"), deciding("Allow")]).authorize(attributes())).decision).toBe("Deny");
-  expect((await unionAuthorizer([deciding("NoOpinion", "a"), deciding("NoOpinion", "b")]).authorize(attributes()))).toEqual({ decision: "NoOpinion", reason: "a\nb" });
+  expect((await unionAuthorizer([deciding("NoOpinion"), deciding("Deny", "no"), deciding("Allow")]).authorize(attributes())).decision).toBe(
+    "Deny",
+  );
+  expect(await unionAuthorizer([deciding("NoOpinion", "a"), deciding("NoOpinion", "b")]).authorize(attributes())).toEqual({
+    decision: "NoOpinion",
+    reason: "a\nb",
+  });
 });
 
 test("newAuthorizationForbidden() writes kube's messages for named, collection, cluster and non-resource requests", () => {
-  expect(newAuthorizationForbidden(attributes()).message).toBe('pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "default"');
-  expect(newAuthorizationForbidden(attributes({ verb: "list", name: "", apiGroup: "apps", resource: "deployments", namespace: "" })).message)
+  expect(newAuthorizationForbidden(attributes()).message).toBe(
+    'pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "default"',
+  );
+  expect(
+    newAuthorizationForbidden(attributes({ verb: "list", name: "", apiGroup: "apps", resource: "deployments", namespace: "" })).message,
+  )
     .toBe('deployments.apps is forbidden: User "u" cannot list resource "deployments" in API group "apps" at the cluster scope');
   expect(newAuthorizationForbidden(attributes({ subresource: "log" }), "RBAC: denied").message)
     .toBe('pods "x" is forbidden: User "u" cannot get resource "pods/log" in API group "" in the namespace "default": RBAC: denied');
   const nonResource = newAuthorizationForbidden(attributes({ isResourceRequest: false, path: "/metrics", resource: "" }));
-  expect([nonResource.code, nonResource.reason, nonResource.message]).toEqual([403, "Forbidden", 'forbidden: User "u" cannot get path "/metrics"']);
+  expect([nonResource.code, nonResource.reason, nonResource.message]).toEqual([
+    403,
+    "Forbidden",
+    'forbidden: User "u" cannot get path "/metrics"',
+  ]);
 });

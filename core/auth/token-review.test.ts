@@ -13,7 +13,11 @@ function answering(result: Authentication, seen: string[][] = []): TokenAuthenti
 }
 
 test("reviewToken() reports the user with system:authenticated and the audiences it is valid for", async () => {
-  const tokens = answering({ kind: "user", user: { username: "alice", uid: "u1", groups: ["dev"], extra: { scopes: ["a"] } }, audiences: ["api"] });
+  const tokens = answering({
+    kind: "user",
+    user: { username: "alice", uid: "u1", groups: ["dev"], extra: { scopes: ["a"] } },
+    audiences: ["api"],
+  });
   expect(await reviewToken(tokens, { token: "t" }, ["api"])).toEqual({
     authenticated: true,
     user: { username: "alice", uid: "u1", groups: ["dev", "system:authenticated"], extra: { scopes: ["a"] } },
@@ -31,7 +35,10 @@ test("reviewToken() asks for the review's audiences, else the server's", async (
 
 test("reviewToken() calls an unknown token an invalid bearer token and passes other errors on", async () => {
   expect(await reviewToken(answering({ kind: "not-mine" }), { token: "t" }, [])).toEqual({ user: {}, error: "invalid bearer token" });
-  expect(await reviewToken(answering({ kind: "error", message: "token expired" }), { token: "t" }, [])).toEqual({ user: {}, error: "token expired" });
+  expect(await reviewToken(answering({ kind: "error", message: "token expired" }), { token: "t" }, [])).toEqual({
+    user: {},
+    error: "token expired",
+  });
 });
 
 test("reviewToken() fails with 500 when an accepted token is for none of the audiences asked for", async () => {
@@ -39,5 +46,8 @@ test("reviewToken() fails with 500 when an accepted token is for none of the aud
   const failure = await reviewToken(tokens, { token: "t", audiences: ["x"] }, []).catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(StatusError);
   expect((failure as StatusError).message).toBe("Internal error occurred: error validating audiences");
-  expect(await reviewToken(tokens, { token: "t" }, [])).toEqual({ authenticated: true, user: { username: "carol", groups: ["system:authenticated"] } });
+  expect(await reviewToken(tokens, { token: "t" }, [])).toEqual({
+    authenticated: true,
+    user: { username: "carol", groups: ["system:authenticated"] },
+  });
 });

@@ -20,7 +20,11 @@ export interface TokenReviewStatus {
   error?: string;
 }
 
-export async function reviewToken(tokens: TokenAuthenticator, spec: TokenReviewSpec, serverAudiences: string[]): Promise<TokenReviewStatus> {
+export async function reviewToken(
+  tokens: TokenAuthenticator,
+  spec: TokenReviewSpec,
+  serverAudiences: string[],
+): Promise<TokenReviewStatus> {
   const audiences = spec.audiences && spec.audiences.length > 0 ? spec.audiences : serverAudiences;
   const result = await tokens.authenticateToken(spec.token, audiences);
   if (result.kind === "not-mine") return { user: {}, error: "invalid bearer token" };

@@ -16,6 +16,8 @@ export const ANONYMOUS: UserInfo = { username: ANONYMOUS_USER, groups: [UNAUTHEN
 
 /** Every authenticated user is in system:authenticated (kube's AuthenticatedGroupAdder); anonymous is not. */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  if (user.username === ANONYMOUS_USER || user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) return user;
+  if (user.username === ANONYMOUS_USER || user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) {
+    return user;
+  }
   return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
 }

@@ -4,7 +4,9 @@ import { ConfigFileError, duplicate, invalid, parseConfig } from "./validate.ts"
 
 const PLUGINS = v.looseObject({
   kind: v.literal("AdmissionConfiguration"),
-  plugins: v.array(v.looseObject({ name: v.string(), limit: v.optional(v.pipe(v.number(), v.check((n) => n > 0, invalid("must be positive")))) })),
+  plugins: v.array(
+    v.looseObject({ name: v.string(), limit: v.optional(v.pipe(v.number(), v.check((n) => n > 0, invalid("must be positive")))) }),
+  ),
 });
 
 test("parseConfig() returns the checked value, unknown fields kept", () => {

@@ -23,5 +23,10 @@ export async function keepInEveryNamespace(ctx: ControllerContext, wanted: PerNa
     await tolerateBenignRace(wanted.ensure(namespace, objects.get(namespace, wanted.name)));
   });
   enqueueChanges(namespaces, queue, (ns) => String(ns.metadata.name), ctx.signal);
-  enqueueChanges(objects, queue, (object) => (object.metadata.name === wanted.name ? String(object.metadata.namespace) : undefined), ctx.signal);
+  enqueueChanges(
+    objects,
+    queue,
+    (object) => (object.metadata.name === wanted.name ? String(object.metadata.namespace) : undefined),
+    ctx.signal,
+  );
 }

@@ -20,7 +20,10 @@ test("selectsPods() is false for ExternalName Services and Services without (or 
 });
 
 test("shouldPodBeInEndpoints() drops finished Pods, Pods without an IP, and terminating ones unless asked", () => {
-  const terminating: KubeObject = { ...testPod("t", {}), metadata: { ...testPod("t", {}).metadata, deletionTimestamp: "2024-01-01T00:00:00Z" } };
+  const terminating: KubeObject = {
+    ...testPod("t", {}),
+    metadata: { ...testPod("t", {}).metadata, deletionTimestamp: "2024-01-01T00:00:00Z" },
+  };
   expect(shouldPodBeInEndpoints(testPod("a", {}), false)).toBe(true);
   expect(shouldPodBeInEndpoints(testPod("a", { phase: "Succeeded" }), false)).toBe(false);
   expect(shouldPodBeInEndpoints(testPod("a", { ip: "" }), false)).toBe(false);
@@ -42,5 +45,10 @@ test("endpointsLabels() copies the Service's labels and marks headless Services"
 test("lastChangeTriggerTime() is the newest Pod readiness change or Service creation", () => {
   const service = testService("s", { created: "2024-01-01T00:00:00Z" });
   expect(lastChangeTriggerTime(service, [])).toBe("2024-01-01T00:00:00Z");
-  expect(lastChangeTriggerTime(service, [testPod("a", { readySince: "2024-02-01T00:00:00Z" }), testPod("b", { readySince: "2024-01-15T00:00:00Z" })])).toBe("2024-02-01T00:00:00Z");
+  expect(
+    lastChangeTriggerTime(service, [
+      testPod("a", { readySince: "2024-02-01T00:00:00Z" }),
+      testPod("b", { readySince: "2024-01-15T00:00:00Z" }),
+    ]),
+  ).toBe("2024-02-01T00:00:00Z");
 });

@@ -38,7 +38,12 @@ interface ContainerPort {
 
 interface PodFields {
   spec?: { nodeName?: string; hostname?: string; subdomain?: string; restartPolicy?: string; containers?: { ports?: ContainerPort[] }[] };
-  status?: { phase?: string; podIP?: string; podIPs?: { ip: string }[]; conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+  status?: {
+    phase?: string;
+    podIP?: string;
+    podIPs?: { ip: string }[];
+    conditions?: { type: string; status: string; lastTransitionTime?: string }[];
+  };
 }
 
 /** An endpoint port as both kinds write it (the slice writes `name` even when empty). */

@@ -18,7 +18,13 @@ export function testPod(name: string, options: TestPodOptions): KubeObject {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: "default", uid: `uid-${name}`, labels: options.labels ?? { app: "web" }, creationTimestamp: "2024-01-01T00:00:00Z" },
+    metadata: {
+      name,
+      namespace: "default",
+      uid: `uid-${name}`,
+      labels: options.labels ?? { app: "web" },
+      creationTimestamp: "2024-01-01T00:00:00Z",
+    },
     spec: { nodeName: options.node, containers: [{ name: "c", image: "nginx", ports: options.ports ?? [] }] },
     status: {
       phase: options.phase ?? "Running",
@@ -42,7 +48,13 @@ export function testService(name: string, options: TestServiceOptions): KubeObje
   return {
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name, namespace: "default", uid: `uid-${name}`, labels: options.labels, creationTimestamp: options.created ?? "2023-12-01T00:00:00Z" },
+    metadata: {
+      name,
+      namespace: "default",
+      uid: `uid-${name}`,
+      labels: options.labels,
+      creationTimestamp: options.created ?? "2023-12-01T00:00:00Z",
+    },
     spec: {
       type: options.type ?? "ClusterIP",
       clusterIP: options.clusterIP ?? "10.0.0.10",
@@ -57,6 +69,8 @@ export function testService(name: string, options: TestServiceOptions): KubeObje
 export async function storePod(pods: ResourceStore, pod: KubeObject): Promise<KubeObject> {
   const { status, ...body } = pod;
   const created = await pods.create("default", { ...body, metadata: { name: pod.metadata.name, labels: pod.metadata.labels } });
-  const { object } = await pods.update("default", String(created.metadata.name), (live) => ({ ...live!, status }), { subresource: "status" });
+  const { object } = await pods.update("default", String(created.metadata.name), (live) => ({ ...live!, status }), {
+    subresource: "status",
+  });
   return object;
 }

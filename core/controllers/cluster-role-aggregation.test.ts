@@ -15,7 +15,12 @@ const rule = (resource: string) => ({ apiGroups: [""], resources: [resource], ve
 
 test("aggregatedRules() unites the matching roles' rules in name order without duplicates", () => {
   const target = role("target", [], {}, { pick: "yes" });
-  const all = [target, role("b", [rule("pods"), rule("secrets")], { pick: "yes" }), role("a", [rule("pods")], { pick: "yes" }), role("c", [rule("nodes")])];
+  const all = [
+    target,
+    role("b", [rule("pods"), rule("secrets")], { pick: "yes" }),
+    role("a", [rule("pods")], { pick: "yes" }),
+    role("c", [rule("nodes")]),
+  ];
   expect(aggregatedRules(target, all)).toEqual([rule("pods"), rule("secrets")]);
   expect(aggregatedRules(role("plain", []), all)).toBeNull();
 });

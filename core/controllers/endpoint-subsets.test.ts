@@ -36,11 +36,16 @@ test("endpointSubsets() groups Pods by the port a named targetPort resolves to a
 test("endpointSubsets() lists not-ready Pods in addresses when the Service publishes not-ready addresses", () => {
   const service = testService("web", { selector: { app: "web" }, ports: [{ port: 80, targetPort: 8080 }], publishNotReadyAddresses: true });
   const subsets = endpointSubsets(service, [testPod("a", { ready: false })]);
-  expect(subsets).toEqual([{ addresses: [{ ip: "10.1.0.1", targetRef: { kind: "Pod", namespace: "default", name: "a", uid: "uid-a" } }], ports: [{ port: 8080, protocol: "TCP" }] }]);
+  expect(subsets).toEqual([{
+    addresses: [{ ip: "10.1.0.1", targetRef: { kind: "Pod", namespace: "default", name: "a", uid: "uid-a" } }],
+    ports: [{ port: 8080, protocol: "TCP" }],
+  }]);
 });
 
 test("endpointSubsets() gives a headless Service without ports port-less addresses, a normal one none", () => {
   const headless = testService("db", { selector: { app: "web" }, clusterIP: "None" });
-  expect(endpointSubsets(headless, [testPod("a", {})])).toEqual([{ addresses: [{ ip: "10.1.0.1", targetRef: { kind: "Pod", namespace: "default", name: "a", uid: "uid-a" } }] }]);
+  expect(endpointSubsets(headless, [testPod("a", {})])).toEqual([{
+    addresses: [{ ip: "10.1.0.1", targetRef: { kind: "Pod", namespace: "default", name: "a", uid: "uid-a" } }],
+  }]);
   expect(endpointSubsets(testService("db", { selector: { app: "web" } }), [testPod("a", {})])).toEqual([]);
 });

@@ -39,11 +39,17 @@ test("a Service with a selector gets Endpoints following its Pods' readiness, wi
   expect(endpoints!.metadata.labels).toEqual({ tier: "front" });
   expect(endpoints!.metadata.annotations?.["endpoints.kubernetes.io/last-change-trigger-time"]).toBeString();
   expect(endpoints!.subsets).toEqual([{
-    addresses: [{ ip: "10.1.0.5", nodeName: "n1", targetRef: { kind: "Pod", namespace: "default", name: "ready", uid: String(ready.metadata.uid) } }],
+    addresses: [{
+      ip: "10.1.0.5",
+      nodeName: "n1",
+      targetRef: { kind: "Pod", namespace: "default", name: "ready", uid: String(ready.metadata.uid) },
+    }],
     notReadyAddresses: [expect.objectContaining({ ip: "10.1.0.6" })],
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
   }]);
-  await store("pods").update("default", "starting", (live) => ({ ...live!, status: testPod("starting", { ip: "10.1.0.6" }).status }), { subresource: "status" });
+  await store("pods").update("default", "starting", (live) => ({ ...live!, status: testPod("starting", { ip: "10.1.0.6" }).status }), {
+    subresource: "status",
+  });
   await eventually(async () => ips(await endpointsOf("web"), "addresses").length === 2);
   await store("pods").delete("default", "ready", { gracePeriodSeconds: 0 });
   await eventually(async () => ips(await endpointsOf("web"), "addresses").join() === "10.1.0.6");
@@ -56,8 +62,15 @@ test("Endpoints go with their Service; a Service without selector keeps the Endp
   await store("services").delete("default", "web");
   await eventually(async () => (await endpointsOf("web")) === undefined);
   await store("services").create("default", serviceBody("manual", { withSelector: false }));
-  await store("endpoints").create("default", { metadata: { name: "manual" }, subsets: [{ addresses: [{ ip: "192.0.2.1" }], ports: [{ port: 80 }] }] });
-  await store("services").update("default", "manual", (live) => ({ ...live!, metadata: { ...live!.metadata, labels: { changed: "yes" } } }));
+  await store("endpoints").create("default", {
+    metadata: { name: "manual" },
+    subsets: [{ addresses: [{ ip: "192.0.2.1" }], ports: [{ port: 80 }] }],
+  });
+  await store("services").update(
+    "default",
+    "manual",
+    (live) => ({ ...live!, metadata: { ...live!.metadata, labels: { changed: "yes" } } }),
+  );
   await Bun.sleep(100);
   expect(ips(await endpointsOf("manual"), "addresses")).toEqual(["192.0.2.1"]);
 });

@@ -37,7 +37,15 @@ export const endpointsController: Controller = {
         const pods = selectedPods(service, informers.pods);
         const subsets = endpointSubsets(service, pods);
         const labels = endpointsLabels(service);
-        await store.update(namespace, name, (live) => (live && isCurrent(live, subsets, labels) ? live : desired(live, service, { subsets, labels, triggerTime: lastChangeTriggerTime(service, pods) })));
+        await store.update(
+          namespace,
+          name,
+          (
+            live,
+          ) => (live && isCurrent(live, subsets, labels)
+            ? live
+            : desired(live, service, { subsets, labels, triggerTime: lastChangeTriggerTime(service, pods) })),
+        );
       } catch (e) {
         if (!isBenignRace(e)) throw e;
       }
@@ -56,8 +64,13 @@ function isCurrent(live: KubeObject, subsets: unknown[], labels: Record<string, 
   return isDeepStrictEqual(live.subsets ?? [], subsets) && isDeepStrictEqual(live.metadata.labels ?? {}, labels);
 }
 
-function desired(live: KubeObject | null, service: KubeObject, wanted: { subsets: unknown[]; labels: Record<string, string>; triggerTime?: string }): KubeObject {
-  const { subsets: _old, ...base }: KubeObject = live ?? { apiVersion: "v1", kind: "Endpoints", metadata: { name: service.metadata.name, namespace: service.metadata.namespace } };
+function desired(
+  live: KubeObject | null,
+  service: KubeObject,
+  wanted: { subsets: unknown[]; labels: Record<string, string>; triggerTime?: string },
+): KubeObject {
+  const { subsets: _old, ...base }: KubeObject = live ??
+    { apiVersion: "v1", kind: "Endpoints", metadata: { name: service.metadata.name, namespace: service.metadata.namespace } };
   const { labels: _labels, annotations: oldAnnotations, ...meta } = base.metadata;
   const { [LAST_CHANGE_TRIGGER_TIME]: _time, ...annotations } = oldAnnotations ?? {};
   if (wanted.triggerTime) annotations[LAST_CHANGE_TRIGGER_TIME] = wanted.triggerTime;

@@ -35,7 +35,10 @@ test("planSlices() leaves endpoints where they are and fills existing slices bef
   const a = slice("a", [1, 2]);
   const b = slice("b", [3]);
   const plan = planSlices(groupOf([1, 2, 3, 4, 5]), [a, b], { ...current, maxPerSlice: 2 });
-  expect(plan.write.map((c) => [c.existing?.metadata.name, c.endpoints.map((e) => e.targetRef.name)])).toEqual([[undefined, ["p5"]], ["b", ["p3", "p4"]]]);
+  expect(plan.write.map((c) => [c.existing?.metadata.name, c.endpoints.map((e) => e.targetRef.name)])).toEqual([[undefined, ["p5"]], ["b", [
+    "p3",
+    "p4",
+  ]]]);
   expect(plan.delete).toEqual([]);
 });
 
@@ -49,7 +52,12 @@ test("planSlices() rewrites a slice whose metadata is out of date", () => {
 });
 
 test("planSlices() deletes emptied slices, slices of old port sets and duplicates of an endpoint", () => {
-  const plan = planSlices(groupOf([1]), [slice("a", [1]), slice("b", [2]), slice("c", [1]), slice("old", [1], [{ name: "x", port: 1, protocol: "TCP" }])], current);
+  const plan = planSlices(groupOf([1]), [
+    slice("a", [1]),
+    slice("b", [2]),
+    slice("c", [1]),
+    slice("old", [1], [{ name: "x", port: 1, protocol: "TCP" }]),
+  ], current);
   expect(plan.write).toEqual([]);
   expect(plan.delete.map((s) => s.metadata.name).sort()).toEqual(["b", "c", "old"]);
 });
@@ -67,12 +75,26 @@ test("endpointGroups() marks terminating Pods serving but not ready, and records
   const service = testService("web", { selector: { app: "web" }, ports: [{ name: "http", port: 80, targetPort: 8080 }] });
   const terminating = testPod("t", { ip: "10.1.0.7", node: "n1" });
   terminating.metadata.deletionTimestamp = "2024-01-01T00:00:00Z";
-  const groups = endpointGroups(service, [terminating, testPod("r", { ip: "10.1.0.8", ready: false })], (node) => (node === "n1" ? "zone-a" : undefined));
+  const groups = endpointGroups(
+    service,
+    [terminating, testPod("r", { ip: "10.1.0.8", ready: false })],
+    (node) => (node === "n1" ? "zone-a" : undefined),
+  );
   expect([...groups.values()]).toEqual([{
     ports: [{ name: "http", port: 8080, protocol: "TCP" }],
     endpoints: [
-      { addresses: ["10.1.0.7"], conditions: { ready: false, serving: true, terminating: true }, targetRef: { kind: "Pod", namespace: "default", name: "t", uid: "uid-t" }, nodeName: "n1", zone: "zone-a" },
-      { addresses: ["10.1.0.8"], conditions: { ready: false, serving: false, terminating: false }, targetRef: { kind: "Pod", namespace: "default", name: "r", uid: "uid-r" } },
+      {
+        addresses: ["10.1.0.7"],
+        conditions: { ready: false, serving: true, terminating: true },
+        targetRef: { kind: "Pod", namespace: "default", name: "t", uid: "uid-t" },
+        nodeName: "n1",
+        zone: "zone-a",
+      },
+      {
+        addresses: ["10.1.0.8"],
+        conditions: { ready: false, serving: false, terminating: false },
+        targetRef: { kind: "Pod", namespace: "default", name: "r", uid: "uid-r" },
+      },
     ],
   }]);
 });

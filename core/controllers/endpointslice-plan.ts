@@ -85,5 +85,6 @@ function byAddress(endpoints: SliceEndpoint[]): SliceEndpoint[] {
 function needsWrite(content: SliceContent, options: PlanOptions): boolean {
   const slice = content.existing;
   if (!slice) return true;
-  return !options.metadataCurrent(slice) || !isDeepStrictEqual(byAddress((slice.endpoints ?? []) as SliceEndpoint[]), content.endpoints) || !isDeepStrictEqual(slice.ports ?? [], content.ports);
+  return !options.metadataCurrent(slice) || !isDeepStrictEqual(byAddress((slice.endpoints ?? []) as SliceEndpoint[]), content.endpoints) ||
+    !isDeepStrictEqual(slice.ports ?? [], content.ports);
 }

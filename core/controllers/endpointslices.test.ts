@@ -19,7 +19,8 @@ const slicesOf = async (service: string) =>
   (await listObjects(store("discovery.k8s.io", "endpointslices"), { namespace: "default", revision: 0, limit: 0 })).list.items.filter((s) =>
     s.metadata.labels?.["kubernetes.io/service-name"] === service
   );
-const endpointNames = (slices: KubeObject[]) => slices.flatMap((s) => ((s.endpoints ?? []) as { targetRef: { name: string } }[]).map((e) => e.targetRef.name)).sort();
+const endpointNames = (slices: KubeObject[]) =>
+  slices.flatMap((s) => ((s.endpoints ?? []) as { targetRef: { name: string } }[]).map((e) => e.targetRef.name)).sort();
 
 async function start(): Promise<KubeObject> {
   cluster = await testCluster();
@@ -41,8 +42,19 @@ test("a Service's EndpointSlice lists its Pods with conditions, labels, owner an
     return endpointNames(slices).join() === "a,b" ? slices : undefined;
   });
   expect(slice!.metadata.name).toStartWith("web-");
-  expect(slice!.metadata.labels).toEqual({ tier: "front", "kubernetes.io/service-name": "web", "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io" });
-  expect(slice!.metadata.ownerReferences).toEqual([{ apiVersion: "v1", kind: "Service", name: "web", uid: String(service.metadata.uid), controller: true, blockOwnerDeletion: true }]);
+  expect(slice!.metadata.labels).toEqual({
+    tier: "front",
+    "kubernetes.io/service-name": "web",
+    "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io",
+  });
+  expect(slice!.metadata.ownerReferences).toEqual([{
+    apiVersion: "v1",
+    kind: "Service",
+    name: "web",
+    uid: String(service.metadata.uid),
+    controller: true,
+    blockOwnerDeletion: true,
+  }]);
   expect(slice!.addressType).toBe("IPv4");
   expect(slice!.ports).toEqual([{ name: "http", port: 8080, protocol: "TCP" }]);
   expect(slice!.endpoints).toEqual([

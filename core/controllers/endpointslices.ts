@@ -8,7 +8,15 @@ import type { KubeObject, OwnerReference } from "../api/types.ts";
 import { listObjects } from "../registry/list.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import { isBenignRace, tolerateBenignRace } from "./_races.ts";
-import { endpointsLabels, enqueueServiceChanges, LAST_CHANGE_TRIGGER_TIME, lastChangeTriggerTime, selectedPods, selectsPods, serviceInformers } from "./_service-endpoints.ts";
+import {
+  endpointsLabels,
+  enqueueServiceChanges,
+  LAST_CHANGE_TRIGGER_TIME,
+  lastChangeTriggerTime,
+  selectedPods,
+  selectsPods,
+  serviceInformers,
+} from "./_service-endpoints.ts";
 import { endpointGroups, ZONE_LABEL } from "./endpointslice-endpoints.ts";
 import { planSlices, type SliceContent } from "./endpointslice-plan.ts";
 import type { Controller } from "./runtime/controller.ts";
@@ -38,7 +46,9 @@ export const endpointSliceController: Controller = {
       const pods = selectedPods(service, informers.pods);
       const metadata = sliceMetadata(service, lastChangeTriggerTime(service, pods));
       const plan = planSlices(endpointGroups(service, pods, zoneOf), existing, {
-        metadataCurrent: (slice) => isDeepStrictEqual(slice.metadata.labels ?? {}, metadata.labels) && isDeepStrictEqual(slice.metadata.ownerReferences, metadata.ownerReferences),
+        metadataCurrent: (slice) =>
+          isDeepStrictEqual(slice.metadata.labels ?? {}, metadata.labels) &&
+          isDeepStrictEqual(slice.metadata.ownerReferences, metadata.ownerReferences),
       });
       for (const content of plan.write) await writeSlice(store, service, content, metadata);
       await Promise.all(plan.delete.map((slice) => deleteSlice(store, slice)));
@@ -47,7 +57,9 @@ export const endpointSliceController: Controller = {
     // Slices changed or deleted by others are put back.
     enqueueChanges(slices, queue, (slice) => {
       const labels = slice.metadata.labels ?? {};
-      return labels[MANAGED_BY_LABEL] === MANAGED_BY && labels[SERVICE_NAME_LABEL] ? `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}` : undefined;
+      return labels[MANAGED_BY_LABEL] === MANAGED_BY && labels[SERVICE_NAME_LABEL]
+        ? `${slice.metadata.namespace}/${labels[SERVICE_NAME_LABEL]}`
+        : undefined;
     }, ctx.signal);
   },
 };
@@ -62,7 +74,14 @@ function sliceMetadata(service: KubeObject, triggerTime: string | undefined): Sl
   const name = String(service.metadata.name);
   return {
     labels: { ...endpointsLabels(service), [SERVICE_NAME_LABEL]: name, [MANAGED_BY_LABEL]: MANAGED_BY },
-    ownerReferences: [{ apiVersion: "v1", kind: "Service", name, uid: String(service.metadata.uid), controller: true, blockOwnerDeletion: true }],
+    ownerReferences: [{
+      apiVersion: "v1",
+      kind: "Service",
+      name,
+      uid: String(service.metadata.uid),
+      controller: true,
+      blockOwnerDeletion: true,
+    }],
     annotations: triggerTime ? { [LAST_CHANGE_TRIGGER_TIME]: triggerTime } : {},
   };
 }
@@ -83,7 +102,12 @@ async function writeSlice(store: ResourceStore, service: KubeObject, content: Sl
   const { annotations, ...owned } = metadata;
   try {
     if (!content.existing) {
-      const meta = { generateName: `${service.metadata.name}-`, namespace, ...owned, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) };
+      const meta = {
+        generateName: `${service.metadata.name}-`,
+        namespace,
+        ...owned,
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      };
       await store.create(namespace, { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", metadata: meta, ...body });
       return;
     }
@@ -98,5 +122,7 @@ async function writeSlice(store: ResourceStore, service: KubeObject, content: Sl
 }
 
 async function deleteSlice(store: ResourceStore, slice: KubeObject): Promise<void> {
-  await tolerateBenignRace(store.delete(String(slice.metadata.namespace), String(slice.metadata.name), { preconditions: { uid: String(slice.metadata.uid) } }));
+  await tolerateBenignRace(
+    store.delete(String(slice.metadata.namespace), String(slice.metadata.name), { preconditions: { uid: String(slice.metadata.uid) } }),
+  );
 }

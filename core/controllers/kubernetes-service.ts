@@ -15,11 +15,18 @@ export interface ApiServerEndpoint {
 }
 
 export async function ensureKubernetesService(registry: Registry, catalog: Catalog, endpoint: ApiServerEndpoint): Promise<void> {
-  const store = (group: string, version: string, resource: string) => registry.store(catalog.byGroupVersionResource(group, version, resource)!);
+  const store = (group: string, version: string, resource: string) =>
+    registry.store(catalog.byGroupVersionResource(group, version, resource)!);
   const service: KubeObject = {
-    apiVersion: "v1", kind: "Service",
+    apiVersion: "v1",
+    kind: "Service",
     metadata: { name: "kubernetes", namespace: "default", labels: { component: "apiserver", provider: "kubernetes" } },
-    spec: { type: "ClusterIP", clusterIP: endpoint.clusterIP, sessionAffinity: "None", ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }] },
+    spec: {
+      type: "ClusterIP",
+      clusterIP: endpoint.clusterIP,
+      sessionAffinity: "None",
+      ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }],
+    },
   };
   const services = store("", "v1", "services");
   // Another process sharing the data directory may create it first; its IP is then taken, so the create fails
@@ -31,7 +38,10 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
   // Only the target port can change between starts; the cluster IP stays as allocated.
   await services.update("default", "kubernetes", (live) => {
     const spec = live!.spec as { ports?: Record<string, unknown>[] };
-    return { ...live!, spec: { ...spec, ports: [{ ...(spec.ports?.[0] ?? {}), name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }] } };
+    return {
+      ...live!,
+      spec: { ...spec, ports: [{ ...(spec.ports?.[0] ?? {}), name: "https", port: 443, protocol: "TCP", targetPort: endpoint.port }] },
+    };
   });
   const port = { name: "https", port: endpoint.port, protocol: "TCP" };
   await store("", "v1", "endpoints").update("default", "kubernetes", (live) => ({
@@ -39,7 +49,12 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
     subsets: [{ addresses: [{ ip: endpoint.address }], ports: [port] }],
   }));
   await store("discovery.k8s.io", "v1", "endpointslices").update("default", "kubernetes", (live) => ({
-    ...(live ?? { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice", metadata: { name: "kubernetes", namespace: "default", labels: { "kubernetes.io/service-name": "kubernetes" } } }),
+    ...(live ??
+      {
+        apiVersion: "discovery.k8s.io/v1",
+        kind: "EndpointSlice",
+        metadata: { name: "kubernetes", namespace: "default", labels: { "kubernetes.io/service-name": "kubernetes" } },
+      }),
     addressType: "IPv4",
     endpoints: [{ addresses: [endpoint.address], conditions: { ready: true } }],
     ports: [port],

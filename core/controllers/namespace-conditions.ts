@@ -50,7 +50,9 @@ function problems(outcome: DeletionOutcome): Map<string, { reason: string; messa
   if (outcome.finalizers.size > 0) {
     found.set("NamespaceFinalizersRemaining", {
       reason: "SomeFinalizersRemain",
-      message: `Some content in the namespace has finalizers remaining: ${counted(outcome.finalizers, (f, n) => `${f} in ${n} resource instances`)}`,
+      message: `Some content in the namespace has finalizers remaining: ${
+        counted(outcome.finalizers, (f, n) => `${f} in ${n} resource instances`)
+      }`,
     });
   }
   return found;

@@ -30,7 +30,12 @@ test("a deleted namespace stays Terminating with kube's conditions while a final
     ["NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions", "All legacy kube types successfully parsed"],
     ["NamespaceDeletionContentFailure", "False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization"],
     ["NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: configmaps. has 1 resource instances"],
-    ["NamespaceFinalizersRemaining", "True", "SomeFinalizersRemain", "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances"],
+    [
+      "NamespaceFinalizersRemaining",
+      "True",
+      "SomeFinalizersRemain",
+      "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances",
+    ],
   ]);
   expect((await store("namespaces").get("", "doomed")).status).toMatchObject({ phase: "Terminating" });
   await store("configmaps").update("doomed", "held", (cm) => ({ ...cm!, metadata: { ...cm!.metadata, finalizers: [] } }));

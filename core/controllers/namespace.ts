@@ -72,7 +72,9 @@ async function deleteContent(ctx: ControllerContext, namespace: string): Promise
       });
       if (!kept) continue;
       left++;
-      for (const finalizer of kept.metadata.finalizers ?? []) outcome.finalizers.set(finalizer, (outcome.finalizers.get(finalizer) ?? 0) + 1);
+      for (const finalizer of kept.metadata.finalizers ?? []) {
+        outcome.finalizers.set(finalizer, (outcome.finalizers.get(finalizer) ?? 0) + 1);
+      }
     }
     if (left > 0) outcome.remaining.set(`${type.resource}.${type.group}`, left);
   }

@@ -6,9 +6,14 @@
  */
 import { isAlreadyExists, isConflict, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapRoleBindings, bootstrapRoles } from "../auth/rbac/bootstrap-policy.ts";
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  bootstrapRoleBindings,
+  bootstrapRoles,
+} from "../auth/rbac/bootstrap-policy.ts";
 import { RBAC_GROUP } from "../auth/rbac/policy-types.ts";
-import { type Reconciliation, reconcileClusterRole, reconcileClusterRoleBinding } from "../auth/rbac/reconcile.ts";
+import { reconcileClusterRole, reconcileClusterRoleBinding, type Reconciliation } from "../auth/rbac/reconcile.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceStore } from "../registry/store.ts";
@@ -19,7 +24,7 @@ type Reconcile = (existing: KubeObject, expected: KubeObject) => Reconciliation;
 const CONFLICT_ATTEMPTS = 5;
 
 async function ensureObject(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       return await reconcileOnce(store, expected, reconcile);
     } catch (e) {

@@ -4,7 +4,8 @@ import { keepInEveryNamespace } from "./_per-namespace.ts";
 import type { Controller } from "./runtime/controller.ts";
 
 export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
-const DESCRIPTION = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+const DESCRIPTION =
+  "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
 
 export const rootCAPublisher: Controller = {
   name: "root-ca-cert-publisher",
@@ -16,14 +17,21 @@ export const rootCAPublisher: Controller = {
       name: ROOT_CA_CONFIGMAP,
       ensure: async (namespace, current) => {
         if (!current) await store.create(namespace, desired(namespace, data));
-        else if (!upToDate(current, data)) await store.update(namespace, ROOT_CA_CONFIGMAP, (live) => ({ ...live!, ...desiredFields(live!, data) }));
+        else if (!upToDate(current, data)) {
+          await store.update(namespace, ROOT_CA_CONFIGMAP, (live) => ({ ...live!, ...desiredFields(live!, data) }));
+        }
       },
     });
   },
 };
 
 function desired(namespace: string, data: Record<string, string>): KubeObject {
-  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { "kubernetes.io/description": DESCRIPTION } }, data };
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: ROOT_CA_CONFIGMAP, namespace, annotations: { "kubernetes.io/description": DESCRIPTION } },
+    data,
+  };
 }
 
 function upToDate(cm: KubeObject, data: Record<string, string>): boolean {
@@ -31,5 +39,9 @@ function upToDate(cm: KubeObject, data: Record<string, string>): boolean {
 }
 
 function desiredFields(cm: KubeObject, data: Record<string, string>): KubeObject {
-  return { ...cm, metadata: { ...cm.metadata, annotations: { ...cm.metadata.annotations, "kubernetes.io/description": DESCRIPTION } }, data };
+  return {
+    ...cm,
+    metadata: { ...cm.metadata, annotations: { ...cm.metadata.annotations, "kubernetes.io/description": DESCRIPTION } },
+    data,
+  };
 }

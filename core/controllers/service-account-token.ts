@@ -48,17 +48,34 @@ async function syncSecret(ctx: ControllerContext, key: string, secret: KubeObjec
       await store.delete(namespace, name, { preconditions: { uid: secret.metadata.uid as string } });
       return;
     }
-    const data = ((secret as { data?: Record<string, string> }).data ?? {});
+    const data = (secret as { data?: Record<string, string> }).data ?? {};
     if (data.token && data["ca.crt"] && data.namespace && wantedUID) return;
     const signingKey = ctx.settings.serviceAccountSigningKey;
     if (!signingKey) throw new Error("no service account signing key to fill token Secrets with");
-    const token = data.token ?? base64(await signLegacyToken(signingKey, {
-      namespace, secretName: name, serviceAccountName: account.metadata.name as string, serviceAccountUID: account.metadata.uid as string,
-    }));
+    const token = data.token ?? base64(
+      await signLegacyToken(signingKey, {
+        namespace,
+        secretName: name,
+        serviceAccountName: account.metadata.name as string,
+        serviceAccountUID: account.metadata.uid as string,
+      }),
+    );
     await store.update(namespace, name, (live) => ({
       ...live!,
-      metadata: { ...live!.metadata, annotations: { ...live!.metadata.annotations, [NAME_ANNOTATION]: account.metadata.name as string, [UID_ANNOTATION]: account.metadata.uid as string } },
-      data: { ...(live as { data?: Record<string, string> }).data, token, "ca.crt": base64(ctx.settings.caPem), namespace: base64(namespace) },
+      metadata: {
+        ...live!.metadata,
+        annotations: {
+          ...live!.metadata.annotations,
+          [NAME_ANNOTATION]: account.metadata.name as string,
+          [UID_ANNOTATION]: account.metadata.uid as string,
+        },
+      },
+      data: {
+        ...(live as { data?: Record<string, string> }).data,
+        token,
+        "ca.crt": base64(ctx.settings.caPem),
+        namespace: base64(namespace),
+      },
     }));
   } catch (e) {
     if (!isBenignRace(e)) throw e;

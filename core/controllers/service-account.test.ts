@@ -44,13 +44,19 @@ test("a legacy token Secret is filled with a signed token, and deleted with its 
     type: "kubernetes.io/service-account-token",
   } as never);
   const filled = await eventually(async () => {
-    const secret = (await store("secrets").get("default", "robot-token")) as { data?: Record<string, string> } & { metadata: { annotations?: Record<string, string> } };
+    const secret = (await store("secrets").get("default", "robot-token")) as { data?: Record<string, string> } & {
+      metadata: { annotations?: Record<string, string> };
+    };
     return secret.data?.token ? secret : undefined;
   });
   expect(filled.metadata.annotations?.["kubernetes.io/service-account.uid"]).toBe(account.metadata.uid as string);
   expect(Buffer.from(filled.data!.namespace!, "base64").toString()).toBe("default");
   const claims = decodeJwt(Buffer.from(filled.data!.token!, "base64").toString());
-  expect(claims).toMatchObject({ iss: "kubernetes/serviceaccount", sub: "system:serviceaccount:default:robot", "kubernetes.io/serviceaccount/secret.name": "robot-token" });
+  expect(claims).toMatchObject({
+    iss: "kubernetes/serviceaccount",
+    sub: "system:serviceaccount:default:robot",
+    "kubernetes.io/serviceaccount/secret.name": "robot-token",
+  });
   await store("serviceaccounts").delete("default", "robot");
   await eventually(() => store("secrets").get("default", "robot-token").then(() => false, () => true));
 });

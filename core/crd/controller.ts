@@ -22,7 +22,11 @@ export interface CRDController {
   stop(): void;
 }
 
-export async function startCRDController(registry: Registry, catalog: Catalog, options: { serving: CustomResourceServing }): Promise<CRDController> {
+export async function startCRDController(
+  registry: Registry,
+  catalog: Catalog,
+  options: { serving: CustomResourceServing },
+): Promise<CRDController> {
   const crdType = catalog.byGroupVersionResource(CRD_GROUP, "v1", CRD_RESOURCE)!;
   const crds = registry.store(crdType);
   const known = new Map<string, CustomResourceDefinition>();
@@ -42,14 +46,22 @@ export async function startCRDController(registry: Registry, catalog: Catalog, o
     const ownPlural = options.serving.servedTypes(crd.metadata.name as string)[0]?.resource;
     for (const type of catalog.all()) {
       if (type.group !== crd.spec.group || type.resource === ownPlural || !catalog.isBuiltIn(type)) continue;
-      takeNames(taken, { plural: type.resource, singular: type.singularName, kind: type.kind, listKind: type.listKind, shortNames: type.shortNames });
+      takeNames(taken, {
+        plural: type.resource,
+        singular: type.singularName,
+        kind: type.kind,
+        listKind: type.listKind,
+        shortNames: type.shortNames,
+      });
     }
     return taken;
   };
 
   const recordNames = async (crd: CustomResourceDefinition): Promise<void> => {
     const naming = acceptNames(crd, takenByOthers(crd));
-    const current = JSON.stringify([crd.status?.acceptedNames, conditionOf(crd, "NamesAccepted"), conditionOf(crd, "Established")].map(withoutTime));
+    const current = JSON.stringify(
+      [crd.status?.acceptedNames, conditionOf(crd, "NamesAccepted"), conditionOf(crd, "Established")].map(withoutTime),
+    );
     const next = JSON.stringify([naming.acceptedNames, naming.namesAccepted, naming.established].map(withoutTime));
     if (current === next) return;
     await crds.update("", crd.metadata.name as string, (live) => {

@@ -24,7 +24,12 @@ function bodyOf(obj: KubeObject): Record<string, unknown> {
   return body;
 }
 
-export function customResourceExtension(crd: CustomResourceDefinition, version: CRDVersion, storageVersion: string, convert: ConvertObjects): StoreExtension {
+export function customResourceExtension(
+  crd: CustomResourceDefinition,
+  version: CRDVersion,
+  storageVersion: string,
+  convert: ConvertObjects,
+): StoreExtension {
   const schema = version.schema?.openAPIV3Schema ?? ANYTHING;
   const body = bodySchema(schema);
   const published = publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema);

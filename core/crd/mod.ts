@@ -22,9 +22,19 @@ export interface CustomResources {
  * Serves every stored CRD before resolving and keeps following them. Scale handlers of custom resources are
  * added to and removed from `handlers`, the server's subresource handlers.
  */
-export async function startCustomResources(registry: Registry, catalog: Catalog, options: { handlers: Map<string, Handler> }): Promise<CustomResources> {
+export async function startCustomResources(
+  registry: Registry,
+  catalog: Catalog,
+  options: { handlers: Map<string, Handler> },
+): Promise<CustomResources> {
   const schemas = new CustomSchemas();
-  const serving = new CustomResourceServing({ catalog, registry, schemas, handlers: options.handlers, client: readOnlyClient(registry, catalog) });
+  const serving = new CustomResourceServing({
+    catalog,
+    registry,
+    schemas,
+    handlers: options.handlers,
+    client: readOnlyClient(registry, catalog),
+  });
   const controller = await startCRDController(registry, catalog, { serving });
   return {
     schemas: schemas.lookup,

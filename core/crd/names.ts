@@ -56,7 +56,11 @@ export function acceptNames(crd: CustomResourceDefinition, taken: TakenNames): N
     singular: acceptedSingular,
     kind,
     listKind: acceptedListKind,
-    ...(shortConflict ? previous.shortNames ? { shortNames: previous.shortNames } : {} : wanted.shortNames ? { shortNames: wanted.shortNames } : {}),
+    ...(shortConflict
+      ? previous.shortNames ? { shortNames: previous.shortNames } : {}
+      : wanted.shortNames
+      ? { shortNames: wanted.shortNames }
+      : {}),
     ...(wanted.categories ? { categories: wanted.categories } : {}),
   };
   const namesAccepted: CRDCondition = conflicts.length === 0

@@ -9,7 +9,8 @@ import type { KubeObject } from "../api/types.ts";
 import type { PrinterColumn } from "./crd.ts";
 import { evaluateJSONPath, parseJSONPath } from "./jsonpath.ts";
 
-const NAME_DESCRIPTION = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a " +
+const NAME_DESCRIPTION =
+  "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a " +
   "client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and " +
   "configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names";
 

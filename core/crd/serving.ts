@@ -58,10 +58,12 @@ export class CustomResourceServing {
     const storage = storageVersionOf(crd);
     if (!storage) return;
     const types = resourceTypesOf(crd, names);
-    const definitions = Object.fromEntries(crd.spec.versions.filter((v) => v.served).map((v) => [
-      definitionName(crd.spec.group, v.name, names.kind),
-      publishedSchema(crd.spec.group, v.name, names.kind, v.schema?.openAPIV3Schema),
-    ]));
+    const definitions = Object.fromEntries(
+      crd.spec.versions.filter((v) => v.served).map((v) => [
+        definitionName(crd.spec.group, v.name, names.kind),
+        publishedSchema(crd.spec.group, v.name, names.kind, v.schema?.openAPIV3Schema),
+      ]),
+    );
     // Schemas first: the OpenAPI documents rebuild when the catalog changes.
     this.#deps.schemas.set(name, definitions);
     const convert = converterFor(crd, this.#deps.client);
@@ -74,7 +76,9 @@ export class CustomResourceServing {
       this.#deps.catalog.add(type);
     }
     // One handler per resource (handler keys carry no version); it reads the paths of the requested version.
-    const scalePaths = new Map(crd.spec.versions.flatMap((v) => v.served && v.subresources?.scale ? [[v.name, v.subresources.scale] as const] : []));
+    const scalePaths = new Map(
+      crd.spec.versions.flatMap((v) => v.served && v.subresources?.scale ? [[v.name, v.subresources.scale] as const] : []),
+    );
     const scaleKey = virtualHandlerKey(crd.spec.group, names.plural, "scale");
     if (scalePaths.size > 0) this.#deps.handlers.set(scaleKey, customScaleHandler(scalePaths));
     else this.#deps.handlers.delete(scaleKey);

@@ -4,9 +4,13 @@ import { validateCustomResourceDefinition } from "./validation.ts";
 
 function crd(spec: Record<string, unknown>, name = "widgets.example.com"): KubeObject {
   return {
-    apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", metadata: { name },
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name },
     spec: {
-      group: "example.com", scope: "Namespaced", names: { plural: "widgets", kind: "Widget" },
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "widgets", kind: "Widget" },
       versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object" } } }],
       ...spec,
     },
@@ -18,7 +22,9 @@ test("a well-formed CRD has no errors", () => {
 });
 
 test("the name must be <plural>.<group> and exactly one version is the storage version", () => {
-  const errors = validateCustomResourceDefinition(crd({ versions: [{ name: "v1", served: true, storage: false, schema: { openAPIV3Schema: { type: "object" } } }] }, "wrong.example.com"));
+  const errors = validateCustomResourceDefinition(
+    crd({ versions: [{ name: "v1", served: true, storage: false, schema: { openAPIV3Schema: { type: "object" } } }] }, "wrong.example.com"),
+  );
   expect(errors.map((e) => `${e.field}: ${e.detail}`)).toEqual([
     'metadata.name: must be spec.names.plural+"."+spec.group',
     "spec.versions: must have exactly one version marked as storage version",
@@ -36,13 +42,21 @@ test("schemas are required; webhook conversion needs a clientConfig and a known 
     "FieldValueInvalid spec.conversion.conversionReviewVersions: must include at least one of v1, v1beta1",
   ]);
   const none = validateCustomResourceDefinition(crd({ conversion: { strategy: "None", webhook: { conversionReviewVersions: ["v1"] } } }));
-  expect(none.map((e) => `${e.field}: ${e.detail}`)).toEqual(["spec.conversion.conversionReviewVersions: should not be set when strategy is not set to Webhook"]);
-  const webhook = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1beta1", "v1"], clientConfig: { url: "https://example.com/convert" } } };
+  expect(none.map((e) => `${e.field}: ${e.detail}`)).toEqual([
+    "spec.conversion.conversionReviewVersions: should not be set when strategy is not set to Webhook",
+  ]);
+  const webhook = {
+    strategy: "Webhook",
+    webhook: { conversionReviewVersions: ["v1beta1", "v1"], clientConfig: { url: "https://example.com/convert" } },
+  };
   expect(validateCustomResourceDefinition(crd({ conversion: webhook }))).toEqual([]);
 });
 
 test("a conversion webhook's clientConfig follows the webhook rules (ValidateWebhookURL)", () => {
-  const conversion = { strategy: "Webhook", webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://example.com/convert" } } };
+  const conversion = {
+    strategy: "Webhook",
+    webhook: { conversionReviewVersions: ["v1"], clientConfig: { url: "http://example.com/convert" } },
+  };
   expect(validateCustomResourceDefinition(crd({ conversion })).map((e) => `${e.field}: ${e.detail}`)).toEqual([
     "spec.conversion.webhookClientConfig.url: 'https' is the only allowed URL scheme; desired format: https://host[/path]",
   ]);

@@ -30,25 +30,48 @@ function namesErrors(crd: CustomResourceDefinition): FieldError[] {
   for (const field of ["plural", "singular"] as const) {
     const value = names[field];
     if (value && !DNS_LABEL.test(value)) {
-      errors.push(invalid(`spec.names.${field}`, value, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+      errors.push(
+        invalid(
+          `spec.names.${field}`,
+          value,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+        ),
+      );
     }
   }
   (names.shortNames ?? []).forEach((shortName, i) => {
-    if (!DNS_LABEL.test(shortName)) errors.push(invalid(`spec.names.shortNames[${i}]`, shortName, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character"));
+    if (!DNS_LABEL.test(shortName)) {
+      errors.push(
+        invalid(
+          `spec.names.shortNames[${i}]`,
+          shortName,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+        ),
+      );
+    }
   });
-  if (names.kind && names.kind === names.listKind) errors.push(invalid("spec.names.listKind", names.listKind, "kind and listKind may not be the same"));
+  if (names.kind && names.kind === names.listKind) {
+    errors.push(invalid("spec.names.listKind", names.listKind, "kind and listKind may not be the same"));
+  }
   return errors;
 }
 
 function versionErrors(version: CRDVersion, path: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (!VERSION_NAME.test(version.name ?? "")) errors.push(invalid(`${path}.name`, version.name, "a DNS-1035 label must consist of lower case alphanumeric characters or '-'"));
+  if (!VERSION_NAME.test(version.name ?? "")) {
+    errors.push(invalid(`${path}.name`, version.name, "a DNS-1035 label must consist of lower case alphanumeric characters or '-'"));
+  }
   const schema = version.schema?.openAPIV3Schema;
   if (!schema) errors.push(required(`${path}.schema.openAPIV3Schema`, "schemas are required"));
   else if (schema.type !== "object") errors.push(required(`${path}.schema.openAPIV3Schema.type`, "must be object at the root"));
   const scale = version.subresources?.scale;
   if (scale) {
-    for (const [field, prefix] of [["specReplicasPath", ".spec."], ["statusReplicasPath", ".status."], ["labelSelectorPath", ".status."]] as const) {
+    for (
+      const [field, prefix] of [["specReplicasPath", ".spec."], ["statusReplicasPath", ".status."], [
+        "labelSelectorPath",
+        ".status.",
+      ]] as const
+    ) {
       const value = scale[field];
       if (value === undefined && field === "labelSelectorPath") continue;
       if (!value) errors.push(required(`${path}.subresources.scale.${field}`));
@@ -58,7 +81,9 @@ function versionErrors(version: CRDVersion, path: string): FieldError[] {
     }
   }
   (version.additionalPrinterColumns ?? []).forEach((column, i) => {
-    if (!validPath(column.jsonPath ?? "")) errors.push(invalid(`${path}.additionalPrinterColumns[${i}].jsonPath`, column.jsonPath, "must be a simple json path"));
+    if (!validPath(column.jsonPath ?? "")) {
+      errors.push(invalid(`${path}.additionalPrinterColumns[${i}].jsonPath`, column.jsonPath, "must be a simple json path"));
+    }
   });
   return errors;
 }
@@ -79,13 +104,20 @@ function conversionErrors(conversion: CustomResourceDefinition["spec"]["conversi
   const path = "spec.conversion";
   const webhook = conversion.webhook;
   if (conversion.strategy !== "Webhook" && conversion.strategy !== "None") {
-    return [{ type: "FieldValueNotSupported", field: `${path}.strategy`, value: conversion.strategy ?? "", detail: 'supported values: "None", "Webhook"' }];
+    return [{
+      type: "FieldValueNotSupported",
+      field: `${path}.strategy`,
+      value: conversion.strategy ?? "",
+      detail: 'supported values: "None", "Webhook"',
+    }];
   }
   if (conversion.strategy === "None") {
     const forbidden = "should not be set when strategy is not set to Webhook";
     const errors: FieldError[] = [];
     if (webhook?.clientConfig) errors.push({ type: "FieldValueForbidden", field: `${path}.webhookClientConfig`, detail: forbidden });
-    if ((webhook?.conversionReviewVersions ?? []).length > 0) errors.push({ type: "FieldValueForbidden", field: `${path}.conversionReviewVersions`, detail: forbidden });
+    if ((webhook?.conversionReviewVersions ?? []).length > 0) {
+      errors.push({ type: "FieldValueForbidden", field: `${path}.conversionReviewVersions`, detail: forbidden });
+    }
     return errors;
   }
   const errors: FieldError[] = [];
@@ -107,20 +139,29 @@ export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] 
   if (!spec.group) errors.push(required("spec.group"));
   else if (!spec.group.includes(".")) errors.push(invalid("spec.group", spec.group, "should be a domain with at least one dot"));
   if (spec.names?.plural && spec.group && crd.metadata.name !== `${spec.names.plural}.${spec.group}`) {
-    errors.push(invalid("metadata.name", crd.metadata.name, "must be spec.names.plural+\".\"+spec.group"));
+    errors.push(invalid("metadata.name", crd.metadata.name, 'must be spec.names.plural+"."+spec.group'));
   }
   if (spec.scope !== "Namespaced" && spec.scope !== "Cluster") {
-    errors.push({ type: "FieldValueNotSupported", field: "spec.scope", value: spec.scope ?? "", detail: 'supported values: "Cluster", "Namespaced"' });
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "spec.scope",
+      value: spec.scope ?? "",
+      detail: 'supported values: "Cluster", "Namespaced"',
+    });
   }
   errors.push(...namesErrors(crd));
   const versions = spec.versions ?? [];
   if (versions.length === 0) errors.push(required("spec.versions", "must have exactly one version marked as storage version"));
   else if (versions.filter((version) => version.storage).length !== 1) {
-    errors.push(invalid("spec.versions", versions.map((version) => version.name), "must have exactly one version marked as storage version"));
+    errors.push(
+      invalid("spec.versions", versions.map((version) => version.name), "must have exactly one version marked as storage version"),
+    );
   }
   const seen = new Set<string>();
   versions.forEach((version, i) => {
-    if (seen.has(version.name)) errors.push({ type: "FieldValueDuplicate", field: `spec.versions[${i}].name`, value: version.name, detail: "" });
+    if (seen.has(version.name)) {
+      errors.push({ type: "FieldValueDuplicate", field: `spec.versions[${i}].name`, value: version.name, detail: "" });
+    }
     seen.add(version.name);
     errors.push(...versionErrors(version, `spec.versions[${i}]`));
   });

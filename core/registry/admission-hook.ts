@@ -41,7 +41,10 @@ export interface AdmissionHook {
 }
 
 /** The CreateOptions or UpdateOptions object kube hands admission for a write. */
-export function writeOptionsObject(operation: "CREATE" | "UPDATE", options: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string }): OptionsObject {
+export function writeOptionsObject(
+  operation: "CREATE" | "UPDATE",
+  options: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string },
+): OptionsObject {
   return withoutUndefined({
     kind: operation === "CREATE" ? "CreateOptions" : "UpdateOptions",
     apiVersion: "meta.k8s.io/v1",

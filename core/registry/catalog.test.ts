@@ -1,13 +1,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  buildCatalog,
-  CATALOG_MODULE_PATH,
-  readSwagger,
-  renderCatalogModule,
-  SWAGGER_PATH,
-} from "../../scripts/gen-catalog.ts";
+import { buildCatalog, CATALOG_MODULE_PATH, readSwagger, renderCatalogModule, SWAGGER_PATH } from "../../scripts/gen-catalog.ts";
 import { parseSpecCatalog } from "./_spec-catalog.ts";
 import { builtInCatalog, Catalog, type CatalogChange } from "./catalog.ts";
 import type { ResourceType } from "./resource-type.ts";
@@ -89,8 +83,13 @@ test("the built-in catalog holds exactly the types of spec 2.13 with their scope
   }
   // Beyond 2.13's list: TokenReview v1beta1, which spec 2.6 names next to v1, and autoscaling/v1, which kube-apiserver
   // 1.26 serves beside v2 (kubectl autoscale posts it).
-  const extra = catalog.all().filter((type) => !entries.some((e) => e.group === type.group && e.version === type.version && e.resource === type.resource));
-  expect(extra.map((type) => `${type.group}/${type.version}/${type.resource}`)).toEqual(["authentication.k8s.io/v1beta1/tokenreviews", "autoscaling/v1/horizontalpodautoscalers"]);
+  const extra = catalog.all().filter((type) =>
+    !entries.some((e) => e.group === type.group && e.version === type.version && e.resource === type.resource)
+  );
+  expect(extra.map((type) => `${type.group}/${type.version}/${type.resource}`)).toEqual([
+    "authentication.k8s.io/v1beta1/tokenreviews",
+    "autoscaling/v1/horizontalpodautoscalers",
+  ]);
 });
 
 test("catalog.gen.ts is what scripts/gen-catalog.ts generates from ../shared", () => {

@@ -15,7 +15,11 @@ export interface CollectionFollow {
   stop(): void;
 }
 
-export async function followCollection(storage: Storage, prefix: string, onEvent: (event: CollectionEvent) => void): Promise<CollectionFollow> {
+export async function followCollection(
+  storage: Storage,
+  prefix: string,
+  onEvent: (event: CollectionEvent) => void,
+): Promise<CollectionFollow> {
   const deliver = (event: CollectionEvent) => {
     try {
       onEvent(event);

@@ -15,7 +15,11 @@ function defaultPolicy(type: Pick<ResourceType, "group" | "resource">): Propagat
   return type.group === "batch" && type.resource === "jobs" ? "Orphan" : "Background";
 }
 
-function effectivePolicy(type: Pick<ResourceType, "group" | "resource">, finalizers: string[], requested: PropagationPolicy | undefined): PropagationPolicy {
+function effectivePolicy(
+  type: Pick<ResourceType, "group" | "resource">,
+  finalizers: string[],
+  requested: PropagationPolicy | undefined,
+): PropagationPolicy {
   if (requested) return requested;
   if (finalizers.includes(ORPHAN_FINALIZER)) return "Orphan";
   if (finalizers.includes(FOREGROUND_FINALIZER)) return "Foreground";
@@ -23,7 +27,11 @@ function effectivePolicy(type: Pick<ResourceType, "group" | "resource">, finaliz
 }
 
 /** The finalizers the object should carry once the delete is accepted, or undefined when they stay as they are. */
-export function finalizersAfterDelete(type: Pick<ResourceType, "group" | "resource">, finalizers: string[], requested: PropagationPolicy | undefined): string[] | undefined {
+export function finalizersAfterDelete(
+  type: Pick<ResourceType, "group" | "resource">,
+  finalizers: string[],
+  requested: PropagationPolicy | undefined,
+): string[] | undefined {
   const policy = effectivePolicy(type, finalizers, requested);
   const next = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (policy === "Orphan") next.push(ORPHAN_FINALIZER);

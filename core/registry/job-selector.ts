@@ -8,7 +8,10 @@ export function generateJobSelector(job: KubeObject): void {
   if (spec.manualSelector === true || typeof job.spec !== "object") return;
   const uid = String(job.metadata.uid);
   const template = spec.template ?? {};
-  template.metadata = { ...template.metadata, labels: { "controller-uid": uid, "job-name": String(job.metadata.name), ...template.metadata?.labels } };
+  template.metadata = {
+    ...template.metadata,
+    labels: { "controller-uid": uid, "job-name": String(job.metadata.name), ...template.metadata?.labels },
+  };
   spec.template = template;
   spec.selector ??= { matchLabels: { "controller-uid": uid } };
 }

@@ -46,7 +46,9 @@ export function prepareUpdateMeta(next: KubeObject, current: KubeObject): FieldE
   const old = current.metadata;
   const errors: FieldError[] = [];
   if (!meta.uid) meta.uid = old.uid;
-  else if (meta.uid !== old.uid) errors.push({ type: "FieldValueInvalid", field: "metadata.uid", value: meta.uid, detail: "field is immutable" });
+  else if (meta.uid !== old.uid) {
+    errors.push({ type: "FieldValueInvalid", field: "metadata.uid", value: meta.uid, detail: "field is immutable" });
+  }
   meta.creationTimestamp = old.creationTimestamp;
   setOrDelete(meta, "deletionTimestamp", old.deletionTimestamp);
   setOrDelete(meta, "deletionGracePeriodSeconds", old.deletionGracePeriodSeconds);

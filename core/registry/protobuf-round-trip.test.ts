@@ -27,7 +27,12 @@ for (const type of encodable) {
     expect(object).toBeDefined();
     expect(roundTrip(object!)).toEqual(object!);
     const { apiVersion: _apiVersion, kind: _kind, ...item } = object!;
-    const list = { apiVersion: object!.apiVersion, kind: type.listKind, metadata: { resourceVersion: "12", continue: "next" }, items: [item] };
+    const list = {
+      apiVersion: object!.apiVersion,
+      kind: type.listKind,
+      metadata: { resourceVersion: "12", continue: "next" },
+      items: [item],
+    };
     if (hasProtobufEncoding(list.apiVersion as string, list.kind)) expect(roundTrip(list)).toEqual(list);
   });
 }

@@ -16,11 +16,14 @@ const configmaps = () => registry.store(type("", "v1", "configmaps"));
 const deployments = () => registry.store(type("apps", "v1", "deployments"));
 const namespaces = () => registry.store(type("", "v1", "namespaces"));
 
-
 const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ metadata: { name }, data });
 const deployment = (name: string, replicas = 1): KubeObject => ({
   metadata: { name },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+  },
 });
 
 beforeEach(async () => {
@@ -68,7 +71,9 @@ test("update() with a stale resourceVersion answers 409 Conflict and changes not
   await configmaps().update("ns", "a", (cur) => ({ ...cur!, data: { k: "2" } }));
   const stale = await failure(configmaps().update("ns", "a", () => ({ ...created, data: { k: "3" } })));
   expect(stale.code).toBe(409);
-  expect(stale.message).toBe('Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again');
+  expect(stale.message).toBe(
+    'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+  );
   expect((await configmaps().get("ns", "a")).data).toEqual({ k: "2" });
 });
 
@@ -84,10 +89,16 @@ test("generation bumps on spec changes only, and status writes touch only status
   expect(created.status).toBeUndefined();
   const labelled = await deployments().update("ns", "d", (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { a: "b" } } }));
   expect(labelled.object.metadata.generation).toBe(1);
-  const scaled = await deployments().update("ns", "d", (cur) => ({ ...cur!, spec: { ...(cur!.spec as object), replicas: 3 }, status: { replicas: 9 } }));
+  const scaled = await deployments().update(
+    "ns",
+    "d",
+    (cur) => ({ ...cur!, spec: { ...(cur!.spec as object), replicas: 3 }, status: { replicas: 9 } }),
+  );
   expect(scaled.object.metadata.generation).toBe(2);
   expect(scaled.object.status).toBeUndefined();
-  const status = await deployments().update("ns", "d", (cur) => ({ ...cur!, spec: { replicas: 7 }, status: { replicas: 3 } }), { subresource: "status" });
+  const status = await deployments().update("ns", "d", (cur) => ({ ...cur!, spec: { replicas: 7 }, status: { replicas: 3 } }), {
+    subresource: "status",
+  });
   expect(status.object.status).toEqual({ replicas: 3 });
   expect((status.object.spec as { replicas: number }).replicas).toBe(3);
   expect(status.object.metadata.generation).toBe(2);
@@ -165,7 +176,9 @@ test("deleting a namespace marks it Terminating and keeps it for the namespace c
   expect((object.spec as { finalizers: string[] }).finalizers).toEqual(["kubernetes"]);
   const forbidden = await failure(configmaps().create("ns", cm("late")));
   expect(forbidden.code).toBe(403);
-  expect(forbidden.message).toBe('configmaps "late" is forbidden: unable to create new content in namespace ns because it is being terminated');
+  expect(forbidden.message).toBe(
+    'configmaps "late" is forbidden: unable to create new content in namespace ns because it is being terminated',
+  );
 });
 
 test("listObjects() pages at one revision with remainingItemCount", async () => {
@@ -174,7 +187,12 @@ test("listObjects() pages at one revision with remainingItemCount", async () => 
   expect(first.list.items.map((o) => o.metadata.name)).toEqual(["c0", "c1"]);
   expect(first.remainingItemCount).toBe(3);
   await configmaps().create("ns", cm("c9"));
-  const second = await listObjects(configmaps(), { namespace: "ns", revision: Number(first.list.metadata.resourceVersion), limit: 10, startAfter: first.lastKey });
+  const second = await listObjects(configmaps(), {
+    namespace: "ns",
+    revision: Number(first.list.metadata.resourceVersion),
+    limit: 10,
+    startAfter: first.lastKey,
+  });
   expect(second.list.items.map((o) => o.metadata.name)).toEqual(["c2", "c3", "c4"]);
   expect(second.lastKey).toBeUndefined();
 });

@@ -3,7 +3,13 @@
  * Storage, driven by the kind's Strategy. Lists and watches live in list.ts and watch.ts.
  */
 import {
-  newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, OBJECT_MODIFIED, type QualifiedResource,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newInvalid,
+  newNotFound,
+  OBJECT_MODIFIED,
+  type QualifiedResource,
 } from "../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type Storage } from "../storage/storage.ts";
@@ -124,7 +130,13 @@ export class ResourceStore {
   }
 
   /** The actor's identity on a write's options, after authorizing the write as kube's handlers do. */
-  async #acting<T extends { user?: UserInfo }>(options: T, verb: ActorRequest["verb"], namespace: string, name: string, subresource = ""): Promise<T> {
+  async #acting<T extends { user?: UserInfo }>(
+    options: T,
+    verb: ActorRequest["verb"],
+    namespace: string,
+    name: string,
+    subresource = "",
+  ): Promise<T> {
     if (!this.#actor) return options;
     await this.authorizeActor(verb, namespace, name, subresource);
     return { ...options, user: options.user ?? this.#actor.user };
@@ -184,7 +196,9 @@ export class ResourceStore {
     const obj = this.#normalize(body, namespace);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
-    if (version !== undefined && version !== "" && version !== "0") throw newBadRequest("resourceVersion should not be set on objects to be created");
+    if (version !== undefined && version !== "" && version !== "0") {
+      throw newBadRequest("resourceVersion should not be set on objects to be created");
+    }
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
@@ -197,7 +211,14 @@ export class ResourceStore {
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
     if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
-    const undoReservation = await this.#writeHooks?.run({ operation: "create", type: this.type, namespace, object: obj, oldObject: null, dryRun: options.dryRun ?? false });
+    const undoReservation = await this.#writeHooks?.run({
+      operation: "create",
+      type: this.type,
+      namespace,
+      object: obj,
+      oldObject: null,
+      dryRun: options.dryRun ?? false,
+    });
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
@@ -228,7 +249,9 @@ export class ResourceStore {
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const kv = await this.#storage.get(key);
       if (!kv) {
-        if (!(this.strategy.allowCreateOnUpdate || options.forceAllowCreate) || options.subresource) throw newNotFound(this.qualified, name);
+        if (!(this.strategy.allowCreateOnUpdate || options.forceAllowCreate) || options.subresource) {
+          throw newNotFound(this.qualified, name);
+        }
         const body = this.#checkedName(await change(null), name);
         // An update naming a version of an object that does not exist cannot create it.
         if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
@@ -238,7 +261,14 @@ export class ResourceStore {
       const current = await this.decode(kv);
       const next = await this.#prepareUpdate(this.#checkedName(await change(structuredClone(current)), name), current, namespace, options);
       await this.#guard("update", namespace, next, current, options);
-      const undoReservation = await this.#writeHooks?.run({ operation: "update", type: this.type, namespace, object: next, oldObject: current, dryRun: options.dryRun ?? false });
+      const undoReservation = await this.#writeHooks?.run({
+        operation: "update",
+        type: this.type,
+        namespace,
+        object: next,
+        oldObject: current,
+        dryRun: options.dryRun ?? false,
+      });
       const result = await this.#commitUpdate(key, kv, current, next, options).catch((e) => {
         undoReservation?.();
         throw e;
@@ -261,7 +291,9 @@ export class ResourceStore {
       const terminating = current.metadata.deletionTimestamp !== undefined;
       // A pending graceful deletion keeps its finalizers (kube changes them only with the deletion request that starts it or after).
       const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
-      const propagated = gracePending ? undefined : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
+      const propagated = gracePending
+        ? undefined
+        : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
       const finalizers = propagated ?? current.metadata.finalizers ?? [];
       // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
       const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;
@@ -301,18 +333,47 @@ export class ResourceStore {
     throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
-  async #guard(operation: WriteAttempt["operation"], namespace: string, object: KubeObject, oldObject: KubeObject | null, options: WriteOptions): Promise<void> {
+  async #guard(
+    operation: WriteAttempt["operation"],
+    namespace: string,
+    object: KubeObject,
+    oldObject: KubeObject | null,
+    options: WriteOptions,
+  ): Promise<void> {
     if (!this.#writeGate || !options.user) return;
-    await this.#writeGate({ operation, user: options.user, type: this.type, namespace, object, oldObject, dryRun: options.dryRun ?? false });
+    await this.#writeGate({
+      operation,
+      user: options.user,
+      type: this.type,
+      namespace,
+      object,
+      oldObject,
+      dryRun: options.dryRun ?? false,
+    });
   }
 
   /** Mutating admission of a user's write (spec 4.13); kube's defaults run again over what plugins set. */
-  async #admit(operation: "CREATE" | "UPDATE", namespace: string, object: KubeObject, oldObject: KubeObject | null, options: WriteOptions): Promise<AdmittedWrite | null> {
+  async #admit(
+    operation: "CREATE" | "UPDATE",
+    namespace: string,
+    object: KubeObject,
+    oldObject: KubeObject | null,
+    options: WriteOptions,
+  ): Promise<AdmittedWrite | null> {
     const admission = this.#admission?.();
     if (!admission || !options.user) return null;
     const write: AdmittedWrite = {
-      operation, type: this.type, subresource: options.subresource ?? "", namespace, name: String(object.metadata.name ?? ""),
-      object, oldObject, user: options.user, dryRun: options.dryRun ?? false, options: writeOptionsObject(operation, options), warnings: options.warnings,
+      operation,
+      type: this.type,
+      subresource: options.subresource ?? "",
+      namespace,
+      name: String(object.metadata.name ?? ""),
+      object,
+      oldObject,
+      user: options.user,
+      dryRun: options.dryRun ?? false,
+      options: writeOptionsObject(operation, options),
+      warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
     if (await admission.admit(write)) applyDefaults(this.type, object);
@@ -327,11 +388,28 @@ export class ResourceStore {
    * Both admission phases for a user's create on a subresource whose handler stores nothing here (a TokenRequest:
    * kube's TokenREST.Create runs the create admission before minting).
    */
-  async admitSubresourceCreate(subresource: string, namespace: string, name: string, object: KubeObject, user: UserInfo, warnings: string[]): Promise<void> {
+  async admitSubresourceCreate(
+    subresource: string,
+    namespace: string,
+    name: string,
+    object: KubeObject,
+    user: UserInfo,
+    warnings: string[],
+  ): Promise<void> {
     const admission = this.#admission?.();
     if (!admission) return;
     const write: AdmittedWrite = {
-      operation: "CREATE", type: this.type, subresource, namespace, name, object, oldObject: null, user, dryRun: false, options: writeOptionsObject("CREATE", {}), warnings,
+      operation: "CREATE",
+      type: this.type,
+      subresource,
+      namespace,
+      name,
+      object,
+      oldObject: null,
+      user,
+      dryRun: false,
+      options: writeOptionsObject("CREATE", {}),
+      warnings,
     };
     await admission.admit(write);
     await admission.validate(write);
@@ -342,8 +420,17 @@ export class ResourceStore {
     const admission = this.#admission?.();
     if (!admission || !options.user) return;
     const write: AdmittedWrite = {
-      operation: "DELETE", type: this.type, subresource: "", namespace, name: String(current.metadata.name), object: null, oldObject: current,
-      user: options.user, dryRun: options.dryRun ?? false, options: deleteOptionsObject(options), auditAnnotations: options.auditAnnotations,
+      operation: "DELETE",
+      type: this.type,
+      subresource: "",
+      namespace,
+      name: String(current.metadata.name),
+      object: null,
+      oldObject: current,
+      user: options.user,
+      dryRun: options.dryRun ?? false,
+      options: deleteOptionsObject(options),
+      auditAnnotations: options.auditAnnotations,
     };
     await admission.admit(write);
     await admission.validate(write);
@@ -458,7 +545,11 @@ export class ResourceStore {
     const pre = options.preconditions;
     const name = current.metadata.name as string;
     if (pre?.uid && pre.uid !== current.metadata.uid) {
-      throw newConflict(this.qualified, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+      throw newConflict(
+        this.qualified,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
       throw newConflict(

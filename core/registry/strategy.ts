@@ -67,27 +67,52 @@ const NAMESPACE_HOOKS: Partial<Strategy> = {
 };
 
 const GENERATION_TRACKING = new Set([
-  "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets", "/replicationcontrollers",
-  "batch/jobs", "batch/cronjobs", "networking.k8s.io/ingresses", "networking.k8s.io/networkpolicies",
-  "networking.k8s.io/ingressclasses", "policy/poddisruptionbudgets", "autoscaling/horizontalpodautoscalers",
-  "apiextensions.k8s.io/customresourcedefinitions", "admissionregistration.k8s.io/validatingwebhookconfigurations",
-  "admissionregistration.k8s.io/mutatingwebhookconfigurations", "flowcontrol.apiserver.k8s.io/flowschemas",
-  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations", "policy/podsecuritypolicies",
+  "apps/deployments",
+  "apps/replicasets",
+  "apps/statefulsets",
+  "apps/daemonsets",
+  "/replicationcontrollers",
+  "batch/jobs",
+  "batch/cronjobs",
+  "networking.k8s.io/ingresses",
+  "networking.k8s.io/networkpolicies",
+  "networking.k8s.io/ingressclasses",
+  "policy/poddisruptionbudgets",
+  "autoscaling/horizontalpodautoscalers",
+  "apiextensions.k8s.io/customresourcedefinitions",
+  "admissionregistration.k8s.io/validatingwebhookconfigurations",
+  "admissionregistration.k8s.io/mutatingwebhookconfigurations",
+  "flowcontrol.apiserver.k8s.io/flowschemas",
+  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
+  "policy/podsecuritypolicies",
 ]);
 
 const CREATE_ON_UPDATE = new Set([
-  "/endpoints", "/events", "events.k8s.io/events", "/limitranges", "coordination.k8s.io/leases",
-  "discovery.k8s.io/endpointslices", "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/rolebindings",
-  "rbac.authorization.k8s.io/clusterroles", "rbac.authorization.k8s.io/clusterrolebindings",
+  "/endpoints",
+  "/events",
+  "events.k8s.io/events",
+  "/limitranges",
+  "coordination.k8s.io/leases",
+  "discovery.k8s.io/endpointslices",
+  "rbac.authorization.k8s.io/roles",
+  "rbac.authorization.k8s.io/rolebindings",
+  "rbac.authorization.k8s.io/clusterroles",
+  "rbac.authorization.k8s.io/clusterrolebindings",
 ]);
-
 
 /** Kinds whose strategy's AllowUnconditionalUpdate is false in kube 1.26 (custom resources too, see core/crd/extension.ts). */
 const CONDITIONAL_UPDATE_ONLY = new Set([
-  "apiextensions.k8s.io/customresourcedefinitions", "apiregistration.k8s.io/apiservices", "node.k8s.io/runtimeclasses",
-  "storage.k8s.io/csistoragecapacities", "storage.k8s.io/csinodes", "storage.k8s.io/csidrivers", "storage.k8s.io/volumeattachments",
-  "admissionregistration.k8s.io/validatingwebhookconfigurations", "admissionregistration.k8s.io/mutatingwebhookconfigurations",
-  "coordination.k8s.io/leases", "policy/poddisruptionbudgets",
+  "apiextensions.k8s.io/customresourcedefinitions",
+  "apiregistration.k8s.io/apiservices",
+  "node.k8s.io/runtimeclasses",
+  "storage.k8s.io/csistoragecapacities",
+  "storage.k8s.io/csinodes",
+  "storage.k8s.io/csidrivers",
+  "storage.k8s.io/volumeattachments",
+  "admissionregistration.k8s.io/validatingwebhookconfigurations",
+  "admissionregistration.k8s.io/mutatingwebhookconfigurations",
+  "coordination.k8s.io/leases",
+  "policy/poddisruptionbudgets",
 ]);
 
 /** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
@@ -104,7 +129,15 @@ const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
 /** kube-aggregator clears a new APIService's status and marks a local one (no spec.service) available at once. */
 function localAPIServiceStatus(obj: KubeObject): unknown {
   if ((obj.spec as { service?: unknown } | undefined)?.service) return {};
-  return { conditions: [{ type: "Available", status: "True", lastTransitionTime: nowTimestamp(), reason: "Local", message: "Local APIServices are always available" }] };
+  return {
+    conditions: [{
+      type: "Available",
+      status: "True",
+      lastTransitionTime: nowTimestamp(),
+      reason: "Local",
+      message: "Local APIServices are always available",
+    }],
+  };
 }
 
 /** Secret.stringData is write-only: kube folds it into data (base64), the string values winning. */

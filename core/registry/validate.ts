@@ -1,6 +1,13 @@
 /** The checks every object gets before it is stored: metadata rules and the kind's name rule. */
 import { type FieldError, newInvalid } from "../api/errors.ts";
-import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator, validateObjectMeta } from "../api/names.ts";
+import {
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  nameIsPathSegment,
+  type NameValidator,
+  validateObjectMeta,
+} from "../api/names.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "./resource-type.ts";
 import { validateKind } from "./validation/mod.ts";
@@ -40,5 +47,7 @@ export function validateNewObject(type: ResourceType, obj: KubeObject, context: 
     ...validateKind(type, obj, old, subresource),
     ...(extraRules?.(obj, old) ?? []),
   ];
-  if (errors.length > 0) throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);
+  if (errors.length > 0) {
+    throw newInvalid({ group: type.group, kind: type.kind }, String(obj.metadata.name ?? obj.metadata.generateName ?? ""), errors);
+  }
 }

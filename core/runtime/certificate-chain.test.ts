@@ -1,5 +1,10 @@
 import { beforeAll, expect, test } from "bun:test";
-import { createCertificateAuthority, type IssuedCertificate, issueClientCertificate, issueServingCertificate } from "../server/certificates.ts";
+import {
+  createCertificateAuthority,
+  issueClientCertificate,
+  type IssuedCertificate,
+  issueServingCertificate,
+} from "../server/certificates.ts";
 import { chainVerifier } from "./certificate-chain.ts";
 
 let clientCaPem: string;

@@ -3,8 +3,13 @@ import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
-import { createCertificateAuthority, issueClientCertificate, issueServingCertificate, type IssuedCertificate } from "../server/certificates.ts";
-import { type ConnectionHandler, listenHttps, type HttpsListener } from "./listener.ts";
+import {
+  createCertificateAuthority,
+  issueClientCertificate,
+  type IssuedCertificate,
+  issueServingCertificate,
+} from "../server/certificates.ts";
+import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
 
 let caPem: string;
 let foreignCaPem: string;
@@ -26,7 +31,14 @@ beforeAll(async () => {
 });
 
 function startListener(handler: ConnectionHandler, shutdownGraceMs?: number): Promise<HttpsListener> {
-  return listenHttps(handler, { host: "127.0.0.1", port: 0, key: servingCert.keyPem, cert: servingCert.certPem, clientCA: caPem, shutdownGraceMs });
+  return listenHttps(handler, {
+    host: "127.0.0.1",
+    port: 0,
+    key: servingCert.keyPem,
+    cert: servingCert.certPem,
+    clientCA: caPem,
+    shutdownGraceMs,
+  });
 }
 
 afterAll(() => listener.close());
@@ -65,7 +77,11 @@ test("a client certificate signed by the client CA is seen as verified with its 
   const body = JSON.parse(await readAll(await send("/who", trustedClient)));
   expect(body).toEqual({
     path: "/who",
-    conn: { peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) }, requestTarget: "/who", remoteAddress: "127.0.0.1" },
+    conn: {
+      peerCertificate: { commonName: "alice", organizations: ["devs", "ops"], verified: true, chain: expect.any(Array) },
+      requestTarget: "/who",
+      remoteAddress: "127.0.0.1",
+    },
   });
   expect(samePem(body.conn.peerCertificate.chain[0], trustedClient.certPem)).toBe(true);
 });
@@ -73,13 +89,22 @@ test("a client certificate signed by the client CA is seen as verified with its 
 test("a client certificate from a foreign CA is passed on as unverified", async () => {
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/who", foreignClient)));
-  expect(body.conn).toEqual({ peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] }, requestTarget: "/who", remoteAddress: "127.0.0.1" });
+  expect(body.conn).toEqual({
+    peerCertificate: { commonName: "mallory", organizations: ["system:masters"], verified: false, chain: [expect.any(String)] },
+    requestTarget: "/who",
+    remoteAddress: "127.0.0.1",
+  });
   expect(samePem(body.conn.peerCertificate.chain[0], foreignClient.certPem)).toBe(true);
 });
 
 test("a certificate from the request-header CA passes the handshake but is not verified as a client-CA certificate", async () => {
   const proxyListener = await listenHttps(echoConnection(), {
-    host: "127.0.0.1", port: 0, key: servingCert.keyPem, cert: servingCert.certPem, clientCA: caPem, requestHeaderCA: foreignCaPem,
+    host: "127.0.0.1",
+    port: 0,
+    key: servingCert.keyPem,
+    cert: servingCert.certPem,
+    clientCA: caPem,
+    requestHeaderCA: foreignCaPem,
   });
   try {
     const body = JSON.parse(await readAll(await send("/who", foreignClient, { port: proxyListener.port })));

@@ -7,10 +7,16 @@ import { Buffer } from "node:buffer";
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { createServer as createTlsServer, type DetailedPeerCertificate, type Server as TlsServer, type TlsOptions, type TLSSocket } from "node:tls";
+import {
+  createServer as createTlsServer,
+  type DetailedPeerCertificate,
+  type Server as TlsServer,
+  type TlsOptions,
+  type TLSSocket,
+} from "node:tls";
 import { getRequestListener } from "@hono/node-server";
-import { chainVerifier, type ChainVerifier } from "./certificate-chain.ts";
-import { ConnectionTracker, type ConnectionTimeouts, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
+import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
+import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 
 /** secure_serving.go's MaxHeaderBytes (1 MiB); Go's server reads 4096 bytes more before answering 431 (initialReadLimitSize). */

@@ -2,7 +2,9 @@ import { expect, test } from "bun:test";
 import { base64Error } from "./_field-base64.ts";
 
 test("base64Error() accepts what Go's StdEncoding decodes", () => {
-  for (const ok of ["", "YQ==", "YWI=", "YWJj", "YWJj\nZGVm", "YW\r\nJj"]) expect({ ok, error: base64Error(ok) }).toEqual({ ok, error: undefined });
+  for (const ok of ["", "YQ==", "YWI=", "YWJj", "YWJj\nZGVm", "YW\r\nJj"]) {
+    expect({ ok, error: base64Error(ok) }).toEqual({ ok, error: undefined });
+  }
 });
 
 test("base64Error() reports the byte offset Go reports", () => {
@@ -17,5 +19,7 @@ test("base64Error() reports the byte offset Go reports", () => {
     ["YWI=\nx", 5],
     ["héllo", 1],
   ];
-  for (const [text, offset] of cases) expect({ text, error: base64Error(text) }).toEqual({ text, error: `illegal base64 data at input byte ${offset}` });
+  for (const [text, offset] of cases) {
+    expect({ text, error: base64Error(text) }).toEqual({ text, error: `illegal base64 data at input byte ${offset}` });
+  }
 });

@@ -3,7 +3,12 @@ import { strictDecodingMessage } from "./_field-strict.ts";
 
 const body = {
   metadata: { name: "a", unknownMeta: "x" },
-  spec: { unknown1: 1, unknownDupe: { inner: 1 }, paused: false, template: { spec: { containers: [{ bogus: 1, imagePullPolicy: "Never" }] } } },
+  spec: {
+    unknown1: 1,
+    unknownDupe: { inner: 1 },
+    paused: false,
+    template: { spec: { containers: [{ bogus: 1, imagePullPolicy: "Never" }] } },
+  },
 };
 
 test("strictDecodingMessage() lists unknown and duplicate fields together in document order", () => {
@@ -36,5 +41,7 @@ test("strictDecodingMessage() places a duplicate 9000 levels deep without spelli
   let body: Record<string, unknown> = { k: 1 };
   for (let i = 0; i < 9000; i++) body = { a: body };
   const deep = `${"a.".repeat(9000)}k`;
-  expect(strictDecodingMessage({ z: 1, ...body }, ["z"], [deep])).toBe(`strict decoding error: unknown field "z", duplicate field "${deep}"`);
+  expect(strictDecodingMessage({ z: 1, ...body }, ["z"], [deep])).toBe(
+    `strict decoding error: unknown field "z", duplicate field "${deep}"`,
+  );
 });

@@ -55,7 +55,7 @@ function documentPositions(value: unknown, wanted: readonly string[]): Map<strin
       segments.pop();
     };
     if (Array.isArray(node)) node.forEach((item, i) => enter(`[${i}]`, item));
-    else if (isPlainObject(node)) for (const key of Object.keys(node)) enter(segments.length === 0 ? key : `.${key}`, node[key]);
+    else if (isPlainObject(node)) { for (const key of Object.keys(node)) enter(segments.length === 0 ? key : `.${key}`, node[key]); }
   };
   visit(value, 0);
   return positions;
@@ -104,6 +104,15 @@ export function strictDecodingMessage(body: unknown, unknownFields: string[], du
 }
 
 /** kube's Strict 400, prefixed as its decoder does: `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ...`. */
-export function newStrictDecodingError(kind: { kind: string; version: string }, body: unknown, unknownFields: string[], duplicateFields: string[]): StatusError {
-  return newBadRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${strictDecodingMessage(body, unknownFields, duplicateFields)}`);
+export function newStrictDecodingError(
+  kind: { kind: string; version: string },
+  body: unknown,
+  unknownFields: string[],
+  duplicateFields: string[],
+): StatusError {
+  return newBadRequest(
+    `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${
+      strictDecodingMessage(body, unknownFields, duplicateFields)
+    }`,
+  );
 }

@@ -2,7 +2,15 @@ import { expect, test } from "bun:test";
 import { canonicalTime, RFC3339, RFC3339_MICRO, timeParseError } from "./_field-time.ts";
 
 test("timeParseError() accepts RFC 3339 timestamps, with or without a fraction, in UTC or with an offset", () => {
-  for (const ok of ["2023-01-02T03:04:05Z", "2023-01-02T03:04:05.123Z", "2023-01-02T03:04:05+02:00", "2024-02-29T00:00:00Z", "2023-01-02T3:04:05Z"]) {
+  for (
+    const ok of [
+      "2023-01-02T03:04:05Z",
+      "2023-01-02T03:04:05.123Z",
+      "2023-01-02T03:04:05+02:00",
+      "2024-02-29T00:00:00Z",
+      "2023-01-02T3:04:05Z",
+    ]
+  ) {
     expect({ ok, error: timeParseError(RFC3339, ok) }).toEqual({ ok, error: undefined });
   }
   expect(timeParseError(RFC3339_MICRO, "2023-01-02T03:04:05.123456Z")).toBeUndefined();
@@ -18,7 +26,9 @@ test("timeParseError() names the element Go could not parse and the text left at
     ["2023-01-02T03:04:05+0200", "+0200", "Z07:00"],
   ];
   for (const [value, rest, element] of cases) {
-    expect(timeParseError(RFC3339, value)).toBe(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse "${rest}" as "${element}"`);
+    expect(timeParseError(RFC3339, value)).toBe(
+      `parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse "${rest}" as "${element}"`,
+    );
   }
   expect(timeParseError(RFC3339_MICRO, "2023-01-02T03:04:05Z"))
     .toBe('parsing time "2023-01-02T03:04:05Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"');

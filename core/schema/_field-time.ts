@@ -17,9 +17,19 @@ const LAYOUTS: Record<string, Element[]> = {
 
 function elements(micro: boolean): Element[] {
   return [
-    { std: "year", text: "2006" }, { literal: "-" }, { std: "month", text: "01" }, { literal: "-" }, { std: "day", text: "02" },
-    { literal: "T" }, { std: "hour", text: "15" }, { literal: ":" }, { std: "minute", text: "04" }, { literal: ":" },
-    { std: "second", text: "05" }, ...(micro ? [{ std: "micro", text: ".000000" } as const] : []), { std: "zone", text: "Z07:00" },
+    { std: "year", text: "2006" },
+    { literal: "-" },
+    { std: "month", text: "01" },
+    { literal: "-" },
+    { std: "day", text: "02" },
+    { literal: "T" },
+    { std: "hour", text: "15" },
+    { literal: ":" },
+    { std: "minute", text: "04" },
+    { literal: ":" },
+    { std: "second", text: "05" },
+    ...(micro ? [{ std: "micro", text: ".000000" } as const] : []),
+    { std: "zone", text: "Z07:00" },
   ];
 }
 

@@ -26,7 +26,9 @@ test("scalarProblem() describes a mismatch the way Go's UnmarshalTypeError does"
     [" 1Gi ", { kind: "quantity" }, undefined],
     [{ any: "thing" }, { kind: "raw" }, undefined],
   ];
-  for (const [value, node, problem] of cases) expect({ value, node, problem: scalarProblem(value, node) }).toEqual({ value, node, problem });
+  for (const [value, node, problem] of cases) {
+    expect({ value, node, problem: scalarProblem(value, node) }).toEqual({ value, node, problem });
+  }
 });
 
 test("zeroValue() is what Go stores for a JSON null inside a list or map", () => {

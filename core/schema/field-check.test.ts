@@ -101,11 +101,26 @@ test("checkFields() refuses wrong JSON types with kube's decoder message naming 
     [(d) => (d.metadata.name = 5), "number into Go struct field ObjectMeta.metadata.name of type string"],
     [(d) => (d.metadata.labels = "x"), "string into Go struct field ObjectMeta.metadata.labels of type map[string]string"],
     [(d) => (d.metadata.labels.app = true), "bool into Go struct field ObjectMeta.metadata.labels of type string"],
-    [(d) => (d.spec.template.spec.containers = {}), "object into Go struct field PodSpec.spec.template.spec.containers of type []v1.Container"],
-    [(d) => (container(d).env = [{ name: "A", value: 1 }]), "number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string"],
-    [(d) => (container(d).ports[0].containerPort = "80"), "string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32"],
-    [(d) => (d.spec.strategy.rollingUpdate.maxSurge = true), "bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32"],
-    [(d) => (d.spec.strategy.rollingUpdate.maxSurge = 0.5), "number 0.5 into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32"],
+    [
+      (d) => (d.spec.template.spec.containers = {}),
+      "object into Go struct field PodSpec.spec.template.spec.containers of type []v1.Container",
+    ],
+    [
+      (d) => (container(d).env = [{ name: "A", value: 1 }]),
+      "number into Go struct field EnvVar.spec.template.spec.containers.env.value of type string",
+    ],
+    [
+      (d) => (container(d).ports[0].containerPort = "80"),
+      "string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32",
+    ],
+    [
+      (d) => (d.spec.strategy.rollingUpdate.maxSurge = true),
+      "bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32",
+    ],
+    [
+      (d) => (d.spec.strategy.rollingUpdate.maxSurge = 0.5),
+      "number 0.5 into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32",
+    ],
     [(d) => (d.metadata.creationTimestamp = 5), "number into Go struct field ObjectMeta.metadata.creationTimestamp of type string"],
   ];
   for (const [change, message] of cases) expect(errorOf(DEPLOYMENT, deployment(change))).toBe(`${prefix} ${message}`);
@@ -162,19 +177,41 @@ test("checkFields() stores metav1.Time in UTC whole seconds and MicroTime with s
     series: { count: 2, lastObservedTime: "2024-05-01T10:00:01.000001Z" },
   };
   checkFields(typeOf("", "v1", "Event"), event as KubeObject);
-  expect([event.firstTimestamp, event.eventTime, event.series.lastObservedTime]).toEqual(["2024-05-01T10:00:00Z", "2024-05-01T10:00:00.123456Z", "2024-05-01T10:00:01.000001Z"]);
-  const pod: Json = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2024-05-01T10:00:00+01:00" }] } };
+  expect([event.firstTimestamp, event.eventTime, event.series.lastObservedTime]).toEqual([
+    "2024-05-01T10:00:00Z",
+    "2024-05-01T10:00:00.123456Z",
+    "2024-05-01T10:00:01.000001Z",
+  ]);
+  const pod: Json = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p" },
+    status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2024-05-01T10:00:00+01:00" }] },
+  };
   checkFields(POD, pod as KubeObject);
   expect(pod.status.conditions[0].lastTransitionTime).toBe("2024-05-01T09:00:00Z");
 });
 
 test("checkFields() takes int64 values beyond 2^53 (BigInt) exactly and refuses them for int32 and past int64, as Go's decoder", () => {
-  const job: Json = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: { activeDeadlineSeconds: 9223372036854775807n, template: {} } };
+  const job: Json = {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: "j" },
+    spec: { activeDeadlineSeconds: 9223372036854775807n, template: {} },
+  };
   checkFields(typeOf("batch", "v1", "Job"), job as KubeObject);
   expect(job.spec.activeDeadlineSeconds).toBe(9223372036854775807n);
   const prefix = (kind: string) => `${kind} in version "v1" cannot be handled as a ${kind}: `;
   expect(errorOf(DEPLOYMENT, deployment((d) => (d.spec.replicas = 9007199254740993n))))
-    .toBe(`${prefix("Deployment")}json: cannot unmarshal number 9007199254740993 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    .toBe(
+      `${
+        prefix("Deployment")
+      }json: cannot unmarshal number 9007199254740993 into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
   expect(errorOf(POD, { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { activeDeadlineSeconds: 9223372036854775808n } }))
-    .toBe(`${prefix("Pod")}json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64`);
+    .toBe(
+      `${
+        prefix("Pod")
+      }json: cannot unmarshal number 9223372036854775808 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64`,
+    );
 });

@@ -50,7 +50,9 @@ function fail(walk: Walk, problem: ValueProblem, value: unknown, node: FieldNode
   const converterMessage = walk.patch === "strategic" ? unstructuredMessage(value, node, problem) : undefined;
   if (converterMessage !== undefined) throw new PatchTypeError(converterMessage);
   const goField = `${walk.structName}.${walk.goFields.join(".")}`;
-  const message = "message" in problem ? problem.message : `json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`;
+  const message = "message" in problem
+    ? problem.message
+    : `json: cannot unmarshal ${problem.jsonValue} into Go struct field ${goField} of type ${problem.goType}`;
   if (walk.patch) throw new PatchTypeError(message);
   throw newBadRequest(walk.errorPrefix + message);
 }

@@ -14,10 +14,12 @@ test("schemaForKind() finds meta kinds registered under every group", () => {
 });
 
 test("the hand-written PodSecurityPolicy is served as policy/v1beta1 with its 1.24 required fields", () => {
-  const spec = builtInSchemas.resolve(builtInSchemas.propertySchema(
-    builtInSchemas.schemaForKind("policy", "v1beta1", "PodSecurityPolicy")!,
-    "spec",
-  )!);
+  const spec = builtInSchemas.resolve(
+    builtInSchemas.propertySchema(
+      builtInSchemas.schemaForKind("policy", "v1beta1", "PodSecurityPolicy")!,
+      "spec",
+    )!,
+  );
   expect(spec.required).toEqual(["seLinux", "runAsUser", "supplementalGroups", "fsGroup"]);
   const ranges = builtInSchemas.propertySchema(builtInSchemas.resolve(spec.properties!.runAsUser), "ranges");
   expect(builtInSchemas.resolve(ranges!.items!).required).toEqual(["min", "max"]);

@@ -3,7 +3,7 @@
  * metrics → audit ID → body limit → authentication → audit → impersonation → authorization → handler → encoding
  * in the negotiated representation.
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
@@ -27,7 +27,18 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
-import { addAnnotations, AUDIT_ID_HEADER, auditFailedAuthentication, auditIdOf, type AuditRequest, finishAudit, logRequestObject, recordImpersonation, type RequestAudit, startAudit } from "./filters/audit.ts";
+import {
+  addAnnotations,
+  AUDIT_ID_HEADER,
+  auditFailedAuthentication,
+  auditIdOf,
+  type AuditRequest,
+  finishAudit,
+  logRequestObject,
+  recordImpersonation,
+  type RequestAudit,
+  startAudit,
+} from "./filters/audit.ts";
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
@@ -101,7 +112,9 @@ function errorResponse(error: unknown, request: Request): Response {
   const pretty = prettyFor(request);
   if (isStatusError(error)) return respondError(error, accept, pretty);
   // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
-  if (!request.signal.aborted) console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  if (!request.signal.aborted) {
+    console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+  }
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
 
@@ -122,7 +135,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("info", info);
     const started = performance.now();
     // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
-    const finished = info.verb === "watch" ? () => {} : deps.metrics.startRequest(READ_ONLY_METHODS.has(c.req.method) ? "readOnly" : "mutating");
+    const finished = info.verb === "watch"
+      ? () => {}
+      : deps.metrics.startRequest(READ_ONLY_METHODS.has(c.req.method) ? "readOnly" : "mutating");
     try {
       await next();
     } finally {
@@ -133,13 +148,26 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   // WithAuditInit and WithRequestReceivedTimestamp: every response carries the request's audit ID.
   app.use("*", async (c, next) => {
-    const auditRequest = { request: c.req.raw, url: c.get("url"), info: c.get("info"), auditID: auditIdOf(c.req.raw), receivedAt: microTimeNow(), remoteAddress: c.env.conn.remoteAddress };
+    const auditRequest = {
+      request: c.req.raw,
+      url: c.get("url"),
+      info: c.get("info"),
+      auditID: auditIdOf(c.req.raw),
+      receivedAt: microTimeNow(),
+      remoteAddress: c.env.conn.remoteAddress,
+    };
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
   });
 
-  app.use("*", bodyLimit({ maxSize: deps.options.maxRequestBytes, onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")) }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: deps.options.maxRequestBytes,
+      onError: (c) => respondError(newRequestEntityTooLarge(deps.options.maxRequestBytes), c.req.header("accept")),
+    }),
+  );
 
   // Authentication's warnings (kube's warning.AddWarning) reach every answer, a 401 included.
   app.use("*", async (c, next) => {
@@ -151,7 +179,12 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", async (c, next) => {
     const url = c.get("url");
-    const request = { headers: c.req.raw.headers, url, peerCertificate: c.env.conn.peerCertificate, warnings: c.get("authenticationWarnings") };
+    const request = {
+      headers: c.req.raw.headers,
+      url,
+      peerCertificate: c.env.conn.peerCertificate,
+      warnings: c.get("authenticationWarnings"),
+    };
     const anonymous = deps.options.anonymous || isPublicPath(url.pathname);
     const auditing = deps.auditing;
     const authenticated = await authenticateRequest(deps.authentication.request, request, anonymous).catch(async (error: unknown) => {
@@ -170,7 +203,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
       // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
       if (hasDotSegment(c.get("info").path)) {
-        c.res = c.get("info").isResourceRequest ? await serveResource(c, deps) : respondError(newResourceNotFound(), c.req.header("accept"));
+        c.res = c.get("info").isResourceRequest
+          ? await serveResource(c, deps)
+          : respondError(newResourceNotFound(), c.req.header("accept"));
         return;
       }
       await next();
@@ -187,7 +222,10 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
-  const aggregated = { documents: () => deps.aggregator.aggregatedOpenApi(), onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener) };
+  const aggregated = {
+    documents: () => deps.aggregator.aggregatedOpenApi(),
+    onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener),
+  };
   const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions, aggregated });
   app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
 
@@ -209,10 +247,19 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.get("url").host), prettyFor(c.req.raw, c.get("url"))));
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
   app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.get("user"))) ?? next());
-  getWithOrWithoutSlash("/apis", (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.get("url"))));
+  getWithOrWithoutSlash(
+    "/apis",
+    (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.get("url"))),
+  );
   getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
-  getWithOrWithoutSlash("/apis/:group", (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")));
-  getWithOrWithoutSlash("/apis/:group/:version", (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")));
+  getWithOrWithoutSlash(
+    "/apis/:group",
+    (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")),
+  );
+  getWithOrWithoutSlash(
+    "/apis/:group/:version",
+    (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")),
+  );
   app.all("/api/*", (c) => serveResource(c, deps));
   app.all("/apis/*", (c) => serveResource(c, deps));
 
@@ -273,15 +320,19 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     storage: deps.storage,
     broker: deps.broker,
     encode: {
-      representation: negotiate(c.req.header("accept"), { allowTable: reads, allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind) }),
+      representation: negotiate(c.req.header("accept"), {
+        allowTable: reads,
+        allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind),
+      }),
       pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
       printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
     },
     warnings: [] as string[],
-    logRequestObject: audit && ((object: unknown) => logRequestObject(audit, info, object, (copy) => {
-      if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
-    })),
+    logRequestObject: audit && ((object: unknown) =>
+      logRequestObject(audit, info, object, (copy) => {
+        if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+      })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
     services: { authentication: deps.authentication, authorizer: deps.authorizer },

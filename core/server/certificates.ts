@@ -36,7 +36,10 @@ export interface ServingCertificateOptions {
   days: number;
 }
 
-export async function createCertificateAuthority(commonName: string, options: { days: number }): Promise<CertificateAuthority & IssuedCertificate> {
+export async function createCertificateAuthority(
+  commonName: string,
+  options: { days: number },
+): Promise<CertificateAuthority & IssuedCertificate> {
   const keys = await generateKeyPair();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerialNumber(),
@@ -50,12 +53,19 @@ export async function createCertificateAuthority(commonName: string, options: { 
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certificate, privateKey: keys.privateKey, certPem: certificate.toString("pem"), keyPem: await exportPrivateKeyPem(keys.privateKey) };
+  return {
+    certificate,
+    privateKey: keys.privateKey,
+    certPem: certificate.toString("pem"),
+    keyPem: await exportPrivateKeyPem(keys.privateKey),
+  };
 }
 
 export function issueClientCertificate(ca: CertificateAuthority, options: ClientCertificateOptions): Promise<IssuedCertificate> {
   // One RDN per organization, as Go's crypto/x509 writes them (not one multi-valued RDN).
-  const subject: X509.JsonName = [...(options.organizations ?? []).map((organization) => ({ O: [organization] })), { CN: [options.commonName] }];
+  const subject: X509.JsonName = [...(options.organizations ?? []).map((organization) => ({ O: [organization] })), {
+    CN: [options.commonName],
+  }];
   return issueLeaf(ca, { subject, days: options.days, usage: x509.ExtendedKeyUsage.clientAuth, names: [] });
 }
 
@@ -126,4 +136,3 @@ function validity(days: number): { notBefore: Date; notAfter: Date } {
   const now = Date.now();
   return { notBefore: new Date(now - CLOCK_SKEW_MS), notAfter: new Date(now + days * DAY_MS) };
 }
-

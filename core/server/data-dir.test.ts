@@ -3,7 +3,13 @@ import { chmod, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../runtime/sqlite.ts";
-import { acquireStartupLock, checkDatabaseBesideCertificates, fileModeString, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
+import {
+  acquireStartupLock,
+  checkDatabaseBesideCertificates,
+  fileModeString,
+  makeDatabaseFilesPrivate,
+  preparePrivateDirectory,
+} from "./data-dir.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -25,7 +31,9 @@ test("preparePrivateDirectory() creates 0700 silently and warns as etcd's CheckD
   await chmod(dir, 0o750);
   await preparePrivateDirectory(dir, (line) => warnings.push(line));
   expect(warnings).toEqual([
-    `kubun: check file permission: directory ${JSON.stringify(dir)} exist, but the permission is "drwxr-x---". The recommended permission is "-rwx------" to prevent possible unprivileged access to the data`,
+    `kubun: check file permission: directory ${
+      JSON.stringify(dir)
+    } exist, but the permission is "drwxr-x---". The recommended permission is "-rwx------" to prevent possible unprivileged access to the data`,
   ]);
 });
 

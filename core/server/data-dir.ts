@@ -22,8 +22,12 @@ export async function preparePrivateDirectory(dir: string, warn: (line: string) 
   const mode = (await stat(dir)).mode & 0o777;
   if ((mode & 0o077) === 0) return;
   warn(
-    `kubun: check file permission: directory ${JSON.stringify(dir)} exist, but the permission is ${JSON.stringify(fileModeString(mode, true))}. ` +
-      `The recommended permission is ${JSON.stringify(fileModeString(PRIVATE_DIR_MODE, false))} to prevent possible unprivileged access to the data`,
+    `kubun: check file permission: directory ${JSON.stringify(dir)} exist, but the permission is ${
+      JSON.stringify(fileModeString(mode, true))
+    }. ` +
+      `The recommended permission is ${
+        JSON.stringify(fileModeString(PRIVATE_DIR_MODE, false))
+      } to prevent possible unprivileged access to the data`,
   );
 }
 
@@ -76,7 +80,9 @@ export async function checkDatabaseBesideCertificates(dir: string): Promise<void
   const size = (await stat(database).catch(() => undefined))?.size;
   if (size !== undefined && size > 0) return;
   throw new Error(
-    `the data directory ${dir} holds a cluster's certificates (${CA_CERT_FILE}) but its database ${DATABASE_FILE} is ${size === undefined ? "missing" : "empty"}; ` +
+    `the data directory ${dir} holds a cluster's certificates (${CA_CERT_FILE}) but its database ${DATABASE_FILE} is ${
+      size === undefined ? "missing" : "empty"
+    }; ` +
       `refusing to start an empty cluster in its place. Restore ${DATABASE_FILE}, or start a new cluster deliberately with an empty --data-dir ` +
       `(or after removing the certificates and keys from this one).`,
   );

@@ -65,7 +65,9 @@ test("an unknown flag fails in cobra's words", () => {
 });
 
 test("a malformed value names the flag and the parse error", () => {
-  expect(() => parseFlags(["--secure-port=abc"])).toThrow('invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax');
+  expect(() => parseFlags(["--secure-port=abc"])).toThrow(
+    'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax',
+  );
   expect(() => parseFlags(["--data-dir"])).toThrow("flag needs an argument: --data-dir");
   expect(() => parseFlags(["serve"])).toThrow('"kubun" does not take any arguments, got ["serve"]');
 });
@@ -95,7 +97,19 @@ test("an unknown key in the config file is rejected", () => {
 test("helpText() groups flags in sections with their types and non-zero defaults", () => {
   const text = helpText();
   const sections = [...text.matchAll(/^([A-Z][a-z -]+ flags):$/gm)].map((match) => match[1]);
-  expect(sections).toEqual(["Generic flags", "Secure serving flags", "Authentication flags", "Admission flags", "Authorization flags", "Storage flags", "Misc flags", "Controller flags", "Leader-election flags", "Audit flags", "Global flags"]);
+  expect(sections).toEqual([
+    "Generic flags",
+    "Secure serving flags",
+    "Authentication flags",
+    "Admission flags",
+    "Authorization flags",
+    "Storage flags",
+    "Misc flags",
+    "Controller flags",
+    "Leader-election flags",
+    "Audit flags",
+    "Global flags",
+  ]);
   expect(text).toMatch(/^ {6}--secure-port int +The port .*\(default 6443\)$/m);
   expect(text).toMatch(/^ {6}--data-dir string +.*\(default "\.\/kubun-data"\)$/m);
   expect(text).toMatch(/^ {6}--watch-cache-history duration +.*\(default 5m0s\)$/m);

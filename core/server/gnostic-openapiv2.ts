@@ -50,7 +50,12 @@ const MESSAGES: Record<string, ProtoNamespace> = {
     security_definitions: one("SecurityDefinitions", 13),
     vendor_extension: many("NamedAny", 16),
   }),
-  Info: message({ title: one("string", 1), version: one("string", 2), description: one("string", 3), vendor_extension: many("NamedAny", 7) }),
+  Info: message({
+    title: one("string", 1),
+    version: one("string", 2),
+    description: one("string", 3),
+    vendor_extension: many("NamedAny", 7),
+  }),
   Any: message({ yaml: one("string", 2) }),
   NamedAny: named("Any"),
   Paths: message({ vendor_extension: many("NamedAny", 1), path: many("NamedPathItem", 2) }),
@@ -82,7 +87,10 @@ const MESSAGES: Record<string, ProtoNamespace> = {
   }),
   ParametersItem: message({ parameter: one("Parameter", 1), json_reference: one("JsonReference", 2) }, ["parameter", "json_reference"]),
   JsonReference: message({ _ref: one("string", 1), description: one("string", 2) }),
-  Parameter: message({ body_parameter: one("BodyParameter", 1), non_body_parameter: one("NonBodyParameter", 2) }, ["body_parameter", "non_body_parameter"]),
+  Parameter: message({ body_parameter: one("BodyParameter", 1), non_body_parameter: one("NonBodyParameter", 2) }, [
+    "body_parameter",
+    "non_body_parameter",
+  ]),
   BodyParameter: message({
     description: one("string", 1),
     name: one("string", 2),

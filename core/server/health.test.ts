@@ -34,7 +34,8 @@ test("?exclude skips the named checks and warns about names that match none", as
   const response = await get(createHealthChecks(storageWhoseReads("fail")), "/healthz?verbose&exclude=etcd&exclude=nope&exclude=log");
   expect(response).toMatchObject({
     status: 200,
-    body: '[+]ping ok\n[+]log excluded: ok\n[+]etcd excluded: ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nhealthz check passed\n',
+    body:
+      '[+]ping ok\n[+]log excluded: ok\n[+]etcd excluded: ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nhealthz check passed\n',
   });
 });
 
@@ -56,7 +57,10 @@ test("after beginShutdown() readyz fails on the shutdown check while livez stays
   const health = createHealthChecks(storageWhoseReads("succeed"));
   health.beginShutdown();
   expect(await get(health, "/readyz/shutdown")).toMatchObject({ status: 500, body: "internal server error: process is shutting down\n" });
-  expect(await get(health, "/readyz")).toMatchObject({ status: 500, body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[-]shutdown failed: reason withheld\nreadyz check failed\n" });
+  expect(await get(health, "/readyz")).toMatchObject({
+    status: 500,
+    body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[-]shutdown failed: reason withheld\nreadyz check failed\n",
+  });
   expect(await get(health, "/livez")).toMatchObject({ status: 200, body: "ok" });
 });
 

@@ -29,7 +29,9 @@ export class HealthChecks {
 
   /** Registers a check; it is part of every endpoint unless its scope says otherwise. */
   add(name: string, check: HealthCheck, scope: HealthCheckScope = {}): void {
-    if (this.#checks.some((existing) => existing.name === name)) throw new Error(`health check ${JSON.stringify(name)} is already registered`);
+    if (this.#checks.some((existing) => existing.name === name)) {
+      throw new Error(`health check ${JSON.stringify(name)} is already registered`);
+    }
     const endpoints = new Set(ENDPOINTS.filter((endpoint) => scope[endpoint] !== false));
     this.#checks.push({ name, check, endpoints });
   }
@@ -50,10 +52,9 @@ export class HealthChecks {
     const [, endpoint, checkName, ...rest] = url.pathname.split("/");
     if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
     const checks = this.#checks.filter((check) => check.endpoints.has(endpoint as HealthEndpoint));
-    const response =
-      checkName === undefined
-        ? await runAll(endpoint!, checks, url.searchParams)
-        : await runOne(checks.find((check) => check.name === checkName));
+    const response = checkName === undefined
+      ? await runAll(endpoint!, checks, url.searchParams)
+      : await runOne(checks.find((check) => check.name === checkName));
     return request.method === "HEAD" && response ? new Response(null, response) : response;
   }
 }

@@ -6,7 +6,11 @@ import { loadServiceAccountKeys } from "../auth/service-account/keys.ts";
 import { issuerDiscovery } from "./issuer-discovery.ts";
 
 async function keys() {
-  return (await loadServiceAccountKeys({ dataDir: await mkdtemp(join(tmpdir(), "kubun-discovery-")), serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [] })).verifying;
+  return (await loadServiceAccountKeys({
+    dataDir: await mkdtemp(join(tmpdir(), "kubun-discovery-")),
+    serviceAccountSigningKeyFile: "",
+    serviceAccountKeyFile: [],
+  })).verifying;
 }
 
 test("issuerDiscovery() is absent for an issuer that is not a plain https URL", async () => {

@@ -12,7 +12,9 @@ const dir = mkdtempSync(join(tmpdir(), "kubun-kubeconfig-command-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test("parseKubeconfigArgs() reads --user, repeated --group, --data-dir and --server in both spellings", () => {
-  expect(parseKubeconfigArgs(["--user", "jane", "--group=dev", "--group", "ops", "--data-dir=/d", "--server", "https://h:1"], "./kubun-data")).toEqual({
+  expect(
+    parseKubeconfigArgs(["--user", "jane", "--group=dev", "--group", "ops", "--data-dir=/d", "--server", "https://h:1"], "./kubun-data"),
+  ).toEqual({
     user: "jane",
     groups: ["dev", "ops"],
     dataDir: "/d",
@@ -32,7 +34,11 @@ test("parseKubeconfigArgs() rejects a missing --user, unknown flags and stray ar
 
 test("issueUserKubeconfig() issues a certificate for the user and groups, signed by the data dir's CA", async () => {
   const pki = await ensureCertificates(dir, { hosts: [] });
-  await writeKubeconfig(join(dir, "admin.kubeconfig"), "https://127.0.0.1:7443", { caPem: pki.caPem, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
+  await writeKubeconfig(join(dir, "admin.kubeconfig"), "https://127.0.0.1:7443", {
+    caPem: pki.caPem,
+    clientCertPem: pki.admin.certPem,
+    clientKeyPem: pki.admin.keyPem,
+  });
   const config = parse(await issueUserKubeconfig({ user: "jane", groups: ["dev", "ops"], dataDir: dir, server: "", help: false }));
   expect(config.clusters[0].cluster.server).toBe("https://127.0.0.1:7443");
   expect(config.users[0].name).toBe("jane");
@@ -45,5 +51,7 @@ test("issueUserKubeconfig() issues a certificate for the user and groups, signed
 
 test("issueUserKubeconfig() explains a data dir without a CA", async () => {
   const empty = join(dir, "empty");
-  await expect(issueUserKubeconfig({ user: "x", groups: [], dataDir: empty, server: "https://h:1", help: false })).rejects.toThrow(`start kubun with --data-dir ${empty} once first`);
+  await expect(issueUserKubeconfig({ user: "x", groups: [], dataDir: empty, server: "https://h:1", help: false })).rejects.toThrow(
+    `start kubun with --data-dir ${empty} once first`,
+  );
 });

@@ -30,7 +30,10 @@ export function renderKubeconfig(server: string, options: KubeconfigOptions): st
     apiVersion: "v1",
     kind: "Config",
     clusters: [{ name: cluster, cluster: { server, "certificate-authority-data": base64(options.caPem) } }],
-    users: [{ name: user, user: { "client-certificate-data": base64(options.clientCertPem), "client-key-data": base64(options.clientKeyPem) } }],
+    users: [{
+      name: user,
+      user: { "client-certificate-data": base64(options.clientCertPem), "client-key-data": base64(options.clientKeyPem) },
+    }],
     contexts: [{ name: cluster, context: { cluster, user } }],
     "current-context": cluster,
     preferences: {},

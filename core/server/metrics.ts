@@ -35,13 +35,15 @@ export class ApiMetrics {
     const registers = [this.registry];
     this.#requests = new Counter({
       name: "apiserver_request_total",
-      help: "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+      help:
+        "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
       labelNames: [...REQUEST_LABELS, "code"],
       registers,
     });
     this.#durations = new Histogram({
       name: "apiserver_request_duration_seconds",
-      help: "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+      help:
+        "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
       labelNames: REQUEST_LABELS,
       buckets: REQUEST_DURATION_BUCKETS,
       registers,

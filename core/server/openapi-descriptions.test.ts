@@ -20,7 +20,9 @@ const V2_DOCUMENT = {
       },
     },
     "io.k8s.api.core.v1.PodSpec": {
-      properties: { containers: { type: "array", items: { $ref: "#/definitions/io.k8s.api.core.v1.Container" }, description: "What runs." } },
+      properties: {
+        containers: { type: "array", items: { $ref: "#/definitions/io.k8s.api.core.v1.Container" }, description: "What runs." },
+      },
     },
   },
 };
@@ -31,7 +33,12 @@ test("descriptionsOf() reads OpenAPI v2 definitions and v3 components.schemas, d
     description: "Settings a pod reads.",
     properties: { data: { description: "Text values by key." }, metadata: { description: "The usual metadata." } },
   });
-  const fromV3 = descriptionsOf({ openapi: "3.0.0", components: { schemas: { X: { description: "x", properties: { a: { allOf: [{ $ref: "#/components/schemas/Y" }], description: "a" } } } } } });
+  const fromV3 = descriptionsOf({
+    openapi: "3.0.0",
+    components: {
+      schemas: { X: { description: "x", properties: { a: { allOf: [{ $ref: "#/components/schemas/Y" }], description: "a" } } } },
+    },
+  });
   expect(fromV3.get("X")).toEqual({ description: "x", properties: { a: { description: "a" } } });
   expect(() => descriptionsOf({ paths: {} })).toThrow("has neither definitions (OpenAPI v2) nor components.schemas (OpenAPI v3)");
 });
@@ -52,13 +59,19 @@ test("loadDescriptions() names the file it cannot use", () => {
 
 test("the served /openapi/v2 (JSON and protobuf) and /openapi/v3 documents carry the supplied descriptions", async () => {
   const handler = createOpenApiHandler(builtInCatalog(), { descriptions: descriptionsOf(V2_DOCUMENT) });
-  const request = (path: string, accept?: string) => handler(new Request(`https://127.0.0.1${path}`, { headers: accept ? { Accept: accept } : {} }));
+  const request = (path: string, accept?: string) =>
+    handler(new Request(`https://127.0.0.1${path}`, { headers: accept ? { Accept: accept } : {} }));
   const v2 = await (await request("/openapi/v2"))!.json() as Json;
   expect(v2.definitions["io.k8s.api.core.v1.ConfigMap"].description).toBe("Settings a pod reads.");
-  expect(v2.definitions["io.k8s.api.core.v1.ConfigMap"].properties.metadata).toEqual({ description: "The usual metadata.", $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" });
+  expect(v2.definitions["io.k8s.api.core.v1.ConfigMap"].properties.metadata).toEqual({
+    description: "The usual metadata.",
+    $ref: "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+  });
   expect(v2.definitions["io.k8s.api.core.v1.Pod"].description).toBeUndefined();
   const v3 = await (await request("/openapi/v3/api/v1"))!.json() as Json;
   expect(v3.components.schemas["io.k8s.api.core.v1.PodSpec"].properties.containers.description).toBe("What runs.");
-  const protobuf = new Uint8Array(await (await request("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"))!.arrayBuffer());
+  const protobuf = new Uint8Array(
+    await (await request("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"))!.arrayBuffer(),
+  );
   expect(new TextDecoder().decode(protobuf)).toContain("Text values by key.");
 });

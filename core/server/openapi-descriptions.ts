@@ -70,10 +70,12 @@ export function describedSchema(schema: Schema, tree: DescriptionTree): Schema {
   const out: Record<string, unknown> = tree.description && !("description" in schema) ? { description: tree.description } : {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "properties" && tree.properties) {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, field]) => {
-        const child = tree.properties![name];
-        return [name, child ? describedSchema(field, child) : field];
-      }));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, Schema>).map(([name, field]) => {
+          const child = tree.properties![name];
+          return [name, child ? describedSchema(field, child) : field];
+        }),
+      );
     } else if (key === "items" && tree.items) out.items = describedSchema(value as Schema, tree.items);
     else if (key === "additionalProperties" && tree.additionalProperties && isPlainObject(value)) {
       out.additionalProperties = describedSchema(value as Schema, tree.additionalProperties);

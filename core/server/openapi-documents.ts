@@ -98,9 +98,7 @@ export function documentSource(catalog: Catalog, lookup: SchemaLookup, key: stri
     const operation = discoveryOperation(`get${groupIdentifier(parts[1])}APIGroup`, groupTag(parts[1]), META + "APIGroup");
     return single(`/apis/${parts[1]}/`, operation);
   }
-  return parts[0] === "api"
-    ? groupVersionSource(catalog, lookup, "", parts[1])
-    : groupVersionSource(catalog, lookup, parts[1], parts[2]);
+  return parts[0] === "api" ? groupVersionSource(catalog, lookup, "", parts[1]) : groupVersionSource(catalog, lookup, parts[1], parts[2]);
 }
 
 /** Every served path with the definitions they need: the content of /openapi/v2. */

@@ -50,7 +50,9 @@ export const PATCH_MEDIA_TYPES = [
 export const ANY_MEDIA_TYPE = ["*/*"];
 /** Custom resources take bodies as JSON or YAML and no strategic merge patch (apiextensions-apiserver's openapi builder.buildRoute). */
 export const CUSTOM_RESOURCE_MEDIA_TYPES = ["application/json", "application/yaml"];
-export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== "application/strategic-merge-patch+json");
+export const CUSTOM_RESOURCE_PATCH_MEDIA_TYPES = PATCH_MEDIA_TYPES.filter((mediaType) =>
+  mediaType !== "application/strategic-merge-patch+json"
+);
 
 export const META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
@@ -81,8 +83,6 @@ export function splitParameters(operations: readonly Operation[]): { shared: Par
   const shared = (operations[0]?.parameters ?? []).filter((parameter) => sharedKeys.has(key(parameter)));
   return {
     shared: [...shared].sort(compareParameters),
-    own: operations.map((operation) =>
-      operation.parameters.filter((parameter) => !sharedKeys.has(key(parameter))).sort(compareParameters)
-    ),
+    own: operations.map((operation) => operation.parameters.filter((parameter) => !sharedKeys.has(key(parameter))).sort(compareParameters)),
   };
 }

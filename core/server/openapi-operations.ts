@@ -242,7 +242,14 @@ export function groupVersionOperations(
     const listRef = options.definitionName(group, version, type.listKind);
     const scope = type.namespaced ? "/namespaces/{namespace}" : "";
     const scopeParameters = type.namespaced ? [path("namespace")] : [];
-    const base = { type, namespaced: type.namespaced, gvk: { group, kind: type.kind, version }, ref, mediaTypes: objectTypes, customResource: !builtIn };
+    const base = {
+      type,
+      namespaced: type.namespaced,
+      gvk: { group, kind: type.kind, version },
+      ref,
+      mediaTypes: objectTypes,
+      customResource: !builtIn,
+    };
     const collection: Target = { ...base, pathParameters: scopeParameters };
     const item: Target = { ...base, pathParameters: [path("name"), ...scopeParameters] };
     const collectionPath = `${root}${scope}/${type.resource}`;

@@ -29,7 +29,13 @@ test("schemaMessage() maps refs, types, maps and arrays onto gnostic's Schema wi
     required: ["spec"],
     properties: {
       additional_properties: [
-        { name: "spec", value: { _ref: "#/definitions/a.Spec", vendor_extension: [{ name: "x-kubernetes-patch-strategy", value: { yaml: "retainKeys\n" } }] } },
+        {
+          name: "spec",
+          value: {
+            _ref: "#/definitions/a.Spec",
+            vendor_extension: [{ name: "x-kubernetes-patch-strategy", value: { yaml: "retainKeys\n" } }],
+          },
+        },
         { name: "labels", value: { type: { value: ["object"] }, additional_properties: { schema: { type: { value: ["string"] } } } } },
         { name: "raw", value: { type: { value: ["object"] }, additional_properties: { boolean: true } } },
         {
@@ -54,11 +60,22 @@ test("the served v2 document survives encoding: paths, operations, parameter var
   expect(message.paths.path.map((entry: Json) => entry.name)).toEqual(Object.keys(document.paths));
   const pods = message.paths.path.find((entry: Json) => entry.name === "/api/v1/namespaces/{namespace}/pods").value;
   expect(pods.post.operation_id).toBe("createCoreV1NamespacedPod");
-  expect(pods.post.parameters[0].parameter.body_parameter).toEqual({ name: "body", in: "body", required: true, schema: { _ref: "#/definitions/io.k8s.api.core.v1.Pod" } });
+  expect(pods.post.parameters[0].parameter.body_parameter).toEqual({
+    name: "body",
+    in: "body",
+    required: true,
+    schema: { _ref: "#/definitions/io.k8s.api.core.v1.Pod" },
+  });
   const gvk = pods.post.vendor_extension.find((extension: Json) => extension.name === "x-kubernetes-group-version-kind");
   expect(gvk.value.yaml).toBe('group: ""\nkind: Pod\nversion: v1\n');
   const namespace = pods.parameters.find((item: Json) => item.parameter.non_body_parameter.path_parameter_sub_schema?.name === "namespace");
-  expect(namespace.parameter.non_body_parameter.path_parameter_sub_schema).toEqual({ required: true, in: "path", name: "namespace", type: "string", unique_items: true });
+  expect(namespace.parameter.non_body_parameter.path_parameter_sub_schema).toEqual({
+    required: true,
+    in: "path",
+    name: "namespace",
+    type: "string",
+    unique_items: true,
+  });
   const ok = pods.get.responses.response_code.find((entry: Json) => entry.name === "200").value.response;
   expect(ok.schema.schema._ref).toBe("#/definitions/io.k8s.api.core.v1.PodList");
   const names = message.definitions.additional_properties.map((entry: Json) => entry.name);

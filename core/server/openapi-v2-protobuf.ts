@@ -15,9 +15,25 @@ export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = "application/com.github.proto-op
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
 // Schema keywords carried as-is, only renamed to the proto's snake_case.
 const PLAIN_SCHEMA_KEYS = new Set([
-  "format", "title", "description", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties",
-  "required", "discriminator", "readOnly",
+  "format",
+  "title",
+  "description",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "discriminator",
+  "readOnly",
 ]);
 
 let documentType: protobuf.Type | undefined;
@@ -72,11 +88,21 @@ function parameterMessage(parameter: Json): Json {
   if (typeof parameter.$ref === "string") return { json_reference: { _ref: parameter.$ref } };
   const { name, in: location, description, required } = parameter;
   if (location === "body") {
-    return { parameter: { body_parameter: { description, name, in: location, required, schema: schemaMessage(parameter.schema as Json) } } };
+    return {
+      parameter: { body_parameter: { description, name, in: location, required, schema: schemaMessage(parameter.schema as Json) } },
+    };
   }
   const subSchema = SUB_SCHEMA_OF_LOCATION[location as string];
   if (subSchema === undefined) throw new Error(`openapi v2 protobuf: unsupported parameter location ${String(location)}`);
-  const fields = { required, in: location, description, name, type: parameter.type, format: parameter.format, unique_items: parameter.uniqueItems };
+  const fields = {
+    required,
+    in: location,
+    description,
+    name,
+    type: parameter.type,
+    format: parameter.format,
+    unique_items: parameter.uniqueItems,
+  };
   return { parameter: { non_body_parameter: { [subSchema]: fields } } };
 }
 
@@ -110,7 +136,14 @@ function pathItemMessage(item: Json): Json {
 
 function securityDefinitionMessage(definition: Json): Json {
   if (definition.type !== "apiKey") throw new Error(`openapi v2 protobuf: unsupported security definition type ${String(definition.type)}`);
-  return { api_key_security: withExtensions({ type: definition.type, name: definition.name, in: definition.in, description: definition.description }, definition) };
+  return {
+    api_key_security: withExtensions({
+      type: definition.type,
+      name: definition.name,
+      in: definition.in,
+      description: definition.description,
+    }, definition),
+  };
 }
 
 /** The Swagger 2.0 document as a plain openapi.v2.Document message (protobufjs field names). */
@@ -129,7 +162,9 @@ export function documentMessage(document: Json): Json {
     security: ((document.security ?? []) as Record<string, string[]>[]).map((requirement) => ({
       additional_properties: namedList(requirement, (scopes) => ({ value: scopes })),
     })),
-    security_definitions: { additional_properties: namedList((document.securityDefinitions ?? {}) as Record<string, Json>, securityDefinitionMessage) },
+    security_definitions: {
+      additional_properties: namedList((document.securityDefinitions ?? {}) as Record<string, Json>, securityDefinitionMessage),
+    },
   }, document);
 }
 

@@ -80,7 +80,9 @@ export function v2Document(source: DocumentSource, serverVersion: string): Json 
     swagger: "2.0",
     info: { title: "Kubernetes", version: serverVersion },
     paths: v2Paths(source.paths),
-    definitions: Object.fromEntries(reachableSchemas(source.paths, source.definitions).map(([name, schema]) => [name, v2Schema(v2Definition(schema))])),
+    definitions: Object.fromEntries(
+      reachableSchemas(source.paths, source.definitions).map(([name, schema]) => [name, v2Schema(v2Definition(schema))]),
+    ),
     securityDefinitions: { BearerToken: { type: "apiKey", name: "authorization", in: "header", description: "Bearer token" } },
     security: [{ BearerToken: [] }],
   };

@@ -1,14 +1,7 @@
 /** Renders operations and compact schemas as an OpenAPI 3.0 document shaped like kube-apiserver 1.26's /openapi/v3/<gv>. */
 import { reachableDefinitions } from "../schema/references.ts";
 import type { Definitions, Schema } from "../schema/types.ts";
-import {
-  type Operation,
-  type Parameter,
-  type Payload,
-  type PathOperations,
-  RESPONSE_TEXT,
-  splitParameters,
-} from "./openapi-model.ts";
+import { type Operation, type Parameter, type PathOperations, type Payload, RESPONSE_TEXT, splitParameters } from "./openapi-model.ts";
 
 type Json = Record<string, unknown>;
 

@@ -71,8 +71,10 @@ test("the apps/v1 document offers fieldValidation on deployment create, replace 
     expect(operation["x-kubernetes-group-version-kind"]).toEqual({ group: "apps", kind: "Deployment", version: "v1" });
   }
   expect(Object.keys(item.patch.requestBody.content)).toContain("application/apply-patch+yaml");
-  expect(document.paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].get.responses["200"]
-    .content["application/json"].schema).toEqual({ $ref: "#/components/schemas/io.k8s.api.autoscaling.v1.Scale" });
+  expect(
+    document.paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].get.responses["200"]
+      .content["application/json"].schema,
+  ).toEqual({ $ref: "#/components/schemas/io.k8s.api.autoscaling.v1.Scale" });
   expect(document.components.schemas["io.k8s.api.apps.v1.DeploymentSpec"].properties.strategy).toEqual({
     allOf: [{ $ref: "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy" }],
     default: {},
@@ -145,7 +147,9 @@ test("/openapi/v2 answers the first of JSON or gnostic protobuf in the Accept li
   expect(protobufOnly.headers.get("content-type")).toBe("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
   const bytes = new Uint8Array(await protobufOnly.arrayBuffer());
   expect(protobufOnly.headers.get("etag")).toBe(`"${documentHash(bytes)}"`);
-  const jsonFirst = await get(handler, "/openapi/v2", { Accept: "application/json, application/com.github.proto-openapi.spec.v2.v1.0+protobuf" });
+  const jsonFirst = await get(handler, "/openapi/v2", {
+    Accept: "application/json, application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+  });
   expect(jsonFirst.headers.get("content-type")).toBe("application/json");
   expect(jsonFirst.headers.get("etag")).not.toBe(protobufOnly.headers.get("etag"));
 });

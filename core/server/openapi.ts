@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Catalog } from "../registry/catalog.ts";
 import { builtInSchemas, type SchemaLookup } from "../schema/lookup.ts";
-import { aggregatedV3, type AggregatedOpenApiSource, withAggregatedV2 } from "./openapi-aggregated.ts";
+import { type AggregatedOpenApiSource, aggregatedV3, withAggregatedV2 } from "./openapi-aggregated.ts";
 import { definitionDescriber, type Descriptions } from "./openapi-descriptions.ts";
 import { combinedSource, documentKeys, documentSource } from "./openapi-documents.ts";
 import { v2Document } from "./openapi-v2.ts";
@@ -112,10 +112,12 @@ export function createOpenApiHandler(
   };
   const v3Index = (): Rendered => {
     index ??= rendered({
-      paths: Object.fromEntries(v3Keys().map((key) => [
-        key,
-        { serverRelativeURL: `${V3_PREFIX}${key}?hash=${v3For(key)!.hash}` },
-      ])),
+      paths: Object.fromEntries(
+        v3Keys().map((key) => [
+          key,
+          { serverRelativeURL: `${V3_PREFIX}${key}?hash=${v3For(key)!.hash}` },
+        ]),
+      ),
     });
     return index;
   };
@@ -132,7 +134,10 @@ export function createOpenApiHandler(
     if (path === "/openapi/v2") {
       if (!v2Source) {
         const combined = combinedSource(catalog, schemas);
-        v2Source = withAggregatedV2(v2Document({ ...combined, definitions: describe(combined.definitions) }, serverVersion), aggregatedDocuments());
+        v2Source = withAggregatedV2(
+          v2Document({ ...combined, definitions: describe(combined.definitions) }, serverVersion),
+          aggregatedDocuments(),
+        );
       }
       const document = form === "json" ? (v2 ??= rendered(v2Source)) : (v2Protobuf ??= renderedV2Protobuf(v2Source));
       return Promise.resolve(answer(request, document, NO_CACHE));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { listenHttps } from "../runtime/listener.ts";
 import { subjectAltNames } from "./certificates.ts";
-import { writeKubeconfig, serverUrl } from "./kubeconfig.ts";
+import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { DEFAULT_SERVING_HOSTS, ensureCertificates, issueClientCertificate } from "./pki.ts";
 
 const run = promisify(execFile);
@@ -75,9 +75,16 @@ test("kubectl trusts the serving certificate and presents the admin certificate 
   );
   try {
     const kubeconfig = join(dir, "admin.kubeconfig");
-    await writeKubeconfig(kubeconfig, serverUrl("127.0.0.1", listener.port), { caPem: pki.caPem, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
+    await writeKubeconfig(kubeconfig, serverUrl("127.0.0.1", listener.port), {
+      caPem: pki.caPem,
+      clientCertPem: pki.admin.certPem,
+      clientKeyPem: pki.admin.keyPem,
+    });
     const { stdout } = await run("/usr/bin/kubectl", ["--kubeconfig", kubeconfig, "get", "--raw", "/x"]);
-    expect(JSON.parse(stdout)).toMatchObject({ path: "/x", user: { commonName: "admin", organizations: ["system:masters"], verified: true } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      path: "/x",
+      user: { commonName: "admin", organizations: ["system:masters"], verified: true },
+    });
   } finally {
     await listener.close();
   }

@@ -6,16 +6,16 @@ import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type CertificateAuthority,
-  type IssuedCertificate,
   createCertificateAuthority,
-  isUsableLeaf,
   issueClientCertificate,
+  type IssuedCertificate,
   issueServingCertificate,
+  isUsableLeaf,
   loadCertificateAuthority,
   subjectAltNames,
 } from "./certificates.ts";
 
-export { type CertificateAuthority, type IssuedCertificate, issueClientCertificate } from "./certificates.ts";
+export { type CertificateAuthority, issueClientCertificate, type IssuedCertificate } from "./certificates.ts";
 
 /** Names every in-cluster client expects the API server certificate to carry. */
 export const DEFAULT_SERVING_HOSTS = [
@@ -105,7 +105,10 @@ export async function ensureFrontProxyCertificates(dataDir: string): Promise<{ c
   return { caPem, client };
 }
 
-async function ensureAuthority(files: { caCert: string; caKey: string }, commonName = "kubun-ca"): Promise<{ ca: CertificateAuthority; caPem: string }> {
+async function ensureAuthority(
+  files: { caCert: string; caKey: string },
+  commonName = "kubun-ca",
+): Promise<{ ca: CertificateAuthority; caPem: string }> {
   const existing = await readPair(files.caCert, files.caKey);
   if (existing) return { ca: await loadCertificateAuthority(existing.certPem, existing.keyPem), caPem: existing.certPem };
   const created = await createCertificateAuthority(commonName, { days: CA_DAYS });

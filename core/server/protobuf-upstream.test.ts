@@ -36,7 +36,10 @@ function messageNameOf(definition: string): string {
 /** Splits the k8s\0 envelope with the upstream runtime.Unknown. */
 function unwrap(root: protobuf.Root, bytes: Uint8Array): { typeMeta: Record<string, string>; raw: Uint8Array } {
   expect([...bytes.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
-  return root.lookupType("k8s.io.apimachinery.pkg.runtime.Unknown").decode(bytes.subarray(4)) as unknown as { typeMeta: Record<string, string>; raw: Uint8Array };
+  return root.lookupType("k8s.io.apimachinery.pkg.runtime.Unknown").decode(bytes.subarray(4)) as unknown as {
+    typeMeta: Record<string, string>;
+    raw: Uint8Array;
+  };
 }
 
 async function bodyBytes(response: Response): Promise<Uint8Array> {
@@ -72,7 +75,10 @@ test("a Status error answered in protobuf decodes with kube's meta/v1 Status", a
     return;
   }
   const root = upstreamRoot();
-  const { typeMeta, raw } = unwrap(root, await bodyBytes(respondError(newNotFound({ group: "apps", resource: "deployments" }, "web"), PROTOBUF_ACCEPT)));
+  const { typeMeta, raw } = unwrap(
+    root,
+    await bodyBytes(respondError(newNotFound({ group: "apps", resource: "deployments" }, "web"), PROTOBUF_ACCEPT)),
+  );
   expect(typeMeta).toEqual({ apiVersion: "v1", kind: "Status" });
   const statusType = root.lookupType("k8s.io.apimachinery.pkg.apis.meta.v1.Status");
   expect(statusType.toObject(statusType.decode(raw))).toEqual({

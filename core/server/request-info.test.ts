@@ -3,24 +3,123 @@ import { parseRequestInfo } from "./request-info.ts";
 
 function info(method: string, path: string) {
   const r = parseRequestInfo(method, new URL(`https://h${path}`));
-  return { verb: r.verb, group: r.apiGroup, version: r.apiVersion, ns: r.namespace, resource: r.resource, name: r.name, sub: r.subresource, res: r.isResourceRequest };
+  return {
+    verb: r.verb,
+    group: r.apiGroup,
+    version: r.apiVersion,
+    ns: r.namespace,
+    resource: r.resource,
+    name: r.name,
+    sub: r.subresource,
+    res: r.isResourceRequest,
+  };
 }
 
 test.each([
   ["GET", "/api/v1/pods", { verb: "list", group: "", version: "v1", ns: "", resource: "pods", name: "", sub: "", res: true }],
-  ["GET", "/api/v1/namespaces/ns1/pods/p1", { verb: "get", group: "", version: "v1", ns: "ns1", resource: "pods", name: "p1", sub: "", res: true }],
-  ["PUT", "/api/v1/namespaces/ns1/pods/p1/status", { verb: "update", group: "", version: "v1", ns: "ns1", resource: "pods", name: "p1", sub: "status", res: true }],
-  ["GET", "/api/v1/namespaces/ns1", { verb: "get", group: "", version: "v1", ns: "ns1", resource: "namespaces", name: "ns1", sub: "", res: true }],
-  ["PUT", "/api/v1/namespaces/ns1/finalize", { verb: "update", group: "", version: "v1", ns: "ns1", resource: "namespaces", name: "ns1", sub: "finalize", res: true }],
+  ["GET", "/api/v1/namespaces/ns1/pods/p1", {
+    verb: "get",
+    group: "",
+    version: "v1",
+    ns: "ns1",
+    resource: "pods",
+    name: "p1",
+    sub: "",
+    res: true,
+  }],
+  ["PUT", "/api/v1/namespaces/ns1/pods/p1/status", {
+    verb: "update",
+    group: "",
+    version: "v1",
+    ns: "ns1",
+    resource: "pods",
+    name: "p1",
+    sub: "status",
+    res: true,
+  }],
+  ["GET", "/api/v1/namespaces/ns1", {
+    verb: "get",
+    group: "",
+    version: "v1",
+    ns: "ns1",
+    resource: "namespaces",
+    name: "ns1",
+    sub: "",
+    res: true,
+  }],
+  ["PUT", "/api/v1/namespaces/ns1/finalize", {
+    verb: "update",
+    group: "",
+    version: "v1",
+    ns: "ns1",
+    resource: "namespaces",
+    name: "ns1",
+    sub: "finalize",
+    res: true,
+  }],
   ["GET", "/api/v1/namespaces", { verb: "list", group: "", version: "v1", ns: "", resource: "namespaces", name: "", sub: "", res: true }],
-  ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=1", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
-  ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=True", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
+  ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=1", {
+    verb: "watch",
+    group: "apps",
+    version: "v1",
+    ns: "d",
+    resource: "deployments",
+    name: "",
+    sub: "",
+    res: true,
+  }],
+  ["GET", "/apis/apps/v1/namespaces/d/deployments?watch=True", {
+    verb: "watch",
+    group: "apps",
+    version: "v1",
+    ns: "d",
+    resource: "deployments",
+    name: "",
+    sub: "",
+    res: true,
+  }],
   ["GET", "/api/v1/pods?watch", { verb: "watch", group: "", version: "v1", ns: "", resource: "pods", name: "", sub: "", res: true }],
   ["GET", "/api/v1/pods?watch=FALSE", { verb: "list", group: "", version: "v1", ns: "", resource: "pods", name: "", sub: "", res: true }],
-  ["GET", "/api/v1/namespaces/ns1/pods/", { verb: "list", group: "", version: "v1", ns: "ns1", resource: "pods", name: "", sub: "", res: true }],
-  ["GET", "/apis/apps/v1/watch/namespaces/d/deployments", { verb: "watch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "", sub: "", res: true }],
-  ["DELETE", "/api/v1/namespaces/d/configmaps", { verb: "deletecollection", group: "", version: "v1", ns: "d", resource: "configmaps", name: "", sub: "", res: true }],
-  ["PATCH", "/apis/apps/v1/namespaces/d/deployments/x/scale", { verb: "patch", group: "apps", version: "v1", ns: "d", resource: "deployments", name: "x", sub: "scale", res: true }],
+  ["GET", "/api/v1/namespaces/ns1/pods/", {
+    verb: "list",
+    group: "",
+    version: "v1",
+    ns: "ns1",
+    resource: "pods",
+    name: "",
+    sub: "",
+    res: true,
+  }],
+  ["GET", "/apis/apps/v1/watch/namespaces/d/deployments", {
+    verb: "watch",
+    group: "apps",
+    version: "v1",
+    ns: "d",
+    resource: "deployments",
+    name: "",
+    sub: "",
+    res: true,
+  }],
+  ["DELETE", "/api/v1/namespaces/d/configmaps", {
+    verb: "deletecollection",
+    group: "",
+    version: "v1",
+    ns: "d",
+    resource: "configmaps",
+    name: "",
+    sub: "",
+    res: true,
+  }],
+  ["PATCH", "/apis/apps/v1/namespaces/d/deployments/x/scale", {
+    verb: "patch",
+    group: "apps",
+    version: "v1",
+    ns: "d",
+    resource: "deployments",
+    name: "x",
+    sub: "scale",
+    res: true,
+  }],
   ["POST", "/api/v1/nodes", { verb: "create", group: "", version: "v1", ns: "", resource: "nodes", name: "", sub: "", res: true }],
 ])("%s %s is classified as kube does", (method, path, expected) => {
   expect(info(method, path)).toEqual(expected);
@@ -34,7 +133,7 @@ test("paths outside /api and /apis are non-resource requests with the lower-case
   }
 });
 
-test("parseRequestInfo() reads the path as sent: an encoded \"..\" stays a name (kube's RequestInfoFactory does not resolve dot segments)", () => {
+test('parseRequestInfo() reads the path as sent: an encoded ".." stays a name (kube\'s RequestInfoFactory does not resolve dot segments)', () => {
   const sent = "/api/v1/namespaces/default/configmaps/%2e%2e";
   const info = parseRequestInfo("GET", new URL(`https://h${sent}`), sent);
   expect([info.namespace, info.resource, info.name, info.verb]).toEqual(["default", "configmaps", "..", "get"]);

@@ -27,7 +27,15 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** Virtual types (spec 2.1) answer through their own issues' handlers, not the generic store. */
-const VIRTUAL = new Set(["bindings", "componentstatuses", "tokenreviews", "subjectaccessreviews", "selfsubjectaccessreviews", "selfsubjectrulesreviews", "localsubjectaccessreviews"]);
+const VIRTUAL = new Set([
+  "bindings",
+  "componentstatuses",
+  "tokenreviews",
+  "subjectaccessreviews",
+  "selfsubjectaccessreviews",
+  "selfsubjectrulesreviews",
+  "localsubjectaccessreviews",
+]);
 
 /** Subresources the generic store serves; the others answer through virtual handlers. */
 const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "ephemeralcontainers", "approval"]);
@@ -52,7 +60,9 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (!sub) throw newResourceNotFound();
-    if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) throw newMethodNotSupported(qualified, info.verb);
+    if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) {
+      throw newMethodNotSupported(qualified, info.verb);
+    }
   }
   // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
   if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();

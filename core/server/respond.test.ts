@@ -19,7 +19,13 @@ test("respondError() answers a protobuf Status when protobuf comes first in Acce
   expect(response.headers.get("content-type")).toBe("application/vnd.kubernetes.protobuf");
   const decoded = decodeProtobufObject(new Uint8Array(await response.arrayBuffer()));
   expect(decoded.kind).toBe("Status");
-  expect(decoded.object).toMatchObject({ apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, details: { name: "web", kind: "pods" } });
+  expect(decoded.object).toMatchObject({
+    apiVersion: "v1",
+    status: "Failure",
+    reason: "NotFound",
+    code: 404,
+    details: { name: "web", kind: "pods" },
+  });
   expect(decoded.object.message).toBe('pods "web" not found');
 });
 

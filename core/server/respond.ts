@@ -4,7 +4,14 @@ import { encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../api/protobuf/mod.t
 import { type StatusError } from "../api/errors.ts";
 import { negotiate, type Representation } from "../api/negotiate.ts";
 import type { Printer } from "../api/printers/mod.ts";
-import { type IncludeObject, partialObjectMetadata, partialObjectMetadataList, tableRow, type TableOptions, toTable } from "../api/table.ts";
+import {
+  type IncludeObject,
+  partialObjectMetadata,
+  partialObjectMetadataList,
+  type TableOptions,
+  tableRow,
+  toTable,
+} from "../api/table.ts";
 import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
 import { streamJsonWithArray } from "./streamed-json.ts";
 
@@ -22,7 +29,12 @@ export interface EncodeOptions {
 function tableOptionsOf(version: string, options: EncodeOptions): TableOptions {
   const printer = options.printer;
   const now = new Date();
-  return { version, include: options.includeObject, columns: printer?.columns, cells: printer ? (obj) => printer.cells(obj, now) : undefined };
+  return {
+    version,
+    include: options.includeObject,
+    columns: printer?.columns,
+    cells: printer ? (obj) => printer.cells(obj, now) : undefined,
+  };
 }
 
 function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions) {
@@ -86,7 +98,12 @@ function streamedList(list: KubeList, options: EncodeOptions): ReadableStream<Ui
   const rep = options.representation;
   if (rep.format === "json") return streamJsonWithArray(list, "items", list.items, (obj) => obj);
   if (rep.format === "partial-metadata") {
-    return streamJsonWithArray(partialObjectMetadataList({ ...list, items: [] }, rep.version), "items", list.items, (obj) => partialObjectMetadata(obj, rep.version));
+    return streamJsonWithArray(
+      partialObjectMetadataList({ ...list, items: [] }, rep.version),
+      "items",
+      list.items,
+      (obj) => partialObjectMetadata(obj, rep.version),
+    );
   }
   if (rep.format === "table") {
     const table = tableOptionsOf(rep.version, options);
@@ -96,8 +113,16 @@ function streamedList(list: KubeList, options: EncodeOptions): ReadableStream<Ui
 }
 
 /** A Status in JSON, YAML or protobuf; Table and metadata-only forms do not apply to it and fall back to JSON. */
-function statusResponse(status: unknown, code: number, representation: Representation, headers: HeadersInit = {}, pretty = false): Response {
-  const form: Representation = representation.format === "yaml" || representation.format === "protobuf" ? representation : { format: "json" };
+function statusResponse(
+  status: unknown,
+  code: number,
+  representation: Representation,
+  headers: HeadersInit = {},
+  pretty = false,
+): Response {
+  const form: Representation = representation.format === "yaml" || representation.format === "protobuf"
+    ? representation
+    : { format: "json" };
   return new Response(encodeBody(status, { representation: form, pretty, includeObject: "Object" }) as BodyInit, {
     status: code,
     headers: { ...headers, "Content-Type": contentTypeOf(form) },

@@ -18,14 +18,19 @@ function kubectl(kubeconfig: string, ...args: string[]): Promise<{ stdout: strin
 test("runServer() serves on a free port and writes an admin kubeconfig kubectl can use", async () => {
   const dataDir = join(root, "first");
   const lines: string[] = [];
-  const server = await runServer(parseFlags(["--secure-port=0", `--data-dir=${dataDir}`]), { log: (line) => lines.push(line), authenticators: [] });
+  const server = await runServer(parseFlags(["--secure-port=0", `--data-dir=${dataDir}`]), {
+    log: (line) => lines.push(line),
+    authenticators: [],
+  });
   try {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(server.kubeconfigPath).mode & 0o777).toBe(0o600);
     expect(readFileSync(server.kubeconfigPath, "utf8")).toContain(`server: https://127.0.0.1:${server.port}`);
     expect(existsSync(join(dataDir, "kubun.db"))).toBe(true);
     expect((await kubectl(server.kubeconfigPath, "get", "--raw", "/livez")).stdout).toBe("ok");
-    expect(lines).toEqual([`kubun: serving the Kubernetes API on https://127.0.0.1:${server.port} (data dir ${dataDir}, admin kubeconfig ${server.kubeconfigPath})`]);
+    expect(lines).toEqual([
+      `kubun: serving the Kubernetes API on https://127.0.0.1:${server.port} (data dir ${dataDir}, admin kubeconfig ${server.kubeconfigPath})`,
+    ]);
     expect(lines.join("")).not.toContain("PRIVATE KEY");
   } finally {
     await server.stop();
@@ -49,7 +54,10 @@ test("stop() closes the port and a second start reuses the data directory's CA",
 });
 
 test("a port already in use fails the start with EADDRINUSE", async () => {
-  const holder = await runServer(parseFlags(["--secure-port=0", `--data-dir=${join(root, "holder")}`]), { log: () => {}, authenticators: [] });
+  const holder = await runServer(parseFlags(["--secure-port=0", `--data-dir=${join(root, "holder")}`]), {
+    log: () => {},
+    authenticators: [],
+  });
   try {
     const flags = parseFlags([`--secure-port=${holder.port}`, `--data-dir=${join(root, "clash")}`]);
     await expect(runServer(flags, { log: () => {}, authenticators: [] })).rejects.toThrow("EADDRINUSE");
@@ -60,5 +68,7 @@ test("a port already in use fails the start with EADDRINUSE", async () => {
 
 test("a serving certificate file without its key is refused", async () => {
   const flags = parseFlags(["--secure-port=0", `--data-dir=${join(root, "half-tls")}`, "--tls-cert-file=/nonexistent.crt"]);
-  await expect(runServer(flags, { log: () => {}, authenticators: [] })).rejects.toThrow("--tls-cert-file and --tls-private-key-file must be set together");
+  await expect(runServer(flags, { log: () => {}, authenticators: [] })).rejects.toThrow(
+    "--tls-cert-file and --tls-private-key-file must be set together",
+  );
 });

@@ -97,7 +97,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   const metrics = new ApiMetrics();
   const encryption = config.encryptionProviderConfig
-    ? encryptionConfigSource(config.encryptionProviderConfig, { reload: config.encryptionProviderConfigAutomaticReload, metrics: encryptionMetrics(metrics.registry), log })
+    ? encryptionConfigSource(config.encryptionProviderConfig, {
+      reload: config.encryptionProviderConfigAutomaticReload,
+      metrics: encryptionMetrics(metrics.registry),
+      log,
+    })
     : undefined;
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
   const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync });
@@ -133,9 +137,20 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const authentication = await buildAuthentication(options.authenticators, pluginContext);
   const authorizer = options.authorizers ? await buildAuthorization(options.authorizers, pluginContext) : ALLOW_ALL;
   registerEscalationGuards(registry.writeGuards, authorizer, clientRoleReader(pluginContext.client));
-  const clusterRoleAggregation = await startClusterRoleAggregation(registry.as(controllerActor("clusterrole-aggregation", authorizer)), catalog);
+  const clusterRoleAggregation = await startClusterRoleAggregation(
+    registry.as(controllerActor("clusterrole-aggregation", authorizer)),
+    catalog,
+  );
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], { config, registry, catalog, client: pluginContext.client, sections: admissionSections, metricsRegistry: metrics.registry, authorizer });
+  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], {
+    config,
+    registry,
+    catalog,
+    client: pluginContext.client,
+    sections: admissionSections,
+    metricsRegistry: metrics.registry,
+    authorizer,
+  });
   const proxyClient = await proxyClientCertificate(config, frontProxy.client);
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
   const virtualHandlers = new Map([
@@ -209,10 +224,19 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     address: WILDCARD_ADDRESSES.has(config.bindAddress) ? "127.0.0.1" : config.bindAddress,
     port: listener.port,
   });
-  if (isControllerEnabled("bootstrapsigner", config.controllers)) await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
+  if (isControllerEnabled("bootstrapsigner", config.controllers)) {
+    await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
+  }
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
-    settings: { config, caPem: pki.caPem, serverUrl: url, serviceAccountSigningKey: serviceAccounts.signingKey, clusterSigning, authorizer },
+    settings: {
+      config,
+      caPem: pki.caPem,
+      serverUrl: url,
+      serviceAccountSigningKey: serviceAccounts.signingKey,
+      clusterSigning,
+      authorizer,
+    },
     log,
   });
   log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
@@ -243,7 +267,10 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
   process.once("SIGINT", onSignal);
 }
 
-async function servingKeyPair(config: ServerConfig, generated: { certPem: string; keyPem: string }): Promise<{ certPem: string; keyPem: string }> {
+async function servingKeyPair(
+  config: ServerConfig,
+  generated: { certPem: string; keyPem: string },
+): Promise<{ certPem: string; keyPem: string }> {
   if (!config.tlsCertFile && !config.tlsPrivateKeyFile) return generated;
   if (!config.tlsCertFile || !config.tlsPrivateKeyFile) throw new Error("--tls-cert-file and --tls-private-key-file must be set together");
   return { certPem: await readFile(config.tlsCertFile, "utf8"), keyPem: await readFile(config.tlsPrivateKeyFile, "utf8") };
@@ -252,6 +279,8 @@ async function servingKeyPair(config: ServerConfig, generated: { certPem: string
 /** kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file, defaulting to the data dir's CA. */
 function clusterSigningFiles(config: ServerConfig, files: { caCert: string; caKey: string }): { certFile: string; keyFile: string } {
   if (!config.clusterSigningCertFile && !config.clusterSigningKeyFile) return { certFile: files.caCert, keyFile: files.caKey };
-  if (!config.clusterSigningCertFile || !config.clusterSigningKeyFile) throw new Error("--cluster-signing-cert-file and --cluster-signing-key-file must be set together");
+  if (!config.clusterSigningCertFile || !config.clusterSigningKeyFile) {
+    throw new Error("--cluster-signing-cert-file and --cluster-signing-key-file must be set together");
+  }
   return { certFile: config.clusterSigningCertFile, keyFile: config.clusterSigningKeyFile };
 }

@@ -8,7 +8,7 @@ import { loadServiceAccountKeys, type SigningKey } from "../auth/service-account
 import type { ServerConfig } from "./flags.ts";
 import type { Handler } from "./handlers/context.ts";
 import { tokenRequestHandler } from "./handlers/token-request.ts";
-import { issuerDiscovery, type IssuerDiscovery } from "./issuer-discovery.ts";
+import { type IssuerDiscovery, issuerDiscovery } from "./issuer-discovery.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 
 export interface ServiceAccountServing {

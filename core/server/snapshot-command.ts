@@ -32,7 +32,14 @@ interface SnapshotArgs {
 }
 
 export function parseSnapshotArgs(argv: string[], defaultDataDir: string): SnapshotArgs {
-  const args: SnapshotArgs = { action: "help", file: "", dataDir: defaultDataDir, dataDirGiven: false, bump: DEFAULT_REVISION_BUMP, output: "simple" };
+  const args: SnapshotArgs = {
+    action: "help",
+    file: "",
+    dataDir: defaultDataDir,
+    dataDirGiven: false,
+    bump: DEFAULT_REVISION_BUMP,
+    output: "simple",
+  };
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -47,7 +54,9 @@ export function parseSnapshotArgs(argv: string[], defaultDataDir: string): Snaps
     if (value === undefined) throw new FlagError(`flag needs an argument: ${arg}`);
     if (name === "data-dir") Object.assign(args, { dataDir: value, dataDirGiven: true });
     else if (name === "bump-revision") {
-      if (!/^[0-9]+$/.test(value)) throw new FlagError(`invalid argument "${value}" for "--bump-revision" flag: must be a non-negative integer`);
+      if (!/^[0-9]+$/.test(value)) {
+        throw new FlagError(`invalid argument "${value}" for "--bump-revision" flag: must be a non-negative integer`);
+      }
       args.bump = Number(value);
     } else if (name === "write-out") {
       if (value !== "simple" && value !== "json") throw new FlagError(`unsupported output format "${value}"; use simple or json`);
@@ -56,7 +65,9 @@ export function parseSnapshotArgs(argv: string[], defaultDataDir: string): Snaps
   }
   const [action, file, ...rest] = positional;
   if (action === undefined) return args;
-  if (action !== "save" && action !== "status" && action !== "restore") throw new FlagError(`unknown command "${action}" for "kubun snapshot"`);
+  if (action !== "save" && action !== "status" && action !== "restore") {
+    throw new FlagError(`unknown command "${action}" for "kubun snapshot"`);
+  }
   if (file === undefined || rest.length > 0) throw new FlagError(`"kubun snapshot ${action}" takes exactly one file argument`);
   if (action === "restore" && !args.dataDirGiven) throw new FlagError('required flag(s) "data-dir" not set');
   return { ...args, action, file };

@@ -31,8 +31,7 @@ async function take(watch: Watch, count: number): Promise<WatchMessage[]> {
   return messages;
 }
 
-const revisionsOf = (messages: WatchMessage[]) =>
-  messages.map((m) => (m.kind === "event" ? m.event.revision : `progress@${m.revision}`));
+const revisionsOf = (messages: WatchMessage[]) => messages.map((m) => (m.kind === "event" ? m.event.revision : `progress@${m.revision}`));
 
 test("a watch started during concurrent writes yields every later event once, in order", async () => {
   const storage = openSqliteStorage(":memory:");

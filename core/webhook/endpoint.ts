@@ -81,7 +81,12 @@ async function serviceEndpoint(client: ReadOnlyClient, service: ServiceReference
   const endpoints = await client.get({ group: "", version: "v1", resource: "endpoints", namespace: service.namespace, name: service.name });
   let candidates = endpoints ? readyAddressesOfEndpoints(endpoints, portName) : [];
   if (candidates.length === 0) {
-    const slices = await client.list({ group: "discovery.k8s.io", version: "v1", resource: "endpointslices", namespace: service.namespace });
+    const slices = await client.list({
+      group: "discovery.k8s.io",
+      version: "v1",
+      resource: "endpointslices",
+      namespace: service.namespace,
+    });
     candidates = readyAddressesOfSlices(slices.filter((s) => s.metadata.labels?.["kubernetes.io/service-name"] === service.name), portName);
   }
   if (candidates.length === 0) throw new Error(`no endpoints available for service "${id}"`);
@@ -96,5 +101,10 @@ export async function resolveTarget(clientConfig: ClientConfig, client: ReadOnly
   const port = service.port ?? 443;
   const path = service.path ?? "/";
   const host = `${service.name}.${service.namespace}.svc`;
-  return { url: new URL(`https://${host}:${port}${path}`), connect: await serviceEndpoint(client, service, port), credentialsKey: `${host}:${port}`, ca };
+  return {
+    url: new URL(`https://${host}:${port}${path}`),
+    connect: await serviceEndpoint(client, service, port),
+    credentialsKey: `${host}:${port}`,
+    ca,
+  };
 }

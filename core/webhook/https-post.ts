@@ -40,19 +40,29 @@ function authorizationOf(credentials: ClientCredentials | undefined): string | u
 function answerError(code: number, text: string): StatusError {
   try {
     const body: unknown = JSON.parse(text);
-    if (isPlainObject(body) && body.kind === "Status" && typeof body.message === "string") return new StatusError(code, String(body.reason ?? ""), body.message);
+    if (isPlainObject(body) && body.kind === "Status" && typeof body.message === "string") {
+      return new StatusError(code, String(body.reason ?? ""), body.message);
+    }
   } catch {
     // Not JSON: fall through to the generic answer.
   }
   return new StatusError(code, "", `the server responded with the status code ${code} but did not return more information`);
 }
 
-export function postJson(target: CallTarget, body: unknown, options: { timeoutSeconds: number; credentials?: ClientCredentials }): Promise<unknown> {
+export function postJson(
+  target: CallTarget,
+  body: unknown,
+  options: { timeoutSeconds: number; credentials?: ClientCredentials },
+): Promise<unknown> {
   const url = new URL(target.url);
   url.searchParams.set("timeout", `${options.timeoutSeconds}s`);
   const described = `Post "${url.href}"`;
   const payload = JSON.stringify(body);
-  const headers: Record<string, string | number> = { "Content-Type": "application/json", Accept: "application/json", "Content-Length": Buffer.byteLength(payload) };
+  const headers: Record<string, string | number> = {
+    "Content-Type": "application/json",
+    Accept: "application/json",
+    "Content-Length": Buffer.byteLength(payload),
+  };
   const authorization = authorizationOf(options.credentials);
   if (authorization) headers.Authorization = authorization;
   const host = target.connect?.host ?? url.hostname.replace(/^\[|\]$/g, "");
@@ -76,18 +86,19 @@ export function postJson(target: CallTarget, body: unknown, options: { timeoutSe
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => settle(() => {
-        const code = response.statusCode ?? 0;
-        if (code < 200 || code > 299) {
-          const status = answerError(code, text);
-          return reject(new PostFailure(status.message, status));
-        }
-        try {
-          resolve(JSON.parse(text));
-        } catch {
-          reject(new PostFailure(`${described}: the response body is not JSON`));
-        }
-      }));
+      response.on("end", () =>
+        settle(() => {
+          const code = response.statusCode ?? 0;
+          if (code < 200 || code > 299) {
+            const status = answerError(code, text);
+            return reject(new PostFailure(status.message, status));
+          }
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(new PostFailure(`${described}: the response body is not JSON`));
+          }
+        }));
       response.on("error", (error) => settle(() => reject(new PostFailure(`${described}: ${error.message}`))));
     });
     const timer = setTimeout(() => req.destroy(new Error("context deadline exceeded")), options.timeoutSeconds * 1000);

@@ -10,7 +10,11 @@ export default defineAdmissionPlugin({
   validate(request, { pluginConfig }) {
     const label = (pluginConfig as { label?: string } | undefined)?.label ?? "team";
     if (!request.object?.metadata.labels?.[label]) {
-      throw { code: 403, reason: "Forbidden", message: `${request.resource.resource} "${request.name}" is forbidden: missing required label "${label}"` };
+      throw {
+        code: 403,
+        reason: "Forbidden",
+        message: `${request.resource.resource} "${request.name}" is forbidden: missing required label "${label}"`,
+      };
     }
   },
 });

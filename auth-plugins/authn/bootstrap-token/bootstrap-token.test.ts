@@ -7,7 +7,14 @@ const TOKEN = "abcdef.0123456789abcdef";
 
 function secret(data: Record<string, string>, extra: Partial<KubeObject> & { type?: string } = {}): KubeObject {
   const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString("base64")]));
-  return { apiVersion: "v1", kind: "Secret", metadata: { name: "bootstrap-token-abcdef", namespace: "kube-system" }, type: "bootstrap.kubernetes.io/token", data: encoded, ...extra } as KubeObject;
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "bootstrap-token-abcdef", namespace: "kube-system" },
+    type: "bootstrap.kubernetes.io/token",
+    data: encoded,
+    ...extra,
+  } as KubeObject;
 }
 
 const VALID = { "token-id": "abcdef", "token-secret": "0123456789abcdef", "usage-bootstrap-authentication": "true" };
@@ -25,14 +32,23 @@ function authenticatorFor(stored: KubeObject | null) {
 
 test("a matching bootstrap token is user system:bootstrap:<id> in system:bootstrappers", async () => {
   const { authenticator, lookedUp } = authenticatorFor(secret(VALID));
-  expect(await authenticator.authenticateToken(TOKEN, [])).toEqual({ kind: "user", user: { username: "system:bootstrap:abcdef", groups: ["system:bootstrappers"] } });
+  expect(await authenticator.authenticateToken(TOKEN, [])).toEqual({
+    kind: "user",
+    user: { username: "system:bootstrap:abcdef", groups: ["system:bootstrappers"] },
+  });
   expect(lookedUp).toEqual(["bootstrap-token-abcdef"]);
 });
 
 test("auth-extra-groups are added, deduplicated and sorted", async () => {
-  const { authenticator } = authenticatorFor(secret({ ...VALID, "auth-extra-groups": "system:bootstrappers:z,system:bootstrappers:a,system:bootstrappers:z" }));
+  const { authenticator } = authenticatorFor(
+    secret({ ...VALID, "auth-extra-groups": "system:bootstrappers:z,system:bootstrappers:a,system:bootstrappers:z" }),
+  );
   const result = await authenticator.authenticateToken(TOKEN, []);
-  expect(result.kind === "user" && result.user.groups).toEqual(["system:bootstrappers", "system:bootstrappers:a", "system:bootstrappers:z"]);
+  expect(result.kind === "user" && result.user.groups).toEqual([
+    "system:bootstrappers",
+    "system:bootstrappers:a",
+    "system:bootstrappers:z",
+  ]);
 });
 
 test("tokens not shaped <6>.<16> are not looked up", async () => {
@@ -52,8 +68,14 @@ test("an expired, unusable, mismatched or malformed secret is not accepted and i
     [secret({ ...VALID, "token-secret": "ffffffffffffffff" }), "has invalid value for key token-secret."],
     [secret({ ...VALID, "token-id": "zzzzzz" }), "has invalid value for key token-id, expected abcdef."],
     [secret(VALID, { type: "Opaque" }), "has invalid type, expected bootstrap.kubernetes.io/token."],
-    [secret(VALID, { metadata: { name: "bootstrap-token-abcdef", deletionTimestamp: "2029-01-01T00:00:00Z" } }), "is deleted and awaiting removal"],
-    [secret({ ...VALID, "auth-extra-groups": "system:nodes" }), 'has invalid value for key auth-extra-groups: bootstrap group "system:nodes" is invalid'],
+    [
+      secret(VALID, { metadata: { name: "bootstrap-token-abcdef", deletionTimestamp: "2029-01-01T00:00:00Z" } }),
+      "is deleted and awaiting removal",
+    ],
+    [
+      secret({ ...VALID, "auth-extra-groups": "system:nodes" }),
+      'has invalid value for key auth-extra-groups: bootstrap group "system:nodes" is invalid',
+    ],
   ];
   for (const [stored, expectedLine] of cases) {
     const { authenticator, logged: lines } = authenticatorFor(stored);

@@ -39,7 +39,9 @@ export function bootstrapTokenAuthenticator(lookUp: BootstrapSecretLookup, optio
       };
       if (secret.metadata.deletionTimestamp) return reject("is deleted and awaiting removal");
       const data = (secret as { data?: Record<string, string> }).data;
-      if ((secret as { type?: string }).type !== BOOTSTRAP_TOKEN_SECRET_TYPE || !data) return reject(`has invalid type, expected ${BOOTSTRAP_TOKEN_SECRET_TYPE}.`);
+      if ((secret as { type?: string }).type !== BOOTSTRAP_TOKEN_SECRET_TYPE || !data) {
+        return reject(`has invalid type, expected ${BOOTSTRAP_TOKEN_SECRET_TYPE}.`);
+      }
       const value = (key: string) => (data[key] === undefined ? "" : Buffer.from(data[key]!, "base64").toString("utf8"));
       if (!sameSecret(value("token-secret"), secretPart)) return reject("has invalid value for key token-secret.");
       if (value("token-id") !== id) return reject(`has invalid value for key token-id, expected ${id}.`);
@@ -70,7 +72,9 @@ function groupsOf(extra: string): string[] | string {
   const groups = new Set([BOOTSTRAPPERS_GROUP]);
   if (extra !== "") {
     for (const group of extra.split(",")) {
-      if (!EXTRA_GROUP.test(group)) return `bootstrap group ${JSON.stringify(group)} is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`;
+      if (!EXTRA_GROUP.test(group)) {
+        return `bootstrap group ${JSON.stringify(group)} is invalid (must match \\Asystem:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]\\z)`;
+      }
       groups.add(group);
     }
   }

@@ -3,7 +3,7 @@
  * --oidc-signing-algs by a key of the issuer's JWKS. A token from another issuer is not ours.
  */
 import { readFile } from "node:fs/promises";
-import { decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
+import { decodeJwt, errors, type JWTPayload, jwtVerify } from "jose";
 import { apiAudiences, audienceAgnostic, defineAuthenticator } from "../../../plugins/sdk.ts";
 import { userFromClaims } from "./claims.ts";
 import { IssuerKeys } from "./provider.ts";
@@ -39,7 +39,9 @@ export default defineAuthenticator(async ({ config }) => {
       if (issuerOf(token) !== issuerUrl) return { kind: "not-mine" };
       let payload: JWTPayload;
       try {
-        payload = await verify(token, false).catch((e) => (e instanceof errors.JWKSNoMatchingKey ? verify(token, true) : Promise.reject(e)));
+        payload = await verify(token, false).catch((
+          e,
+        ) => (e instanceof errors.JWKSNoMatchingKey ? verify(token, true) : Promise.reject(e)));
       } catch (e) {
         return { kind: "error", message: `oidc: verify token: ${(e as Error).message}` };
       }

@@ -22,7 +22,9 @@ export class IssuerKeys {
 
   async #fetchJson(url: URL, what: string): Promise<Record<string, unknown>> {
     const { status, body } = await httpsJson(url, { ca: this.#ca });
-    if (status !== 200 || typeof body !== "object" || body === null) throw new Error(`oidc: fetching ${what} from ${url} answered ${status}`);
+    if (status !== 200 || typeof body !== "object" || body === null) {
+      throw new Error(`oidc: fetching ${what} from ${url} answered ${status}`);
+    }
     return body as Record<string, unknown>;
   }
 
@@ -30,7 +32,11 @@ export class IssuerKeys {
     const discoveryUrl = new URL(`${this.#issuerUrl.replace(/\/$/, "")}/.well-known/openid-configuration`);
     const discovery = await this.#fetchJson(discoveryUrl, "the discovery document");
     if (discovery.issuer !== this.#issuerUrl) {
-      throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(this.#issuerUrl)} got ${JSON.stringify(discovery.issuer)}`);
+      throw new Error(
+        `oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(this.#issuerUrl)} got ${
+          JSON.stringify(discovery.issuer)
+        }`,
+      );
     }
     if (typeof discovery.jwks_uri !== "string") throw new Error("oidc: the discovery document has no jwks_uri");
     const jwks = await this.#fetchJson(new URL(discovery.jwks_uri), "the key set");

@@ -1,7 +1,11 @@
 import { expect, test } from "bun:test";
 import { userFromHeaders } from "./headers.ts";
 
-const NAMES = { usernameHeaders: ["X-Remote-User", "X-Other-User"], groupHeaders: ["X-Remote-Group"], extraHeaderPrefixes: ["X-Remote-Extra-"] };
+const NAMES = {
+  usernameHeaders: ["X-Remote-User", "X-Other-User"],
+  groupHeaders: ["X-Remote-Group"],
+  extraHeaderPrefixes: ["X-Remote-Extra-"],
+};
 
 test("userFromHeaders() takes the first non-empty username header, every group and percent-decoded lower-case extra keys", () => {
   const headers = new Headers([

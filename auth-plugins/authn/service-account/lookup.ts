@@ -14,12 +14,20 @@ function isDeleted(object: KubeObject, now: number): boolean {
   return since !== undefined && Date.parse(since) < now - LEEWAY_MS;
 }
 
-async function checkObject(client: ReadOnlyClient, resource: string, namespace: string, ref: ObjectRef, now: number): Promise<{ problem?: string; object?: KubeObject }> {
+async function checkObject(
+  client: ReadOnlyClient,
+  resource: string,
+  namespace: string,
+  ref: ObjectRef,
+  now: number,
+): Promise<{ problem?: string; object?: KubeObject }> {
   const object = await client.get({ group: "", version: "v1", resource, namespace, name: ref.name });
   const kind = resource === "serviceaccounts" ? "service account" : resource.slice(0, -1);
   if (!object) return { problem: `${resource} "${ref.name}" not found` };
   if (isDeleted(object, now)) return { problem: `${kind} ${namespace}/${ref.name} has been deleted` };
-  if (ref.uid && object.metadata.uid !== ref.uid) return { problem: `${kind} UID (${object.metadata.uid ?? ""}) does not match claim (${ref.uid})` };
+  if (ref.uid && object.metadata.uid !== ref.uid) {
+    return { problem: `${kind} UID (${object.metadata.uid ?? ""}) does not match claim (${ref.uid})` };
+  }
   return { object };
 }
 
@@ -29,7 +37,12 @@ function decodedToken(secret: KubeObject): string {
 }
 
 /** Why the token's objects no longer back it, or undefined when they still do. */
-export async function revocationProblem(client: ReadOnlyClient, claims: ServiceAccountClaims, token: string, now = Date.now()): Promise<string | undefined> {
+export async function revocationProblem(
+  client: ReadOnlyClient,
+  claims: ServiceAccountClaims,
+  token: string,
+  now = Date.now(),
+): Promise<string | undefined> {
   const account = await checkObject(client, "serviceaccounts", claims.namespace, claims.serviceAccount, now);
   if (account.problem) return account.problem;
   if (claims.pod) {

@@ -15,7 +15,11 @@ export default defineAuthenticator(async ({ config, client }) => {
   const implicitAudiences = apiAudiences(config);
   return {
     async authenticateToken(token, audiences) {
-      const check = await checkServiceAccountJwt(token, keys.verifying, { issuers: config.serviceAccountIssuer, implicitAudiences, audiences });
+      const check = await checkServiceAccountJwt(token, keys.verifying, {
+        issuers: config.serviceAccountIssuer,
+        implicitAudiences,
+        audiences,
+      });
       if (check.kind !== "valid") return check;
       if (!check.claims.legacy || config.serviceAccountLookup) {
         const problem = await revocationProblem(client, check.claims, token);

@@ -13,7 +13,11 @@ let keys: ServiceAccountKeys;
 let otherKeys: ServiceAccountKeys;
 
 beforeAll(async () => {
-  const files = async () => ({ dataDir: await mkdtemp(join(tmpdir(), "kubun-sa-verify-")), serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [] });
+  const files = async () => ({
+    dataDir: await mkdtemp(join(tmpdir(), "kubun-sa-verify-")),
+    serviceAccountSigningKeyFile: "",
+    serviceAccountKeyFile: [],
+  });
   keys = await loadServiceAccountKeys(await files());
   otherKeys = await loadServiceAccountKeys(await files());
 });
@@ -33,21 +37,33 @@ const options = { issuers: [ISSUER], implicitAudiences: API, audiences: API };
 
 test("a token signed by the signing key for the API audience is valid and names its account", async () => {
   const check = await checkServiceAccountJwt(await token(), keys.verifying, options);
-  expect(check).toEqual({ kind: "valid", claims: { namespace: "ns", serviceAccount: { name: "sa", uid: "u1" }, pod: undefined, secret: undefined, legacy: false }, audiences: API });
+  expect(check).toEqual({
+    kind: "valid",
+    claims: { namespace: "ns", serviceAccount: { name: "sa", uid: "u1" }, pod: undefined, secret: undefined, legacy: false },
+    audiences: API,
+  });
 });
 
 test("a token from another issuer, or not a JWT at all, is not ours", async () => {
-  expect(await checkServiceAccountJwt(await token(keys, { issuer: "https://elsewhere" }), keys.verifying, options)).toEqual({ kind: "not-mine" });
+  expect(await checkServiceAccountJwt(await token(keys, { issuer: "https://elsewhere" }), keys.verifying, options)).toEqual({
+    kind: "not-mine",
+  });
   expect(await checkServiceAccountJwt("opaque-static-token", keys.verifying, options)).toEqual({ kind: "not-mine" });
 });
 
 test("a token signed by an unknown key is an invalid signature", async () => {
-  expect(await checkServiceAccountJwt(await token(otherKeys), keys.verifying, options)).toEqual({ kind: "error", message: "invalid signature" });
+  expect(await checkServiceAccountJwt(await token(otherKeys), keys.verifying, options)).toEqual({
+    kind: "error",
+    message: "invalid signature",
+  });
 });
 
 test("an expired token is rejected after the one-minute leeway", async () => {
   const old = await token(keys, { now: new Date(Date.now() - 12 * 60_000) });
-  expect(await checkServiceAccountJwt(old, keys.verifying, options)).toEqual({ kind: "error", message: "service account token has expired" });
+  expect(await checkServiceAccountJwt(old, keys.verifying, options)).toEqual({
+    kind: "error",
+    message: "service account token has expired",
+  });
 });
 
 test("a token for other audiences is rejected with kube's message", async () => {
@@ -56,6 +72,11 @@ test("a token for other audiences is rejected with kube's message", async () => 
 });
 
 test("a signed token without kubernetes.io claims is rejected", async () => {
-  const bare = await new SignJWT({}).setProtectedHeader({ alg: keys.signing.alg }).setIssuer(ISSUER).setAudience(API).sign(keys.signing.key);
-  expect(await checkServiceAccountJwt(bare, keys.verifying, options)).toEqual({ kind: "error", message: "service account token has no kubernetes.io claims" });
+  const bare = await new SignJWT({}).setProtectedHeader({ alg: keys.signing.alg }).setIssuer(ISSUER).setAudience(API).sign(
+    keys.signing.key,
+  );
+  expect(await checkServiceAccountJwt(bare, keys.verifying, options)).toEqual({
+    kind: "error",
+    message: "service account token has no kubernetes.io claims",
+  });
 });

@@ -71,7 +71,10 @@ export async function checkServiceAccountJwt(token: string, keys: VerificationKe
   const tokenAudiences = named.length > 0 ? named : options.implicitAudiences;
   const audiences = tokenAudiences.filter((a) => options.audiences.includes(a));
   if (audiences.length === 0) {
-    return { kind: "error", message: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(options.audiences)}` };
+    return {
+      kind: "error",
+      message: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(options.audiences)}`,
+    };
   }
   return { kind: "valid", claims, audiences };
 }

@@ -19,5 +19,7 @@ test("parseCsv() skips blank lines", () => {
 test("parseCsv() rejects stray quotes with Go's messages", () => {
   expect(() => parseCsv('a,b"c')).toThrow(new CsvParseError(1, 1, 4, 'bare " in non-quoted-field'));
   expect(() => parseCsv('ok\n"abc"d,e')).toThrow('parse error on line 2, column 6: extraneous or missing " in quoted-field');
-  expect(() => parseCsv('"open\nstill open')).toThrow('record on line 1; parse error on line 2, column 11: extraneous or missing " in quoted-field');
+  expect(() => parseCsv('"open\nstill open')).toThrow(
+    'record on line 1; parse error on line 2, column 11: extraneous or missing " in quoted-field',
+  );
 });

@@ -7,7 +7,11 @@
 /** Go's csv.ParseError wording, e.g. `parse error on line 2, column 5: bare " in non-quoted-field`. */
 export class CsvParseError extends Error {
   constructor(startLine: number, line: number, column: number, reason: string) {
-    super(startLine === line ? `parse error on line ${line}, column ${column}: ${reason}` : `record on line ${startLine}; parse error on line ${line}, column ${column}: ${reason}`);
+    super(
+      startLine === line
+        ? `parse error on line ${line}, column ${column}: ${reason}`
+        : `record on line ${startLine}; parse error on line ${line}, column ${column}: ${reason}`,
+    );
     this.name = "CsvParseError";
   }
 }

@@ -18,7 +18,9 @@ test("parseTokenFile() skips empty tokens and lets a later duplicate win", () =>
 });
 
 test("parseTokenFile() rejects a record with fewer than 3 columns", () => {
-  expect(() => parseTokenFile("t,alice", "/etc/tokens.csv")).toThrow("token file '/etc/tokens.csv' must have at least 3 columns (token, user name, user uid), found 2");
+  expect(() => parseTokenFile("t,alice", "/etc/tokens.csv")).toThrow(
+    "token file '/etc/tokens.csv' must have at least 3 columns (token, user name, user uid), found 2",
+  );
 });
 
 test("tokenFileAuthenticator() knows listed tokens only", async () => {

@@ -15,7 +15,9 @@ export function parseTokenFile(text: string, path: string): Map<string, UserInfo
   const tokens = new Map<string, UserInfo>();
   for (const record of parseCsv(text)) {
     const row = v.safeParse(TOKEN_RECORD, record);
-    if (!row.success) throw new ConfigFileError(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+    if (!row.success) {
+      throw new ConfigFileError(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+    }
     const [token, username, uid, groups] = row.output;
     if (token === "") continue;
     tokens.set(token, { username, uid, groups: groups === undefined ? [] : groups.split(",") });

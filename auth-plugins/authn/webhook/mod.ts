@@ -13,7 +13,11 @@ const VERSIONS = new Set(["v1", "v1beta1"]);
 
 export default defineAuthenticator(async ({ config, log }) => {
   const version = config.authenticationTokenWebhookVersion.replace(/^authentication\.k8s\.io\//, "");
-  if (!VERSIONS.has(version)) throw new Error(`--authentication-token-webhook-version: unsupported version ${config.authenticationTokenWebhookVersion}, use v1 or v1beta1`);
+  if (!VERSIONS.has(version)) {
+    throw new Error(
+      `--authentication-token-webhook-version: unsupported version ${config.authenticationTokenWebhookVersion}, use v1 or v1beta1`,
+    );
+  }
   const target = await readWebhookConfig(config.authenticationTokenWebhookConfigFile);
   const cache = new DecisionCache(config.authenticationTokenWebhookCacheTtlMs);
   return {

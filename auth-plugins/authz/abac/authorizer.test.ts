@@ -3,13 +3,25 @@ import { request } from "../../../core/auth/rbac/_test-fixtures.ts";
 import { abacAuthorizer } from "./authorizer.ts";
 import type { PolicySpec } from "./policy.ts";
 
-const policy = (spec: Partial<PolicySpec>): PolicySpec => ({ user: "", group: "", readonly: false, apiGroup: "", namespace: "", resource: "", nonResourcePath: "", ...spec });
+const policy = (spec: Partial<PolicySpec>): PolicySpec => ({
+  user: "",
+  group: "",
+  readonly: false,
+  apiGroup: "",
+  namespace: "",
+  resource: "",
+  nonResourcePath: "",
+  ...spec,
+});
 const alice = { username: "alice", groups: ["system:authenticated"] };
 
 test("a readonly policy allows get, list and watch but has no opinion on writes", async () => {
   const authorizer = abacAuthorizer([policy({ user: "alice", readonly: true, apiGroup: "*", namespace: "*", resource: "*" })]);
   for (const verb of ["get", "list", "watch"]) expect((await authorizer.authorize(request({ user: alice, verb }))).decision).toBe("Allow");
-  expect(await authorizer.authorize(request({ user: alice, verb: "create" }))).toEqual({ decision: "NoOpinion", reason: "No policy matched." });
+  expect(await authorizer.authorize(request({ user: alice, verb: "create" }))).toEqual({
+    decision: "NoOpinion",
+    reason: "No policy matched.",
+  });
 });
 
 test("namespace, resource and API group must match exactly unless they are *", async () => {
@@ -23,15 +35,22 @@ test("namespace, resource and API group must match exactly unless they are *", a
 
 test("the subject matches by user name and by group, and both must match when both are set", async () => {
   const everything = { apiGroup: "*", namespace: "*", resource: "*" };
-  const authorizer = abacAuthorizer([policy({ group: "system:unauthenticated", readonly: true, ...everything }), policy({ user: "bob", group: "ops", ...everything })]);
-  expect((await authorizer.authorize(request({ user: { username: "system:anonymous", groups: ["system:unauthenticated"] } }))).decision).toBe("Allow");
+  const authorizer = abacAuthorizer([
+    policy({ group: "system:unauthenticated", readonly: true, ...everything }),
+    policy({ user: "bob", group: "ops", ...everything }),
+  ]);
+  expect((await authorizer.authorize(request({ user: { username: "system:anonymous", groups: ["system:unauthenticated"] } }))).decision)
+    .toBe("Allow");
   expect((await authorizer.authorize(request({ user: alice }))).decision).toBe("NoOpinion");
   expect((await authorizer.authorize(request({ user: { username: "bob", groups: ["ops"] }, verb: "delete" }))).decision).toBe("Allow");
   expect((await authorizer.authorize(request({ user: { username: "bob", groups: [] }, verb: "delete" }))).decision).toBe("NoOpinion");
 });
 
 test("a non-resource path matches exactly, by * or by a trailing * prefix, and never a resource request", async () => {
-  const authorizer = abacAuthorizer([policy({ user: "alice", nonResourcePath: "/healthz/*" }), policy({ user: "alice", nonResourcePath: "/version" })]);
+  const authorizer = abacAuthorizer([
+    policy({ user: "alice", nonResourcePath: "/healthz/*" }),
+    policy({ user: "alice", nonResourcePath: "/version" }),
+  ]);
   const path = (p: string) => request({ user: alice, isResourceRequest: false, path: p, resource: "", namespace: "", name: "" });
   expect((await authorizer.authorize(path("/healthz/ping"))).decision).toBe("Allow");
   expect((await authorizer.authorize(path("/version"))).decision).toBe("Allow");
@@ -46,7 +65,10 @@ test("rulesFor() lists the user's policies in the namespace as rules", async () 
     policy({ user: "bob", apiGroup: "*", namespace: "*", resource: "*" }),
   ]);
   expect(await authorizer.rulesFor!(alice, "default")).toEqual({
-    rules: [{ verbs: ["get", "list", "watch"], apiGroups: ["*"], resources: ["pods"] }, { verbs: ["get", "list", "watch"], nonResourceURLs: ["/api"] }],
+    rules: [{ verbs: ["get", "list", "watch"], apiGroups: ["*"], resources: ["pods"] }, {
+      verbs: ["get", "list", "watch"],
+      nonResourceURLs: ["/api"],
+    }],
     incomplete: false,
     errors: [],
   });

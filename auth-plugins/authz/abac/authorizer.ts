@@ -26,7 +26,8 @@ function verbMatches(policy: PolicySpec, verb: string): boolean {
 
 function resourceMatches(policy: PolicySpec, a: Attributes): boolean {
   const matches = (pattern: string, value: string) => pattern === "*" || pattern === value;
-  return a.isResourceRequest && matches(policy.namespace, a.namespace) && matches(policy.resource, a.resource) && matches(policy.apiGroup, a.apiGroup);
+  return a.isResourceRequest && matches(policy.namespace, a.namespace) && matches(policy.resource, a.resource) &&
+    matches(policy.apiGroup, a.apiGroup);
 }
 
 function nonResourceMatches(policy: PolicySpec, a: Attributes): boolean {

@@ -56,7 +56,9 @@ function fromV0({ user, group, readonly, namespace, resource }: v.InferOutput<ty
 function parsePolicy(line: string): PolicySpec {
   const raw = JSON.parse(line) as unknown;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error("a policy must be a JSON object");
-  if ((raw as { apiVersion?: unknown }).apiVersion === `${ABAC_GROUP}/v1beta1`) return fromV1beta1(parseConfig(V1BETA1_POLICY, raw, "Policy").spec);
+  if ((raw as { apiVersion?: unknown }).apiVersion === `${ABAC_GROUP}/v1beta1`) {
+    return fromV1beta1(parseConfig(V1BETA1_POLICY, raw, "Policy").spec);
+  }
   // Like kube, a line without a known version is read as an unversioned (v0) policy.
   return fromV0(parseConfig(V0_POLICY, raw, "Policy"));
 }

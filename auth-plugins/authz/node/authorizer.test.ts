@@ -9,8 +9,14 @@ const as = (overrides: Partial<Attributes>) => request({ user: n1, namespace: "n
 
 function authorizer() {
   const graph = new NodeGraph();
-  graph.setPod({ metadata: { name: "mine", namespace: "ns" }, spec: { nodeName: "n1", serviceAccountName: "sa", volumes: [{ name: "s", secret: { secretName: "mine-secret" } }] } });
-  graph.setPod({ metadata: { name: "theirs", namespace: "ns" }, spec: { nodeName: "n2", volumes: [{ name: "s", secret: { secretName: "their-secret" } }] } });
+  graph.setPod({
+    metadata: { name: "mine", namespace: "ns" },
+    spec: { nodeName: "n1", serviceAccountName: "sa", volumes: [{ name: "s", secret: { secretName: "mine-secret" } }] },
+  });
+  graph.setPod({
+    metadata: { name: "theirs", namespace: "ns" },
+    spec: { nodeName: "n2", volumes: [{ name: "s", secret: { secretName: "their-secret" } }] },
+  });
   return nodeAuthorizer(graph, [{ verbs: ["create", "patch", "update"], apiGroups: [""], resources: ["events"] }]);
 }
 
@@ -21,9 +27,15 @@ async function decide(overrides: Partial<Attributes>) {
 test("a node may get the Pods bound to it and their Secrets, but not another node's", async () => {
   expect(await decide({ resource: "pods", name: "mine" })).toEqual({ decision: "Allow" });
   expect(await decide({ resource: "secrets", name: "mine-secret" })).toEqual({ decision: "Allow" });
-  expect(await decide({ resource: "pods", name: "theirs" })).toEqual({ decision: "NoOpinion", reason: "no relationship found between node 'n1' and this object" });
+  expect(await decide({ resource: "pods", name: "theirs" })).toEqual({
+    decision: "NoOpinion",
+    reason: "no relationship found between node 'n1' and this object",
+  });
   expect((await decide({ resource: "secrets", name: "their-secret" })).decision).toBe("NoOpinion");
-  expect(await decide({ resource: "secrets", name: "mine-secret", verb: "update" })).toEqual({ decision: "NoOpinion", reason: "can only read resources of this type" });
+  expect(await decide({ resource: "secrets", name: "mine-secret", verb: "update" })).toEqual({
+    decision: "NoOpinion",
+    reason: "can only read resources of this type",
+  });
 });
 
 test("a node may list and watch all Pods and Nodes, in any namespace", async () => {
@@ -37,7 +49,10 @@ test("a node may list and watch all Pods and Nodes, in any namespace", async () 
 test("a node may read its own Node and update its own and its Pods' status", async () => {
   const node = { namespace: "", resource: "nodes" };
   expect((await decide({ ...node, name: "n1" })).decision).toBe("Allow");
-  expect(await decide({ ...node, name: "n2" })).toEqual({ decision: "NoOpinion", reason: "node 'n1' cannot read 'n2', only its own Node object" });
+  expect(await decide({ ...node, name: "n2" })).toEqual({
+    decision: "NoOpinion",
+    reason: "node 'n1' cannot read 'n2', only its own Node object",
+  });
   expect((await decide({ ...node, name: "n1", subresource: "status", verb: "patch" })).decision).toBe("Allow");
   expect((await decide({ ...node, name: "n1", verb: "delete" })).decision).toBe("NoOpinion");
   expect((await decide({ resource: "pods", name: "mine", subresource: "status", verb: "update" })).decision).toBe("Allow");
@@ -47,8 +62,14 @@ test("a node may keep only its own Lease in kube-node-lease and create tokens on
   const lease = { apiGroup: "coordination.k8s.io", resource: "leases", namespace: "kube-node-lease" };
   expect((await decide({ ...lease, name: "", verb: "create" })).decision).toBe("Allow");
   expect((await decide({ ...lease, name: "n1", verb: "update" })).decision).toBe("Allow");
-  expect(await decide({ ...lease, name: "n2", verb: "update" })).toEqual({ decision: "NoOpinion", reason: "can only access node lease with the same name as the requesting node" });
-  expect(await decide({ ...lease, namespace: "default", name: "n1" })).toEqual({ decision: "NoOpinion", reason: 'can only access leases in the "kube-node-lease" system namespace' });
+  expect(await decide({ ...lease, name: "n2", verb: "update" })).toEqual({
+    decision: "NoOpinion",
+    reason: "can only access node lease with the same name as the requesting node",
+  });
+  expect(await decide({ ...lease, namespace: "default", name: "n1" })).toEqual({
+    decision: "NoOpinion",
+    reason: 'can only access leases in the "kube-node-lease" system namespace',
+  });
   const token = { resource: "serviceaccounts", subresource: "token", verb: "create" };
   expect((await decide({ ...token, name: "sa" })).decision).toBe("Allow");
   expect((await decide({ ...token, name: "default" })).decision).toBe("NoOpinion");
@@ -58,10 +79,17 @@ test("other resources follow the static node rules, and non-nodes get no opinion
   expect((await decide({ resource: "events", name: "", verb: "create" })).decision).toBe("Allow");
   expect((await decide({ resource: "services", name: "", verb: "list" })).decision).toBe("NoOpinion");
   expect(await authorizer().authorize(request({ resource: "pods", name: "mine", namespace: "ns" }))).toEqual({ decision: "NoOpinion" });
-  expect(await authorizer().authorize(request({ user: { username: "system:node:", groups: ["system:nodes"] } }))).toEqual({ decision: "NoOpinion", reason: 'unknown node for user "system:node:"' });
+  expect(await authorizer().authorize(request({ user: { username: "system:node:", groups: ["system:nodes"] } }))).toEqual({
+    decision: "NoOpinion",
+    reason: 'unknown node for user "system:node:"',
+  });
 });
 
 test("rulesFor() says a node's rules cannot be listed", async () => {
-  expect(await authorizer().rulesFor!(n1, "ns")).toEqual({ rules: [], incomplete: true, errors: ["node authorizer does not support user rule resolution"] });
+  expect(await authorizer().rulesFor!(n1, "ns")).toEqual({
+    rules: [],
+    incomplete: true,
+    errors: ["node authorizer does not support user rule resolution"],
+  });
   expect(await authorizer().rulesFor!({ username: "bob", groups: [] }, "ns")).toEqual({ rules: [], incomplete: false, errors: [] });
 });

@@ -54,8 +54,12 @@ const serviceAccountTokens: Check = (graph, node, a) => {
 /** Its own object only; create is checked by name by the NodeRestriction admission plugin. */
 function ownObject(what: string, namespace?: string): Check {
   return (_graph, node, a) => {
-    if (!["get", "create", "update", "patch", "delete"].includes(a.verb)) return noOpinion(`can only get, create, update, patch, or delete a ${what}`);
-    if (namespace !== undefined && a.namespace !== namespace) return noOpinion(`can only access leases in the "${namespace}" system namespace`);
+    if (!["get", "create", "update", "patch", "delete"].includes(a.verb)) {
+      return noOpinion(`can only get, create, update, patch, or delete a ${what}`);
+    }
+    if (namespace !== undefined && a.namespace !== namespace) {
+      return noOpinion(`can only access leases in the "${namespace}" system namespace`);
+    }
     if (namespace === undefined && a.subresource !== "") return noOpinion(`cannot authorize ${what} subresources`);
     if (a.verb !== "create" && a.name !== node) return noOpinion(`can only access ${what} with the same name as the requesting node`);
     return ALLOW;

@@ -2,7 +2,10 @@ import { expect, test } from "bun:test";
 import type { KubeObject } from "../../../plugins/sdk.ts";
 import { NodeGraph } from "./graph.ts";
 
-const pod = (name: string, node: string, volumes: unknown[] = []): KubeObject => ({ metadata: { name, namespace: "ns" }, spec: { nodeName: node, volumes } });
+const pod = (name: string, node: string, volumes: unknown[] = []): KubeObject => ({
+  metadata: { name, namespace: "ns" },
+  spec: { nodeName: node, volumes },
+});
 const claimVolume = { name: "v", persistentVolumeClaim: { claimName: "claim" } };
 const volume = (claimRef?: { namespace: string; name: string }): KubeObject => ({
   metadata: { name: "pv" },

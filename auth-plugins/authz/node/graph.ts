@@ -8,7 +8,14 @@
 import type { KubeObject } from "../../../plugins/sdk.ts";
 import { persistentVolumeSecrets, podReferences } from "../../../core/api/pod-references.ts";
 
-export type GraphKind = "pod" | "secret" | "configmap" | "persistentvolumeclaim" | "persistentvolume" | "serviceaccount" | "volumeattachment";
+export type GraphKind =
+  | "pod"
+  | "secret"
+  | "configmap"
+  | "persistentvolumeclaim"
+  | "persistentvolume"
+  | "serviceaccount"
+  | "volumeattachment";
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 const namespaceOf = (o: KubeObject) => String(o.metadata.namespace ?? "");

@@ -12,7 +12,10 @@ function indexWithViewer(): PolicyIndex {
 
 test("authorize() allows what a bound rule grants and names the binding in the reason", async () => {
   const result = await rbacAuthorizer(indexWithViewer()).authorize(request());
-  expect(result).toEqual({ decision: "Allow", reason: 'RBAC: allowed by RoleBinding "bob-view/default" of ClusterRole "viewer" to User "bob"' });
+  expect(result).toEqual({
+    decision: "Allow",
+    reason: 'RBAC: allowed by RoleBinding "bob-view/default" of ClusterRole "viewer" to User "bob"',
+  });
 });
 
 test("authorize() has no opinion on anything else, with the missing roles as the reason", async () => {
@@ -30,10 +33,16 @@ test("authorize() has no opinion on anything else, with the missing roles as the
 
 test("authorize() allows system:masters everything, and rulesFor() lists the user's rules as complete", async () => {
   const authorizer = rbacAuthorizer(new PolicyIndex());
-  expect((await authorizer.authorize(request({ user: { username: "admin", groups: ["system:masters"] }, verb: "delete" }))).decision).toBe("Allow");
+  expect((await authorizer.authorize(request({ user: { username: "admin", groups: ["system:masters"] }, verb: "delete" }))).decision).toBe(
+    "Allow",
+  );
   const index = indexWithViewer();
   index.setRole(role("default", "r", [{ nonResourceURLs: ["/x"], verbs: ["get"] }]));
   index.setBinding("RoleBinding", binding("b", { kind: "Role", name: "r" }, [user("bob")], "default"));
   const rules = await rbacAuthorizer(index).rulesFor!({ username: "bob", groups: [] }, "default");
-  expect(rules).toEqual({ rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get", "list", "watch"] }, { nonResourceURLs: ["/x"], verbs: ["get"] }], incomplete: false, errors: [] });
+  expect(rules).toEqual({
+    rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get", "list", "watch"] }, { nonResourceURLs: ["/x"], verbs: ["get"] }],
+    incomplete: false,
+    errors: [],
+  });
 });

@@ -20,7 +20,9 @@ const APPLIERS: Record<string, Apply> = {
 /** Resolves once the index holds every current RBAC object; stop() ends the watches. */
 export async function syncPolicyIndex(client: ReadOnlyClient, index: PolicyIndex): Promise<CollectionFollow> {
   const follows = await Promise.all(
-    Object.entries(APPLIERS).map(([resource, apply]) => client.watch({ group: RBAC_GROUP, version: "v1", resource }, (e) => apply(index, e))),
+    Object.entries(APPLIERS).map(([resource, apply]) =>
+      client.watch({ group: RBAC_GROUP, version: "v1", resource }, (e) => apply(index, e))
+    ),
   );
   return { stop: () => follows.forEach((f) => f.stop()) };
 }

@@ -29,14 +29,17 @@ const ATTEMPTS = 5;
 const RETRIED_STATUSES = new Set([429, 500, 504]);
 
 function shouldCache(a: Attributes): boolean {
-  const size = [a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.path].reduce((sum, s) => sum + s.length, 0);
+  const size = [a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.path].reduce(
+    (sum, s) => sum + s.length,
+    0,
+  );
   return size < MAX_CACHED_ATTRIBUTES_SIZE;
 }
 
 /** kube's DefaultShouldRetry: connection resets, internal errors, timeouts and throttling are worth another try. */
 async function sendWithRetry(send: SendReview, review: Record<string, unknown>, initialBackoffMs: number): Promise<ReviewStatus> {
   let delay = initialBackoffMs;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       const reply = await send(review);
       if (!RETRIED_STATUSES.has(reply.status) || attempt === ATTEMPTS) return readReviewReply(reply.status, reply.body);

@@ -10,10 +10,16 @@ import { SUPPORTED_VERSIONS } from "./review.ts";
 
 export default defineAuthorizer(async ({ config, log }) => {
   const path = config.authorizationWebhookConfigFile;
-  if (path === "") throw new Error("authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)");
+  if (path === "") {
+    throw new Error("authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)");
+  }
   const version = config.authorizationWebhookVersion.replace(/^authorization\.k8s\.io\//, "");
   if (!SUPPORTED_VERSIONS.includes(version)) {
-    throw new Error(`unsupported webhook authorizer version ${JSON.stringify(config.authorizationWebhookVersion)}, supported versions are "v1", "v1beta1"`);
+    throw new Error(
+      `unsupported webhook authorizer version ${
+        JSON.stringify(config.authorizationWebhookVersion)
+      }, supported versions are "v1", "v1beta1"`,
+    );
   }
   const target = await readWebhookConfig(path);
   return webhookAuthorizer((review) => httpsJson(target.url, { ...target, method: "POST", body: review }), {

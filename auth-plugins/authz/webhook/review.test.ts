@@ -25,11 +25,16 @@ test("reviewSpec() describes a non-resource request by path and lower-case metho
 test("decisionOf() allows, denies only when denied is set (which wins), and otherwise has no opinion", () => {
   expect(decisionOf(readReviewReply(200, reply({ allowed: true })))).toEqual({ decision: "Allow" });
   expect(decisionOf(readReviewReply(200, reply({ allowed: false, reason: "nope" })))).toEqual({ decision: "NoOpinion", reason: "nope" });
-  expect(decisionOf(readReviewReply(200, reply({ allowed: false, denied: true, reason: "never" })))).toEqual({ decision: "Deny", reason: "never" });
+  expect(decisionOf(readReviewReply(200, reply({ allowed: false, denied: true, reason: "never" })))).toEqual({
+    decision: "Deny",
+    reason: "never",
+  });
   expect(decisionOf(readReviewReply(200, reply({ allowed: true, denied: true })))).toEqual({ decision: "Deny" });
 });
 
 test("readReviewReply() rejects HTTP errors and replies that are not a SubjectAccessReview", () => {
   expect(() => readReviewReply(403, reply({ allowed: true }))).toThrow("the authorization webhook answered HTTP 403");
-  expect(() => readReviewReply(200, { apiVersion: "v1", kind: "Status" })).toThrow("the authorization webhook answered v1 Status, expected a SubjectAccessReview");
+  expect(() => readReviewReply(200, { apiVersion: "v1", kind: "Status" })).toThrow(
+    "the authorization webhook answered v1 Status, expected a SubjectAccessReview",
+  );
 });

@@ -20,23 +20,29 @@ function compact(fields: Record<string, unknown>): Record<string, unknown> {
 export function reviewSpec(version: string, a: Attributes): Record<string, unknown> {
   const target = a.isResourceRequest
     ? {
-        resourceAttributes: compact({
-          namespace: a.namespace,
-          verb: a.verb,
-          group: a.apiGroup,
-          version: a.apiVersion,
-          resource: a.resource,
-          subresource: a.subresource,
-          name: a.name,
-        }),
-      }
+      resourceAttributes: compact({
+        namespace: a.namespace,
+        verb: a.verb,
+        group: a.apiGroup,
+        version: a.apiVersion,
+        resource: a.resource,
+        subresource: a.subresource,
+        name: a.name,
+      }),
+    }
     : { nonResourceAttributes: compact({ path: a.path, verb: a.verb }) };
   const groupsField = version === "v1beta1" ? "group" : "groups";
   return { ...target, ...compact({ user: a.user.username, [groupsField]: a.user.groups, extra: a.user.extra, uid: a.user.uid }) };
 }
 
 export function reviewRequest(version: string, spec: Record<string, unknown>): Record<string, unknown> {
-  return { kind: "SubjectAccessReview", apiVersion: `authorization.k8s.io/${version}`, metadata: { creationTimestamp: null }, spec, status: { allowed: false } };
+  return {
+    kind: "SubjectAccessReview",
+    apiVersion: `authorization.k8s.io/${version}`,
+    metadata: { creationTimestamp: null },
+    spec,
+    status: { allowed: false },
+  };
 }
 
 /** The status of a reply; a reply that breaks the protocol (HTTP error, not a SubjectAccessReview) throws. */
@@ -48,7 +54,11 @@ export function readReviewReply(httpStatus: number, body: unknown): ReviewStatus
     throw new Error(`the authorization webhook answered ${String(reply.apiVersion)} ${String(reply.kind)}, expected a SubjectAccessReview`);
   }
   const status = (reply.status && typeof reply.status === "object" ? reply.status : {}) as Record<string, unknown>;
-  return { allowed: status.allowed === true, denied: status.denied === true, reason: typeof status.reason === "string" ? status.reason : "" };
+  return {
+    allowed: status.allowed === true,
+    denied: status.denied === true,
+    reason: typeof status.reason === "string" ? status.reason : "",
+  };
 }
 
 /** denied wins over allowed; neither is no opinion. */

@@ -1,5 +1,13 @@
 import { expect, test } from "bun:test";
-import { containerCells, formatLabels, formatLabelSelector, joinHostPort, listWithMore, loadBalancerText, selectorText } from "./_format.ts";
+import {
+  containerCells,
+  formatLabels,
+  formatLabelSelector,
+  joinHostPort,
+  listWithMore,
+  loadBalancerText,
+  selectorText,
+} from "./_format.ts";
 
 test("formatLabels() sorts pairs and answers <none> when there are none", () => {
   expect(formatLabels({ tier: "web", app: "shop" })).toBe("app=shop,tier=web");
@@ -41,5 +49,7 @@ test("containerCells(), joinHostPort() and loadBalancerText() lay out cells as k
   expect(containerCells(undefined)).toEqual(["", ""]);
   expect(joinHostPort("10.0.0.1", 80)).toBe("10.0.0.1:80");
   expect(joinHostPort("fd00::1", 80)).toBe("[fd00::1]:80");
-  expect(loadBalancerText([{ ip: "5.6.7.8" }, { hostname: "lb.example.com" }, { ip: "1.2.3.4" }, { ip: "1.2.3.4" }])).toBe("1.2.3.4,5.6.7.8,lb.example.com");
+  expect(loadBalancerText([{ ip: "5.6.7.8" }, { hostname: "lb.example.com" }, { ip: "1.2.3.4" }, { ip: "1.2.3.4" }])).toBe(
+    "1.2.3.4,5.6.7.8,lb.example.com",
+  );
 });

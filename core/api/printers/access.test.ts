@@ -24,12 +24,29 @@ const csrCases: [string, object, string][] = [
 
 for (const [behaviour, status, expected] of csrCases) {
   test(`a CSR's condition is ${behaviour}`, () => {
-    const csr = object("node-csr", { spec: { signerName: "kubernetes.io/kubelet-serving", username: "system:node:n1", expirationSeconds: 86400 }, status });
-    expect(certificateSigningRequestPrinter.cells(csr, NOW)).toEqual(["node-csr", "5m", "kubernetes.io/kubelet-serving", "system:node:n1", "24h", expected]);
+    const csr = object("node-csr", {
+      spec: { signerName: "kubernetes.io/kubelet-serving", username: "system:node:n1", expirationSeconds: 86400 },
+      status,
+    });
+    expect(certificateSigningRequestPrinter.cells(csr, NOW)).toEqual([
+      "node-csr",
+      "5m",
+      "kubernetes.io/kubelet-serving",
+      "system:node:n1",
+      "24h",
+      expected,
+    ]);
   });
 }
 
 test("CSR columns match kube's and missing signer or duration show <none>", () => {
-  expect(columnNames(certificateSigningRequestPrinter.columns)).toEqual(["Name", "Age", "SignerName", "Requestor", "RequestedDuration", "Condition"]);
+  expect(columnNames(certificateSigningRequestPrinter.columns)).toEqual([
+    "Name",
+    "Age",
+    "SignerName",
+    "Requestor",
+    "RequestedDuration",
+    "Condition",
+  ]);
   expect(certificateSigningRequestPrinter.cells(object("x", { spec: {} }), NOW)).toEqual(["x", "5m", "<none>", "", "<none>", "Pending"]);
 });

@@ -8,33 +8,77 @@ test("webhook configurations count their webhooks", () => {
 });
 
 test("flow schemas show priority level, precedence, distinguisher and the dangling condition", () => {
-  expect(columnNames(flowSchemaPrinter.columns)).toEqual(["Name", "PriorityLevel", "MatchingPrecedence", "DistinguisherMethod", "Age", "MissingPL"]);
+  expect(columnNames(flowSchemaPrinter.columns)).toEqual([
+    "Name",
+    "PriorityLevel",
+    "MatchingPrecedence",
+    "DistinguisherMethod",
+    "Age",
+    "MissingPL",
+  ]);
   const schema = object("system-leader-election", {
     spec: { priorityLevelConfiguration: { name: "leader-election" }, matchingPrecedence: 100, distinguisherMethod: { type: "ByUser" } },
     status: { conditions: [{ type: "Dangling", status: "False" }] },
   });
   expect(flowSchemaPrinter.cells(schema, NOW)).toEqual(["system-leader-election", "leader-election", 100, "ByUser", "5m", "False"]);
-  expect(flowSchemaPrinter.cells(object("exempt", { spec: { priorityLevelConfiguration: { name: "exempt" }, matchingPrecedence: 1 } }), NOW)).toEqual([
-    "exempt", "exempt", 1, "<none>", "5m", "?",
+  expect(
+    flowSchemaPrinter.cells(object("exempt", { spec: { priorityLevelConfiguration: { name: "exempt" }, matchingPrecedence: 1 } }), NOW),
+  ).toEqual([
+    "exempt",
+    "exempt",
+    1,
+    "<none>",
+    "5m",
+    "?",
   ]);
 });
 
 test("priority levels show shares and queuing, <none> where they do not apply", () => {
-  expect(columnNames(priorityLevelConfigurationPrinter.columns)).toEqual(["Name", "Type", "NominalConcurrencyShares", "Queues", "HandSize", "QueueLengthLimit", "Age"]);
+  expect(columnNames(priorityLevelConfigurationPrinter.columns)).toEqual([
+    "Name",
+    "Type",
+    "NominalConcurrencyShares",
+    "Queues",
+    "HandSize",
+    "QueueLengthLimit",
+    "Age",
+  ]);
   const limited = object("workload-low", {
-    spec: { type: "Limited", limited: { nominalConcurrencyShares: 100, limitResponse: { type: "Queue", queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } } } },
+    spec: {
+      type: "Limited",
+      limited: {
+        nominalConcurrencyShares: 100,
+        limitResponse: { type: "Queue", queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } },
+      },
+    },
   });
   expect(priorityLevelConfigurationPrinter.cells(limited, NOW)).toEqual(["workload-low", "Limited", 100, 128, 6, 50, "5m"]);
-  const rejecting = object("catch-all", { spec: { type: "Limited", limited: { assuredConcurrencyShares: 5, limitResponse: { type: "Reject" } } } });
+  const rejecting = object("catch-all", {
+    spec: { type: "Limited", limited: { assuredConcurrencyShares: 5, limitResponse: { type: "Reject" } } },
+  });
   expect(priorityLevelConfigurationPrinter.cells(rejecting, NOW)).toEqual(["catch-all", "Limited", 5, "<none>", "<none>", "<none>", "5m"]);
-  expect(priorityLevelConfigurationPrinter.cells(object("exempt", { spec: { type: "Exempt" } }), NOW)).toEqual(["exempt", "Exempt", "<none>", "<none>", "<none>", "<none>", "5m"]);
+  expect(priorityLevelConfigurationPrinter.cells(object("exempt", { spec: { type: "Exempt" } }), NOW)).toEqual([
+    "exempt",
+    "Exempt",
+    "<none>",
+    "<none>",
+    "<none>",
+    "<none>",
+    "5m",
+  ]);
 });
 
 const apiServiceCases: [string, Record<string, unknown>, unknown[]][] = [
-  ["a local API service is available", { spec: {}, status: { conditions: [{ type: "Available", status: "True", reason: "Local" }] } }, ["Local", "True"]],
+  ["a local API service is available", { spec: {}, status: { conditions: [{ type: "Available", status: "True", reason: "Local" }] } }, [
+    "Local",
+    "True",
+  ]],
   [
     "an unavailable aggregated API shows the reason",
-    { spec: { service: { namespace: "kube-system", name: "metrics-server" } }, status: { conditions: [{ type: "Available", status: "False", reason: "MissingEndpoints" }] } },
+    {
+      spec: { service: { namespace: "kube-system", name: "metrics-server" } },
+      status: { conditions: [{ type: "Available", status: "False", reason: "MissingEndpoints" }] },
+    },
     ["kube-system/metrics-server", "False (MissingEndpoints)"],
   ],
   ["an API service without conditions is Unknown", { spec: {} }, ["Local", "Unknown"]],

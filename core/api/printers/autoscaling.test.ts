@@ -6,7 +6,15 @@ const hpa = (spec: object, status: object = {}) =>
   object("web", { spec: { scaleTargetRef: { kind: "Deployment", name: "web" }, maxReplicas: 10, ...spec }, status });
 
 test("HPA columns match kube's", () => {
-  expect(columnNames(horizontalPodAutoscalerPrinter.columns)).toEqual(["Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"]);
+  expect(columnNames(horizontalPodAutoscalerPrinter.columns)).toEqual([
+    "Name",
+    "Reference",
+    "Targets",
+    "MinPods",
+    "MaxPods",
+    "Replicas",
+    "Age",
+  ]);
 });
 
 const cases: [string, ReturnType<typeof object>, string][] = [
@@ -30,10 +38,16 @@ const cases: [string, ReturnType<typeof object>, string][] = [
   ],
   [
     "object metrics with an average value are marked (avg)",
-    hpa({ metrics: [{ type: "Object", object: { target: { averageValue: "10" } } }] }, { currentMetrics: [{ type: "Object", object: { current: { averageValue: "7" } } }] }),
+    hpa({ metrics: [{ type: "Object", object: { target: { averageValue: "10" } } }] }, {
+      currentMetrics: [{ type: "Object", object: { current: { averageValue: "7" } } }],
+    }),
     "7/10 (avg)",
   ],
-  ["an autoscaling/v1 CPU target prints like a utilization metric", hpa({ targetCPUUtilizationPercentage: 50 }, { currentCPUUtilizationPercentage: 12 }), "12%/50%"],
+  [
+    "an autoscaling/v1 CPU target prints like a utilization metric",
+    hpa({ targetCPUUtilizationPercentage: 50 }, { currentCPUUtilizationPercentage: 12 }),
+    "12%/50%",
+  ],
   ["no metrics show <none>", hpa({}), "<none>"],
 ];
 
@@ -44,12 +58,32 @@ for (const [behaviour, obj, targets] of cases) {
 }
 
 test("an HPA row shows reference, min, max and current replicas", () => {
-  expect(horizontalPodAutoscalerPrinter.cells(hpa({ minReplicas: 2 }, { currentReplicas: 3 }), NOW)).toEqual(["web", "Deployment/web", "<none>", "2", 10, 3, "5m"]);
+  expect(horizontalPodAutoscalerPrinter.cells(hpa({ minReplicas: 2 }, { currentReplicas: 3 }), NOW)).toEqual([
+    "web",
+    "Deployment/web",
+    "<none>",
+    "2",
+    10,
+    3,
+    "5m",
+  ]);
   expect(horizontalPodAutoscalerPrinter.cells(hpa({}), NOW)[3]).toBe("<unset>");
 });
 
 test("pod disruption budgets show min available, max unavailable and allowed disruptions", () => {
-  expect(columnNames(podDisruptionBudgetPrinter.columns)).toEqual(["Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"]);
-  expect(podDisruptionBudgetPrinter.cells(object("web", { spec: { minAvailable: 2 }, status: { disruptionsAllowed: 1 } }), NOW)).toEqual(["web", "2", "N/A", 1, "5m"]);
+  expect(columnNames(podDisruptionBudgetPrinter.columns)).toEqual([
+    "Name",
+    "Min Available",
+    "Max Unavailable",
+    "Allowed Disruptions",
+    "Age",
+  ]);
+  expect(podDisruptionBudgetPrinter.cells(object("web", { spec: { minAvailable: 2 }, status: { disruptionsAllowed: 1 } }), NOW)).toEqual([
+    "web",
+    "2",
+    "N/A",
+    1,
+    "5m",
+  ]);
   expect(podDisruptionBudgetPrinter.cells(object("db", { spec: { maxUnavailable: "25%" } }), NOW)).toEqual(["db", "N/A", "25%", 0, "5m"]);
 });

@@ -7,12 +7,27 @@ const selector = { matchLabels: { "controller-uid": "abc" } };
 
 test("job and cronjob columns match kube's", () => {
   expect(columnNames(jobPrinter.columns)).toEqual(["Name", "Completions", "Duration", "Age", "Containers*", "Images*", "Selector*"]);
-  expect(columnNames(cronJobPrinter.columns)).toEqual(["Name", "Schedule", "Suspend", "Active", "Last Schedule", "Age", "Containers*", "Images*", "Selector*"]);
+  expect(columnNames(cronJobPrinter.columns)).toEqual([
+    "Name",
+    "Schedule",
+    "Suspend",
+    "Active",
+    "Last Schedule",
+    "Age",
+    "Containers*",
+    "Images*",
+    "Selector*",
+  ]);
   expect(cronJobPrinter.columns.map((c) => c.type).slice(2, 4)).toEqual(["boolean", "integer"]);
 });
 
 const jobCases: [string, object, object, unknown[]][] = [
-  ["a finished job shows completions and its run time", { completions: 1 }, { succeeded: 1, startTime: ago(250), completionTime: ago(60) }, ["1/1", "3m10s"]],
+  [
+    "a finished job shows completions and its run time",
+    { completions: 1 },
+    { succeeded: 1, startTime: ago(250), completionTime: ago(60) },
+    ["1/1", "3m10s"],
+  ],
   ["a running job's duration runs to now", { completions: 5, parallelism: 2 }, { succeeded: 2, startTime: ago(45) }, ["2/5", "45s"]],
   ["a job without completions but parallel work shows 'of N'", { parallelism: 3 }, {}, ["0/1 of 3", ""]],
   ["a job without completions or parallelism shows n/1", {}, { succeeded: 1 }, ["1/1", ""]],

@@ -1,6 +1,6 @@
 /** Printers for batch/v1 Jobs and CronJobs. */
 import type { KubeObject } from "../types.ts";
-import { type ContainerLike, containerCells, formatLabelSelector, formatOptionalBool, type LabelSelectorObject } from "./_format.ts";
+import { containerCells, type ContainerLike, formatLabelSelector, formatOptionalBool, type LabelSelectorObject } from "./_format.ts";
 import { AGE_COLUMN, column, CONTAINERS_COLUMN, definePrinter, IMAGES_COLUMN, NAME_COLUMN, wideColumn } from "./_printer.ts";
 import { ageOf, humanDuration, parseTimestamp, timeSince } from "./duration.ts";
 

@@ -10,7 +10,12 @@ test("configmaps count data and binary data keys", () => {
 
 test("secrets show their type and data count", () => {
   expect(columnNames(secretPrinter.columns)).toEqual(["Name", "Type", "Data", "Age"]);
-  expect(secretPrinter.cells(object("tls", { type: "kubernetes.io/tls", data: { "tls.crt": "", "tls.key": "" } }), NOW)).toEqual(["tls", "kubernetes.io/tls", 2, "5m"]);
+  expect(secretPrinter.cells(object("tls", { type: "kubernetes.io/tls", data: { "tls.crt": "", "tls.key": "" } }), NOW)).toEqual([
+    "tls",
+    "kubernetes.io/tls",
+    2,
+    "5m",
+  ]);
 });
 
 test("service accounts count their secrets", () => {
@@ -27,5 +32,10 @@ test("resource quotas split used/hard into request and limit columns, sorted by 
       used: { pods: "3", "requests.cpu": "500m", "limits.cpu": "1" },
     },
   });
-  expect(resourceQuotaPrinter.cells(quota, NOW)).toEqual(["compute", "5m", "pods: 3/10, requests.cpu: 500m/2", "limits.cpu: 1/4, limits.memory: 0/4Gi"]);
+  expect(resourceQuotaPrinter.cells(quota, NOW)).toEqual([
+    "compute",
+    "5m",
+    "pods: 3/10, requests.cpu: 500m/2",
+    "limits.cpu: 1/4, limits.memory: 0/4Gi",
+  ]);
 });

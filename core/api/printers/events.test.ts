@@ -4,7 +4,16 @@ import { ago, columnNames, NOW, object } from "./_test-fixtures.ts";
 
 test("event columns are LAST SEEN TYPE REASON OBJECT MESSAGE with the rest wide", () => {
   expect(columnNames(eventPrinter.columns)).toEqual([
-    "Last Seen", "Type", "Reason", "Object", "Subobject*", "Source*", "Message", "First Seen*", "Count*", "Name*",
+    "Last Seen",
+    "Type",
+    "Reason",
+    "Object",
+    "Subobject*",
+    "Source*",
+    "Message",
+    "First Seen*",
+    "Count*",
+    "Name*",
   ]);
   expect(eventPrinter.columns.at(-1)?.format).toBe("name");
 });
@@ -21,7 +30,16 @@ test("a core/v1 event prints its object, source and count", () => {
     count: 12,
   });
   expect(eventPrinter.cells(event, NOW)).toEqual([
-    "30s", "Warning", "BackOff", "pod/web-0", "spec.containers{app}", "kubelet, node-1", "Back-off restarting failed container", "10m", 12, "web-0.17a",
+    "30s",
+    "Warning",
+    "BackOff",
+    "pod/web-0",
+    "spec.containers{app}",
+    "kubelet, node-1",
+    "Back-off restarting failed container",
+    "10m",
+    12,
+    "web-0.17a",
   ]);
 });
 
@@ -36,7 +54,16 @@ test("an events.k8s.io event uses eventTime, series and the reporting controller
     series: { count: 4, lastObservedTime: "2024-05-01T11:59:00.000000Z" },
   });
   expect(eventPrinter.cells(event, NOW)).toEqual([
-    "60s", "Normal", "ScalingReplicaSet", "deployment/web", "", "deployment-controller", "Scaled up replica set web-5d4f to 3", "10m", 4, "web.18b",
+    "60s",
+    "Normal",
+    "ScalingReplicaSet",
+    "deployment/web",
+    "",
+    "deployment-controller",
+    "Scaled up replica set web-5d4f to 3",
+    "10m",
+    4,
+    "web.18b",
   ]);
 });
 

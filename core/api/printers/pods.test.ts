@@ -11,7 +11,15 @@ function statusCells(spec: object, status: object, metadata = {}) {
 
 test("pod columns are kube's NAME READY STATUS RESTARTS AGE plus the wide columns", () => {
   expect(columnNames(podPrinter.columns)).toEqual([
-    "Name", "Ready", "Status", "Restarts", "Age", "IP*", "Node*", "Nominated Node*", "Readiness Gates*",
+    "Name",
+    "Ready",
+    "Status",
+    "Restarts",
+    "Age",
+    "IP*",
+    "Node*",
+    "Nominated Node*",
+    "Readiness Gates*",
   ]);
   expect(podPrinter.columns[0].format).toBe("name");
   expect(podPrinter.columns.map((c) => c.type).every((t) => t === "string")).toBe(true);
@@ -19,7 +27,11 @@ test("pod columns are kube's NAME READY STATUS RESTARTS AGE plus the wide column
 
 const statusCases: [string, object, object, object, unknown[]][] = [
   ["a pending pod shows its phase", twoContainers, { phase: "Pending" }, {}, ["0/2", "Pending", "0"]],
-  ["a running pod counts ready containers", twoContainers, { phase: "Running", containerStatuses: [running(), running()] }, {}, ["2/2", "Running", "0"]],
+  ["a running pod counts ready containers", twoContainers, { phase: "Running", containerStatuses: [running(), running()] }, {}, [
+    "2/2",
+    "Running",
+    "0",
+  ]],
   [
     "a crash-looping container shows its waiting reason and the last restart's age",
     twoContainers,
@@ -50,7 +62,10 @@ const statusCases: [string, object, object, object, unknown[]][] = [
   [
     "a terminated container without a reason shows its exit code or signal",
     twoContainers,
-    { phase: "Failed", containerStatuses: [{ state: { terminated: { exitCode: 2 } } }, { state: { terminated: { exitCode: 137, signal: 9 } } }] },
+    {
+      phase: "Failed",
+      containerStatuses: [{ state: { terminated: { exitCode: 2 } } }, { state: { terminated: { exitCode: 137, signal: 9 } } }],
+    },
     {},
     ["0/2", "ExitCode:2", "0"],
   ],
@@ -121,7 +136,11 @@ const statusCases: [string, object, object, object, unknown[]][] = [
     {},
     ["0/1", "SchedulingGated", "0"],
   ],
-  ["the status reason overrides the phase", { containers: [{ name: "app" }] }, { phase: "Failed", reason: "Evicted" }, {}, ["0/1", "Evicted", "0"]],
+  ["the status reason overrides the phase", { containers: [{ name: "app" }] }, { phase: "Failed", reason: "Evicted" }, {}, [
+    "0/1",
+    "Evicted",
+    "0",
+  ]],
 ];
 
 for (const [behaviour, spec, status, metadata, expected] of statusCases) {

@@ -11,11 +11,45 @@ import { ago, columnNames, NOW, object } from "./_test-fixtures.ts";
 
 test("storage columns match kube's", () => {
   expect(columnNames(persistentVolumePrinter.columns)).toEqual([
-    "Name", "Capacity", "Access Modes", "Reclaim Policy", "Status", "Claim", "StorageClass", "Reason", "Age", "VolumeMode*",
+    "Name",
+    "Capacity",
+    "Access Modes",
+    "Reclaim Policy",
+    "Status",
+    "Claim",
+    "StorageClass",
+    "Reason",
+    "Age",
+    "VolumeMode*",
   ]);
-  expect(columnNames(persistentVolumeClaimPrinter.columns)).toEqual(["Name", "Status", "Volume", "Capacity", "Access Modes", "StorageClass", "Age", "VolumeMode*"]);
-  expect(columnNames(storageClassPrinter.columns)).toEqual(["Name", "Provisioner", "ReclaimPolicy", "VolumeBindingMode", "AllowVolumeExpansion", "Age"]);
-  expect(columnNames(csiDriverPrinter.columns)).toEqual(["Name", "AttachRequired", "PodInfoOnMount", "StorageCapacity", "TokenRequests", "RequiresRepublish", "Modes", "Age"]);
+  expect(columnNames(persistentVolumeClaimPrinter.columns)).toEqual([
+    "Name",
+    "Status",
+    "Volume",
+    "Capacity",
+    "Access Modes",
+    "StorageClass",
+    "Age",
+    "VolumeMode*",
+  ]);
+  expect(columnNames(storageClassPrinter.columns)).toEqual([
+    "Name",
+    "Provisioner",
+    "ReclaimPolicy",
+    "VolumeBindingMode",
+    "AllowVolumeExpansion",
+    "Age",
+  ]);
+  expect(columnNames(csiDriverPrinter.columns)).toEqual([
+    "Name",
+    "AttachRequired",
+    "PodInfoOnMount",
+    "StorageCapacity",
+    "TokenRequests",
+    "RequiresRepublish",
+    "Modes",
+    "Age",
+  ]);
   expect(columnNames(volumeAttachmentPrinter.columns)).toEqual(["Name", "Attacher", "PV", "Node", "Attached", "Age"]);
 });
 
@@ -31,7 +65,18 @@ test("a bound persistent volume shows capacity, modes, claim and class", () => {
     },
     status: { phase: "Bound" },
   });
-  expect(persistentVolumePrinter.cells(pv, NOW)).toEqual(["pv-1", "10Gi", "RWO,RWX", "Retain", "Bound", "shop/data", "fast", "", "5m", "Filesystem"]);
+  expect(persistentVolumePrinter.cells(pv, NOW)).toEqual([
+    "pv-1",
+    "10Gi",
+    "RWO,RWX",
+    "Retain",
+    "Bound",
+    "shop/data",
+    "fast",
+    "",
+    "5m",
+    "Filesystem",
+  ]);
 });
 
 test("a persistent volume being deleted is Terminating and the beta class annotation wins", () => {
@@ -53,17 +98,42 @@ test("claims show capacity and modes only once bound", () => {
 });
 
 test("storage classes mark the default and fill in kube's defaults", () => {
-  const sc = object("standard", { provisioner: "rancher.io/local-path" }, { annotations: { "storageclass.kubernetes.io/is-default-class": "true" } });
+  const sc = object("standard", { provisioner: "rancher.io/local-path" }, {
+    annotations: { "storageclass.kubernetes.io/is-default-class": "true" },
+  });
   expect(storageClassPrinter.cells(sc, NOW)).toEqual(["standard (default)", "rancher.io/local-path", "Delete", "Immediate", false, "5m"]);
-  const custom = object("fast", { provisioner: "p", reclaimPolicy: "Retain", volumeBindingMode: "WaitForFirstConsumer", allowVolumeExpansion: true });
+  const custom = object("fast", {
+    provisioner: "p",
+    reclaimPolicy: "Retain",
+    volumeBindingMode: "WaitForFirstConsumer",
+    allowVolumeExpansion: true,
+  });
   expect(storageClassPrinter.cells(custom, NOW)).toEqual(["fast", "p", "Retain", "WaitForFirstConsumer", true, "5m"]);
 });
 
 test("CSI drivers, nodes and volume attachments print kube's cells", () => {
-  const driver = object("csi.example.com", { spec: { attachRequired: false, tokenRequests: [{ audience: "vault" }, { audience: "gcp" }], volumeLifecycleModes: ["Persistent", "Ephemeral"] } });
-  expect(csiDriverPrinter.cells(driver, NOW)).toEqual(["csi.example.com", false, false, false, "vault,gcp", false, "Persistent,Ephemeral", "5m"]);
+  const driver = object("csi.example.com", {
+    spec: {
+      attachRequired: false,
+      tokenRequests: [{ audience: "vault" }, { audience: "gcp" }],
+      volumeLifecycleModes: ["Persistent", "Ephemeral"],
+    },
+  });
+  expect(csiDriverPrinter.cells(driver, NOW)).toEqual([
+    "csi.example.com",
+    false,
+    false,
+    false,
+    "vault,gcp",
+    false,
+    "Persistent,Ephemeral",
+    "5m",
+  ]);
   expect(csiDriverPrinter.cells(object("d", { spec: {} }), NOW)).toEqual(["d", true, false, false, "<unset>", false, "<none>", "5m"]);
   expect(csiNodePrinter.cells(object("node-1", { spec: { drivers: [{}, {}] } }), NOW)).toEqual(["node-1", 2, "5m"]);
-  const attachment = object("csi-123", { spec: { attacher: "csi.example.com", nodeName: "node-1", source: { persistentVolumeName: "pv-1" } }, status: { attached: true } });
+  const attachment = object("csi-123", {
+    spec: { attacher: "csi.example.com", nodeName: "node-1", source: { persistentVolumeName: "pv-1" } },
+    status: { attached: true },
+  });
   expect(volumeAttachmentPrinter.cells(attachment, NOW)).toEqual(["csi-123", "csi.example.com", "pv-1", "node-1", true, "5m"]);
 });

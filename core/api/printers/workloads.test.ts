@@ -10,16 +10,47 @@ import {
 } from "./workloads.ts";
 import { columnNames, NOW, object } from "./_test-fixtures.ts";
 
-const template = { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "nginx", image: "nginx:1.25" }, { name: "log", image: "busybox" }] } };
+const template = {
+  metadata: { labels: { app: "web" } },
+  spec: { containers: [{ name: "nginx", image: "nginx:1.25" }, { name: "log", image: "busybox" }] },
+};
 const selector = { matchLabels: { app: "web" } };
 
 test("workload columns match kube's names, order and wide priorities", () => {
-  expect(columnNames(deploymentPrinter.columns)).toEqual(["Name", "Ready", "Up-to-date", "Available", "Age", "Containers*", "Images*", "Selector*"]);
-  expect(columnNames(replicaSetPrinter.columns)).toEqual(["Name", "Desired", "Current", "Ready", "Age", "Containers*", "Images*", "Selector*"]);
+  expect(columnNames(deploymentPrinter.columns)).toEqual([
+    "Name",
+    "Ready",
+    "Up-to-date",
+    "Available",
+    "Age",
+    "Containers*",
+    "Images*",
+    "Selector*",
+  ]);
+  expect(columnNames(replicaSetPrinter.columns)).toEqual([
+    "Name",
+    "Desired",
+    "Current",
+    "Ready",
+    "Age",
+    "Containers*",
+    "Images*",
+    "Selector*",
+  ]);
   expect(replicaSetPrinter.columns.slice(1, 4).map((c) => c.type)).toEqual(["integer", "integer", "integer"]);
   expect(columnNames(statefulSetPrinter.columns)).toEqual(["Name", "Ready", "Age", "Containers*", "Images*"]);
   expect(columnNames(daemonSetPrinter.columns)).toEqual([
-    "Name", "Desired", "Current", "Ready", "Up-to-date", "Available", "Node Selector", "Age", "Containers*", "Images*", "Selector*",
+    "Name",
+    "Desired",
+    "Current",
+    "Ready",
+    "Up-to-date",
+    "Available",
+    "Node Selector",
+    "Age",
+    "Containers*",
+    "Images*",
+    "Selector*",
   ]);
   expect(columnNames(podTemplatePrinter.columns)).toEqual(["Name", "Containers", "Images", "Pod Labels"]);
   expect(columnNames(controllerRevisionPrinter.columns)).toEqual(["Name", "Controller", "Revision", "Age"]);
@@ -65,14 +96,26 @@ const cases: [string, typeof deploymentPrinter, ReturnType<typeof object>, unkno
     }),
     ["agent", 3, 3, 2, 3, 2, "kubernetes.io/os=linux", "5m", "nginx,log", "nginx:1.25,busybox", "app=web"],
   ],
-  ["a pod template shows containers, images and pod labels", podTemplatePrinter, object("tpl", { template }), ["tpl", "nginx,log", "nginx:1.25,busybox", "app=web"]],
+  ["a pod template shows containers, images and pod labels", podTemplatePrinter, object("tpl", { template }), [
+    "tpl",
+    "nginx,log",
+    "nginx:1.25,busybox",
+    "app=web",
+  ]],
   [
     "a controller revision names its controller as kind.group/name",
     controllerRevisionPrinter,
-    object("web-7c9", { revision: 2 }, { ownerReferences: [{ apiVersion: "apps/v1", kind: "StatefulSet", name: "web", uid: "u", controller: true }] }),
+    object("web-7c9", { revision: 2 }, {
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "StatefulSet", name: "web", uid: "u", controller: true }],
+    }),
     ["web-7c9", "statefulset.apps/web", 2, "5m"],
   ],
-  ["a controller revision without a controller shows <none>", controllerRevisionPrinter, object("orphan", { revision: 1 }), ["orphan", "<none>", 1, "5m"]],
+  ["a controller revision without a controller shows <none>", controllerRevisionPrinter, object("orphan", { revision: 1 }), [
+    "orphan",
+    "<none>",
+    1,
+    "5m",
+  ]],
 ];
 
 for (const [behaviour, printer, obj, expected] of cases) {

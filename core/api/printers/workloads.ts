@@ -1,8 +1,8 @@
 /** Printers for pod templates and the controllers that own pods (core and apps groups). */
 import type { KubeObject } from "../types.ts";
 import {
-  type ContainerLike,
   containerCells,
+  type ContainerLike,
   formatLabels,
   formatLabelSelector,
   type LabelSelectorObject,

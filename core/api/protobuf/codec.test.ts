@@ -20,7 +20,9 @@ test("a list encodes its items as the item kind's message and round-trips", () =
     apiVersion: "v1",
     kind: "PodList",
     metadata: { resourceVersion: "77", continue: "token" },
-    items: [FIXTURES.Pod, { ...FIXTURES.Pod, metadata: { name: "web-1", namespace: "default" } }].map(({ apiVersion: _a, kind: _k, ...item }) => item),
+    items: [FIXTURES.Pod, { ...FIXTURES.Pod, metadata: { name: "web-1", namespace: "default" } }].map((
+      { apiVersion: _a, kind: _k, ...item },
+    ) => item),
   };
   expect(roundTrip(list)).toEqual(list);
 });
@@ -38,7 +40,12 @@ test("decoding leaves out zero scalars Go's JSON omits but keeps those it prints
     apiVersion: "apps/v1",
     kind: "Deployment",
     metadata: { name: "d", generateName: "", generation: 0 },
-    spec: { replicas: 0, minReadySeconds: 0, paused: false, template: { spec: { containers: [{ name: "c", ports: [{ containerPort: 0, hostPort: 0 }] }] } } },
+    spec: {
+      replicas: 0,
+      minReadySeconds: 0,
+      paused: false,
+      template: { spec: { containers: [{ name: "c", ports: [{ containerPort: 0, hostPort: 0 }] }] } },
+    },
   };
   const decoded = roundTrip(object) as any;
   expect(decoded.metadata).toEqual({ name: "d" });
@@ -49,7 +56,12 @@ test("decoding leaves out zero scalars Go's JSON omits but keeps those it prints
 });
 
 test("times decode as RFC 3339 seconds and micro times with six fraction digits", () => {
-  const lease = roundTrip({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { creationTimestamp: "2024-05-01T12:00:00+02:00" }, spec: { renewTime: "2024-05-01T10:00:00.5Z" } }) as any;
+  const lease = roundTrip({
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { creationTimestamp: "2024-05-01T12:00:00+02:00" },
+    spec: { renewTime: "2024-05-01T10:00:00.5Z" },
+  }) as any;
   expect(lease.metadata.creationTimestamp).toBe("2024-05-01T10:00:00Z");
   expect(lease.spec.renewTime).toBe("2024-05-01T10:00:00.500000Z");
 });
@@ -92,4 +104,3 @@ test("encoding a kind without a protobuf encoding fails as UnknownKind", () => {
   expect(hasProtobufEncoding("apps/v1", "Deployment")).toBe(true);
   expect(() => encodeProtobufObject({}, "example.com/v1", "Widget")).toThrow('no kind "Widget" is registered for version "example.com/v1"');
 });
-

@@ -36,7 +36,9 @@ function decodeMessage(messageName: string, bytes: Uint8Array): Record<string, u
 
 /** A protobuf request body as `{ apiVersion, kind, object }`, the object shaped like kube's JSON. */
 export function decodeProtobufObject(bytes: Uint8Array): DecodedObject {
-  if (!hasMagic(bytes)) throw newMalformedProtobuf("provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]");
+  if (!hasMagic(bytes)) {
+    throw newMalformedProtobuf("provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]");
+  }
   const unknown = decodeMessage(UNKNOWN, bytes.subarray(PROTOBUF_MAGIC.length));
   const typeMeta = (unknown.typeMeta ?? {}) as { apiVersion?: string; kind?: string };
   const apiVersion = typeMeta.apiVersion ?? "";

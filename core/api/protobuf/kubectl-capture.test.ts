@@ -23,7 +23,21 @@ interface Captured {
 
 async function selfSignedCert(dir: string): Promise<{ key: string; cert: string }> {
   const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
-  await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"]);
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    key,
+    "-out",
+    cert,
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+  ]);
   return { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") };
 }
 
@@ -56,7 +70,14 @@ async function captureKubectlBodies(commands: string[][]): Promise<Captured[] | 
     const port = (server.address() as AddressInfo).port;
     const kubeconfig = join(dir, "kubeconfig");
     writeFileSync(kubeconfig, "apiVersion: v1\nkind: Config\n");
-    const flags = [`--server=https://127.0.0.1:${port}`, "--insecure-skip-tls-verify", "--token=x", `--kubeconfig=${kubeconfig}`, "-o", "name"];
+    const flags = [
+      `--server=https://127.0.0.1:${port}`,
+      "--insecure-skip-tls-verify",
+      "--token=x",
+      `--kubeconfig=${kubeconfig}`,
+      "-o",
+      "name",
+    ];
     try {
       for (const command of commands) await run(KUBECTL, [...command, ...flags]);
     } finally {
@@ -84,8 +105,19 @@ test("bodies kubectl create sends in protobuf decode to the JSON kube would see"
   expect(captured.map((c) => c.contentType)).toEqual([PROTOBUF_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE]);
   const [namespace, configMap, secret] = captured.map((c) => decodeProtobufObject(c.body).object);
   // Go's JSON of the same objects: non-pointer structs present even when empty, a zero time as null.
-  expect(namespace).toEqual({ apiVersion: "v1", kind: "Namespace", metadata: { name: "x", creationTimestamp: null }, spec: {}, status: {} });
-  expect(configMap).toEqual({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "x", creationTimestamp: null }, data: { a: "b" } });
+  expect(namespace).toEqual({
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: "x", creationTimestamp: null },
+    spec: {},
+    status: {},
+  });
+  expect(configMap).toEqual({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "c", namespace: "x", creationTimestamp: null },
+    data: { a: "b" },
+  });
   expect(secret).toEqual({
     apiVersion: "v1",
     kind: "Secret",

@@ -3,7 +3,13 @@ import { expect, test } from "bun:test";
 import { decodeProtobufObject, encodeProtobufObject } from "./codec.ts";
 import { decodeWatchEventFrames, encodeWatchEventFrame } from "./watch-frames.ts";
 
-const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "a", resourceVersion: "5" }, spec: {}, status: { phase: "Active" } };
+const namespace = {
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name: "a", resourceVersion: "5" },
+  spec: {},
+  status: { phase: "Active" },
+};
 
 test("a watch frame is a big-endian length followed by a bare WatchEvent holding the magic-prefixed object", () => {
   const object = encodeProtobufObject(namespace, "v1", "Namespace");
@@ -20,12 +26,18 @@ test("a watch frame is a big-endian length followed by a bare WatchEvent holding
 
 test("decodeWatchEventFrames() returns whole frames and leaves a partial one for the next chunk", () => {
   const first = encodeWatchEventFrame("ADDED", encodeProtobufObject(namespace, "v1", "Namespace"));
-  const second = encodeWatchEventFrame("DELETED", encodeProtobufObject({ ...namespace, status: { phase: "Terminating" } }, "v1", "Namespace"));
+  const second = encodeWatchEventFrame(
+    "DELETED",
+    encodeProtobufObject({ ...namespace, status: { phase: "Terminating" } }, "v1", "Namespace"),
+  );
   const stream = new Uint8Array([...first, ...second.subarray(0, 10)]);
   const { events, consumed } = decodeWatchEventFrames(stream);
   expect(consumed).toBe(first.length);
   expect(events.map((e) => e.type)).toEqual(["ADDED"]);
   expect(decodeProtobufObject(events[0].object).object).toEqual(namespace);
   const rest = decodeWatchEventFrames(second);
-  expect(rest.events.map((e) => [e.type, (decodeProtobufObject(e.object).object as any).status.phase])).toEqual([["DELETED", "Terminating"]]);
+  expect(rest.events.map((e) => [e.type, (decodeProtobufObject(e.object).object as any).status.phase])).toEqual([[
+    "DELETED",
+    "Terminating",
+  ]]);
 });

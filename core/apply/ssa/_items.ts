@@ -19,7 +19,10 @@ export function listItemElement(type: ListType, item: unknown, index: number, pa
   for (const key of type.keys) {
     const value = item[key] ?? type.keyDefaults[key];
     if (value === undefined) {
-      throw new SchemaMismatchError(path, `associative list with keys has an element that omits key field "${key}" (and doesn't have default value)`);
+      throw new SchemaMismatchError(
+        path,
+        `associative list with keys has an element that omits key field "${key}" (and doesn't have default value)`,
+      );
     }
     keys[key] = value;
   }

@@ -67,7 +67,9 @@ const rows: { name: string; run: () => void }[] = [
     run: () => {
       const shared = apply(ownedByA, cm({ x: "1" }), "b");
       expect(owners(shared)).toEqual({ "a/Apply": { "f:data": { "f:x": {}, "f:y": {} } }, "b/Apply": { "f:data": { "f:x": {} } } });
-      expect(conflictOf(() => apply(shared, cm({ x: "5", y: "2" }), "a")).message).toBe('Apply failed with 1 conflict: conflict with "b": .data.x');
+      expect(conflictOf(() => apply(shared, cm({ x: "5", y: "2" }), "a")).message).toBe(
+        'Apply failed with 1 conflict: conflict with "b": .data.x',
+      );
     },
   },
   {
@@ -127,7 +129,8 @@ function deployment(containers: unknown[], replicas = 1): KubeObject {
 test("keyed list items merge by key: B's container joins A's, and dropping it later removes only B's item", () => {
   const a = apply(null, deployment([{ name: "one", image: "i1" }]), "a", false, DEPLOY);
   const both = apply(a, deployment([{ name: "two", image: "i2" }]), "b", false, DEPLOY);
-  const spec = (o: KubeObject) => (o.spec as { template: { spec: { containers: { name: string }[] } } }).template.spec.containers.map((c) => c.name);
+  const spec = (o: KubeObject) =>
+    (o.spec as { template: { spec: { containers: { name: string }[] } } }).template.spec.containers.map((c) => c.name);
   expect(spec(both)).toEqual(["one", "two"]);
   const bGone = apply(both, deployment([]), "b", false, DEPLOY);
   expect(spec(bGone)).toEqual(["one"]);
@@ -155,7 +158,10 @@ test("the status of a kind with a status subresource is neither owned nor confli
 
 test("apply to the status subresource owns only status and records the subresource", () => {
   const live = apply(null, deployment([{ name: "web", image: "i" }]), "a", false, DEPLOY);
-  const applied = applyConfiguration(live, { ...deployment([]), status: { replicas: 2 } }, { manager: "ctl", force: false, now: NOW }, { ...DEPLOY, subresource: "status" });
+  const applied = applyConfiguration(live, { ...deployment([]), status: { replicas: 2 } }, { manager: "ctl", force: false, now: NOW }, {
+    ...DEPLOY,
+    subresource: "status",
+  });
   const entry = (applied.metadata.managedFields as Record<string, unknown>[]).find((e) => e.manager === "ctl");
   expect(entry).toMatchObject({ operation: "Apply", subresource: "status", fieldsV1: { "f:status": { "f:replicas": {} } } });
 });
@@ -164,7 +170,9 @@ test("custom resources without a schema are unstructured: every key owned with '
   const scope = { apiVersion: "example.com/v1", hasStatusSubresource: false, type: typeForKind("example.com", "v1", "Widget") };
   const config = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" }, spec: { size: 1, tags: ["a", "b"] } };
   const applied = applyConfiguration(null, config, { manager: "m", force: false, now: NOW }, scope);
-  expect((applied.metadata.managedFields as { fieldsV1: unknown }[])[0].fieldsV1).toEqual({ "f:spec": { ".": {}, "f:size": {}, "f:tags": {} } });
+  expect((applied.metadata.managedFields as { fieldsV1: unknown }[])[0].fieldsV1).toEqual({
+    "f:spec": { ".": {}, "f:size": {}, "f:tags": {} },
+  });
 });
 
 test("the upgrade from client-side apply: kubectl takes fields still as last applied instead of conflicting", () => {

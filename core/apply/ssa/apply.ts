@@ -8,7 +8,7 @@ import type { KubeObject } from "../../api/types.ts";
 import { compareValues } from "./compare.ts";
 import { type FieldConflict, newApplyConflict } from "./conflict-error.ts";
 import { difference, emptySet, type FieldSet, hasPath, intersection, memberPaths, union, withNamedParents } from "./field-set.ts";
-import { KUBECTL_MANAGER, fieldsStillAsLastApplied, syncLastApplied } from "./last-applied.ts";
+import { fieldsStillAsLastApplied, KUBECTL_MANAGER, syncLastApplied } from "./last-applied.ts";
 import { capUpdateManagers, decodeManagers, dropEmptyManagers, encodeManagers, managerId, type Managers } from "./managed-fields.ts";
 import { mergeValues } from "./merge.ts";
 import { removePaths } from "./remove.ts";
@@ -55,7 +55,12 @@ function unwrap(e: unknown): unknown {
 function applyOnce(live: KubeObject | null, config: KubeObject, request: ApplyRequest, scope: OwnershipScope): KubeObject {
   const managers = live ? decodeManagers(live.metadata?.managedFields) : new Map() as Managers;
   const liveValue = live ? withoutManagedFields(live) : {};
-  const identity = { manager: request.manager, operation: "Apply" as const, apiVersion: scope.apiVersion, subresource: scope.subresource || undefined };
+  const identity = {
+    manager: request.manager,
+    operation: "Apply" as const,
+    apiVersion: scope.apiVersion,
+    subresource: scope.subresource || undefined,
+  };
   const id = managerId(identity);
   const previous = managers.get(id);
   // Identity metadata stays in the applier's set while pruning so that metadata itself is never dropped.
@@ -66,7 +71,9 @@ function applyOnce(live: KubeObject | null, config: KubeObject, request: ApplyRe
   const changes = compareValues(liveValue, result, scope.type);
   const touched = withinScope(union(changes.added, changes.modified), scope);
   const removed = withinScope(changes.removed, scope);
-  const conflicts = others.flatMap(([other, entry]) => memberPaths(intersection(entry.fields, touched)).map((path) => ({ managerId: other, path })));
+  const conflicts = others.flatMap(([other, entry]) =>
+    memberPaths(intersection(entry.fields, touched)).map((path) => ({ managerId: other, path }))
+  );
   if (conflicts.length > 0 && !request.force) throw new ConflictsFound(conflicts);
   for (const [, entry] of others) entry.fields = difference(difference(entry.fields, touched), removed);
   const changed = !isDeepStrictEqual(result, liveValue);

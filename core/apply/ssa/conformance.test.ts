@@ -19,7 +19,11 @@ const KUBE_DEPLOYMENT_FIELDS =
 
 test("a Deployment apply records the same managedFields entry as kube-apiserver, byte for byte", () => {
   const scope = { apiVersion: "apps/v1", hasStatusSubresource: true, type: typeForKind("apps", "v1", "Deployment") };
-  const applied = applyConfiguration(null, DEPLOYMENT_CONFIG, { manager: "provider-kubernetes/sample-deployment-owner", force: false, now: NOW }, scope);
+  const applied = applyConfiguration(null, DEPLOYMENT_CONFIG, {
+    manager: "provider-kubernetes/sample-deployment-owner",
+    force: false,
+    now: NOW,
+  }, scope);
   expect(JSON.stringify(applied.metadata.managedFields)).toBe(
     `[{"manager":"provider-kubernetes/sample-deployment-owner","operation":"Apply","apiVersion":"apps/v1","time":"${NOW}","fieldsType":"FieldsV1","fieldsV1":${KUBE_DEPLOYMENT_FIELDS}}]`,
   );
@@ -27,7 +31,12 @@ test("a Deployment apply records the same managedFields entry as kube-apiserver,
 
 test("a ConfigMap apply records kube's documented entry (test-label and data key, no '.')", () => {
   const scope = { apiVersion: "v1", hasStatusSubresource: false, type: typeForKind("", "v1", "ConfigMap") };
-  const config = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "test-cm", namespace: "default", labels: { "test-label": "test" } }, data: { key: "some value" } };
+  const config = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "test-cm", namespace: "default", labels: { "test-label": "test" } },
+    data: { key: "some value" },
+  };
   const applied = applyConfiguration(null, config, { manager: "kubectl", force: false, now: NOW }, scope);
   expect(JSON.stringify((applied.metadata.managedFields as { fieldsV1: unknown }[])[0].fieldsV1)).toBe(
     `{"f:data":{"f:key":{}},"f:metadata":{"f:labels":{"f:test-label":{}}}}`,

@@ -86,7 +86,9 @@ export function memberPaths(set: FieldSet, prefix: PathElement[] = []): PathElem
   const sorted = [...set.children.keys()].sort(compareElements);
   const paths: PathElement[][] = [];
   for (const element of sorted) if (set.children.get(element)!.member) paths.push([...prefix, element]);
-  for (const element of sorted) paths.push(...memberPaths({ member: false, children: set.children.get(element)!.children }, [...prefix, element]));
+  for (const element of sorted) {
+    paths.push(...memberPaths({ member: false, children: set.children.get(element)!.children }, [...prefix, element]));
+  }
   return paths;
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { insertPath, emptySet, memberPaths } from "./field-set.ts";
+import { emptySet, insertPath, memberPaths } from "./field-set.ts";
 import { fromFieldsV1, toFieldsV1 } from "./fields-v1.ts";
 
 test("toFieldsV1() marks a node that is owned and has children with '.' and sorts fields before keys before values", () => {

@@ -3,7 +3,7 @@ import { mergeValues } from "./merge.ts";
 import { typeForKind } from "./schema-type.ts";
 
 const POD = typeForKind("", "v1", "Pod");
-const names = (value: unknown) => ((value as { spec: { containers: { name: string }[] } }).spec.containers).map((c) => c.name);
+const names = (value: unknown) => (value as { spec: { containers: { name: string }[] } }).spec.containers.map((c) => c.name);
 
 test("keyed list merge keeps live-only items in place and follows the applied order for shared ones", () => {
   const live = { spec: { containers: [{ name: "a" }, { name: "x" }, { name: "b" }] } };

@@ -29,6 +29,8 @@ function collect(value: unknown, declared: TypeNode, path: PathElement[], set: F
     const childPath = [...path, fieldElement(key)];
     collect(child, keyType(type, key, path), childPath, set);
     // Map keys, nulls and empty objects are owned themselves; struct fields only through what they contain.
-    if (child === null || (isPlainObject(child) && Object.keys(child).length === 0) || !isDeclaredField(type, key)) insertPath(set, childPath);
+    if (child === null || (isPlainObject(child) && Object.keys(child).length === 0) || !isDeclaredField(type, key)) {
+      insertPath(set, childPath);
+    }
   }
 }

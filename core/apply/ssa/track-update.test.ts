@@ -10,31 +10,60 @@ const CM = { apiVersion: "v1", hasStatusSubresource: false, type: typeForKind(""
 const DEPLOY = { apiVersion: "apps/v1", hasStatusSubresource: true, type: typeForKind("apps", "v1", "Deployment") };
 
 function cm(data: Record<string, string>, managedFields?: unknown[]): KubeObject {
-  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "ns", ...(managedFields ? { managedFields } : {}) }, data };
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "c", namespace: "ns", ...(managedFields ? { managedFields } : {}) },
+    data,
+  };
 }
 
 const created = cm({ a: "1" }, managedFieldsAfterUpdate(null, cm({ a: "1" }), { manager: "kubectl-create", now: NOW }, CM));
 
 test("a create records the creator's Update entry with every field it set", () => {
   expect(created.metadata.managedFields).toEqual([
-    { manager: "kubectl-create", operation: "Update", apiVersion: "v1", time: NOW, fieldsType: "FieldsV1", fieldsV1: { "f:data": { ".": {}, "f:a": {} } } },
+    {
+      manager: "kubectl-create",
+      operation: "Update",
+      apiVersion: "v1",
+      time: NOW,
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:data": { ".": {}, "f:a": {} } },
+    },
   ]);
 });
 
 test("a create of a defaulted Deployment records what kube records for `kubectl create deployment`", () => {
   const container = {
-    name: "alpine", image: "alpine", imagePullPolicy: "Always", ports: [{ containerPort: 80, protocol: "TCP" }], resources: {},
-    terminationMessagePath: "/dev/termination-log", terminationMessagePolicy: "File",
+    name: "alpine",
+    image: "alpine",
+    imagePullPolicy: "Always",
+    ports: [{ containerPort: 80, protocol: "TCP" }],
+    resources: {},
+    terminationMessagePath: "/dev/termination-log",
+    terminationMessagePolicy: "File",
   };
   const deployment: KubeObject = {
-    apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "alpine", namespace: "default", labels: { app: "alpine" } },
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "alpine", namespace: "default", labels: { app: "alpine" } },
     spec: {
-      replicas: 1, selector: { matchLabels: { app: "alpine" } },
+      replicas: 1,
+      selector: { matchLabels: { app: "alpine" } },
       template: {
         metadata: { creationTimestamp: null, labels: { app: "alpine" } },
-        spec: { containers: [container], restartPolicy: "Always", terminationGracePeriodSeconds: 30, dnsPolicy: "ClusterFirst", securityContext: {}, schedulerName: "default-scheduler" },
+        spec: {
+          containers: [container],
+          restartPolicy: "Always",
+          terminationGracePeriodSeconds: 30,
+          dnsPolicy: "ClusterFirst",
+          securityContext: {},
+          schedulerName: "default-scheduler",
+        },
       },
-      strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" } }, revisionHistoryLimit: 10, progressDeadlineSeconds: 600,
+      strategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" } },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
     },
     status: {},
   };
@@ -45,7 +74,9 @@ test("a create of a defaulted Deployment records what kube records for `kubectl 
 });
 
 test("an update that changes nothing keeps the entries and their times", () => {
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }), { manager: "kubectl-create", now: LATER }, CM) as unknown[]).toEqual(created.metadata.managedFields!);
+  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }), { manager: "kubectl-create", now: LATER }, CM) as unknown[]).toEqual(
+    created.metadata.managedFields!,
+  );
 });
 
 test("the same manager's later update adds to its entry and bumps its time", () => {
@@ -66,11 +97,19 @@ test("4.6.5: managedFields [{}] resets ownership before the writer's own change 
 });
 
 test("4.6.5: an empty managedFields list changes nothing", () => {
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, []), { manager: "x", now: LATER }, CM) as unknown[]).toEqual(created.metadata.managedFields!);
+  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, []), { manager: "x", now: LATER }, CM) as unknown[]).toEqual(
+    created.metadata.managedFields!,
+  );
 });
 
 test("4.6.5: a valid managedFields list replaces the stored entries", () => {
-  const replacement = [{ manager: "someone", operation: "Apply", apiVersion: "v1", fieldsType: "FieldsV1", fieldsV1: { "f:data": { "f:a": {} } } }];
+  const replacement = [{
+    manager: "someone",
+    operation: "Apply",
+    apiVersion: "v1",
+    fieldsType: "FieldsV1",
+    fieldsV1: { "f:data": { "f:a": {} } },
+  }];
   expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, replacement), { manager: "x", now: LATER }, CM)).toEqual(replacement);
 });
 
@@ -78,7 +117,15 @@ test("a status write records its entry with subresource status and ignores manag
   const live: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d", managedFields: [] }, spec: { replicas: 1 } };
   const next = { ...live, metadata: { ...live.metadata, managedFields: [{}] }, status: { replicas: 1 } };
   expect(managedFieldsAfterUpdate(live, next, { manager: "kcm", now: NOW }, { ...DEPLOY, subresource: "status" })).toEqual([
-    { manager: "kcm", operation: "Update", apiVersion: "apps/v1", time: NOW, fieldsType: "FieldsV1", fieldsV1: { "f:status": { ".": {}, "f:replicas": {} } }, subresource: "status" },
+    {
+      manager: "kcm",
+      operation: "Update",
+      apiVersion: "apps/v1",
+      time: NOW,
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:status": { ".": {}, "f:replicas": {} } },
+      subresource: "status",
+    },
   ]);
 });
 
@@ -86,10 +133,13 @@ test("more than ten Update managers fold the oldest into ancient-changes", () =>
   let obj = cm({});
   for (let i = 0; i < 11; i++) {
     const next = cm({ ...(obj.data as Record<string, string>), [`k${i}`]: "v" }, obj.metadata.managedFields);
-    next.metadata.managedFields = managedFieldsAfterUpdate(obj, next, { manager: `m${i}`, now: `2024-01-01T00:00:${String(i).padStart(2, "0")}Z` }, CM);
+    next.metadata.managedFields = managedFieldsAfterUpdate(obj, next, {
+      manager: `m${i}`,
+      now: `2024-01-01T00:00:${String(i).padStart(2, "0")}Z`,
+    }, CM);
     obj = next;
   }
-  const managers = (obj.metadata.managedFields as { manager: string; fieldsV1: unknown }[]);
+  const managers = obj.metadata.managedFields as { manager: string; fieldsV1: unknown }[];
   expect(managers.length).toBe(10);
   expect(managers[0]).toMatchObject({ manager: "ancient-changes", fieldsV1: { "f:data": { "f:k0": {}, "f:k1": {} } } });
 });
@@ -97,11 +147,23 @@ test("more than ten Update managers fold the oldest into ancient-changes", () =>
 test("4.6.8: after a field turns from atomic to granular its applier keeps the field but not its children", () => {
   const schema = (atomic: boolean) => ({
     type: "object" as const,
-    properties: { metadata: { ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" }, spec: { type: "object" as const, ...(atomic ? { "x-kubernetes-map-type": "atomic" as const } : {}), properties: { a: { type: "string" as const }, b: { type: "string" as const } } } },
+    properties: {
+      metadata: { ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" },
+      spec: {
+        type: "object" as const,
+        ...(atomic ? { "x-kubernetes-map-type": "atomic" as const } : {}),
+        properties: { a: { type: "string" as const }, b: { type: "string" as const } },
+      },
+    },
   });
   const atomicScope = { apiVersion: "v1", hasStatusSubresource: false, type: typeFromSchema(schema(true)) };
   const granularScope = { ...atomicScope, type: typeFromSchema(schema(false)) };
-  const a = applyConfiguration(null, { metadata: { name: "x" }, spec: { a: "1", b: "1" } }, { manager: "a", force: false, now: NOW }, atomicScope);
+  const a = applyConfiguration(
+    null,
+    { metadata: { name: "x" }, spec: { a: "1", b: "1" } },
+    { manager: "a", force: false, now: NOW },
+    atomicScope,
+  );
   const b = applyConfiguration(a, { metadata: { name: "x" }, spec: { b: "2" } }, { manager: "b", force: false, now: NOW }, granularScope);
   expect(b.spec).toEqual({ a: "1", b: "2" });
   expect((b.metadata.managedFields as { manager: string; fieldsV1: unknown }[]).map((e) => [e.manager, e.fieldsV1])).toEqual([

@@ -8,7 +8,15 @@ import type { KubeObject } from "../../api/types.ts";
 import { SchemaMismatchError } from "./_items.ts";
 import { compareValues } from "./compare.ts";
 import { difference, isEmptySet, union } from "./field-set.ts";
-import { capUpdateManagers, decodeManagers, dropEmptyManagers, encodeManagers, isResetRequest, managerId, type Managers } from "./managed-fields.ts";
+import {
+  capUpdateManagers,
+  decodeManagers,
+  dropEmptyManagers,
+  encodeManagers,
+  isResetRequest,
+  managerId,
+  type Managers,
+} from "./managed-fields.ts";
 import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
 import { zeroObject } from "./schema-type.ts";
 
@@ -22,7 +30,12 @@ export interface UpdateRecord {
  * The managedFields `next` should be stored with, given the stored object (null on create). Like kube's
  * UpdateNoErrors, a failure to compute ownership clears managedFields rather than failing the write.
  */
-export function managedFieldsAfterUpdate(live: KubeObject | null, next: KubeObject, record: UpdateRecord, scope: OwnershipScope): Record<string, unknown>[] {
+export function managedFieldsAfterUpdate(
+  live: KubeObject | null,
+  next: KubeObject,
+  record: UpdateRecord,
+  scope: OwnershipScope,
+): Record<string, unknown>[] {
   try {
     const managers = startingManagers(live, next, scope);
     const before = live ? withoutManagedFields(live) : zeroObject(scope.type);
@@ -32,7 +45,12 @@ export function managedFieldsAfterUpdate(live: KubeObject | null, next: KubeObje
     for (const entry of managers.values()) entry.fields = difference(difference(entry.fields, touched), removed);
     const owned = withoutServerOwned(touched);
     if (!isEmptySet(owned)) {
-      const identity = { manager: record.manager, operation: "Update" as const, apiVersion: scope.apiVersion, subresource: scope.subresource || undefined };
+      const identity = {
+        manager: record.manager,
+        operation: "Update" as const,
+        apiVersion: scope.apiVersion,
+        subresource: scope.subresource || undefined,
+      };
       const previous = managers.get(managerId(identity));
       managers.set(managerId(identity), { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
     }

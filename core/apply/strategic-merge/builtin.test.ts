@@ -16,9 +16,16 @@ const pod = {
 };
 
 test("containers merge by name and their env by name, as the Pod schema declares", () => {
-  const patched = strategicMergePatch(pod, { spec: { containers: [{ name: "web", image: "nginx:2", env: [{ name: "B", value: "2" }] }] } }, { schema: podSchema });
+  const patched = strategicMergePatch(
+    pod,
+    { spec: { containers: [{ name: "web", image: "nginx:2", env: [{ name: "B", value: "2" }] }] } },
+    { schema: podSchema },
+  );
   expect(patched.spec).toEqual({
-    containers: [{ name: "web", image: "nginx:2", env: [{ name: "B", value: "2" }, { name: "A", value: "1" }] }, { name: "side", image: "busybox" }],
+    containers: [{ name: "web", image: "nginx:2", env: [{ name: "B", value: "2" }, { name: "A", value: "1" }] }, {
+      name: "side",
+      image: "busybox",
+    }],
     tolerations: [{ key: "k1", operator: "Exists" }],
   });
 });
@@ -29,7 +36,9 @@ test("a list without a patch strategy (tolerations) is replaced", () => {
 });
 
 test("finalizers merge as a set of scalars and labels merge as a map", () => {
-  const patched = strategicMergePatch(pod, { metadata: { finalizers: ["b", "a"], labels: { tier: "front", app: null } } }, { schema: podSchema });
+  const patched = strategicMergePatch(pod, { metadata: { finalizers: ["b", "a"], labels: { tier: "front", app: null } } }, {
+    schema: podSchema,
+  });
   expect(patched.metadata).toEqual({ name: "p", labels: { tier: "front" }, finalizers: ["b", "a"] });
 });
 
@@ -40,6 +49,8 @@ test("$patch: delete removes a container by name", () => {
 
 test("kubectl's retainKeys for a Deployment strategy clears the old rollingUpdate", () => {
   const deployment = { spec: { strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: 1 } } } };
-  const patched = strategicMergePatch(deployment, { spec: { strategy: { $retainKeys: ["type"], type: "Recreate" } } }, { schema: deploymentSchema });
+  const patched = strategicMergePatch(deployment, { spec: { strategy: { $retainKeys: ["type"], type: "Recreate" } } }, {
+    schema: deploymentSchema,
+  });
   expect(patched.spec).toEqual({ strategy: { type: "Recreate" } });
 });

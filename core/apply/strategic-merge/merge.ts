@@ -6,7 +6,12 @@ import { isPlainObject } from "../../api/types.ts";
 import type { SchemaLookup } from "../../schema/lookup.ts";
 import type { Schema } from "../../schema/types.ts";
 import {
-  badArgType, badPatchFormatForPrimitiveList, badPatchFormatForSetElementOrderList, internalMergeError, noListOfLists, noMergeKey,
+  badArgType,
+  badPatchFormatForPrimitiveList,
+  badPatchFormatForSetElementOrderList,
+  internalMergeError,
+  noListOfLists,
+  noMergeKey,
 } from "./errors.ts";
 import { type ElementKind, normalizeElementOrder, partitionByPresence } from "./order.ts";
 import { elementSchema, type FieldPatchMeta, fieldPatchMeta } from "./patch-meta.ts";
@@ -75,7 +80,13 @@ function mapDirective(patch: JsonMap): JsonMap {
   throw internalMergeError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
 }
 
-function mergeListField(original: unknown[], patch: unknown[], meta: FieldPatchMeta, isDeleteList: boolean, lookup: SchemaLookup): unknown[] {
+function mergeListField(
+  original: unknown[],
+  patch: unknown[],
+  meta: FieldPatchMeta,
+  isDeleteList: boolean,
+  lookup: SchemaLookup,
+): unknown[] {
   if (meta.strategy !== "merge") return patch;
   return mergeList(original, patch, { schema: elementSchema(lookup, meta.schema), mergeKey: meta.mergeKey, isDeleteList }, lookup);
 }
@@ -177,7 +188,11 @@ function mergeOrderedLists(result: JsonMap, patch: JsonMap, schema: Schema | und
     const meta = fieldPatchMeta(lookup, schema, key);
     checkAgainstElementOrder(patchList, order, meta.mergeKey);
     if (!foundOriginal && !foundPatch) continue;
-    const merged = foundOriginal && foundPatch ? mergeListField(original, patchList, meta, false, lookup) : foundPatch ? patchList : original;
+    const merged = foundOriginal && foundPatch
+      ? mergeListField(original, patchList, meta, false, lookup)
+      : foundPatch
+      ? patchList
+      : original;
     const kind = elementKind(original, patchList);
     if (kind !== undefined) {
       const mergeKey = kind === "map" ? meta.mergeKey : "";

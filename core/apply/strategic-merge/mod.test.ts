@@ -20,8 +20,18 @@ const CASES: [string, string, string, string][] = [
     "mergingList: [{name: '1', $patch: delete}, {name: '3', $patch: delete}]",
     "mergingList: [{name: '2', value: a}]",
   ],
-  ["retainKeys map can add a field without the directive", "retainKeysMap: {name: foo}", "retainKeysMap: {value: bar}", "retainKeysMap: {name: foo, value: bar}"],
-  ["retainKeys map can delete a field without the directive", "retainKeysMap: {name: foo, value: a}", "retainKeysMap: {value: null}", "retainKeysMap: {name: foo}"],
+  [
+    "retainKeys map can add a field without the directive",
+    "retainKeysMap: {name: foo}",
+    "retainKeysMap: {value: bar}",
+    "retainKeysMap: {name: foo, value: bar}",
+  ],
+  [
+    "retainKeys map can delete a field without the directive",
+    "retainKeysMap: {name: foo, value: a}",
+    "retainKeysMap: {value: null}",
+    "retainKeysMap: {name: foo}",
+  ],
   [
     "retainKeys list can change a field without the directive",
     "retainKeysMergingList: [{name: bar}, {name: foo, value: a}]",
@@ -40,17 +50,32 @@ const CASES: [string, string, string, string][] = [
     "mergingList: [{name: '3', value: c}, {name: '1', value: a}]",
     "mergingList: [{name: '2', value: b}, {name: '3', value: c}, {name: '1', value: a}]",
   ],
-  ["preserve the order from the patch in a merging int list", "mergingIntList: [1, 2, 3]", "mergingIntList: [3, 1]", "mergingIntList: [2, 3, 1]"],
+  [
+    "preserve the order from the patch in a merging int list",
+    "mergingIntList: [1, 2, 3]",
+    "mergingIntList: [3, 1]",
+    "mergingIntList: [2, 3, 1]",
+  ],
   [
     "$setElementOrder contains an item not in the list",
     "mergingList: [{name: '1'}, {name: '3'}]",
     "{$setElementOrder/mergingList: [{name: '3'}, {name: '2'}, {name: '1'}], mergingList: [{name: '3', value: '3'}, {name: '1', value: '1'}]}",
     "mergingList: [{name: '3', value: '3'}, {name: '1', value: '1'}]",
   ],
-  ["$setElementOrder reorders an int list", "mergingIntList: [1, 3]", "$setElementOrder/mergingIntList: [3, 2, 1]", "mergingIntList: [3, 1]"],
+  [
+    "$setElementOrder reorders an int list",
+    "mergingIntList: [1, 3]",
+    "$setElementOrder/mergingIntList: [3, 2, 1]",
+    "mergingIntList: [3, 1]",
+  ],
   ["nil original", "{name: '1', other: a}", "{value: '1'}", "{name: '1', value: '1', other: a}"],
   ["add field and delete field from map", "{name: '1', other: a}", "{name: null, value: '1'}", "{value: '1', other: a}"],
-  ["delete field from nested map", "simpleMap: {key1: '1', key2: '1', other: a}", "simpleMap: {key2: null}", "simpleMap: {key1: '1', other: a}"],
+  [
+    "delete field from nested map",
+    "simpleMap: {key1: '1', key2: '1', other: a}",
+    "simpleMap: {key2: null}",
+    "simpleMap: {key1: '1', other: a}",
+  ],
   ["replace list of scalars", "nonMergingIntList: [1, 4]", "nonMergingIntList: [2, 3]", "nonMergingIntList: [2, 3]"],
   [
     "delete all maps from merging list with conflict",
@@ -83,7 +108,12 @@ const CASES: [string, string, string, string][] = [
     "{$setElementOrder/mergingList: [{name: '1'}, {name: '2'}], mergingList: [{name: '1', value: '1'}]}",
     "mergingList: [{name: '1', value: '1', other: a}, {name: '2', value: '2', other: b}]",
   ],
-  ["a new element without an order directive leads the list", "mergingList: [{name: a}, {name: b}]", "mergingList: [{name: c}]", "mergingList: [{name: c}, {name: a}, {name: b}]"],
+  [
+    "a new element without an order directive leads the list",
+    "mergingList: [{name: a}, {name: b}]",
+    "mergingList: [{name: c}]",
+    "mergingList: [{name: c}, {name: a}, {name: b}]",
+  ],
   [
     "retainKeys clears the fields it does not list",
     "retainKeysMap: {name: foo, value: a, other: b}",
@@ -99,13 +129,43 @@ test.each(CASES)("strategicMergePatch: %s", (_name, current, patch, result) => {
 });
 
 test.each<[string, string, string, 400 | 422 | 500, string | RegExp]>([
-  ["an order list that contradicts the patch", "mergingList: [{name: '1'}, {name: '3'}, {name: '2'}]", "{$setElementOrder/mergingList: [{name: '1'}, {name: '2'}, {name: '3'}], mergingList: [{name: '3'}, {name: '1'}]}", 500, /doesn't match/],
-  ["an element without its merge key", "mergingList: [{name: '1', value: a}]", "mergingList: [{value: b}]", 500, /does not contain declared merge key: name/],
-  ["a retainKeys list missing a patched field", "retainKeysMap: {name: a}", "retainKeysMap: {$retainKeys: [name], value: b}", 400, "invalid patch format of retainKeys"],
-  ["a malformed deletion directive", "mergingIntList: [1]", "$deleteFromPrimitiveListmergingIntList: [1]", 400, "invalid patch format of primitive list"],
+  [
+    "an order list that contradicts the patch",
+    "mergingList: [{name: '1'}, {name: '3'}, {name: '2'}]",
+    "{$setElementOrder/mergingList: [{name: '1'}, {name: '2'}, {name: '3'}], mergingList: [{name: '3'}, {name: '1'}]}",
+    500,
+    /doesn't match/,
+  ],
+  [
+    "an element without its merge key",
+    "mergingList: [{name: '1', value: a}]",
+    "mergingList: [{value: b}]",
+    500,
+    /does not contain declared merge key: name/,
+  ],
+  [
+    "a retainKeys list missing a patched field",
+    "retainKeysMap: {name: a}",
+    "retainKeysMap: {$retainKeys: [name], value: b}",
+    400,
+    "invalid patch format of retainKeys",
+  ],
+  [
+    "a malformed deletion directive",
+    "mergingIntList: [1]",
+    "$deleteFromPrimitiveListmergingIntList: [1]",
+    400,
+    "invalid patch format of primitive list",
+  ],
   ["lists of lists", "mergingIntList: [[1]]", "mergingIntList: [[2]]", 422, "lists of lists are not supported"],
   ["an unknown map directive", "simpleMap: {a: b}", "simpleMap: {$patch: frob}", 500, /unknown patch type: frob/],
-  ["a merge directive in a list", "mergingList: [{name: a}]", "mergingList: [{$patch: merge}]", 500, "merging lists cannot yet be specified in the patch"],
+  [
+    "a merge directive in a list",
+    "mergingList: [{name: a}]",
+    "mergingList: [{$patch: merge}]",
+    500,
+    "merging lists cannot yet be specified in the patch",
+  ],
 ])("strategicMergePatch rejects %s", (_name, current, patch, status, message) => {
   let caught: unknown;
   try {

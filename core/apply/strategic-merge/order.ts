@@ -51,14 +51,23 @@ function sortByOrder(toSort: unknown[], order: readonly unknown[], mergeKey: str
     const i = indexIn(order, item, mergeKey, kind);
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
-  return [...toSort.map((item, i) => ({ item, i, at: position(item) })).sort((a, b) => a.at - b.at || a.i - b.i).map((e) => e.item), ...deletions];
+  return [
+    ...toSort.map((item, i) => ({ item, i, at: position(item) })).sort((a, b) => a.at - b.at || a.i - b.i).map((e) => e.item),
+    ...deletions,
+  ];
 }
 
 /**
  * Interleaves server-only items into the patch items: a server item goes first only when both it and the
  * next patch item are on the server and it comes earlier there (so items new to the server lead).
  */
-function interleave(serverOnly: unknown[], patchItems: unknown[], serverOrder: readonly unknown[], mergeKey: string, kind: ElementKind): unknown[] {
+function interleave(
+  serverOnly: unknown[],
+  patchItems: unknown[],
+  serverOrder: readonly unknown[],
+  mergeKey: string,
+  kind: ElementKind,
+): unknown[] {
   const merged: unknown[] = [];
   let i = 0;
   let j = 0;
@@ -87,7 +96,12 @@ export function normalizeElementOrder(
 }
 
 /** Splits `merged` into the elements `by` names and the others, keeping their order. */
-export function partitionByPresence(merged: readonly unknown[], by: readonly unknown[], mergeKey: string, kind: ElementKind): { named: unknown[]; others: unknown[] } {
+export function partitionByPresence(
+  merged: readonly unknown[],
+  by: readonly unknown[],
+  mergeKey: string,
+  kind: ElementKind,
+): { named: unknown[]; others: unknown[] } {
   if (kind === "map") requireMergeKeys(mergeKey, [...merged]);
   const named: unknown[] = [];
   const others: unknown[] = [];

@@ -26,6 +26,8 @@ export function checkAgainstElementOrder(patchList: readonly unknown[], order: r
     o++;
   }
   if (p < kept.length) {
-    throw internalMergeError(`The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}\n`);
+    throw internalMergeError(
+      `The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}\n`,
+    );
   }
 }

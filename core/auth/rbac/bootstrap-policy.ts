@@ -33,7 +33,10 @@ function bootstrapMeta(name: string, labels: Record<string, string> = {}) {
   return { name, labels: { [BOOTSTRAPPING_LABEL]: "rbac-defaults", ...labels }, annotations: { [AUTOUPDATE_ANNOTATION]: "true" } };
 }
 
-const CONTROLLER_CLUSTER_ROLES = Object.entries(CONTROLLER_ROLES).map(([account, rules]) => ({ name: `${CONTROLLER_ROLE_PREFIX}${account}`, rules }));
+const CONTROLLER_CLUSTER_ROLES = Object.entries(CONTROLLER_ROLES).map(([account, rules]) => ({
+  name: `${CONTROLLER_ROLE_PREFIX}${account}`,
+  rules,
+}));
 
 /** kube's addControllerRole: each controller role bound to its service account in kube-system. */
 const CONTROLLER_CLUSTER_ROLE_BINDINGS = Object.keys(CONTROLLER_ROLES).map((account) => ({
@@ -43,9 +46,16 @@ const CONTROLLER_CLUSTER_ROLE_BINDINGS = Object.keys(CONTROLLER_ROLES).map((acco
 
 export function bootstrapClusterRoles(): KubeObject[] {
   return [...BOOTSTRAP_CLUSTER_ROLES, ...CONTROLLER_CLUSTER_ROLES].map((role: typeof BOOTSTRAP_CLUSTER_ROLES[number]) => {
-    const obj: KubeObject = { apiVersion: API_VERSION, kind: "ClusterRole", metadata: bootstrapMeta(role.name, role.labels), rules: role.rules };
+    const obj: KubeObject = {
+      apiVersion: API_VERSION,
+      kind: "ClusterRole",
+      metadata: bootstrapMeta(role.name, role.labels),
+      rules: role.rules,
+    };
     if (role.aggregatesFrom) {
-      obj.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [`rbac.authorization.k8s.io/aggregate-to-${role.aggregatesFrom}`]: "true" } }] };
+      obj.aggregationRule = {
+        clusterRoleSelectors: [{ matchLabels: { [`rbac.authorization.k8s.io/aggregate-to-${role.aggregatesFrom}`]: "true" } }],
+      };
     }
     return obj;
   });
@@ -66,7 +76,12 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
 
 /** namespace_policy.go's Roles in kube-system and kube-public. */
 export function bootstrapRoles(): KubeObject[] {
-  return NAMESPACED_BOOTSTRAP_ROLES.map(({ namespace, name, rules }) => ({ apiVersion: API_VERSION, kind: "Role", metadata: { ...bootstrapMeta(name), namespace }, rules }));
+  return NAMESPACED_BOOTSTRAP_ROLES.map(({ namespace, name, rules }) => ({
+    apiVersion: API_VERSION,
+    kind: "Role",
+    metadata: { ...bootstrapMeta(name), namespace },
+    rules,
+  }));
 }
 
 /** namespace_policy.go's RoleBindings. */

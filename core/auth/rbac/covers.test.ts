@@ -12,13 +12,28 @@ test("uncoveredRules() answers the one-verb parts of the servant rules that no o
 });
 
 test("uncoveredRules() honours *, */subresource, resource names and URL prefixes", () => {
-  expect(uncoveredRules([{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }], [{ apiGroups: ["apps"], resources: ["deployments/scale"], verbs: ["patch"] }])).toEqual([]);
-  expect(uncoveredRules([{ apiGroups: [""], resources: ["*/status"], verbs: ["get"] }], [{ apiGroups: [""], resources: ["pods/status"], verbs: ["get"] }])).toEqual([]);
+  expect(
+    uncoveredRules([{ apiGroups: ["*"], resources: ["*"], verbs: ["*"] }], [{
+      apiGroups: ["apps"],
+      resources: ["deployments/scale"],
+      verbs: ["patch"],
+    }]),
+  ).toEqual([]);
+  expect(
+    uncoveredRules([{ apiGroups: [""], resources: ["*/status"], verbs: ["get"] }], [{
+      apiGroups: [""],
+      resources: ["pods/status"],
+      verbs: ["get"],
+    }]),
+  ).toEqual([]);
   const named = [{ apiGroups: [""], resources: ["pods"], resourceNames: ["a"], verbs: ["get"] }];
   expect(uncoveredRules(named, [{ apiGroups: [""], resources: ["pods"], resourceNames: ["a"], verbs: ["get"] }])).toEqual([]);
   expect(uncoveredRules(named, [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }])).toHaveLength(1);
-  expect(uncoveredRules([{ nonResourceURLs: ["/apis/*"], verbs: ["get"] }], [{ nonResourceURLs: ["/apis/apps"], verbs: ["get"] }])).toEqual([]);
-  expect(uncoveredRules([{ nonResourceURLs: ["/apis"], verbs: ["get"] }], [{ nonResourceURLs: ["/apis/apps"], verbs: ["get"] }])).toHaveLength(1);
+  expect(uncoveredRules([{ nonResourceURLs: ["/apis/*"], verbs: ["get"] }], [{ nonResourceURLs: ["/apis/apps"], verbs: ["get"] }])).toEqual(
+    [],
+  );
+  expect(uncoveredRules([{ nonResourceURLs: ["/apis"], verbs: ["get"] }], [{ nonResourceURLs: ["/apis/apps"], verbs: ["get"] }]))
+    .toHaveLength(1);
 });
 
 test("compactRule() writes kube's escalation message form", () => {

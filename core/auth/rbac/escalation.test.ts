@@ -15,7 +15,8 @@ const bob: UserInfo = { username: "bob", groups: ["system:authenticated"] };
 /** bob holds podsGet; `allowed` lists the extra requests (verb/resource/name) the chain allows. */
 function checks(allowed: string[] = [], roles: Record<string, KubeObject> = {}) {
   const authorizer: Authorizer = {
-    authorize: (a: Attributes) => Promise.resolve({ decision: allowed.includes(`${a.verb}/${a.resource}/${a.name}`) ? "Allow" : "NoOpinion" }),
+    authorize: (a: Attributes) =>
+      Promise.resolve({ decision: allowed.includes(`${a.verb}/${a.resource}/${a.name}`) ? "Allow" : "NoOpinion" }),
     rulesFor: () => Promise.resolve({ rules: [podsGet], incomplete: false, errors: [] }),
   };
   return createEscalationChecks(authorizer, (ref) => Promise.resolve(roles[ref.name] ?? null));
@@ -40,14 +41,17 @@ test("a role with only rules the user holds may be written; one with more is ref
   await expect(refused).rejects.toMatchObject({
     code: 403,
     reason: "Forbidden",
-    message: 'roles.rbac.authorization.k8s.io "r" is forbidden: user "bob" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+    message:
+      'roles.rbac.authorization.k8s.io "r" is forbidden: user "bob" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
       '{APIGroups:[""], Resources:["pods"], Verbs:["create"]}',
   });
 });
 
 test("the escalate verb, or system:masters, lets a user write a role with rules they lack", async () => {
   await checks(["escalate/roles/"]).guardRole(attempt("roles", role("default", "r", [podsCreate])));
-  await checks().guardRole(attempt("roles", role("default", "r", [podsCreate]), { user: { username: "admin", groups: ["system:masters"] } }));
+  await checks().guardRole(
+    attempt("roles", role("default", "r", [podsCreate]), { user: { username: "admin", groups: ["system:masters"] } }),
+  );
 });
 
 test("an aggregationRule needs every permission there is", async () => {

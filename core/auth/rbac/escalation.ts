@@ -24,7 +24,8 @@ const ROLE_RESOURCES: Record<string, string> = { ClusterRole: "clusterroles", Ro
 function onlyGcFieldsChanged(attempt: WriteAttempt): boolean {
   if (!attempt.oldObject) return false;
   const strip = (obj: KubeObject) => {
-    const { ownerReferences: _o, finalizers: _f, managedFields: _m, selfLink: _s, resourceVersion: _r, generation: _g, ...metadata } = obj.metadata;
+    const { ownerReferences: _o, finalizers: _f, managedFields: _m, selfLink: _s, resourceVersion: _r, generation: _g, ...metadata } =
+      obj.metadata;
     return { ...obj, metadata };
   };
   return isDeepStrictEqual(strip(attempt.object), strip(attempt.oldObject));
@@ -33,7 +34,11 @@ function onlyGcFieldsChanged(attempt: WriteAttempt): boolean {
 function forbidden(attempt: WriteAttempt, why: string): StatusError {
   const resource = { group: attempt.type.group, resource: attempt.type.resource };
   const name = String(attempt.object.metadata.name ?? "");
-  return newForbidden(`${qualifiedName(resource)} ${JSON.stringify(name)} is forbidden: ${why}`, { name, group: resource.group, kind: resource.resource });
+  return newForbidden(`${qualifiedName(resource)} ${JSON.stringify(name)} is forbidden: ${why}`, {
+    name,
+    group: resource.group,
+    kind: resource.resource,
+  });
 }
 
 function goStrings(values: string[]): string {
@@ -41,8 +46,12 @@ function goStrings(values: string[]): string {
 }
 
 export function createEscalationChecks(authorizer: Authorizer, readRole: RoleReader) {
-  const allows = async (user: UserInfo, attributes: Omit<Attributes, "user" | "isResourceRequest" | "path" | "apiVersion" | "subresource">) =>
-    (await authorizer.authorize({ ...attributes, user, isResourceRequest: true, path: "", apiVersion: "*", subresource: "" })).decision === "Allow";
+  const allows = async (
+    user: UserInfo,
+    attributes: Omit<Attributes, "user" | "isResourceRequest" | "path" | "apiVersion" | "subresource">,
+  ) =>
+    (await authorizer.authorize({ ...attributes, user, isResourceRequest: true, path: "", apiVersion: "*", subresource: "" })).decision ===
+      "Allow";
 
   /** kube's ConfirmNoEscalation: the message lists, sorted, every rule part the user lacks. */
   const confirmHeld = async (attempt: WriteAttempt, rules: PolicyRule[]): Promise<void> => {
@@ -50,7 +59,8 @@ export function createEscalationChecks(authorizer: Authorizer, readRole: RoleRea
     const missing = uncoveredRules(owned.rules, rules);
     if (missing.length === 0) return;
     const { username, groups } = attempt.user;
-    let why = `user ${JSON.stringify(username)} (groups=${goStrings(groups)}) is attempting to grant RBAC permissions not currently held:\n` +
+    let why =
+      `user ${JSON.stringify(username)} (groups=${goStrings(groups)}) is attempting to grant RBAC permissions not currently held:\n` +
       [...new Set(missing.map(compactRule))].sort().join("\n");
     if (owned.errors.length > 0) why += `; resolution errors: [${owned.errors.join(" ")}]`;
     throw forbidden(attempt, why);
@@ -59,7 +69,15 @@ export function createEscalationChecks(authorizer: Authorizer, readRole: RoleRea
   const guardRole = async (attempt: WriteAttempt): Promise<void> => {
     if (attempt.user.groups.includes(PRIVILEGED_GROUP) || onlyGcFieldsChanged(attempt)) return;
     const name = attempt.operation === "update" ? String(attempt.object.metadata.name) : "";
-    if (await allows(attempt.user, { verb: "escalate", apiGroup: RBAC_GROUP, resource: attempt.type.resource, namespace: attempt.namespace, name })) return;
+    if (
+      await allows(attempt.user, {
+        verb: "escalate",
+        apiGroup: RBAC_GROUP,
+        resource: attempt.type.resource,
+        namespace: attempt.namespace,
+        name,
+      })
+    ) return;
     await confirmHeld(attempt, rulesOf(attempt.object));
     if (aggregationSelectorsOf(attempt.object) === null) return;
     // An aggregation rule can gather anything, so setting one takes every permission there is.
@@ -72,7 +90,16 @@ export function createEscalationChecks(authorizer: Authorizer, readRole: RoleRea
     if (attempt.user.groups.includes(PRIVILEGED_GROUP) || onlyGcFieldsChanged(attempt)) return;
     const ref = roleRefOf(attempt.object);
     const roleResource = ROLE_RESOURCES[ref.kind];
-    if (roleResource && await allows(attempt.user, { verb: "bind", apiGroup: ref.apiGroup, resource: roleResource, namespace: attempt.namespace, name: ref.name })) return;
+    if (
+      roleResource &&
+      await allows(attempt.user, {
+        verb: "bind",
+        apiGroup: ref.apiGroup,
+        resource: roleResource,
+        namespace: attempt.namespace,
+        name: ref.name,
+      })
+    ) return;
     const role = roleResource ? await readRole(ref, attempt.namespace) : null;
     if (!role) throw newNotFound({ group: RBAC_GROUP, resource: roleResource ?? "roles" }, ref.name);
     await confirmHeld(attempt, rulesOf(role));
@@ -93,5 +120,11 @@ export function registerEscalationGuards(guards: WriteGuards, authorizer: Author
 /** Reads referenced roles through the read-only client. */
 export function clientRoleReader(client: ReadOnlyClient): RoleReader {
   return (ref, namespace) =>
-    client.get({ group: RBAC_GROUP, version: "v1", resource: ROLE_RESOURCES[ref.kind], namespace: ref.kind === "Role" ? namespace : undefined, name: ref.name });
+    client.get({
+      group: RBAC_GROUP,
+      version: "v1",
+      resource: ROLE_RESOURCES[ref.kind],
+      namespace: ref.kind === "Role" ? namespace : undefined,
+      name: ref.name,
+    });
 }

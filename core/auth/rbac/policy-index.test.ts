@@ -36,7 +36,10 @@ test("rulesFor() sees role and binding changes and deletions, and reports missin
 test("a ServiceAccount subject applies to the account's user name, defaulting to the binding's namespace", () => {
   const index = new PolicyIndex();
   index.setClusterRole(clusterRole("reader", [podsRead]));
-  index.setBinding("RoleBinding", binding("sa", { kind: "ClusterRole", name: "reader" }, [{ kind: "ServiceAccount", name: "builder" }], "ci"));
+  index.setBinding(
+    "RoleBinding",
+    binding("sa", { kind: "ClusterRole", name: "reader" }, [{ kind: "ServiceAccount", name: "builder" }], "ci"),
+  );
   const account = { username: "system:serviceaccount:ci:builder", groups: ["system:serviceaccounts", "system:serviceaccounts:ci"] };
   expect(index.rulesFor(account, "ci").rules).toEqual([podsRead]);
   expect(index.rulesFor({ ...account, username: "system:serviceaccount:other:builder" }, "ci").rules).toEqual([]);

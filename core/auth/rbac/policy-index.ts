@@ -68,7 +68,7 @@ export class PolicyIndex {
     for (const key of keys) {
       const slot = `${namespace}\0${key}`;
       let ids = this.#bySubject.get(slot);
-      if (!ids) this.#bySubject.set(slot, (ids = new Set()));
+      if (!ids) this.#bySubject.set(slot, ids = new Set());
       ids.add(id);
     }
   }
@@ -92,7 +92,8 @@ export class PolicyIndex {
       return this.#clusterRoles.get(ref.name) ?? { error: `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
     }
     if (ref.kind === "Role") {
-      return this.#roles.get(`${bindingNamespace}/${ref.name}`) ?? { error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+      return this.#roles.get(`${bindingNamespace}/${ref.name}`) ??
+        { error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
     }
     return { error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
   }

@@ -31,7 +31,10 @@ test("reconcileClusterRole() leaves a role annotated autoupdate false, and a com
 test("reconcileClusterRole() adds the aggregation selectors a default aggregated role must have", () => {
   const selector = { matchLabels: { "rbac.authorization.k8s.io/aggregate-to-view": "true" } };
   const mine = { matchLabels: { team: "a" } };
-  const result = reconcileClusterRole(role([], {}, { aggregationRule: { clusterRoleSelectors: [mine] } }), role([], {}, { aggregationRule: { clusterRoleSelectors: [selector] } }));
+  const result = reconcileClusterRole(
+    role([], {}, { aggregationRule: { clusterRoleSelectors: [mine] } }),
+    role([], {}, { aggregationRule: { clusterRoleSelectors: [selector] } }),
+  );
   expect(result.action).toBe("update");
   expect((result as { object: KubeObject }).object.aggregationRule).toEqual({ clusterRoleSelectors: [mine, selector] });
 });
@@ -48,5 +51,8 @@ test("reconcileClusterRoleBinding() adds missing subjects, and recreates a bindi
   const updated = reconcileClusterRoleBinding(binding("x", [alice]), binding("x", [masters]));
   expect(updated).toMatchObject({ action: "update", object: { subjects: [alice, masters] } });
   expect(reconcileClusterRoleBinding(binding("x", [masters]), binding("x", [masters]))).toEqual({ action: "none" });
-  expect(reconcileClusterRoleBinding(binding("y", [masters]), binding("x", [masters]))).toMatchObject({ action: "recreate", object: { roleRef: { name: "x" } } });
+  expect(reconcileClusterRoleBinding(binding("y", [masters]), binding("x", [masters]))).toMatchObject({
+    action: "recreate",
+    object: { roleRef: { name: "x" } },
+  });
 });

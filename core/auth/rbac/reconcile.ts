@@ -51,7 +51,9 @@ export function reconcileClusterRoleBinding(existing: KubeObject, expected: Kube
   const next = withMergedMeta(existing, expected);
   const subjects = subjectsOf(existing);
   const expectedRaw = Array.isArray(expected.subjects) ? expected.subjects : [];
-  const missing = subjectsOf(expected).map((s, i) => subjects.some((have) => sameSubject(have, s)) ? null : expectedRaw[i]).filter((s) => s !== null);
+  const missing = subjectsOf(expected).map((s, i) => subjects.some((have) => sameSubject(have, s)) ? null : expectedRaw[i]).filter((s) =>
+    s !== null
+  );
   if (missing.length > 0) next.subjects = [...(Array.isArray(existing.subjects) ? existing.subjects : []), ...missing];
   // roleRef cannot change in place: kube deletes and recreates the binding.
   if (!isDeepStrictEqual(roleRefOf(existing), roleRefOf(expected))) {

@@ -8,7 +8,13 @@ test("ruleAllows() matches verbs, groups and resources exactly or by *", () => {
   expect(ruleAllows(request({ verb: "delete" }), rule)).toBe(false);
   expect(ruleAllows(request({ apiGroup: "apps" }), rule)).toBe(false);
   expect(ruleAllows(request({ resource: "secrets" }), rule)).toBe(false);
-  expect(ruleAllows(request({ verb: "delete", apiGroup: "apps", resource: "deployments" }), { apiGroups: ["*"], resources: ["*"], verbs: ["*"] })).toBe(true);
+  expect(
+    ruleAllows(request({ verb: "delete", apiGroup: "apps", resource: "deployments" }), {
+      apiGroups: ["*"],
+      resources: ["*"],
+      verbs: ["*"],
+    }),
+  ).toBe(true);
 });
 
 test("ruleAllows() needs the subresource named, as resource/subresource or */subresource", () => {

@@ -6,7 +6,13 @@ test("readServiceAccountClaims() reads a pod-bound token's kubernetes.io claim a
     iss: "https://issuer",
     "kubernetes.io": { namespace: "ns", serviceaccount: { name: "sa", uid: "u1" }, pod: { name: "p", uid: "u2" } },
   });
-  expect(claims).toEqual({ namespace: "ns", serviceAccount: { name: "sa", uid: "u1" }, pod: { name: "p", uid: "u2" }, secret: undefined, legacy: false });
+  expect(claims).toEqual({
+    namespace: "ns",
+    serviceAccount: { name: "sa", uid: "u1" },
+    pod: { name: "p", uid: "u2" },
+    secret: undefined,
+    legacy: false,
+  });
   expect(serviceAccountUser(claims!)).toEqual({
     username: "system:serviceaccount:ns:sa",
     uid: "u1",
@@ -23,7 +29,12 @@ test("readServiceAccountClaims() reads legacy secret-token claims", () => {
     "kubernetes.io/serviceaccount/service-account.name": "sa",
     "kubernetes.io/serviceaccount/service-account.uid": "u1",
   });
-  expect(claims).toEqual({ namespace: "ns", serviceAccount: { name: "sa", uid: "u1" }, secret: { name: "sa-token-x", uid: "" }, legacy: true });
+  expect(claims).toEqual({
+    namespace: "ns",
+    serviceAccount: { name: "sa", uid: "u1" },
+    secret: { name: "sa-token-x", uid: "" },
+    legacy: true,
+  });
 });
 
 test("readServiceAccountClaims() answers undefined when no service account is named", () => {

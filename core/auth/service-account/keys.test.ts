@@ -26,7 +26,11 @@ test("a PKCS#1 RSA signing key file signs with RS256 and extra key files add ver
   const ec = generateKeyPairSync("ec", { namedCurve: "secp384r1" });
   await writeFile(join(dir, "signing.pem"), rsa.privateKey.export({ type: "pkcs1", format: "pem" }));
   await writeFile(join(dir, "old.pub"), ec.publicKey.export({ type: "spki", format: "pem" }));
-  const keys = await loadServiceAccountKeys({ dataDir: dir, serviceAccountSigningKeyFile: join(dir, "signing.pem"), serviceAccountKeyFile: [join(dir, "old.pub")] });
+  const keys = await loadServiceAccountKeys({
+    dataDir: dir,
+    serviceAccountSigningKeyFile: join(dir, "signing.pem"),
+    serviceAccountKeyFile: [join(dir, "old.pub")],
+  });
   expect(keys.signing.alg).toBe("RS256");
   expect(keys.verifying.map((k) => k.alg)).toEqual(["RS256", "ES384"]);
   expect(keys.verifying[1]!.jwk).toMatchObject({ kty: "EC", crv: "P-384", use: "sig", alg: "ES384", kid: keys.verifying[1]!.kid });
@@ -37,5 +41,6 @@ test("a PKCS#1 RSA signing key file signs with RS256 and extra key files add ver
 test("a key file without any key is an error naming the file", async () => {
   const dir = await tempDir();
   await writeFile(join(dir, "empty.pem"), "nothing here");
-  await expect(loadServiceAccountKeys({ dataDir: dir, serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [join(dir, "empty.pem")] })).rejects.toThrow(/empty\.pem: no public or private key found/);
+  await expect(loadServiceAccountKeys({ dataDir: dir, serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [join(dir, "empty.pem")] }))
+    .rejects.toThrow(/empty\.pem: no public or private key found/);
 });

@@ -40,7 +40,11 @@ function algorithmOf(publicKey: KeyObject): string {
   if (publicKey.asymmetricKeyType === "rsa") return "RS256";
   const curve = publicKey.export({ format: "jwk" }).crv;
   const alg = publicKey.asymmetricKeyType === "ec" && curve ? CURVE_ALGORITHMS[curve] : undefined;
-  if (!alg) throw new Error(`unsupported service account key type ${publicKey.asymmetricKeyType}${curve ? ` ${curve}` : ""}: use RSA or ECDSA P-256/384/521`);
+  if (!alg) {
+    throw new Error(
+      `unsupported service account key type ${publicKey.asymmetricKeyType}${curve ? ` ${curve}` : ""}: use RSA or ECDSA P-256/384/521`,
+    );
+  }
   return alg;
 }
 
@@ -63,13 +67,17 @@ async function generatedSigningKeyPem(dataDir: string): Promise<string> {
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   // "wx": when two starts race, the second reads the first one's key instead of replacing it.
-  await writeFile(path, pem, { mode: 0o600, flag: "wx" }).catch((e: NodeJS.ErrnoException) => (e.code === "EEXIST" ? undefined : Promise.reject(e)));
+  await writeFile(path, pem, { mode: 0o600, flag: "wx" }).catch((
+    e: NodeJS.ErrnoException,
+  ) => (e.code === "EEXIST" ? undefined : Promise.reject(e)));
   return await readFile(path, "utf8");
 }
 
 export async function loadServiceAccountKeys(files: KeyFiles): Promise<ServiceAccountKeys> {
   const signingSource = files.serviceAccountSigningKeyFile || join(files.dataDir, "sa.key");
-  const signingPem = files.serviceAccountSigningKeyFile ? await readFile(files.serviceAccountSigningKeyFile, "utf8") : await generatedSigningKeyPem(files.dataDir);
+  const signingPem = files.serviceAccountSigningKeyFile
+    ? await readFile(files.serviceAccountSigningKeyFile, "utf8")
+    : await generatedSigningKeyPem(files.dataDir);
   const signingPrivate = privateKeyFromPem(signingPem, signingSource);
   const signingPublic = await verificationKey(createPublicKey(signingPrivate));
   const extra = await Promise.all(files.serviceAccountKeyFile.map(async (path) => publicKeysFromPem(await readFile(path, "utf8"), path)));

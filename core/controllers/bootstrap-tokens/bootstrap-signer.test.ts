@@ -28,9 +28,14 @@ test("ensureClusterInfo() creates cluster-info with a cluster-only kubeconfig re
   manager = await runControllers(cluster, [bootstrapSigner]);
   const cm = await eventually(clusterInfo);
   const kubeconfig = parse(data(cm).kubeconfig!);
-  expect(kubeconfig.clusters).toEqual([{ name: "", cluster: { server: cluster.settings.serverUrl, "certificate-authority-data": Buffer.from(cluster.settings.caPem).toString("base64") } }]);
+  expect(kubeconfig.clusters).toEqual([{
+    name: "",
+    cluster: { server: cluster.settings.serverUrl, "certificate-authority-data": Buffer.from(cluster.settings.caPem).toString("base64") },
+  }]);
   expect(kubeconfig.users).toBeNull();
-  const binding = await eventually(() => store("rbac.authorization.k8s.io", "rolebindings").get("kube-public", "kubeadm:bootstrap-signer-clusterinfo"));
+  const binding = await eventually(() =>
+    store("rbac.authorization.k8s.io", "rolebindings").get("kube-public", "kubeadm:bootstrap-signer-clusterinfo")
+  );
   expect(binding.subjects).toEqual([{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "system:anonymous" }]);
 });
 
@@ -44,7 +49,10 @@ test("signatures follow the signing tokens: added, verified by the token secret,
   await secrets.create("kube-system", tokenSecret("signer", "0123456789abcdef", { "usage-bootstrap-signing": "true" }));
   await secrets.create("kube-system", tokenSecret("expiry", "0123456789abcdef", { "usage-bootstrap-signing": "true", expiration: soon }));
   await secrets.create("kube-system", tokenSecret("authnx", "0123456789abcdef", { "usage-bootstrap-authentication": "true" }));
-  await secrets.create("kube-system", tokenSecret("oldone", "0123456789abcdef", { "usage-bootstrap-signing": "true", expiration: "2020-01-01T00:00:00Z" }));
+  await secrets.create(
+    "kube-system",
+    tokenSecret("oldone", "0123456789abcdef", { "usage-bootstrap-signing": "true", expiration: "2020-01-01T00:00:00Z" }),
+  );
   await eventually(async () => (await signatureKeys()).join() === "jws-kubeconfig-expiry,jws-kubeconfig-signer");
   const cm = data(await clusterInfo());
   expect(cm["jws-kubeconfig-signer"]).toBe(await detachedSignature(cm.kubeconfig!, "signer", "0123456789abcdef"));
@@ -60,7 +68,11 @@ test("a changed kubeconfig is signed again", async () => {
   await eventually(clusterInfo);
   await store("", "secrets").create("kube-system", tokenSecret("signer", "0123456789abcdef", { "usage-bootstrap-signing": "true" }));
   await eventually(async () => (await signatureKeys()).length === 1);
-  await store("", "configmaps").update("kube-public", "cluster-info", (live) => ({ ...live!, data: { ...data(live!), kubeconfig: "changed" } }));
+  await store("", "configmaps").update(
+    "kube-public",
+    "cluster-info",
+    (live) => ({ ...live!, data: { ...data(live!), kubeconfig: "changed" } }),
+  );
   const expected = await detachedSignature("changed", "signer", "0123456789abcdef");
   await eventually(async () => data(await clusterInfo())["jws-kubeconfig-signer"] === expected);
 });

@@ -8,12 +8,7 @@ import type { KubeObject } from "../../api/types.ts";
 import { tolerateBenignRace } from "../_races.ts";
 import type { Controller } from "../runtime/controller.ts";
 import { enqueueChanges } from "../runtime/controller.ts";
-import {
-  CLUSTER_INFO_NAME,
-  CLUSTER_INFO_NAMESPACE,
-  KUBECONFIG_KEY,
-  SIGNATURE_KEY_PREFIX,
-} from "./cluster-info.ts";
+import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, KUBECONFIG_KEY, SIGNATURE_KEY_PREFIX } from "./cluster-info.ts";
 import { detachedSignature } from "./detached-jws.ts";
 import { type BootstrapToken, hasExpired, isBootstrapTokenSecret, readBootstrapToken, TOKEN_NAMESPACE } from "./token-secret.ts";
 
@@ -38,7 +33,12 @@ export const bootstrapSigner: Controller = {
       if (Number.isFinite(nextExpiry)) queue.addAfter(key, Math.min(nextExpiry - now + 1, MAX_RECHECK_MS));
       await tolerateBenignRace(store.update(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, (live) => signed(live!, tokens)));
     });
-    enqueueChanges(configMaps, queue, (cm) => (cm.metadata.namespace === CLUSTER_INFO_NAMESPACE && cm.metadata.name === CLUSTER_INFO_NAME ? CLUSTER_INFO_KEY : undefined), ctx.signal);
+    enqueueChanges(
+      configMaps,
+      queue,
+      (cm) => (cm.metadata.namespace === CLUSTER_INFO_NAMESPACE && cm.metadata.name === CLUSTER_INFO_NAME ? CLUSTER_INFO_KEY : undefined),
+      ctx.signal,
+    );
     enqueueChanges(secrets, queue, (secret) => (isBootstrapTokenSecret(secret) ? CLUSTER_INFO_KEY : undefined), ctx.signal);
     queue.add(CLUSTER_INFO_KEY);
   },

@@ -34,9 +34,17 @@ export function clusterInfoKubeconfig(serverUrl: string, caPem: string): string 
 }
 
 /** kubeadm's part, done by the server at start: cluster-info and the anonymous read access to it. */
-export async function ensureClusterInfo(registry: Registry, catalog: Catalog, cluster: { serverUrl: string; caPem: string }): Promise<void> {
+export async function ensureClusterInfo(
+  registry: Registry,
+  catalog: Catalog,
+  cluster: { serverUrl: string; caPem: string },
+): Promise<void> {
   const store = (group: string, resource: string) => registry.store(catalog.byGroupVersionResource(group, "v1", resource)!);
-  const stores = { configMaps: store("", "configmaps"), roles: store("rbac.authorization.k8s.io", "roles"), roleBindings: store("rbac.authorization.k8s.io", "rolebindings") };
+  const stores = {
+    configMaps: store("", "configmaps"),
+    roles: store("rbac.authorization.k8s.io", "roles"),
+    roleBindings: store("rbac.authorization.k8s.io", "rolebindings"),
+  };
   await createClusterInfo(stores, clusterInfoKubeconfig(cluster.serverUrl, cluster.caPem));
 }
 

@@ -20,6 +20,10 @@ test("detachedSignature() is deterministic, so re-signing the same content chang
 
 test("detachedSignature() matches kube's ComputeDetachedSignature byte for byte", async () => {
   const content = "Hello from the other side. I must have called a thousand times.";
-  expect(await detachedSignature(content, "joshua", "my voice is my passcode")).toBe("eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..VShe2taLd-YTrmWuRkcL_8QTNDHYxQIEBsAYYiIj1_8");
-  expect(await detachedSignature("", "joshua", "my voice is my passcode")).toBe("eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..7Ui1ALizW4jXphVUB7xUqC9vLYLL9RZeOFfVLoB7Tgk");
+  expect(await detachedSignature(content, "joshua", "my voice is my passcode")).toBe(
+    "eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..VShe2taLd-YTrmWuRkcL_8QTNDHYxQIEBsAYYiIj1_8",
+  );
+  expect(await detachedSignature("", "joshua", "my voice is my passcode")).toBe(
+    "eyJhbGciOiJIUzI1NiIsImtpZCI6Impvc2h1YSJ9..7Ui1ALizW4jXphVUB7xUqC9vLYLL9RZeOFfVLoB7Tgk",
+  );
 });

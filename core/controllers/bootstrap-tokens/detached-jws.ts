@@ -8,7 +8,9 @@ import { CompactSign } from "jose";
 const encoder = new TextEncoder();
 
 export async function detachedSignature(content: string, tokenId: string, tokenSecret: string): Promise<string> {
-  const compact = await new CompactSign(encoder.encode(content)).setProtectedHeader({ alg: "HS256", kid: tokenId }).sign(encoder.encode(tokenSecret));
+  const compact = await new CompactSign(encoder.encode(content)).setProtectedHeader({ alg: "HS256", kid: tokenId }).sign(
+    encoder.encode(tokenSecret),
+  );
   const [header, , signature] = compact.split(".");
   return `${header}..${signature}`;
 }

@@ -65,7 +65,12 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
   await deleteObject(registry, node, waiting.size > 0 ? "Foreground" : policyFromFinalizers(node.object));
 }
 
-async function ownerExists(registry: Registry, catalog: Catalog, dependent: KubeObject, ref: { apiVersion: string; kind: string; name: string; uid: string }): Promise<boolean> {
+async function ownerExists(
+  registry: Registry,
+  catalog: Catalog,
+  dependent: KubeObject,
+  ref: { apiVersion: string; kind: string; name: string; uid: string },
+): Promise<boolean> {
   const type = ownerType(catalog, ref);
   if (!type) return true;
   try {
@@ -92,7 +97,9 @@ async function processOwnerFinalizers(registry: Registry, graph: OwnerGraph, own
     return;
   }
   if (!hasFinalizer(owner.object, FOREGROUND_FINALIZER)) return;
-  const blocking = dependents.filter((d) => d.object.metadata.ownerReferences?.some((ref) => ref.uid === uid && ref.blockOwnerDeletion === true));
+  const blocking = dependents.filter((d) =>
+    d.object.metadata.ownerReferences?.some((ref) => ref.uid === uid && ref.blockOwnerDeletion === true)
+  );
   if (blocking.length === 0) await removeFinalizer(registry, owner, FOREGROUND_FINALIZER);
 }
 
@@ -105,7 +112,9 @@ async function removeFinalizer(registry: Registry, node: GraphNode, finalizer: s
 async function updateObject(registry: Registry, node: GraphNode, next: KubeObject): Promise<void> {
   const store = registry.store(node.type);
   try {
-    await store.update(node.object.metadata.namespace ?? "", String(node.object.metadata.name), () => next, { fieldManager: FIELD_MANAGER });
+    await store.update(node.object.metadata.namespace ?? "", String(node.object.metadata.name), () => next, {
+      fieldManager: FIELD_MANAGER,
+    });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
@@ -114,7 +123,10 @@ async function updateObject(registry: Registry, node: GraphNode, next: KubeObjec
 async function deleteObject(registry: Registry, node: GraphNode, propagationPolicy: PropagationPolicy): Promise<void> {
   const store = registry.store(node.type);
   try {
-    await store.delete(node.object.metadata.namespace ?? "", String(node.object.metadata.name), { propagationPolicy, preconditions: { uid: node.object.metadata.uid } });
+    await store.delete(node.object.metadata.namespace ?? "", String(node.object.metadata.name), {
+      propagationPolicy,
+      preconditions: { uid: node.object.metadata.uid },
+    });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

@@ -60,7 +60,8 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
     const now = Date.now();
     const nowText = nowTimestamp();
     const leases = new Map((await client.list(LEASES, NODE_LEASE_NAMESPACE)).map((lease) => [
-      String(lease.metadata.name), (lease.spec as { renewTime?: string } | undefined)?.renewTime,
+      String(lease.metadata.name),
+      (lease.spec as { renewTime?: string } | undefined)?.renewTime,
     ]));
     const checked: KubeObject[] = [];
     for (const node of await client.list(NODES)) {

@@ -41,7 +41,12 @@ export function readyStatusOf(node: KubeObject): string | undefined {
 }
 
 /** The remembered health after seeing `node` and its Lease now. */
-export function observeHealth(previous: NodeHealth | undefined, node: KubeObject, leaseRenewTime: string | undefined, now: number): NodeHealth {
+export function observeHealth(
+  previous: NodeHealth | undefined,
+  node: KubeObject,
+  leaseRenewTime: string | undefined,
+  now: number,
+): NodeHealth {
   const ready = conditionsOf(node).find((c) => c.type === "Ready");
   let health: NodeHealth;
   if (!ready) {
@@ -53,7 +58,9 @@ export function observeHealth(previous: NodeHealth | undefined, node: KubeObject
   } else {
     health = { ...previous };
   }
-  if (leaseRenewTime !== undefined && (health.leaseRenewTime === undefined || Date.parse(leaseRenewTime) > Date.parse(health.leaseRenewTime))) {
+  if (
+    leaseRenewTime !== undefined && (health.leaseRenewTime === undefined || Date.parse(leaseRenewTime) > Date.parse(health.leaseRenewTime))
+  ) {
     health.leaseRenewTime = leaseRenewTime;
     health.probeTimestamp = now;
   }
@@ -64,7 +71,13 @@ export function observeHealth(previous: NodeHealth | undefined, node: KubeObject
  * The node's conditions once the grace period ran out: missing ones are added as never updated, known ones turn
  * Unknown (kube keeps their heartbeat). Answers undefined while the node is within its grace period or nothing changes.
  */
-export function staleConditions(node: KubeObject, health: NodeHealth, settings: HealthSettings, now: number, nowText: string): NodeCondition[] | undefined {
+export function staleConditions(
+  node: KubeObject,
+  health: NodeHealth,
+  settings: HealthSettings,
+  now: number,
+  nowText: string,
+): NodeCondition[] | undefined {
   const conditions = conditionsOf(node);
   const grace = conditions.some((c) => c.type === "Ready") ? settings.gracePeriodMs : settings.startupGracePeriodMs;
   if (now <= health.probeTimestamp + grace) return undefined;
@@ -73,11 +86,20 @@ export function staleConditions(node: KubeObject, health: NodeHealth, settings: 
     const current = next.find((c) => c.type === type);
     if (!current) {
       next.push({
-        type, status: "Unknown", lastHeartbeatTime: String(node.metadata.creationTimestamp), lastTransitionTime: nowText,
-        reason: "NodeStatusNeverUpdated", message: "Kubelet never posted node status.",
+        type,
+        status: "Unknown",
+        lastHeartbeatTime: String(node.metadata.creationTimestamp),
+        lastTransitionTime: nowText,
+        reason: "NodeStatusNeverUpdated",
+        message: "Kubelet never posted node status.",
       });
     } else if (current.status !== "Unknown") {
-      Object.assign(current, { status: "Unknown", reason: "NodeStatusUnknown", message: "Kubelet stopped posting node status.", lastTransitionTime: nowText });
+      Object.assign(current, {
+        status: "Unknown",
+        reason: "NodeStatusUnknown",
+        message: "Kubelet stopped posting node status.",
+        lastTransitionTime: nowText,
+      });
     }
   }
   return JSON.stringify(next) === JSON.stringify(conditions) ? undefined : next;

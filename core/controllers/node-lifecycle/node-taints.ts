@@ -25,7 +25,10 @@ const CONDITION_TAINTS: Record<string, Record<string, string>> = {
   NetworkUnavailable: { True: "node.kubernetes.io/network-unavailable" },
   PIDPressure: { True: "node.kubernetes.io/pid-pressure" },
 };
-const CONDITION_TAINT_KEYS = new Set([...Object.values(CONDITION_TAINTS).flatMap((byStatus) => Object.values(byStatus)), UNSCHEDULABLE_TAINT]);
+const CONDITION_TAINT_KEYS = new Set([
+  ...Object.values(CONDITION_TAINTS).flatMap((byStatus) => Object.values(byStatus)),
+  UNSCHEDULABLE_TAINT,
+]);
 
 export function taintsOf(node: KubeObject): Taint[] {
   return (node.spec as { taints?: Taint[] } | undefined)?.taints ?? [];

@@ -5,7 +5,10 @@ import { evictionTainting } from "./zone-state.ts";
 
 const added = "2026-01-01T00:00:00Z";
 const t0 = Date.parse(added);
-const unreachable = [{ key: "node.kubernetes.io/unreachable", effect: "NoExecute", timeAdded: added }, { key: "node.kubernetes.io/unreachable", effect: "NoSchedule" }];
+const unreachable = [{ key: "node.kubernetes.io/unreachable", effect: "NoExecute", timeAdded: added }, {
+  key: "node.kubernetes.io/unreachable",
+  effect: "NoSchedule",
+}];
 const pod = (tolerations: unknown[]): KubeObject => ({ metadata: { name: "p" }, spec: { tolerations } });
 
 test("a pod that does not tolerate a NoExecute taint is due at once (NoExecuteTaintManager processPodOnNode)", () => {
@@ -14,7 +17,13 @@ test("a pod that does not tolerate a NoExecute taint is due at once (NoExecuteTa
 });
 
 test("a tolerating pod is due after the shortest tolerationSeconds from the taint's timeAdded (getMinTolerationTime)", () => {
-  expect(evictionDue(pod([{ key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 30 }]), unreachable, t0)).toBe(t0 + 30_000);
+  expect(
+    evictionDue(
+      pod([{ key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute", tolerationSeconds: 30 }]),
+      unreachable,
+      t0,
+    ),
+  ).toBe(t0 + 30_000);
   expect(evictionDue(pod([{ operator: "Exists", tolerationSeconds: -5 }]), unreachable, t0 + 1)).toBe(t0);
 });
 
@@ -24,7 +33,8 @@ test("a pod tolerating without tolerationSeconds stays; so does every pod on a n
 });
 
 const nodeWith = (name: string, ready: string, zone = ""): KubeObject => ({
-  metadata: { name, labels: zone ? { "topology.kubernetes.io/zone": zone } : {} }, status: { conditions: [{ type: "Ready", status: ready }] },
+  metadata: { name, labels: zone ? { "topology.kubernetes.io/zone": zone } : {} },
+  status: { conditions: [{ type: "Ready", status: ready }] },
 });
 
 test("eviction tainting stops everywhere when every node is not ready (handleDisruption's master disruption mode)", () => {

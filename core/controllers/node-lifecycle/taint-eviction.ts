@@ -4,7 +4,7 @@
  * when it does, and never when those tolerate forever. Time counts from the newest of those taints' timeAdded.
  */
 import type { KubeObject } from "../../api/types.ts";
-import { type Toleration, tolerates } from "../scheduler/fit.ts";
+import { tolerates, type Toleration } from "../scheduler/fit.ts";
 import type { Taint } from "./node-taints.ts";
 
 type TimedToleration = Toleration & { tolerationSeconds?: number | null };
@@ -30,5 +30,12 @@ export function evictionDue(pod: KubeObject, nodeTaints: Taint[], now: number): 
 
 /** kube's DisruptionTarget condition, set before the taint manager deletes a pod (PodDisruptionConditions, on in 1.26). */
 export function disruptionCondition(now: string): Record<string, unknown> {
-  return { type: "DisruptionTarget", status: "True", lastProbeTime: null, lastTransitionTime: now, reason: "DeletionByTaintManager", message: "Taint manager: deleting due to NoExecute taint" };
+  return {
+    type: "DisruptionTarget",
+    status: "True",
+    lastProbeTime: null,
+    lastTransitionTime: now,
+    reason: "DeletionByTaintManager",
+    message: "Taint manager: deleting due to NoExecute taint",
+  };
 }

@@ -55,7 +55,12 @@ export interface Controller {
 }
 
 /** Adds every change of `informer` to `queue` under the key `toKey` picks (none: skip). */
-export function enqueueChanges(informer: Informer, queue: WorkQueue, toKey: (object: KubeObject) => string | string[] | undefined, signal: AbortSignal): void {
+export function enqueueChanges(
+  informer: Informer,
+  queue: WorkQueue,
+  toKey: (object: KubeObject) => string | string[] | undefined,
+  signal: AbortSignal,
+): void {
   const remove = informer.onChange((event) => {
     const keys = [toKey(event.object), event.old && toKey(event.old)].flat();
     for (const key of new Set(keys)) if (key !== undefined) queue.add(key);

@@ -16,7 +16,12 @@ test("an informer caches the collection and tells late handlers about existing o
   await configmaps.create("kube-system", { metadata: { name: "after" } });
   await configmaps.update("default", "before", (cm) => ({ ...cm!, data: { a: "1" } }));
   await configmaps.delete("kube-system", "after");
-  expect(seen).toEqual(["ADDED default/before", "ADDED kube-system/after", "MODIFIED default/before (had old)", "DELETED kube-system/after (had old)"]);
+  expect(seen).toEqual([
+    "ADDED default/before",
+    "ADDED kube-system/after",
+    "MODIFIED default/before (had old)",
+    "DELETED kube-system/after (had old)",
+  ]);
   expect(informer.list().map(keyOf)).toEqual(["default/before"]);
   expect(informer.get("default", "before")?.data).toEqual({ a: "1" });
   expect(informer.list("kube-system")).toEqual([]);

@@ -18,7 +18,10 @@ test("of two candidates on one store only one leads; the other takes over when t
   const leading = new Set<string>();
   const candidate = (identity: string) =>
     new LeaderElector(leases, {
-      namespace: "kube-system", name: "kubun-controller-manager", identity, ...TIMING,
+      namespace: "kube-system",
+      name: "kubun-controller-manager",
+      identity,
+      ...TIMING,
       onStartedLeading: () => leading.add(identity),
       onStoppedLeading: () => leading.delete(identity),
     });
@@ -57,7 +60,10 @@ test("two managers behind leader election run a controller's loop once at a time
       }],
     });
     const elector = new LeaderElector(leases, {
-      namespace: "kube-system", name: "kubun-controller-manager", identity, ...TIMING,
+      namespace: "kube-system",
+      name: "kubun-controller-manager",
+      identity,
+      ...TIMING,
       onStartedLeading: () => void manager.start(),
       onStoppedLeading: () => void manager.stop(),
     });

@@ -95,17 +95,27 @@ export class LeaderElector {
     try {
       const current = await this.#leases.get(namespace, name).catch((e) => (isNotFound(e) ? null : Promise.reject(e)));
       if (!current) {
-        await this.#leases.create(namespace, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name, namespace }, spec: this.#spec(now, {}, { acquiring: true, transition: false }) });
+        await this.#leases.create(namespace, {
+          apiVersion: "coordination.k8s.io/v1",
+          kind: "Lease",
+          metadata: { name, namespace },
+          spec: this.#spec(now, {}, { acquiring: true, transition: false }),
+        });
         return true;
       }
       const spec = (current.spec ?? {}) as LeaseSpec;
       const holder = spec.holderIdentity ?? "";
       if (holder !== "" && holder !== this.identity && !expired(spec, now)) return false;
-      const next: KubeObject = { ...current, spec: this.#spec(now, spec, { acquiring: holder !== this.identity, transition: holder !== this.identity }) };
+      const next: KubeObject = {
+        ...current,
+        spec: this.#spec(now, spec, { acquiring: holder !== this.identity, transition: holder !== this.identity }),
+      };
       await this.#leases.update(namespace, name, () => next);
       return true;
     } catch (error) {
-      if (!isConflict(error) && !isAlreadyExists(error)) console.error(`kubun: leader election: ${error instanceof Error ? error.message : String(error)}`);
+      if (!isConflict(error) && !isAlreadyExists(error)) {
+        console.error(`kubun: leader election: ${error instanceof Error ? error.message : String(error)}`);
+      }
       return false;
     }
   }

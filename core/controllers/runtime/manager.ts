@@ -67,7 +67,9 @@ export class ControllerManager {
     for (const controller of this.#options.controllers) {
       if (!enabled(controller.name) || signal.aborted) continue;
       // Without its account the loop still runs; its writes then show what the authorizer thinks of it.
-      await this.#ensureServiceAccount(controller.name).catch((error) => log(`kubun: service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`));
+      await this.#ensureServiceAccount(controller.name).catch((error) =>
+        log(`kubun: service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`)
+      );
       try {
         await controller.start(this.#context(controller.name, signal, informers, log));
       } catch (error) {
@@ -85,9 +87,10 @@ export class ControllerManager {
     const type = this.#catalog.byGroupVersionResource("", "v1", "serviceaccounts");
     if (!account || !type) return;
     const manager = this.#registry.as(userActor(KUBE_CONTROLLER_MANAGER_USER, this.#options.settings.authorizer ?? ALLOW_ALL));
-    await manager.store(type).create(account.namespace, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: account.name } }).catch((error) => {
-      if (!isAlreadyExists(error)) throw error;
-    });
+    await manager.store(type).create(account.namespace, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: account.name } })
+      .catch((error) => {
+        if (!isAlreadyExists(error)) throw error;
+      });
   }
 
   #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
@@ -120,7 +123,10 @@ export class ControllerManager {
         return informer;
       },
       queue(reconcile, options) {
-        const queue = new WorkQueue(reconcile, { onError: (key, error) => log(`kubun: ${name} controller: ${key}: ${error instanceof Error ? error.message : String(error)}`), ...options });
+        const queue = new WorkQueue(reconcile, {
+          onError: (key, error) => log(`kubun: ${name} controller: ${key}: ${error instanceof Error ? error.message : String(error)}`),
+          ...options,
+        });
         signal.addEventListener("abort", () => queue.stop(), { once: true });
         return queue;
       },

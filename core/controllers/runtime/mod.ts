@@ -5,6 +5,6 @@ export { controllerUser, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 export { type Controller, type ControllerContext, type ControllerSettings, enqueueChanges } from "./controller.ts";
 export { DISABLED_BY_DEFAULT, isControllerEnabled, KNOWN_CONTROLLERS, validateControllerList } from "./controller-names.ts";
 export { Informer, type InformerEvent, type InformerHandler, keyOf, splitKey } from "./informer.ts";
-export { LeaderElector, type LeaderElectionOptions, microTime } from "./leader-election.ts";
+export { type LeaderElectionOptions, LeaderElector, microTime } from "./leader-election.ts";
 export { ControllerManager, type ManagerOptions } from "./manager.ts";
 export { type Reconcile, WorkQueue, type WorkQueueOptions } from "./work-queue.ts";

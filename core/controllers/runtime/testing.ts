@@ -21,7 +21,12 @@ export async function testCluster(settings: Partial<ControllerSettings> = {}): P
   return {
     registry,
     catalog,
-    settings: { config: parseFlags([]), caPem: "-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n", serverUrl: "https://127.0.0.1:6443", ...settings },
+    settings: {
+      config: parseFlags([]),
+      caPem: "-----BEGIN CERTIFICATE-----\nTEST\n-----END CERTIFICATE-----\n",
+      serverUrl: "https://127.0.0.1:6443",
+      ...settings,
+    },
     close: () => storage.close(),
   };
 }

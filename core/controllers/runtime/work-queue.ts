@@ -36,7 +36,8 @@ export class WorkQueue {
       workers: options.workers ?? 1,
       baseDelayMs: options.baseDelayMs ?? 5,
       maxDelayMs: options.maxDelayMs ?? 30_000,
-      onError: options.onError ?? ((key, error) => console.error(`kubun: reconciling ${key} failed:`, error instanceof Error ? error.message : String(error))),
+      onError: options.onError ??
+        ((key, error) => console.error(`kubun: reconciling ${key} failed:`, error instanceof Error ? error.message : String(error))),
     };
   }
 

@@ -13,7 +13,11 @@ import { isStorageError } from "../../storage/storage.ts";
 const BINDING = { group: "", resource: "pods/binding" };
 const MAX_ATTEMPTS = 8;
 
-export async function bindPod(pods: ResourceStore, target: { namespace: string; name: string; node: string }, options: { annotations?: Record<string, string> } = {}): Promise<KubeObject> {
+export async function bindPod(
+  pods: ResourceStore,
+  target: { namespace: string; name: string; node: string },
+  options: { annotations?: Record<string, string> } = {},
+): Promise<KubeObject> {
   // A controller (the scheduler) binds as its own user: kube authorizes "create pods/binding".
   await pods.authorizeActor("create", target.namespace, target.name, "binding");
   const key = pods.key(target.namespace, target.name);
@@ -21,11 +25,15 @@ export async function bindPod(pods: ResourceStore, target: { namespace: string; 
     const kv = await pods.storage.get(key);
     if (!kv) throw newNotFound({ group: "", resource: "pods" }, target.name);
     const pod = decodeStored(kv);
-    if (pod.metadata.deletionTimestamp) throw newConflict(BINDING, target.name, `pod ${target.name} is being deleted, cannot be assigned to a host`);
+    if (pod.metadata.deletionTimestamp) {
+      throw newConflict(BINDING, target.name, `pod ${target.name} is being deleted, cannot be assigned to a host`);
+    }
     const spec = (pod.spec ?? {}) as { nodeName?: string };
     if (spec.nodeName) throw newConflict(BINDING, target.name, `pod ${target.name} is already assigned to node "${spec.nodeName}"`);
     pod.spec = { ...spec, nodeName: target.node };
-    if (options.annotations && Object.keys(options.annotations).length > 0) pod.metadata.annotations = { ...pod.metadata.annotations, ...options.annotations };
+    if (options.annotations && Object.keys(options.annotations).length > 0) {
+      pod.metadata.annotations = { ...pod.metadata.annotations, ...options.annotations };
+    }
     pod.status = withScheduledCondition(pod.status);
     try {
       return decodeStored(await pods.storage.write({ op: "update", key, value: encodeForStorage(pod), expectedRevision: kv.modRevision }));

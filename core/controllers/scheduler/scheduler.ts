@@ -27,7 +27,9 @@ export function startScheduler(client: ControllerClient): ControlLoop {
       const node = nodeNameOf(pod);
       if (node && podPhase(pod) !== "Succeeded" && podPhase(pod) !== "Failed") placed.get(node)?.push(pod);
     }
-    const pending = all.filter(isPending).sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+    const pending = all.filter(isPending).sort((a, b) =>
+      String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp))
+    );
     for (const pod of pending) await schedule(client, pod, nodes, placed);
   };
   return startLoop(pods.storage, pass, {
@@ -43,7 +45,8 @@ function nodeNameOf(pod: KubeObject): string {
 
 function isPending(pod: KubeObject): boolean {
   const schedulerName = (pod.spec as { schedulerName?: string } | undefined)?.schedulerName ?? DEFAULT_SCHEDULER;
-  return !nodeNameOf(pod) && schedulerName === DEFAULT_SCHEDULER && !pod.metadata.deletionTimestamp && podPhase(pod) !== "Succeeded" && podPhase(pod) !== "Failed";
+  return !nodeNameOf(pod) && schedulerName === DEFAULT_SCHEDULER && !pod.metadata.deletionTimestamp && podPhase(pod) !== "Succeeded" &&
+    podPhase(pod) !== "Failed";
 }
 
 async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeObject[], placed: Map<string, KubeObject[]>): Promise<void> {
@@ -53,7 +56,11 @@ async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeOb
   const best = fitting.map((node) => ({ node, score: requestedShare(pod, node, placed.get(String(node.metadata.name))!) }))
     .sort((a, b) => a.score - b.score || String(a.node.metadata.name).localeCompare(String(b.node.metadata.name)))[0].node;
   try {
-    await bindPod(client.store(PODS), { namespace: String(pod.metadata.namespace), name: String(pod.metadata.name), node: String(best.metadata.name) });
+    await bindPod(client.store(PODS), {
+      namespace: String(pod.metadata.namespace),
+      name: String(pod.metadata.name),
+      node: String(best.metadata.name),
+    });
     placed.get(String(best.metadata.name))!.push(pod);
   } catch (e) {
     if (!isConflict(e) && !isNotFound(e)) throw e;
@@ -67,7 +74,8 @@ function requestedShare(pod: KubeObject, node: KubeObject, onNode: KubeObject[])
   const used = onNode.map(podRequests);
   // kube's scorers work in milli-units.
   const milli = (requests: Record<string, Quantity>, name: string) => milliValue(quantityOrZero(requests[name]));
-  const share = (name: string) => (milli(wanted, name) + used.reduce((n, r) => n + milli(r, name), 0)) / (milliValue(quantityOrZero(allocatable[name])) || 1);
+  const share = (name: string) =>
+    (milli(wanted, name) + used.reduce((n, r) => n + milli(r, name), 0)) / (milliValue(quantityOrZero(allocatable[name])) || 1);
   const podShare = (1 + used.length) / (milliValue(quantityOrZero(allocatable.pods)) / 1000 || 1);
   return (share("cpu") + share("memory") + podShare) / 3;
 }

@@ -63,7 +63,12 @@ export function simulatedNode(index: number, now: string): KubeObject {
 
 export function nodeConditions(now: string): unknown[] {
   const condition = (type: string, status: string, reason: string, message: string) => ({
-    type, status, lastHeartbeatTime: now, lastTransitionTime: now, reason, message,
+    type,
+    status,
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+    reason,
+    message,
   });
   return [
     condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),

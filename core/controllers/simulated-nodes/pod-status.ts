@@ -15,7 +15,16 @@ function condition(type: string, at: string) {
 }
 
 function containerStatus(c: Container, state: Record<string, unknown>, ready: boolean) {
-  return { name: c.name, image: c.image ?? "", imageID: "", containerID: `kubun://${c.name}`, ready, restartCount: 0, started: ready, state };
+  return {
+    name: c.name,
+    image: c.image ?? "",
+    imageID: "",
+    containerID: `kubun://${c.name}`,
+    ready,
+    restartCount: 0,
+    started: ready,
+    state,
+  };
 }
 
 export function runningStatus(pod: KubeObject, placement: { podIP: string; hostIP: string }, now: string): Record<string, unknown> {
@@ -32,7 +41,9 @@ export function runningStatus(pod: KubeObject, placement: { podIP: string; hostI
   };
   const init = containersOf(pod, "initContainers");
   if (init.length > 0) {
-    status.initContainerStatuses = init.map((c) => containerStatus(c, { terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now } }, true));
+    status.initContainerStatuses = init.map((c) =>
+      containerStatus(c, { terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now } }, true)
+    );
   }
   return status;
 }
@@ -65,6 +76,8 @@ export function withEphemeralContainersStarted(pod: KubeObject, now: string): Re
 /** A running pod's status once its kubelet reports again after the node lifecycle controller marked it not ready. */
 export function readyAgainStatus(pod: KubeObject, now: string): Record<string, unknown> {
   const previous = (pod.status ?? {}) as Record<string, unknown> & { conditions?: { type: string; status: string }[] };
-  const conditions = (previous.conditions ?? []).map((c) => c.type === "Ready" && c.status !== "True" ? { ...c, status: "True", lastTransitionTime: now } : c);
+  const conditions = (previous.conditions ?? []).map((c) =>
+    c.type === "Ready" && c.status !== "True" ? { ...c, status: "True", lastTransitionTime: now } : c
+  );
   return { ...previous, conditions };
 }

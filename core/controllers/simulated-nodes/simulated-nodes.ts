@@ -46,7 +46,11 @@ export function startSimulatedNodes(client: ControllerClient, count: number, opt
     for (const pod of pods) await playKubelet(client, pod, { pods, index: indexOf.get(nodeNameOf(pod))!, now, jobPodRunMs });
   };
   const podStore = client.store(PODS);
-  return startLoop(podStore.storage, pass, { name: "simulated-nodes", prefixes: [collectionPrefix(podStore.type, "")], resyncMs: RESYNC_MS });
+  return startLoop(podStore.storage, pass, {
+    name: "simulated-nodes",
+    prefixes: [collectionPrefix(podStore.type, "")],
+    resyncMs: RESYNC_MS,
+  });
 }
 
 function nodeNameOf(pod: KubeObject): string {
@@ -62,8 +66,12 @@ async function runKubelet(client: ControllerClient, index: number, now: number, 
   const node = (await client.get(NODES, "", name)) ?? (await client.create(NODES, simulatedNode(index, nowTimestamp())));
   if (!node) return false;
   if (node.metadata.annotations?.[STOPPED_ANNOTATION] === "stopped") return false;
-  const ready = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find((c) => c.type === "Ready");
-  if (ready?.status !== "True") await client.updateStatus(NODES, { ...node, status: { ...(node.status as object), conditions: nodeConditions(nowTimestamp()) } });
+  const ready = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find((c) =>
+    c.type === "Ready"
+  );
+  if (ready?.status !== "True") {
+    await client.updateStatus(NODES, { ...node, status: { ...(node.status as object), conditions: nodeConditions(nowTimestamp()) } });
+  }
   if (renew) await renewLease(client, node, now);
   return true;
 }

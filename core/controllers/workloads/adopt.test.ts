@@ -4,7 +4,12 @@ import { testCluster } from "../runtime/testing.ts";
 import { adoptOrphans } from "./adopt.ts";
 import { controllerClient, PODS } from "./client.ts";
 
-const owner: KubeObject = { apiVersion: "apps/v1", kind: "DaemonSet", metadata: { name: "agent", namespace: "default", uid: "u1" }, spec: { selector: { matchLabels: { app: "agent" } } } };
+const owner: KubeObject = {
+  apiVersion: "apps/v1",
+  kind: "DaemonSet",
+  metadata: { name: "agent", namespace: "default", uid: "u1" },
+  spec: { selector: { matchLabels: { app: "agent" } } },
+};
 const pod = (name: string, labels: Record<string, string>, ownerReferences?: KubeObject["metadata"]["ownerReferences"]): KubeObject => ({
   apiVersion: "v1",
   kind: "Pod",

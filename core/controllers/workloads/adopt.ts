@@ -14,7 +14,12 @@ export function selectedBy(owner: KubeObject, obj: KubeObject): boolean {
 }
 
 /** `also` narrows the candidates the selector matches (a StatefulSet takes only pods named after it). */
-export async function adoptOrphans(client: ControllerClient, ref: ResourceRef, owner: KubeObject, candidates: { objects: KubeObject[]; also?: (obj: KubeObject) => boolean }): Promise<KubeObject[]> {
+export async function adoptOrphans(
+  client: ControllerClient,
+  ref: ResourceRef,
+  owner: KubeObject,
+  candidates: { objects: KubeObject[]; also?: (obj: KubeObject) => boolean },
+): Promise<KubeObject[]> {
   if (owner.metadata.deletionTimestamp) return [];
   const adopted: KubeObject[] = [];
   for (const obj of candidates.objects) {

@@ -53,7 +53,11 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
   const write = { fieldManager: options.fieldManager };
   const namespaceOf = (obj: KubeObject) => obj.metadata.namespace ?? "";
   const replace = async (ref: ResourceRef, obj: KubeObject, subresource: string, patch = false) => {
-    const { object } = await store(ref).update(namespaceOf(obj), String(obj.metadata.name), () => structuredClone(obj), { ...write, subresource, patch });
+    const { object } = await store(ref).update(namespaceOf(obj), String(obj.metadata.name), () => structuredClone(obj), {
+      ...write,
+      subresource,
+      patch,
+    });
     return object;
   };
   return {

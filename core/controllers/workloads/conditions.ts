@@ -16,7 +16,11 @@ export function findCondition(conditions: Condition[] | undefined, type: string)
 }
 
 /** Returns the conditions with `wanted` set; `withUpdateTime` adds lastUpdateTime (Deployment conditions carry it). */
-export function setCondition(conditions: Condition[] | undefined, wanted: Omit<Condition, "lastTransitionTime" | "lastUpdateTime">, options: { withUpdateTime?: boolean } = {}): Condition[] {
+export function setCondition(
+  conditions: Condition[] | undefined,
+  wanted: Omit<Condition, "lastTransitionTime" | "lastUpdateTime">,
+  options: { withUpdateTime?: boolean } = {},
+): Condition[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === wanted.type);
   const current = index >= 0 ? list[index] : undefined;
@@ -24,7 +28,14 @@ export function setCondition(conditions: Condition[] | undefined, wanted: Omit<C
   const now = nowTimestamp();
   const transition = current?.status === wanted.status ? current.lastTransitionTime : now;
   const next: Condition = options.withUpdateTime
-    ? { type: wanted.type, status: wanted.status, lastUpdateTime: now, lastTransitionTime: transition, reason: wanted.reason, message: wanted.message }
+    ? {
+      type: wanted.type,
+      status: wanted.status,
+      lastUpdateTime: now,
+      lastTransitionTime: transition,
+      reason: wanted.reason,
+      message: wanted.message,
+    }
     : { ...wanted, lastTransitionTime: transition };
   if (index >= 0) list[index] = next;
   else list.push(next);

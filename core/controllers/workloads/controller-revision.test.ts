@@ -70,7 +70,10 @@ test("syncTemplateRevision() raises collisionCount when another revision holds t
       metadata: { name: "db", namespace: "default" },
       spec: { serviceName: "db", selector: { matchLabels: { app: "db" } }, template: template("nginx") },
     });
-    await client.create(CONTROLLER_REVISIONS, { ...newControllerRevision(owner("other"), { hash: "aaa", revision: 1 }), metadata: { name: "db-aaa", namespace: "default" } });
+    await client.create(CONTROLLER_REVISIONS, {
+      ...newControllerRevision(owner("other"), { hash: "aaa", revision: 1 }),
+      metadata: { name: "db-aaa", namespace: "default" },
+    });
     expect(await syncTemplateRevision(client, STATEFUL_SETS, set!, { owned: [], hash: "aaa" })).toBeUndefined();
     const stored = await client.get(STATEFUL_SETS, "default", "db");
     expect((stored?.status as { collisionCount?: number }).collisionCount).toBe(1);

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
-import { type ControllerClient, CONTROLLER_REVISIONS, type ResourceRef } from "./client.ts";
+import { CONTROLLER_REVISIONS, type ControllerClient, type ResourceRef } from "./client.ts";
 import { isControlledBy, newControllerRef, type PodTemplate } from "./owner.ts";
 
 export const CONTROLLER_REVISION_HASH = "controller-revision-hash";
@@ -49,7 +49,13 @@ export function newControllerRevision(owner: KubeObject, options: { hash: string
     ownerReferences: [newControllerRef(owner)],
   };
   if (owner.metadata.annotations) metadata.annotations = { ...owner.metadata.annotations };
-  return { apiVersion: "apps/v1", kind: "ControllerRevision", metadata, data: templatePatch(owner), revision: options.revision } as KubeObject;
+  return {
+    apiVersion: "apps/v1",
+    kind: "ControllerRevision",
+    metadata,
+    data: templatePatch(owner),
+    revision: options.revision,
+  } as KubeObject;
 }
 
 export function holdsTemplateOf(revision: KubeObject, owner: KubeObject): boolean {
@@ -74,7 +80,12 @@ export interface TemplateRevisions {
  * otherwise a new one is created. Answers undefined when another object holds the name; the owner's
  * status.collisionCount is then raised so the next pass hashes to a new name.
  */
-export async function syncTemplateRevision(client: ControllerClient, ownerRef: ResourceRef, owner: KubeObject, options: { owned: KubeObject[]; hash: string }): Promise<TemplateRevisions | undefined> {
+export async function syncTemplateRevision(
+  client: ControllerClient,
+  ownerRef: ResourceRef,
+  owner: KubeObject,
+  options: { owned: KubeObject[]; hash: string },
+): Promise<TemplateRevisions | undefined> {
   const all = [...options.owned].sort(byRevision);
   const latest = all.at(-1);
   const next = latest ? revisionNumber(latest) + 1 : 1;

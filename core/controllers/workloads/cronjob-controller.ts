@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import { CRON_JOBS, type ControllerClient, JOBS } from "./client.ts";
+import { type ControllerClient, CRON_JOBS, JOBS } from "./client.ts";
 import { cronJobSchedule, mostRecentScheduleTime } from "../../api/cron.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
@@ -38,7 +38,11 @@ export function startCronJobController(client: ControllerClient, options: CronJo
   const pass = async () => {
     const jobs = await client.list(JOBS);
     const live = (await client.list(CRON_JOBS)).filter((cj) => !cj.metadata.deletionTimestamp);
-    await syncEach(live, (cj) => syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now()));
+    await syncEach(
+      live,
+      (cj) =>
+        syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now()),
+    );
   };
   return startLoop(cronJobs.storage, pass, {
     name: "cronjob",
@@ -64,14 +68,24 @@ async function syncCronJob(client: ControllerClient, cj: KubeObject, owned: Kube
       for (const job of active) await client.delete(JOBS, job, { propagationPolicy: "Background" });
       active = [];
     }
-    const job = (await client.create(JOBS, jobFor(cj, spec, due))) ?? (await client.get(JOBS, String(cj.metadata.namespace), jobName(cj, due)));
+    const job = (await client.create(JOBS, jobFor(cj, spec, due))) ??
+      (await client.get(JOBS, String(cj.metadata.namespace), jobName(cj, due)));
     if (job && isControlledBy(job, cj) && !active.some((a) => a.metadata.uid === job.metadata.uid)) active.push(job);
     status.lastScheduleTime = rfc3339(due);
   }
   if (active.length > 0) {
-    status.active = active.map((job) => ({ apiVersion: "batch/v1", kind: "Job", name: job.metadata.name, namespace: job.metadata.namespace, uid: job.metadata.uid, resourceVersion: job.metadata.resourceVersion }));
+    status.active = active.map((job) => ({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name: job.metadata.name,
+      namespace: job.metadata.namespace,
+      uid: job.metadata.uid,
+      resourceVersion: job.metadata.resourceVersion,
+    }));
   } else delete status.active;
-  if (!isDeepStrictEqual(withoutVersions(status), withoutVersions(cj.status ?? {}))) await client.updateStatus(CRON_JOBS, { ...cj, status });
+  if (!isDeepStrictEqual(withoutVersions(status), withoutVersions(cj.status ?? {}))) {
+    await client.updateStatus(CRON_JOBS, { ...cj, status });
+  }
   await pruneHistory(client, spec, owned);
 }
 
@@ -110,8 +124,13 @@ function jobFor(cj: KubeObject, spec: CronJobSpec, due: number): KubeObject {
 /** Finished Jobs beyond successfulJobsHistoryLimit / failedJobsHistoryLimit go, oldest first. */
 async function pruneHistory(client: ControllerClient, spec: CronJobSpec, owned: KubeObject[]): Promise<void> {
   const finished = (type: string) =>
-    owned.filter((job) => !job.metadata.deletionTimestamp && findCondition((job.status as JobStatus | undefined)?.conditions, type)?.status === "True")
-      .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) || String(a.metadata.name).localeCompare(String(b.metadata.name)));
+    owned.filter((job) =>
+      !job.metadata.deletionTimestamp && findCondition((job.status as JobStatus | undefined)?.conditions, type)?.status === "True"
+    )
+      .sort((a, b) =>
+        String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) ||
+        String(a.metadata.name).localeCompare(String(b.metadata.name))
+      );
   for (const [type, limit] of [["Complete", spec.successfulJobsHistoryLimit ?? 3], ["Failed", spec.failedJobsHistoryLimit ?? 1]] as const) {
     const jobs = finished(type);
     for (const job of jobs.slice(0, Math.max(jobs.length - limit, 0))) await client.delete(JOBS, job, { propagationPolicy: "Background" });

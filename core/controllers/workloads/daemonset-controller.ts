@@ -6,7 +6,7 @@
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { adoptOrphans } from "./adopt.ts";
-import { type ControllerClient, CONTROLLER_REVISIONS, DAEMON_SETS, NODES, PODS } from "./client.ts";
+import { CONTROLLER_REVISIONS, type ControllerClient, DAEMON_SETS, NODES, PODS } from "./client.ts";
 import { CONTROLLER_REVISION_HASH, oldestUnprotected, syncTemplateRevision, templateOf } from "./controller-revision.ts";
 import { type DaemonSetPlan, type DaemonView, planDaemonPods, planRollingUpdate, podsByTargetNode } from "./daemonset-plan.ts";
 import { newDaemonPod } from "./daemonset-pods.ts";
@@ -37,7 +37,11 @@ export function startDaemonSetController(client: ControllerClient): ControlLoop 
   });
 }
 
-async function syncDaemonSet(client: ControllerClient, ds: KubeObject, state: { nodes: KubeObject[]; pods: KubeObject[]; revisions: KubeObject[] }): Promise<void> {
+async function syncDaemonSet(
+  client: ControllerClient,
+  ds: KubeObject,
+  state: { nodes: KubeObject[]; pods: KubeObject[]; revisions: KubeObject[] },
+): Promise<void> {
   const pods = [...state.pods.filter((pod) => isControlledBy(pod, ds)), ...await adoptOrphans(client, PODS, ds, { objects: state.pods })];
   const owned = [
     ...state.revisions.filter((r) => isControlledBy(r, ds)),
@@ -66,9 +70,15 @@ async function apply(client: ControllerClient, ds: KubeObject, plan: DaemonSetPl
 }
 
 /** Deletes the oldest revisions beyond revisionHistoryLimit whose hash no pod carries. */
-async function pruneHistory(client: ControllerClient, ds: KubeObject, state: { pods: KubeObject[]; revisions: KubeObject[] }): Promise<void> {
+async function pruneHistory(
+  client: ControllerClient,
+  ds: KubeObject,
+  state: { pods: KubeObject[]; revisions: KubeObject[] },
+): Promise<void> {
   const liveHashes = new Set(state.pods.map((pod) => pod.metadata.labels?.[CONTROLLER_REVISION_HASH]));
   const limit = (ds.spec as { revisionHistoryLimit?: number } | undefined)?.revisionHistoryLimit ?? 10;
   const isLive = (r: KubeObject) => liveHashes.has(r.metadata.labels?.[CONTROLLER_REVISION_HASH]);
-  for (const revision of oldestUnprotected(state.revisions, state.revisions.length - limit, isLive)) await client.delete(CONTROLLER_REVISIONS, revision);
+  for (const revision of oldestUnprotected(state.revisions, state.revisions.length - limit, isLive)) {
+    await client.delete(CONTROLLER_REVISIONS, revision);
+  }
 }

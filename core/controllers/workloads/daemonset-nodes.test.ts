@@ -12,15 +12,22 @@ test("withDaemonTolerations() adds kube's daemon tolerations once, and network-u
   const own = { key: "node.kubernetes.io/unreachable", operator: "Exists", effect: "NoExecute" };
   const tolerations = withDaemonTolerations({ tolerations: [own] });
   expect(tolerations.map((t) => `${t.key}:${t.effect}`)).toEqual([
-    "node.kubernetes.io/unreachable:NoExecute", "node.kubernetes.io/not-ready:NoExecute", "node.kubernetes.io/disk-pressure:NoSchedule",
-    "node.kubernetes.io/memory-pressure:NoSchedule", "node.kubernetes.io/pid-pressure:NoSchedule", "node.kubernetes.io/unschedulable:NoSchedule",
+    "node.kubernetes.io/unreachable:NoExecute",
+    "node.kubernetes.io/not-ready:NoExecute",
+    "node.kubernetes.io/disk-pressure:NoSchedule",
+    "node.kubernetes.io/memory-pressure:NoSchedule",
+    "node.kubernetes.io/pid-pressure:NoSchedule",
+    "node.kubernetes.io/unschedulable:NoSchedule",
   ]);
   expect(withDaemonTolerations({ hostNetwork: true }).map((t) => t.key)).toContain("node.kubernetes.io/network-unavailable");
 });
 
 test("nodeShouldRunDaemonPod() follows the template's nodeSelector and nodeName", () => {
   expect(nodeShouldRunDaemonPod(ds({ nodeSelector: { role: "edge" } }), node("a", { labels: { role: "edge" } })).shouldRun).toBe(true);
-  expect(nodeShouldRunDaemonPod(ds({ nodeSelector: { role: "edge" } }), node("b"))).toEqual({ shouldRun: false, shouldContinueRunning: false });
+  expect(nodeShouldRunDaemonPod(ds({ nodeSelector: { role: "edge" } }), node("b"))).toEqual({
+    shouldRun: false,
+    shouldContinueRunning: false,
+  });
   expect(nodeShouldRunDaemonPod(ds({ nodeName: "a" }), node("b")).shouldRun).toBe(false);
 });
 

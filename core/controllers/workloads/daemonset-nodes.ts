@@ -4,7 +4,7 @@
  * every daemon pod gets (util.AddOrUpdateDaemonPodTolerations).
  */
 import type { KubeObject } from "../../api/types.ts";
-import { type Taint, type Toleration, tolerates } from "../scheduler/fit.ts";
+import { type Taint, tolerates, type Toleration } from "../scheduler/fit.ts";
 import { matchesNodeAffinity } from "../scheduler/node-affinity.ts";
 import { templateOf } from "./controller-revision.ts";
 
@@ -55,7 +55,8 @@ export function nodeShouldRunDaemonPod(ds: KubeObject, node: KubeObject): NodeVe
   if (!matchesNodeAffinity({ metadata: {}, spec }, node)) return no;
   const tolerations = withDaemonTolerations(spec);
   const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints) ?? [];
-  const untolerated = (effects: string[]) => taints.some((taint) => effects.includes(taint.effect) && !tolerations.some((t) => tolerates(t, taint)));
+  const untolerated = (effects: string[]) =>
+    taints.some((taint) => effects.includes(taint.effect) && !tolerations.some((t) => tolerates(t, taint)));
   if (!untolerated(["NoSchedule", "NoExecute"])) return { shouldRun: true, shouldContinueRunning: true };
   return { shouldRun: false, shouldContinueRunning: !untolerated(["NoExecute"]) };
 }

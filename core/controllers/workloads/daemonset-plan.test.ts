@@ -12,7 +12,12 @@ const pod = (name: string, node: string, hash: string, options: { ready?: boolea
   spec: { nodeName: node },
   status: { phase: "Running", conditions: [{ type: "Ready", status: options.ready === false ? "False" : "True" }] },
 });
-const view = (nodes: KubeObject[], pods: KubeObject[]): DaemonView => ({ nodes, podsByNode: podsByTargetNode(pods), hash: "new", now: Date.now() });
+const view = (nodes: KubeObject[], pods: KubeObject[]): DaemonView => ({
+  nodes,
+  podsByNode: podsByTargetNode(pods),
+  hash: "new",
+  now: Date.now(),
+});
 const names = (pods: KubeObject[]) => pods.map((p) => p.metadata.name);
 
 test("planDaemonPods() creates a pod on each eligible node without one and removes pods where none may run", () => {
@@ -23,18 +28,26 @@ test("planDaemonPods() creates a pod on each eligible node without one and remov
 
 test("planDaemonPods() keeps the oldest of two pods on a node and replaces a failed one", () => {
   const failed = { ...pod("failed", "b", "new"), status: { phase: "Failed" } };
-  const plan = planDaemonPods(ds(), view([node("a"), node("b")], [pod("young", "a", "new", { created: "2024-02-01T00:00:00Z" }), pod("old", "a", "new"), failed]));
+  const plan = planDaemonPods(
+    ds(),
+    view([node("a"), node("b")], [pod("young", "a", "new", { created: "2024-02-01T00:00:00Z" }), pod("old", "a", "new"), failed]),
+  );
   expect(plan.createOn).toEqual([]);
   expect(names(plan.remove)).toEqual(["young", "failed"]);
 });
 
 test("planRollingUpdate() deletes old pods only within maxUnavailable", () => {
   const nodes = [node("a"), node("b"), node("c")];
-  expect(names(planRollingUpdate(ds(), view(nodes, [pod("pa", "a", "old"), pod("pb", "b", "old"), pod("pc", "c", "old")])).remove)).toEqual(["pa"]);
+  expect(names(planRollingUpdate(ds(), view(nodes, [pod("pa", "a", "old"), pod("pb", "b", "old"), pod("pc", "c", "old")])).remove)).toEqual(
+    ["pa"],
+  );
   const oneUnready = [pod("pa", "a", "new", { ready: false }), pod("pb", "b", "old"), pod("pc", "c", "old")];
   expect(planRollingUpdate(ds(), view(nodes, oneUnready)).remove).toEqual([]);
   const two = ds({ maxUnavailable: "50%", maxSurge: 0 }); // 1.5 of 3 nodes, rounded up
-  expect(names(planRollingUpdate(two, view(nodes, [pod("pa", "a", "old"), pod("pb", "b", "old"), pod("pc", "c", "old")])).remove)).toEqual(["pa", "pb"]);
+  expect(names(planRollingUpdate(two, view(nodes, [pod("pa", "a", "old"), pod("pb", "b", "old"), pod("pc", "c", "old")])).remove)).toEqual([
+    "pa",
+    "pb",
+  ]);
 });
 
 test("planRollingUpdate() replaces an unavailable old pod even beyond maxUnavailable", () => {

@@ -14,14 +14,18 @@ test("pinnedToNode() replaces the required node selector terms and keeps the res
     podAntiAffinity: { x: 1 },
     nodeAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [],
-      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }] },
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: "zone", operator: "In", values: ["a"] }] }],
+      },
     },
   };
   expect(pinnedToNode(affinity, "n1")).toEqual({
     podAntiAffinity: { x: 1 },
     nodeAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [],
-      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }] },
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }],
+      },
     },
   });
 });

@@ -24,7 +24,13 @@ interface Affinity {
 /** kube's ReplaceDaemonSetPodNodeNameNodeAffinity: the required node selector becomes "metadata.name In [node]". */
 export function pinnedToNode(affinity: Affinity | undefined, nodeName: string): Affinity {
   const required = { nodeSelectorTerms: [{ matchFields: [{ key: NAME_FIELD, operator: "In", values: [nodeName] }] }] };
-  const nodeAffinity = { ...affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { ...affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution, ...required } };
+  const nodeAffinity = {
+    ...affinity?.nodeAffinity,
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      ...affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      ...required,
+    },
+  };
   return { ...affinity, nodeAffinity };
 }
 
@@ -60,7 +66,8 @@ export function newDaemonPod(ds: KubeObject, nodeName: string, hash: string): Ku
 export function isDaemonPodUpdated(ds: KubeObject, pod: KubeObject, hash: string): boolean {
   const generation = templateGeneration(ds);
   const labels = pod.metadata.labels ?? {};
-  return (hash !== "" && labels[CONTROLLER_REVISION_HASH] === hash) || (generation !== undefined && labels[TEMPLATE_GENERATION_LABEL] === generation);
+  return (hash !== "" && labels[CONTROLLER_REVISION_HASH] === hash) ||
+    (generation !== undefined && labels[TEMPLATE_GENERATION_LABEL] === generation);
 }
 
 /** Scheduled pods first, then the oldest (kube's podByCreationTimestampAndPhase). */

@@ -8,8 +8,23 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { type ControllerClient, DEPLOYMENTS, REPLICA_SETS } from "./client.ts";
-import { deploymentSpec, desiredReplicas, fenceposts, replicaSetsToPrune, rollingNewReplicas, rollingOldReplicas, specReplicas } from "./deployment-rollout.ts";
-import { maxRevision, POD_TEMPLATE_HASH, REVISION_ANNOTATION, replicaSetAnnotations, revisionOf, sameTemplate } from "./deployment-revision.ts";
+import {
+  deploymentSpec,
+  desiredReplicas,
+  fenceposts,
+  replicaSetsToPrune,
+  rollingNewReplicas,
+  rollingOldReplicas,
+  specReplicas,
+} from "./deployment-rollout.ts";
+import {
+  maxRevision,
+  POD_TEMPLATE_HASH,
+  replicaSetAnnotations,
+  REVISION_ANNOTATION,
+  revisionOf,
+  sameTemplate,
+} from "./deployment-revision.ts";
 import { deploymentStatus } from "./deployment-status.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
@@ -23,7 +38,10 @@ export function startDeploymentController(client: ControllerClient): ControlLoop
   const pass = async () => {
     const sets = await client.list(REPLICA_SETS);
     const live = (await client.list(DEPLOYMENTS)).filter((d) => !d.metadata.deletionTimestamp);
-    await syncEach(live, (d) => syncDeployment(client, d, sets.filter((rs) => rs.metadata.namespace === d.metadata.namespace && isControlledBy(rs, d))));
+    await syncEach(
+      live,
+      (d) => syncDeployment(client, d, sets.filter((rs) => rs.metadata.namespace === d.metadata.namespace && isControlledBy(rs, d))),
+    );
   };
   return startLoop(deployments.storage, pass, {
     name: "deployment",
@@ -47,7 +65,13 @@ async function syncDeployment(client: ControllerClient, d: KubeObject, owned: Ku
       if (!newRS) return;
       createdNewRS = true;
     }
-    newRS = await scaleReplicaSet(client, d, newRS, recreate ? desiredReplicas(d) : rollingNewReplicas(d, newRS, [newRS, ...old]), maxRevision(old));
+    newRS = await scaleReplicaSet(
+      client,
+      d,
+      newRS,
+      recreate ? desiredReplicas(d) : rollingNewReplicas(d, newRS, [newRS, ...old]),
+      maxRevision(old),
+    );
     if (!recreate) {
       for (const [rs, replicas] of rollingOldReplicas(d, newRS, old)) await scaleReplicaSet(client, d, rs, replicas);
     }
@@ -57,7 +81,13 @@ async function syncDeployment(client: ControllerClient, d: KubeObject, owned: Ku
   await writeDeploymentStatus(client, d, newRS, newRS ? [newRS, ...old] : owned, createdNewRS);
 }
 
-async function writeDeploymentStatus(client: ControllerClient, d: KubeObject, newRS: KubeObject | undefined, all: KubeObject[], createdNewRS: boolean): Promise<void> {
+async function writeDeploymentStatus(
+  client: ControllerClient,
+  d: KubeObject,
+  newRS: KubeObject | undefined,
+  all: KubeObject[],
+  createdNewRS: boolean,
+): Promise<void> {
   await writeStatusIfChanged(client, DEPLOYMENTS, d, deploymentStatus(d, newRS, all, { createdNewRS, now: Date.now() }));
 }
 
@@ -74,7 +104,12 @@ async function recreateOldGone(client: ControllerClient, old: KubeObject[]): Pro
   return gone;
 }
 
-async function createNewReplicaSet(client: ControllerClient, d: KubeObject, replicas: number, revision: number): Promise<KubeObject | undefined> {
+async function createNewReplicaSet(
+  client: ControllerClient,
+  d: KubeObject,
+  replicas: number,
+  revision: number,
+): Promise<KubeObject | undefined> {
   const spec = deploymentSpec(d);
   const collisionCount = (d.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
   const hash = templateHash(spec.template, collisionCount);
@@ -86,7 +121,11 @@ async function createNewReplicaSet(client: ControllerClient, d: KubeObject, repl
       name: `${d.metadata.name}-${hash}`,
       namespace: d.metadata.namespace,
       labels,
-      annotations: replicaSetAnnotations(d, undefined, { revision, desired: desiredReplicas(d), max: desiredReplicas(d) + fenceposts(d).maxSurge }),
+      annotations: replicaSetAnnotations(d, undefined, {
+        revision,
+        desired: desiredReplicas(d),
+        max: desiredReplicas(d) + fenceposts(d).maxSurge,
+      }),
       ownerReferences: [newControllerRef(d)],
     },
     spec: {
@@ -99,14 +138,22 @@ async function createNewReplicaSet(client: ControllerClient, d: KubeObject, repl
   const created = await client.create(REPLICA_SETS, rs);
   if (created) return created;
   const existing = await client.get(REPLICA_SETS, String(d.metadata.namespace), String(rs.metadata.name));
-  if (existing && isControlledBy(existing, d) && sameTemplate((existing.spec as { template?: unknown }).template, spec.template)) return existing;
+  if (existing && isControlledBy(existing, d) && sameTemplate((existing.spec as { template?: unknown }).template, spec.template)) {
+    return existing;
+  }
   // Another object holds the name: the next pass tries the hash of collisionCount + 1 (kube's collision avoidance).
   await client.updateStatus(DEPLOYMENTS, { ...d, status: { ...(d.status as object), collisionCount: collisionCount + 1 } });
   return undefined;
 }
 
 /** Sets replicas and the replica-bound annotations; `revisionAbove` makes the set the newest revision (an undo). */
-async function scaleReplicaSet(client: ControllerClient, d: KubeObject, rs: KubeObject, replicas: number, revisionAbove?: number): Promise<KubeObject> {
+async function scaleReplicaSet(
+  client: ControllerClient,
+  d: KubeObject,
+  rs: KubeObject,
+  replicas: number,
+  revisionAbove?: number,
+): Promise<KubeObject> {
   const revision = revisionAbove !== undefined && revisionOf(rs) <= revisionAbove ? revisionAbove + 1 : revisionOf(rs);
   const current = rs.metadata.annotations ?? {};
   const annotations = revisionAbove === undefined
@@ -114,11 +161,18 @@ async function scaleReplicaSet(client: ControllerClient, d: KubeObject, rs: Kube
     : replicaSetAnnotations(d, current, { revision, desired: desiredReplicas(d), max: desiredReplicas(d) + fenceposts(d).maxSurge });
   const unchanged = specReplicas(rs) === replicas && isDeepStrictEqual(annotations, current);
   if (unchanged) return rs;
-  return await client.update(REPLICA_SETS, { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...(rs.spec as object), replicas } });
+  return await client.update(REPLICA_SETS, {
+    ...rs,
+    metadata: { ...rs.metadata, annotations },
+    spec: { ...(rs.spec as object), replicas },
+  });
 }
 
 async function syncRevisionAnnotation(client: ControllerClient, d: KubeObject, newRS: KubeObject): Promise<KubeObject> {
   const revision = String(revisionOf(newRS));
   if (d.metadata.annotations?.[REVISION_ANNOTATION] === revision) return d;
-  return await client.update(DEPLOYMENTS, { ...d, metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION_ANNOTATION]: revision } } });
+  return await client.update(DEPLOYMENTS, {
+    ...d,
+    metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION_ANNOTATION]: revision } },
+  });
 }

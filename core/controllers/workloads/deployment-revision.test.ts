@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
-import { REVISION_HISTORY_ANNOTATION, replicaSetAnnotations, revisionHistoryAfter } from "./deployment-revision.ts";
+import { replicaSetAnnotations, REVISION_HISTORY_ANNOTATION, revisionHistoryAfter } from "./deployment-revision.ts";
 
 const deployment: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", annotations: { team: "a" } } };
 const bounds = { revision: 3, desired: 2, max: 3 };
@@ -19,7 +19,8 @@ test("later rollbacks append to revision-history", () => {
 
 test("a new ReplicaSet, or one whose revision does not rise, gets no revision-history", () => {
   expect(replicaSetAnnotations(deployment, undefined, bounds)[REVISION_HISTORY_ANNOTATION]).toBeUndefined();
-  expect(replicaSetAnnotations(deployment, { "deployment.kubernetes.io/revision": "3" }, bounds)[REVISION_HISTORY_ANNOTATION]).toBeUndefined();
+  expect(replicaSetAnnotations(deployment, { "deployment.kubernetes.io/revision": "3" }, bounds)[REVISION_HISTORY_ANNOTATION])
+    .toBeUndefined();
 });
 
 test("the Deployment's own revision-history is not copied onto its ReplicaSets", () => {

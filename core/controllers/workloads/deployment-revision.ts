@@ -12,8 +12,12 @@ const MAX_REVISION_HISTORY_CHARS = 2000;
 
 /** Deployment annotations kube does not copy onto its ReplicaSets. */
 const NOT_COPIED = new Set([
-  "kubectl.kubernetes.io/last-applied-configuration", REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION,
-  DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, "deprecated.deployment.rollback.to",
+  "kubectl.kubernetes.io/last-applied-configuration",
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  "deprecated.deployment.rollback.to",
 ]);
 
 export function revisionOf(obj: KubeObject): number {
@@ -55,7 +59,11 @@ export function revisionHistoryAfter(history: string | undefined, previousRevisi
 }
 
 /** The Deployment's annotations as its new ReplicaSet carries them, with the revision and replica bounds. */
-export function replicaSetAnnotations(d: KubeObject, current: Record<string, string> | undefined, bounds: { revision: number; desired: number; max: number }): Record<string, string> {
+export function replicaSetAnnotations(
+  d: KubeObject,
+  current: Record<string, string> | undefined,
+  bounds: { revision: number; desired: number; max: number },
+): Record<string, string> {
   const copied = Object.fromEntries(Object.entries(d.metadata.annotations ?? {}).filter(([key]) => !NOT_COPIED.has(key)));
   const annotations: Record<string, string> = {
     ...current,

@@ -2,7 +2,10 @@ import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
 import { fenceposts, rollingNewReplicas, rollingOldReplicas } from "./deployment-rollout.ts";
 
-const deployment = (replicas: number, rollingUpdate: object = {}): KubeObject => ({ metadata: {}, spec: { replicas, strategy: { type: "RollingUpdate", rollingUpdate } } });
+const deployment = (replicas: number, rollingUpdate: object = {}): KubeObject => ({
+  metadata: {},
+  spec: { replicas, strategy: { type: "RollingUpdate", rollingUpdate } },
+});
 const rs = (name: string, replicas: number, available: number, created = "2024-01-01T00:00:00Z"): KubeObject => ({
   metadata: { name, creationTimestamp: created },
   spec: { replicas },

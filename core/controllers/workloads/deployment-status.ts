@@ -16,7 +16,12 @@ export interface DeploymentStatus {
 
 const count = (rs: KubeObject | undefined, field: string) => ((rs?.status as Record<string, number> | undefined)?.[field] ?? 0);
 
-export function deploymentStatus(d: KubeObject, newRS: KubeObject | undefined, all: KubeObject[], event: { createdNewRS: boolean; now: number }): DeploymentStatus {
+export function deploymentStatus(
+  d: KubeObject,
+  newRS: KubeObject | undefined,
+  all: KubeObject[],
+  event: { createdNewRS: boolean; now: number },
+): DeploymentStatus {
   const previous = (d.status ?? {}) as DeploymentStatus;
   const available = all.reduce((n, rs) => n + availableReplicas(rs), 0);
   const status: DeploymentStatus = {
@@ -33,7 +38,12 @@ export function deploymentStatus(d: KubeObject, newRS: KubeObject | undefined, a
     previous.conditions,
     available >= wantedAvailable
       ? { type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: "Deployment has minimum availability." }
-      : { type: "Available", status: "False", reason: "MinimumReplicasUnavailable", message: "Deployment does not have minimum availability." },
+      : {
+        type: "Available",
+        status: "False",
+        reason: "MinimumReplicasUnavailable",
+        message: "Deployment does not have minimum availability.",
+      },
     { withUpdateTime: true },
   );
   const progressing = progressingCondition(d, newRS, status, previous, event);
@@ -47,9 +57,18 @@ export function deploymentStatus(d: KubeObject, newRS: KubeObject | undefined, a
  * condition (ReplicaSetToDeploymentCondition: lastUpdateTime is the set's lastTransitionTime).
  */
 function replicaFailure(newRS: KubeObject | undefined, all: KubeObject[]): Condition | undefined {
-  const failureOf = (rs: KubeObject | undefined) => findCondition((rs?.status as { conditions?: Condition[] } | undefined)?.conditions, "ReplicaFailure");
+  const failureOf = (rs: KubeObject | undefined) =>
+    findCondition((rs?.status as { conditions?: Condition[] } | undefined)?.conditions, "ReplicaFailure");
   const found = failureOf(newRS) ?? all.map(failureOf).find((c) => c !== undefined);
-  return found && { type: found.type, status: found.status, lastUpdateTime: found.lastTransitionTime, lastTransitionTime: found.lastTransitionTime, reason: found.reason, message: found.message };
+  return found &&
+    {
+      type: found.type,
+      status: found.status,
+      lastUpdateTime: found.lastTransitionTime,
+      lastTransitionTime: found.lastTransitionTime,
+      reason: found.reason,
+      message: found.message,
+    };
 }
 
 /** syncRolloutStatus: set (kube's SetDeploymentCondition, unchanged when status and reason are) or remove ReplicaFailure. */
@@ -61,16 +80,30 @@ function withReplicaFailure(conditions: Condition[], failure: Condition | undefi
   return [...conditions.filter((c) => c.type !== "ReplicaFailure"), next];
 }
 
-function progressingCondition(d: KubeObject, newRS: KubeObject | undefined, status: DeploymentStatus, previous: DeploymentStatus, event: { createdNewRS: boolean; now: number }): Omit<Condition, "lastTransitionTime" | "lastUpdateTime"> | undefined {
+function progressingCondition(
+  d: KubeObject,
+  newRS: KubeObject | undefined,
+  status: DeploymentStatus,
+  previous: DeploymentStatus,
+  event: { createdNewRS: boolean; now: number },
+): Omit<Condition, "lastTransitionTime" | "lastUpdateTime"> | undefined {
   if (!newRS) return undefined;
   const name = String(newRS.metadata.name);
   const replicas = desiredReplicas(d);
   const current = findCondition(previous.conditions, "Progressing");
   if (status.updatedReplicas === replicas && status.replicas === replicas && status.availableReplicas === replicas) {
-    return { type: "Progressing", status: "True", reason: "NewReplicaSetAvailable", message: `ReplicaSet "${name}" has successfully progressed.` };
+    return {
+      type: "Progressing",
+      status: "True",
+      reason: "NewReplicaSetAvailable",
+      message: `ReplicaSet "${name}" has successfully progressed.`,
+    };
   }
-  if (event.createdNewRS) return { type: "Progressing", status: "True", reason: "NewReplicaSetCreated", message: `Created new replica set "${name}"` };
-  const moved = (status.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) || (status.readyReplicas ?? 0) > (previous.readyReplicas ?? 0) ||
+  if (event.createdNewRS) {
+    return { type: "Progressing", status: "True", reason: "NewReplicaSetCreated", message: `Created new replica set "${name}"` };
+  }
+  const moved = (status.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) ||
+    (status.readyReplicas ?? 0) > (previous.readyReplicas ?? 0) ||
     (status.availableReplicas ?? 0) > (previous.availableReplicas ?? 0) ||
     (status.replicas ?? 0) - (status.updatedReplicas ?? 0) < (previous.replicas ?? 0) - (previous.updatedReplicas ?? 0);
   if (moved || current?.reason === "NewReplicaSetAvailable") {
@@ -80,7 +113,12 @@ function progressingCondition(d: KubeObject, newRS: KubeObject | undefined, stat
   const deadline = deploymentSpec(d).progressDeadlineSeconds;
   const since = Date.parse(current.lastUpdateTime ?? current.lastTransitionTime ?? "");
   if (deadline !== undefined && deadline < 2147483647 && since + deadline * 1000 < event.now) {
-    return { type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded", message: `ReplicaSet "${name}" has timed out progressing.` };
+    return {
+      type: "Progressing",
+      status: "False",
+      reason: "ProgressDeadlineExceeded",
+      message: `ReplicaSet "${name}" has timed out progressing.`,
+    };
   }
   return undefined;
 }

@@ -5,7 +5,7 @@ import { type ControllerClient, JOBS, PODS } from "./client.ts";
 import { planJob } from "./job.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { createPodFor } from "./pod-create.ts";
-import { isControlledBy, type PodTemplate, podFromTemplate } from "./owner.ts";
+import { isControlledBy, podFromTemplate, type PodTemplate } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 
 const RESYNC_MS = 2000;
@@ -14,7 +14,10 @@ export function startJobController(client: ControllerClient): ControlLoop {
   const jobs = client.store(JOBS);
   const pass = async () => {
     const pods = await client.list(PODS);
-    await syncEach(await client.list(JOBS), (job) => syncJob(client, job, pods.filter((pod) => pod.metadata.namespace === job.metadata.namespace && isControlledBy(pod, job))));
+    await syncEach(
+      await client.list(JOBS),
+      (job) => syncJob(client, job, pods.filter((pod) => pod.metadata.namespace === job.metadata.namespace && isControlledBy(pod, job))),
+    );
   };
   return startLoop(jobs.storage, pass, {
     name: "job",

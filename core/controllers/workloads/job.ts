@@ -66,11 +66,21 @@ export function planJob(job: KubeObject, owned: KubeObject[], now: number): JobP
   const complete = completions === null ? succeeded > 0 && active.length === 0 : succeeded >= completions;
   if (complete) return stopAll("Complete", "", "");
   if (spec.suspend) {
-    status.conditions = setCondition(status.conditions, { type: "Suspended", status: "True", reason: "JobSuspended", message: "Job suspended" });
+    status.conditions = setCondition(status.conditions, {
+      type: "Suspended",
+      status: "True",
+      reason: "JobSuspended",
+      message: "Job suspended",
+    });
     return { create: 0, remove: active, status };
   }
   if (findCondition(status.conditions, "Suspended")?.status === "True") {
-    status.conditions = setCondition(status.conditions, { type: "Suspended", status: "False", reason: "JobResumed", message: "Job resumed" });
+    status.conditions = setCondition(status.conditions, {
+      type: "Suspended",
+      status: "False",
+      reason: "JobResumed",
+      message: "Job resumed",
+    });
   }
   const parallelism = spec.parallelism ?? 1;
   const wanted = completions === null ? (succeeded > 0 ? 0 : parallelism) : Math.min(parallelism, completions - succeeded);

@@ -18,7 +18,11 @@ import { startStatefulSetController } from "./statefulset-controller.ts";
 
 const CONTROLLER_MANAGER = "kube-controller-manager";
 
-function loopController(name: string, fieldManager: string, start: (client: ControllerClient, ctx: ControllerContext) => ControlLoop | undefined): Controller {
+function loopController(
+  name: string,
+  fieldManager: string,
+  start: (client: ControllerClient, ctx: ControllerContext) => ControlLoop | undefined,
+): Controller {
   return {
     name,
     start(ctx) {
@@ -43,7 +47,11 @@ export const WORKLOAD_CONTROLLERS: Controller[] = [
   loopController("statefulset", CONTROLLER_MANAGER, (client) => startStatefulSetController(client)),
   loopController("daemonset", CONTROLLER_MANAGER, (client) => startDaemonSetController(client)),
   loopController("job", CONTROLLER_MANAGER, (client) => startJobController(client)),
-  loopController("cronjob", CONTROLLER_MANAGER, (client, ctx) => startCronJobController(client, cronClock(ctx.settings.config.cronjobClockRate))),
+  loopController(
+    "cronjob",
+    CONTROLLER_MANAGER,
+    (client, ctx) => startCronJobController(client, cronClock(ctx.settings.config.cronjobClockRate)),
+  ),
   loopController("scheduler", "default-scheduler", (client) => startScheduler(client)),
   loopController("simulated-nodes", "kubelet", (client, ctx) => {
     const { simulatedNodes: count, nodeMonitorGracePeriodMs } = ctx.settings.config;

@@ -26,7 +26,11 @@ export interface PodTemplate {
 }
 
 /** A new Pod from a template, controlled by `owner` (kube's GetPodFromTemplate); name or generateName from `naming`. */
-export function podFromTemplate(template: PodTemplate, owner: KubeObject, naming: { name?: string; generateName?: string; labels?: Record<string, string> }): KubeObject {
+export function podFromTemplate(
+  template: PodTemplate,
+  owner: KubeObject,
+  naming: { name?: string; generateName?: string; labels?: Record<string, string> },
+): KubeObject {
   const metadata: KubeObject["metadata"] = {
     namespace: owner.metadata.namespace,
     labels: { ...template.metadata?.labels, ...naming.labels },

@@ -37,7 +37,11 @@ export function startReplicaSetController(client: ControllerClient, ref: Resourc
     const all = await client.list(ref);
     const live = new Set(all.map((rs) => String(rs.metadata.uid)));
     for (const uid of backoff.keys()) if (!live.has(uid)) backoff.delete(uid);
-    await syncEach(all, (rs) => syncReplicaSet(client, { ref, backoff, component }, rs, allPods.filter((p) => p.metadata.namespace === rs.metadata.namespace)));
+    await syncEach(
+      all,
+      (rs) =>
+        syncReplicaSet(client, { ref, backoff, component }, rs, allPods.filter((p) => p.metadata.namespace === rs.metadata.namespace)),
+    );
   };
   return startLoop(sets.storage, pass, {
     name: ref.resource,
@@ -73,7 +77,12 @@ async function syncReplicaSet(client: ControllerClient, kind: SetKind, rs: KubeO
     const delayMs = Math.min(previous * 2, MAX_BACKOFF_MS);
     kind.backoff.set(uid, { retryAt: Date.now() + delayMs, delayMs });
     if (!findCondition(conditions, REPLICA_FAILURE)) {
-      plan.status.conditions = setCondition(conditions, { type: REPLICA_FAILURE, status: "True", reason: "FailedCreate", message: outcome.message });
+      plan.status.conditions = setCondition(conditions, {
+        type: REPLICA_FAILURE,
+        status: "True",
+        reason: "FailedCreate",
+        message: outcome.message,
+      });
     }
   }
   if (plan.status.conditions?.length === 0) delete plan.status.conditions;

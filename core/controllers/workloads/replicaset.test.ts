@@ -16,11 +16,21 @@ const pod = (name: string, ready: boolean, created: string): KubeObject => ({
 test("planReplicaSet() creates the missing pods and reports the counts", () => {
   const plan = planReplicaSet(rs(3), [pod("a", true, "2024-01-01T00:00:00Z")], Date.now());
   expect(plan.create).toBe(2);
-  expect(plan.status).toMatchObject({ replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 2 });
+  expect(plan.status).toMatchObject({
+    replicas: 1,
+    fullyLabeledReplicas: 1,
+    readyReplicas: 1,
+    availableReplicas: 1,
+    observedGeneration: 2,
+  });
 });
 
 test("planReplicaSet() removes not-ready pods before ready ones when scaling down", () => {
-  const plan = planReplicaSet(rs(1), [pod("ready", true, "2024-01-02T00:00:00Z"), pod("unready", false, "2024-01-01T00:00:00Z")], Date.now());
+  const plan = planReplicaSet(
+    rs(1),
+    [pod("ready", true, "2024-01-02T00:00:00Z"), pod("unready", false, "2024-01-01T00:00:00Z")],
+    Date.now(),
+  );
   expect(plan.remove.map((p) => p.metadata.name)).toEqual(["unready"]);
 });
 

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { adoptOrphans } from "./adopt.ts";
-import { type ControllerClient, CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
+import { CONTROLLER_REVISIONS, type ControllerClient, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { createPodFor } from "./pod-create.ts";
@@ -37,7 +37,11 @@ export function startStatefulSetController(client: ControllerClient): ControlLoo
   });
 }
 
-async function syncStatefulSet(client: ControllerClient, set: KubeObject, inNamespace: { pods: KubeObject[]; revisions: KubeObject[] }): Promise<void> {
+async function syncStatefulSet(
+  client: ControllerClient,
+  set: KubeObject,
+  inNamespace: { pods: KubeObject[]; revisions: KubeObject[] },
+): Promise<void> {
   const pods = [
     ...inNamespace.pods.filter((pod) => isControlledBy(pod, set)),
     ...await adoptOrphans(client, PODS, set, { objects: inNamespace.pods, also: (pod) => ordinalOf(set, pod) >= 0 }),
@@ -47,7 +51,10 @@ async function syncStatefulSet(client: ControllerClient, set: KubeObject, inName
     ...await adoptOrphans(client, CONTROLLER_REVISIONS, set, { objects: inNamespace.revisions }),
   ];
   const collisionCount = (set.status as { collisionCount?: number } | undefined)?.collisionCount ?? 0;
-  const revisions = await syncTemplateRevision(client, STATEFUL_SETS, set, { owned, hash: templateHash(templatePatch(set), collisionCount) });
+  const revisions = await syncTemplateRevision(client, STATEFUL_SETS, set, {
+    owned,
+    hash: templateHash(templatePatch(set), collisionCount),
+  });
   if (!revisions) return;
   const currentName = (set.status as { currentRevision?: string } | undefined)?.currentRevision;
   const current = revisions.all.find((r) => r.metadata.name === currentName) ?? revisions.update;
@@ -57,7 +64,8 @@ async function syncStatefulSet(client: ControllerClient, set: KubeObject, inName
     if ("create" in action) {
       for (const claim of claimsFor(set, action.ordinal)) await client.create(PERSISTENT_VOLUME_CLAIMS, claim);
       // kube's StatefulPodControl.recordPodEvent words a refused create its own way.
-      const describe = (error: Error) => `create Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${error.message}`;
+      const describe = (error: Error) =>
+        `create Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${error.message}`;
       await createPodFor(client, set, action.create, "statefulset-controller", describe);
     } else {
       await client.delete(PODS, action.remove);
@@ -68,7 +76,11 @@ async function syncStatefulSet(client: ControllerClient, set: KubeObject, inName
 }
 
 /** Deletes the oldest revisions beyond revisionHistoryLimit that no pod, and neither status revision, uses. */
-async function pruneHistory(client: ControllerClient, set: KubeObject, state: { pods: KubeObject[]; revisions: KubeObject[]; status: StatefulSetStatus }): Promise<void> {
+async function pruneHistory(
+  client: ControllerClient,
+  set: KubeObject,
+  state: { pods: KubeObject[]; revisions: KubeObject[]; status: StatefulSetStatus },
+): Promise<void> {
   const live = new Set([state.status.currentRevision, state.status.updateRevision, ...state.pods.map(podRevision)]);
   const isLive = (r: KubeObject) => live.has(String(r.metadata.name));
   const excess = state.revisions.filter((r) => !isLive(r)).length - (statefulSetSpec(set).revisionHistoryLimit ?? 10);

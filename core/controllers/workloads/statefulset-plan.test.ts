@@ -10,7 +10,12 @@ const set = (spec: Record<string, unknown> = {}, status: Record<string, unknown>
   apiVersion: "apps/v1",
   kind: "StatefulSet",
   metadata: { name: "db", namespace: "default", uid: "u", generation: 3 },
-  spec: { replicas: 3, podManagementPolicy: "OrderedReady", updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 0 } }, ...spec },
+  spec: {
+    replicas: 3,
+    podManagementPolicy: "OrderedReady",
+    updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 0 } },
+    ...spec,
+  },
   status,
 });
 const pod = (ordinal: number, revision: string, state: "ready" | "pending" | "failed" = "ready"): KubeObject => ({
@@ -20,7 +25,12 @@ const pod = (ordinal: number, revision: string, state: "ready" | "pending" | "fa
     : { phase: state === "failed" ? "Failed" : "Pending" },
 });
 const describe = (actions: StatefulSetAction[]) =>
-  actions.map((a) => ("create" in a ? `create ${a.create.metadata.name}@${a.create.metadata.labels?.["controller-revision-hash"]}` : `delete ${a.remove.metadata.name}`));
+  actions.map((
+    a,
+  ) => ("create" in a
+    ? `create ${a.create.metadata.name}@${a.create.metadata.labels?.["controller-revision-hash"]}`
+    : `delete ${a.remove.metadata.name}`)
+  );
 const now = Date.now();
 
 test("OrderedReady creates only the lowest missing ordinal, and none while a lower pod is not ready", () => {
@@ -31,9 +41,15 @@ test("OrderedReady creates only the lowest missing ordinal, and none while a low
 
 test("Parallel creates every missing ordinal at once and deletes every surplus one", () => {
   const parallel = set({ podManagementPolicy: "Parallel" });
-  expect(describe(planStatefulSet(parallel, [pod(1, "db-new", "pending")], revisions, now).actions)).toEqual(["create db-0@db-new", "create db-2@db-new"]);
+  expect(describe(planStatefulSet(parallel, [pod(1, "db-new", "pending")], revisions, now).actions)).toEqual([
+    "create db-0@db-new",
+    "create db-2@db-new",
+  ]);
   const shrunk = set({ podManagementPolicy: "Parallel", replicas: 1 });
-  expect(describe(planStatefulSet(shrunk, [0, 1, 2].map((i) => pod(i, "db-new")), revisions, now).actions)).toEqual(["delete db-2", "delete db-1"]);
+  expect(describe(planStatefulSet(shrunk, [0, 1, 2].map((i) => pod(i, "db-new")), revisions, now).actions)).toEqual([
+    "delete db-2",
+    "delete db-1",
+  ]);
 });
 
 test("scaling down under OrderedReady deletes the highest ordinal first, one at a time", () => {
@@ -58,8 +74,12 @@ test("RollingUpdate replaces the highest ordinal not at the update revision and 
 
 test("a partition keeps lower ordinals, and their replacements, at the current revision", () => {
   const partitioned = set({ updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } } });
-  expect(describe(planStatefulSet(partitioned, [pod(0, "db-old"), pod(1, "db-old"), pod(2, "db-new")], revisions, now).actions)).toEqual([]);
-  expect(describe(planStatefulSet(partitioned, [pod(1, "db-old"), pod(2, "db-new")], revisions, now).actions)).toEqual(["create db-0@db-old"]);
+  expect(describe(planStatefulSet(partitioned, [pod(0, "db-old"), pod(1, "db-old"), pod(2, "db-new")], revisions, now).actions)).toEqual(
+    [],
+  );
+  expect(describe(planStatefulSet(partitioned, [pod(1, "db-old"), pod(2, "db-new")], revisions, now).actions)).toEqual([
+    "create db-0@db-old",
+  ]);
 });
 
 test("OnDelete leaves old pods alone and recreates deleted ones at the update revision", () => {
@@ -71,8 +91,15 @@ test("OnDelete leaves old pods alone and recreates deleted ones at the update re
 test("the status makes the update revision current once every pod is updated and ready", () => {
   const plan = planStatefulSet(set({}, { collisionCount: 2 }), [0, 1, 2].map((i) => pod(i, "db-new")), revisions, now);
   expect(plan.status).toEqual({
-    observedGeneration: 3, replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, updatedReplicas: 3,
-    currentRevision: "db-new", updateRevision: "db-new", collisionCount: 2,
+    observedGeneration: 3,
+    replicas: 3,
+    readyReplicas: 3,
+    availableReplicas: 3,
+    currentReplicas: 3,
+    updatedReplicas: 3,
+    currentRevision: "db-new",
+    updateRevision: "db-new",
+    collisionCount: 2,
   });
 });
 

@@ -42,7 +42,12 @@ interface Slot {
 const isTerminating = (pod: KubeObject) => pod.metadata.deletionTimestamp !== undefined;
 const isRunningAndReady = (pod: KubeObject) => podPhase(pod) === "Running" && isPodReady(pod);
 
-export function planStatefulSet(set: KubeObject, pods: KubeObject[], revisions: { current: Revision; update: Revision }, now: number): StatefulSetPlan {
+export function planStatefulSet(
+  set: KubeObject,
+  pods: KubeObject[],
+  revisions: { current: Revision; update: Revision },
+  now: number,
+): StatefulSetPlan {
   const spec = statefulSetSpec(set);
   const minReadySeconds = spec.minReadySeconds ?? 0;
   const isAvailable = (pod: KubeObject) => isRunningAndReady(pod) && isPodAvailable(pod, minReadySeconds, now);
@@ -53,7 +58,10 @@ export function planStatefulSet(set: KubeObject, pods: KubeObject[], revisions: 
   const plan = () => ({ actions, status: completeRollingUpdate(set, status) });
 
   const replicaCount = spec.replicas ?? 1;
-  const slots: Slot[] = Array.from({ length: replicaCount }, (_, ordinal) => ({ pod: versionedPod(set, revisions, ordinal), stored: false }));
+  const slots: Slot[] = Array.from(
+    { length: replicaCount },
+    (_, ordinal) => ({ pod: versionedPod(set, revisions, ordinal), stored: false }),
+  );
   const condemned: KubeObject[] = [];
   for (const pod of members) {
     const ordinal = ordinalOf(set, pod);
@@ -115,7 +123,12 @@ function versionedPod(set: KubeObject, revisions: { current: Revision; update: R
   return newStatefulSetPod(set, revision.template, { ordinal, revision: revision.name });
 }
 
-function statefulSetStatus(set: KubeObject, members: KubeObject[], revisions: { current: Revision; update: Revision }, isAvailable: (pod: KubeObject) => boolean): StatefulSetStatus {
+function statefulSetStatus(
+  set: KubeObject,
+  members: KubeObject[],
+  revisions: { current: Revision; update: Revision },
+  isAvailable: (pod: KubeObject) => boolean,
+): StatefulSetStatus {
   const previous = (set.status ?? {}) as Partial<StatefulSetStatus>;
   const live = members.filter((pod) => !isTerminating(pod));
   const status: StatefulSetStatus = {

@@ -9,7 +9,11 @@ const set: KubeObject = {
   spec: {
     serviceName: "nginx",
     selector: { matchLabels: { app: "web" } },
-    volumeClaimTemplates: [{ metadata: { name: "www", labels: { tier: "disk" } }, spec: { accessModes: ["ReadWriteOnce"] }, status: { phase: "Pending" } }],
+    volumeClaimTemplates: [{
+      metadata: { name: "www", labels: { tier: "disk" } },
+      spec: { accessModes: ["ReadWriteOnce"] },
+      status: { phase: "Pending" },
+    }],
   },
 };
 
@@ -21,7 +25,10 @@ test("ordinalOf() reads <set>-<n> and rejects other names", () => {
 });
 
 test("newStatefulSetPod() names the pod by ordinal, sets hostname, subdomain and identity labels, and mounts its claim", () => {
-  const template = { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "c" }], volumes: [{ name: "www", emptyDir: {} }, { name: "tmp", emptyDir: {} }] } };
+  const template = {
+    metadata: { labels: { app: "web" } },
+    spec: { containers: [{ name: "c" }], volumes: [{ name: "www", emptyDir: {} }, { name: "tmp", emptyDir: {} }] },
+  };
   const pod = newStatefulSetPod(set, template, { ordinal: 2, revision: "web-abc" });
   expect(pod.metadata).toMatchObject({
     name: "web-2",
@@ -30,7 +37,10 @@ test("newStatefulSetPod() names the pod by ordinal, sets hostname, subdomain and
     ownerReferences: [{ kind: "StatefulSet", name: "web", controller: true }],
   });
   expect(pod.spec).toMatchObject({ hostname: "web-2", subdomain: "nginx" });
-  expect((pod.spec as { volumes: unknown[] }).volumes).toEqual([{ name: "www", persistentVolumeClaim: { claimName: "www-web-2" } }, { name: "tmp", emptyDir: {} }]);
+  expect((pod.spec as { volumes: unknown[] }).volumes).toEqual([{ name: "www", persistentVolumeClaim: { claimName: "www-web-2" } }, {
+    name: "tmp",
+    emptyDir: {},
+  }]);
 });
 
 test("claimsFor() names claims <claim>-<set>-<ordinal>, adds the selector's labels and drops the template status", () => {

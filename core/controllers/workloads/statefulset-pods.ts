@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { CONTROLLER_REVISION_HASH } from "./controller-revision.ts";
-import { type PodTemplate, podFromTemplate } from "./owner.ts";
+import { podFromTemplate, type PodTemplate } from "./owner.ts";
 
 export const POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name";
 

@@ -8,7 +8,13 @@ export function withoutZeroCounts<T extends object>(status: T, keep: readonly st
   return Object.fromEntries(Object.entries(status).filter(([k, v]) => v !== undefined && (v !== 0 || keep.includes(k)))) as T;
 }
 
-export async function writeStatusIfChanged(client: ControllerClient, ref: ResourceRef, obj: KubeObject, status: object, keep: readonly string[] = []): Promise<KubeObject> {
+export async function writeStatusIfChanged(
+  client: ControllerClient,
+  ref: ResourceRef,
+  obj: KubeObject,
+  status: object,
+  keep: readonly string[] = [],
+): Promise<KubeObject> {
   const next = withoutZeroCounts(status, keep);
   if (isDeepStrictEqual(obj.status ?? {}, next)) return obj;
   return await client.updateStatus(ref, { ...obj, status: next });

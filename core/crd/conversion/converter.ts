@@ -35,7 +35,9 @@ function webhookConverter(webhook: WebhookConversion, listKind: string, client: 
     let converted: unknown[];
     try {
       const target = await resolveTarget(webhook.clientConfig ?? {}, client);
-      const reply = await postJson(target, conversionReview(version, uid, pending, toApiVersion), { timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS });
+      const reply = await postJson(target, conversionReview(version, uid, pending, toApiVersion), {
+        timeoutSeconds: WEBHOOK_TIMEOUT_SECONDS,
+      });
       converted = convertedObjectsOf(version, uid, reply);
     } catch (error) {
       throw fail(`failed: ${(error as Error).message}`);
@@ -48,11 +50,21 @@ function webhookConverter(webhook: WebhookConversion, listKind: string, client: 
 }
 
 /** One converted object's checks; `listIndex` is the index kube reports for list items (counted after the item). */
-function checkedObject(original: KubeObject, answer: unknown, toApiVersion: string, listIndex: number | undefined, fail: (message: string) => Error): KubeObject {
+function checkedObject(
+  original: KubeObject,
+  answer: unknown,
+  toApiVersion: string,
+  listIndex: number | undefined,
+  fail: (message: string) => Error,
+): KubeObject {
   const converted = isPlainObject(answer) ? answer : {};
   const at = listIndex === undefined ? "invalid object at index 0" : `invalid converted object at index ${listIndex}`;
-  if (converted.apiVersion !== toApiVersion) throw fail(`returned ${at}: invalid groupVersion (expected ${toApiVersion}, received ${String(converted.apiVersion ?? "")})`);
-  if (converted.kind !== original.kind) throw fail(`returned ${at}: invalid kind (expected ${original.kind}, received ${String(converted.kind ?? "")})`);
+  if (converted.apiVersion !== toApiVersion) {
+    throw fail(`returned ${at}: invalid groupVersion (expected ${toApiVersion}, received ${String(converted.apiVersion ?? "")})`);
+  }
+  if (converted.kind !== original.kind) {
+    throw fail(`returned ${at}: invalid kind (expected ${original.kind}, received ${String(converted.kind ?? "")})`);
+  }
   const identity = identityError(original, converted as KubeObject);
   if (identity) throw fail(listIndex === undefined ? `returned invalid object: ${identity}` : `returned ${at}: ${identity}`);
   try {

@@ -31,11 +31,15 @@ export function gvkText(apiVersion: unknown, kind: unknown): string {
 export function convertedObjectsOf(version: ReviewVersion, uid: string, reply: unknown): unknown[] {
   const review = isPlainObject(reply) ? reply : {};
   if (version === "v1" && (review.apiVersion !== `${REVIEW_GROUP}/v1` || review.kind !== "ConversionReview")) {
-    throw new Error(`expected webhook response of ${gvkText(`${REVIEW_GROUP}/v1`, "ConversionReview")}, got ${gvkText(review.apiVersion, review.kind)}`);
+    throw new Error(
+      `expected webhook response of ${gvkText(`${REVIEW_GROUP}/v1`, "ConversionReview")}, got ${gvkText(review.apiVersion, review.kind)}`,
+    );
   }
   const response = review.response;
   if (!isPlainObject(response)) throw new Error("no response provided");
-  if (version === "v1" && response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${typeof response.uid === "string" ? response.uid : ""}"`);
+  if (version === "v1" && response.uid !== uid) {
+    throw new Error(`expected response.uid="${uid}", got "${typeof response.uid === "string" ? response.uid : ""}"`);
+  }
   const result = isPlainObject(response.result) ? response.result : {};
   if (result.status !== "Success") {
     if (typeof result.message === "string" && result.message !== "") throw new Error(result.message);
@@ -86,7 +90,9 @@ export function withRestoredMeta(original: KubeObject, converted: Record<string,
     const before = (metadata[field] ?? {}) as Record<string, string>;
     let changed = Object.keys(before).length !== Object.keys(value).length;
     for (const [key, item] of Object.entries(value)) {
-      if (typeof item !== "string") throw new Error(`metadata.${field}[${key}] must be a string, but is ${goType(item)} in converted object`);
+      if (typeof item !== "string") {
+        throw new Error(`metadata.${field}[${key}] must be a string, but is ${goType(item)} in converted object`);
+      }
       if (before[key] !== item) changed = true;
     }
     if (changed) {

@@ -8,7 +8,7 @@ import { additionalSchema, type JSONSchemaProps } from "./schema.ts";
 
 export function applySchemaDefaults(value: unknown, schema: JSONSchemaProps): void {
   if (Array.isArray(value)) {
-    if (schema.items) for (const item of value) applySchemaDefaults(item, schema.items);
+    if (schema.items) { for (const item of value) applySchemaDefaults(item, schema.items); }
     return;
   }
   if (!isPlainObject(value)) return;

@@ -22,16 +22,26 @@ const SCHEMA: JSONSchemaProps = {
 
 test("pruneObject() drops unknown fields, keeping preserved ones, map values and the envelope", () => {
   const obj = {
-    apiVersion: "x/v1", kind: "X", metadata: { name: "a" },
+    apiVersion: "x/v1",
+    kind: "X",
+    metadata: { name: "a" },
     spec: {
-      bogus: 1, items: [{ name: "n", extra: true }], free: { any: { thing: 1 } }, labels: { a: "b" },
+      bogus: 1,
+      items: [{ name: "n", extra: true }],
+      free: { any: { thing: 1 } },
+      labels: { a: "b" },
       template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, other: 1 },
     },
   };
   expect(pruneObject(obj, SCHEMA)).toEqual(["spec.bogus", "spec.items[0].extra", "spec.template.other"]);
-  expect(obj.spec).toEqual({
-    items: [{ name: "n" }], free: { any: { thing: 1 } }, labels: { a: "b" }, template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" } },
-  } as typeof obj.spec);
+  expect(obj.spec).toEqual(
+    {
+      items: [{ name: "n" }],
+      free: { any: { thing: 1 } },
+      labels: { a: "b" },
+      template: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" } },
+    } as typeof obj.spec,
+  );
 });
 
 test("applySchemaDefaults() fills missing fields, walks into defaulted objects and keeps set values", () => {

@@ -18,7 +18,12 @@ const SPEC: JSONSchemaProps = {
 
 test("validateValue() words a wrong type as kube-openapi does", () => {
   expect(validateValue({ image: "ab", replicas: "two" }, SPEC, "spec")).toEqual([
-    { type: "FieldValueTypeInvalid", field: "spec.replicas", value: "string", detail: 'spec.replicas in body must be of type integer: "string"' },
+    {
+      type: "FieldValueTypeInvalid",
+      field: "spec.replicas",
+      value: "string",
+      detail: 'spec.replicas in body must be of type integer: "string"',
+    },
   ]);
 });
 

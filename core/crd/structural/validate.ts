@@ -36,7 +36,12 @@ export function validateValue(value: unknown, schema: JSONSchemaProps, path: str
   const actual = jsonTypeName(value);
   if (!typeMatches(schema, actual)) {
     const expected = schema["x-kubernetes-int-or-string"] ? "integer,string" : schema.type;
-    return [{ type: "FieldValueTypeInvalid", field: name, value: actual, detail: `${name} in body must be of type ${expected}: "${actual}"` }];
+    return [{
+      type: "FieldValueTypeInvalid",
+      field: name,
+      value: actual,
+      detail: `${name} in body must be of type ${expected}: "${actual}"`,
+    }];
   }
   const errors: FieldError[] = [];
   if (schema.enum && !schema.enum.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
@@ -64,12 +69,16 @@ function numberErrors(value: number | bigint, schema: JSONSchemaProps, name: str
   const errors: FieldError[] = [];
   if (schema.minimum !== undefined) {
     if (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum) {
-      errors.push(invalid(name, value, `${name} in body should be greater than ${schema.exclusiveMinimum ? "" : "or equal to "}${schema.minimum}`));
+      errors.push(
+        invalid(name, value, `${name} in body should be greater than ${schema.exclusiveMinimum ? "" : "or equal to "}${schema.minimum}`),
+      );
     }
   }
   if (schema.maximum !== undefined) {
     if (schema.exclusiveMaximum ? value >= schema.maximum : value > schema.maximum) {
-      errors.push(invalid(name, value, `${name} in body should be less than ${schema.exclusiveMaximum ? "" : "or equal to "}${schema.maximum}`));
+      errors.push(
+        invalid(name, value, `${name} in body should be less than ${schema.exclusiveMaximum ? "" : "or equal to "}${schema.maximum}`),
+      );
     }
   }
   if (schema.multipleOf !== undefined && !Number.isInteger(Number(value) / schema.multipleOf)) {
@@ -91,7 +100,12 @@ function stringErrors(value: string, schema: JSONSchemaProps, name: string): Fie
     errors.push(invalid(name, value, `${name} in body should match '${schema.pattern}'`));
   }
   if (schema.format && !schema["x-kubernetes-int-or-string"] && !matchesFormat(schema.format, value)) {
-    errors.push({ type: "FieldValueTypeInvalid", field: name, value, detail: `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}` });
+    errors.push({
+      type: "FieldValueTypeInvalid",
+      field: name,
+      value,
+      detail: `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}`,
+    });
   }
   return errors;
 }

@@ -20,7 +20,11 @@ function valueTarget(value: unknown, averageValue: unknown): Fields {
 
 function resourceTargetFromV1(source: Fields): Fields {
   const utilization = source.targetAverageUtilization;
-  return { type: utilization === undefined ? "AverageValue" : "Utilization", averageValue: source.targetAverageValue, averageUtilization: utilization };
+  return {
+    type: utilization === undefined ? "AverageValue" : "Utilization",
+    averageValue: source.targetAverageValue,
+    averageUtilization: utilization,
+  };
 }
 
 /** One v2 MetricSpec as v1's annotation spells it (Convert_autoscaling_MetricSpec_To_v1_MetricSpec). */
@@ -30,7 +34,13 @@ export function metricSpecToV1(metric: Fields): Fields {
   const container = fields(metric.containerResource), external = fields(metric.external);
   if (metric.object !== undefined) {
     const target = fields(object.target), id = fields(object.metric);
-    out.object = { target: object.describedObject, metricName: id.name, targetValue: target.value ?? ZERO_QUANTITY, selector: id.selector, averageValue: target.averageValue };
+    out.object = {
+      target: object.describedObject,
+      metricName: id.name,
+      targetValue: target.value ?? ZERO_QUANTITY,
+      selector: id.selector,
+      averageValue: target.averageValue,
+    };
   }
   if (metric.pods !== undefined) {
     const target = fields(pods.target), id = fields(pods.metric);
@@ -42,7 +52,12 @@ export function metricSpecToV1(metric: Fields): Fields {
   }
   if (metric.containerResource !== undefined) {
     const target = fields(container.target);
-    out.containerResource = { name: container.name, targetAverageUtilization: target.averageUtilization, targetAverageValue: target.averageValue, container: container.container };
+    out.containerResource = {
+      name: container.name,
+      targetAverageUtilization: target.averageUtilization,
+      targetAverageValue: target.averageValue,
+      container: container.container,
+    };
   }
   if (metric.external !== undefined) {
     const target = fields(external.target), id = fields(external.metric);
@@ -60,18 +75,28 @@ export function metricSpecFromV1(metric: Fields): Fields {
     out.object = {
       describedObject: object.target,
       metric: { name: object.metricName, selector: object.selector },
-      target: { type: object.averageValue === undefined ? "Value" : "AverageValue", value: object.targetValue ?? ZERO_QUANTITY, averageValue: object.averageValue },
+      target: {
+        type: object.averageValue === undefined ? "Value" : "AverageValue",
+        value: object.targetValue ?? ZERO_QUANTITY,
+        averageValue: object.averageValue,
+      },
     };
   }
   if (metric.pods !== undefined) {
-    out.pods = { metric: { name: pods.metricName, selector: pods.selector }, target: { type: "AverageValue", averageValue: pods.targetAverageValue ?? ZERO_QUANTITY } };
+    out.pods = {
+      metric: { name: pods.metricName, selector: pods.selector },
+      target: { type: "AverageValue", averageValue: pods.targetAverageValue ?? ZERO_QUANTITY },
+    };
   }
   if (metric.resource !== undefined) out.resource = { name: resource.name, target: resourceTargetFromV1(resource) };
   if (metric.containerResource !== undefined) {
     out.containerResource = { name: container.name, container: container.container, target: resourceTargetFromV1(container) };
   }
   if (metric.external !== undefined) {
-    out.external = { metric: { name: external.metricName, selector: external.metricSelector }, target: valueTarget(external.targetValue, external.targetAverageValue) };
+    out.external = {
+      metric: { name: external.metricName, selector: external.metricSelector },
+      target: valueTarget(external.targetValue, external.targetAverageValue),
+    };
   }
   return out;
 }
@@ -83,7 +108,13 @@ export function metricStatusToV1(metric: Fields): Fields {
   const container = fields(metric.containerResource), external = fields(metric.external);
   if (metric.object !== undefined) {
     const current = fields(object.current), id = fields(object.metric);
-    out.object = { target: object.describedObject, metricName: id.name, currentValue: current.value ?? ZERO_QUANTITY, selector: id.selector, averageValue: current.averageValue };
+    out.object = {
+      target: object.describedObject,
+      metricName: id.name,
+      currentValue: current.value ?? ZERO_QUANTITY,
+      selector: id.selector,
+      averageValue: current.averageValue,
+    };
   }
   if (metric.pods !== undefined) {
     const current = fields(pods.current), id = fields(pods.metric);
@@ -91,17 +122,29 @@ export function metricStatusToV1(metric: Fields): Fields {
   }
   if (metric.resource !== undefined) {
     const current = fields(resource.current);
-    out.resource = { name: resource.name, currentAverageUtilization: current.averageUtilization, currentAverageValue: current.averageValue ?? ZERO_QUANTITY };
+    out.resource = {
+      name: resource.name,
+      currentAverageUtilization: current.averageUtilization,
+      currentAverageValue: current.averageValue ?? ZERO_QUANTITY,
+    };
   }
   if (metric.containerResource !== undefined) {
     const current = fields(container.current);
     out.containerResource = {
-      name: container.name, currentAverageUtilization: current.averageUtilization, currentAverageValue: current.averageValue ?? ZERO_QUANTITY, container: container.container,
+      name: container.name,
+      currentAverageUtilization: current.averageUtilization,
+      currentAverageValue: current.averageValue ?? ZERO_QUANTITY,
+      container: container.container,
     };
   }
   if (metric.external !== undefined) {
     const current = fields(external.current), id = fields(external.metric);
-    out.external = { metricName: id.name, metricSelector: id.selector, currentValue: current.value ?? ZERO_QUANTITY, currentAverageValue: current.averageValue };
+    out.external = {
+      metricName: id.name,
+      metricSelector: id.selector,
+      currentValue: current.value ?? ZERO_QUANTITY,
+      currentAverageValue: current.averageValue,
+    };
   }
   return out;
 }
@@ -119,14 +162,21 @@ export function metricStatusFromV1(metric: Fields): Fields {
     };
   }
   if (metric.pods !== undefined) {
-    out.pods = { metric: { name: pods.metricName, selector: pods.selector }, current: { averageValue: pods.currentAverageValue ?? ZERO_QUANTITY } };
+    out.pods = {
+      metric: { name: pods.metricName, selector: pods.selector },
+      current: { averageValue: pods.currentAverageValue ?? ZERO_QUANTITY },
+    };
   }
   if (metric.resource !== undefined) {
-    out.resource = { name: resource.name, current: { averageValue: resource.currentAverageValue ?? ZERO_QUANTITY, averageUtilization: resource.currentAverageUtilization } };
+    out.resource = {
+      name: resource.name,
+      current: { averageValue: resource.currentAverageValue ?? ZERO_QUANTITY, averageUtilization: resource.currentAverageUtilization },
+    };
   }
   if (metric.containerResource !== undefined) {
     out.containerResource = {
-      name: container.name, container: container.container,
+      name: container.name,
+      container: container.container,
       current: { averageValue: container.currentAverageValue ?? ZERO_QUANTITY, averageUtilization: container.currentAverageUtilization },
     };
   }

@@ -122,7 +122,9 @@ export function horizontalPodAutoscalerToV1(hpa: KubeObject): KubeObject {
   if (conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(conditions);
   if (isPlainObject(spec.behavior)) annotations[BEHAVIOR_ANNOTATION] = behaviorToAnnotation(spec.behavior as Fields);
   // The last CPU utilization among the current metrics wins, as kube's loop leaves it.
-  const cpuNow = currentMetrics.filter(isCpuResource).map((m) => fields(fields(m.resource).current).averageUtilization).filter((u) => u !== undefined).at(-1);
+  const cpuNow = currentMetrics.filter(isCpuResource).map((m) => fields(fields(m.resource).current).averageUtilization).filter((u) =>
+    u !== undefined
+  ).at(-1);
   return plain({
     apiVersion: "autoscaling/v1",
     kind: "HorizontalPodAutoscaler",
@@ -148,7 +150,10 @@ export function horizontalPodAutoscalerFromV1(hpa: KubeObject): KubeObject {
   const spec = fields(hpa.spec);
   const annotations = hpa.metadata.annotations ?? {};
   const cpu = spec.targetCPUUtilizationPercentage;
-  const cpuMetric = (utilization: unknown) => ({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: utilization } } });
+  const cpuMetric = (utilization: unknown) => ({
+    type: "Resource",
+    resource: { name: "cpu", target: { type: "Utilization", averageUtilization: utilization } },
+  });
   let metrics: Fields[] = cpu === undefined || cpu === null ? [] : [cpuMetric(cpu)];
   const others = annotationList(annotations, METRIC_SPECS_ANNOTATION);
   if (others) metrics = [...others.map(metricSpecFromV1), ...metrics];
@@ -169,7 +174,9 @@ function statusFromV1(status: Fields, annotations: Record<string, string>): Fiel
   const annotated = annotationList(annotations, METRIC_STATUSES_ANNOTATION);
   const currentMetrics = annotated
     ? annotated.map(metricStatusFromV1)
-    : cpuNow === undefined || cpuNow === null ? undefined : [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: cpuNow } } }];
+    : cpuNow === undefined || cpuNow === null
+    ? undefined
+    : [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: cpuNow } } }];
   return {
     observedGeneration: status.observedGeneration,
     lastScaleTime: status.lastScaleTime,

@@ -26,7 +26,12 @@ export function versionConversionFor(type: Pick<ResourceType, "group" | "version
  * `obj` of `resource` in `fromVersion` as `toVersion` of the same resource (kube's ConvertToGVK, used where a
  * webhook registered for another served version is called); resources with one shape only change apiVersion.
  */
-export function convertToVersion(obj: KubeObject, resource: { group: string; resource: string }, fromVersion: string, toVersion: string): KubeObject {
+export function convertToVersion(
+  obj: KubeObject,
+  resource: { group: string; resource: string },
+  fromVersion: string,
+  toVersion: string,
+): KubeObject {
   if (fromVersion === toVersion) return obj;
   const from = versionConversionFor({ ...resource, version: fromVersion });
   const to = versionConversionFor({ ...resource, version: toVersion });

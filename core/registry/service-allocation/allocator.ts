@@ -20,10 +20,17 @@ const NO_EXCLUSIONS: Exclusions = { ips: new Set(), ports: new Set() };
 
 export const ipTakenError = (ip: string): FieldError => ipError(ip, "provided IP is already allocated");
 export const portTakenError = (index: number, port: number): FieldError => ({
-  type: "FieldValueInvalid", field: `spec.ports[${index}].nodePort`, value: port, detail: "provided port is already allocated",
+  type: "FieldValueInvalid",
+  field: `spec.ports[${index}].nodePort`,
+  value: port,
+  detail: "provided port is already allocated",
 });
 const ipError = (ip: string, why: string): FieldError => ({
-  type: "FieldValueInvalid", field: "spec.clusterIPs", value: [ip], valueText: goStringSlice([ip]), detail: `failed to allocate IP ${ip}: ${why}`,
+  type: "FieldValueInvalid",
+  field: "spec.clusterIPs",
+  value: [ip],
+  valueText: goStringSlice([ip]),
+  detail: `failed to allocate IP ${ip}: ${why}`,
 });
 
 type ServiceSpec = {
@@ -130,7 +137,13 @@ export class ServiceAllocator {
     const pick = (from: number, to: number) => randomFree(from, to, (offset) => !taken.has(formatIPv4(first + offset)));
     const offset = pick(band, size) ?? pick(0, band);
     if (offset !== undefined) return formatIPv4(first + offset);
-    errors.push({ type: "FieldValueInvalid", field: "spec.clusterIPs", value: [], valueText: "[]string(nil)", detail: "failed to allocate a serviceIP: range is full" });
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "spec.clusterIPs",
+      value: [],
+      valueText: "[]string(nil)",
+      detail: "failed to allocate a serviceIP: range is full",
+    });
     return undefined;
   }
 
@@ -150,7 +163,12 @@ export class ServiceAllocator {
       if (port.nodePort) {
         if (keptPorts.has(port.nodePort)) return;
         if (port.nodePort < base || port.nodePort >= base + size) {
-          errors.push({ type: "FieldValueInvalid", field, value: port.nodePort, detail: `provided port is not in the valid range. The range of valid ports is ${text}` });
+          errors.push({
+            type: "FieldValueInvalid",
+            field,
+            value: port.nodePort,
+            detail: `provided port is not in the valid range. The range of valid ports is ${text}`,
+          });
         } else if (taken.has(port.nodePort)) {
           errors.push(portTakenError(i, port.nodePort));
         }

@@ -33,7 +33,12 @@ export function parseServiceCIDR(cidr: string): IPRange {
   }
   const cidrSize = 2 ** (32 - bits);
   const network = base - (base % cidrSize);
-  return { cidr: `${formatIPv4(network)}/${bits}`, first: network + 1, size: cidrSize - 2, lowerBand: Math.min(Math.max(16, cidrSize / 16), 256) };
+  return {
+    cidr: `${formatIPv4(network)}/${bits}`,
+    first: network + 1,
+    size: cidrSize - 2,
+    lowerBand: Math.min(Math.max(16, cidrSize / 16), 256),
+  };
 }
 
 /** Offset of `ip` inside the range's usable addresses, or undefined when outside. */

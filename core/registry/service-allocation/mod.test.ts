@@ -12,7 +12,10 @@ afterEach(async () => {
   await cluster?.close();
 });
 
-const service = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
+const service = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({
+  metadata: { name },
+  spec: { ports: [{ port: 80 }], ...spec },
+});
 
 async function setUp() {
   cluster = await testCluster();
@@ -24,7 +27,13 @@ async function setUp() {
 test("a new Service gets a cluster IP from the upper band, IPv4 single stack, and a NodePort service a node port", async () => {
   const services = await setUp();
   const created = await services.create("default", service("web", { type: "NodePort" }));
-  const spec = created.spec as { clusterIP: string; clusterIPs: string[]; ipFamilies: string[]; ipFamilyPolicy: string; ports: { nodePort: number }[] };
+  const spec = created.spec as {
+    clusterIP: string;
+    clusterIPs: string[];
+    ipFamilies: string[];
+    ipFamilyPolicy: string;
+    ports: { nodePort: number }[];
+  };
   expect(offsetOf(allocation!.ipRange, spec.clusterIP)).toBeGreaterThanOrEqual(16);
   expect(spec.clusterIPs).toEqual([spec.clusterIP]);
   expect(spec.ipFamilies).toEqual(["IPv4"]);
@@ -38,7 +47,9 @@ test("a requested IP that is taken is refused with kube's message, and is free a
   await services.create("default", service("first", { clusterIP: "10.0.0.5" }));
   const error = await statusErrorOfAsync(services.create("default", service("second", { clusterIP: "10.0.0.5" })));
   expect(error.code).toBe(422);
-  expect(error.message).toBe('Service "second" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated');
+  expect(error.message).toBe(
+    'Service "second" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated',
+  );
   await services.delete("default", "first");
   const again = await services.create("default", service("second", { clusterIP: "10.0.0.5" }));
   expect((again.spec as { clusterIP: string }).clusterIP).toBe("10.0.0.5");
@@ -46,10 +57,16 @@ test("a requested IP that is taken is refused with kube's message, and is free a
 
 test("requested node ports outside the range or taken are refused", async () => {
   const services = await setUp();
-  const outside = await statusErrorOfAsync(services.create("default", service("a", { type: "NodePort", ports: [{ port: 80, nodePort: 80 }] })));
-  expect(outside.message).toContain("spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767");
+  const outside = await statusErrorOfAsync(
+    services.create("default", service("a", { type: "NodePort", ports: [{ port: 80, nodePort: 80 }] })),
+  );
+  expect(outside.message).toContain(
+    "spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767",
+  );
   await services.create("default", service("b", { type: "NodePort", ports: [{ port: 80, nodePort: 30080 }] }));
-  const taken = await statusErrorOfAsync(services.create("default", service("c", { type: "NodePort", ports: [{ port: 80, nodePort: 30080 }] })));
+  const taken = await statusErrorOfAsync(
+    services.create("default", service("c", { type: "NodePort", ports: [{ port: 80, nodePort: 30080 }] })),
+  );
   expect(taken.message).toContain("spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated");
 });
 
@@ -69,7 +86,10 @@ test("a restarted allocator learns the stored Services and does not hand their I
   const services = await setUp();
   await services.create("default", service("kept", { clusterIP: "10.0.0.7" }));
   allocation!.stop();
-  allocation = await installServiceAllocation(cluster!.registry, services.type, { clusterIPRange: "10.0.0.0/24", nodePortRange: "30000-32767" });
+  allocation = await installServiceAllocation(cluster!.registry, services.type, {
+    clusterIPRange: "10.0.0.0/24",
+    nodePortRange: "30000-32767",
+  });
   const error = await statusErrorOfAsync(services.create("default", service("dup", { clusterIP: "10.0.0.7" })));
   expect(error.code).toBe(422);
 });

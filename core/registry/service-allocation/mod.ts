@@ -8,7 +8,7 @@ import { followCollection } from "../collection-follow.ts";
 import type { Registry } from "../registry.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
-import { type IPRange, type PortRange, parsePortRange, parseServiceCIDR } from "./ip-range.ts";
+import { type IPRange, parsePortRange, parseServiceCIDR, type PortRange } from "./ip-range.ts";
 import { repairReservations } from "./repair.ts";
 import { PendingReleases, releaseReservation, reservationKeysOf } from "./reservation-keys.ts";
 import { reservationHook } from "./reservation-hook.ts";
@@ -43,7 +43,9 @@ export async function installServiceAllocation(
   });
   const unregister = registry.writeHooks.register(services.group, services.resource, reservationHook(storage, allocator, releases));
   const repairs = setInterval(() => {
-    repairReservations(storage, prefix).catch((error) => console.error("kubun: repairing Service IP reservations failed:", error instanceof Error ? error.message : String(error)));
+    repairReservations(storage, prefix).catch((error) =>
+      console.error("kubun: repairing Service IP reservations failed:", error instanceof Error ? error.message : String(error))
+    );
   }, ranges.repairIntervalMs ?? REPAIR_INTERVAL_MS);
   return {
     ipRange,

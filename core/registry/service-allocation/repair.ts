@@ -6,7 +6,14 @@
 import { decodeStored } from "../codec.ts";
 import { isStorageError, type Storage } from "../../storage/storage.ts";
 import { holdingsOf } from "./allocator.ts";
-import { ownerOf, parseOwner, RESERVATIONS_PREFIX, reservationKeysOf, type ReservationOwner, releaseReservation } from "./reservation-keys.ts";
+import {
+  ownerOf,
+  parseOwner,
+  releaseReservation,
+  reservationKeysOf,
+  type ReservationOwner,
+  RESERVATIONS_PREFIX,
+} from "./reservation-keys.ts";
 
 /** Keys younger than this may belong to a Service write still in flight. */
 export const LEAK_GRACE_MS = 30_000;
@@ -16,7 +23,11 @@ export interface RepairResult {
   added: string[];
 }
 
-export async function repairReservations(storage: Storage, servicesPrefix: string, options: { graceMs?: number } = {}): Promise<RepairResult> {
+export async function repairReservations(
+  storage: Storage,
+  servicesPrefix: string,
+  options: { graceMs?: number } = {},
+): Promise<RepairResult> {
   const graceMs = options.graceMs ?? LEAK_GRACE_MS;
   // Keys first, Services second: a reservation made in between is either unseen or its Service is seen.
   const reservations = await storage.range(RESERVATIONS_PREFIX);

@@ -9,7 +9,16 @@ import type { KeyValue, Storage } from "../../storage/storage.ts";
 import { objectKey } from "../keys.ts";
 import type { HookedWrite, UndoReservation } from "../write-hook.ts";
 import { type Exclusions, holdingsOf, ipTakenError, portTakenError, type ServiceAllocator } from "./allocator.ts";
-import { claimReservation, heldByOther, type Holdings, ipReservationKey, ownerOf, type PendingReleases, portReservationKey, releaseReservation } from "./reservation-keys.ts";
+import {
+  claimReservation,
+  heldByOther,
+  type Holdings,
+  ipReservationKey,
+  ownerOf,
+  type PendingReleases,
+  portReservationKey,
+  releaseReservation,
+} from "./reservation-keys.ts";
 
 const MAX_PICKS = 16;
 

@@ -42,7 +42,11 @@ export function parseOwner(kv: KeyValue): ReservationOwner | undefined {
 }
 
 /** Creates the key for `owner`: the created key, "held" if the owner already has it, or the other owner's key. */
-export async function claimReservation(storage: Storage, key: string, owner: ReservationOwner): Promise<{ created: KeyValue } | "held" | { takenBy: KeyValue }> {
+export async function claimReservation(
+  storage: Storage,
+  key: string,
+  owner: ReservationOwner,
+): Promise<{ created: KeyValue } | "held" | { takenBy: KeyValue }> {
   try {
     return { created: await storage.write({ op: "create", key, value: JSON.stringify({ ...owner, reservedAt: Date.now() }) }) };
   } catch (error) {
@@ -73,7 +77,9 @@ export class PendingReleases {
   readonly #inFlight = new Map<string, Promise<void>>();
 
   track(key: string, release: Promise<void>): void {
-    const settled = release.catch((error) => console.error(`kubun: releasing ${key} failed:`, error instanceof Error ? error.message : String(error)));
+    const settled = release.catch((error) =>
+      console.error(`kubun: releasing ${key} failed:`, error instanceof Error ? error.message : String(error))
+    );
     const done = settled.finally(() => {
       if (this.#inFlight.get(key) === done) this.#inFlight.delete(key);
     });

@@ -22,7 +22,10 @@ afterEach(async () => {
 
 const catalog = builtInCatalog();
 const servicesType = catalog.byGroupVersionResource("", "v1", "services")!;
-const service = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
+const service = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({
+  metadata: { name },
+  spec: { ports: [{ port: 80 }], ...spec },
+});
 const ranges = { clusterIPRange: "10.0.0.0/16", nodePortRange: "30000-32767" };
 
 async function openProcess(path: string) {
@@ -52,13 +55,18 @@ test("the same requested IP asked of two processes at once is given to exactly o
   ]);
   expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
   const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-  expect(refused.reason.message).toContain('spec.clusterIPs: Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated');
+  expect(refused.reason.message).toContain(
+    'spec.clusterIPs: Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated',
+  );
 });
 
 test("the same requested node port asked of two processes at once is given to exactly one", async () => {
   const [a, b] = await twoProcesses();
   const nodePort = (name: string) => service(name, { type: "NodePort", ports: [{ port: 80, nodePort: 30080 }] });
-  const results = await Promise.allSettled([a.services.create("default", nodePort("from-a")), b.services.create("default", nodePort("from-b"))]);
+  const results = await Promise.allSettled([
+    a.services.create("default", nodePort("from-a")),
+    b.services.create("default", nodePort("from-b")),
+  ]);
   expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
   const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
   expect(refused.reason.message).toContain("spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated");
@@ -69,10 +77,14 @@ test("random IPs and node ports handed out by two processes at once never collid
   // 200 of a /24's 254 addresses: picks collide often, so lost claims must be retried with another address.
   const small = await Promise.all([a, b].map(async ({ storage }) => {
     const registry = new Registry(storage);
-    await installServiceAllocation(registry, servicesType, { clusterIPRange: "10.1.0.0/24", nodePortRange: "30000-30249" }).then((allocation) => cleanups.push(() => allocation.stop()));
+    await installServiceAllocation(registry, servicesType, { clusterIPRange: "10.1.0.0/24", nodePortRange: "30000-30249" }).then((
+      allocation,
+    ) => cleanups.push(() => allocation.stop()));
     return registry.store(servicesType);
   }));
-  const created = await Promise.all(Array.from({ length: 200 }, (_, i) => small[i % 2]!.create("default", service(`s${i}`, { type: "NodePort" }))));
+  const created = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => small[i % 2]!.create("default", service(`s${i}`, { type: "NodePort" }))),
+  );
   const ips = created.map((s) => (s.spec as { clusterIP: string }).clusterIP);
   const ports = created.map((s) => (s.spec as { ports: { nodePort: number }[] }).ports[0]!.nodePort);
   expect(new Set(ips).size).toBe(200);
@@ -83,7 +95,11 @@ test("deleting a Service or dropping its node ports removes their reservation ke
   const [a] = await twoProcesses();
   await a.services.create("default", service("gone", { clusterIP: "10.0.0.9", type: "NodePort", ports: [{ port: 80, nodePort: 30090 }] }));
   expect(await reservationKeys(a.storage)).toContain(portReservationKey(30090));
-  await a.services.update("default", "gone", (live) => ({ ...live!, spec: { type: "ClusterIP", clusterIP: "10.0.0.9", ports: [{ port: 80 }] } }));
+  await a.services.update(
+    "default",
+    "gone",
+    (live) => ({ ...live!, spec: { type: "ClusterIP", clusterIP: "10.0.0.9", ports: [{ port: 80 }] } }),
+  );
   await Bun.sleep(20);
   expect(await reservationKeys(a.storage)).toEqual(expect.arrayContaining([ipReservationKey("10.0.0.9")]));
   expect(await reservationKeys(a.storage)).not.toContain(portReservationKey(30090));
@@ -105,7 +121,11 @@ test("the repair pass removes a key no Service owns and adds the missing key of 
   const [a] = await twoProcesses();
   await a.services.create("default", service("kept", { clusterIP: "10.0.0.20" }));
   await a.storage.write({ op: "delete", key: ipReservationKey("10.0.0.20"), expectedRevision: 0 });
-  await a.storage.write({ op: "create", key: ipReservationKey("10.0.0.21"), value: JSON.stringify({ namespace: "default", name: "crashed", uid: "u-1", reservedAt: 0 }) });
+  await a.storage.write({
+    op: "create",
+    key: ipReservationKey("10.0.0.21"),
+    value: JSON.stringify({ namespace: "default", name: "crashed", uid: "u-1", reservedAt: 0 }),
+  });
   const result = await repairReservations(a.storage, collectionPrefix(servicesType, ""), { graceMs: 1000 });
   expect(result).toEqual({ removed: [ipReservationKey("10.0.0.21")], added: [ipReservationKey("10.0.0.20")] });
   expect(await reservationKeys(a.storage)).toContain(ipReservationKey("10.0.0.20"));
@@ -114,7 +134,11 @@ test("the repair pass removes a key no Service owns and adds the missing key of 
 
 test("the repair pass leaves a young key alone, since its Service write may still be in flight", async () => {
   const [a] = await twoProcesses();
-  await a.storage.write({ op: "create", key: ipReservationKey("10.0.0.22"), value: JSON.stringify({ namespace: "default", name: "soon", uid: "u-2", reservedAt: Date.now() }) });
+  await a.storage.write({
+    op: "create",
+    key: ipReservationKey("10.0.0.22"),
+    value: JSON.stringify({ namespace: "default", name: "soon", uid: "u-2", reservedAt: Date.now() }),
+  });
   const result = await repairReservations(a.storage, collectionPrefix(servicesType, ""), { graceMs: 60_000 });
   expect(result.removed).toEqual([]);
 });

@@ -9,7 +9,15 @@ export function isConfigMapKey(key: string): string[] {
   const errors: string[] = [];
   if (key.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!CONFIG_KEY_RE.test(key)) {
-    errors.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_KEY_FMT, "key.name", "KEY_NAME", "key-name"));
+    errors.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        CONFIG_KEY_FMT,
+        "key.name",
+        "KEY_NAME",
+        "key-name",
+      ),
+    );
   }
   if (key === ".") errors.push("must not be '.'");
   else if (key === "..") errors.push("must not be '..'");

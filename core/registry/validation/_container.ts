@@ -24,7 +24,9 @@ function validatePorts(ports: unknown, path: string): FieldError[] {
     if (!port.containerPort) errors.push(required(`${at}.containerPort`));
     else errors.push(...invalidEach(`${at}.containerPort`, port.containerPort, isValidPortNum(Number(port.containerPort))));
     if (port.hostPort) errors.push(...invalidEach(`${at}.hostPort`, port.hostPort, isValidPortNum(Number(port.hostPort))));
-    if (port.protocol && !PORT_PROTOCOLS.includes(text(port.protocol))) errors.push(notSupported(`${at}.protocol`, port.protocol, PORT_PROTOCOLS));
+    if (port.protocol && !PORT_PROTOCOLS.includes(text(port.protocol))) {
+      errors.push(notSupported(`${at}.protocol`, port.protocol, PORT_PROTOCOLS));
+    }
   });
   return errors;
 }
@@ -43,7 +45,9 @@ function validateResources(resources: unknown, path: string): FieldError[] {
     for (const [name, quantity] of Object.entries(record(quantities))) {
       const at = `${path}.${kind}[${name}]`;
       errors.push(...validateResourceName(name, at));
-      if (compareQuantities(parseQuantity(quantity) ?? ZERO_QUANTITY, ZERO_QUANTITY) < 0) errors.push(invalid(at, quantity, "must be greater than or equal to 0"));
+      if (compareQuantities(parseQuantity(quantity) ?? ZERO_QUANTITY, ZERO_QUANTITY) < 0) {
+        errors.push(invalid(at, quantity, "must be greater than or equal to 0"));
+      }
     }
   }
   for (const [name, quantity] of Object.entries(record(requests))) {
@@ -71,7 +75,9 @@ export function validateContainerList(containers: unknown, path: string, names: 
     if (!image) errors.push(required(`${at}.image`));
     else if (image.trim() !== image) errors.push(invalid(`${at}.image`, image, "must not have leading or trailing whitespace"));
     errors.push(...validatePorts(c.ports, `${at}.ports`));
-    if (c.imagePullPolicy && !PULL_POLICIES.includes(text(c.imagePullPolicy))) errors.push(notSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
+    if (c.imagePullPolicy && !PULL_POLICIES.includes(text(c.imagePullPolicy))) {
+      errors.push(notSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
+    }
     const messagePolicy = c.terminationMessagePolicy;
     if (messagePolicy && messagePolicy !== "File" && messagePolicy !== "FallbackToLogsOnError") {
       errors.push(invalid(`${at}.terminationMessagePolicy`, messagePolicy, "must be 'File' or 'FallbackToLogsOnError'"));

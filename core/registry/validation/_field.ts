@@ -12,7 +12,9 @@ export function required(field: string, detail = ""): FieldError {
 }
 
 export function invalid(field: string, value: unknown, detail: string, valueText?: string): FieldError {
-  return valueText === undefined ? { type: "FieldValueInvalid", field, value, detail } : { type: "FieldValueInvalid", field, value, detail, valueText };
+  return valueText === undefined
+    ? { type: "FieldValueInvalid", field, value, detail }
+    : { type: "FieldValueInvalid", field, value, detail, valueText };
 }
 
 /** kube lists the supported values quoted and comma-separated. */
@@ -25,7 +27,9 @@ export function forbidden(field: string, detail: string): FieldError {
 }
 
 export function duplicate(field: string, value: unknown, valueText?: string): FieldError {
-  return valueText === undefined ? { type: "FieldValueDuplicate", field, value, detail: "" } : { type: "FieldValueDuplicate", field, value, detail: "", valueText };
+  return valueText === undefined
+    ? { type: "FieldValueDuplicate", field, value, detail: "" }
+    : { type: "FieldValueDuplicate", field, value, detail: "", valueText };
 }
 
 export function tooLong(field: string, maxBytes: number): FieldError {

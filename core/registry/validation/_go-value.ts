@@ -10,7 +10,9 @@ export function goStringMap(value: unknown): string {
 
 function goRequirement(raw: unknown): string {
   const r = record(raw);
-  return `v1.LabelSelectorRequirement{Key:${goQuote(text(r.key))}, Operator:${goQuote(text(r.operator))}, Values:${goStringSlice(list(r.values).map(String))}}`;
+  return `v1.LabelSelectorRequirement{Key:${goQuote(text(r.key))}, Operator:${goQuote(text(r.operator))}, Values:${
+    goStringSlice(list(r.values).map(String))
+  }}`;
 }
 
 /** A *metav1.LabelSelector as field errors print it (dereferenced, so the struct form). */
@@ -18,7 +20,9 @@ export function goLabelSelector(value: unknown): string {
   if (value === undefined || value === null) return "null";
   const sel = record(value);
   const expressions = list(sel.matchExpressions);
-  const exprText = expressions.length === 0 ? "[]v1.LabelSelectorRequirement(nil)" : `[]v1.LabelSelectorRequirement{${expressions.map(goRequirement).join(", ")}}`;
+  const exprText = expressions.length === 0
+    ? "[]v1.LabelSelectorRequirement(nil)"
+    : `[]v1.LabelSelectorRequirement{${expressions.map(goRequirement).join(", ")}}`;
   return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${exprText}}`;
 }
 

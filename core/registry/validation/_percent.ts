@@ -10,6 +10,11 @@ export interface IsValidPercentResult {
 }
 
 export function isValidPercent(value: string): IsValidPercentResult {
-  if (!PERCENT_RE.test(value)) return { errors: [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, "1%", "93%")], percent: 0 };
+  if (!PERCENT_RE.test(value)) {
+    return {
+      errors: [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, "1%", "93%")],
+      percent: 0,
+    };
+  }
   return { errors: [], percent: Number(value.slice(0, -1)) };
 }

@@ -35,13 +35,22 @@ function validateTolerations(tolerations: unknown, path: string): FieldError[] {
     const key = text(t.key);
     if (key) errors.push(...invalidEach(`${at}.key`, key, isQualifiedName(key)));
     if (!key && t.operator !== "Exists") {
-      errors.push(invalid(`${at}.operator`, t.operator ?? "", 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errors.push(
+        invalid(
+          `${at}.operator`,
+          t.operator ?? "",
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     }
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== "NoExecute") {
       errors.push(invalid(`${at}.effect`, t.effect ?? "", "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
-    if (t.operator === "Exists" && text(t.value) !== "") errors.push(invalid(`${at}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
-    else if (t.operator && !TOLERATION_OPERATORS.includes(text(t.operator))) errors.push(notSupported(`${at}.operator`, t.operator, TOLERATION_OPERATORS));
+    if (t.operator === "Exists" && text(t.value) !== "") {
+      errors.push(invalid(`${at}.operator`, t.value, "value must be empty when `operator` is 'Exists'"));
+    } else if (t.operator && !TOLERATION_OPERATORS.includes(text(t.operator))) {
+      errors.push(notSupported(`${at}.operator`, t.operator, TOLERATION_OPERATORS));
+    }
     if (t.effect && !TAINT_EFFECTS.includes(text(t.effect))) errors.push(notSupported(`${at}.effect`, t.effect, TAINT_EFFECTS));
   });
   return errors;
@@ -62,8 +71,12 @@ export function validatePodSpec(specValue: unknown, path: string): FieldError[] 
   if (list(spec.containers).length === 0) errors.push(required(`${path}.containers`));
   errors.push(...validateContainerList(spec.containers, `${path}.containers`, names));
   errors.push(...validateContainerList(spec.initContainers, `${path}.initContainers`, names));
-  if (spec.restartPolicy && !RESTART_POLICIES.includes(text(spec.restartPolicy))) errors.push(notSupported(`${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
-  if (spec.dnsPolicy && !DNS_POLICIES.includes(text(spec.dnsPolicy))) errors.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
+  if (spec.restartPolicy && !RESTART_POLICIES.includes(text(spec.restartPolicy))) {
+    errors.push(notSupported(`${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
+  }
+  if (spec.dnsPolicy && !DNS_POLICIES.includes(text(spec.dnsPolicy))) {
+    errors.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
+  }
   errors.push(...validateLabels(stringMap(spec.nodeSelector), `${path}.nodeSelector`));
   errors.push(...subdomainIfSet(spec.serviceAccountName, `${path}.serviceAccountName`));
   errors.push(...subdomainIfSet(spec.nodeName, `${path}.nodeName`));

@@ -58,5 +58,7 @@ export function validateWebhookService(serviceValue: unknown, path: string): Fie
 export function validateClientConfig(configValue: unknown, path: string): FieldError[] {
   const config = record(configValue);
   if (isSet(config.url) === isSet(config.service)) return [required(path, "exactly one of url or service is required")];
-  return isSet(config.url) ? validateWebhookURL(text(config.url), `${path}.url`) : validateWebhookService(config.service, `${path}.service`);
+  return isSet(config.url)
+    ? validateWebhookURL(text(config.url), `${path}.url`)
+    : validateWebhookService(config.service, `${path}.service`);
 }

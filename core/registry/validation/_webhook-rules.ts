@@ -7,7 +7,9 @@ const OPERATIONS = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const SCOPES = ["*", "Cluster", "Namespaced"];
 
 function wildcardMixed(values: string[], path: string, what: string): FieldError[] {
-  return values.length > 1 && values.includes("*") ? [invalid(path, values, `if '*' is present, must not specify other ${what}`, goStringSlice(values))] : [];
+  return values.length > 1 && values.includes("*")
+    ? [invalid(path, values, `if '*' is present, must not specify other ${what}`, goStringSlice(values))]
+    : [];
 }
 
 function validateResources(resources: string[], path: string): FieldError[] {
@@ -26,7 +28,9 @@ function validateResources(resources: string[], path: string): FieldError[] {
     const res = entry.slice(0, slash);
     const sub = entry.slice(slash + 1);
     if (withWildcardSub.has(res)) errors.push(invalid(`${path}[${i}]`, entry, `if '${res}/*' is present, must not specify ${entry}`));
-    if (subsWithWildcardResource.has(sub)) errors.push(invalid(`${path}[${i}]`, entry, `if '*/${sub}' is present, must not specify ${entry}`));
+    if (subsWithWildcardResource.has(sub)) {
+      errors.push(invalid(`${path}[${i}]`, entry, `if '*/${sub}' is present, must not specify ${entry}`));
+    }
     if (sub === "*") withWildcardSub.add(res);
     if (res === "*") subsWithWildcardResource.add(sub);
   });
@@ -34,7 +38,9 @@ function validateResources(resources: string[], path: string): FieldError[] {
     errors.push(invalid(path, resources, "if '*/*' is present, must not specify other resources", goStringSlice(resources)));
   }
   if (resources.includes("*") && hasResourceWithoutSub) {
-    errors.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources", goStringSlice(resources)));
+    errors.push(
+      invalid(path, resources, "if '*' is present, must not specify other resources without subresources", goStringSlice(resources)),
+    );
   }
   return errors;
 }

@@ -1,7 +1,7 @@
 /** The selector + pod template rules every replicated workload shares (apps ValidatePodTemplateSpecForReplicaSet and kin). */
 import type { FieldError } from "../../api/errors.ts";
 import { goQuote } from "../../api/_go-text.ts";
-import { type IsValidPercentResult, isValidPercent } from "./_percent.ts";
+import { isValidPercent, type IsValidPercentResult } from "./_percent.ts";
 import { immutable, invalid, isSet, nonNegative, notSupported, record, required, stringMap } from "./_field.ts";
 import { goLabelSelector, goStringMap } from "./_go-value.ts";
 import { validatePodTemplateSpec } from "./_pod-spec.ts";
@@ -13,7 +13,9 @@ export const SELECTOR_MISMATCH = "`selector` does not match template `labels`";
 export function validateWorkloadSelector(selector: unknown, path: string, kindWord: string): FieldError[] {
   if (!isSet(selector)) return [required(path)];
   const errors = validateLabelSelector(selector, path);
-  if (selectorIsEmpty(selector)) errors.push(invalid(path, selector, `empty selector is invalid for ${kindWord}`, goLabelSelector(selector)));
+  if (selectorIsEmpty(selector)) {
+    errors.push(invalid(path, selector, `empty selector is invalid for ${kindWord}`, goLabelSelector(selector)));
+  }
   return errors;
 }
 
@@ -21,7 +23,9 @@ export function validateWorkloadSelector(selector: unknown, path: string, kindWo
 export function templateLabelErrors(selector: unknown, template: unknown, path: string): FieldError[] {
   if (!isSet(selector) || selectorIsEmpty(selector) || validateLabelSelector(selector, "").length > 0) return [];
   const labels = stringMap(record(record(template).metadata).labels);
-  return selectorMatches(selector, labels) ? [] : [invalid(`${path}.metadata.labels`, labels, SELECTOR_MISMATCH, goStringMap(record(record(template).metadata).labels))];
+  return selectorMatches(selector, labels)
+    ? []
+    : [invalid(`${path}.metadata.labels`, labels, SELECTOR_MISMATCH, goStringMap(record(record(template).metadata).labels))];
 }
 
 export interface TemplateRules {
@@ -34,7 +38,9 @@ export function validateReplicaTemplate(selector: unknown, template: unknown, pa
   if (!isSet(template)) return [required(path)];
   const spec = record(record(template).spec);
   const errors = [...templateLabelErrors(selector, template, path), ...validatePodTemplateSpec(template, path)];
-  if (isSet(spec.restartPolicy) && spec.restartPolicy !== "Always") errors.push(notSupported(`${path}.spec.restartPolicy`, spec.restartPolicy, ["Always"]));
+  if (isSet(spec.restartPolicy) && spec.restartPolicy !== "Always") {
+    errors.push(notSupported(`${path}.spec.restartPolicy`, spec.restartPolicy, ["Always"]));
+  }
   if (isSet(spec.activeDeadlineSeconds)) errors.push(rules.deadlineError(`${path}.spec.activeDeadlineSeconds`, spec.activeDeadlineSeconds));
   return errors;
 }
@@ -45,7 +51,9 @@ export function immutableSelector(next: unknown, old: unknown): FieldError[] {
 }
 
 function goIntOrString(value: unknown): string {
-  return typeof value === "string" ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(value)}}` : `intstr.IntOrString{Type:0, IntVal:${value}, StrVal:""}`;
+  return typeof value === "string"
+    ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(value)}}`
+    : `intstr.IntOrString{Type:0, IntVal:${value}, StrVal:""}`;
 }
 
 /** ValidatePositiveIntOrPercent plus IsNotMoreThan100Percent. */
@@ -66,7 +74,10 @@ function intOrPercentValue(value: unknown): number {
 /** A Deployment's or DaemonSet's `rollingUpdate` at `path`: maxUnavailable and maxSurge valid, not both 0. */
 export function validateRollingUpdate(rollingValue: unknown, path: string): FieldError[] {
   const rolling = record(rollingValue);
-  const errors = [...validateIntOrPercent(rolling.maxUnavailable, `${path}.maxUnavailable`), ...validateIntOrPercent(rolling.maxSurge, `${path}.maxSurge`)];
+  const errors = [
+    ...validateIntOrPercent(rolling.maxUnavailable, `${path}.maxUnavailable`),
+    ...validateIntOrPercent(rolling.maxSurge, `${path}.maxSurge`),
+  ];
   if (isSet(rollingValue) && intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
     errors.push(invalid(`${path}.maxUnavailable`, rolling.maxUnavailable ?? 0, "may not be 0 when `maxSurge` is 0"));
   }

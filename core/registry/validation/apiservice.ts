@@ -20,7 +20,9 @@ function validateServiceRef(spec: Record<string, unknown>): FieldError[] {
   const port = typeof service.port === "number" ? service.port : 443;
   const portErrors = isValidPortNum(port);
   if (portErrors.length > 0) errors.push(invalid("spec.service.port", port, `port is not valid: ${portErrors.join(", ")}`));
-  if (spec.insecureSkipTLSVerify === true && text(spec.caBundle)) errors.push(invalid("spec.insecureSkipTLSVerify", true, "may not be true if caBundle is present"));
+  if (spec.insecureSkipTLSVerify === true && text(spec.caBundle)) {
+    errors.push(invalid("spec.insecureSkipTLSVerify", true, "may not be true if caBundle is present"));
+  }
   return errors;
 }
 
@@ -33,12 +35,20 @@ export function validateAPIService(obj: KubeObject): FieldError[] {
   if (group) errors.push(...invalidEach("spec.group", group, isDNS1123Subdomain(group)));
   errors.push(...invalidEach("spec.version", version, isDNS1035Label(version)));
   const groupPriority = Number(spec.groupPriorityMinimum ?? 0);
-  if (groupPriority <= 0 || groupPriority > 20000) errors.push(invalid("spec.groupPriorityMinimum", groupPriority, "must be positive and less than 20000"));
+  if (groupPriority <= 0 || groupPriority > 20000) {
+    errors.push(invalid("spec.groupPriorityMinimum", groupPriority, "must be positive and less than 20000"));
+  }
   const versionPriority = Number(spec.versionPriority ?? 0);
-  if (versionPriority <= 0 || versionPriority > 1000) errors.push(invalid("spec.versionPriority", versionPriority, "must be positive and less than 1000"));
+  if (versionPriority <= 0 || versionPriority > 1000) {
+    errors.push(invalid("spec.versionPriority", versionPriority, "must be positive and less than 1000"));
+  }
   if (isSet(spec.service)) return [...errors, ...validateServiceRef(spec)];
   const caBundle = text(spec.caBundle);
-  if (caBundle) errors.push(invalid("spec.caBundle", `${Math.floor((caBundle.length * 3) / 4)} bytes`, "local APIServices may not have a caBundle"));
-  if (spec.insecureSkipTLSVerify === true) errors.push(invalid("spec.insecureSkipTLSVerify", true, "local APIServices may not have insecureSkipTLSVerify"));
+  if (caBundle) {
+    errors.push(invalid("spec.caBundle", `${Math.floor((caBundle.length * 3) / 4)} bytes`, "local APIServices may not have a caBundle"));
+  }
+  if (spec.insecureSkipTLSVerify === true) {
+    errors.push(invalid("spec.insecureSkipTLSVerify", true, "local APIServices may not have insecureSkipTLSVerify"));
+  }
   return errors;
 }

@@ -10,12 +10,24 @@ const token = (name: string, data: Record<string, string>) => ({
 });
 
 test("a well-formed bootstrap token secret is valid", () => {
-  const data = { "token-id": "abcdef", "token-secret": "0123456789abcdef", expiration: "2030-01-02T15:04:05Z", "usage-bootstrap-authentication": "true", "auth-extra-groups": "system:bootstrappers:nodes" };
+  const data = {
+    "token-id": "abcdef",
+    "token-secret": "0123456789abcdef",
+    expiration: "2030-01-02T15:04:05Z",
+    "usage-bootstrap-authentication": "true",
+    "auth-extra-groups": "system:bootstrappers:nodes",
+  };
   expect(validateSecret(token("bootstrap-token-abcdef", data))).toEqual([]);
 });
 
 test("bootstrap token secrets get one error per broken key", () => {
-  const data = { "token-id": "ABC", "token-secret": "short", expiration: "tomorrow", "usage-bootstrap-signing": "yes", "auth-extra-groups": "system:nodes" };
+  const data = {
+    "token-id": "ABC",
+    "token-secret": "short",
+    expiration: "tomorrow",
+    "usage-bootstrap-signing": "yes",
+    "auth-extra-groups": "system:nodes",
+  };
   expect(messages(validateSecret(token("bootstrap-token-abc", data)))).toEqual([
     `data[token-id]: Invalid value: "ABC": must be 6 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{6}')`,
     `data[token-secret]: Invalid value: "<secret contents redacted>": must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')`,
@@ -29,5 +41,8 @@ test("a bootstrap token secret must be named after its token id and carry both p
   expect(messages(validateSecret(token("bootstrap-token-zzzzzz", { "token-id": "abcdef", "token-secret": "0123456789abcdef" })))).toEqual([
     'metadata.name: Invalid value: "bootstrap-token-zzzzzz": must be "bootstrap-token-abcdef" (bootstrap-token-<token-id>)',
   ]);
-  expect(messages(validateSecret(token("bootstrap-token-abcdef", {})))).toEqual(["data[token-id]: Required value", "data[token-secret]: Required value"]);
+  expect(messages(validateSecret(token("bootstrap-token-abcdef", {})))).toEqual([
+    "data[token-id]: Required value",
+    "data[token-secret]: Required value",
+  ]);
 });

@@ -25,13 +25,18 @@ export function validateBootstrapToken(obj: KubeObject, data: Record<string, Buf
   const errors: FieldError[] = [];
   const tokenId = value("token-id");
   if (tokenId === undefined) errors.push(required("data[token-id]"));
-  else if (!TOKEN_ID_RE.test(tokenId)) errors.push(invalid("data[token-id]", tokenId, "must be 6 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{6}')"));
-  else if (text(obj.metadata.name) !== `bootstrap-token-${tokenId}`) {
+  else if (!TOKEN_ID_RE.test(tokenId)) {
+    errors.push(invalid("data[token-id]", tokenId, "must be 6 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{6}')"));
+  } else if (text(obj.metadata.name) !== `bootstrap-token-${tokenId}`) {
     errors.push(invalid("metadata.name", text(obj.metadata.name), `must be "bootstrap-token-${tokenId}" (bootstrap-token-<token-id>)`));
   }
   const secret = value("token-secret");
   if (secret === undefined) errors.push(required("data[token-secret]"));
-  else if (!TOKEN_SECRET_RE.test(secret)) errors.push(invalid("data[token-secret]", REDACTED, "must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')"));
+  else if (!TOKEN_SECRET_RE.test(secret)) {
+    errors.push(
+      invalid("data[token-secret]", REDACTED, "must be 16 characters from [a-z0-9] (regex used for validation is '[a-z0-9]{16}')"),
+    );
+  }
   const expiration = value("expiration");
   if (expiration !== undefined && (!RFC3339.test(expiration) || Number.isNaN(Date.parse(expiration)))) {
     errors.push(invalid("data[expiration]", expiration, "must be an absolute UTC time in RFC 3339 format (e.g. '2017-01-02T15:04:05Z')"));
@@ -40,7 +45,9 @@ export function validateBootstrapToken(obj: KubeObject, data: Record<string, Buf
   errors.push(...validateUsage("usage-bootstrap-signing", value("usage-bootstrap-signing")));
   const groups = value("auth-extra-groups");
   for (const group of groups === undefined ? [] : groups.split(",")) {
-    if (!GROUP_RE.test(group)) errors.push(invalid("data[auth-extra-groups]", group, `bootstrap group "${group}" is invalid (must match ${GROUP_PATTERN})`));
+    if (!GROUP_RE.test(group)) {
+      errors.push(invalid("data[auth-extra-groups]", group, `bootstrap group "${group}" is invalid (must match ${GROUP_PATTERN})`));
+    }
   }
   return errors;
 }

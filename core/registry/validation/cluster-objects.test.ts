@@ -1,6 +1,13 @@
 import { expect, test } from "bun:test";
 import { messages } from "./_testing.ts";
-import { validateLease, validateNamespace, validatePersistentVolumeClaim, validatePriorityClass, validatePriorityClassUpdate, validateStorageClassUpdate } from "./cluster-objects.ts";
+import {
+  validateLease,
+  validateNamespace,
+  validatePersistentVolumeClaim,
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+  validateStorageClassUpdate,
+} from "./cluster-objects.ts";
 
 test("validateNamespace() accepts standard and qualified finalizers only", () => {
   expect(validateNamespace({ metadata: { name: "n" }, spec: { finalizers: ["kubernetes", "example.com/x"] } })).toEqual([]);
@@ -10,11 +17,15 @@ test("validateNamespace() accepts standard and qualified finalizers only", () =>
 });
 
 test("PriorityClass values are capped for users and fixed after creation", () => {
-  expect(messages(validatePriorityClass({ metadata: { name: "high" }, value: 1000000001 }))).toEqual(["value: Forbidden: maximum allowed value of a user defined priority is 1000000000"]);
+  expect(messages(validatePriorityClass({ metadata: { name: "high" }, value: 1000000001 }))).toEqual([
+    "value: Forbidden: maximum allowed value of a user defined priority is 1000000000",
+  ]);
   expect(messages(validatePriorityClass({ metadata: { name: "system-x" }, value: 1 }))).toEqual([
     "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-x is not a known system priority class",
   ]);
-  expect(messages(validatePriorityClassUpdate({ metadata: { name: "p" }, value: 2 }, { metadata: { name: "p" }, value: 1 }))).toEqual(["value: Forbidden: may not be changed in an update."]);
+  expect(messages(validatePriorityClassUpdate({ metadata: { name: "p" }, value: 2 }, { metadata: { name: "p" }, value: 1 }))).toEqual([
+    "value: Forbidden: may not be changed in an update.",
+  ]);
 });
 
 test("StorageClass provisioner and parameters cannot change", () => {
@@ -33,5 +44,7 @@ test("validatePersistentVolumeClaim() requires access modes and a storage reques
 });
 
 test("validateLease() wants a positive duration", () => {
-  expect(messages(validateLease({ metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } }))).toEqual(["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"]);
+  expect(messages(validateLease({ metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } }))).toEqual([
+    "spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0",
+  ]);
 });

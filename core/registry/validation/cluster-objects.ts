@@ -2,7 +2,20 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isDNS1123Subdomain, isQualifiedName } from "../../api/names.ts";
-import { deepEqual, forbidden, immutable, invalid, invalidEach, isSet, list, nonNegative, notSupported, record, required, text } from "./_field.ts";
+import {
+  deepEqual,
+  forbidden,
+  immutable,
+  invalid,
+  invalidEach,
+  isSet,
+  list,
+  nonNegative,
+  notSupported,
+  record,
+  required,
+  text,
+} from "./_field.ts";
 import { compareQuantities, parseQuantity, ZERO_QUANTITY } from "../../api/quantity.ts";
 import { validateLabelSelector } from "./_selector.ts";
 
@@ -32,7 +45,11 @@ export function validatePriorityClass(obj: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   if (name.startsWith("system-")) {
     const problem = systemClassProblem(name, obj.value, obj.globalDefault);
-    if (problem) errors.push(forbidden("metadata.name", `priority class names with 'system-' prefix are reserved for system use only. error: ${problem}`));
+    if (problem) {
+      errors.push(
+        forbidden("metadata.name", `priority class names with 'system-' prefix are reserved for system use only. error: ${problem}`),
+      );
+    }
   } else if (typeof obj.value === "number" && obj.value > HIGHEST_USER_PRIORITY) {
     errors.push(forbidden("value", `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
   }
@@ -51,8 +68,12 @@ export function validatePriorityClassUpdate(obj: KubeObject, old: KubeObject): F
 
 export function validateStorageClass(obj: KubeObject): FieldError[] {
   const provisioner = text(obj.provisioner);
-  const errors = provisioner ? invalidEach("provisioner", provisioner.toLowerCase(), isQualifiedName(provisioner.toLowerCase())) : [required("provisioner")];
-  if (isSet(obj.reclaimPolicy) && !["Delete", "Retain"].includes(text(obj.reclaimPolicy))) errors.push(notSupported("reclaimPolicy", obj.reclaimPolicy, ["Delete", "Retain"]));
+  const errors = provisioner
+    ? invalidEach("provisioner", provisioner.toLowerCase(), isQualifiedName(provisioner.toLowerCase()))
+    : [required("provisioner")];
+  if (isSet(obj.reclaimPolicy) && !["Delete", "Retain"].includes(text(obj.reclaimPolicy))) {
+    errors.push(notSupported("reclaimPolicy", obj.reclaimPolicy, ["Delete", "Retain"]));
+  }
   const binding = obj.volumeBindingMode;
   if (isSet(binding) && !["Immediate", "WaitForFirstConsumer"].includes(text(binding))) {
     errors.push(notSupported("volumeBindingMode", binding, ["Immediate", "WaitForFirstConsumer"]));
@@ -64,14 +85,18 @@ export function validateStorageClassUpdate(obj: KubeObject, old: KubeObject): Fi
   const errors = validateStorageClass(obj);
   if (!deepEqual(obj.parameters ?? {}, old.parameters ?? {})) errors.push(forbidden("parameters", "updates to parameters are forbidden."));
   if (obj.provisioner !== old.provisioner) errors.push(forbidden("provisioner", "updates to provisioner are forbidden."));
-  if ((obj.reclaimPolicy ?? "Delete") !== (old.reclaimPolicy ?? "Delete")) errors.push(forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
+  if ((obj.reclaimPolicy ?? "Delete") !== (old.reclaimPolicy ?? "Delete")) {
+    errors.push(forbidden("reclaimPolicy", "updates to reclaimPolicy are forbidden."));
+  }
   return [...errors, ...immutable(obj.volumeBindingMode, old.volumeBindingMode, "volumeBindingMode")];
 }
 
 export function validateLease(obj: KubeObject): FieldError[] {
   const spec = record(obj.spec);
   const duration = spec.leaseDurationSeconds;
-  const errors = typeof duration === "number" && duration <= 0 ? [invalid("spec.leaseDurationSeconds", duration, "must be greater than 0")] : [];
+  const errors = typeof duration === "number" && duration <= 0
+    ? [invalid("spec.leaseDurationSeconds", duration, "must be greater than 0")]
+    : [];
   return [...errors, ...nonNegative(spec.leaseTransitions, "spec.leaseTransitions")];
 }
 
@@ -88,7 +113,9 @@ export function validatePersistentVolumeClaim(obj: KubeObject): FieldError[] {
   else if (isNotPositive(requests.storage)) errors.push(invalid("spec.resources[storage]", requests.storage, "must be greater than zero"));
   const storageClass = text(spec.storageClassName);
   if (storageClass) errors.push(...invalidEach("spec.storageClassName", storageClass, isDNS1123Subdomain(storageClass)));
-  if (isSet(spec.volumeMode) && !["Block", "Filesystem"].includes(text(spec.volumeMode))) errors.push(notSupported("spec.volumeMode", spec.volumeMode, ["Block", "Filesystem"]));
+  if (isSet(spec.volumeMode) && !["Block", "Filesystem"].includes(text(spec.volumeMode))) {
+    errors.push(notSupported("spec.volumeMode", spec.volumeMode, ["Block", "Filesystem"]));
+  }
   return errors;
 }
 

@@ -16,7 +16,9 @@ function validateTimeZone(zone: unknown, path: string): FieldError[] {
   if (name === "") return [invalid(path, name, "timeZone must be nil or non-empty string")];
   const badPart = name.split("/").some((p) => p === "." || p === ".." || p.startsWith("-") || !/^[A-Za-z.\-_0-9+]{1,14}$/.test(p));
   if (badPart) return [invalid(path, name, `unknown time zone ${name}`)];
-  if (name.toLowerCase() === "local") return [invalid(path, name, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones")];
+  if (name.toLowerCase() === "local") {
+    return [invalid(path, name, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones")];
+  }
   return isKnownTimeZone(name) ? [] : [invalid(path, name, `unknown time zone ${name}`)];
 }
 
@@ -26,7 +28,9 @@ function validateSchedule(schedule: unknown, timeZone: unknown): FieldError[] {
   const errors: FieldError[] = [];
   const problem = cronScheduleError(spec, isKnownTimeZone);
   if (problem) errors.push(invalid("spec.schedule", spec, problem));
-  if (spec.includes("TZ") && isSet(timeZone)) errors.push(invalid("spec.schedule", spec, "cannot use both timeZone field and TZ or CRON_TZ in schedule"));
+  if (spec.includes("TZ") && isSet(timeZone)) {
+    errors.push(invalid("spec.schedule", spec, "cannot use both timeZone field and TZ or CRON_TZ in schedule"));
+  }
   return errors;
 }
 
@@ -46,7 +50,11 @@ export function validateCronJob(obj: KubeObject): FieldError[] {
   );
   const jobSpec = record(record(spec.jobTemplate).spec);
   errors.push(...validateJobSpec(jobSpec, "spec.jobTemplate.spec"));
-  if (isSet(jobSpec.selector)) errors.push(invalid("spec.jobTemplate.spec.selector", jobSpec.selector, "`selector` will be auto-generated", goLabelSelector(jobSpec.selector)));
+  if (isSet(jobSpec.selector)) {
+    errors.push(
+      invalid("spec.jobTemplate.spec.selector", jobSpec.selector, "`selector` will be auto-generated", goLabelSelector(jobSpec.selector)),
+    );
+  }
   if (jobSpec.manualSelector === true) errors.push(notSupported("spec.jobTemplate.spec.manualSelector", true, ["nil", "false"]));
   return errors;
 }

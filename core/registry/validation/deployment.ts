@@ -10,7 +10,9 @@ function validateStrategy(strategyValue: unknown, path: string): FieldError[] {
   const strategy = record(strategyValue);
   if (!isSet(strategy.type)) return [];
   if (strategy.type === "Recreate") {
-    return isSet(strategy.rollingUpdate) ? [forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
+    return isSet(strategy.rollingUpdate)
+      ? [forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")]
+      : [];
   }
   if (strategy.type !== "RollingUpdate") return [notSupported(`${path}.type`, strategy.type, STRATEGY_TYPES)];
   return validateRollingUpdate(strategy.rollingUpdate, `${path}.rollingUpdate`);

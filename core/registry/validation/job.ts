@@ -26,7 +26,9 @@ export function validateJobSpec(specValue: unknown, path: string): FieldError[] 
   if (isSet(spec.completionMode) && !COMPLETION_MODES.includes(String(spec.completionMode))) {
     errors.push(notSupported(`${path}.completionMode`, spec.completionMode, COMPLETION_MODES));
   }
-  if (spec.completionMode === "Indexed" && !isSet(spec.completions)) errors.push(required(`${path}.completions`, "when completion mode is Indexed"));
+  if (spec.completionMode === "Indexed" && !isSet(spec.completions)) {
+    errors.push(required(`${path}.completions`, "when completion mode is Indexed"));
+  }
   errors.push(...templateLabelErrors(spec.selector, spec.template, `${path}.template`));
   errors.push(...validatePodTemplateSpec(spec.template, `${path}.template`));
   const restartPolicy = record(record(spec.template).spec).restartPolicy;

@@ -9,7 +9,15 @@ import type { ResourceType } from "../resource-type.ts";
 import { validateAPIService } from "./apiservice.ts";
 import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from "./certificate-signing-request.ts";
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "../../crd/validation.ts";
-import { validateNamespace, validateLease, validatePersistentVolumeClaim, validatePriorityClass, validatePriorityClassUpdate, validateStorageClass, validateStorageClassUpdate } from "./cluster-objects.ts";
+import {
+  validateLease,
+  validateNamespace,
+  validatePersistentVolumeClaim,
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+  validateStorageClass,
+  validateStorageClassUpdate,
+} from "./cluster-objects.ts";
 import { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
 import { validateCronJob } from "./cronjob.ts";
 import { validateDaemonSet } from "./daemonset.ts";
@@ -33,7 +41,8 @@ export interface KindRules {
   update?: (obj: KubeObject, old: KubeObject, subresource: string) => FieldError[];
 }
 
-const withRoleRef = (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeObject, old: KubeObject) => [...validate(obj), ...roleRefUnchanged(obj, old)];
+const withRoleRef =
+  (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeObject, old: KubeObject) => [...validate(obj), ...roleRefUnchanged(obj, old)];
 
 const RULES: Record<string, KindRules> = {
   "/pods": { create: validatePod, update: validatePodUpdate },
@@ -52,7 +61,10 @@ const RULES: Record<string, KindRules> = {
   "batch/jobs": { create: validateJob, update: validateJobUpdate },
   "batch/cronjobs": { create: validateCronJob },
   "apiregistration.k8s.io/apiservices": { create: validateAPIService },
-  "apiextensions.k8s.io/customresourcedefinitions": { create: validateCustomResourceDefinition, update: validateCustomResourceDefinitionUpdate },
+  "apiextensions.k8s.io/customresourcedefinitions": {
+    create: validateCustomResourceDefinition,
+    update: validateCustomResourceDefinitionUpdate,
+  },
   "admissionregistration.k8s.io/validatingwebhookconfigurations": {
     create: (obj) => validateValidatingWebhookConfiguration(obj),
     update: validateValidatingWebhookConfiguration,
@@ -68,13 +80,17 @@ const RULES: Record<string, KindRules> = {
   "scheduling.k8s.io/priorityclasses": { create: validatePriorityClass, update: validatePriorityClassUpdate },
   "storage.k8s.io/storageclasses": { create: validateStorageClass, update: validateStorageClassUpdate },
   "coordination.k8s.io/leases": { create: validateLease },
-  "certificates.k8s.io/certificatesigningrequests": { create: validateCertificateSigningRequest, update: validateCertificateSigningRequestUpdate },
+  "certificates.k8s.io/certificatesigningrequests": {
+    create: validateCertificateSigningRequest,
+    update: validateCertificateSigningRequestUpdate,
+  },
 };
 
 /** `old` is the stored object on update, absent on create. */
 /** A subresource with rules of its own (pods/ephemeralcontainers) uses them; others use the kind's. */
 export function validateKind(type: ResourceType, obj: KubeObject, old?: KubeObject, subresource = ""): FieldError[] {
-  const rules = (subresource ? RULES[`${type.group}/${type.resource}/${subresource}`] : undefined) ?? RULES[`${type.group}/${type.resource}`];
+  const rules = (subresource ? RULES[`${type.group}/${type.resource}/${subresource}`] : undefined) ??
+    RULES[`${type.group}/${type.resource}`];
   if (!rules) return [];
   return old && rules.update ? rules.update(obj, old, subresource) : rules.create(obj);
 }

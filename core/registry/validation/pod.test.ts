@@ -10,14 +10,22 @@ test("validatePod() reports each broken container rule with kube's field path an
     [{ containers: [] }, ["spec.containers: Required value"]],
     [{ containers: [{ name: "c" }] }, ["spec.containers[0].image: Required value"]],
     [{ containers: [container, container] }, ['spec.containers[1].name: Duplicate value: "c"']],
-    [{ containers: [{ ...container, ports: [{ containerPort: 70000 }] }] }, ["spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"]],
-    [{ containers: [container], restartPolicy: "Sometimes" }, ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],
-    [{ containers: [container], dnsPolicy: "Bad" }, ['spec.dnsPolicy: Unsupported value: "Bad": supported values: "ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"']],
+    [{ containers: [{ ...container, ports: [{ containerPort: 70000 }] }] }, [
+      "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+    ]],
+    [{ containers: [container], restartPolicy: "Sometimes" }, [
+      'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+    ]],
+    [{ containers: [container], dnsPolicy: "Bad" }, [
+      'spec.dnsPolicy: Unsupported value: "Bad": supported values: "ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"',
+    ]],
     [
       { containers: [{ ...container, resources: { requests: { cpu: "2" }, limits: { cpu: "500m" } } }] },
       ['spec.containers[0].resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit'],
     ],
-    [{ containers: [{ ...container, name: "Bad_Name" }] }, [expect.stringContaining('spec.containers[0].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label')]],
+    [{ containers: [{ ...container, name: "Bad_Name" }] }, [
+      expect.stringContaining('spec.containers[0].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label'),
+    ]],
   ];
   for (const [spec, expected] of cases) expect(messages(validatePod(pod(spec)))).toEqual(expected);
 });

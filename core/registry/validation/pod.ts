@@ -57,7 +57,9 @@ export function validatePodUpdate(obj: KubeObject, old: KubeObject): FieldError[
     initContainers: spec.initContainers === undefined ? undefined : withOldImages(spec.initContainers, oldSpec.initContainers),
     activeDeadlineSeconds: oldSpec.activeDeadlineSeconds,
     tolerations: keepsTolerations ? oldSpec.tolerations : spec.tolerations,
-    terminationGracePeriodSeconds: negativeGrace && spec.terminationGracePeriodSeconds === 1 ? oldSpec.terminationGracePeriodSeconds : spec.terminationGracePeriodSeconds,
+    terminationGracePeriodSeconds: negativeGrace && spec.terminationGracePeriodSeconds === 1
+      ? oldSpec.terminationGracePeriodSeconds
+      : spec.terminationGracePeriodSeconds,
   };
   if (deepEqual(munged, oldSpec)) return [];
   return [forbidden("spec", `${POD_UPDATE_FORBIDDEN}\n${specDiff(oldSpec, munged)}`)];
@@ -76,7 +78,14 @@ export function validatePodEphemeralContainersUpdate(obj: KubeObject, old: KubeO
     const name = String(previous.name);
     const now = next.get(name);
     if (!now) errors.push(forbidden(path, `existing ephemeral containers "${name}" may not be removed\n`));
-    else if (!deepEqual(previous, now)) errors.push(forbidden(path, `existing ephemeral containers "${name}" may not be changed\n${specDiff(previous, now, "core.EphemeralContainer")}`));
+    else if (!deepEqual(previous, now)) {
+      errors.push(
+        forbidden(
+          path,
+          `existing ephemeral containers "${name}" may not be changed\n${specDiff(previous, now, "core.EphemeralContainer")}`,
+        ),
+      );
+    }
   }
   return errors;
 }

@@ -18,9 +18,13 @@ function validateRules(obj: KubeObject, namespaced: boolean): FieldError[] {
     const resources = list(rule.resources);
     if (list(rule.verbs).length === 0) errors.push(required(`${at}.verbs`, "verbs must contain at least one value"));
     if (urls.length > 0) {
-      if (namespaced) errors.push(invalid(`${at}.nonResourceURLs`, urls, "namespaced rules cannot apply to non-resource URLs", goStringSlice(urls)));
+      if (namespaced) {
+        errors.push(invalid(`${at}.nonResourceURLs`, urls, "namespaced rules cannot apply to non-resource URLs", goStringSlice(urls)));
+      }
       if (groups.length > 0 || resources.length > 0) {
-        errors.push(invalid(`${at}.nonResourceURLs`, urls, "rules cannot apply to both regular resources and non-resource URLs", goStringSlice(urls)));
+        errors.push(
+          invalid(`${at}.nonResourceURLs`, urls, "rules cannot apply to both regular resources and non-resource URLs", goStringSlice(urls)),
+        );
       }
       return;
     }

@@ -7,7 +7,9 @@ const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 test("validateSecret() checks keys, size and each built-in type's required keys", () => {
   const cases: [Record<string, unknown>, string[]][] = [
-    [{ data: { "bad key": b64("x") } }, [`data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`]],
+    [{ data: { "bad key": b64("x") } }, [
+      `data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+    ]],
     [{ data: { big: b64("x".repeat(1024 * 1024 + 1)) } }, ["data: Too long: must have at most 1048576 bytes"]],
     [{ type: "kubernetes.io/tls", data: { "tls.crt": b64("c") } }, ["data[tls.key]: Required value"]],
     [{ type: "kubernetes.io/basic-auth", data: {} }, ["data[username]: Required value", "data[password]: Required value"]],
@@ -20,10 +22,14 @@ test("validateSecret() checks keys, size and each built-in type's required keys"
 
 test("validateSecretUpdate() keeps the type and, once immutable, the data", () => {
   const old = object({ type: "Opaque", immutable: true, data: { a: b64("1") } });
-  expect(messages(validateSecretUpdate(object({ type: "kubernetes.io/tls", data: { "tls.crt": "", "tls.key": "" }, immutable: true }), old))).toEqual([
+  expect(
+    messages(validateSecretUpdate(object({ type: "kubernetes.io/tls", data: { "tls.crt": "", "tls.key": "" }, immutable: true }), old)),
+  ).toEqual([
     'type: Invalid value: "kubernetes.io/tls": field is immutable',
     "data: Forbidden: field is immutable when `immutable` is set",
   ]);
-  expect(messages(validateSecretUpdate(object({ type: "Opaque", data: { a: b64("1") } }), old))).toEqual(["immutable: Forbidden: field is immutable when `immutable` is set"]);
+  expect(messages(validateSecretUpdate(object({ type: "Opaque", data: { a: b64("1") } }), old))).toEqual([
+    "immutable: Forbidden: field is immutable when `immutable` is set",
+  ]);
   expect(validateSecretUpdate(object({ type: "Opaque", immutable: true, data: { a: b64("1") } }), old)).toEqual([]);
 });

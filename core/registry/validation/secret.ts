@@ -12,7 +12,9 @@ const REDACTED = "<secret contents redacted>";
 function jsonError(bytes: Buffer): string | undefined {
   try {
     const parsed = JSON.parse(bytes.toString("utf8"));
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? undefined : "json: cannot unmarshal into Go value of type map[string]interface {}";
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? undefined
+      : "json: cannot unmarshal into Go value of type map[string]interface {}";
   } catch (e) {
     return (e as Error).message;
   }
@@ -22,7 +24,9 @@ function requiredKeys(type: string, data: Record<string, Buffer>, obj: KubeObjec
   const has = (key: string) => Object.hasOwn(data, key);
   switch (type) {
     case "kubernetes.io/service-account-token":
-      return text(obj.metadata.annotations?.["kubernetes.io/service-account.name"]) ? [] : [required("metadata.annotations[kubernetes.io/service-account.name]")];
+      return text(obj.metadata.annotations?.["kubernetes.io/service-account.name"])
+        ? []
+        : [required("metadata.annotations[kubernetes.io/service-account.name]")];
     case "kubernetes.io/dockercfg":
     case "kubernetes.io/dockerconfigjson": {
       const key = type === "kubernetes.io/dockercfg" ? ".dockercfg" : ".dockerconfigjson";

@@ -41,9 +41,13 @@ function validatePort(port: Obj, path: string, requireName: boolean, names: Set<
     names.add(name);
   }
   errors.push(...invalidEach(`${path}.port`, port.port ?? 0, isValidPortNum(Number(port.port ?? 0))));
-  if (isSet(port.protocol) && !PORT_PROTOCOLS.includes(text(port.protocol))) errors.push(notSupported(`${path}.protocol`, port.protocol, PORT_PROTOCOLS));
+  if (isSet(port.protocol) && !PORT_PROTOCOLS.includes(text(port.protocol))) {
+    errors.push(notSupported(`${path}.protocol`, port.protocol, PORT_PROTOCOLS));
+  }
   errors.push(...validatePortNumOrName(port.targetPort, `${path}.targetPort`));
-  if (isSet(port.appProtocol)) errors.push(...invalidEach(`${path}.appProtocol`, port.appProtocol, isQualifiedName(text(port.appProtocol))));
+  if (isSet(port.appProtocol)) {
+    errors.push(...invalidEach(`${path}.appProtocol`, port.appProtocol, isQualifiedName(text(port.appProtocol))));
+  }
   return errors;
 }
 
@@ -58,14 +62,23 @@ function validatePorts(spec: Obj, type: string, headless: boolean): FieldError[]
   const seenPorts = new Set<string>();
   ports.forEach((port, i) => {
     const protocol = text(port.protocol) || "TCP";
-    if (port.nodePort && !exposesNodePorts) errors.push(forbidden(`spec.ports[${i}].nodePort`, `may not be used when \`type\` is '${type}'`));
-    else if (port.nodePort) {
+    if (port.nodePort && !exposesNodePorts) {
+      errors.push(forbidden(`spec.ports[${i}].nodePort`, `may not be used when \`type\` is '${type}'`));
+    } else if (port.nodePort) {
       errors.push(...invalidEach(`spec.ports[${i}].nodePort`, port.nodePort, isValidPortNum(Number(port.nodePort))));
       if (seenNodePorts.has(`${protocol}/${port.nodePort}`)) errors.push(duplicate(`spec.ports[${i}].nodePort`, port.nodePort));
       seenNodePorts.add(`${protocol}/${port.nodePort}`);
     }
     const key = `${protocol}/${port.port}`;
-    if (seenPorts.has(key)) errors.push(duplicate(`spec.ports[${i}]`, { protocol, port: port.port }, `core.ServicePort{Name:"", Protocol:"${protocol}", AppProtocol:(*string)(nil), Port:${port.port}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`));
+    if (seenPorts.has(key)) {
+      errors.push(
+        duplicate(
+          `spec.ports[${i}]`,
+          { protocol, port: port.port },
+          `core.ServicePort{Name:"", Protocol:"${protocol}", AppProtocol:(*string)(nil), Port:${port.port}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`,
+        ),
+      );
+    }
     seenPorts.add(key);
   });
   return errors;
@@ -96,24 +109,34 @@ function validateAffinity(spec: Obj): FieldError[] {
   if (affinity && !AFFINITIES.includes(affinity)) return [notSupported("spec.sessionAffinity", affinity, AFFINITIES)];
   const config = spec.sessionAffinityConfig;
   if (affinity !== "ClientIP") {
-    return affinity === "None" && isSet(config) ? [invalid("spec.sessionAffinityConfig", config, "must not be set when session affinity is None")] : [];
+    return affinity === "None" && isSet(config)
+      ? [invalid("spec.sessionAffinityConfig", config, "must not be set when session affinity is None")]
+      : [];
   }
   const timeout = record(record(config).clientIP).timeoutSeconds;
   if (typeof timeout !== "number") return [];
   const path = "spec.sessionAffinityConfig.clientIP.timeoutSeconds";
-  return timeout <= 0 || timeout > MAX_AFFINITY_SECONDS ? [invalid(path, timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)] : [];
+  return timeout <= 0 || timeout > MAX_AFFINITY_SECONDS
+    ? [invalid(path, timeout, `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)]
+    : [];
 }
 
 function validateTrafficPolicies(spec: Obj, type: string): FieldError[] {
   const errors: FieldError[] = [];
   const external = spec.externalTrafficPolicy;
-  const externallyAccessible = type === "NodePort" || type === "LoadBalancer" || (type === "ClusterIP" && list(spec.externalIPs).length > 0);
+  const externallyAccessible = type === "NodePort" || type === "LoadBalancer" ||
+    (type === "ClusterIP" && list(spec.externalIPs).length > 0);
   if (isSet(external) && external !== "") {
-    if (!externallyAccessible) errors.push(invalid("spec.externalTrafficPolicy", external, "may only be set when `type` is 'NodePort' or 'LoadBalancer'"));
-    else if (!TRAFFIC_POLICIES.includes(text(external))) errors.push(notSupported("spec.externalTrafficPolicy", external, TRAFFIC_POLICIES));
+    if (!externallyAccessible) {
+      errors.push(invalid("spec.externalTrafficPolicy", external, "may only be set when `type` is 'NodePort' or 'LoadBalancer'"));
+    } else if (!TRAFFIC_POLICIES.includes(text(external))) {
+      errors.push(notSupported("spec.externalTrafficPolicy", external, TRAFFIC_POLICIES));
+    }
   }
   const internal = spec.internalTrafficPolicy;
-  if (isSet(internal) && !TRAFFIC_POLICIES.includes(text(internal))) errors.push(notSupported("spec.internalTrafficPolicy", internal, TRAFFIC_POLICIES));
+  if (isSet(internal) && !TRAFFIC_POLICIES.includes(text(internal))) {
+    errors.push(notSupported("spec.internalTrafficPolicy", internal, TRAFFIC_POLICIES));
+  }
   return errors;
 }
 

@@ -14,22 +14,38 @@ const config = (...webhooks: unknown[]) => ({ metadata: { name: "cfg" }, webhook
 
 test("a complete webhook configuration is valid", () => {
   expect(validateValidatingWebhookConfiguration(config(hook()))).toEqual([]);
-  expect(validateMutatingWebhookConfiguration(config(hook({ reinvocationPolicy: "IfNeeded", clientConfig: { service: { namespace: "ns", name: "svc", path: "/m" } } })))).toEqual([]);
+  expect(
+    validateMutatingWebhookConfiguration(
+      config(hook({ reinvocationPolicy: "IfNeeded", clientConfig: { service: { namespace: "ns", name: "svc", path: "/m" } } })),
+    ),
+  ).toEqual([]);
 });
 
 test("webhook configurations follow the seed's rules with kube's messages", () => {
   const cases: [unknown[], string[]][] = [
     [[hook(), hook()], ['webhooks[1].name: Duplicate value: "check.example.com"']],
-    [[hook({ name: "check" })], ['webhooks[0].name: Invalid value: "check": should be a domain with at least three segments separated by dots']],
+    [[hook({ name: "check" })], [
+      'webhooks[0].name: Invalid value: "check": should be a domain with at least three segments separated by dots',
+    ]],
     [[hook({ timeoutSeconds: 31 })], ["webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds"]],
     [[hook({ sideEffects: "Some" })], ['webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"']],
     [[hook({ sideEffects: undefined })], ["webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun"]],
     [[hook({ admissionReviewVersions: [] })], ["webhooks[0].admissionReviewVersions: Required value: must specify one of v1, v1beta1"]],
-    [[hook({ admissionReviewVersions: ["v2"] })], ['webhooks[0].admissionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1']],
-    [[hook({ clientConfig: { url: "http://hook.example.com" } })], ['webhooks[0].clientConfig.url: Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]']],
-    [[hook({ clientConfig: { url: "https://u:p@hook.example.com" } })], ['webhooks[0].clientConfig.url: Invalid value: "u:p": user information is not permitted in the URL']],
-    [[hook({ clientConfig: { url: "https://hook.example.com/?a=b" } })], ['webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL']],
-    [[hook({ clientConfig: { url: "https://hook.example.com/#top" } })], ['webhooks[0].clientConfig.url: Invalid value: "top": fragments are not permitted in the URL']],
+    [[hook({ admissionReviewVersions: ["v2"] })], [
+      'webhooks[0].admissionReviewVersions: Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
+    ]],
+    [[hook({ clientConfig: { url: "http://hook.example.com" } })], [
+      "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+    ]],
+    [[hook({ clientConfig: { url: "https://u:p@hook.example.com" } })], [
+      'webhooks[0].clientConfig.url: Invalid value: "u:p": user information is not permitted in the URL',
+    ]],
+    [[hook({ clientConfig: { url: "https://hook.example.com/?a=b" } })], [
+      'webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL',
+    ]],
+    [[hook({ clientConfig: { url: "https://hook.example.com/#top" } })], [
+      'webhooks[0].clientConfig.url: Invalid value: "top": fragments are not permitted in the URL',
+    ]],
     [[hook({ clientConfig: {} })], ["webhooks[0].clientConfig: Required value: exactly one of url or service is required"]],
     [[hook({ failurePolicy: "Maybe" })], ['webhooks[0].failurePolicy: Unsupported value: "Maybe": supported values: "Fail", "Ignore"']],
     [[hook({ rules: [{ operations: ["PATCH"], apiGroups: ["*", "apps"], apiVersions: ["v1"], resources: ["pods"], scope: "Global" }] })], [

@@ -40,7 +40,11 @@ test("a webhook keeps its explicit settings and a URL client config gets no port
     ...structuredClone(WEBHOOK),
     clientConfig: { url: "https://hook.example.com/check" },
     rules: [{ ...WEBHOOK.rules[0], scope: "Namespaced" }],
-    failurePolicy: "Ignore", matchPolicy: "Exact", namespaceSelector: { matchLabels: { a: "b" } }, timeoutSeconds: 5, reinvocationPolicy: "IfNeeded",
+    failurePolicy: "Ignore",
+    matchPolicy: "Exact",
+    namespaceSelector: { matchLabels: { a: "b" } },
+    timeoutSeconds: 5,
+    reinvocationPolicy: "IfNeeded",
   };
   const [webhook] = defaultedWebhooks("MutatingWebhookConfiguration", [structuredClone(explicit)]);
   expect(webhook).toEqual({ ...explicit, objectSelector: {} });

@@ -3,7 +3,12 @@ import type { KubeObject } from "../../api/types.ts";
 import { AUTOSCALING_DEFAULTERS } from "./autoscaling.ts";
 
 function defaulted(spec: Record<string, unknown>): Record<string, unknown> {
-  const hpa: KubeObject = { apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: { name: "h" }, spec: { maxReplicas: 5, ...spec } };
+  const hpa: KubeObject = {
+    apiVersion: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+    metadata: { name: "h" },
+    spec: { maxReplicas: 5, ...spec },
+  };
   AUTOSCALING_DEFAULTERS.kinds.HorizontalPodAutoscaler(hpa);
   return hpa.spec as Record<string, unknown>;
 }
@@ -11,7 +16,8 @@ function defaulted(spec: Record<string, unknown>): Record<string, unknown> {
 test("an autoscaler gets minReplicas 1 and an 80% CPU utilization target, and no behavior unless given", () => {
   const spec = defaulted({});
   expect(spec).toEqual({
-    maxReplicas: 5, minReplicas: 1,
+    maxReplicas: 5,
+    minReplicas: 1,
     metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } } }],
   });
 });
@@ -21,7 +27,8 @@ test("a given behavior is completed with kube's scale-up and scale-down rules, k
   expect(spec.minReplicas).toBe(2);
   expect(spec.behavior).toEqual({
     scaleUp: {
-      stabilizationWindowSeconds: 0, selectPolicy: "Max",
+      stabilizationWindowSeconds: 0,
+      selectPolicy: "Max",
       policies: [{ type: "Pods", value: 4, periodSeconds: 15 }, { type: "Percent", value: 100, periodSeconds: 15 }],
     },
     scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: "Max", policies: [{ type: "Percent", value: 100, periodSeconds: 15 }] },

@@ -12,7 +12,11 @@ function defaultedJob(spec: Record<string, unknown>, metadata: KubeObject["metad
 
 test("a Job gets parallelism and completions 1, backoffLimit 6, NonIndexed, not suspended, and pod template defaults", () => {
   expect(defaultedJob({}).spec).toMatchObject({
-    completions: 1, parallelism: 1, backoffLimit: 6, completionMode: "NonIndexed", suspend: false,
+    completions: 1,
+    parallelism: 1,
+    backoffLimit: 6,
+    completionMode: "NonIndexed",
+    suspend: false,
     template: { spec: { restartPolicy: "Never", dnsPolicy: "ClusterFirst", containers: [{ imagePullPolicy: "IfNotPresent" }] } },
   });
 });
@@ -39,7 +43,9 @@ test("a Job's pod failure policy patterns match status True by default", () => {
 
 test("a CronJob gets Allow, not suspended, history limits 3 and 1, and pod defaults but no Job defaults in its job template", () => {
   const cronJob: KubeObject = {
-    apiVersion: "batch/v1", kind: "CronJob", metadata: { name: "c" },
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name: "c" },
     spec: { schedule: "* * * * *", jobTemplate: { spec: { template: structuredClone(POD_TEMPLATE) } } },
   };
   BATCH_DEFAULTERS.kinds.CronJob(cronJob);

@@ -11,7 +11,10 @@ function defaulted(kind: string, body: Omit<KubeObject, "metadata"> & { metadata
 test("a Pod gets pod spec defaults plus enableServiceLinks", () => {
   const pod = defaulted("Pod", { spec: { containers: [{ name: "app", image: "nginx:1.25" }] } });
   expect(pod.spec).toMatchObject({
-    enableServiceLinks: true, restartPolicy: "Always", dnsPolicy: "ClusterFirst", terminationGracePeriodSeconds: 30,
+    enableServiceLinks: true,
+    restartPolicy: "Always",
+    dnsPolicy: "ClusterFirst",
+    terminationGracePeriodSeconds: 30,
     containers: [{ imagePullPolicy: "IfNotPresent" }],
   });
   expect(defaulted("Pod", { spec: { enableServiceLinks: false, containers: [] } }).spec).toMatchObject({ enableServiceLinks: false });
@@ -82,7 +85,9 @@ test("a Namespace always carries its name in the kubernetes.io/metadata.name lab
 
 test("a Node's allocatable defaults to its capacity", () => {
   expect(defaulted("Node", { status: { capacity: { cpu: "4" } } }).status).toEqual({ capacity: { cpu: "4" }, allocatable: { cpu: "4" } });
-  expect(defaulted("Node", { status: { capacity: { cpu: "4" }, allocatable: { cpu: "3" } } }).status).toMatchObject({ allocatable: { cpu: "3" } });
+  expect(defaulted("Node", { status: { capacity: { cpu: "4" }, allocatable: { cpu: "3" } } }).status).toMatchObject({
+    allocatable: { cpu: "3" },
+  });
 });
 
 test("a Container LimitRange item's defaults fall back to max, then the default limit, then min", () => {
@@ -91,7 +96,13 @@ test("a Container LimitRange item's defaults fall back to max, then the default 
   });
   expect(limitRange.spec).toEqual({
     limits: [
-      { type: "Container", max: { cpu: "2" }, min: { memory: "64Mi" }, default: { cpu: "2" }, defaultRequest: { cpu: "2", memory: "64Mi" } },
+      {
+        type: "Container",
+        max: { cpu: "2" },
+        min: { memory: "64Mi" },
+        default: { cpu: "2" },
+        defaultRequest: { cpu: "2", memory: "64Mi" },
+      },
       { type: "Pod", max: { cpu: "4" } },
     ],
   });

@@ -15,9 +15,14 @@ test("a FlowSchema with zero or no matchingPrecedence gets 1000", () => {
 });
 
 test("a limited priority level gets 30 shares, 0% lendable and queuing 8/64/50", () => {
-  const spec = defaulted("PriorityLevelConfiguration", { type: "Limited", limited: { limitResponse: { type: "Queue", queuing: { queues: 16 } } } });
+  const spec = defaulted("PriorityLevelConfiguration", {
+    type: "Limited",
+    limited: { limitResponse: { type: "Queue", queuing: { queues: 16 } } },
+  });
   expect(spec.limited).toEqual({
-    assuredConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: "Queue", queuing: { queues: 16, handSize: 8, queueLengthLimit: 50 } },
+    assuredConcurrencyShares: 30,
+    lendablePercent: 0,
+    limitResponse: { type: "Queue", queuing: { queues: 16, handSize: 8, queueLengthLimit: 50 } },
   });
   expect(defaulted("PriorityLevelConfiguration", { type: "Exempt" })).toEqual({ type: "Exempt" });
 });

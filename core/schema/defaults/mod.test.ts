@@ -33,15 +33,22 @@ test("applyDefaults() leaves kinds kube does not default as they are", () => {
 });
 
 test("an APIService's service port defaults to 443 and a local APIService gets none", () => {
-  const remote = defaulted("apiregistration.k8s.io", "v1", "APIService", { spec: { service: { namespace: "ns", name: "api" }, groupPriorityMinimum: 1 } });
+  const remote = defaulted("apiregistration.k8s.io", "v1", "APIService", {
+    spec: { service: { namespace: "ns", name: "api" }, groupPriorityMinimum: 1 },
+  });
   expect(remote.spec).toMatchObject({ service: { namespace: "ns", name: "api", port: 443 } });
-  const explicit = defaulted("apiregistration.k8s.io", "v1", "APIService", { spec: { service: { namespace: "ns", name: "api", port: 8443 } } });
+  const explicit = defaulted("apiregistration.k8s.io", "v1", "APIService", {
+    spec: { service: { namespace: "ns", name: "api", port: 8443 } },
+  });
   expect(explicit.spec).toMatchObject({ service: { port: 8443 } });
   expect(defaulted("apiregistration.k8s.io", "v1", "APIService", { spec: { group: "g" } }).spec).toEqual({ group: "g" });
 });
 
 test("EndpointSlice ports get an empty name and TCP", () => {
-  const slice = defaulted("discovery.k8s.io", "v1", "EndpointSlice", { addressType: "IPv4", ports: [{ port: 80 }, { name: "dns", port: 53, protocol: "UDP" }] });
+  const slice = defaulted("discovery.k8s.io", "v1", "EndpointSlice", {
+    addressType: "IPv4",
+    ports: [{ port: 80 }, { name: "dns", port: 53, protocol: "UDP" }],
+  });
   expect(slice.ports).toEqual([{ port: 80, name: "", protocol: "TCP" }, { name: "dns", port: 53, protocol: "UDP" }]);
 });
 
@@ -52,5 +59,7 @@ test("a PriorityClass preempts lower priorities unless told otherwise", () => {
 
 test("a PodSecurityPolicy allows privilege escalation unless it says otherwise", () => {
   expect(defaulted("policy", "v1beta1", "PodSecurityPolicy", { spec: {} }).spec).toEqual({ allowPrivilegeEscalation: true });
-  expect(defaulted("policy", "v1beta1", "PodSecurityPolicy", { spec: { allowPrivilegeEscalation: false } }).spec).toEqual({ allowPrivilegeEscalation: false });
+  expect(defaulted("policy", "v1beta1", "PodSecurityPolicy", { spec: { allowPrivilegeEscalation: false } }).spec).toEqual({
+    allowPrivilegeEscalation: false,
+  });
 });

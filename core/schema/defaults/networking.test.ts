@@ -22,7 +22,9 @@ test("NetworkPolicy rule ports default to TCP", () => {
 
 test("IngressClass parameters are cluster-scoped unless told otherwise", () => {
   const ingressClass: KubeObject = {
-    apiVersion: "networking.k8s.io/v1", kind: "IngressClass", metadata: { name: "c" },
+    apiVersion: "networking.k8s.io/v1",
+    kind: "IngressClass",
+    metadata: { name: "c" },
     spec: { controller: "example.com/ingress", parameters: { kind: "Params", name: "p" } },
   };
   NETWORKING_DEFAULTERS.kinds.IngressClass(ingressClass);

@@ -20,10 +20,18 @@ test("defaultPodSpec() fills kube's pod-level defaults", () => {
 
 test("defaultPodSpec() keeps explicit values, treating an empty string as unset", () => {
   const spec = defaulted({
-    dnsPolicy: "Default", restartPolicy: "", securityContext: { runAsUser: 1 }, terminationGracePeriodSeconds: 0, schedulerName: "mine",
+    dnsPolicy: "Default",
+    restartPolicy: "",
+    securityContext: { runAsUser: 1 },
+    terminationGracePeriodSeconds: 0,
+    schedulerName: "mine",
   });
   expect(spec).toMatchObject({
-    dnsPolicy: "Default", restartPolicy: "Always", securityContext: { runAsUser: 1 }, terminationGracePeriodSeconds: 0, schedulerName: "mine",
+    dnsPolicy: "Default",
+    restartPolicy: "Always",
+    securityContext: { runAsUser: 1 },
+    terminationGracePeriodSeconds: 0,
+    schedulerName: "mine",
   });
 });
 
@@ -47,7 +55,15 @@ test("defaultPodSpec() fills every container's defaults, init and ephemeral ones
 });
 
 test("defaultPodSpec() keeps a container's explicit values", () => {
-  const container = { name: "app", image: "nginx", imagePullPolicy: "Never", terminationMessagePath: "/tmp/t", terminationMessagePolicy: "FallbackToLogsOnError", resources: { limits: { cpu: "1" } }, ports: [{ containerPort: 53, protocol: "UDP" }] };
+  const container = {
+    name: "app",
+    image: "nginx",
+    imagePullPolicy: "Never",
+    terminationMessagePath: "/tmp/t",
+    terminationMessagePolicy: "FallbackToLogsOnError",
+    resources: { limits: { cpu: "1" } },
+    ports: [{ containerPort: 53, protocol: "UDP" }],
+  };
   const spec = defaulted({ containers: [structuredClone(container)] });
   expect(spec.containers).toEqual([container]);
 });
@@ -65,7 +81,11 @@ test("defaultPodSpec() fills probe, httpGet, grpc and lifecycle handler defaults
   }) as { containers: Fields[] };
   const [container] = spec.containers;
   expect(container.livenessProbe).toEqual({
-    httpGet: { port: 8080, path: "/", scheme: "HTTP" }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3,
+    httpGet: { port: 8080, path: "/", scheme: "HTTP" },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
   });
   expect(container.readinessProbe).toMatchObject({ grpc: { port: 9090, service: "" }, periodSeconds: 5, timeoutSeconds: 1 });
   expect(container.startupProbe).toMatchObject({ failureThreshold: 30, periodSeconds: 10 });
@@ -74,7 +94,11 @@ test("defaultPodSpec() fills probe, httpGet, grpc and lifecycle handler defaults
 
 test("defaultPodSpec() points downward-API field references at v1", () => {
   const spec = defaulted({
-    containers: [{ name: "app", image: "nginx", env: [{ name: "NODE", valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } }, { name: "PLAIN", value: "x" }] }],
+    containers: [{
+      name: "app",
+      image: "nginx",
+      env: [{ name: "NODE", valueFrom: { fieldRef: { fieldPath: "spec.nodeName" } } }, { name: "PLAIN", value: "x" }],
+    }],
   }) as { containers: Fields[] };
   expect(spec.containers[0].env).toEqual([
     { name: "NODE", valueFrom: { fieldRef: { fieldPath: "spec.nodeName", apiVersion: "v1" } } },
@@ -83,10 +107,17 @@ test("defaultPodSpec() points downward-API field references at v1", () => {
 });
 
 test("defaultPodSpec() copies container ports to host ports under host networking", () => {
-  const spec = defaulted({ hostNetwork: true, containers: [{ name: "a", image: "x", ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 81 }] }] }) as {
+  const spec = defaulted({
+    hostNetwork: true,
+    containers: [{ name: "a", image: "x", ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 81 }] }],
+  }) as {
     containers: Fields[];
   };
-  expect(spec.containers[0].ports).toEqual([{ containerPort: 80, hostPort: 80, protocol: "TCP" }, { containerPort: 81, hostPort: 81, protocol: "TCP" }]);
+  expect(spec.containers[0].ports).toEqual([{ containerPort: 80, hostPort: 80, protocol: "TCP" }, {
+    containerPort: 81,
+    hostPort: 81,
+    protocol: "TCP",
+  }]);
   const noHostNetwork = defaulted({ containers: [{ name: "a", image: "x", ports: [{ containerPort: 80 }] }] }) as { containers: Fields[] };
   expect(noHostNetwork.containers[0].ports).toEqual([{ containerPort: 80, protocol: "TCP" }]);
 });

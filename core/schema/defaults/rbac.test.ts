@@ -4,7 +4,9 @@ import { RBAC_DEFAULTERS } from "./rbac.ts";
 
 test("a binding's roleRef and User/Group subjects default to the RBAC API group; ServiceAccounts stay in the core group", () => {
   const binding: KubeObject = {
-    apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", metadata: { name: "b" },
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: "b" },
     roleRef: { kind: "Role", name: "r" },
     subjects: [{ kind: "User", name: "alice" }, { kind: "Group", name: "devs" }, { kind: "ServiceAccount", name: "sa", namespace: "ns" }],
   };
@@ -19,8 +21,11 @@ test("a binding's roleRef and User/Group subjects default to the RBAC API group;
 
 test("a ClusterRoleBinding keeps an explicit apiGroup", () => {
   const binding: KubeObject = {
-    apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRoleBinding", metadata: { name: "b" },
-    roleRef: { apiGroup: "other.example.com", kind: "ClusterRole", name: "r" }, subjects: [{ kind: "User", name: "bob", apiGroup: "x" }],
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: "b" },
+    roleRef: { apiGroup: "other.example.com", kind: "ClusterRole", name: "r" },
+    subjects: [{ kind: "User", name: "bob", apiGroup: "x" }],
   };
   RBAC_DEFAULTERS.kinds.ClusterRoleBinding(binding);
   expect(binding.roleRef).toEqual({ apiGroup: "other.example.com", kind: "ClusterRole", name: "r" });

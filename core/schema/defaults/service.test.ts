@@ -18,23 +18,34 @@ test("a Service gets type ClusterIP, sessionAffinity None, internalTrafficPolicy
 });
 
 test("a Service keeps explicit ports, protocols and policies", () => {
-  const spec = defaulted({ type: "NodePort", ports: [{ port: 53, protocol: "UDP", targetPort: "dns" }], externalTrafficPolicy: "Local", internalTrafficPolicy: "Local" });
+  const spec = defaulted({
+    type: "NodePort",
+    ports: [{ port: 53, protocol: "UDP", targetPort: "dns" }],
+    externalTrafficPolicy: "Local",
+    internalTrafficPolicy: "Local",
+  });
   expect(spec).toEqual({
-    type: "NodePort", ports: [{ port: 53, protocol: "UDP", targetPort: "dns" }], externalTrafficPolicy: "Local", internalTrafficPolicy: "Local", sessionAffinity: "None",
+    type: "NodePort",
+    ports: [{ port: 53, protocol: "UDP", targetPort: "dns" }],
+    externalTrafficPolicy: "Local",
+    internalTrafficPolicy: "Local",
+    sessionAffinity: "None",
   });
 });
 
 test("a zero or empty targetPort means the service port", () => {
   expect(defaulted({ ports: [{ port: 80, targetPort: 0 }, { port: 81, targetPort: "" }] }).ports).toEqual([
-    { port: 80, targetPort: 80, protocol: "TCP" }, { port: 81, targetPort: 81, protocol: "TCP" },
+    { port: 80, targetPort: 80, protocol: "TCP" },
+    { port: 81, targetPort: 81, protocol: "TCP" },
   ]);
 });
 
 test("ClientIP affinity sticks for 10800 seconds unless told otherwise; None drops the affinity config", () => {
   expect(defaulted({ sessionAffinity: "ClientIP" }).sessionAffinityConfig).toEqual({ clientIP: { timeoutSeconds: 10800 } });
-  expect(defaulted({ sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } }).sessionAffinityConfig).toEqual({
-    clientIP: { timeoutSeconds: 60 },
-  });
+  expect(defaulted({ sessionAffinity: "ClientIP", sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } }).sessionAffinityConfig)
+    .toEqual({
+      clientIP: { timeoutSeconds: 60 },
+    });
   expect(defaulted({ sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } } })).not.toHaveProperty("sessionAffinityConfig");
 });
 

@@ -9,7 +9,10 @@ function defaulted(volume: Fields): Fields {
 
 test("defaultVolume() makes a volume without a source an emptyDir", () => {
   expect(defaulted({ name: "scratch" })).toEqual({ name: "scratch", emptyDir: {} });
-  expect(defaulted({ name: "data", persistentVolumeClaim: { claimName: "c" } })).toEqual({ name: "data", persistentVolumeClaim: { claimName: "c" } });
+  expect(defaulted({ name: "data", persistentVolumeClaim: { claimName: "c" } })).toEqual({
+    name: "data",
+    persistentVolumeClaim: { claimName: "c" },
+  });
 });
 
 test("defaultVolume() gives secret, configMap, downwardAPI and projected volumes mode 0644", () => {
@@ -22,7 +25,11 @@ test("defaultVolume() gives secret, configMap, downwardAPI and projected volumes
 test("defaultVolume() fills projected token lifetimes and downward-API field references", () => {
   const volume = defaulted({
     name: "token",
-    projected: { sources: [{ serviceAccountToken: { path: "token" } }, { downwardAPI: { items: [{ path: "ns", fieldRef: { fieldPath: "metadata.namespace" } }] } }] },
+    projected: {
+      sources: [{ serviceAccountToken: { path: "token" } }, {
+        downwardAPI: { items: [{ path: "ns", fieldRef: { fieldPath: "metadata.namespace" } }] },
+      }],
+    },
   });
   expect(volume.projected).toEqual({
     defaultMode: 420,
@@ -39,8 +46,19 @@ test("defaultVolume() fills hostPath type, ephemeral claim volumeMode and legacy
   expect(defaulted({ name: "e", ephemeral: { volumeClaimTemplate: { spec: { accessModes: ["ReadWriteOnce"] } } } }).ephemeral).toEqual({
     volumeClaimTemplate: { spec: { accessModes: ["ReadWriteOnce"], volumeMode: "Filesystem" } },
   });
-  expect(defaulted({ name: "r", rbd: { image: "i" } }).rbd).toEqual({ image: "i", pool: "rbd", user: "admin", keyring: "/etc/ceph/keyring" });
-  expect(defaulted({ name: "a", azureDisk: { diskName: "d" } }).azureDisk).toEqual({ diskName: "d", cachingMode: "ReadWrite", kind: "Shared", fsType: "ext4", readOnly: false });
+  expect(defaulted({ name: "r", rbd: { image: "i" } }).rbd).toEqual({
+    image: "i",
+    pool: "rbd",
+    user: "admin",
+    keyring: "/etc/ceph/keyring",
+  });
+  expect(defaulted({ name: "a", azureDisk: { diskName: "d" } }).azureDisk).toEqual({
+    diskName: "d",
+    cachingMode: "ReadWrite",
+    kind: "Shared",
+    fsType: "ext4",
+    readOnly: false,
+  });
   expect(defaulted({ name: "i", iscsi: {} }).iscsi).toEqual({ iscsiInterface: "default" });
   expect(defaulted({ name: "s", scaleIO: {} }).scaleIO).toEqual({ storageMode: "ThinProvisioned", fsType: "xfs" });
 });

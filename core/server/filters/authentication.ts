@@ -3,10 +3,14 @@
  * anonymous; a request with no credentials is anonymous only when anonymous access is on (spec 5.1, 5.7).
  */
 import { newUnauthorized } from "../../api/errors.ts";
-import type { Authenticator, AuthenticationRequest } from "../../auth/authenticator.ts";
+import type { AuthenticationRequest, Authenticator } from "../../auth/authenticator.ts";
 import { ANONYMOUS, type UserInfo, withAuthenticatedGroup } from "../../auth/user.ts";
 
-export async function authenticateRequest(authenticator: Authenticator, request: AuthenticationRequest, anonymous: boolean): Promise<UserInfo> {
+export async function authenticateRequest(
+  authenticator: Authenticator,
+  request: AuthenticationRequest,
+  anonymous: boolean,
+): Promise<UserInfo> {
   const result = await authenticator.authenticate(request);
   if (result.kind === "user") return withAuthenticatedGroup(result.user);
   if (result.kind === "not-mine" && anonymous) return ANONYMOUS;

@@ -21,7 +21,11 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
 /** The audit annotations WithAuthorization adds: the decision ("allow" or "forbid") and the authorizer's reason. */
 export type DecisionAnnotations = [string, string][];
 
-export async function authorizeRequest(authorizer: Authorizer, attributes: Attributes, annotate?: (annotations: DecisionAnnotations) => void): Promise<void> {
+export async function authorizeRequest(
+  authorizer: Authorizer,
+  attributes: Attributes,
+  annotate?: (annotations: DecisionAnnotations) => void,
+): Promise<void> {
   const result = await authorizer.authorize(attributes);
   const decision = result.decision === "Allow" ? "allow" : "forbid";
   annotate?.([["authorization.k8s.io/decision", decision], ["authorization.k8s.io/reason", result.reason ?? ""]]);

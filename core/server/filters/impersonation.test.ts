@@ -57,23 +57,38 @@ test("impersonateRequest() checks each header as verb impersonate and builds the
 test("impersonateRequest() treats a service account name as namespace + name with the account's groups", async () => {
   const { authorizer, asked } = recordingAuthorizer();
   const user = await impersonateRequest(authorizer, requestWith([["Impersonate-User", "system:serviceaccount:team:builder"]]), ADMIN);
-  expect(user).toEqual({ username: "system:serviceaccount:team:builder", groups: ["system:serviceaccounts", "system:serviceaccounts:team", "system:authenticated"] });
+  expect(user).toEqual({
+    username: "system:serviceaccount:team:builder",
+    groups: ["system:serviceaccounts", "system:serviceaccounts:team", "system:authenticated"],
+  });
   expect([asked[0]!.resource, asked[0]!.namespace, asked[0]!.name]).toEqual(["serviceaccounts", "team", "builder"]);
 });
 
 test("impersonateRequest() lets given groups replace the defaults and keeps system:unauthenticated for anonymous", async () => {
   const { authorizer } = recordingAuthorizer();
-  const account = [["Impersonate-User", "system:serviceaccount:team:builder"], ["Impersonate-Group", "system:unauthenticated"]] as [string, string][];
-  expect(await impersonateRequest(authorizer, requestWith(account), ADMIN)).toEqual({ username: "system:serviceaccount:team:builder", groups: ["system:unauthenticated"] });
-  expect(await impersonateRequest(authorizer, requestWith([["Impersonate-User", "system:anonymous"]]), ADMIN)).toEqual({ username: "system:anonymous", groups: ["system:unauthenticated"] });
+  const account = [["Impersonate-User", "system:serviceaccount:team:builder"], ["Impersonate-Group", "system:unauthenticated"]] as [
+    string,
+    string,
+  ][];
+  expect(await impersonateRequest(authorizer, requestWith(account), ADMIN)).toEqual({
+    username: "system:serviceaccount:team:builder",
+    groups: ["system:unauthenticated"],
+  });
+  expect(await impersonateRequest(authorizer, requestWith([["Impersonate-User", "system:anonymous"]]), ADMIN)).toEqual({
+    username: "system:anonymous",
+    groups: ["system:unauthenticated"],
+  });
 });
 
 test("impersonateRequest() answers a denial with kube's 403 naming the requester", async () => {
   const { authorizer } = recordingAuthorizer((a) => a.resource === "groups");
-  const failure = await impersonateRequest(authorizer, requestWith([["Impersonate-User", "jane"], ["Impersonate-Group", "dev"]]), ADMIN).catch((e: unknown) => e);
+  const failure = await impersonateRequest(authorizer, requestWith([["Impersonate-User", "jane"], ["Impersonate-Group", "dev"]]), ADMIN)
+    .catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(StatusError);
   expect((failure as StatusError).code).toBe(403);
-  expect((failure as StatusError).message).toBe('groups "dev" is forbidden: User "admin" cannot impersonate resource "groups" in API group "" at the cluster scope');
+  expect((failure as StatusError).message).toBe(
+    'groups "dev" is forbidden: User "admin" cannot impersonate resource "groups" in API group "" at the cluster scope',
+  );
 });
 
 test("impersonateRequest() answers groups, extras or uid without a user with kube's plain-text 500", async () => {

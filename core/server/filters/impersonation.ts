@@ -62,14 +62,22 @@ function impersonationRequests(headers: Headers): ImpersonationRequest[] {
   headers.forEach((value, name) => {
     if (!name.startsWith(EXTRA_PREFIX) || value === "") return;
     const key = decodeExtraKey(name.slice(EXTRA_PREFIX.length));
-    for (const one of value.split(", ")) requests.push(request("UserExtra", one, { apiVersion: `${AUTHENTICATION_GROUP}/v1`, fieldPath: key }));
+    for (const one of value.split(", ")) {
+      requests.push(request("UserExtra", one, { apiVersion: `${AUTHENTICATION_GROUP}/v1`, fieldPath: key }));
+    }
   });
   const uid = headers.get(UID_HEADER) ?? "";
   if (uid !== "") requests.push(request("UID", uid, { apiVersion: `${AUTHENTICATION_GROUP}/v1` }));
   return requests;
 }
 
-const RESOURCES: Record<ImpersonationRequest["kind"], string> = { User: "users", ServiceAccount: "serviceaccounts", Group: "groups", UserExtra: "userextras", UID: "uids" };
+const RESOURCES: Record<ImpersonationRequest["kind"], string> = {
+  User: "users",
+  ServiceAccount: "serviceaccounts",
+  Group: "groups",
+  UserExtra: "userextras",
+  UID: "uids",
+};
 
 function attributesFor(requestor: UserInfo, target: ImpersonationRequest): Attributes {
   const [apiGroup, apiVersion] = target.apiVersion === "" ? ["", ""] : target.apiVersion.split("/") as [string, string];
@@ -92,7 +100,10 @@ function missingUserResponse(requestUri: string, requests: ImpersonationRequest[
   const references = requests.map((r) => `{${[r.kind, r.namespace, r.name, "", r.apiVersion, "", r.fieldPath].join(" ")}}`).join(" ");
   const text = `Internal Server Error: ${JSON.stringify(requestUri)}: requested [${references}] without impersonating a user`;
   const sanitized = text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-  return new Response(`${sanitized}\n`, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
+  return new Response(`${sanitized}\n`, {
+    status: 500,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
+  });
 }
 
 /**

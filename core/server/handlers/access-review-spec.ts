@@ -20,19 +20,35 @@ const str = (value: unknown) => (typeof value === "string" ? value : "");
 /** Metadata must be empty (a null creationTimestamp counts as empty; LocalSubjectAccessReview may name its namespace). */
 function metadataErrors(review: KubeObject, allowNamespace: boolean): FieldError[] {
   const { creationTimestamp, namespace, ...rest } = review.metadata ?? {};
-  const empty = Object.values(rest).every((v) => v === undefined || v === "") && (creationTimestamp ?? null) === null && (allowNamespace || !namespace);
+  const empty = Object.values(rest).every((v) => v === undefined || v === "") && (creationTimestamp ?? null) === null &&
+    (allowNamespace || !namespace);
   if (empty) return [];
-  return [{ type: "FieldValueInvalid", field: "metadata", detail: allowNamespace ? "must be empty except for namespace" : "must be empty", valueText: JSON.stringify(review.metadata) }];
+  return [{
+    type: "FieldValueInvalid",
+    field: "metadata",
+    detail: allowNamespace ? "must be empty except for namespace" : "must be empty",
+    valueText: JSON.stringify(review.metadata),
+  }];
 }
 
 function attributeErrors(spec: Spec): FieldError[] {
   const hasResource = isPlainObject(spec.resourceAttributes);
   const hasNonResource = isPlainObject(spec.nonResourceAttributes);
   if (hasResource && hasNonResource) {
-    return [{ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", detail: "cannot be specified in combination with resourceAttributes", valueText: JSON.stringify(spec.nonResourceAttributes) }];
+    return [{
+      type: "FieldValueInvalid",
+      field: "spec.nonResourceAttributes",
+      detail: "cannot be specified in combination with resourceAttributes",
+      valueText: JSON.stringify(spec.nonResourceAttributes),
+    }];
   }
   if (!hasResource && !hasNonResource) {
-    return [{ type: "FieldValueInvalid", field: "spec.resourceAttributes", detail: "exactly one of nonResourceAttributes or resourceAttributes must be specified", valueText: "nil" }];
+    return [{
+      type: "FieldValueInvalid",
+      field: "spec.resourceAttributes",
+      detail: "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+      valueText: "nil",
+    }];
   }
   return [];
 }
@@ -49,10 +65,20 @@ export function validateReview(kind: ReviewKind, review: KubeObject): void {
   if (kind === "LocalSubjectAccessReview") {
     const resource = spec.resourceAttributes;
     if (isPlainObject(resource) && str(resource.namespace) !== str(review.metadata?.namespace)) {
-      errors.push({ type: "FieldValueInvalid", field: "spec.resourceAttributes.namespace", value: str(resource.namespace), detail: "must match metadata.namespace" });
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "spec.resourceAttributes.namespace",
+        value: str(resource.namespace),
+        detail: "must match metadata.namespace",
+      });
     }
     if (isPlainObject(spec.nonResourceAttributes)) {
-      errors.push({ type: "FieldValueInvalid", field: "spec.nonResourceAttributes", detail: "disallowed on this kind of request", valueText: JSON.stringify(spec.nonResourceAttributes) });
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "spec.nonResourceAttributes",
+        detail: "disallowed on this kind of request",
+        valueText: JSON.stringify(spec.nonResourceAttributes),
+      });
     }
   }
   if (errors.length > 0) throw newInvalid({ group: GROUP, kind }, "", errors);
@@ -83,5 +109,16 @@ export function reviewAttributes(user: UserInfo, spec: Spec): Attributes {
     };
   }
   const n = isPlainObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
-  return { user, verb: str(n.verb), isResourceRequest: false, path: str(n.path), apiGroup: "", apiVersion: "", namespace: "", resource: "", subresource: "", name: "" };
+  return {
+    user,
+    verb: str(n.verb),
+    isResourceRequest: false,
+    path: str(n.path),
+    apiGroup: "",
+    apiVersion: "",
+    namespace: "",
+    resource: "",
+    subresource: "",
+    name: "",
+  };
 }

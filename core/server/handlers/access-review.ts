@@ -7,7 +7,7 @@ import type { KubeObject } from "../../api/types.ts";
 import type { Authorizer } from "../../auth/authorizer.ts";
 import { respondObject } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
-import { type ReviewKind, reviewAttributes, reviewedUser, specOf, validateReview } from "./access-review-spec.ts";
+import { reviewAttributes, reviewedUser, type ReviewKind, specOf, validateReview } from "./access-review-spec.ts";
 import type { Handler, HandlerContext } from "./context.ts";
 import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 
@@ -32,7 +32,9 @@ function accessReview(kind: ReviewKind): Handler {
     validateReview(kind, review);
     if (kind === "LocalSubjectAccessReview") {
       if (ctx.info.namespace === "") throw newBadRequest("namespace is required on this type: ");
-      if (review.metadata.namespace !== ctx.info.namespace) throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${ctx.info.namespace}`);
+      if (review.metadata.namespace !== ctx.info.namespace) {
+        throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${ctx.info.namespace}`);
+      }
     }
     const spec = specOf(review);
     const user = kind === "SelfSubjectAccessReview" ? ctx.user : reviewedUser(spec);
@@ -52,10 +54,15 @@ const selfSubjectRulesReview: Handler = async (ctx) => {
       resources: r.resources,
       ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}),
     })),
-    nonResourceRules: found.rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
+    nonResourceRules: found.rules.filter((r) => (r.nonResourceURLs ?? []).length > 0).map((r) => ({
+      verbs: r.verbs,
+      nonResourceURLs: r.nonResourceURLs,
+    })),
     incomplete: found.incomplete,
   };
-  if (found.errors.length > 0) status.evaluationError = found.errors.length === 1 ? found.errors[0] : `[${[...new Set(found.errors)].join(", ")}]`;
+  if (found.errors.length > 0) {
+    status.evaluationError = found.errors.length === 1 ? found.errors[0] : `[${[...new Set(found.errors)].join(", ")}]`;
+  }
   return respondObject({ apiVersion: review.apiVersion, kind: review.kind, metadata: {}, spec: { namespace }, status }, 201, ctx.encode);
 };
 

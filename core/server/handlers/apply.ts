@@ -54,10 +54,14 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   const config = value as KubeObject;
   const expected = apiVersionOf(ctx.type.group, ctx.type.version);
   if (config.apiVersion !== expected) {
-    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? "")}, expected: ${expected}`);
+    throw newBadRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? "")}, expected: ${expected}`,
+    );
   }
   if (config.kind !== ctx.type.kind) {
-    throw newBadRequest(`Incorrect kind specified in apply patch. Specified patch kind: ${String(config.kind ?? "")}, expected: ${ctx.type.kind}`);
+    throw newBadRequest(
+      `Incorrect kind specified in apply patch. Specified patch kind: ${String(config.kind ?? "")}, expected: ${ctx.type.kind}`,
+    );
   }
   if (!isPlainObject(config.metadata)) config.metadata = {};
   if (config.metadata.managedFields !== undefined) throw newBadRequest("metadata.managedFields must be nil");
@@ -68,7 +72,13 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
 }
 
 /** A configuration that does not fit the kind's schema fails as kube's typed conversion does (an error without a reason). */
-function applyOrExplain(current: KubeObject | null, config: KubeObject, request: Parameters<typeof applyConfiguration>[2], scope: Parameters<typeof applyConfiguration>[3], ctx: HandlerContext): KubeObject {
+function applyOrExplain(
+  current: KubeObject | null,
+  config: KubeObject,
+  request: Parameters<typeof applyConfiguration>[2],
+  scope: Parameters<typeof applyConfiguration>[3],
+  ctx: HandlerContext,
+): KubeObject {
   try {
     return applyConfiguration(current, config, request, scope);
   } catch (e) {

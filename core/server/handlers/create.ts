@@ -15,6 +15,13 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
-  const created = await ctx.store.create(ctx.info.namespace, body, { dryRun: query.dryRun, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, auditAnnotations: ctx.auditAnnotations, fieldManager: writerFieldManager(ctx, query) });
+  const created = await ctx.store.create(ctx.info.namespace, body, {
+    dryRun: query.dryRun,
+    fieldValidation: query.fieldValidation,
+    warnings: ctx.warnings,
+    user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
+    fieldManager: writerFieldManager(ctx, query),
+  });
   return respondObject(created, 201, ctx.encode);
 }

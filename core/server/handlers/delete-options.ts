@@ -22,7 +22,9 @@ function nonNegativeInteger(value: unknown, field: string): number | undefined {
 const DELETE_OPTIONS_MEDIA_TYPES = ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE];
 
 function decodeDeleteOptionsBody(bytes: Uint8Array, contentType: string | null): unknown {
-  if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) return decodeBody(bytes, contentType, { accepted: DELETE_OPTIONS_MEDIA_TYPES }).value;
+  if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) {
+    return decodeBody(bytes, contentType, { accepted: DELETE_OPTIONS_MEDIA_TYPES }).value;
+  }
   try {
     const decoded = decodeProtobufObject(bytes);
     // kube (endpoints/handlers DeleteResource) refuses a decoded object that is not a DeleteOptions.
@@ -58,7 +60,9 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
       detail: `supported values: ${[...PROPAGATION_POLICIES, "nil"].map((p) => JSON.stringify(p)).join(", ")}`,
     }]);
   }
-  const orphanDependents = typeof body.orphanDependents === "boolean" ? body.orphanDependents : queryOptionalBool(query, "orphanDependents");
+  const orphanDependents = typeof body.orphanDependents === "boolean"
+    ? body.orphanDependents
+    : queryOptionalBool(query, "orphanDependents");
   if (orphanDependents !== undefined && policy !== undefined) {
     throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [{
       type: "FieldValueInvalid",
@@ -67,7 +71,8 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
       detail: "orphanDependents and deletionPropagation cannot be both set",
     }]);
   }
-  const propagationPolicy = (orphanDependents === undefined ? policy : orphanDependents ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
+  const propagationPolicy =
+    (orphanDependents === undefined ? policy : orphanDependents ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
   const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes("All");
   const preconditions = isPlainObject(body.preconditions) ? body.preconditions as DeleteOptions["preconditions"] : undefined;
   return {

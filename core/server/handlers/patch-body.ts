@@ -77,9 +77,15 @@ function patchedValue(current: KubeObject, body: PatchBody, schema: Schema | und
 }
 
 function applyJsonPatchBody(current: KubeObject, operations: unknown): unknown {
-  if (!Array.isArray(operations)) throw newBadRequest(`json: cannot unmarshal ${goJsonKind(operations)} into Go value of type jsonpatch.Patch`);
+  if (!Array.isArray(operations)) {
+    throw newBadRequest(`json: cannot unmarshal ${goJsonKind(operations)} into Go value of type jsonpatch.Patch`);
+  }
   if (operations.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw new StatusError(413, "RequestEntityTooLarge", `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`);
+    throw new StatusError(
+      413,
+      "RequestEntityTooLarge",
+      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${operations.length}`,
+    );
   }
   try {
     return applyJsonPatch(current, operations as JsonPatchOperation[]);
@@ -91,7 +97,9 @@ function applyJsonPatchBody(current: KubeObject, operations: unknown): unknown {
 
 function applyStrategicBody(current: KubeObject, patch: unknown, schema: Schema | undefined): unknown {
   if (!schema) throw newUnsupportedMediaType([...CUSTOM_RESOURCE_PATCH_MEDIA_TYPES]);
-  if (!isPlainObject(patch)) throw newBadRequest(`json: cannot unmarshal ${goJsonKind(patch)} into Go value of type map[string]interface {}`);
+  if (!isPlainObject(patch)) {
+    throw newBadRequest(`json: cannot unmarshal ${goJsonKind(patch)} into Go value of type map[string]interface {}`);
+  }
   try {
     return strategicMergePatch(current, patch, { schema });
   } catch (e) {

@@ -24,6 +24,14 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     checkPatchedObject(ctx.type, patched, mediaType, body.value);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
-  }, { dryRun: query.dryRun, subresource: ctx.info.subresource, fieldValidation: query.fieldValidation, warnings: ctx.warnings, user: ctx.user, auditAnnotations: ctx.auditAnnotations, fieldManager: writerFieldManager(ctx, query) });
+  }, {
+    dryRun: query.dryRun,
+    subresource: ctx.info.subresource,
+    fieldValidation: query.fieldValidation,
+    warnings: ctx.warnings,
+    user: ctx.user,
+    auditAnnotations: ctx.auditAnnotations,
+    fieldManager: writerFieldManager(ctx, query),
+  });
   return respondObject(object, 200, ctx.encode);
 }

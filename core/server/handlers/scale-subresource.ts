@@ -46,7 +46,11 @@ export function scaleSubresourceHandler(accessOf: (ctx: HandlerContext) => Scale
     if (ctx.type.namespaced && ctx.info.namespace === "") throw newResourceNotFound();
     switch (ctx.info.verb) {
       case "get":
-        return respondObject(scaleOf(await withScaleNotFound(ctx, () => ctx.store.get(ctx.info.namespace, ctx.info.name)), access), 200, ctx.encode);
+        return respondObject(
+          scaleOf(await withScaleNotFound(ctx, () => ctx.store.get(ctx.info.namespace, ctx.info.name)), access),
+          200,
+          ctx.encode,
+        );
       case "update":
         return await updateScale(ctx, access);
       case "patch":
@@ -86,7 +90,12 @@ async function readScaleBody(ctx: HandlerContext, validation: FieldValidation): 
 }
 
 /** Sets the parent's replicas from the Scale `change` returns; the Scale's resourceVersion, if any, is a precondition. */
-async function writeReplicas(ctx: HandlerContext, access: ScaleAccess, change: (current: KubeObject) => KubeObject, query: WriteQuery): Promise<Response> {
+async function writeReplicas(
+  ctx: HandlerContext,
+  access: ScaleAccess,
+  change: (current: KubeObject) => KubeObject,
+  query: WriteQuery,
+): Promise<Response> {
   const { object } = await withScaleNotFound(ctx, () =>
     ctx.store.update(ctx.info.namespace, ctx.info.name, (parent) => {
       if (parent === null) throw newNotFound(scaleResource(ctx), ctx.info.name);
@@ -104,7 +113,9 @@ async function writeReplicas(ctx: HandlerContext, access: ScaleAccess, change: (
 
 /** kube's ValidateScale. */
 function checkReplicas(replicas: unknown, name: string): asserts replicas is number {
-  if (typeof replicas !== "number" || !Number.isInteger(replicas)) throw newBadRequest(`spec.replicas must be an integer, got ${JSON.stringify(replicas)}`);
+  if (typeof replicas !== "number" || !Number.isInteger(replicas)) {
+    throw newBadRequest(`spec.replicas must be an integer, got ${JSON.stringify(replicas)}`);
+  }
   if (replicas < 0) {
     throw newInvalid({ group: "autoscaling", kind: "Scale" }, name, [
       { type: "FieldValueInvalid", field: "spec.replicas", value: replicas, detail: "must be greater than or equal to 0" },

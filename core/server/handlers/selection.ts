@@ -7,7 +7,11 @@ import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 
 /** undefined when the request selects everything; 400 for a field the kind cannot be selected by. */
-export function selectionOf(type: ResourceType, labels: LabelSelector, requested: FieldSelector): ((obj: KubeObject) => boolean) | undefined {
+export function selectionOf(
+  type: ResourceType,
+  labels: LabelSelector,
+  requested: FieldSelector,
+): ((obj: KubeObject) => boolean) | undefined {
   const resource = qualifiedName(type);
   const fields = validateFieldSelector(requested, fieldLabelRules(resource));
   const selectsLabels = !isEverything(labels);

@@ -18,7 +18,10 @@ export interface TokenRequestBody {
 
 function decodeValue(bytes: Uint8Array, contentType: string | null): unknown {
   if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) {
-    return decodeBody(bytes, contentType, { accepted: ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE], kind: TOKEN_REQUEST_KIND }).value;
+    return decodeBody(bytes, contentType, {
+      accepted: ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE],
+      kind: TOKEN_REQUEST_KIND,
+    }).value;
   }
   try {
     return decodeProtobufObject(bytes).object;
@@ -32,10 +35,16 @@ export async function readTokenRequest(request: Request): Promise<TokenRequestBo
   const value = decodeValue(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type"));
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   if (value.apiVersion !== undefined && value.apiVersion !== TOKEN_REQUEST_API_VERSION) {
-    throw newBadRequest(`the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`);
+    throw newBadRequest(
+      `the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`,
+    );
   }
   if (value.kind !== undefined && value.kind !== TOKEN_REQUEST_KIND) {
-    throw newBadRequest(`${String(value.kind)} in version "v1" cannot be handled as a ${TOKEN_REQUEST_KIND}: the kind of the body is not the kind of this resource`);
+    throw newBadRequest(
+      `${
+        String(value.kind)
+      } in version "v1" cannot be handled as a ${TOKEN_REQUEST_KIND}: the kind of the body is not the kind of this resource`,
+    );
   }
   const metadata = isPlainObject(value.metadata) ? value.metadata : {};
   const spec = isPlainObject(value.spec) ? value.spec : {};

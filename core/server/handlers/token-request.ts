@@ -3,7 +3,7 @@
  * service account token for the account, optionally bound to a Pod or Secret, and answers 201 with the
  * TokenRequest holding status.token and status.expirationTimestamp.
  */
-import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFound, type FieldError } from "../../api/errors.ts";
+import { type FieldError, newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
 import type { ObjectRef } from "../../auth/service-account/claims.ts";
@@ -35,16 +35,27 @@ function rfc3339(date: Date): string {
 function validateExpiration(seconds: number): void {
   const field = "spec.expirationSeconds";
   const errors: FieldError[] = [];
-  if (seconds < MIN_EXPIRATION_SECONDS) errors.push({ type: "FieldValueInvalid", field, value: seconds, detail: "may not specify a duration less than 10 minutes" });
-  if (seconds > MAX_EXPIRATION_SECONDS) errors.push({ type: "FieldValueInvalid", field, value: seconds, detail: "may not specify a duration larger than 2^32 seconds" });
+  if (seconds < MIN_EXPIRATION_SECONDS) {
+    errors.push({ type: "FieldValueInvalid", field, value: seconds, detail: "may not specify a duration less than 10 minutes" });
+  }
+  if (seconds > MAX_EXPIRATION_SECONDS) {
+    errors.push({ type: "FieldValueInvalid", field, value: seconds, detail: "may not specify a duration larger than 2^32 seconds" });
+  }
   if (errors.length > 0) throw newInvalid(TOKEN_REQUEST, "", errors);
 }
 
 function checkNames(body: TokenRequestBody, namespace: string, name: string): void {
   const mismatch = (field: string, value: string, what: string) =>
-    newInvalid(TOKEN_REQUEST, name, [{ type: "FieldValueInvalid", field, value, detail: `must match the service account ${what} if specified` }]);
+    newInvalid(TOKEN_REQUEST, name, [{
+      type: "FieldValueInvalid",
+      field,
+      value,
+      detail: `must match the service account ${what} if specified`,
+    }]);
   if (body.metadata.name && body.metadata.name !== name) throw mismatch("metadata.name", body.metadata.name, "name");
-  if (body.metadata.namespace && body.metadata.namespace !== namespace) throw mismatch("metadata.namespace", body.metadata.namespace, "namespace");
+  if (body.metadata.namespace && body.metadata.namespace !== namespace) {
+    throw mismatch("metadata.namespace", body.metadata.namespace, "namespace");
+  }
 }
 
 interface BoundObject {
@@ -52,7 +63,12 @@ interface BoundObject {
   secret?: ObjectRef;
 }
 
-async function resolveBoundObject(client: ReadOnlyClient, namespace: string, account: string, ref: TokenRequestBody["spec"]["boundObjectRef"]): Promise<BoundObject> {
+async function resolveBoundObject(
+  client: ReadOnlyClient,
+  namespace: string,
+  account: string,
+  ref: TokenRequestBody["spec"]["boundObjectRef"],
+): Promise<BoundObject> {
   if (!ref) return {};
   const apiVersion = ref.apiVersion ?? "";
   const group = apiVersion.includes("/") ? apiVersion.split("/")[0]! : "";
@@ -67,7 +83,11 @@ async function resolveBoundObject(client: ReadOnlyClient, namespace: string, acc
   }
   const uid = object.metadata.uid ?? "";
   if (ref.uid && ref.uid !== uid) {
-    throw newConflict({ group: "", resource: ref.kind! }, name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+    throw newConflict(
+      { group: "", resource: ref.kind! },
+      name,
+      `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+    );
   }
   return resource === "pods" ? { pod: { name, uid } } : { secret: { name, uid } };
 }
@@ -79,7 +99,12 @@ export function tokenRequestHandler(client: ReadOnlyClient, options: TokenReques
     const body = await readTokenRequest(ctx.request);
     checkNames(body, namespace, name);
     // kube's TokenREST.Create: admission (NodeRestriction's bound-pod rule among others) before the account lookup.
-    const admitted = { apiVersion: TOKEN_REQUEST_API_VERSION, kind: TOKEN_REQUEST_KIND, metadata: { ...body.metadata, name, namespace }, spec: body.spec };
+    const admitted = {
+      apiVersion: TOKEN_REQUEST_API_VERSION,
+      kind: TOKEN_REQUEST_KIND,
+      metadata: { ...body.metadata, name, namespace },
+      spec: body.spec,
+    };
     await ctx.store.admitSubresourceCreate("token", namespace, name, admitted, ctx.user, ctx.warnings);
     const account = await ctx.store.get(namespace, name);
     const audiences = body.spec.audiences?.length ? body.spec.audiences : options.apiAudiences;
@@ -92,7 +117,15 @@ export function tokenRequestHandler(client: ReadOnlyClient, options: TokenReques
     }
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
     const serviceAccount = { name, uid: account.metadata.uid ?? "" };
-    const token = await signBoundToken(options.signingKey, { issuer: options.issuer, audiences, expirationSeconds, now, namespace, serviceAccount, ...bound });
+    const token = await signBoundToken(options.signingKey, {
+      issuer: options.issuer,
+      audiences,
+      expirationSeconds,
+      now,
+      namespace,
+      serviceAccount,
+      ...bound,
+    });
     const answer = {
       apiVersion: TOKEN_REQUEST_API_VERSION,
       kind: TOKEN_REQUEST_KIND,

@@ -20,7 +20,14 @@ export async function handleTokenReview(ctx: HandlerContext): Promise<Response> 
   if (spec.token === "") throw newBadRequest("token is required for TokenReview in authentication");
   const status = await reviewToken(ctx.services.authentication.tokens, spec, ctx.services.authentication.audiences);
   const apiVersion = `${ctx.type.group}/${ctx.type.version}`;
-  const answer = { ...review, apiVersion, kind: ctx.type.kind, metadata: { ...review.metadata, creationTimestamp: null }, spec: review.spec ?? {}, status };
+  const answer = {
+    ...review,
+    apiVersion,
+    kind: ctx.type.kind,
+    metadata: { ...review.metadata, creationTimestamp: null },
+    spec: review.spec ?? {},
+    status,
+  };
   return respondObject(answer as unknown as KubeObject, 201, ctx.encode);
 }
 

@@ -92,13 +92,19 @@ async function* eventFrames(
     }
   } catch (e) {
     if (!isStorageError(e, "Compacted")) throw e;
-    const expired: StatusError = newResourceExpired(`too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision() + 1})`);
+    const expired: StatusError = newResourceExpired(
+      `too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision() + 1})`,
+    );
     yield { type: "ERROR", object: expired.toStatus() };
   }
 }
 
 /** Events are converted one at a time, in order (custom resources may call a conversion webhook). */
-async function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((obj: KubeObject) => boolean) | undefined): Promise<Frame | null> {
+async function frameOf(
+  ctx: HandlerContext,
+  message: WatchMessage,
+  matches: ((obj: KubeObject) => boolean) | undefined,
+): Promise<Frame | null> {
   if (message.kind !== "event") return null;
   const { kv, prev } = message.event;
   const object = await ctx.store.decode(kv);
@@ -108,7 +114,11 @@ async function frameOf(ctx: HandlerContext, message: WatchMessage, matches: ((ob
 }
 
 function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
-  return { kind: ctx.type.kind, apiVersion: apiVersionOf(ctx.type.group, ctx.type.version), metadata: { resourceVersion: String(revision) } };
+  return {
+    kind: ctx.type.kind,
+    apiVersion: apiVersionOf(ctx.type.group, ctx.type.version),
+    metadata: { resourceVersion: String(revision) },
+  };
 }
 
 /** Streams the encoded frames; ends at the timeout or when the client goes away. */

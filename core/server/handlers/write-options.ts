@@ -67,7 +67,12 @@ function writeOptionErrors(query: URLSearchParams): FieldError[] {
   // ValidateFieldValidation: NotSupported with kube's sorted list of allowed directives.
   const validation = query.get("fieldValidation") ?? "";
   if (!FIELD_VALIDATION_VALUES.includes(validation)) {
-    errors.push({ type: "FieldValueNotSupported", field: "fieldValidation", value: validation, detail: `supported values: ${FIELD_VALIDATION_VALUES.map((v) => JSON.stringify(v)).join(", ")}` });
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "fieldValidation",
+      value: validation,
+      detail: `supported values: ${FIELD_VALIDATION_VALUES.map((v) => JSON.stringify(v)).join(", ")}`,
+    });
   }
   return errors;
 }
@@ -89,8 +94,12 @@ export function parseWriteQuery(query: URLSearchParams, kind: "CreateOptions" | 
 /** PatchOptions: ValidatePatchOptions adds force (non-apply patches only) and a required field manager (apply). */
 export function parsePatchQuery(query: URLSearchParams, apply: boolean): PatchQuery {
   const errors: FieldError[] = [];
-  if (!apply && query.has("force")) errors.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
-  if (apply && (query.get("fieldManager") ?? "") === "") errors.push({ type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" });
+  if (!apply && query.has("force")) {
+    errors.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
+  }
+  if (apply && (query.get("fieldManager") ?? "") === "") {
+    errors.push({ type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" });
+  }
   errors.push(...writeOptionErrors(query));
   if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errors);
   return { ...writeQueryOf(query), force: queryBool(query, "force") };
@@ -100,7 +109,9 @@ export function parsePatchQuery(query: URLSearchParams, apply: boolean): PatchQu
 export async function readObjectBody(ctx: HandlerContext, validation: FieldValidation): Promise<KubeObject> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const contentType = ctx.request.headers.get("content-type");
-  if (mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && hasProtobufEncoding(apiVersionOf(ctx.type.group, ctx.type.version), ctx.type.kind)) {
+  if (
+    mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && hasProtobufEncoding(apiVersionOf(ctx.type.group, ctx.type.version), ctx.type.kind)
+  ) {
     const decoded = checkEnvelope(ctx, decodeProtobufBody(bytes));
     ctx.logRequestObject?.(decoded);
     return decoded;
@@ -134,7 +145,11 @@ function checkEnvelope(ctx: HandlerContext, obj: KubeObject): KubeObject {
   if (obj.kind !== undefined && obj.kind !== ctx.type.kind) {
     // kube's transformDecodeError prefix; the reason after the colon is ours.
     const version = String(obj.apiVersion ?? expected).split("/").pop();
-    throw newBadRequest(`${String(obj.kind)} in version "${version}" cannot be handled as a ${ctx.type.kind}: the kind of the body is not the kind of this resource`);
+    throw newBadRequest(
+      `${
+        String(obj.kind)
+      } in version "${version}" cannot be handled as a ${ctx.type.kind}: the kind of the body is not the kind of this resource`,
+    );
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw newBadRequest("metadata must be an object");
   return obj;

@@ -53,6 +53,9 @@ test("ValidateEncryptionConfiguration: kube's messages, secrets never echoed", (
 });
 
 test("a kms provider is refused at start-up rather than silently ignored", () => {
-  const path = file("kms.yaml", `${HEAD}resources:\n- resources: [secrets]\n  providers:\n  - kms: {name: vault, endpoint: unix:///tmp/kms.sock}\n`);
+  const path = file(
+    "kms.yaml",
+    `${HEAD}resources:\n- resources: [secrets]\n  providers:\n  - kms: {name: vault, endpoint: unix:///tmp/kms.sock}\n`,
+  );
   expect(() => readEncryptionConfiguration(path)).toThrow(`${path}: resources[0].providers[0]: the kms provider is not available in kubun`);
 });

@@ -28,7 +28,10 @@ const keysOf = (sizes: number[]) =>
           v.check((secret) => decodeBase64(secret) !== undefined, 'Invalid value: "REDACTED": secrets must be base64 encoded'),
           v.check(
             (secret) => sizes.includes(decodeBase64(secret)?.length ?? -1),
-            (issue) => `Invalid value: "REDACTED": secret is not of the expected length, got ${decodeBase64(issue.input as string)?.length}, expected one of [${sizes.join(" ")}]`,
+            (issue) =>
+              `Invalid value: "REDACTED": secret is not of the expected length, got ${
+                decodeBase64(issue.input as string)?.length
+              }, expected one of [${sizes.join(" ")}]`,
           ),
         ),
       }),
@@ -45,8 +48,14 @@ const PROVIDER = v.pipe(
     kms: v.optional(v.looseObject({})),
   }),
   // kube's validateSingleProvider.
-  v.check((provider) => kindsOf(provider).length > 0, "Invalid value: provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity"),
-  v.check((provider) => kindsOf(provider).length < 2, "Invalid value: more than one provider specified in a single element, should split into different list elements"),
+  v.check(
+    (provider) => kindsOf(provider).length > 0,
+    "Invalid value: provider does not contain any of the expected providers: KMS, AESGCM, AESCBC, Secretbox, Identity",
+  ),
+  v.check(
+    (provider) => kindsOf(provider).length < 2,
+    "Invalid value: more than one provider specified in a single element, should split into different list elements",
+  ),
 );
 
 const ENCRYPTION_CONFIGURATION = v.looseObject({
@@ -80,7 +89,10 @@ function transformersOf(provider: Provider, source: string): PrefixedTransformer
   const [kind] = kindsOf(provider);
   if (kind === "identity") return [{ prefix: "", transformer: identity }];
   if (kind === "kms") throw new ConfigFileError(`${source}: the kms provider is not available in kubun; use aescbc, aesgcm or secretbox`);
-  return provider[kind!]!.keys.map((key) => ({ prefix: `k8s:enc:${kind}:v1:${key.name}:`, transformer: CIPHERS[kind!](decodeBase64(key.secret)!) }));
+  return provider[kind!]!.keys.map((key) => ({
+    prefix: `k8s:enc:${kind}:v1:${key.name}:`,
+    transformer: CIPHERS[kind!](decodeBase64(key.secret)!),
+  }));
 }
 
 /** The transformers by resource as kube names it in the file: `secrets`, `deployments.apps`, `widgets.example.com`. */
@@ -96,7 +108,10 @@ export function readEncryptionConfiguration(path: string, record?: Transformatio
   const config = parseConfig(ENCRYPTION_CONFIGURATION, document, `error while parsing file ${path}`);
   const plan: EncryptionPlan = new Map();
   for (const [index, entry] of config.resources.entries()) {
-    const transformers = new PrefixTransformers(entry.providers.flatMap((provider, j) => transformersOf(provider, `${path}: resources[${index}].providers[${j}]`)), record);
+    const transformers = new PrefixTransformers(
+      entry.providers.flatMap((provider, j) => transformersOf(provider, `${path}: resources[${index}].providers[${j}]`)),
+      record,
+    );
     // The first entry naming a resource wins, as kube's resource-to-transformer map is filled in order.
     for (const resource of entry.resources) if (!plan.has(resource)) plan.set(resource, transformers);
   }

@@ -32,5 +32,7 @@ test("a value no provider can read fails with kube's errors", () => {
   const only1 = new PrefixTransformers([key1]);
   expect(() => only1.fromStorage(bytes('{"plain":true}'), KEY)).toThrow("no matching prefix found");
   expect(() => only1.fromStorage(new PrefixTransformers([key2]).toStorage(bytes("v"), KEY), KEY)).toThrow("no matching prefix found");
-  expect(() => new PrefixTransformers([plain]).fromStorage(only1.toStorage(bytes("v"), KEY), KEY)).toThrow("identity transformer tried to read encrypted data");
+  expect(() => new PrefixTransformers([plain]).fromStorage(only1.toStorage(bytes("v"), KEY), KEY)).toThrow(
+    "identity transformer tried to read encrypted data",
+  );
 });

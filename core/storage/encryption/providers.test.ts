@@ -11,7 +11,9 @@ test("aescbc reads what an independent AES-CBC implementation (openssl) wrote in
   const secret = randomBytes(32);
   const iv = randomBytes(16);
   const plaintext = '{"kind":"Secret","data":{"password":"aGVsbG8="}}';
-  const ciphertext = execFileSync("openssl", ["enc", "-aes-256-cbc", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], { input: plaintext });
+  const ciphertext = execFileSync("openssl", ["enc", "-aes-256-cbc", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], {
+    input: plaintext,
+  });
   expect(text(aescbc(secret).fromStorage(new Uint8Array(Buffer.concat([iv, ciphertext])), KEY))).toBe(plaintext);
 });
 
@@ -20,7 +22,9 @@ test("aescbc writes what openssl decrypts, with a fresh IV each time", () => {
   const sealed = aescbc(secret).toStorage(bytes("sixteen byte val"), KEY);
   expect(sealed.length).toBe(16 + 32);
   const iv = Buffer.from(sealed.subarray(0, 16));
-  const opened = execFileSync("openssl", ["enc", "-d", "-aes-128-cbc", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], { input: Buffer.from(sealed.subarray(16)) });
+  const opened = execFileSync("openssl", ["enc", "-d", "-aes-128-cbc", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], {
+    input: Buffer.from(sealed.subarray(16)),
+  });
   expect(opened.toString()).toBe("sixteen byte val");
   expect(Buffer.from(aescbc(secret).toStorage(bytes("x"), KEY).subarray(0, 16)).equals(iv)).toBe(false);
 });
@@ -33,9 +37,18 @@ test("aescbc refuses short, misaligned and badly padded data with kube's errors"
   // Blocks encrypted without padding whose last bytes are no PKCS#7 padding.
   const iv = randomBytes(16);
   const unpadded = (block: Buffer) =>
-    new Uint8Array(Buffer.concat([iv, execFileSync("openssl", ["enc", "-aes-256-cbc", "-nopad", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], { input: block })]));
+    new Uint8Array(
+      Buffer.concat([
+        iv,
+        execFileSync("openssl", ["enc", "-aes-256-cbc", "-nopad", "-K", secret.toString("hex"), "-iv", iv.toString("hex")], {
+          input: block,
+        }),
+      ]),
+    );
   expect(() => cbc.fromStorage(unpadded(Buffer.alloc(16)), KEY)).toThrow("invalid PKCS7 data (empty or not padded)");
-  expect(() => cbc.fromStorage(unpadded(Buffer.from("fifteen bytes..\u0003".slice(0, 14) + "\u0001\u0003")), KEY)).toThrow("invalid padding on input");
+  expect(() => cbc.fromStorage(unpadded(Buffer.from("fifteen bytes..\u0003".slice(0, 14) + "\u0001\u0003")), KEY)).toThrow(
+    "invalid padding on input",
+  );
 });
 
 test("aesgcm binds the value to its storage key (kube's authenticated data) and detects tampering", () => {

@@ -15,7 +15,10 @@ export interface EncryptionConfigSource {
 
 const POLL_MS = 1000;
 
-export function encryptionConfigSource(path: string, options: { reload: boolean; metrics?: EncryptionMetrics; log: (line: string) => void }): EncryptionConfigSource {
+export function encryptionConfigSource(
+  path: string,
+  options: { reload: boolean; metrics?: EncryptionMetrics; log: (line: string) => void },
+): EncryptionConfigSource {
   let plan = readEncryptionConfiguration(path, options.metrics?.recordTransformation);
   if (!options.reload) return { current: () => plan, stop: () => {} };
   const onChange = () => {
@@ -25,7 +28,9 @@ export function encryptionConfigSource(path: string, options: { reload: boolean;
       options.log(`kubun: reloaded the encryption configuration from ${path}`);
     } catch (error) {
       options.metrics?.recordReload(false);
-      options.log(`kubun: the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`);
+      options.log(
+        `kubun: the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`,
+      );
     }
   };
   watchFile(path, { interval: POLL_MS, persistent: false }, onChange);

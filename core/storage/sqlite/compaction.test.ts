@@ -13,8 +13,9 @@ test("compact() purges history, truncates the WAL and returns free pages", async
     const value = "x".repeat(2000);
     await Promise.all(Array.from({ length: 50 }, (_, i) => storage.write({ op: "create", key: `/a/${i}`, value })));
     for (let round = 0; round < 150; round++) {
-      await Promise.all(Array.from({ length: 50 }, (_, i) =>
-        storage.write({ op: "update", key: `/a/${i}`, value: value + round, expectedRevision: 0 })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => storage.write({ op: "update", key: `/a/${i}`, value: value + round, expectedRevision: 0 })),
+      );
     }
     const sizeBefore = statSync(path).size + statSync(`${path}-wal`).size;
     await storage.compact(storage.currentRevision());

@@ -8,7 +8,9 @@ import { snapshotStatus } from "./snapshot.ts";
 
 test("pruneSnapshots() keeps the newest scheduled snapshots and leaves other files alone", () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-prune-"));
-  for (const name of ["kubun-snapshot-100.db", "kubun-snapshot-300.db", "kubun-snapshot-200.db", "manual.db"]) writeFileSync(join(dir, name), "");
+  for (const name of ["kubun-snapshot-100.db", "kubun-snapshot-300.db", "kubun-snapshot-200.db", "manual.db"]) {
+    writeFileSync(join(dir, name), "");
+  }
   expect(pruneSnapshots(dir, 2)).toEqual(["kubun-snapshot-100.db"]);
   expect(readdirSync(dir).sort()).toEqual(["kubun-snapshot-200.db", "kubun-snapshot-300.db", "manual.db"]);
 });
@@ -19,7 +21,12 @@ test("scheduleSnapshots() snapshots on its schedule (@every) and keeps `retentio
   const storage = openSqliteStorage(dbPath);
   await storage.write({ op: "create", key: "/core/configmaps/default/a", value: "{}" });
   const lines: string[] = [];
-  const snapshots = scheduleSnapshots(dbPath, { schedule: "@every 1s", retention: 2, dir: join(dir, "snapshots"), log: (line) => lines.push(line) });
+  const snapshots = scheduleSnapshots(dbPath, {
+    schedule: "@every 1s",
+    retention: 2,
+    dir: join(dir, "snapshots"),
+    log: (line) => lines.push(line),
+  });
   // Three snapshots taken, the oldest pruned (bounded wait: a loaded machine may fire timers late).
   for (let i = 0; i < 100 && lines.filter((line) => line.includes("saved snapshot")).length < 3; i++) await Bun.sleep(100);
   snapshots.stop();
@@ -35,7 +42,9 @@ test("scheduleSnapshots() snapshots on its schedule (@every) and keeps `retentio
 
 test("scheduleSnapshots() refuses a schedule that does not parse, and an empty one disables it", () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-schedule-"));
-  expect(() => scheduleSnapshots(join(dir, "kubun.db"), { schedule: "every day", retention: 1, dir, log: () => {} })).toThrow('invalid snapshot schedule "every day"');
+  expect(() => scheduleSnapshots(join(dir, "kubun.db"), { schedule: "every day", retention: 1, dir, log: () => {} })).toThrow(
+    'invalid snapshot schedule "every day"',
+  );
   scheduleSnapshots(join(dir, "kubun.db"), { schedule: "", retention: 1, dir: join(dir, "none"), log: () => {} }).stop();
   expect(readdirSync(dir)).toEqual([]);
 });

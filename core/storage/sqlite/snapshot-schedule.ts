@@ -50,7 +50,9 @@ export function scheduleSnapshots(dbPath: string, options: SnapshotScheduleOptio
     try {
       const status = saveSnapshot(dbPath, file);
       const removed = pruneSnapshots(options.dir, options.retention);
-      options.log(`kubun: saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`);
+      options.log(
+        `kubun: saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
+      );
     } catch (error) {
       options.log(`kubun: scheduled snapshot ${file} failed: ${(error as Error).message}`);
     }

@@ -62,7 +62,6 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
     db.transaction(() => {
       db.prepare("UPDATE meta SET current_rev = ?, compacted_rev = ? WHERE id = 1").run(revision, revision);
       db.exec("DELETE FROM history");
-    })
-  );
+    }));
   return { ...status, revision };
 }

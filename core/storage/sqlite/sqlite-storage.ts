@@ -93,9 +93,7 @@ export class SqliteStorage implements Storage {
   async get(key: string, revision?: number): Promise<KeyValue | null> {
     return this.#readConsistently(() => {
       const at = this.#readRevision(revision);
-      const row = at === this.#revisions.current
-        ? this.#statements.getCurrent.get(key)
-        : this.#statements.getAtRevision.get(key, at);
+      const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
       return row ? rowToKeyValue(row) : null;
     });
   }
@@ -273,5 +271,7 @@ export class SqliteStorage implements Storage {
 const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
 const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
 const reportLostEvents = (from: number, to: number) =>
-  console.error(`storage: revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`);
+  console.error(
+    `storage: revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`,
+  );
 const closedError = () => new StorageError("Closed", "storage is closed");
