@@ -64,3 +64,16 @@ test("an unknown spec.timeZone and TZ in both places are refused with 422 (valid
     'spec.schedule: Invalid value: "@every 5x": failed to parse duration @every 5x: time: invalid duration "5x"',
   );
 });
+
+test("a schedule that never fires (59 23 31 2 *) gets kube's Warning InvalidSchedule event and no Jobs (syncCronJob)", async () => {
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: cronJob("february-31", "59 23 31 2 *") })).code).toBe(0);
+  const events = await kubectlUntil(
+    server,
+    ["get", "events", "--field-selector", "involvedObject.name=february-31,reason=InvalidSchedule", "-o", "jsonpath={.items[*].message}"],
+    (out) => out !== "",
+    30_000,
+  );
+  expect(events).toBe("invalid schedule: 59 23 31 2 * : time difference between two schedules is less than 1 second");
+  const owners = await server.kubectl(["get", "jobs", "-o", 'jsonpath={range .items[*]}{.metadata.ownerReferences[0].name}{"\\n"}{end}']);
+  expect(owners.stdout.split("\n")).not.toContain("february-31");
+});

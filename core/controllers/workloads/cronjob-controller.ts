@@ -7,8 +7,9 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import { type ControllerClient, CRON_JOBS, JOBS } from "./client.ts";
-import { cronJobSchedule, mostRecentScheduleTime } from "../../api/cron.ts";
+import { type ControllerClient, CRON_JOBS, EVENTS, JOBS } from "./client.ts";
+import { cronJobSchedule, mostRecentScheduleTime, nextScheduleTime } from "../../api/cron.ts";
+import { newEvent } from "../runtime/events.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
@@ -35,13 +36,21 @@ export interface CronJobControllerOptions {
 export function startCronJobController(client: ControllerClient, options: CronJobControllerOptions = {}): ControlLoop {
   const now = options.now ?? Date.now;
   const cronJobs = client.store(CRON_JOBS);
+  // kube reports an invalid schedule once and waits for the CronJob to change; so does this, per uid and schedule.
+  const reportedInvalid = new Set<string>();
   const pass = async () => {
     const jobs = await client.list(JOBS);
     const live = (await client.list(CRON_JOBS)).filter((cj) => !cj.metadata.deletionTimestamp);
     await syncEach(
       live,
       (cj) =>
-        syncCronJob(client, cj, jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)), now()),
+        syncCronJob(
+          client,
+          cj,
+          jobs.filter((job) => job.metadata.namespace === cj.metadata.namespace && isControlledBy(job, cj)),
+          now(),
+          reportedInvalid,
+        ),
     );
   };
   return startLoop(cronJobs.storage, pass, {
@@ -55,8 +64,15 @@ function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-async function syncCronJob(client: ControllerClient, cj: KubeObject, owned: KubeObject[], now: number): Promise<void> {
+async function syncCronJob(
+  client: ControllerClient,
+  cj: KubeObject,
+  owned: KubeObject[],
+  now: number,
+  reportedInvalid: Set<string>,
+): Promise<void> {
   const spec = (cj.spec ?? {}) as CronJobSpec;
+  if (!spec.suspend && !(await scheduleFires(client, cj, spec, reportedInvalid))) return;
   const status = { ...(cj.status as Record<string, unknown> | undefined) };
   let active = owned.filter((job) => !isJobFinished(job) && !job.metadata.deletionTimestamp);
   const completed = owned.filter((job) => findCondition((job.status as JobStatus | undefined)?.conditions, "Complete")?.status === "True");
@@ -87,6 +103,23 @@ async function syncCronJob(client: ControllerClient, cj: KubeObject, owned: Kube
     await client.updateStatus(CRON_JOBS, { ...cj, status });
   }
   await pruneHistory(client, spec, owned);
+}
+
+/**
+ * kube's syncCronJob: a schedule that never fires (`59 23 31 2 *`: robfig's Next finds no time, so two schedules
+ * are 0 s apart in getMostRecentScheduleTime) gets a Warning InvalidSchedule event and no Jobs.
+ */
+async function scheduleFires(client: ControllerClient, cj: KubeObject, spec: CronJobSpec, reportedInvalid: Set<string>): Promise<boolean> {
+  const schedule = String(spec.schedule ?? "");
+  const from = Date.parse(String(cj.metadata.creationTimestamp));
+  if (nextScheduleTime(cronJobSchedule(schedule, spec.timeZone), Number.isNaN(from) ? 0 : from) !== null) return true;
+  const key = `${cj.metadata.uid}|${schedule}`;
+  if (!reportedInvalid.has(key)) {
+    reportedInvalid.add(key);
+    const message = `invalid schedule: ${schedule} : time difference between two schedules is less than 1 second`;
+    await client.create(EVENTS, newEvent(cj, { type: "Warning", reason: "InvalidSchedule", message, component: "cronjob-controller" }));
+  }
+  return false;
 }
 
 /** Active references compare without resourceVersions, which change with every Job status write. */
