@@ -20,13 +20,17 @@ function issued(issuer: X509Certificate, subject: X509Certificate): boolean {
   return issuer.ca && subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
 }
 
-/**
- * Read from the certificate itself: node:crypto's `keyUsage` means the extended key usage under Node and Bun
- * but the plain key usage under Deno.
- */
+/** node:crypto's `keyUsage` is the extended key usage under Node and Bun, but the plain key usage under Deno. */
+const KEY_USAGE_IS_EXTENDED = !("Deno" in globalThis);
+
+/** The extended key usage OIDs: cheap from node:crypto where it has them, else read from the DER (Deno). */
+function extendedKeyUsages(leaf: X509Certificate): string[] {
+  if (KEY_USAGE_IS_EXTENDED) return leaf.keyUsage ?? [];
+  return new x509.X509Certificate(leaf.raw).getExtension(x509.ExtendedKeyUsageExtension)?.usages.map(String) ?? [];
+}
+
 function allowsClientAuth(leaf: X509Certificate): boolean {
-  const extension = new x509.X509Certificate(leaf.raw).getExtension(x509.ExtendedKeyUsageExtension);
-  const usages = extension?.usages.map(String) ?? [];
+  const usages = extendedKeyUsages(leaf);
   return usages.length === 0 || usages.includes(CLIENT_AUTH_USAGE) || usages.includes(ANY_USAGE);
 }
 
