@@ -1,5 +1,8 @@
 /** The server's parsed flags (see flags.ts): one field per kube-apiserver flag kubun supports. */
-export interface ServerConfig {
+import type { AuditOptions } from "../audit/mod.ts";
+
+/** The audit flags are kube's AuditOptions, declared with the audit code that validates them. */
+export interface ServerConfig extends AuditOptions {
   securePort: number;
   bindAddress: string;
   dataDir: string;
@@ -96,30 +99,6 @@ export interface ServerConfig {
   serviceNodePortRange: string;
   /** Kube OpenAPI documents whose descriptions are served in /openapi/v2 and /openapi/v3 (kubun's own flag). */
   openapiDescriptions: string[];
-  /** Audit (kube's AuditOptions; core/audit validates them); durations in milliseconds. */
-  auditPolicyFile: string;
-  auditLogPath: string;
-  auditLogFormat: string;
-  auditLogMaxage: number;
-  auditLogMaxbackup: number;
-  auditLogMaxsize: number;
-  auditLogCompress: boolean;
-  auditLogMode: string;
-  auditLogBatchBufferSize: number;
-  auditLogBatchMaxSize: number;
-  auditLogBatchMaxWaitMs: number;
-  auditLogBatchThrottleEnable: boolean;
-  auditLogBatchThrottleQps: number;
-  auditLogBatchThrottleBurst: number;
-  auditWebhookConfigFile: string;
-  auditWebhookInitialBackoffMs: number;
-  auditWebhookMode: string;
-  auditWebhookBatchBufferSize: number;
-  auditWebhookBatchMaxSize: number;
-  auditWebhookBatchMaxWaitMs: number;
-  auditWebhookBatchThrottleEnable: boolean;
-  auditWebhookBatchThrottleQps: number;
-  auditWebhookBatchThrottleBurst: number;
   config: string;
   help: boolean;
   version: boolean;
