@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import * as v from "valibot";
-import { ConfigFileError, parseConfig } from "../config/mod.ts";
+import { ConfigFileError, invalid, parseConfig } from "../config/mod.ts";
+import { isDNS1123Subdomain } from "../api/names.ts";
 import { isPlainObject } from "../api/types.ts";
 
 export const LEVELS = ["None", "Metadata", "Request", "RequestResponse"] as const;
@@ -26,7 +27,7 @@ const omitStages = v.optional(
       v.string(),
       v.check(
         (stage) => (STAGES as readonly string[]).includes(stage),
-        (issue) => `Invalid value: ${JSON.stringify(issue.input)}: allowed stages are ${STAGES.join(",")}`,
+        invalid(`allowed stages are ${STAGES.join(",")}`),
       ),
     ),
   ),
@@ -48,25 +49,21 @@ const nonResourceUrl = v.pipe(
   v.string(),
   v.check(
     (url) => url === "*" || url.startsWith("/"),
-    (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL rules must begin with a '/' character`,
+    invalid("non-resource URL rules must begin with a '/' character"),
   ),
   v.check(
     (url) => url === "*" || url === "" || !url.slice(0, -1).includes("*"),
-    (issue) => `Invalid value: ${JSON.stringify(issue.input)}: non-resource URL wildcards '*' must be the final character of the rule`,
+    invalid("non-resource URL wildcards '*' must be the final character of the rule"),
   ),
 );
-
-/** The DNS-1123 subdomain test kube's NameIsDNSSubdomain applies to a group name. */
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 const groupResources = v.pipe(
   v.object({ group: v.optional(v.string(), ""), resources: strings, resourceNames: strings }),
   v.forward(
-    v.check((gr) => gr.group === "" || (gr.group.length <= 253 && DNS_SUBDOMAIN.test(gr.group)), (issue) => {
+    // kube's NameIsDNSSubdomain on the group, with its messages.
+    v.check((gr) => gr.group === "" || isDNS1123Subdomain(gr.group).length === 0, (issue) => {
       const group = (issue.input as { group: string }).group;
-      return `Invalid value: ${
-        JSON.stringify(group)
-      }: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+      return `Invalid value: ${JSON.stringify(group)}: ${isDNS1123Subdomain(group).join(", ")}`;
     }),
     ["group"],
   ),
