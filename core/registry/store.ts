@@ -395,6 +395,7 @@ export class ResourceStore {
     object: KubeObject,
     user: UserInfo,
     warnings: string[],
+    dryRun = false,
   ): Promise<void> {
     const admission = this.#admission?.();
     if (!admission) return;
@@ -407,8 +408,8 @@ export class ResourceStore {
       object,
       oldObject: null,
       user,
-      dryRun: false,
-      options: writeOptionsObject("CREATE", {}),
+      dryRun,
+      options: writeOptionsObject("CREATE", { dryRun }),
       warnings,
     };
     await admission.admit(write);

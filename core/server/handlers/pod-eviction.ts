@@ -65,9 +65,9 @@ function podEvictionHandler(pdbs: ResourceStore): Handler {
     const { namespace, name } = ctx.info;
     const eviction = await readEviction(ctx);
     if (eviction.metadata?.name !== name) throw newBadRequest("name in URL does not match name in Eviction object");
-    // kube's create handler admits the Eviction (NodeRestriction lets a node evict only its own pods).
-    await ctx.store.admitSubresourceCreate("eviction", namespace, name, eviction, ctx.user, ctx.warnings);
     const options = deleteOptionsOf(eviction, parseDryRun(ctx.url.searchParams, "CreateOptions"), ctx);
+    // kube's create handler admits the Eviction (NodeRestriction lets a node evict only its own pods).
+    await ctx.store.admitSubresourceCreate("eviction", namespace, name, eviction, ctx.user, ctx.warnings, options.dryRun);
     const pod = await ctx.store.get(namespace, name);
     if (canIgnorePdb(pod)) {
       const terminal = ["Succeeded", "Failed"].includes(podPhase(pod)) || pod.metadata.deletionTimestamp !== undefined;
