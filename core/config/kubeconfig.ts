@@ -40,7 +40,6 @@ const KUBECONFIG = v.looseObject({
   "current-context": optionalText,
 });
 
-export type KubeconfigCluster = v.InferOutput<typeof cluster>;
 export type KubeconfigUser = v.InferOutput<typeof user>;
 
 export interface Kubeconfig {

@@ -13,7 +13,7 @@ export class ConfigFileError extends Error {
 }
 
 /** kube's field path: `a.b[0].c`. */
-export function fieldPath(issue: v.BaseIssue<unknown>): string {
+function fieldPath(issue: v.BaseIssue<unknown>): string {
   let path = "";
   for (const item of issue.path ?? []) {
     const key = item.key;

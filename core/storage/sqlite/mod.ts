@@ -5,7 +5,7 @@ import { SqliteStorage, type SqliteStorageOptions } from "./sqlite-storage.ts";
 export { SqliteStorage } from "./sqlite-storage.ts";
 export type { SqliteStorageOptions, SqliteStorageStats } from "./sqlite-storage.ts";
 export { DEFAULT_REVISION_BUMP, restoreSnapshot, saveSnapshot, type SnapshotStatus, snapshotStatus } from "./snapshot.ts";
-export { pruneSnapshots, scheduleSnapshots } from "./snapshot-schedule.ts";
+export { scheduleSnapshots } from "./snapshot-schedule.ts";
 
 /** Opens (creating if needed) the database at `path`; ":memory:" gives a throwaway store. */
 export function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {
