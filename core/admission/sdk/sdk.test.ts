@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import requireTeamLabel from "../../../plugins/examples/require-team-label.ts";
 import { toAdmissionError } from "../errors.ts";
 import { testAttributes } from "../testing.ts";
 import type { AdmissionPlugin as ServerPlugin } from "../types.ts";
@@ -112,6 +111,12 @@ test("namespace labels of a fixture answer the client's get of the namespace", a
     { name: "dev", object: pod, namespaceLabels: { env: "dev" }, expect: { allowed: true } },
   ]);
   expect(results.every((result) => result.passed)).toBe(true);
+});
+
+const requireTeamLabel = defineAdmissionPlugin({
+  name: "require-team-label",
+  handles: { operations: ["CREATE"], resources: ["pods"] },
+  validate: (request) => request.object.metadata.labels?.team ? undefined : deny('missing required label "team"'),
 });
 
 /** What the server answers for a plugin's refusal (core/admission/errors.ts toAdmissionError, as the chain calls it). */
