@@ -13,12 +13,16 @@ import { loadAdmissionPlugins } from "./admission-plugins/load.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
+import { ADMISSION_TEST_USAGE, parseAdmissionTestArgs, runAdmissionTest } from "./plugins/admission-test-command.ts";
+import { initSdkProject, parseSdkArgs, SDK_USAGE } from "./plugins/sdk-init-command.ts";
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
   if (argv[0] === "snapshot") {
     return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
   }
+  if (argv[0] === "admission") return admissionCommand(argv.slice(1));
+  if (argv[0] === "sdk") return sdkCommand(argv.slice(1));
   const config = withFrontProxyDefaults(parseFlags(argv, env));
   if (config.help) {
     process.stdout.write(helpText());
@@ -42,6 +46,23 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
 async function kubeconfigCommand(args: string[], env: Record<string, string | undefined>): Promise<void> {
   const command = parseKubeconfigArgs(args, parseFlags([], env).dataDir);
   process.stdout.write(command.help ? KUBECONFIG_USAGE : await issueUserKubeconfig(command));
+}
+
+/** `kubun admission test PLUGIN --fixtures DIR`: exit code 1 when a fixture fails. */
+async function admissionCommand(args: string[]): Promise<void> {
+  const command = parseAdmissionTestArgs(args);
+  if (command.help) return void process.stdout.write(ADMISSION_TEST_USAGE);
+  const { output, exitCode } = await runAdmissionTest(command);
+  process.stdout.write(output);
+  process.exitCode = exitCode;
+}
+
+/** `kubun sdk init DIR`. */
+async function sdkCommand(args: string[]): Promise<void> {
+  const command = parseSdkArgs(args);
+  if (command.help) return void process.stdout.write(SDK_USAGE);
+  const written = await initSdkProject(command.dir);
+  process.stdout.write(written.map((path) => `created ${path}\n`).join(""));
 }
 
 main(process.argv.slice(2), process.env).catch((error: unknown) => {

@@ -75,14 +75,14 @@ async function answer(factory: AdmissionPluginFactory, fixture: Fixture): Promis
   const plugin = await factory({
     config: {},
     client: {
-      get: (ref) => Promise.resolve(isNamespace(ref) && namespace && ref.name === namespace ? structuredClone(namespaceObject) : null),
-      list: (ref) => Promise.resolve(isNamespace(ref) && namespace ? [structuredClone(namespaceObject)] : []),
+      get: (ref) => Promise.resolve(isNamespace(ref) && namespace && ref.name === namespace ? asJson(namespaceObject) : null),
+      list: (ref) => Promise.resolve(isNamespace(ref) && namespace ? [asJson(namespaceObject)] : []),
     },
     log: { info: () => {}, warn: () => {}, error: () => {} },
     pluginConfig: fixture.pluginConfig,
   });
   const request = fixtureRequest(fixture, namespace);
-  const before = structuredClone(request.object);
+  const before = asJson(request.object);
   const warnings: string[] = [];
   request.addWarning = (text) => warnings.push(text);
   const result = (allowed: boolean, message: string, code: number): Answer => ({
@@ -144,7 +144,7 @@ function asJson<T>(value: T): T {
 function judge(fixture: Fixture, got: Answer): FixtureResult {
   const fail = (reason: string): FixtureResult => ({ fixture: fixture.name, passed: false, reason });
   const want = fixture.expect;
-  const verdict = got.allowed ? "allowed" : `denied (${got.code}): ${got.message}`;
+  const verdict = got.allowed ? got.message : `denied (${got.code}): ${got.message}`;
   if (got.allowed !== want.allowed) return fail(`want ${want.allowed ? "allowed" : "denied"}, got ${verdict}`);
   if (want.message !== undefined && !got.message.includes(want.message)) {
     return fail(`want a message containing "${want.message}", got ${verdict}`);

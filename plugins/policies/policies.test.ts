@@ -1,0 +1,28 @@
+import { expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { type AdmissionPluginFactory, runFixtures } from "../sdk.ts";
+import { readFixtures } from "../fixture-files.ts";
+import { imageTag } from "./disallow-latest-tag.ts";
+
+const dir = new URL("./", import.meta.url).pathname;
+const policies = readdirSync(dir).filter((file) => /^[a-z].*\.ts$/.test(file) && !file.endsWith(".test.ts"));
+
+test("every policy has fixtures", () => {
+  expect(policies.length).toBe(7);
+  expect(readdirSync(`${dir}fixtures`).sort()).toEqual(policies.map((file) => file.replace(/\.ts$/, ".yaml")).sort());
+});
+
+for (const file of policies) {
+  test(`${file} answers each of its fixtures as expected`, async () => {
+    const factory = ((await import(`./${file}`)) as { default: AdmissionPluginFactory }).default;
+    const results = await runFixtures(factory, await readFixtures(`${dir}fixtures/${file.replace(/\.ts$/, ".yaml")}`));
+    expect(results.filter((result) => !result.passed)).toEqual([]);
+  });
+}
+
+test("imageTag reads the tag after the last path segment, so a registry port is not a tag", () => {
+  expect(imageTag("nginx")).toBe("");
+  expect(imageTag("registry:5000/nginx")).toBe("");
+  expect(imageTag("registry:5000/nginx:1.2")).toBe("1.2");
+  expect(imageTag("nginx@sha256:abc")).toBeUndefined();
+});
