@@ -22,8 +22,10 @@ export function sdkProjectFiles(): Record<string, string> {
     files[`sdk/${name}`] = read(SDK_DIR + name);
   }
   const example = read(`plugins/policies/${EXAMPLE}.ts`);
-  if (!example.includes('from "../sdk.ts"')) throw new Error(`plugins/policies/${EXAMPLE}.ts no longer imports ../sdk.ts`);
-  files[`${EXAMPLE}.ts`] = example.replace('from "../sdk.ts"', 'from "./sdk/mod.ts"');
+  if (!example.includes(`from "../../${SDK_DIR}mod.ts"`)) {
+    throw new Error(`plugins/policies/${EXAMPLE}.ts no longer imports the SDK as ../../${SDK_DIR}mod.ts`);
+  }
+  files[`${EXAMPLE}.ts`] = example.replace(`from "../../${SDK_DIR}mod.ts"`, 'from "./sdk/mod.ts"');
   files[`fixtures/${EXAMPLE}.yaml`] = read(`plugins/policies/fixtures/${EXAMPLE}.yaml`);
   return files;
 }

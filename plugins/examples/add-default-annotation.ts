@@ -2,7 +2,7 @@
  * Example mutating admission plugin: new ConfigMaps and Pods get an annotation recording who created them,
  * unless they already have it; a warning tells the client.
  */
-import { defineAdmissionPlugin, warn } from "../sdk.ts";
+import { defineAdmissionPlugin, warn } from "../../core/admission/sdk/mod.ts";
 
 export const ANNOTATION = "example.kubun.dev/created-by";
 

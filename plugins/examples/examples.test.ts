@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { type Fixture, runFixtures } from "../sdk.ts";
+import { type Fixture, runFixtures } from "../../core/admission/sdk/mod.ts";
 import addDefaultAnnotation, { ANNOTATION } from "./add-default-annotation.ts";
 import requireTeamLabel from "./require-team-label.ts";
 

@@ -2,7 +2,7 @@
  * Example validating admission plugin: Deployments and Pods must carry a `team` label (the label key can be
  * changed in the AdmissionConfiguration: `configuration: { label: owner }`).
  */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 
 export default defineAdmissionPlugin({
   name: "require-team-label",

@@ -1,5 +1,5 @@
 /** The pod spec inside a Pod or a workload's pod template: what the pod policies look at. */
-import type { Container, EphemeralContainer, PodSpec, TypedObject } from "../sdk.ts";
+import type { Container, EphemeralContainer, PodSpec, TypedObject } from "../../core/admission/sdk/mod.ts";
 
 /** Resources whose objects hold a pod spec (kube's pod-spec-bearing workloads, as Kyverno's autogen covers them). */
 export const POD_SPEC_RESOURCES = [

@@ -1,5 +1,5 @@
 /** Pods may not share the node's network, PID or IPC namespace: each one exposes the node's processes or traffic. */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({

@@ -1,5 +1,5 @@
 /** Pods may not mount hostPath volumes: a path on the node can hold its credentials or let a pod escape to it. */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({

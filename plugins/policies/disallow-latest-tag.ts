@@ -1,5 +1,5 @@
 /** Images must name a tag other than `latest`, or a digest: `latest` (also implied by no tag) changes under a running workload. */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { containersOf, POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 /** The tag of a reference (`registry:5000/app:1.2` → `1.2`), "" when untagged; a digest counts as pinned. */

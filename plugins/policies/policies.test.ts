@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
-import { type AdmissionPluginFactory, runFixtures } from "../sdk.ts";
+import { type AdmissionPluginFactory, runFixtures } from "../../core/admission/sdk/mod.ts";
 import { readFixtures } from "../fixture-files.ts";
 import { imageTag } from "./disallow-latest-tag.ts";
 

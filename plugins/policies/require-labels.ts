@@ -2,7 +2,7 @@
  * Pods and workloads must carry the labels the AdmissionConfiguration names (`configuration: { labels: [team] }`;
  * default `app.kubernetes.io/name`, the recommended label tools group by).
  */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 
 export default defineAdmissionPlugin({
   name: "require-labels",

@@ -1,5 +1,5 @@
 /** Containers must have a readiness probe and a liveness (or startup) probe, so traffic and restarts follow the app's health. */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({

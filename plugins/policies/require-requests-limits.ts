@@ -1,5 +1,5 @@
 /** Containers must request CPU and memory and limit memory, so the scheduler can place them and a leak cannot starve the node. */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({

@@ -2,7 +2,7 @@
  * Images must come from the registries the AdmissionConfiguration names (`configuration: { registries:
  * ["registry.example.com/"] }`, prefixes of the image reference); with none named every image is refused.
  */
-import { defineAdmissionPlugin, deny } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 import { containersOf, POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({
