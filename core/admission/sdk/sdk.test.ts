@@ -152,3 +152,26 @@ test("jsonPatch gives RFC 6902 operations with escaped pointers", () => {
   ]);
   expect(jsonPatch({ list: [1] }, { list: [1, 2] })).toEqual([{ op: "replace", path: "/list", value: [1, 2] }]);
 });
+
+test("a custom resource's fixture names its resource; without one the fixture fails saying so", async () => {
+  interface Widget {
+    apiVersion: string;
+    kind: string;
+    metadata: Pod["metadata"];
+    spec: { size: number };
+  }
+  const sizeCap = defineAdmissionPlugin<Widget>({
+    name: "size-cap",
+    handles: { operations: ["CREATE"], resources: ["widgets.example.com"] },
+    validate: (request) => (request.object?.spec.size ?? 0) > 3 ? deny("too big") : undefined,
+  });
+  const widget = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: "n" }, spec: { size: 5 } };
+  const results = await runFixtures(sizeCap, [
+    { name: "named", resource: "widgets.example.com", object: widget, expect: { allowed: false, message: "too big" } },
+    { name: "unnamed", object: widget, expect: { allowed: false } },
+  ]);
+  expect(results).toEqual([
+    { fixture: "named", passed: true, reason: "denied (403): too big" },
+    { fixture: "unnamed", passed: false, reason: 'fixture needs "resource": example.com/v1 Widget is not a built-in kind' },
+  ]);
+});
