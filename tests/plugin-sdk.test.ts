@@ -14,10 +14,12 @@ import { type CommandResult, KUBUN_BINARY, startServer } from "./harness.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const TSC = join(ROOT, "node_modules/.bin/tsc");
 const POLICIES = join(ROOT, "plugins/policies");
+/** Type-checking a project and compiling a binary take tens of seconds on a busy machine. */
+const TSC_TIMEOUT_MS = 180_000;
 
 function run(program: string, args: string[], cwd?: string): Promise<CommandResult> {
   return new Promise((done) => {
-    execFile(program, args, { cwd, timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(program, args, { cwd, timeout: TSC_TIMEOUT_MS }, (error, stdout, stderr) => {
       done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
     });
   });
@@ -56,7 +58,7 @@ export default defineAdmissionPlugin({
   const result = await run(TSC, ["-p", copy]);
   expect(result.code).not.toBe(0);
   expect(result.stdout).toContain("Property 'containerz' does not exist on type 'PodSpec'");
-});
+}, TSC_TIMEOUT_MS);
 
 test("kubun admission test passes the project's fixtures in a PASS/FAIL table, and a wrong expectation fails with exit 1", async () => {
   const passed = await run(KUBUN_BINARY, ["admission", "test", "require-labels.ts", "--fixtures", "fixtures"], project);
@@ -125,4 +127,4 @@ test("compile.sh --plugin bakes a policy into a binary that enables it by name; 
   const plain = await runKubun(join(dir, "plain-data"), ["--enable-admission-plugins=disallow-latest-tag"]);
   expect(plain).toMatchObject({ exitCode: 1 });
   expect("log" in plain && plain.log).toContain('enable-admission-plugins plugin "disallow-latest-tag" is unknown');
-});
+}, TSC_TIMEOUT_MS);
