@@ -7,6 +7,7 @@ import type { Storage } from "../storage/storage.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { ResourceStore } from "./store.ts";
+import { builtInDefinition, customDefinition, type KindDefinition } from "./definition.ts";
 import { WriteGuards } from "./write-guard.ts";
 import { WriteHooks } from "./write-hook.ts";
 import { checkNamespaceOpen } from "./namespace-gate.ts";
@@ -78,17 +79,22 @@ export class Registry {
     for (const registry of [this.#shared.root, ...this.#shared.views.values()]) registry.#stores.delete(typeId(type));
   }
 
+  /** The kind's definition: a custom resource's from its CRD (extend), else the built-in one. */
+  definition(type: ResourceType): KindDefinition {
+    const extension = this.#shared.extensions.get(typeId(type));
+    return extension ? customDefinition(type, extension) : builtInDefinition(type);
+  }
+
   store(type: ResourceType): ResourceStore {
     const id = typeId(type);
     let store = this.#stores.get(id);
     if (!store) {
-      store = new ResourceStore(type, {
+      store = new ResourceStore(this.definition(type), {
         storage: this.storage,
         namespaceGate: (ns, t, name) => checkNamespaceOpen(this.storage, ns, t, name),
         writeGate: (attempt) => this.writeGuards.check(attempt),
         admission: () => this.admission,
         writeHooks: this.writeHooks,
-        extension: this.#shared.extensions.get(id),
         actor: this.#actor,
       });
       this.#stores.set(id, store);

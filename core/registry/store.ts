@@ -1,6 +1,6 @@
 /**
  * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
- * Storage, driven by the kind's Strategy. Lists and watches live in list.ts and watch.ts.
+ * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
 import {
   newAlreadyExists,
@@ -18,8 +18,8 @@ import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
-import { type Strategy, strategyFor } from "./strategy.ts";
-import { applyDefaults } from "../schema/defaults/mod.ts";
+import type { Strategy } from "./strategy.ts";
+import type { KindDefinition } from "./definition.ts";
 import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
@@ -86,6 +86,7 @@ const MAX_UPDATE_ATTEMPTS = 16;
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 
 export class ResourceStore {
+  readonly definition: KindDefinition;
   readonly type: ResourceType;
   readonly strategy: Strategy;
   readonly qualified: QualifiedResource;
@@ -99,22 +100,23 @@ export class ResourceStore {
   readonly #conversion?: VersionConversion;
 
   constructor(
-    type: ResourceType,
+    definition: KindDefinition,
     deps: {
       storage: Storage;
       namespaceGate: NamespaceGate;
       writeGate?: WriteGate;
       admission?: () => AdmissionHook | undefined;
       writeHooks?: WriteHooks;
-      extension?: StoreExtension;
       /** An in-process API client every write of this store is made, authorized and admitted as (actor.ts). */
       actor?: StoreActor;
     },
   ) {
+    const type = definition.type;
+    this.definition = definition;
     this.type = type;
-    this.#extension = deps.extension;
+    this.#extension = definition.extension;
     this.#conversion = versionConversionFor(type);
-    this.strategy = { ...strategyFor(type), ...deps.extension?.strategy };
+    this.strategy = definition.strategy;
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
     this.#namespaceGate = deps.namespaceGate;
@@ -206,7 +208,7 @@ export class ResourceStore {
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
-    validateNewObject(this.type, obj, { extraRules: this.#extension?.validate });
+    validateNewObject(this.definition, obj);
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
@@ -376,7 +378,7 @@ export class ResourceStore {
       warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
-    if (await admission.admit(write)) applyDefaults(this.type, object);
+    if (await admission.admit(write)) this.definition.applyDefaults(object);
     return write;
   }
 
@@ -475,7 +477,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    validateNewObject(this.type, merged, { old: current, extraRules: this.#extension?.validate, subresource });
+    validateNewObject(this.definition, merged, { old: current, subresource });
     await this.#validateAdmission(admitted);
     return merged;
   }
@@ -489,8 +491,7 @@ export class ResourceStore {
     }
     // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
     if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
-    if (this.#extension) this.#extension.applyDefaults(obj);
-    else applyDefaults(this.type, obj);
+    this.definition.applyDefaults(obj);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */

@@ -156,7 +156,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const virtualHandlers = new Map([
     ...serviceAccounts.handlers,
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
-    ...scaleHandlers(),
+    ...scaleHandlers(catalog.all()),
     ...accessReviewHandlers(),
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),
@@ -178,7 +178,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     virtualHandlers,
     schemas: customResources.schemas,
     openApiDescriptions,
-    customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
