@@ -25,7 +25,8 @@ export async function publishAuthenticationTrust(
   catalog: Catalog,
   required: AuthenticationTrust,
 ): Promise<AuthenticationTrustPublisher> {
-  const store = registry.store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
+  // The server's own start-up object: a bootstrap write (Registry.bootstrapWriter()).
+  const store = registry.bootstrapWriter().store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
   const { namespace, name } = AUTHENTICATION_CONFIGMAP;
   let pass: Promise<void> = Promise.resolve();
   let scheduled = false;

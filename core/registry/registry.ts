@@ -1,7 +1,8 @@
 /**
  * All resource stores over one Storage, created on first use, plus the namespace checks they share. `as(actor)`
- * gives the same stores acting as an in-process API client (actor.ts); the root registry's writes without a
- * user are the server's own (bootstrap objects), which skip admission.
+ * gives the same stores acting as an in-process API client (actor.ts). Every write is admitted: a request's as its
+ * user, an actor's as the actor, the root registry's own as the server's loopback user; only writes through
+ * `bootstrapWriter()` (the server's start-up objects) skip admission.
  */
 import type { Storage } from "../storage/storage.ts";
 import type { ResourceType } from "./resource-type.ts";
@@ -31,11 +32,16 @@ export class Registry {
   readonly #stores = new Map<string, ResourceStore>();
   readonly #shared: Shared;
   readonly #actor?: StoreActor;
+  readonly #bootstrap: boolean;
 
-  constructor(storage: Storage, view?: { shared: Shared; actor: StoreActor; writeGuards: WriteGuards; writeHooks: WriteHooks }) {
+  constructor(
+    storage: Storage,
+    view?: { shared: Shared; actor?: StoreActor; bootstrap?: true; writeGuards: WriteGuards; writeHooks: WriteHooks },
+  ) {
     this.storage = storage;
     this.#shared = view?.shared ?? { admission: undefined, extensions: new Map(), views: new Map(), root: this };
     this.#actor = view?.actor;
+    this.#bootstrap = view?.bootstrap === true;
     if (view) {
       this.writeGuards = view.writeGuards;
       this.writeHooks = view.writeHooks;
@@ -58,6 +64,27 @@ export class Registry {
     if (!view) {
       view = new Registry(this.storage, { shared: this.#shared, actor, writeGuards: this.writeGuards, writeHooks: this.writeHooks });
       this.#shared.views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * The same stores, every write the server's own bootstrap write, which skips admission and write guards: system
+   * namespaces, bootstrap RBAC, local APIServices, the extension-apiserver-authentication ConfigMap, the kubernetes
+   * Service. Only the root registry has one: an actor (a controller) never skips admission.
+   */
+  bootstrapWriter(): Registry {
+    if (this.#actor) throw new Error(`${this.#actor.user.username} cannot write as the server's bootstrap: its writes are admitted`);
+    if (this.#bootstrap) return this;
+    let view = this.#shared.views.get(BOOTSTRAP_VIEW);
+    if (!view) {
+      view = new Registry(this.storage, {
+        shared: this.#shared,
+        bootstrap: true,
+        writeGuards: this.writeGuards,
+        writeHooks: this.writeHooks,
+      });
+      this.#shared.views.set(BOOTSTRAP_VIEW, view);
     }
     return view;
   }
@@ -96,12 +123,16 @@ export class Registry {
         admission: () => this.admission,
         writeHooks: this.writeHooks,
         actor: this.#actor,
+        bootstrap: this.#bootstrap,
       });
       this.#stores.set(id, store);
     }
     return store;
   }
 }
+
+/** The key of the bootstrap view among the actor views (no user name has a space). */
+const BOOTSTRAP_VIEW = "bootstrap writes";
 
 function typeId(type: ResourceType): string {
   return `${type.group}/${type.version}/${type.resource}`;

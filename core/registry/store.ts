@@ -49,7 +49,7 @@ export interface WriteOptions {
   forceAllowCreate?: boolean;
   /** The body is a client's whole object (PUT): see update-version.ts for what its resourceVersion means. */
   replace?: boolean;
-  /** Who writes; absent for the server's own writes, which write guards do not check. */
+  /** Who writes; absent for the server's own writes, admitted as its loopback user (LOOPBACK_USER) unless bootstrap. */
   user?: UserInfo;
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
@@ -63,7 +63,7 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   /** What happens to dependents (see delete-propagation.ts); absent = the object's finalizers or the kind's default. */
   propagationPolicy?: PropagationPolicy;
-  /** Who deletes; absent for the server's own deletes, which skip admission. */
+  /** Who deletes; absent for the server's own deletes, admitted as its loopback user unless bootstrap. */
   user?: UserInfo;
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
@@ -84,6 +84,8 @@ export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
 const MAX_UPDATE_ATTEMPTS = 16;
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
+/** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
+export const LOOPBACK_USER: UserInfo = { username: "system:apiserver", groups: ["system:masters"] };
 
 export class ResourceStore {
   readonly definition: KindDefinition;
@@ -97,6 +99,7 @@ export class ResourceStore {
   readonly #writeHooks?: WriteHooks;
   readonly #extension?: StoreExtension;
   readonly #actor?: StoreActor;
+  readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
 
   constructor(
@@ -109,6 +112,8 @@ export class ResourceStore {
       writeHooks?: WriteHooks;
       /** An in-process API client every write of this store is made, authorized and admitted as (actor.ts). */
       actor?: StoreActor;
+      /** Every write is the server's own bootstrap write, which skips admission (Registry.bootstrapWriter()). */
+      bootstrap?: boolean;
     },
   ) {
     const type = definition.type;
@@ -124,6 +129,7 @@ export class ResourceStore {
     this.#admission = deps.admission;
     this.#writeHooks = deps.writeHooks;
     this.#actor = deps.actor;
+    this.#bootstrap = deps.bootstrap === true;
   }
 
   /** Authorizes, as this store's actor, a request the store does not make itself (a pods/binding create); nothing without an actor. */
@@ -142,6 +148,14 @@ export class ResourceStore {
     if (!this.#actor) return options;
     await this.authorizeActor(verb, namespace, name, subresource);
     return { ...options, user: options.user ?? this.#actor.user };
+  }
+
+  /**
+   * Who a write is admitted and write-guarded as: the request's or actor's user, else the server's loopback user;
+   * nobody, so no admission, only for a bootstrap store's writes (Registry.bootstrapWriter()).
+   */
+  #admittedUser(options: { user?: UserInfo }): UserInfo | undefined {
+    return this.#bootstrap ? undefined : options.user ?? LOOPBACK_USER;
   }
 
   get storage(): Storage {
@@ -342,10 +356,11 @@ export class ResourceStore {
     oldObject: KubeObject | null,
     options: WriteOptions,
   ): Promise<void> {
-    if (!this.#writeGate || !options.user) return;
+    const user = this.#admittedUser(options);
+    if (!this.#writeGate || !user) return;
     await this.#writeGate({
       operation,
-      user: options.user,
+      user,
       type: this.type,
       namespace,
       object,
@@ -363,7 +378,8 @@ export class ResourceStore {
     options: WriteOptions,
   ): Promise<AdmittedWrite | null> {
     const admission = this.#admission?.();
-    if (!admission || !options.user) return null;
+    const user = this.#admittedUser(options);
+    if (!admission || !user) return null;
     const write: AdmittedWrite = {
       operation,
       type: this.type,
@@ -372,7 +388,7 @@ export class ResourceStore {
       name: String(object.metadata.name ?? ""),
       object,
       oldObject,
-      user: options.user,
+      user,
       dryRun: options.dryRun ?? false,
       options: writeOptionsObject(operation, options),
       warnings: options.warnings,
@@ -421,7 +437,8 @@ export class ResourceStore {
   /** Both admission phases for a user's delete, with the stored object as oldObject (kube's deleteValidation). */
   async #admitDelete(namespace: string, current: KubeObject, options: DeleteOptions): Promise<void> {
     const admission = this.#admission?.();
-    if (!admission || !options.user) return;
+    const user = this.#admittedUser(options);
+    if (!admission || !user) return;
     const write: AdmittedWrite = {
       operation: "DELETE",
       type: this.type,
@@ -430,7 +447,7 @@ export class ResourceStore {
       name: String(current.metadata.name),
       object: null,
       oldObject: current,
-      user: options.user,
+      user,
       dryRun: options.dryRun ?? false,
       options: deleteOptionsObject(options),
       auditAnnotations: options.auditAnnotations,
