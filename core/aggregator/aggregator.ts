@@ -38,7 +38,7 @@ export class Aggregator {
   readonly #store: ResourceStore;
   /** The local APIServices' reconciliation: bootstrap writes (Registry.bootstrapWriter()). */
   readonly #localAPIServices: ResourceStore;
-  readonly #storage: Registry["storage"];
+  readonly #registry: Registry;
   readonly #apiServices: Informer;
   readonly #services: Informer;
   readonly #endpoints: Informer;
@@ -54,7 +54,7 @@ export class Aggregator {
   private constructor(registry: Registry, catalog: Catalog, options: AggregatorOptions) {
     const type = (group: string, resource: string) => catalog.byGroupVersionResource(group, "v1", resource)!;
     this.#catalog = catalog;
-    this.#storage = registry.storage;
+    this.#registry = registry;
     this.#store = registry.store(type("apiregistration.k8s.io", "apiservices"));
     this.#localAPIServices = registry.bootstrapWriter().store(type("apiregistration.k8s.io", "apiservices"));
     this.#apiServices = new Informer(type("apiregistration.k8s.io", "apiservices"));
@@ -74,7 +74,7 @@ export class Aggregator {
   }
 
   async #start(): Promise<void> {
-    await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#storage)));
+    await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#registry)));
     this.#stops.push(this.#apiServices.onChange((event) => this.#onAPIService(event)));
     for (const informer of [this.#services, this.#endpoints]) {
       this.#stops.push(informer.onChange((event) => this.#enqueueBackedBy(event.object)));

@@ -7,7 +7,6 @@ import { isAlreadyExists, isNotFound } from "../api/errors.ts";
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type AuthenticationTrust, authenticationTrustData } from "./authentication-trust-data.ts";
@@ -59,7 +58,7 @@ export async function publishAuthenticationTrust(
     scheduled = true;
     pass = pass.then(sync).catch((e) => console.error(`kubun: ${namespace}/${name}:`, e instanceof Error ? e.message : String(e)));
   };
-  const follow = await followCollection(registry.storage, collectionPrefix(store.type, namespace), (event) => {
+  const follow = await registry.follow(collectionPrefix(store.type, namespace), (event) => {
     if (event.object.metadata.name === name) schedule();
   });
   schedule();

@@ -5,6 +5,8 @@
  * `bootstrapWriter()` (the server's start-up objects) skip admission.
  */
 import type { Storage } from "../storage/storage.ts";
+import { WatchBroker } from "../watch/mod.ts";
+import { type CollectionEvent, type CollectionFollow, followCollection } from "./collection-follow.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { ResourceStore } from "./store.ts";
@@ -17,6 +19,7 @@ import type { StoreActor } from "./actor.ts";
 
 /** What a registry and its acting views share. */
 interface Shared {
+  readonly broker: WatchBroker;
   admission: AdmissionHook | undefined;
   readonly extensions: Map<string, StoreExtension>;
   readonly views: Map<string, Registry>;
@@ -24,7 +27,8 @@ interface Shared {
 }
 
 export class Registry {
-  readonly storage: Storage;
+  /** Private: every write goes through a store, every follower through the broker (the store is the only write path). */
+  readonly #storage: Storage;
   /** Checks every store runs on users' creates and updates. */
   readonly writeGuards = new WriteGuards();
   /** Steps every store runs on all creates and updates, the server's own included (write-hook.ts). */
@@ -34,18 +38,36 @@ export class Registry {
   readonly #actor?: StoreActor;
   readonly #bootstrap: boolean;
 
+  /** `broker` is the server's watch broker over `storage`; without one the registry makes its own. */
   constructor(
     storage: Storage,
+    broker?: WatchBroker,
     view?: { shared: Shared; actor?: StoreActor; bootstrap?: true; writeGuards: WriteGuards; writeHooks: WriteHooks },
   ) {
-    this.storage = storage;
-    this.#shared = view?.shared ?? { admission: undefined, extensions: new Map(), views: new Map(), root: this };
+    this.#storage = storage;
+    this.#shared = view?.shared ??
+      { broker: broker ?? new WatchBroker(storage), admission: undefined, extensions: new Map(), views: new Map(), root: this };
     this.#actor = view?.actor;
     this.#bootstrap = view?.bootstrap === true;
     if (view) {
       this.writeGuards = view.writeGuards;
       this.writeHooks = view.writeHooks;
     }
+  }
+
+  /** The watch broker over the registry's storage: in-process followers (informers, control loops) hang on it. */
+  get broker(): WatchBroker {
+    return this.#shared.broker;
+  }
+
+  /** Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker. */
+  follow(prefix: string, onEvent: (event: CollectionEvent) => void): Promise<CollectionFollow> {
+    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent);
+  }
+
+  /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */
+  checkNamespaceOpen(namespace: string, type: ResourceType, name: string): Promise<void> {
+    return checkNamespaceOpen(this.#storage, namespace, type, name);
   }
 
   /** The admission chain users' (and actors') writes go through; set once at start (core/admission). */
@@ -62,7 +84,12 @@ export class Registry {
     const key = actor.user.username;
     let view = this.#shared.views.get(key);
     if (!view) {
-      view = new Registry(this.storage, { shared: this.#shared, actor, writeGuards: this.writeGuards, writeHooks: this.writeHooks });
+      view = new Registry(this.#storage, undefined, {
+        shared: this.#shared,
+        actor,
+        writeGuards: this.writeGuards,
+        writeHooks: this.writeHooks,
+      });
       this.#shared.views.set(key, view);
     }
     return view;
@@ -78,7 +105,7 @@ export class Registry {
     if (this.#bootstrap) return this;
     let view = this.#shared.views.get(BOOTSTRAP_VIEW);
     if (!view) {
-      view = new Registry(this.storage, {
+      view = new Registry(this.#storage, undefined, {
         shared: this.#shared,
         bootstrap: true,
         writeGuards: this.writeGuards,
@@ -117,8 +144,9 @@ export class Registry {
     let store = this.#stores.get(id);
     if (!store) {
       store = new ResourceStore(this.definition(type), {
-        storage: this.storage,
-        namespaceGate: (ns, t, name) => checkNamespaceOpen(this.storage, ns, t, name),
+        storage: this.#storage,
+        changes: this.#shared.broker,
+        namespaceGate: (ns, t, name) => checkNamespaceOpen(this.#storage, ns, t, name),
         writeGate: (attempt) => this.writeGuards.check(attempt),
         admission: () => this.admission,
         writeHooks: this.writeHooks,

@@ -12,7 +12,8 @@ import {
   type QualifiedResource,
 } from "../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
-import { isStorageError, type KeyValue, type Storage } from "../storage/storage.ts";
+import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
@@ -93,6 +94,7 @@ export class ResourceStore {
   readonly strategy: Strategy;
   readonly qualified: QualifiedResource;
   readonly #storage: Storage;
+  readonly #changes: WatchBroker;
   readonly #namespaceGate: NamespaceGate;
   readonly #writeGate?: WriteGate;
   readonly #admission?: () => AdmissionHook | undefined;
@@ -110,6 +112,8 @@ export class ResourceStore {
       writeGate?: WriteGate;
       admission?: () => AdmissionHook | undefined;
       writeHooks?: WriteHooks;
+      /** The watch broker over `storage`, which control loops follow (changes). */
+      changes: WatchBroker;
       /** An in-process API client every write of this store is made, authorized and admitted as (actor.ts). */
       actor?: StoreActor;
       /** Every write is the server's own bootstrap write, which skips admission (Registry.bootstrapWriter()). */
@@ -124,6 +128,7 @@ export class ResourceStore {
     this.strategy = definition.strategy;
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
+    this.#changes = deps.changes;
     this.#namespaceGate = deps.namespaceGate;
     this.#writeGate = deps.writeGate;
     this.#admission = deps.admission;
@@ -158,8 +163,36 @@ export class ResourceStore {
     return this.#bootstrap ? undefined : options.user ?? LOOPBACK_USER;
   }
 
-  get storage(): Storage {
-    return this.#storage;
+  /** Where in-process followers of this store's objects hang (a control loop's triggers): the watch broker. */
+  get changes(): Pick<WatchBroker, "follow"> {
+    return this.#changes;
+  }
+
+  /** A page of the stored objects under `prefix`, as stored (list.ts; CRD cleanup, which must not convert). */
+  range(prefix: string, options?: RangeOptions): Promise<RangeResult> {
+    return this.#storage.range(prefix, options);
+  }
+
+  /**
+   * kube's Store.Storage.GuaranteedUpdate: `change` turns the stored object into the one to write, skipping the
+   * strategy, validation and admission, as the REST endpoints kube writes that way do (BindingREST's
+   * setPodHostAndAnnotations). Retried from a fresh read when another write got in between.
+   */
+  async guaranteedUpdate(namespace: string, name: string, change: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) throw newNotFound(this.qualified, name);
+      const next = change(await this.decode(kv));
+      try {
+        return await this.decode(
+          await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision }),
+        );
+      } catch (e) {
+        if (!isStorageError(e, "Conflict")) throw e;
+      }
+    }
+    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
   /** True for a custom resource whose CRD is terminating; its creates are refused. */

@@ -116,9 +116,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
-  const registry = new Registry(storage);
+  const registry = new Registry(storage, broker);
   await ensureSystemNamespaces(registry, catalog);
-  const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
+  const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
   });
