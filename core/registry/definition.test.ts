@@ -36,6 +36,7 @@ function contradictions(id: string, facts: KindFacts): string[] {
     [facts.allowCreateOnUpdate === true && !(verbs.has("update") && verbs.has("create")), "create-on-update without create and update"],
     [facts.conditionalUpdateOnly === true && !verbs.has("update"), "an update rule without update"],
     [facts.returnsDeletedObject === true && !verbs.has("delete"), "a DELETE answer without delete"],
+    [facts.orphansDependents === true && !verbs.has("delete"), "a garbage-collection policy without delete"],
     [
       (hooks.checkGracefulDelete ?? hooks.holdsDeletion ?? hooks.markTerminating) !== undefined && !verbs.has("delete"),
       "deletion hooks without delete",

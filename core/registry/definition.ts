@@ -81,6 +81,7 @@ function strategyOf(type: ResourceType, facts: KindFacts): Strategy {
     allowCreateOnUpdate: facts.allowCreateOnUpdate === true,
     allowUnconditionalUpdate: facts.conditionalUpdateOnly !== true,
     hasStatus,
+    defaultPropagation: facts.orphansDependents ? "Orphan" : "Background",
     returnsDeletedObject: type.deleteReturnsObject === true || facts.returnsDeletedObject === true,
     ...(clearsStatus ? { initialStatus: () => undefined } : {}),
     ...facts.hooks,

@@ -31,7 +31,10 @@ import * as rules from "./validation/mod.ts";
 import type { KindRules } from "./validation/mod.ts";
 
 /** The strategy's functions (kube's PrepareForCreate/Update, CheckGracefulDelete, BeginUpdate, ...). */
-export type StrategyHooks = Omit<Partial<Strategy>, "tracksGeneration" | "allowCreateOnUpdate" | "allowUnconditionalUpdate" | "hasStatus">;
+export type StrategyHooks = Omit<
+  Partial<Strategy>,
+  "tracksGeneration" | "allowCreateOnUpdate" | "allowUnconditionalUpdate" | "hasStatus" | "defaultPropagation"
+>;
 
 export interface KindFacts {
   /** metadata.generation is kept (the strategy's PrepareForCreate sets 1, PrepareForUpdate bumps it). */
@@ -42,6 +45,8 @@ export interface KindFacts {
   conditionalUpdateOnly?: true;
   /** The status subresource's PrepareForCreate keeps the client's status (the kubelet reports its Node's). */
   keepsStatusOnCreate?: true;
+  /** DefaultGarbageCollectionPolicy is OrphanDependents (dependents stay when a delete names no policy). */
+  orphansDependents?: true;
   /** A REST wrapper answers DELETE with the object although kube's OpenAPI documents a Status (namespaces). */
   returnsDeletedObject?: true;
   hooks?: StrategyHooks;
@@ -169,6 +174,8 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "batch/cronjobs": { tracksGeneration: true, rules: { create: rules.validateCronJob }, printer: printers.cronJobPrinter },
   "batch/jobs": {
     tracksGeneration: true,
+    // jobStrategy.DefaultGarbageCollectionPolicy: batch/v1 keeps orphaning pods, for compatibility.
+    orphansDependents: true,
     hooks: { prepareForCreate: generateJobSelector },
     rules: { create: rules.validateJob, update: rules.validateJobUpdate },
     printer: printers.jobPrinter,

@@ -342,7 +342,7 @@ export class ResourceStore {
       const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
       const propagated = gracePending
         ? undefined
-        : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
+        : finalizersAfterDelete(this.strategy.defaultPropagation, current.metadata.finalizers ?? [], options.propagationPolicy);
       const finalizers = propagated ?? current.metadata.finalizers ?? [];
       // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
       const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;

@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import type { UserInfo } from "../auth/user.ts";
+import type { PropagationPolicy } from "./delete-propagation.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -17,6 +18,8 @@ export interface Strategy {
   allowUnconditionalUpdate: boolean;
   /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
   hasStatus: boolean;
+  /** What happens to dependents when a delete names no policy (the strategy's DefaultGarbageCollectionPolicy). */
+  defaultPropagation: PropagationPolicy;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
   initialStatus?: (obj: KubeObject) => unknown;
   /** Deletion answers with the deleted object instead of a Status (the Store's ReturnDeletedObject). */
