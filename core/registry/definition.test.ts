@@ -10,7 +10,7 @@ import { DEFAULTERS } from "../schema/defaults/mod.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import { builtInCatalog } from "./catalog.ts";
 import { builtInDefinition, customDefinition } from "./definition.ts";
-import { KIND_FACTS, type KindFacts } from "./kind-facts.ts";
+import { KIND_FACTS, type KindFacts, kindFactsOf } from "./kind-facts.ts";
 import type { ResourceType } from "./resource-type.ts";
 
 const TYPES = builtInCatalog().all();
@@ -93,6 +93,8 @@ test("kinds kube prints with the default Name / Created At columns have no print
   ) {
     expect(of(group, resource).printer).toBeUndefined();
   }
+  // A resource name that is an Object.prototype member is no entry of the table.
+  expect(kindFactsOf("", "toString")).toBeUndefined();
   expect(of("", "events").fields).toBe(CORE_EVENT_FIELDS);
   expect(of("apps", "deployments").fields).toBe(DEFAULT_FIELDS);
 });
