@@ -7,7 +7,6 @@ import { isAlreadyExists, isNotFound } from "../api/errors.ts";
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type AuthenticationTrust, authenticationTrustData } from "./authentication-trust-data.ts";
@@ -25,7 +24,8 @@ export async function publishAuthenticationTrust(
   catalog: Catalog,
   required: AuthenticationTrust,
 ): Promise<AuthenticationTrustPublisher> {
-  const store = registry.store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
+  // The server's own start-up object: a bootstrap write (Registry.bootstrapWriter()).
+  const store = registry.bootstrapWriter().store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
   const { namespace, name } = AUTHENTICATION_CONFIGMAP;
   let pass: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -58,7 +58,7 @@ export async function publishAuthenticationTrust(
     scheduled = true;
     pass = pass.then(sync).catch((e) => console.error(`kubun: ${namespace}/${name}:`, e instanceof Error ? e.message : String(e)));
   };
-  const follow = await followCollection(registry.storage, collectionPrefix(store.type, namespace), (event) => {
+  const follow = await registry.follow(collectionPrefix(store.type, namespace), (event) => {
     if (event.object.metadata.name === name) schedule();
   });
   schedule();

@@ -2,7 +2,7 @@
 import { isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { type CollectionEvent, type CollectionFollow, followCollection } from "../registry/collection-follow.ts";
+import type { CollectionEvent, CollectionFollow } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { listObjects } from "../registry/list.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -47,7 +47,7 @@ export function readOnlyClient(registry: Registry, catalog: Catalog): ReadOnlyCl
       return page.list.items;
     },
     watch(ref, onEvent) {
-      return followCollection(registry.storage, collectionPrefix(storeOf(ref).type, ""), onEvent);
+      return registry.follow(collectionPrefix(storeOf(ref).type, ""), onEvent);
     },
   };
 }

@@ -9,7 +9,6 @@ import { labelSelectorFromObject, matchesLabels } from "../api/label-selector.ts
 import type { KubeObject } from "../api/types.ts";
 import { aggregationSelectorsOf, RBAC_GROUP } from "../auth/rbac/policy-types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 
@@ -57,7 +56,7 @@ export async function startClusterRoleAggregation(registry: Registry, catalog: C
     scheduled = true;
     pass = pass.then(sync);
   };
-  const follow = await followCollection(registry.storage, collectionPrefix(store.type, ""), (event) => {
+  const follow = await registry.follow(collectionPrefix(store.type, ""), (event) => {
     const name = String(event.object.metadata.name);
     if (event.type === "DELETED") roles.delete(name);
     else roles.set(name, event.object);

@@ -29,7 +29,7 @@ export const namespaceController: Controller = {
       if (event.type !== "DELETED" && event.object.metadata.deletionTimestamp) queue.add(keyOf(event.object));
     });
     // A deleted object may be the last one a terminating namespace waits for.
-    const unsubscribe = ctx.registry.storage.subscribe((event) => {
+    const unsubscribe = ctx.registry.broker.follow("/", (event) => {
       if (event.type !== "DELETED") return;
       const namespace = event.kv.key.split("/")[3];
       if (namespace && namespaces.get("", namespace)?.metadata.deletionTimestamp) queue.add(namespace);

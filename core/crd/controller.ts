@@ -6,7 +6,6 @@
 import { isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { deleteCustomResources } from "./cleanup.ts";
@@ -147,7 +146,7 @@ export async function startCRDController(
     timers.add(timer);
   };
 
-  const follow = await followCollection(registry.storage, collectionPrefix(crdType, ""), (event) => {
+  const follow = await registry.follow(collectionPrefix(crdType, ""), (event) => {
     const name = event.object.metadata.name as string;
     if (event.type === "DELETED") known.delete(name);
     else known.set(name, event.object as CustomResourceDefinition);

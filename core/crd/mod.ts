@@ -1,9 +1,7 @@
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): what the server starts and the hooks it wires in. */
-import type { Printer } from "../api/printers/mod.ts";
 import { readOnlyClient } from "../auth/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Handler } from "../server/handlers/context.ts";
 import { startCRDController } from "./controller.ts";
@@ -13,8 +11,6 @@ import { CustomResourceServing } from "./serving.ts";
 export interface CustomResources {
   /** Built-in plus custom resource schemas, for OpenAPI. */
   schemas: SchemaLookup;
-  /** The Table printer of a custom resource type; undefined for other types. */
-  printerFor(type: ResourceType): Printer | undefined;
   stop(): void;
 }
 
@@ -38,7 +34,6 @@ export async function startCustomResources(
   const controller = await startCRDController(registry, catalog, { serving });
   return {
     schemas: schemas.lookup,
-    printerFor: (type) => serving.printerFor(type),
     stop: () => controller.stop(),
   };
 }

@@ -1,8 +1,7 @@
 /**
  * Serving a CRD's resource types: catalog entries (discovery, routing, OpenAPI follow the catalog), the store
- * extensions, printers, scale handlers and published schemas, replaced as a whole when the CRD changes.
+ * extensions (definitions, printers included), scale handlers and published schemas, replaced as a whole when the CRD changes.
  */
-import type { Printer } from "../api/printers/mod.ts";
 import type { ReadOnlyClient } from "../auth/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -13,7 +12,6 @@ import { converterFor } from "./conversion/converter.ts";
 import { type CRDNames, type CustomResourceDefinition, storageVersionOf } from "./crd.ts";
 import type { CustomSchemas } from "./custom-schemas.ts";
 import { customResourceExtension } from "./extension.ts";
-import { customResourcePrinter } from "./printer.ts";
 import { definitionName, publishedSchema } from "./published-schema.ts";
 import { resourceTypesOf } from "./resource-types.ts";
 import { customScaleHandler } from "./scale.ts";
@@ -36,15 +34,9 @@ export class CustomResourceServing {
   readonly #deps: ServingDeps;
   /** CRD name → the types it serves. */
   readonly #served = new Map<string, ResourceType[]>();
-  readonly #printers = new Map<string, Printer>();
 
   constructor(deps: ServingDeps) {
     this.#deps = deps;
-  }
-
-  /** The Table printer of a custom resource type, if `type` is one. */
-  printerFor(type: ResourceType): Printer | undefined {
-    return this.#printers.get(typeKey(type));
   }
 
   /** The types a CRD serves now (empty when it serves none). */
@@ -72,7 +64,6 @@ export class CustomResourceServing {
     for (const type of types) {
       const version = crd.spec.versions.find((v) => v.name === type.version)!;
       this.#deps.registry.extend(type, customResourceExtension(crd, version, storage.name, convert));
-      this.#printers.set(typeKey(type), customResourcePrinter(version.additionalPrinterColumns));
       this.#deps.catalog.add(type);
     }
     // One handler per resource (handler keys carry no version); it reads the paths of the requested version.
@@ -95,7 +86,6 @@ export class CustomResourceServing {
   #remove(type: ResourceType): void {
     this.#deps.catalog.remove(type.group, type.version, type.resource);
     this.#deps.registry.forget(type);
-    this.#printers.delete(typeKey(type));
     this.#deps.handlers.delete(virtualHandlerKey(type.group, type.resource, "scale"));
   }
 }

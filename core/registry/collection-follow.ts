@@ -1,9 +1,11 @@
 /**
  * Follows one collection the way an informer does: every current object as ADDED, then each committed change,
- * handed over synchronously right after its commit, so a reader sees a write before its request is answered.
+ * handed over synchronously right after its commit (by the watch broker), so a reader sees a write before its
+ * request is answered. Registry.follow() is the way in.
  */
 import type { KubeObject } from "../api/types.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
 
 export interface CollectionEvent {
@@ -16,7 +18,8 @@ export interface CollectionFollow {
 }
 
 export async function followCollection(
-  storage: Storage,
+  storage: Pick<Storage, "range">,
+  broker: Pick<WatchBroker, "follow">,
   prefix: string,
   onEvent: (event: CollectionEvent) => void,
 ): Promise<CollectionFollow> {
@@ -30,9 +33,8 @@ export async function followCollection(
   };
   const early: StorageEvent[] = [];
   let live = false;
-  // Subscribe before listing so nothing committed in between is missed.
-  const unsubscribe = storage.subscribe((event) => {
-    if (!event.kv.key.startsWith(prefix)) return;
+  // Follow before listing so nothing committed in between is missed.
+  const unsubscribe = broker.follow(prefix, (event) => {
     if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
     else early.push(event);
   });

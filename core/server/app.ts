@@ -8,14 +8,10 @@ import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
 import { isPrettyPrint } from "../api/query-params.ts";
-import { type Printer, printerFor } from "../api/printers/mod.ts";
-import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
-import { apiVersionOf, type KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
-import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
@@ -74,8 +70,6 @@ export interface AppDeps {
   schemas?: SchemaLookup;
   /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
   openApiDescriptions?: Descriptions;
-  /** Table printers of types defined at run time (custom resources). */
-  customPrinter?: (type: ResourceType) => Printer | undefined;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
@@ -311,27 +305,29 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
+  const store = deps.registry.store(type!);
+  const definition = store.definition;
   const ctx = {
     request: c.req.raw,
     url,
     info,
     type: type!,
-    store: deps.registry.store(type!),
+    store,
     storage: deps.storage,
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), {
         allowTable: reads,
-        allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind),
+        allowProtobuf: definition.protobuf,
       }),
       pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
-      printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
+      printer: definition.printer,
     },
     warnings: [] as string[],
     logRequestObject: audit && ((object: unknown) =>
       logRequestObject(audit, info, object, (copy) => {
-        if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+        if (copy.kind === type!.kind) definition.applyDefaults(copy as KubeObject);
       })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),

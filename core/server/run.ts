@@ -116,9 +116,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
-  const registry = new Registry(storage);
+  const registry = new Registry(storage, broker);
   await ensureSystemNamespaces(registry, catalog);
-  const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
+  const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
   });
@@ -156,7 +156,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const virtualHandlers = new Map([
     ...serviceAccounts.handlers,
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
-    ...scaleHandlers(),
+    ...scaleHandlers(catalog.all()),
     ...accessReviewHandlers(),
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),
@@ -178,7 +178,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     virtualHandlers,
     schemas: customResources.schemas,
     openApiDescriptions,
-    customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,

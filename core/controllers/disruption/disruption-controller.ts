@@ -90,7 +90,7 @@ export const disruptionController: Controller = {
     const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" });
     const watched = [PODDISRUPTIONBUDGETS, PODS, REPLICA_SETS, DEPLOYMENTS, STATEFUL_SETS, REPLICATION_CONTROLLERS];
     const prefixes = watched.map((ref) => collectionPrefix(client.store(ref).type, ""));
-    const loop = startLoop(client.store(PODS).storage, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });
+    const loop = startLoop(client.store(PODS).changes, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });
     ctx.signal.addEventListener("abort", () => loop.stop(), { once: true });
   },
 };

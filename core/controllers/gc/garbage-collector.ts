@@ -25,7 +25,7 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
     }
   };
   // Owners going away (deleted, or terminating with a finalizer) are what the collector acts on.
-  return startLoop(registry.storage, pass, {
+  return startLoop(registry.broker, pass, {
     name: "garbage-collector",
     prefixes: ["/"],
     resyncMs: RESYNC_MS,

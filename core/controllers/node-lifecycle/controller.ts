@@ -90,7 +90,7 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
   const nodeStore = client.store(NODES);
   // A zero --node-monitor-period would spin; passes come at least every tenth of a second apart.
   const resyncMs = Math.max(settings.monitorPeriodMs, 100);
-  return startLoop(nodeStore.storage, pass, { name: "nodelifecycle", prefixes: [collectionPrefix(nodeStore.type, "")], resyncMs });
+  return startLoop(nodeStore.changes, pass, { name: "nodelifecycle", prefixes: [collectionPrefix(nodeStore.type, "")], resyncMs });
 }
 
 export const nodeLifecycleController: Controller = {

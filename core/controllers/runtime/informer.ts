@@ -4,10 +4,10 @@
  * late first gets every cached object as an add, so no controller depends on when it subscribed.
  */
 import type { KubeObject } from "../../api/types.ts";
-import { type CollectionFollow, followCollection } from "../../registry/collection-follow.ts";
+import type { CollectionFollow } from "../../registry/collection-follow.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
-import type { Storage } from "../../storage/storage.ts";
+import type { Registry } from "../../registry/registry.ts";
 
 export interface InformerEvent {
   type: "ADDED" | "MODIFIED" | "DELETED";
@@ -40,8 +40,8 @@ export class Informer {
   }
 
   /** Lists and starts following; resolves once the cache holds the whole collection. */
-  async start(storage: Storage): Promise<void> {
-    this.#follow = await followCollection(storage, collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object));
+  async start(registry: Pick<Registry, "follow">): Promise<void> {
+    this.#follow = await registry.follow(collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object));
   }
 
   stop(): void {

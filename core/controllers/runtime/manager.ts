@@ -113,7 +113,7 @@ export class ControllerManager {
         let informer = informers.get(id);
         if (!informer) {
           const created = new Informer(typeOf(group, version, resource));
-          informer = created.start(registry.storage).then(() => {
+          informer = created.start(registry).then(() => {
             // Started after the stop: nothing else would stop it.
             if (signal.aborted) created.stop();
             return created;

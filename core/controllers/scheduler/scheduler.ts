@@ -32,7 +32,7 @@ export function startScheduler(client: ControllerClient): ControlLoop {
     );
     for (const pod of pending) await schedule(client, pod, nodes, placed);
   };
-  return startLoop(pods.storage, pass, {
+  return startLoop(pods.changes, pass, {
     name: "scheduler",
     prefixes: [collectionPrefix(pods.type, ""), collectionPrefix(client.store(NODES).type, "")],
     resyncMs: RESYNC_MS,

@@ -46,7 +46,7 @@ export function startSimulatedNodes(client: ControllerClient, count: number, opt
     for (const pod of pods) await playKubelet(client, pod, { pods, index: indexOf.get(nodeNameOf(pod))!, now, jobPodRunMs });
   };
   const podStore = client.store(PODS);
-  return startLoop(podStore.storage, pass, {
+  return startLoop(podStore.changes, pass, {
     name: "simulated-nodes",
     prefixes: [collectionPrefix(podStore.type, "")],
     resyncMs: RESYNC_MS,

@@ -53,7 +53,7 @@ export function startCronJobController(client: ControllerClient, options: CronJo
         ),
     );
   };
-  return startLoop(cronJobs.storage, pass, {
+  return startLoop(cronJobs.changes, pass, {
     name: "cronjob",
     prefixes: [collectionPrefix(cronJobs.type, ""), collectionPrefix(client.store(JOBS).type, "")],
     resyncMs: options.resyncMs ?? 10_000,

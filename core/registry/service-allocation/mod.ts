@@ -4,7 +4,7 @@
  * as a reservation key; values a commit gives up lose their key, and a periodic repair pass fixes leaks.
  */
 import { collectionPrefix } from "../keys.ts";
-import { followCollection } from "../collection-follow.ts";
+import type { Storage } from "../../storage/storage.ts";
 import type { Registry } from "../registry.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
@@ -25,18 +25,19 @@ const REPAIR_INTERVAL_MS = 60_000;
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
+/** `storage` is the registry's: the reservations are keys of their own beside the Services. */
 export async function installServiceAllocation(
   registry: Registry,
+  storage: Storage,
   services: ResourceType,
   ranges: { clusterIPRange: string; nodePortRange: string; repairIntervalMs?: number },
 ): Promise<ServiceAllocation> {
-  const { storage } = registry;
   const ipRange = parseServiceCIDR(ranges.clusterIPRange);
   const allocator = new ServiceAllocator(ipRange, parsePortRange(ranges.nodePortRange));
   const releases = new PendingReleases();
   const prefix = collectionPrefix(services, "");
   await repairReservations(storage, prefix);
-  const follow = await followCollection(storage, prefix, (event) => {
+  const follow = await registry.follow(prefix, (event) => {
     const { namespace, name, uid } = event.object.metadata;
     const given = allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);
     for (const key of reservationKeysOf(given)) releases.track(key, releaseReservation(storage, key, String(uid)));
