@@ -4,7 +4,7 @@
  * one kubun can serve as another's aggregated server.
  */
 import { readFile } from "node:fs/promises";
-import type { ServerConfig } from "../server/flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { frontProxyFiles } from "../server/pki.ts";
 import type { ProxyClientCertificate } from "./backend-request.ts";
 

@@ -1,6 +1,6 @@
 /** What every plugin factory (authenticator, authorizer, admission) receives from the server. */
-import type { ServerConfig } from "../server/flags.ts";
-import type { ReadOnlyClient } from "./read-only-client.ts";
+import type { ServerConfig } from "../config/mod.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 
 export interface PluginLogger {
   info(message: string): void;

@@ -1,6 +1,6 @@
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): what the server starts and the hooks it wires in. */
 import type { Printer } from "../api/printers/mod.ts";
-import { readOnlyClient } from "../auth/read-only-client.ts";
+import { readOnlyClient } from "../registry/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";

@@ -3,7 +3,7 @@
  * extensions, printers, scale handlers and published schemas, replaced as a whole when the CRD changes.
  */
 import type { Printer } from "../api/printers/mod.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";

@@ -2,18 +2,9 @@
  * Follows one collection the way an informer does: every current object as ADDED, then each committed change,
  * handed over synchronously right after its commit, so a reader sees a write before its request is answered.
  */
-import type { KubeObject } from "../api/types.ts";
+import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
 import { decodeStored } from "./codec.ts";
-
-export interface CollectionEvent {
-  type: "ADDED" | "MODIFIED" | "DELETED";
-  object: KubeObject;
-}
-
-export interface CollectionFollow {
-  stop(): void;
-}
 
 export async function followCollection(
   storage: Storage,

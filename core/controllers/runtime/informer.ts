@@ -4,7 +4,8 @@
  * late first gets every cached object as an add, so no controller depends on when it subscribed.
  */
 import type { KubeObject } from "../../api/types.ts";
-import { type CollectionFollow, followCollection } from "../../registry/collection-follow.ts";
+import { type CollectionFollow } from "../../api/client.ts";
+import { followCollection } from "../../registry/collection-follow.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 import type { Storage } from "../../storage/storage.ts";
