@@ -27,3 +27,4 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   csrApprovingController,
   csrSigningController,
 ];
+export { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";

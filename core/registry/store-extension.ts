@@ -4,7 +4,7 @@
  */
 import type { FieldError } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { TypeNode } from "../apply/ssa/schema-type.ts";
+import type { TypeNode } from "../apply/ssa/mod.ts";
 import type { Strategy } from "./strategy.ts";
 
 /**

@@ -19,7 +19,7 @@ import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
-import type { WatchBroker } from "../watch/broker.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { isPublicPath } from "./public-paths.ts";
@@ -42,7 +42,7 @@ import {
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
-import { apiResourceList, apiVersions } from "./discovery.ts";
+import { apiResourceList, apiVersions } from "../registry/discovery.ts";
 import type { Aggregator } from "../aggregator/aggregator.ts";
 import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";

@@ -47,6 +47,7 @@ import {
 
 export type { Printer } from "./_printer.ts";
 export { humanDuration, timeSince } from "./duration.ts";
+export { selectorText } from "./_format.ts";
 
 const PRINTERS_BY_GROUP: Record<string, Record<string, Printer>> = {
   "": {

@@ -56,3 +56,4 @@ export async function installServiceAllocation(
     },
   };
 }
+export { formatIPv4 } from "./ip-range.ts";

@@ -8,7 +8,7 @@ import { newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
 import type { ReadOnlyClient } from "../../api/client.ts";
 import { containerRunning, logUnavailableReason, simulatedLog } from "../../controllers/simulated-nodes/container-logs.ts";
 import type { StorageEvent } from "../../storage/storage.ts";
-import type { Watch } from "../../watch/watch.ts";
+import type { Watch } from "../../watch/mod.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";

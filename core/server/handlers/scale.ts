@@ -4,7 +4,7 @@
  * pkg/registry/apps/*\/storage and core/replicationcontroller/storage).
  */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import { selectorText } from "../../api/printers/_format.ts";
+import { selectorText } from "../../api/printers/mod.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler } from "./context.ts";
 import { type ScaleAccess, scaleSubresourceHandler } from "./scale-subresource.ts";

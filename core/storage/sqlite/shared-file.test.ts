@@ -2,7 +2,7 @@ import { afterEach, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WatchBroker } from "../../watch/broker.ts";
+import { WatchBroker } from "../../watch/mod.ts";
 import type { StorageEvent } from "../storage.ts";
 import { openSqliteStorage, type SqliteStorage } from "./mod.ts";
 
