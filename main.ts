@@ -11,6 +11,7 @@ import { runServer, stopOnSignals } from "./core/server/run.ts";
 import { withFrontProxyDefaults } from "./core/server/front-proxy.ts";
 import { loadAdmissionPlugins } from "./admission-plugins/mod.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
+import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
 
@@ -28,6 +29,10 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     process.stdout.write(`Kubernetes ${GIT_VERSION}\n`);
     return;
   }
+  // component-base/logs ValidateAndApply: as early as possible, so start-up already logs in the chosen format.
+  const logFormatProblem = validateLogFormat(config.loggingFormat);
+  if (logFormatProblem) throw new Error(logFormatProblem);
+  configureLogging({ verbosity: config.verbosity, format: config.loggingFormat as LogFormat });
   const authenticators = [
     ...(await Promise.all(AUTHENTICATORS.filter((entry) => entry.enabled(config)).map((entry) => entry.load()))),
     ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),

@@ -33,7 +33,7 @@ export async function buildAuditing(options: AuditOptions, log: (line: string) =
     throw new ConfigFileError(`loading audit policy file: ${(error as Error).message}`, { cause: error });
   }
   const sinks: AuditSink[] = [];
-  const report = (backend: string) => (error: unknown) => log(`kubun: audit ${backend} backend: ${(error as Error).message}`);
+  const report = (backend: string) => (error: unknown) => log(`audit ${backend} backend: ${(error as Error).message}`);
   if (options.auditLogPath) {
     const format = options.auditLogFormat as LogFormat;
     const write = logWriter(options);

@@ -32,6 +32,9 @@ export interface AuditOptions {
 /** The audit flags are kube's AuditOptions. */
 export interface ServerConfig extends AuditOptions {
   securePort: number;
+  /** --logging-format and -v (component-base/logs). */
+  loggingFormat: string;
+  verbosity: number;
   bindAddress: string;
   dataDir: string;
   tlsCertFile: string;

@@ -5,6 +5,9 @@
 import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
 import { decodeStored } from "./codec.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("collection-follow");
 
 export async function followCollection(
   storage: Storage,
@@ -16,7 +19,7 @@ export async function followCollection(
       onEvent(event);
     } catch (error) {
       // A failing reader must not break the commit path that calls it.
-      console.error(`kubun: watcher of ${prefix} failed:`, error instanceof Error ? error.message : String(error));
+      log.error(`watcher of ${prefix} failed`, error);
     }
   };
   const early: StorageEvent[] = [];

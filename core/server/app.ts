@@ -53,8 +53,12 @@ import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
+import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("apiserver");
 
 export interface AppDeps {
   storage: Storage;
@@ -113,7 +117,7 @@ function errorResponse(error: unknown, request: Request): Response {
   if (isStatusError(error)) return respondError(error, accept, pretty);
   // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
   if (!request.signal.aborted) {
-    console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+    log.error("request failed", error, { stack: error instanceof Error ? error.stack : undefined });
   }
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
@@ -159,6 +163,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
+  // WithLogging, inside WithAuditInit so each line names the request's audit ID.
+  app.use("*", async (c, next) => {
+    if (!httpLoggingEnabled()) return next();
+    const started = performance.now();
+    await next();
+    const { request, url, info, auditID, remoteAddress } = c.get("auditRequest");
+    logHttpRequest({
+      verb: metricLabels(info, request, url).verb,
+      uri: c.env.conn.requestTarget ?? url.pathname + url.search,
+      latencyMs: performance.now() - started,
+      userAgent: request.headers.get("user-agent") ?? "",
+      auditID,
+      srcIP: remoteAddress ?? "",
+      status: c.res.status,
+    });
   });
 
   app.use(

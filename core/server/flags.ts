@@ -10,7 +10,7 @@ import { ADMISSION_FLAGS } from "./_flags-admission.ts";
 import { AUDIT_FLAGS } from "./_flags-audit.ts";
 import { AUTHENTICATION_FLAGS, AUTHORIZATION_FLAGS } from "./_flags-auth.ts";
 import { CONTROLLER_FLAGS } from "./_flags-controllers.ts";
-import { GENERIC_FLAGS, GLOBAL_FLAGS, STORAGE_FLAGS } from "./_flags-serving.ts";
+import { GENERIC_FLAGS, GLOBAL_FLAGS, LOGS_FLAGS, STORAGE_FLAGS } from "./_flags-serving.ts";
 import { readConfigFile } from "./config-file.ts";
 
 export type { ServerConfig } from "../config/mod.ts";
@@ -24,6 +24,7 @@ const FLAGS: readonly FlagSpec[] = [
   ...STORAGE_FLAGS,
   ...CONTROLLER_FLAGS,
   ...AUDIT_FLAGS,
+  ...LOGS_FLAGS,
   ...GLOBAL_FLAGS,
 ];
 

@@ -54,6 +54,9 @@ import { podStreamHandlers } from "./handlers/pod-stream.ts";
 import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
+import { logger } from "../log/mod.ts";
+
+const serverLog = logger("apiserver");
 
 export interface RunningServer {
   port: number;
@@ -79,7 +82,7 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
@@ -239,7 +242,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     },
     log,
   });
-  log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+  log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
@@ -258,7 +261,7 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
     server.stop().then(
       () => exit(0),
       (error) => {
-        console.error(`Error: ${(error as Error).message}`);
+        serverLog.error("shutdown failed", error);
         exit(1);
       },
     );

@@ -9,6 +9,9 @@ import { followCollection } from "../../registry/collection-follow.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 import type { Storage } from "../../storage/storage.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("informer");
 
 export interface InformerEvent {
   type: "ADDED" | "MODIFIED" | "DELETED";
@@ -77,7 +80,7 @@ export class Informer {
       try {
         handler(event);
       } catch (error) {
-        console.error(`kubun: ${this.type.resource} informer handler failed:`, error instanceof Error ? error.message : String(error));
+        log.error(`${this.type.resource} informer handler failed`, error);
       }
     }
   }

@@ -5,6 +5,9 @@
  */
 import { isConflict } from "../../api/errors.ts";
 import type { Storage, StorageEvent } from "../../storage/storage.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("controllers");
 
 /** Changes close together are handled by one pass. */
 const BATCH_MS = 15;
@@ -50,7 +53,7 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
         retryMs = FIRST_RETRY_MS;
       })
       .catch((error) => {
-        if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
+        if (!isConflict(error)) log.error(`${options.name} controller failed`, error);
         schedule(retryMs);
         retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       })
