@@ -100,7 +100,7 @@ class Parser {
       try {
         requirements.push(this.#requirement());
       } catch (e) {
-        throw new Error(`unable to parse requirement: ${(e as Error).message}`);
+        throw new Error(`unable to parse requirement: ${(e as Error).message}`, { cause: e });
       }
       const after = this.#next();
       if (after.kind === "end") return requirements;
