@@ -19,7 +19,7 @@ const SKIPPED_DIRS = new Set(["node_modules", "dist", ".git", ".ci"]);
 /** Lower number = lower layer. A folder may import only folders with a smaller number (or itself). */
 const LAYERS: Record<string, number> = {
   "core/runtime": 0,
-  "core/log": 0,
+  "core/log": -1,
   "core/api": 1,
   "core/config": 2,
   "core/storage": 3,

@@ -6,7 +6,7 @@
  */
 import { newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
 import type { ReadOnlyClient } from "../../api/client.ts";
-import { containerRunning, logUnavailableReason, simulatedLog } from "../../controllers/simulated-nodes/container-logs.ts";
+import { containerRunning, logUnavailableReason, simulatedLog } from "../../controllers/mod.ts";
 import type { StorageEvent } from "../../storage/storage.ts";
 import type { Watch } from "../../watch/mod.ts";
 import { newResourceNotFound } from "../resource-route.ts";
