@@ -50,6 +50,7 @@ import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
 import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
 import { podLogHandlers } from "./handlers/pod-log.ts";
+import { customScaleHandlers } from "./handlers/custom-scale.ts";
 import { podStreamHandlers } from "./handlers/pod-stream.ts";
 import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
@@ -167,7 +168,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
-  const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
   startupLock.release();
   const app = createApp({
     storage,
