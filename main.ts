@@ -3,13 +3,10 @@
  * flags → configuration → server.
  */
 import process from "node:process";
-import { AUTHENTICATORS, AUTHORIZERS } from "./auth-plugins/mod.ts";
-import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
-import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
+import { loadPluginSet } from "./plugin-set.ts";
 import { withFrontProxyDefaults } from "./core/server/front-proxy.ts";
-import { loadAdmissionPlugins } from "./admission-plugins/mod.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
 import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
@@ -33,13 +30,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   const logFormatProblem = validateLogFormat(config.loggingFormat);
   if (logFormatProblem) throw new Error(logFormatProblem);
   configureLogging({ verbosity: config.verbosity, format: config.loggingFormat as LogFormat });
-  const authenticators = [
-    ...(await Promise.all(AUTHENTICATORS.filter((entry) => entry.enabled(config)).map((entry) => entry.load()))),
-    ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),
-  ];
-  const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
-  const admissionPlugins = await loadAdmissionPlugins(config);
-  const server = await runServer(config, { authenticators, authorizers, admissionPlugins });
+  const server = await runServer(config, await loadPluginSet(config));
   stopOnSignals(server, (code) => process.exit(code));
 }
 

@@ -38,7 +38,8 @@ const LAYERS: Record<string, number> = {
   "plugins": 11,
   "auth-plugins": 12,
   "admission-plugins": 12,
-  "main.ts": 13,
+  "plugin-set.ts": 13,
+  "main.ts": 14,
 };
 const PLUGIN_FOLDERS = new Set(["plugins", "auth-plugins", "admission-plugins"]);
 const FREE_FOLDERS = new Set(["scripts", "tests", "bench"]);

@@ -76,6 +76,8 @@ export interface RunOptions {
   authorizers?: AuthorizerFactory[];
   /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
   admissionPlugins?: LoadedAdmissionPlugin[];
+  /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
+  listen?: typeof listenHttps;
 }
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
@@ -205,7 +207,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await storage.close();
     await auditing?.sink.shutdown();
   };
-  const listener = await listenHttps(app, {
+  const listener = await (options.listen ?? listenHttps)(app, {
     host: config.bindAddress,
     port: config.securePort,
     key: serving.keyPem,
