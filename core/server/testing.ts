@@ -30,6 +30,7 @@ export interface RequestOptions {
 export interface InProcessServer {
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   /** The JSON answer of a request, with its status. */
+  // deno-lint-ignore no-explicit-any -- tests read answers of every kind by field
   json(method: string, path: string, options?: RequestOptions): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 }
