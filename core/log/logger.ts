@@ -71,7 +71,8 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 function textLine(severity: Severity, name: string, message: string, values: LogValues): string {
   const t = settings.now();
   const micros = pad(t.getMilliseconds(), 3) + "000";
-  const header = `${severity}${pad(t.getMonth() + 1)}${pad(t.getDate())} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${micros}` +
+  const header =
+    `${severity}${pad(t.getMonth() + 1)}${pad(t.getDate())} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${micros}` +
     ` ${String(process.pid).padStart(7)} ${name}]`;
   const pairs = Object.entries(values).map(([key, value]) => ` ${key}=${textValue(value)}`).join("");
   return `${header} ${message}${pairs}`;
@@ -108,5 +109,7 @@ export function logger(name: string): Logger {
 
 /** component-base/logs' Validate for the format: kube's field error text, or undefined when it is supported. */
 export function validateLogFormat(format: string): string | undefined {
-  return (LOG_FORMATS as readonly string[]).includes(format) ? undefined : `format: Invalid value: ${JSON.stringify(format)}: Unsupported log format`;
+  return (LOG_FORMATS as readonly string[]).includes(format)
+    ? undefined
+    : `format: Invalid value: ${JSON.stringify(format)}: Unsupported log format`;
 }
