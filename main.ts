@@ -3,14 +3,12 @@
  * flags → configuration → server.
  */
 import process from "node:process";
-import { AUTHENTICATORS, AUTHORIZERS } from "./auth-plugins/mod.ts";
-import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
-import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
-import { withFrontProxyDefaults } from "./core/aggregator/front-proxy.ts";
-import { loadAdmissionPlugins } from "./admission-plugins/load.ts";
+import { loadPluginSet } from "./plugin-set.ts";
+import { withFrontProxyDefaults } from "./core/server/front-proxy.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
+import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
 import { ADMISSION_TEST_USAGE, parseAdmissionTestArgs, runAdmissionTest } from "./plugins/admission-test-command.ts";
@@ -32,13 +30,11 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     process.stdout.write(`Kubernetes ${GIT_VERSION}\n`);
     return;
   }
-  const authenticators = [
-    ...(await Promise.all(AUTHENTICATORS.filter((entry) => entry.enabled(config)).map((entry) => entry.load()))),
-    ...(await Promise.all(config.authenticationPlugin.map((path) => importPluginModule<AuthenticatorFactory>(path, "authentication")))),
-  ];
-  const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
-  const admissionPlugins = await loadAdmissionPlugins(config);
-  const server = await runServer(config, { authenticators, authorizers, admissionPlugins });
+  // component-base/logs ValidateAndApply: as early as possible, so start-up already logs in the chosen format.
+  const logFormatProblem = validateLogFormat(config.loggingFormat);
+  if (logFormatProblem) throw new Error(logFormatProblem);
+  configureLogging({ verbosity: config.verbosity, format: config.loggingFormat as LogFormat });
+  const server = await runServer(config, await loadPluginSet(config));
   stopOnSignals(server, (code) => process.exit(code));
 }
 

@@ -47,7 +47,7 @@ export async function loadAdmissionPlugins(flags: AdmissionFlags): Promise<Loade
 async function pluginFiles(dir: string): Promise<string[]> {
   if (!dir) return [];
   const entries = await readdir(dir).catch((error: Error) => {
-    throw new Error(`cannot read --admission-plugin-dir ${dir}: ${error.message}`);
+    throw new Error(`cannot read --admission-plugin-dir ${dir}: ${error.message}`, { cause: error });
   });
   return entries.filter((file) => /\.(ts|js|mjs)$/.test(file) && !/\.test\.(ts|js|mjs)$/.test(file)).sort().map((file) =>
     resolve(join(dir, file))

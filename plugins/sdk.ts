@@ -7,8 +7,8 @@ import type { AuthorizerFactory } from "../core/auth/authorization.ts";
 
 export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
 export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
-export type { ObjectReference, ReadOnlyClient } from "../core/auth/read-only-client.ts";
-export type { CollectionEvent, CollectionFollow } from "../core/registry/collection-follow.ts";
+export type { ObjectReference, ReadOnlyClient } from "../core/api/client.ts";
+export type { CollectionEvent, CollectionFollow } from "../core/api/client.ts";
 export type { UserInfo } from "../core/auth/user.ts";
 export type { KubeObject } from "../core/api/types.ts";
 

@@ -19,6 +19,9 @@ import { desiredLocalAPIServices, needsRestore, removeLocalAPIService, syncLocal
 import { type AggregatedOpenApi, downloadOpenApi } from "./openapi-download.ts";
 import { plainError, proxyRequest } from "./proxy.ts";
 import { apiServiceSpec, conditionsOf, isAvailable } from "./service-reference.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("aggregator");
 
 export interface AggregatorOptions {
   /** The client certificate presented to aggregated servers (--proxy-client-cert-file). */
@@ -213,5 +216,5 @@ export class Aggregator {
 }
 
 function logFailure(error: unknown): void {
-  console.error("kubun: aggregator:", error instanceof Error ? error.message : String(error));
+  log.error("aggregator failed", error);
 }

@@ -10,6 +10,9 @@ import type { Catalog } from "../registry/catalog.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type AuthenticationTrust, authenticationTrustData } from "./authentication-trust-data.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("authentication-trust");
 
 export const AUTHENTICATION_CONFIGMAP = { namespace: "kube-system", name: "extension-apiserver-authentication" };
 
@@ -56,7 +59,7 @@ export async function publishAuthenticationTrust(
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    pass = pass.then(sync).catch((e) => console.error(`kubun: ${namespace}/${name}:`, e instanceof Error ? e.message : String(e)));
+    pass = pass.then(sync).catch((e) => log.error(`keeping ${namespace}/${name} current failed`, e));
   };
   const follow = await registry.follow(collectionPrefix(store.type, namespace), (event) => {
     if (event.object.metadata.name === name) schedule();

@@ -11,6 +11,9 @@ import { aggregationSelectorsOf, RBAC_GROUP } from "../auth/rbac/policy-types.ts
 import type { Catalog } from "../registry/catalog.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("clusterrole-aggregation");
 
 export interface ClusterRoleAggregation {
   stop(): void;
@@ -46,7 +49,7 @@ export async function startClusterRoleAggregation(registry: Registry, catalog: C
       const rules = aggregatedRules(role, roles.values());
       if (rules === null || isDeepStrictEqual(rules, role.rules ?? [])) continue;
       await store.update("", String(role.metadata.name), (current) => ({ ...current!, rules })).catch((e) => {
-        if (!isNotFound(e)) console.error("kubun: clusterrole aggregation:", e instanceof Error ? e.message : String(e));
+        if (!isNotFound(e)) log.error("clusterrole aggregation failed", e);
       });
     }
   };

@@ -8,8 +8,8 @@ import type { KubeObject } from "../api/types.ts";
 import { listObjects } from "../registry/list.ts";
 import { nowTimestamp } from "../registry/object-meta.ts";
 import type { ResourceStore } from "../registry/store.ts";
-import type { Controller, ControllerContext } from "./runtime/controller.ts";
-import { keyOf } from "./runtime/informer.ts";
+import type { Controller, ControllerContext } from "./runtime/mod.ts";
+import { keyOf } from "./runtime/mod.ts";
 import { type DeletionOutcome, type NamespaceCondition, namespaceConditions } from "./namespace-conditions.ts";
 
 /** How soon a namespace whose content is still going is looked at again. */

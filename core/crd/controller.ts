@@ -13,6 +13,9 @@ import { withCondition } from "./conditions.ts";
 import { CLEANUP_FINALIZER, conditionOf, CRD_GROUP, CRD_RESOURCE, type CustomResourceDefinition } from "./crd.ts";
 import { acceptNames, emptyTakenNames, takeNames, type TakenNames } from "./names.ts";
 import type { CustomResourceServing } from "./serving.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("crd-controller");
 
 /** How soon a terminating CRD whose resources are still going is looked at again. */
 const CLEANUP_RETRY_MS = 1000;
@@ -132,7 +135,7 @@ export async function startCRDController(
         await reconcile(name);
       } catch (error) {
         if (isNotFound(error) || (error as Error).message === "gone") return;
-        console.error(`kubun: customresourcedefinition ${name}:`, error instanceof Error ? error.message : String(error));
+        log.error(`customresourcedefinition ${name} failed`, error);
         retryLater(name);
       }
     });

@@ -1,6 +1,6 @@
 /** How the generic store treats one served version of a custom resource: its schema, storage version, conversion and merge type. */
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
-import { typeFromSchema } from "../apply/ssa/schema-type.ts";
+import { typeFromSchema } from "../apply/ssa/mod.ts";
 import type { ConvertObjects, StoreExtension } from "../registry/store-extension.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";

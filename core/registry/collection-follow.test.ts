@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
-import { type CollectionEvent, followCollection } from "./collection-follow.ts";
+import type { CollectionEvent } from "../api/client.ts";
+import { followCollection } from "./collection-follow.ts";
 
 const value = (name: string, data = "") => JSON.stringify({ metadata: { name }, data });
 

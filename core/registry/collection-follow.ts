@@ -3,19 +3,13 @@
  * handed over synchronously right after its commit (by the watch broker), so a reader sees a write before its
  * request is answered. Registry.follow() is the way in.
  */
-import type { KubeObject } from "../api/types.ts";
+import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
+import { logger } from "../log/mod.ts";
 
-export interface CollectionEvent {
-  type: "ADDED" | "MODIFIED" | "DELETED";
-  object: KubeObject;
-}
-
-export interface CollectionFollow {
-  stop(): void;
-}
+const log = logger("collection-follow");
 
 export async function followCollection(
   storage: Pick<Storage, "range">,
@@ -28,7 +22,7 @@ export async function followCollection(
       onEvent(event);
     } catch (error) {
       // A failing reader must not break the commit path that calls it.
-      console.error(`kubun: watcher of ${prefix} failed:`, error instanceof Error ? error.message : String(error));
+      log.error(`watcher of ${prefix} failed`, error);
     }
   };
   const early: StorageEvent[] = [];

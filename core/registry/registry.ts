@@ -6,7 +6,8 @@
  */
 import type { Storage } from "../storage/storage.ts";
 import { WatchBroker } from "../watch/mod.ts";
-import { type CollectionEvent, type CollectionFollow, followCollection } from "./collection-follow.ts";
+import { type CollectionEvent, type CollectionFollow } from "../api/client.ts";
+import { followCollection } from "./collection-follow.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { ResourceStore } from "./store.ts";

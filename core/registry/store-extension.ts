@@ -5,7 +5,7 @@
 import type { FieldError } from "../api/errors.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { TypeNode } from "../apply/ssa/schema-type.ts";
+import type { TypeNode } from "../apply/ssa/mod.ts";
 import type { Strategy } from "./strategy.ts";
 
 /**

@@ -15,7 +15,7 @@ import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
-import type { WatchBroker } from "../watch/broker.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { isPublicPath } from "./public-paths.ts";
@@ -38,7 +38,7 @@ import {
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
-import { apiResourceList, apiVersions } from "./discovery.ts";
+import { apiResourceList, apiVersions } from "../registry/discovery.ts";
 import type { Aggregator } from "../aggregator/aggregator.ts";
 import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";
@@ -49,8 +49,12 @@ import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
+import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("apiserver");
 
 export interface AppDeps {
   storage: Storage;
@@ -107,7 +111,7 @@ function errorResponse(error: unknown, request: Request): Response {
   if (isStatusError(error)) return respondError(error, accept, pretty);
   // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
   if (!request.signal.aborted) {
-    console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+    log.error("request failed", error, { stack: error instanceof Error ? error.stack : undefined });
   }
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
@@ -153,6 +157,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
+  // WithLogging, inside WithAuditInit so each line names the request's audit ID.
+  app.use("*", async (c, next) => {
+    if (!httpLoggingEnabled()) return next();
+    const started = performance.now();
+    await next();
+    const { request, url, info, auditID, remoteAddress } = c.get("auditRequest");
+    logHttpRequest({
+      verb: metricLabels(info, request, url).verb,
+      uri: c.env.conn.requestTarget ?? url.pathname + url.search,
+      latencyMs: performance.now() - started,
+      userAgent: request.headers.get("user-agent") ?? "",
+      auditID,
+      srcIP: remoteAddress ?? "",
+      status: c.res.status,
+    });
   });
 
   app.use(

@@ -1,6 +1,6 @@
 /** Finds the handler for a resource request: the type must exist, be addressed at its scope, and allow the verb. */
 import { newBadRequest, newMethodNotSupported, StatusError } from "../api/errors.ts";
-import { goQuote } from "../api/_go-text.ts";
+import { goQuote } from "../api/go-text.ts";
 import { isValidPathSegmentName } from "../api/names.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import { handleCreate } from "./handlers/create.ts";

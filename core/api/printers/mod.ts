@@ -46,3 +46,4 @@ export {
 
 export type { Printer } from "./_printer.ts";
 export { humanDuration, timeSince } from "./duration.ts";
+export { selectorText } from "./_format.ts";

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import type { Controller } from "../runtime/controller.ts";
+import type { Controller } from "../runtime/mod.ts";
 import {
   type ControllerClient,
   controllerClient,
@@ -17,9 +17,9 @@ import {
   REPLICATION_CONTROLLERS,
   type ResourceRef,
   STATEFUL_SETS,
-} from "../workloads/client.ts";
-import { startLoop } from "../workloads/loop.ts";
-import { controllerRefOf } from "../workloads/owner.ts";
+} from "../workloads/mod.ts";
+import { startLoop } from "../workloads/mod.ts";
+import { controllerRefOf } from "../workloads/mod.ts";
 import { budgetSelects, desiredPdbStatus, type ExpectedScale } from "./pdb-status.ts";
 
 export const PODDISRUPTIONBUDGETS: ResourceRef = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };

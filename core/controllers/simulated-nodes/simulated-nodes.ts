@@ -9,10 +9,10 @@
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
-import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/client.ts";
-import { type ControlLoop, startLoop } from "../workloads/loop.ts";
-import { controllerRefOf } from "../workloads/owner.ts";
-import { podPhase } from "../workloads/pod-state.ts";
+import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/mod.ts";
+import { type ControlLoop, startLoop } from "../workloads/mod.ts";
+import { controllerRefOf } from "../workloads/mod.ts";
+import { podPhase } from "../workloads/mod.ts";
 import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
 import { readyAgainStatus, runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 

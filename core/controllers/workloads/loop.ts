@@ -6,6 +6,9 @@
 import { isConflict } from "../../api/errors.ts";
 import type { StorageEvent } from "../../storage/storage.ts";
 import type { WatchBroker } from "../../watch/mod.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("controllers");
 
 /** Changes close together are handled by one pass. */
 const BATCH_MS = 15;
@@ -51,7 +54,7 @@ export function startLoop(changes: Pick<WatchBroker, "follow">, pass: () => Prom
         retryMs = FIRST_RETRY_MS;
       })
       .catch((error) => {
-        if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
+        if (!isConflict(error)) log.error(`${options.name} controller failed`, error);
         schedule(retryMs);
         retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       })

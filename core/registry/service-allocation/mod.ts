@@ -12,6 +12,9 @@ import { type IPRange, parsePortRange, parseServiceCIDR, type PortRange } from "
 import { repairReservations } from "./repair.ts";
 import { PendingReleases, releaseReservation, reservationKeysOf } from "./reservation-keys.ts";
 import { reservationHook } from "./reservation-hook.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("service-allocation");
 
 export { parsePortRange, parseServiceCIDR };
 export type { IPRange, PortRange };
@@ -44,9 +47,7 @@ export async function installServiceAllocation(
   });
   const unregister = registry.writeHooks.register(services.group, services.resource, reservationHook(storage, allocator, releases));
   const repairs = setInterval(() => {
-    repairReservations(storage, prefix).catch((error) =>
-      console.error("kubun: repairing Service IP reservations failed:", error instanceof Error ? error.message : String(error))
-    );
+    repairReservations(storage, prefix).catch((error) => log.error("repairing Service IP reservations failed", error));
   }, ranges.repairIntervalMs ?? REPAIR_INTERVAL_MS);
   return {
     ipRange,
@@ -57,3 +58,4 @@ export async function installServiceAllocation(
     },
   };
 }
+export { formatIPv4 } from "./ip-range.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statusErrorOfAsync } from "../../api/testing.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { ensureSystemNamespaces } from "../../controllers/bootstrap-namespaces.ts";
+import { ensureSystemNamespaces } from "../../controllers/mod.ts";
 import { openSqliteStorage } from "../../storage/sqlite/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { builtInCatalog } from "../catalog.ts";

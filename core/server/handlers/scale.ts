@@ -4,7 +4,7 @@
  * (kube's ScaleREST in pkg/registry/apps/*\/storage and core/replicationcontroller/storage).
  */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import { selectorText } from "../../api/printers/_format.ts";
+import { selectorText } from "../../api/printers/mod.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler } from "./context.ts";

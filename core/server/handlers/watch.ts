@@ -13,7 +13,7 @@ import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { toWatchEvent } from "../../registry/watch.ts";
 import { isStorageError } from "../../storage/storage.ts";
-import type { Watch, WatchMessage } from "../../watch/watch.ts";
+import type { Watch, WatchMessage } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { parseResourceVersion } from "./get.ts";
