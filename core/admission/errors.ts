@@ -1,6 +1,6 @@
 /** How admission refusals become Status errors (kube's admission.NewForbidden and friends). */
 import { newBadRequest, newForbidden, newInternalError, qualifiedName, StatusError } from "../api/errors.ts";
-import { classifyThrown } from "./sdk/verdict.ts";
+import { classifyThrown } from "./sdk/mod.ts";
 import type { AdmissionAttributes } from "./types.ts";
 
 const REASON_BY_CODE: Record<number, string> = {

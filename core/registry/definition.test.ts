@@ -5,7 +5,7 @@ import { readSwagger, SWAGGER_PATH } from "../../scripts/gen-catalog.ts";
 import { CORE_EVENT_FIELDS, DEFAULT_FIELDS } from "../api/field-labels.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import type { KubeObject } from "../api/types.ts";
-import { typeFromSchema } from "../apply/ssa/schema-type.ts";
+import { typeFromSchema } from "../apply/ssa/mod.ts";
 import { DEFAULTERS } from "../schema/defaults/mod.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import { builtInCatalog } from "./catalog.ts";

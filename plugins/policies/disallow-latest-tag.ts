@@ -4,7 +4,7 @@
  * makes such containers default to imagePullPolicy Always.
  */
 import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
-import { imageTag } from "../../core/schema/defaults/image-pull-policy.ts";
+import { imageTag } from "../../core/schema/defaults/mod.ts";
 import { containersOf, POD_SPEC_RESOURCES, podSpecOf } from "./_pod-spec.ts";
 
 export default defineAdmissionPlugin({

@@ -23,3 +23,4 @@ export { type AdmissionPluginDefinition, defineAdmissionPlugin, type ObjectFor }
 export { allow, deny, type Verdict, warn } from "./verdict.ts";
 export { type Fixture, type FixtureExpectation, type FixtureResult, runFixtures } from "./fixtures.ts";
 export type { JsonPatchOperation } from "./json-patch.ts";
+export { classifyThrown } from "./verdict.ts";
