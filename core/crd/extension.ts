@@ -3,12 +3,14 @@ import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import { typeFromSchema } from "../apply/ssa/schema-type.ts";
 import type { ConvertObjects, StoreExtension } from "../registry/store-extension.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
+import { ruleValidator } from "../cel/mod.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { publishedSchema } from "./published-schema.ts";
 import { applySchemaDefaults } from "./structural/defaults.ts";
 import { pruneObject } from "./structural/prune.ts";
 import type { JSONSchemaProps } from "./structural/schema.ts";
 import { validateValue } from "./structural/validate.ts";
+import { withValidationRules } from "./validation-rules.ts";
 
 /** Without a schema (not possible in v1, kept for safety) every field is kept. */
 const ANYTHING: JSONSchemaProps = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
@@ -39,7 +41,7 @@ export function customResourceExtension(
     strategy: { tracksGeneration: true, allowUnconditionalUpdate: false },
     prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
-    validate: (obj) => validateValue(bodyOf(obj), body, ""),
+    validate: withValidationRules((obj) => validateValue(bodyOf(obj), body, ""), ruleValidator(schema)),
     storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
     convert,
     mergeType: typeFromSchema(published, builtInSchemas),

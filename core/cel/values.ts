@@ -1,0 +1,68 @@
+/**
+ * JSON values as CEL values, typed by their schema as kube's UnstructuredToVal does: integers are int, numbers
+ * double, int-or-string either, `format: byte` bytes, `duration` durations, `date`/`date-time` timestamps; objects
+ * show only their declared (escaped) properties, maps their keys, and resource roots apiVersion, kind and
+ * metadata.name/generateName.
+ */
+import { evaluate } from "./env.ts";
+import { escapePropertyName } from "./escape.ts";
+import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringValue(value: string, format: string | undefined): unknown {
+  try {
+    if (format === "byte") return Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+    if (format === "duration") return evaluate("duration(v)", { v: value });
+    if (format === "date") return evaluate("timestamp(v)", { v: `${value}T00:00:00Z` });
+    if (format === "date-time") return evaluate("timestamp(v)", { v: value });
+  } catch {
+    // Values the schema check already refused; rules see them as strings.
+  }
+  return value;
+}
+
+function numeric(value: unknown, type: "integer" | "number"): unknown {
+  if (typeof value !== "number" && typeof value !== "bigint") return value;
+  if (type === "number") return Number(value);
+  return typeof value === "bigint" ? value : Number.isInteger(value) ? BigInt(value) : value;
+}
+
+/** The CEL value of `value` under `schema`; `resourceRoot` for the object root and embedded resources. */
+export function toCelValue(value: unknown, schema: RuleSchema, resourceRoot = false): unknown {
+  if (value === null || value === undefined) return null;
+  if (schema["x-kubernetes-int-or-string"]) return numeric(value, "integer");
+  switch (schema.type) {
+    case "integer":
+    case "number":
+      return numeric(value, schema.type);
+    case "string":
+      return typeof value === "string" ? stringValue(value, schema.format) : value;
+    case "array":
+      return Array.isArray(value) ? value.map((item) => schema.items ? toCelValue(item, schema.items) : item) : value;
+    case "object":
+      return isRecord(value) ? objectValue(value, resourceRoot ? withTypeAndObjectMeta(schema) : schema) : value;
+  }
+  return value;
+}
+
+function objectValue(value: Record<string, unknown>, schema: RuleSchema): Map<string, unknown> {
+  const values = mapValueSchema(schema);
+  if (!isFieldObject(schema) && values) {
+    return new Map(Object.entries(value).map(([key, item]) => [key, toCelValue(item, values, values["x-kubernetes-embedded-resource"])]));
+  }
+  const fields = new Map<string, unknown>();
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const escaped = escapePropertyName(name);
+    if (escaped === undefined || !Object.hasOwn(value, name) || !hasDeclType(property)) continue;
+    fields.set(escaped, toCelValue(value[name], property, property["x-kubernetes-embedded-resource"]));
+  }
+  return fields;
+}
+
+/** Properties without a type (and not int-or-string) have no CEL type in kube and are left out. */
+export function hasDeclType(schema: RuleSchema): boolean {
+  return schema.type !== undefined || schema["x-kubernetes-int-or-string"] === true;
+}
