@@ -88,13 +88,21 @@ export interface CheckIssue {
 class RuleChecker {
   readonly issues: CheckIssue[] = [];
   readonly #positions: Record<string, number>;
+  readonly #source: string;
 
-  constructor(positions: Record<string, number>) {
+  constructor(positions: Record<string, number>, source: string) {
     this.#positions = positions;
+    this.#source = source;
   }
 
   #fail(expr: Expr, message: string, program = false): CelType {
-    this.issues.push({ message, offset: this.#positions[String(expr.id)] ?? 0, program });
+    let offset = this.#positions[String(expr.id)] ?? 0;
+    // cel-go places a call at its opening parenthesis.
+    if (expr.exprKind.case === "callExpr" && /^[a-zA-Z]/.test(expr.exprKind.value.function)) {
+      const paren = this.#source.indexOf("(", offset);
+      if (paren >= 0) offset = paren;
+    }
+    this.issues.push({ message, offset, program });
     return DYN;
   }
 
@@ -190,8 +198,8 @@ class RuleChecker {
 }
 
 /** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, and its result type. */
-export function checkRule(parsed: Parsed, self: CelType): { issues: CheckIssue[]; result: CelType } {
-  const checker = new RuleChecker(parsed.sourceInfo?.positions ?? {});
+export function checkRule(parsed: Parsed, source: string, self: CelType): { issues: CheckIssue[]; result: CelType } {
+  const checker = new RuleChecker(parsed.sourceInfo?.positions ?? {}, source);
   const result = checker.check(parsed.expr, new Map([["self", self], ["oldSelf", self]]));
   return { issues: checker.issues, result };
 }

@@ -57,7 +57,7 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
     const issue = { message: `Syntax error: ${raw}`, offset: syntaxOffset(e) ?? 0 };
     return { rule, usesOldSelf: false, error: { type: "invalid", detail: `compilation failed: ${formatIssue(source, issue)}` } };
   }
-  const { issues, result } = checkRule(parsed, schemaCelType(schema, resourceRoot));
+  const { issues, result } = checkRule(parsed, source, schemaCelType(schema, resourceRoot));
   const transition = usesOldSelf(parsed);
   const checked = issues.filter((issue) => !issue.program);
   if (checked.length > 0) {
