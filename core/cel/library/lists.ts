@@ -3,7 +3,7 @@
  * lastIndexOf on lists of comparable values.
  */
 import { type CelFunc, type CelList, celMethod, CelScalar, type CelValue, listType } from "@bufbuild/cel";
-import { celCompare, celEquals } from "./_compare.ts";
+import { celAdd, celCompare, celEquals } from "./_cel-ops.ts";
 
 const LIST = listType(CelScalar.DYN);
 
@@ -20,11 +20,7 @@ function isSorted(list: CelList): boolean {
 function sum(list: CelList): CelValue {
   const values = items(list);
   if (values.length === 0) return 0n;
-  return values.reduce((total, value) => {
-    if (typeof total === "bigint" && typeof value === "bigint") return total + value;
-    if (typeof total === "number" && typeof value === "number") return total + value;
-    throw new Error(`no such overload: sum`);
-  });
+  return values.reduce((total, value) => celAdd(total, value));
 }
 
 function extreme(name: "min" | "max", list: CelList): CelValue {
