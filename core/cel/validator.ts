@@ -91,6 +91,8 @@ class Run {
     const self = toCelValue(value, node.schema, node.resourceRoot);
     const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node.schema, node.resourceRoot);
     for (const compiled of node.rules) {
+      // An empty rule has neither program nor error in kube (CRD validation refuses it); it is skipped.
+      if (compiled.error?.type === "required") continue;
       if (compiled.error) {
         this.#invalid(path, node, `rule compile error: ${compiled.error.detail}`);
         continue;
