@@ -17,7 +17,15 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
   await createNamespace(server, NS);
-  await kubectlOk(server, ["apply", "-f", `${GATEWAY_API}/gateways.yaml`, "-f", `${GATEWAY_API}/gatewayclasses.yaml`]);
+  await kubectlOk(server, [
+    "apply",
+    "-f",
+    `${GATEWAY_API}/gateways.yaml`,
+    "-f",
+    `${GATEWAY_API}/gatewayclasses.yaml`,
+    "-f",
+    `${GATEWAY_API}/httproutes-parentrefs.yaml`,
+  ]);
   await kubectlOk(server, [
     "wait",
     "--for",
@@ -25,6 +33,7 @@ beforeAll(async () => {
     "--timeout=10s",
     "crd/gateways.gateway.networking.k8s.io",
     "crd/gatewayclasses.gateway.networking.k8s.io",
+    "crd/httproutes.gateway.networking.k8s.io",
   ]);
 });
 afterAll(() => server.stop());
@@ -120,6 +129,35 @@ test("status writes run the status rules (statusStrategy.ValidateUpdate)", async
   expect(refused.stderr).toContain('status.addresses[0]: Invalid value: "object": Hostname value must only contain valid characters');
   const good = JSON.stringify({ status: { addresses: [{ type: "Hostname", value: "lb.example.com" }] } });
   await kubectlOk(server, ["-n", NS, "patch", "gateway", "web", "--subresource=status", "--type=merge", "-p", good]);
+});
+
+test("HTTPRoute parentRefs rules reach `namespace` as __namespace__ (cel.Escape) and refuse ambiguous parents", async () => {
+  const route = (name: string, parentRefs: unknown[]) =>
+    JSON.stringify({
+      apiVersion: "gateway.networking.k8s.io/v1alpha2",
+      kind: "HTTPRoute",
+      metadata: { name, namespace: NS },
+      spec: { parentRefs },
+    });
+  const parent = { name: "web", namespace: NS };
+  await kubectlOk(
+    server,
+    ["apply", "-f", "-"],
+    route("sections", [{ ...parent, sectionName: "http" }, { ...parent, sectionName: "https" }]),
+  );
+  await kubectlOk(server, ["apply", "-f", "-"], route("two-parents", [parent, { ...parent, namespace: "other" }]));
+  const unnamed = await server.kubectl(["apply", "-f", "-"], { stdin: route("unnamed", [{ ...parent, sectionName: "http" }, parent]) });
+  expect(unnamed.code).toBe(1);
+  expect(unnamed.stderr).toContain(
+    'spec.parentRefs: Invalid value: "array": sectionName must be specified when parentRefs includes 2 or more references to the same parent',
+  );
+  const repeated = await server.kubectl(["apply", "-f", "-"], {
+    stdin: route("repeated", [{ ...parent, sectionName: "http" }, { ...parent, sectionName: "http" }]),
+  });
+  expect(repeated.code).toBe(1);
+  expect(repeated.stderr).toContain(
+    'spec.parentRefs: Invalid value: "array": sectionName must be unique when parentRefs includes 2 or more references to the same parent',
+  );
 });
 
 test("a transition rule runs only on update: GatewayClass controllerName is immutable (self == oldSelf)", async () => {
