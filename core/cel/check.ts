@@ -9,6 +9,7 @@ import { ruleEnv } from "./env.ts";
 import { escapePropertyName } from "./escape.ts";
 import { compileRE2 } from "./library/_re2.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
+import { operatorResult } from "./operators.ts";
 import { hasDeclType } from "./values.ts";
 
 type Parsed = ReturnType<typeof parse>;
@@ -184,6 +185,9 @@ class RuleChecker {
         return this.#fail(expr, (e as Error).message, true);
       }
     }
+    const typed = operatorResult(name, args);
+    if (typeof typed === "string") return this.#fail(expr, typed);
+    if (typed) return typed;
     if (BOOL_FUNCTIONS.has(name) || name.startsWith("@")) return BOOL;
     if (name === "size" || name === "indexOf" || name === "lastIndexOf") return { kind: "int" };
     if (["_+_", "_-_", "_*_", "_/_", "_%_", "-_"].includes(name)) return args[0] ?? DYN;

@@ -137,3 +137,13 @@ test("costErrorMessage() prints the factor as getCostErrorMessage does", () => {
   expect(costErrorMessage("estimated rule cost", 25, 10)).toContain("factor of 2.5x");
   expect(costErrorMessage("estimated rule cost", 1001, 10)).toContain("factor of more than 100x");
 });
+
+test("operators need matching types, as cel-go without cross-type numeric comparisons (kube's environment before 1.28)", () => {
+  expect(texts(specWith([{ rule: "self.replicas > 1.5" }]))).toEqual([
+    `${RULE}.rule: FieldValueInvalid: compilation failed: ERROR: <input>:1:15: found no matching overload for '_>_' applied to '(int, double)'\n | self.replicas > 1.5\n | ..............^`,
+  ]);
+  expect(texts(specWith([{ rule: "self.name + self.replicas == 'a'" }]))[0]).toContain(
+    "found no matching overload for '_+_' applied to '(string, int)'",
+  );
+  expect(texts(specWith([{ rule: "self.replicas % 2 == 0 && self.name + 'x' != 'y'" }]))).toEqual([]);
+});
