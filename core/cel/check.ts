@@ -44,6 +44,7 @@ const BOOL_FUNCTIONS = new Set([
   "_>=_",
 ]);
 const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
+const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
 
 /** kube's CEL type of a schema node. */
 export function schemaCelType(schema: RuleSchema, resourceRoot = false): CelType {
@@ -137,7 +138,14 @@ class RuleChecker {
         return this.#call(expr, kind.value, scope);
       case "listExpr": {
         const elems = kind.value.elements.map((e) => this.check(e, scope));
-        return { kind: "list", elem: elems[0] ?? DYN };
+        // HomogeneousAggregateLiterals: every element of a list literal has the first one's type.
+        const first = elems.find((elem) => elem.kind !== "dyn");
+        elems.forEach((elem, i) => {
+          if (first && elem.kind !== "dyn" && elem.kind !== first.kind && SCALAR_KINDS.has(elem.kind) && SCALAR_KINDS.has(first.kind)) {
+            this.#fail(kind.value.elements[i], `expected type '${first.kind}' but found '${elem.kind}'`);
+          }
+        });
+        return { kind: "list", elem: first ?? DYN };
       }
       case "structExpr":
         for (const entry of kind.value.entries) {

@@ -147,3 +147,10 @@ test("operators need matching types, as cel-go without cross-type numeric compar
   );
   expect(texts(specWith([{ rule: "self.replicas % 2 == 0 && self.name + 'x' != 'y'" }]))).toEqual([]);
 });
+
+test("list literals mix no types (HomogeneousAggregateLiterals)", () => {
+  expect(texts(specWith([{ rule: "self.replicas in [1, 'two']" }]))[0]).toContain(
+    "compilation failed: ERROR: <input>:1:22: expected type 'int' but found 'string'",
+  );
+  expect(texts(specWith([{ rule: "self.name in ['a', 'b']" }]))).toEqual([]);
+});

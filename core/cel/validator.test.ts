@@ -159,3 +159,32 @@ test("rules beyond the object's cost budget are not run (RuntimeCELCostBudget)",
   expect(errors).toHaveLength(1);
   expect(errors[0].detail).toBe("validation failed due to running out of cost budget, no further validation rules will be run");
 });
+
+test("formats give rules timestamps and durations; embedded resources show apiVersion, kind and metadata.name (UnstructuredToVal)", () => {
+  const typed = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: {
+          at: { type: "string", format: "date-time" },
+          every: { type: "string", format: "duration" },
+          template: { type: "object", "x-kubernetes-embedded-resource": true },
+        },
+        "x-kubernetes-validations": [
+          { rule: "self.at > timestamp('2020-01-01T00:00:00Z')", message: "too early" },
+          { rule: "self.every < duration('1h')", message: "too slow" },
+          { rule: "self.template.kind == 'Pod' && self.template.metadata.name.startsWith('p')", message: "not a p pod" },
+        ],
+      },
+    },
+  })!;
+  const spec = {
+    at: "2021-06-01T00:00:00Z",
+    every: "30m",
+    template: { apiVersion: "v1", kind: "Pod", metadata: { name: "pod", labels: {} } },
+  };
+  expect(typed.validate({ spec })).toEqual([]);
+  const wrong = { at: "2019-06-01T00:00:00Z", every: "2h", template: { apiVersion: "v1", kind: "Pod", metadata: { name: "x" } } };
+  expect(typed.validate({ spec: wrong }).map((e) => e.detail)).toEqual(["too early", "too slow", "not a p pod"]);
+});
