@@ -4,7 +4,8 @@
  * show only their declared (escaped) properties, maps their keys, and resource roots apiVersion, kind and
  * metadata.name/generateName.
  */
-import { evaluate } from "./env.ts";
+import { isCelError, parse } from "@bufbuild/cel";
+import { planRule } from "./env.ts";
 import { escapePropertyName } from "./escape.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
 
@@ -12,14 +13,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const toTimestamp = planRule(parse("timestamp(v)"));
+const toDuration = planRule(parse("duration(v)"));
+
+/** CEL's own conversion; values it refuses (the schema check already did) stay strings. */
+function converted(program: typeof toTimestamp, value: string, original: string): unknown {
+  const result = program({ v: value });
+  return isCelError(result) ? original : result;
+}
+
 function stringValue(value: string, format: string | undefined): unknown {
-  try {
-    if (format === "byte") return Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
-    if (format === "duration") return evaluate("duration(v)", { v: value });
-    if (format === "date") return evaluate("timestamp(v)", { v: `${value}T00:00:00Z` });
-    if (format === "date-time") return evaluate("timestamp(v)", { v: value });
-  } catch {
-    // Values the schema check already refused; rules see them as strings.
+  if (format === "duration") return converted(toDuration, value, value);
+  if (format === "date") return converted(toTimestamp, `${value}T00:00:00Z`, value);
+  if (format === "date-time") return converted(toTimestamp, value, value);
+  if (format === "byte") {
+    try {
+      return Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+    } catch {
+      return value;
+    }
   }
   return value;
 }
