@@ -188,3 +188,18 @@ test("formats give rules timestamps and durations; embedded resources show apiVe
   const wrong = { at: "2019-06-01T00:00:00Z", every: "2h", template: { apiVersion: "v1", kind: "Pod", metadata: { name: "x" } } };
   expect(typed.validate({ spec: wrong }).map((e) => e.detail)).toEqual(["too early", "too slow", "not a p pod"]);
 });
+
+test("a null-valued field is absent to rules: has() is false (ValidationRule: null valued fields are treated as absent)", () => {
+  const nullable = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { a: { type: "string" } },
+        "x-kubernetes-validations": [{ rule: "!has(self.a)", message: "a set" }],
+      },
+    },
+  })!;
+  expect(nullable.validate({ spec: { a: null } })).toEqual([]);
+  expect(nullable.validate({ spec: { a: "x" } }).map((e) => e.detail)).toEqual(["a set"]);
+});

@@ -68,7 +68,8 @@ function objectValue(value: Record<string, unknown>, schema: RuleSchema): Map<st
   const fields = new Map<string, unknown>();
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const escaped = escapePropertyName(name);
-    if (escaped === undefined || !Object.hasOwn(value, name) || !hasDeclType(property)) continue;
+    // Null-valued fields are absent to rules (ValidationRule.rule's documentation in the 1.26 API).
+    if (escaped === undefined || value[name] === null || value[name] === undefined || !hasDeclType(property)) continue;
     fields.set(escaped, toCelValue(value[name], property, property["x-kubernetes-embedded-resource"]));
   }
   return fields;
