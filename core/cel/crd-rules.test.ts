@@ -154,3 +154,20 @@ test("list literals mix no types (HomogeneousAggregateLiterals)", () => {
   );
   expect(texts(specWith([{ rule: "self.name in ['a', 'b']" }]))).toEqual([]);
 });
+
+test("properties of unknown type (no type, or lists and maps of them) cannot be selected (SchemaDeclType)", () => {
+  const schema: RuleSchema = {
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { free: {}, list: { type: "array", items: {} }, known: { type: "array", items: { type: "string" } } },
+        "x-kubernetes-validations": [{ rule: "has(self.free)" }, { rule: "has(self.list)" }, { rule: "has(self.known)" }],
+      },
+    },
+  };
+  expect(texts(schema).map((text) => text.split("\n")[0].replace(/^.*compilation failed: ERROR: <input>:\d+:\d+: /, ""))).toEqual([
+    "undefined field 'free'",
+    "undefined field 'list'",
+  ]);
+});

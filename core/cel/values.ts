@@ -75,7 +75,14 @@ function objectValue(value: Record<string, unknown>, schema: RuleSchema): Map<st
   return fields;
 }
 
-/** Properties without a type (and not int-or-string) have no CEL type in kube and are left out. */
+/**
+ * Whether kube gives the schema a CEL type (SchemaDeclType): not for an "unknown type", a schema without type (and
+ * not int-or-string), nor for lists of or maps to unknown types. Properties of unknown type are left out.
+ */
 export function hasDeclType(schema: RuleSchema): boolean {
-  return schema.type !== undefined || schema["x-kubernetes-int-or-string"] === true;
+  if (schema["x-kubernetes-int-or-string"]) return true;
+  if (schema.type === "array") return schema.items === undefined || hasDeclType(schema.items);
+  const values = mapValueSchema(schema);
+  if (schema.type === "object" && values && !isFieldObject(schema)) return hasDeclType(values);
+  return schema.type !== undefined;
 }
