@@ -62,34 +62,53 @@ export function schemaSizes(schema: RuleSchema, resourceRoot = false): Sized {
   return UNIT;
 }
 
-function merge(a: Sized | undefined, b: Sized): Sized {
-  if (!a) return b;
-  const fields = new Map(a.fields);
-  for (const [name, sized] of b.fields ?? []) fields.set(name, merge(fields.get(name), sized));
-  return { size: Math.max(a.size, b.size), elem: b.elem ? merge(a.elem, b.elem) : a.elem, fields };
+function copy(sized: Sized): Sized {
+  const fields = sized.fields && new Map([...sized.fields].map(([name, inner]) => [name, copy(inner)]));
+  return { size: sized.size, elem: sized.elem && copy(sized.elem), fields };
+}
+
+/** Folds `b` into `into`, keeping the larger size at every level (a list's items share one element size). */
+function mergeInto(into: Sized, b: Sized): void {
+  into.size = Math.max(into.size, b.size);
+  if (b.elem) {
+    if (into.elem) mergeInto(into.elem, b.elem);
+    else into.elem = copy(b.elem);
+  }
+  for (const [name, sized] of b.fields ?? []) {
+    into.fields ??= new Map();
+    const known = into.fields.get(name);
+    if (known) mergeInto(known, sized);
+    else into.fields.set(name, copy(sized));
+  }
+}
+
+/** Code points, as cel-go sizes strings. */
+function stringSize(value: string): number {
+  // deno-lint-ignore no-control-regex
+  return /^[\x00-\x7f]*$/.test(value) ? value.length : [...value].length;
 }
 
 /** Sizes of an actual value (a CEL value: Map, array, string, bytes). */
 export function valueSizes(value: unknown): Sized {
-  if (typeof value === "string") return { size: [...value].length };
+  if (typeof value === "string") return { size: stringSize(value) };
   if (value instanceof Uint8Array) return { size: value.length };
   if (Array.isArray(value)) {
-    let elem: Sized | undefined;
-    for (const item of value) elem = merge(elem, valueSizes(item));
+    const elem: Sized = { size: 0 };
+    for (const item of value) mergeInto(elem, valueSizes(item));
     return { size: value.length, elem };
   }
   if (value instanceof Map) {
     const fields = new Map<string, Sized>();
-    let elem: Sized | undefined;
-    let any: Sized | undefined;
+    const keys: Sized = { size: 0 };
+    const values: Sized = { size: 0 };
     for (const [key, item] of value) {
       const sized = valueSizes(item);
       fields.set(String(key), sized);
-      elem = merge(elem, { size: String(key).length });
-      any = merge(any, sized);
+      keys.size = Math.max(keys.size, stringSize(String(key)));
+      mergeInto(values, sized);
     }
-    if (any) fields.set("*", any);
-    return { size: value.size, elem, fields };
+    fields.set("*", values);
+    return { size: value.size, elem: keys, fields };
   }
   return UNIT;
 }

@@ -29,8 +29,18 @@ const RESERVED = new Set([
 
 const REPLACEMENTS: Record<string, string> = { "__": "__underscores__", ".": "__dot__", "-": "__dash__", "/": "__slash__" };
 
+const escaped = new Map<string, string | undefined>();
+
 /** The identifier a rule uses for property `name`; undefined when kube cannot escape it. */
 export function escapePropertyName(name: string): string | undefined {
+  if (escaped.has(name)) return escaped.get(name);
+  const result = escape(name);
+  // Property names come from CRD schemas: few, and asked for on every validation.
+  if (escaped.size < 10_000) escaped.set(name, result);
+  return result;
+}
+
+function escape(name: string): string | undefined {
   if (name === "" || /^[0-9]/.test(name)) return undefined;
   if (RESERVED.has(name)) return `__${name}__`;
   if (/[^a-zA-Z0-9\-./_]/.test(name)) return undefined;

@@ -90,6 +90,8 @@ class Run {
     if (this.remaining <= 0) return this.#stop(path, node, OUT_OF_BUDGET);
     const self = toCelValue(value, node.schema, node.resourceRoot);
     const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node.schema, node.resourceRoot);
+    const selfSizes = valueSizes(self);
+    const oldSizes = oldSelf === undefined ? selfSizes : valueSizes(oldSelf);
     for (const compiled of node.rules) {
       // An empty rule has neither program nor error in kube (CRD validation refuses it); it is skipped.
       if (compiled.error?.type === "required") continue;
@@ -99,7 +101,7 @@ class Run {
       }
       // Transition rules run only where an old value correlates.
       if (compiled.usesOldSelf && oldSelf === undefined) continue;
-      const cost = estimateCost(compiled.parsed!.expr, valueSizes(self), valueSizes(oldSelf));
+      const cost = estimateCost(compiled.parsed!.expr, selfSizes, oldSizes);
       if (cost > PER_CALL_LIMIT) {
         const detail =
           `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${
