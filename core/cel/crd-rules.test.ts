@@ -76,7 +76,7 @@ test("oldSelf is refused below a list that is not a list-type map (forbidOldSelf
     },
   };
   expect(texts(schema)).toEqual([
-    `${ROOT}.properties[list].items.x-kubernetes-validations[0].rule: FieldValueInvalid: oldSelf cannot be used on the uncorrelatable portion of the schema within ${ROOT}.properties[list].items`,
+    `${ROOT}.properties[list].items.x-kubernetes-validations[0].rule: FieldValueInvalid: oldSelf cannot be used on the uncorrelatable portion of the schema within ${ROOT}.properties[list]`,
   ]);
 });
 

@@ -123,7 +123,8 @@ function walkSchema(
   const sizes = schemaSizes(schema);
   if (schema.items) {
     const items = schema.items;
-    const listBelow = uncorrelatable ?? (schema["x-kubernetes-list-type"] === "map" ? undefined : `${path}.items`);
+    // Only list-type map items correlate (sets are not correlated for rules); the path named is the list's.
+    const listBelow = uncorrelatable ?? (schema["x-kubernetes-list-type"] === "map" ? undefined : path);
     walkSchema(
       items,
       `${path}.items`,
