@@ -108,20 +108,27 @@ test("property names are escaped as kube's cel.Escape: namespace is __namespace_
   expect(escaped.validate({ spec: { namespace: "b" } })).toHaveLength(1);
 });
 
-test("evaluation errors name the rule as kube does: no such key, no such overload", () => {
+test("evaluation errors name the rule as kube does: no such key, no such overload, integer overflow, division by zero", () => {
   const failing = ruleValidator({
     type: "object",
     properties: {
       spec: {
         type: "object",
         properties: { a: { type: "string" }, n: { "x-kubernetes-int-or-string": true } },
-        "x-kubernetes-validations": [{ rule: "self.a == 'x'" }, { rule: "self.n + 1 > 0", message: "n positive" }],
+        "x-kubernetes-validations": [
+          { rule: "self.a == 'x'" },
+          { rule: "self.n + 1 > 0", message: "n positive" },
+          { rule: "9223372036854775807 + 1 > 0" },
+          { rule: "1 / (size(self) - 1) == 1" },
+        ],
       },
     },
   })!;
   expect(failing.validate({ spec: { n: "s" } }).map((e) => e.detail)).toEqual([
     "no such key: a evaluating rule: self.a == 'x'",
     "'no such overload': call arguments did not match a supported operator, function or macro signature for rule: n positive",
+    "integer overflow evaluating rule: 9223372036854775807 + 1 > 0",
+    "division by zero evaluating rule: 1 / (size(self) - 1) == 1",
   ]);
 });
 

@@ -52,6 +52,7 @@ function celGoError(message: string): string {
   if (key) return `no such key: ${key[1]}`;
   if (/divide by zero/.test(message)) return "division by zero";
   if (/modulus by zero/.test(message)) return "modulus by zero";
+  if (/^(int|uint) overflow/.test(message)) return "integer overflow";
   if (/^found no matching overload|^unbound function/.test(message)) return "no such overload";
   return message;
 }
