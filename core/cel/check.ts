@@ -9,7 +9,7 @@ import { ruleEnv } from "./env.ts";
 import { escapePropertyName } from "./escape.ts";
 import { compileRE2 } from "./library/_re2.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
-import { operatorResult } from "./operators.ts";
+import { methodError, operatorResult } from "./operators.ts";
 import { hasDeclType } from "./values.ts";
 
 type Parsed = ReturnType<typeof parse>;
@@ -193,6 +193,8 @@ class RuleChecker {
         return this.#fail(expr, (e as Error).message, true);
       }
     }
+    const mismatch = target && methodError(name, target, args);
+    if (mismatch) return this.#fail(expr, mismatch);
     const typed = operatorResult(name, args);
     if (typeof typed === "string") return this.#fail(expr, typed);
     if (typed) return typed;

@@ -171,3 +171,16 @@ test("properties of unknown type (no type, or lists and maps of them) cannot be 
     "undefined field 'list'",
   ]);
 });
+
+test("string methods need a string and their arguments' types, as cel-go's checker ('found no matching overload')", () => {
+  expect(texts(specWith([{ rule: "self.replicas.startsWith('a')" }]))[0]).toContain(
+    "found no matching overload for 'startsWith' applied to 'int.(string)'",
+  );
+  expect(texts(specWith([{ rule: "self.name.startsWith(1)" }]))[0]).toContain(
+    "found no matching overload for 'startsWith' applied to 'string.(int)'",
+  );
+  expect(
+    texts(specWith([{ rule: "self.name.indexOf('a', 1) >= 0 && self.name.substring(1).trim() != '' && self.name.find('[a-z]') != ''" }])),
+  )
+    .toEqual([]);
+});

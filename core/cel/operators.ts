@@ -56,3 +56,36 @@ export function operatorResult(name: string, args: CelType[]): CelType | string 
   const found = overloads.find(([a, b]) => a === kinds[0] && b === kinds[1]);
   return found ? { kind: found[2] } as CelType : noOverload;
 }
+
+/** String methods of the standard library, ext.Strings and kube's regex library: argument kinds per overload. */
+const STRING_METHODS: Record<string, string[][]> = {
+  startsWith: [["string"]],
+  endsWith: [["string"]],
+  contains: [["string"]],
+  matches: [["string"]],
+  charAt: [["int"]],
+  indexOf: [["string"], ["string", "int"]],
+  lastIndexOf: [["string"], ["string", "int"]],
+  lowerAscii: [[]],
+  upperAscii: [[]],
+  trim: [[]],
+  replace: [["string", "string"], ["string", "string", "int"]],
+  split: [["string"], ["string", "int"]],
+  substring: [["int"], ["int", "int"]],
+  find: [["string"]],
+  findAll: [["string"], ["string", "int"]],
+};
+
+/**
+ * cel-go's checker message for a string method called on a known scalar that is not a string, or on a string with
+ * known arguments no overload takes; undefined when an overload may apply.
+ */
+export function methodError(name: string, target: CelType, args: CelType[]): string | undefined {
+  const overloads = STRING_METHODS[name];
+  if (!overloads || !SCALARS.has(target.kind) || !args.every((arg) => SCALARS.has(arg.kind) || arg.kind === "dyn")) return undefined;
+  const matches = target.kind === "string" &&
+    overloads.some((kinds) => kinds.length === args.length && kinds.every((kind, i) => args[i].kind === "dyn" || args[i].kind === kind));
+  if (matches) return undefined;
+  const names = args.map((arg) => arg.kind === "dyn" ? "dyn" : typeName(arg.kind as Scalar));
+  return `found no matching overload for '${name}' applied to '${typeName(target.kind as Scalar)}.(${names.join(", ")})'`;
+}
