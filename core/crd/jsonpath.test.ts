@@ -11,6 +11,15 @@ test("evaluateJSONPath() follows fields, indexes, wildcards and quoted keys", ()
   expect(evaluateJSONPath(parseJSONPath(".spec.missing"), OBJ)).toEqual([]);
 });
 
-test("parseJSONPath() refuses filters and functions outside the subset", () => {
-  expect(() => parseJSONPath(".spec.ports[?(@.port==80)]")).toThrow("unsupported JSONPath");
+test("filters keep the list items whose field compares true, as client-go jsonpath's [?(...)] (Gateway API's printer columns)", () => {
+  const conditions = { status: { conditions: [{ type: "Accepted", status: "True" }, { type: "Programmed", status: "False" }] } };
+  expect(evaluateJSONPath(parseJSONPath('.status.conditions[?(@.type=="Programmed")].status'), conditions)).toEqual(["False"]);
+  expect(evaluateJSONPath(parseJSONPath(".spec.ports[?(@.port>100)].port"), OBJ)).toEqual([443]);
+  expect(evaluateJSONPath(parseJSONPath(".spec.ports[?(@.port)].port"), OBJ)).toEqual([80, 443]);
+  expect(evaluateJSONPath(parseJSONPath(".spec.ports[?(@.port!='x')].port"), OBJ)).toEqual([80, 443]);
+});
+
+test("parseJSONPath() refuses what it cannot read", () => {
+  expect(() => parseJSONPath(".spec.ports[?(len(@.port) > 1)]")).toThrow("unsupported JSONPath");
+  expect(() => parseJSONPath(".spec[")).toThrow("unsupported JSONPath");
 });
