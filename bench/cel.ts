@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { load } from "js-yaml";
 import { ruleValidator, validationRuleErrors } from "../core/cel/mod.ts";
-import type { JSONSchemaProps } from "../core/crd/structural/schema.ts";
-import { validateValue } from "../core/crd/structural/validate.ts";
+import type { JSONSchemaProps } from "../core/registry/apiextensions/mod.ts";
+import { validateValue } from "../core/crd/mod.ts";
 
 function microsecondsPerCall(fn: () => unknown, rounds: number): number {
   for (let i = 0; i < rounds / 10; i++) fn();

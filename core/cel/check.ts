@@ -7,7 +7,7 @@
 import type { parse } from "@bufbuild/cel";
 import { ruleEnv } from "./env.ts";
 import { escapePropertyName } from "./escape.ts";
-import { compileRE2 } from "./library/_re2.ts";
+import { compileRE2 } from "./library/mod.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
 import { methodError, operatorResult } from "./operators.ts";
 import { hasDeclType } from "./values.ts";

@@ -6,3 +6,4 @@ import { stringFunctions } from "./strings.ts";
 import { urlFunctions } from "./urls.ts";
 
 export const kubeFunctions: CelFunc[] = [...stringFunctions, ...urlFunctions, ...regexFunctions, ...listFunctions];
+export { compileRE2 } from "./_re2.ts";

@@ -1,7 +1,7 @@
 /** kube's checks of `x-kubernetes-list-type` set and map lists: no duplicate items or keys (structural/listtype). */
 import type { FieldError } from "../../api/errors.ts";
 import { isPlainObject } from "../../api/types.ts";
-import type { JSONSchemaProps } from "./schema.ts";
+import type { JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 /** Duplicate-value errors for a set or map list; an atomic list may repeat items. */
 export function listItemErrors(items: unknown[], schema: JSONSchemaProps, path: string): FieldError[] {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { applySchemaDefaults } from "./defaults.ts";
 import { pruneObject } from "./prune.ts";
-import type { JSONSchemaProps } from "./schema.ts";
+import type { JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 const SCHEMA: JSONSchemaProps = {
   type: "object",

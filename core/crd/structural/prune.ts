@@ -3,7 +3,7 @@
  * except under `x-kubernetes-preserve-unknown-fields`; the dropped paths are reported for fieldValidation.
  */
 import { isPlainObject } from "../../api/types.ts";
-import { additionalSchema, childPath, type JSONSchemaProps } from "./schema.ts";
+import { additionalSchema, childPath, type JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 /** Fields every object keeps at its root and in embedded resources; metadata has its own rules. */
 const ENVELOPE = new Set(["apiVersion", "kind", "metadata"]);

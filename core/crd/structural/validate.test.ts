@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { validateValue } from "./validate.ts";
-import type { JSONSchemaProps } from "./schema.ts";
+import type { JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 const SPEC: JSONSchemaProps = {
   type: "object",

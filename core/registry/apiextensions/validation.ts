@@ -4,11 +4,11 @@
  * paths are kube's internal ones (spec.conversion.webhookClientConfig), as its messages print them.
  */
 import { isDeepStrictEqual } from "node:util";
-import { goStringSlice } from "../api/go-text.ts";
-import type { FieldError } from "../api/errors.ts";
-import type { KubeObject } from "../api/types.ts";
-import { validationRuleErrors } from "../cel/mod.ts";
-import { validateClientConfig } from "../registry/validation/mod.ts";
+import { goStringSlice } from "../../api/go-text.ts";
+import type { FieldError } from "../../api/errors.ts";
+import type { KubeObject } from "../../api/types.ts";
+import { validationRuleErrors } from "../../cel/mod.ts";
+import { validateClientConfig } from "../validation/mod.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { parseJSONPath } from "./jsonpath.ts";
 

@@ -3,7 +3,7 @@
  * `[?(@.type=="Ready")]` (client-go jsonpath's ==, !=, <, <=, >, >= against a string or number literal, or `@.a`
  * alone for presence), with or without kubectl's braces. Answers every value the path reaches.
  */
-import { isPlainObject } from "../api/types.ts";
+import { isPlainObject } from "../../api/types.ts";
 
 interface Filter {
   path: Step[];

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../../api/types.ts";
 import { validateCustomResourceDefinition } from "./validation.ts";
 
 function crd(spec: Record<string, unknown>, name = "widgets.example.com"): KubeObject {
