@@ -8,6 +8,7 @@ import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
 import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
+import type { KmsPluginFactory } from "./core/storage/encryption/mod.ts";
 import { withFrontProxyDefaults } from "./core/aggregator/front-proxy.ts";
 import { loadAdmissionPlugins } from "./admission-plugins/load.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
@@ -34,7 +35,12 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   ];
   const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
   const admissionPlugins = await loadAdmissionPlugins(config);
-  const server = await runServer(config, { authenticators, authorizers, admissionPlugins });
+  const server = await runServer(config, {
+    authenticators,
+    authorizers,
+    admissionPlugins,
+    importKmsPlugin: (path) => importPluginModule<KmsPluginFactory>(path, "kms"),
+  });
   stopOnSignals(server, (code) => process.exit(code));
 }
 
