@@ -1,7 +1,7 @@
 /**
  * The kms provider of --encryption-provider-config: kube's KMS plugin gRPC API on a unix socket (v1beta1 and
- * v2alpha1, served by the test's own plugin in tests/_kms-server.ts), and a KMS plugin written as a TypeScript
- * module (`endpoint: module://...`), driven through the compiled server with kubectl.
+ * v2alpha1, served by the test process with kms/testdata/kms-plugin-server.ts), and a KMS plugin written as a
+ * TypeScript module (`endpoint: module://...`), driven through the compiled server with kubectl.
  */
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
-import { startKmsServer } from "./_kms-server.ts";
+import { startKmsServer } from "../core/storage/encryption/kms/testdata/kms-plugin-server.ts";
 import { runKubun } from "./_kubun-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kubun-kms-e2e-"));

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KEY_ID, startKmsServer } from "../../../../tests/_kms-server.ts";
+import { KEY_ID, startKmsServer } from "./testdata/kms-plugin-server.ts";
 import { kmsV1Envelope, kmsV2Envelope } from "./envelope.ts";
 import { decode, V2 } from "./messages.ts";
 import { grpcKmsV1Service, grpcKmsV2Service } from "./service.ts";

@@ -7,7 +7,7 @@ import { Server, ServerCredentials, status as grpcStatus, type UntypedServiceImp
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type protobuf from "protobufjs/light.js";
-import { decode, encode, V1, V2 } from "../core/storage/encryption/kms/messages.ts";
+import { decode, encode, V1, V2 } from "../messages.ts";
 
 export interface KmsTestServer {
   endpoint: string;
