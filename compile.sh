@@ -6,4 +6,4 @@ if [ ! -d node_modules ]; then
   npm ci
 fi
 mkdir -p dist
-node_modules/.bin/bun build --compile main.ts --outfile dist/kubun
+node_modules/.bin/bun build --compile main.ts core/storage/sqlite/snapshot-worker.ts --outfile dist/kubun
