@@ -57,3 +57,28 @@ test("watch events reach subscribers in commit order when one of them waits for 
   ]);
   await storage.close();
 });
+
+test("encrypted bytes are stored without NUL characters (node:sqlite ends TEXT at a NUL) and read back whole", async () => {
+  const withNul: StorageTransformer = {
+    toStorage: (value) => new Uint8Array([0, 0xff, ...value, 0]),
+    fromStorage: (data) => data.subarray(2, data.length - 1),
+  };
+  const plan = {
+    transformers: new Map([["secrets", new PrefixTransformers([{ prefix: "k8s:enc:test:v1:k:", transformer: withNul }])]]),
+    kmsProbes: [],
+    onlyKmsV2: false,
+    close: () => {},
+  };
+  const inner = openSqliteStorage(":memory:");
+  const storage = encryptingStorage(inner, { current: () => plan, healthChecks: () => [], stop: () => {} });
+  const key = "/core/secrets/default/s";
+  await storage.write({ op: "create", key, value: '{"data":"x"}' });
+  const raw = (await inner.get(key))!.value;
+  expect(raw).toStartWith("k8s:enc:test:v1:k:");
+  expect(raw).not.toContain("\u0000");
+  expect((await storage.get(key))?.value).toBe('{"data":"x"}');
+  // A value stored with a raw NUL (by a kubun that wrote bytes as they were) still reads.
+  await inner.write({ op: "update", key, value: "k8s:enc:test:v1:k:\u0000\u00ff{}\u0000", expectedRevision: 0 });
+  expect((await storage.get(key))?.value).toBe("{}");
+  await storage.close();
+});

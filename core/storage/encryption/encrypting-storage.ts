@@ -33,7 +33,7 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
     // The identity provider stores the value itself.
     return then(
       transformers.toStorage(Buffer.from(value, "utf8"), key),
-      (stored) => (startsWithEncrypted(stored) ? Buffer.from(stored).toString("latin1") : value),
+      (stored) => (startsWithEncrypted(stored) ? bytesAsText(stored) : value),
       rethrow,
     );
   };
@@ -41,7 +41,7 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
   const open = (kv: KeyValue): MaybePromise<KeyValue> => {
     const transformers = transformersFor(kv.key);
     if (!transformers) return kv;
-    const stored = kv.value.startsWith(ENCRYPTED_PREFIX) ? Buffer.from(kv.value, "latin1") : Buffer.from(kv.value, "utf8");
+    const stored = kv.value.startsWith(ENCRYPTED_PREFIX) ? textAsBytes(kv.value) : Buffer.from(kv.value, "utf8");
     // kube's etcd3 store: storage.NewInternalErrorf("unable to transform key %q: %v", key, err).
     const failed = (error: unknown): never => {
       throw newInternalError(`unable to transform key ${JSON.stringify(kv.key)}: ${(error as Error).message}`);
@@ -116,6 +116,20 @@ function inOrder(openEvent: (event: StorageEvent) => MaybePromise<StorageEvent>,
     });
     pending = settled;
   };
+}
+
+/**
+ * Encrypted bytes kept in the text store: one character per byte, except NUL, written as U+0100, because SQLite
+ * drivers such as node:sqlite end a TEXT value at its first NUL. Values stored with a raw NUL still read back.
+ */
+const NUL_STAND_IN = "\u0100";
+
+function bytesAsText(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("latin1").replaceAll("\u0000", NUL_STAND_IN);
+}
+
+function textAsBytes(text: string): Uint8Array {
+  return Buffer.from(text.replaceAll(NUL_STAND_IN, "\u0000"), "latin1");
 }
 
 function startsWithEncrypted(bytes: Uint8Array): boolean {
