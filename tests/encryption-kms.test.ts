@@ -88,7 +88,14 @@ test("KMS v2 over a unix socket: the EncryptedObject under k8s:enc:kms:v2:<name>
   // Writes need the plugin; the failure is kube's 500 and nothing is stored.
   const refused = await server.kubectl(["create", "secret", "generic", "s2", "--from-literal=k=v"]);
   expect(refused.code).not.toBe(0);
-  expect(refused.stderr).toContain("failed to encrypt DEK");
+  expect(refused.stderr).toBe(
+    "error: failed to create secret Internal error occurred: failed to encrypt DEK, error: rpc error: code = Unavailable desc = the key service is unreachable\n",
+  );
+  // kube's getErrorCode: the failed transformation is counted under the plugin call's gRPC code.
+  const metrics = await (await server.request("GET", "/metrics")).text();
+  expect(metrics).toContain(
+    'apiserver_storage_transformation_operations_total{transformation_type="to_storage",transformer_prefix="k8s:enc:kms:v2:test-v2:",status="Unavailable"} 1',
+  );
   expect((await server.kubectl(["get", "secret", "s2"])).stderr).toContain("NotFound");
 });
 

@@ -62,7 +62,15 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
     return { ...event, kv, prev };
   };
 
-  const sealOp = async (op: WriteOp): Promise<WriteOp> => (op.op === "delete" ? op : { ...op, value: await seal(op.key, op.value) });
+  const sealOp = async (op: WriteOp): Promise<WriteOp> => {
+    if (op.op === "delete") return op;
+    try {
+      return { ...op, value: await seal(op.key, op.value) };
+    } catch (error) {
+      // kube's etcd3 store on a failed TransformToStorage: storage.NewInternalError(err.Error()).
+      throw newInternalError((error as Error).message);
+    }
+  };
 
   return {
     currentRevision: () => inner.currentRevision(),

@@ -52,7 +52,7 @@ export class PrefixTransformers {
     const prefix = this.#prefixes[0]!;
     const started = performance.now();
     const fail = (error: unknown): never => {
-      this.#record("to_storage", first.prefix, 0, true);
+      this.#record("to_storage", first.prefix, 0, error);
       throw error;
     };
     let body: MaybePromise<Uint8Array>;
@@ -62,7 +62,7 @@ export class PrefixTransformers {
       return fail(error);
     }
     return then(body, (sealed) => {
-      this.#record("to_storage", first.prefix, (performance.now() - started) / 1000, false);
+      this.#record("to_storage", first.prefix, (performance.now() - started) / 1000);
       const stored = new Uint8Array(prefix.length + sealed.length);
       stored.set(prefix);
       stored.set(sealed, prefix.length);
@@ -78,13 +78,13 @@ export class PrefixTransformers {
       if (!startsWith(data, bytes)) continue;
       const label = prefix === "" ? "identity" : prefix;
       const succeeded = (value: Uint8Array): ReadResult => {
-        this.#record("from_storage", label, (performance.now() - started) / 1000, false);
+        this.#record("from_storage", label, (performance.now() - started) / 1000);
         return { value, stale: index !== 0 };
       };
       // Only the identity provider gives way to the providers after it; a key that fails to decrypt is final.
       if (prefix !== "") {
         const fail = (error: unknown): never => {
-          this.#record("from_storage", label, 0, true);
+          this.#record("from_storage", label, 0, error);
           throw error;
         };
         let opened: MaybePromise<Uint8Array>;
@@ -102,8 +102,9 @@ export class PrefixTransformers {
         firstError ??= error as Error;
       }
     }
-    this.#record("from_storage", "unknown", 0, true);
-    throw firstError ?? new Error("no matching prefix found");
+    const failure = firstError ?? new Error("no matching prefix found");
+    this.#record("from_storage", "unknown", 0, failure);
+    throw failure;
   }
 }
 

@@ -119,7 +119,7 @@ export function kmsV2Envelope(service: KmsV2Service, cacheSize: number): Storage
     async toStorage(value, key) {
       const dek = new Uint8Array(randomBytes(DEK_SIZE));
       const response = await service.encrypt(randomUUID(), dek).catch((error: Error) => {
-        throw new Error(`failed to encrypt DEK, error: ${error.message}`);
+        throw new Error(`failed to encrypt DEK, error: ${error.message}`, { cause: error });
       });
       const transformer = aesgcm(dek);
       cache.add(response.ciphertext, transformer);
@@ -150,7 +150,7 @@ export function kmsV2Envelope(service: KmsV2Service, cacheSize: number): Storage
           return transformer.fromStorage(object.encryptedData, key);
         },
         (error: Error) => {
-          throw new Error(`failed to decrypt DEK, error: ${error.message}`);
+          throw new Error(`failed to decrypt DEK, error: ${error.message}`, { cause: error });
         },
       );
     },

@@ -7,6 +7,7 @@
 import { type Client, credentials, makeGenericClientConstructor, Metadata } from "@grpc/grpc-js";
 import type protobuf from "protobufjs/light.js";
 import { decode, encode, V1, V2 } from "./messages.ts";
+import { GrpcError } from "./grpc-error.ts";
 
 export interface KmsV1Service {
   encrypt(plain: Uint8Array): Promise<Uint8Array>;
@@ -58,7 +59,7 @@ function unaryCaller(socketPath: string, service: string, timeoutMs: number): { 
         value,
         new Metadata(),
         { deadline: Date.now() + timeoutMs },
-        (error, result) => (error ? reject(error) : resolve(result as never)),
+        (error, result) => (error ? reject(new GrpcError(error.code, error.details)) : resolve(result as never)),
       );
     });
   return { call, close: () => client.close() };
