@@ -13,6 +13,7 @@ import { newInternalError } from "../../api/errors.ts";
 import { isStorageError, type KeyValue, type Storage, StorageError, type StorageEvent, type WriteOp } from "../storage.ts";
 import type { EncryptionConfigSource } from "./reload.ts";
 import { ENCRYPTED_PREFIX } from "./providers.ts";
+import { logger } from "../../log/mod.ts";
 import { type MaybePromise, type PrefixTransformers, then } from "./prefix-transformers.ts";
 
 /** kube's group-resource name of a storage key `/<group or core>/<resource>/...`: `secrets`, `deployments.apps`. */
@@ -103,6 +104,8 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
   };
 }
 
+const log = logger("storage");
+
 /**
  * Hands each event to the listener as soon as it is opened, in commit order: at once while nothing is pending,
  * behind the pending ones otherwise. An event that cannot be opened is reported and skipped, as a throwing
@@ -110,7 +113,7 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
  */
 function inOrder(openEvent: (event: StorageEvent) => MaybePromise<StorageEvent>, listener: (event: StorageEvent) => void) {
   let pending: Promise<void> | undefined;
-  const report = (error: unknown) => console.error("storage: a watch event could not be decrypted", (error as Error).message);
+  const report = (error: unknown) => log.error("a watch event could not be decrypted", error);
   return (event: StorageEvent) => {
     if (!pending) {
       const opened = openEvent(event);

@@ -68,11 +68,11 @@ export async function encryptionConfigSource(
       timer.unref?.();
       timers.add(timer);
       options.metrics?.recordReload(true);
-      options.log(`kubun: reloaded the encryption configuration from ${path}`);
+      options.log(`reloaded the encryption configuration from ${path}`);
     } catch (error) {
       options.metrics?.recordReload(false);
       options.log(
-        `kubun: the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`,
+        `the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`,
       );
     }
   };

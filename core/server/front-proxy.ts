@@ -4,9 +4,9 @@
  * one kubun can serve as another's aggregated server.
  */
 import { readFile } from "node:fs/promises";
-import type { ServerConfig } from "../server/flags.ts";
-import { frontProxyFiles } from "../server/pki.ts";
-import type { ProxyClientCertificate } from "./backend-request.ts";
+import type { ServerConfig } from "../config/mod.ts";
+import { frontProxyFiles } from "./pki.ts";
+import type { ProxyClientCertificate } from "../aggregator/backend-request.ts";
 
 export function withFrontProxyDefaults(config: ServerConfig): ServerConfig {
   if (config.requestheaderClientCaFile !== "") return config;

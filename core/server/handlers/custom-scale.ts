@@ -2,11 +2,12 @@
  * The scale subresource of a custom resource (apiextensions-apiserver's scale REST): an autoscaling/v1 Scale
  * read from and written to the paths the CRD names (specReplicasPath, statusReplicasPath, labelSelectorPath).
  */
-import { isPlainObject } from "../api/types.ts";
-import type { Handler } from "../server/handlers/context.ts";
-import { type ScaleAccess, scaleSubresourceHandler } from "../server/handlers/scale-subresource.ts";
-import { newResourceNotFound } from "../server/resource-route.ts";
-import type { ScaleSubresource } from "./crd.ts";
+import { isPlainObject } from "../../api/types.ts";
+import type { ScaleSubresource, ScaleSubresources } from "../../crd/mod.ts";
+import type { Handler } from "./context.ts";
+import { type ScaleAccess, scaleSubresourceHandler } from "./scale-subresource.ts";
+import { newResourceNotFound } from "../resource-route.ts";
+import { virtualHandlerKey } from "../virtual-handlers.ts";
 
 function fieldsOf(path: string): string[] {
   return path.split(".").slice(1);
@@ -41,11 +42,19 @@ function pathScaleAccess(paths: ScaleSubresource): ScaleAccess {
 }
 
 /** The handler of `<plural>/scale`, given the scale paths of each version that has the subresource. */
-export function customScaleHandler(pathsByVersion: ReadonlyMap<string, ScaleSubresource>): Handler {
+function customScaleHandler(pathsByVersion: ReadonlyMap<string, ScaleSubresource>): Handler {
   const accessByVersion = new Map([...pathsByVersion].map(([version, paths]) => [version, pathScaleAccess(paths)]));
   return scaleSubresourceHandler((ctx) => {
     const access = accessByVersion.get(ctx.type.version);
     if (!access) throw newResourceNotFound();
     return access;
   });
+}
+
+/** Custom resources' scale subresources served as `<plural>/scale` handlers among the server's handlers. */
+export function customScaleHandlers(handlers: Map<string, Handler>): ScaleSubresources {
+  return {
+    set: (group, plural, pathsByVersion) => handlers.set(virtualHandlerKey(group, plural, "scale"), customScaleHandler(pathsByVersion)),
+    delete: (group, plural) => handlers.delete(virtualHandlerKey(group, plural, "scale")),
+  };
 }

@@ -1,12 +1,12 @@
 import { expect, test } from "bun:test";
-import type { KubeObject } from "../../api/types.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
-import type { WriteAttempt } from "../../registry/write-guard.ts";
-import type { Attributes, Authorizer } from "../authorizer.ts";
-import type { UserInfo } from "../user.ts";
-import { binding, clusterRole, role, user } from "./_test-fixtures.ts";
-import { createEscalationChecks } from "./escalation.ts";
-import type { PolicyRule } from "./policy-types.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { ResourceType } from "./resource-type.ts";
+import type { WriteAttempt } from "./write-guard.ts";
+import type { Attributes, Authorizer } from "../auth/authorizer.ts";
+import type { UserInfo } from "../auth/user.ts";
+import { binding, clusterRole, role, user } from "../auth/rbac/testing.ts";
+import { createEscalationChecks } from "./rbac-escalation.ts";
+import type { PolicyRule } from "../auth/rbac/policy-types.ts";
 
 const podsGet: PolicyRule = { apiGroups: [""], resources: ["pods"], verbs: ["get"] };
 const podsCreate: PolicyRule = { apiGroups: [""], resources: ["pods"], verbs: ["create"] };

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { builtInCatalog } from "../registry/catalog.ts";
+import { builtInCatalog } from "./catalog.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
 
 test("apiVersions() answers /api with v1 and the server address for every client", () => {

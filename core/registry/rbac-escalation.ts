@@ -4,14 +4,14 @@
  * rules they hold, or with the `bind` verb on it. system:masters may do anything.
  */
 import { isDeepStrictEqual } from "node:util";
-import { newForbidden, newNotFound, qualifiedName, type StatusError } from "../../api/errors.ts";
-import type { KubeObject } from "../../api/types.ts";
-import type { WriteAttempt, WriteGuards } from "../../registry/write-guard.ts";
-import type { Attributes, Authorizer } from "../authorizer.ts";
-import type { ReadOnlyClient } from "../read-only-client.ts";
-import type { UserInfo } from "../user.ts";
-import { compactRule, uncoveredRules } from "./covers.ts";
-import { aggregationSelectorsOf, type PolicyRule, RBAC_GROUP, type RoleRef, roleRefOf, rulesOf } from "./policy-types.ts";
+import { newForbidden, newNotFound, qualifiedName, type StatusError } from "../api/errors.ts";
+import type { KubeObject } from "../api/types.ts";
+import type { WriteAttempt, WriteGuards } from "./write-guard.ts";
+import type { Attributes, Authorizer } from "../auth/authorizer.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
+import type { UserInfo } from "../auth/user.ts";
+import { compactRule, uncoveredRules } from "../auth/rbac/covers.ts";
+import { aggregationSelectorsOf, type PolicyRule, RBAC_GROUP, type RoleRef, roleRefOf, rulesOf } from "../auth/rbac/policy-types.ts";
 
 /** Reads a Role or ClusterRole from the store; null when it does not exist. */
 export type RoleReader = (ref: RoleRef, namespace: string) => Promise<KubeObject | null>;

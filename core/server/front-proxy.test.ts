@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { parseFlags } from "../server/flags.ts";
+import { parseFlags } from "./flags.ts";
 import { withFrontProxyDefaults } from "./front-proxy.ts";
 
 test("withFrontProxyDefaults() trusts the data dir's front-proxy CA with kubeadm's header names when no CA is given", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { WatchStream } from "./_watch-stream.ts";
+import { WatchStream } from "./watch-stream.ts";
 
 function streamOf(chunks: string[], options: { keepOpen?: boolean } = {}): Response {
   const encoder = new TextEncoder();

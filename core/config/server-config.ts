@@ -1,9 +1,40 @@
-/** The server's parsed flags (see flags.ts): one field per kube-apiserver flag kubun supports. */
-import type { AuditOptions } from "../audit/mod.ts";
+/**
+ * The server's parsed flags (parsed by core/server/flags.ts): one field per kube-apiserver flag kubun supports.
+ * A leaf module, so every layer can take the options it reads without importing the server.
+ */
+/** kube's AuditOptions: the audit flags, validated and applied by core/audit. */
+export interface AuditOptions {
+  auditPolicyFile: string;
+  auditLogPath: string;
+  auditLogFormat: string;
+  auditLogMaxage: number;
+  auditLogMaxbackup: number;
+  auditLogMaxsize: number;
+  auditLogCompress: boolean;
+  auditLogMode: string;
+  auditLogBatchBufferSize: number;
+  auditLogBatchMaxSize: number;
+  auditLogBatchMaxWaitMs: number;
+  auditLogBatchThrottleEnable: boolean;
+  auditLogBatchThrottleQps: number;
+  auditLogBatchThrottleBurst: number;
+  auditWebhookConfigFile: string;
+  auditWebhookInitialBackoffMs: number;
+  auditWebhookMode: string;
+  auditWebhookBatchBufferSize: number;
+  auditWebhookBatchMaxSize: number;
+  auditWebhookBatchMaxWaitMs: number;
+  auditWebhookBatchThrottleEnable: boolean;
+  auditWebhookBatchThrottleQps: number;
+  auditWebhookBatchThrottleBurst: number;
+}
 
-/** The audit flags are kube's AuditOptions, declared with the audit code that validates them. */
+/** The audit flags are kube's AuditOptions. */
 export interface ServerConfig extends AuditOptions {
   securePort: number;
+  /** --logging-format and -v (component-base/logs). */
+  loggingFormat: string;
+  verbosity: number;
   bindAddress: string;
   dataDir: string;
   tlsCertFile: string;
