@@ -27,4 +27,5 @@ if [ ${#plugins[@]} -gt 0 ]; then
   trap 'rm -f "$entry"' EXIT
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
-node_modules/.bin/bun build --compile "$entry" --outfile "$outfile"
+# The snapshot worker is a second entry point: the binary starts it as a Worker (core/runtime/worker.ts).
+node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts --outfile "$outfile"

@@ -29,7 +29,7 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -76,6 +76,8 @@ export interface RunOptions {
   authorizers?: AuthorizerFactory[];
   /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
   admissionPlugins?: LoadedAdmissionPlugin[];
+  /** Loads `module://` KMS plugins named in --encryption-provider-config (main.ts hands in plugins/loader.ts's importer). */
+  importKmsPlugin?: KmsPluginImporter;
   /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
   listen?: typeof listenHttps;
 }
@@ -103,10 +105,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   const metrics = new ApiMetrics();
   const encryption = config.encryptionProviderConfig
-    ? encryptionConfigSource(config.encryptionProviderConfig, {
+    ? await encryptionConfigSource(config.encryptionProviderConfig, {
       reload: config.encryptionProviderConfigAutomaticReload,
       metrics: encryptionMetrics(metrics.registry),
       log,
+      importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
@@ -121,6 +124,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     log,
   });
   const health = createHealthChecks(storage);
+  for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
   const catalog = builtInCatalog();
   const registry = new Registry(storage, broker);
   await ensureSystemNamespaces(registry, catalog);
