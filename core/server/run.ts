@@ -22,6 +22,7 @@ import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
+import { checkRequestLimitFlags, startRequestLimits } from "./request-limits.ts";
 import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
@@ -81,6 +82,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  checkRequestLimitFlags(config);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
@@ -165,6 +167,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
   const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  const requestLimits = await startRequestLimits(config, registry, catalog, metrics.registry);
   startupLock.release();
   const app = createApp({
     storage,
@@ -182,6 +185,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
+    requestLimiter: requestLimits.limiter,
+    flowControl: requestLimits.flowControl,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
@@ -194,6 +199,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
     customResources.stop();
+    requestLimits.flowControl?.stop();
     aggregator.stop();
     compactor.stop();
     snapshots.stop();
