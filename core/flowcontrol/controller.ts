@@ -126,8 +126,11 @@ export class FlowControl {
     };
   }
 
-  /** Classifies the request and waits for a seat at its level, or says why it was rejected. */
-  async admit(request: RequestDigest & RequestDetails, signal?: AbortSignal): Promise<Admission> {
+  /**
+   * Classifies the request and waits for a seat at its level, or says why it was rejected. `signal` is asked for
+   * only when the request queues: materializing a request's signal costs more than classifying it.
+   */
+  async admit(request: RequestDigest & RequestDetails, signal?: () => AbortSignal): Promise<Admission> {
     const { classification, level } = this.classify(request);
     const { flowSchema, priorityLevel, distinguisher } = classification;
     const waiting = { flowSchema, distinguisher, arrivedAt: new Date(), details: request };

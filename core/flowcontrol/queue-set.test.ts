@@ -32,7 +32,7 @@ test("a waiting request is rejected time-out after the wait limit, and cancelled
   set.admit(request(), () => 0n, LONG_WAIT);
   expect(await set.admit(request(), () => 1n, { waitLimitMs: 1 })).toBe("time-out");
   const abort = new AbortController();
-  const waiting = set.admit(request(), () => 2n, { waitLimitMs: 60_000, signal: abort.signal });
+  const waiting = set.admit(request(), () => 2n, { waitLimitMs: 60_000, signal: () => abort.signal });
   abort.abort();
   expect(await waiting).toBe("cancelled");
   expect(set.waiting).toBe(0);

@@ -76,13 +76,14 @@ export class QueueSet {
   admit(
     request: WaitingRequest,
     flowHash: () => bigint,
-    options: { waitLimitMs: number; signal?: AbortSignal },
+    options: { waitLimitMs: number; signal?: () => AbortSignal },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     const queuing = this.#queuing;
     if (!queuing) return this.#executing < this.#limit ? this.#seat(undefined) : "concurrency-limit";
     if (this.#waiting === 0 && this.#executing < this.#limit) return this.#seat(undefined);
     const queue = this.#shortestQueueOfHand(flowHash(), queuing);
     if (queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
+    const signal = options.signal?.();
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
       const onAbort = () => this.#remove(waiter, "cancelled");
@@ -91,14 +92,14 @@ export class QueueSet {
         queue,
         settle: (outcome) => {
           clearTimeout(timer);
-          options.signal?.removeEventListener("abort", onAbort);
+          signal?.removeEventListener("abort", onAbort);
           resolve(outcome);
         },
       };
       queue.waiting.push(waiter);
       this.#waiting++;
       timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+      signal?.addEventListener("abort", onAbort, { once: true });
       this.#dispatchAsMuchAsPossible();
     });
   }

@@ -63,7 +63,7 @@ export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLim
       namespace: info.namespace,
       name: info.name,
       path: info.path,
-    }, request.signal);
+    }, () => request.signal);
     let response: Response;
     if ("rejected" in admission) {
       response = tooManyRequests();
