@@ -12,6 +12,8 @@ let server: TestServer;
 let held: HeldRequests | undefined;
 
 const FLOWCONTROL = "/apis/flowcontrol.apiserver.k8s.io/v1beta2";
+/** Named with its version: kubectl's discovery cache may remember an earlier server on the same port. */
+const PRIORITY_LEVELS_V1BETA3 = "prioritylevelconfigurations.v1beta3.flowcontrol.apiserver.k8s.io";
 
 beforeAll(async () => {
   server = await startServer(["--max-requests-inflight=1", "--max-mutating-requests-inflight=1"]);
@@ -26,7 +28,7 @@ async function uidOf(kind: "flowschemas" | "prioritylevelconfigurations", name: 
   return (await getJson(server, `${FLOWCONTROL}/${kind}/${name}`)).metadata.uid;
 }
 
-test("kubectl lists kube's mandatory and suggested FlowSchemas and PriorityLevelConfigurations (bootstrap/default.go)", async () => {
+test("kubectl lists kube's mandatory and suggested FlowSchemas and PriorityLevelConfigurations (bootstrap/default.go) in v1beta3", async () => {
   const schemas = await server.kubectl([
     "get",
     "flowschemas",
@@ -51,9 +53,9 @@ test("kubectl lists kube's mandatory and suggested FlowSchemas and PriorityLevel
   ]);
   const levels = await server.kubectl([
     "get",
-    "prioritylevelconfigurations",
+    PRIORITY_LEVELS_V1BETA3,
     "-o",
-    "custom-columns=NAME:.metadata.name,TYPE:.spec.type,SHARES:.spec.limited.assuredConcurrencyShares",
+    "custom-columns=NAME:.metadata.name,TYPE:.spec.type,SHARES:.spec.limited.nominalConcurrencyShares",
     "--no-headers",
   ]);
   expect(levels.stdout.trim().split("\n").map((line) => line.split(/\s+/).join(" "))).toEqual([
@@ -190,14 +192,16 @@ test("the debug dumps answer in kube's comma-and-tab layout", async () => {
 
 test("an edited bootstrap object gets kube's spec back at the next start unless annotated autoupdate-spec false", async () => {
   const patch = (name: string, body: Json) =>
-    server.kubectl(["patch", "prioritylevelconfiguration", name, "--type=merge", "-p", JSON.stringify(body)]);
-  expect((await patch("catch-all", { spec: { limited: { assuredConcurrencyShares: 50 } } })).code).toBe(0);
+    server.kubectl(["patch", PRIORITY_LEVELS_V1BETA3, name, "--type=merge", "-p", JSON.stringify(body)]);
+  expect((await patch("catch-all", { spec: { limited: { nominalConcurrencyShares: 50 } } })).code).toBe(0);
+  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/catch-all`)).spec.limited.assuredConcurrencyShares).toBe(50);
   expect(
     (await patch("workload-low", {
       metadata: { annotations: { "apf.kubernetes.io/autoupdate-spec": "false" } },
-      spec: { limited: { assuredConcurrencyShares: 7 } },
+      spec: { limited: { nominalConcurrencyShares: 7 } },
     })).code,
   ).toBe(0);
+  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/workload-low`)).spec.limited.assuredConcurrencyShares).toBe(7);
   await held?.close();
   held = undefined;
   await server.terminate();
