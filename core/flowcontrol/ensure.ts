@@ -22,10 +22,15 @@ export interface FlowControlStores {
   priorityLevels: ResourceStore;
 }
 
+/** The spellings Go's strconv.ParseBool accepts. */
+const GO_TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
+const GO_FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
+
 /** kube's shouldUpdateSpec. */
 export function shouldUpdateSpec(object: KubeObject): boolean {
-  const value = object.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
-  if (value === "true" || value === "false") return value === "true";
+  const value = object.metadata.annotations?.[AUTO_UPDATE_ANNOTATION] ?? "";
+  if (GO_TRUE.has(value)) return true;
+  if (GO_FALSE.has(value)) return false;
   return object.metadata.generation === 1;
 }
 
