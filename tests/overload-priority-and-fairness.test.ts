@@ -80,6 +80,20 @@ test("responses name the FlowSchema and priority level by UID: exempt for system
   expect(alice.headers.get("X-Kubernetes-PF-PriorityLevel-UID")).toBe(await uidOf("prioritylevelconfigurations", "global-default"));
 });
 
+test("a seat is given back once the response is written: one-seat global-default serves request after request", async () => {
+  // ceil(2 × 20 / 245) = 1 seat; a seat never given back would leave the next request queued until it times out.
+  for (let i = 0; i < 5; i++) {
+    const response = await server.request("GET", "/api/v1/namespaces/default/configmaps", { headers: { "Impersonate-User": "alice" } });
+    expect(response.status).toBe(200);
+    await response.text();
+  }
+  const metrics = await (await server.request("GET", "/metrics")).text();
+  expect(metrics).toContain('apiserver_flowcontrol_request_concurrency_limit{priority_level="global-default"} 1');
+  expect(metrics).toContain(
+    'apiserver_flowcontrol_current_executing_requests{priority_level="global-default",flow_schema="global-default"} 0',
+  );
+});
+
 test("a full priority level queues, then rejects with 429 while system:masters and /healthz are still served", async () => {
   const level = {
     apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2",

@@ -226,7 +226,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
           c.res = errorResponse(error, c.req.raw);
         });
         return c.res;
-      });
+      }, c.env.conn.onResponseDone);
     };
     if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
     c.set("audit", audit);

@@ -10,7 +10,36 @@ import type { FlowControl } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
-export type RequestLimiter = (request: Request, info: RequestInfo, user: UserInfo, serve: () => Promise<Response>) => Promise<Response>;
+/**
+ * Serves the request within the limits, or answers 429. `onResponseDone` (the listener's) tells when the response
+ * has been written out: a seat is held until then, as kube's filters hold it until the handler returns; without it
+ * the seat is freed once the response starts.
+ */
+export type RequestLimiter = (
+  request: Request,
+  info: RequestInfo,
+  user: UserInfo,
+  serve: () => Promise<Response>,
+  onResponseDone?: (callback: () => void) => void,
+) => Promise<Response>;
+
+/** Frees `release` when the response is written out, or at once when it failed or nobody reports the end. */
+async function servedHolding(
+  serve: () => Promise<Response>,
+  release: () => void,
+  onResponseDone?: (callback: () => void) => void,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await serve();
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (onResponseDone) onResponseDone(release);
+  else release();
+  return response;
+}
 
 const SYSTEM_MASTERS = "system:masters";
 /** kube's nonMutatingRequestVerbs. */
@@ -33,23 +62,24 @@ export function tooManyRequests(): Response {
 export function maxInFlightLimiter(limits: { readOnly: number; mutating: number }): RequestLimiter | undefined {
   if (limits.readOnly === 0 && limits.mutating === 0) return undefined;
   const inFlight = { readOnly: 0, mutating: 0 };
-  return async (_request, info, user, serve) => {
+  return async (_request, info, user, serve, onResponseDone) => {
     if (isLongRunningRequest(info)) return await serve();
     const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
     if (limits[kind] === 0) return await serve();
     if (inFlight[kind] >= limits[kind]) return user.groups.includes(SYSTEM_MASTERS) ? await serve() : tooManyRequests();
     inFlight[kind]++;
-    try {
-      return await serve();
-    } finally {
-      inFlight[kind]--;
-    }
+    let released = false;
+    const release = () => {
+      if (!released) inFlight[kind]--;
+      released = true;
+    };
+    return await servedHolding(serve, release, onResponseDone);
   };
 }
 
 /** kube's WithPriorityAndFairness: classify, wait for a seat, serve; the answer names the FlowSchema and level by UID. */
 export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLimiter {
-  return async (request, info, user, serve) => {
+  return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
     const admission = await flowControl.admit({
       username: user.username,
@@ -64,17 +94,11 @@ export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLim
       name: info.name,
       path: info.path,
     }, () => request.signal);
-    let response: Response;
-    if ("rejected" in admission) {
-      response = tooManyRequests();
-    } else {
-      try {
-        response = await serve();
-      } finally {
-        admission.seat.release();
-      }
-    }
-    response = withHeader(response, FLOW_SCHEMA_UID_HEADER, admission.classification.flowSchemaUid);
-    return withHeader(response, PRIORITY_LEVEL_UID_HEADER, admission.classification.priorityLevelUid);
+    // A watch gives its seat back once it has started (kube's watch initialization); other requests once written out.
+    const response = "rejected" in admission
+      ? tooManyRequests()
+      : await servedHolding(serve, admission.seat.release, info.verb === "watch" ? undefined : onResponseDone);
+    const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, admission.classification.flowSchemaUid);
+    return withHeader(named, PRIORITY_LEVEL_UID_HEADER, admission.classification.priorityLevelUid);
   };
 }
