@@ -41,6 +41,10 @@ export interface ServerConfig extends AuditOptions {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** kube's in-flight limits: each kind's cap without APF, their sum APF's total concurrency. */
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  enablePriorityAndFairness: boolean;
   /** Connection bounds (hidden; kube's values by default, shorter in tests): header/body-stall and idle timeouts in ms, and the connection cap (0: sized from the open-file limit). */
   readHeaderTimeoutMs: number;
   idleConnectionTimeoutMs: number;

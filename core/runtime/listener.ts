@@ -42,6 +42,8 @@ export interface ConnectionInfo {
   requestTarget?: string;
   /** The client's IP address (audit events' sourceIPs). */
   remoteAddress?: string;
+  /** Calls back once the response is written out or its connection closed (when kube's handler would have returned). */
+  onResponseDone?: (callback: () => void) => void;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -73,7 +75,15 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   const requestListener = getRequestListener(
     (request, env) => {
       const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
-      return handler(request, { ...connectionInfo(incoming, fromClientCA), requestTarget: incoming?.url });
+      const outgoing = ("outgoing" in env ? env.outgoing : undefined) as ServerResponse | undefined;
+      return handler(request, {
+        ...connectionInfo(incoming, fromClientCA),
+        requestTarget: incoming?.url,
+        onResponseDone: outgoing && ((callback) => {
+          if (outgoing.destroyed || outgoing.writableFinished) callback();
+          else outgoing.once("close", callback);
+        }),
+      });
     },
     { overrideGlobalObjects: false },
   );

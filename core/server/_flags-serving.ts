@@ -29,6 +29,33 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
     usage: "The largest request body accepted, in bytes; larger requests are answered with 413.",
   }),
   defineFlag({
+    section: "Generic flags",
+    name: "max-requests-inflight",
+    key: "maxRequestsInflight",
+    type: intFlag,
+    defaultValue: 400,
+    usage:
+      "This and --max-mutating-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of non-mutating requests in flight, or a zero value disables the limit completely.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "max-mutating-requests-inflight",
+    key: "maxMutatingRequestsInflight",
+    type: intFlag,
+    defaultValue: 200,
+    usage:
+      "This and --max-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of mutating requests in flight, or a zero value disables the limit completely.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "enable-priority-and-fairness",
+    key: "enablePriorityAndFairness",
+    type: boolFlag,
+    defaultValue: true,
+    usage:
+      "If true and the APIPriorityAndFairness feature gate is enabled, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness",
+  }),
+  defineFlag({
     section: "Secure serving flags",
     name: "read-header-timeout",
     key: "readHeaderTimeoutMs",

@@ -1,7 +1,7 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → audit ID → body limit → authentication → audit → impersonation → authorization → handler → encoding
- * in the negotiated representation.
+ * metrics → audit ID → body limit → authentication → audit → impersonation → max-in-flight or priority and fairness →
+ * authorization → handler → encoding in the negotiated representation.
  */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -23,6 +23,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
+import type { RequestLimiter } from "./filters/flow-control.ts";
+import type { FlowControl } from "../flowcontrol/mod.ts";
 import {
   addAnnotations,
   AUDIT_ID_HEADER,
@@ -48,7 +50,7 @@ import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
-import { respondError, serialize } from "./respond.ts";
+import { respondError, serialize, withHeader } from "./respond.ts";
 import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
@@ -76,6 +78,10 @@ export interface AppDeps {
   openApiDescriptions?: Descriptions;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
+  /** Max-in-flight or priority-and-fairness admission; absent when both in-flight limits are 0 and APF is off. */
+  requestLimiter?: RequestLimiter;
+  /** API Priority and Fairness, for its /debug/api_priority_and_fairness dumps; absent when it is off. */
+  flowControl?: Pick<FlowControl, "dump">;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
 }
 
@@ -215,15 +221,27 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       }
       recordImpersonation(audit, authenticated, user);
       c.set("user", user);
-      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
-      // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
-      if (hasDotSegment(c.get("info").path)) {
-        c.res = c.get("info").isResourceRequest
-          ? await serveResource(c, deps)
-          : respondError(newResourceNotFound(), c.req.header("accept"));
-        return;
-      }
-      await next();
+      const authorizeAndRoute = async () => {
+        await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
+        // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+        if (hasDotSegment(c.get("info").path)) {
+          c.res = c.get("info").isResourceRequest
+            ? await serveResource(c, deps)
+            : respondError(newResourceNotFound(), c.req.header("accept"));
+          return;
+        }
+        await next();
+      };
+      const limiter = deps.requestLimiter;
+      if (!limiter) return await authorizeAndRoute();
+      // WithMaxInFlightLimit or WithPriorityAndFairness sits between impersonation and authorization in kube's chain.
+      c.res = await limiter(c.req.raw, c.get("info"), user, async () => {
+        await authorizeAndRoute().catch((error: unknown) => {
+          if (!isStatusError(error)) c.set("panic", error);
+          c.res = errorResponse(error, c.req.raw);
+        });
+        return c.res;
+      }, c.env.conn.onResponseDone);
     };
     if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
     c.set("audit", audit);
@@ -255,6 +273,14 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(`${path}/`, handler);
   };
   getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.get("url"))));
+  const flowControl = deps.flowControl;
+  if (flowControl) {
+    app.get("/debug/api_priority_and_fairness/:dump", (c) => {
+      const text = flowControl.dump(c.req.param("dump"), c.get("url"));
+      if (text === undefined) throw newResourceNotFound();
+      return new Response(text, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    });
+  }
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
@@ -285,18 +311,6 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       return errorResponse(error, request);
     }
   };
-}
-
-/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
 }
 
 /** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */

@@ -23,6 +23,7 @@ import { startClusterRoleAggregation } from "../controllers/mod.ts";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/mod.ts";
 import { clientRoleReader, registerEscalationGuards } from "../registry/rbac-escalation.ts";
+import { checkRequestLimitFlags, startRequestLimits } from "./request-limits.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
@@ -89,6 +90,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
+  checkRequestLimitFlags(config);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
@@ -175,6 +177,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
   const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
+  const requestLimits = await startRequestLimits(config, registry, catalog, metrics.registry);
   startupLock.release();
   const app = createApp({
     storage,
@@ -191,6 +194,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
+    requestLimiter: requestLimits.limiter,
+    flowControl: requestLimits.flowControl,
     options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
   });
 
@@ -203,6 +208,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
     customResources.stop();
+    requestLimits.flowControl?.stop();
     aggregator.stop();
     compactor.stop();
     snapshots.stop();
