@@ -12,7 +12,7 @@ import { waitForRevision } from "../../registry/freshness.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { toWatchEvent } from "../../registry/watch.ts";
-import { isStorageError } from "../../storage/storage.ts";
+import { isStorageError, type KeyValue } from "../../storage/storage.ts";
 import type { Watch, WatchMessage } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
@@ -24,7 +24,17 @@ const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
 /** kube's default watch timeout: a random time between the minimum request timeout (30m) and twice that. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
 
-type Frame = { type: string; object: unknown };
+type EventFrame = { type: string; object: unknown };
+/** A frame to encode for this watcher, or one already encoded for every watcher of the same form. */
+type Frame = EventFrame | { encoded: Uint8Array };
+
+/**
+ * kube's watch cache serializes an event once per encoder for all its watchers (cachingObject): here each
+ * committed event's frame is encoded once per type, version, form and event type, and shared by every watcher
+ * asking for the same. Tables are not shared (their age column is computed per watcher).
+ */
+const sharedFrames = new WeakMap<object, Map<string, Uint8Array>>();
+const sharedObjects = new WeakMap<KeyValue, Map<string, Promise<KubeObject>>>();
 
 export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const options = parseListOptions(ctx.url.searchParams);
@@ -44,12 +54,13 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   }
   const timeoutSeconds = options.timeoutSeconds ?? MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
   const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
-  const frames = eventFrames(ctx, watch, initial, matches, options.allowWatchBookmarks);
+  const encode = frameEncoder(ctx);
+  const frames = eventFrames(ctx, watch, initial, matches, options.allowWatchBookmarks, encode);
   const stream = frameStream(frames, watch, {
     timeoutMs: timeoutSeconds * 1000,
     bookmarks: options.allowWatchBookmarks,
     requestProgress: () => ctx.broker.requestProgress(watch),
-    encode: frameEncoder(ctx),
+    encode,
   });
   return new Response(stream, { status: 200, headers: { "Content-Type": streamContentType(ctx), "Cache-Control": "no-cache, private" } });
 }
@@ -61,7 +72,7 @@ function streamContentType(ctx: HandlerContext): string {
 }
 
 /** JSON streams are one document per line; protobuf streams length-prefixed WatchEvent frames. */
-function frameEncoder(ctx: HandlerContext): (frame: Frame) => Uint8Array {
+function frameEncoder(ctx: HandlerContext): (frame: EventFrame) => Uint8Array {
   if (ctx.encode.representation.format === "protobuf") {
     return (frame) => {
       const object = frame.object as Record<string, unknown> & { apiVersion: string; kind: string };
@@ -78,12 +89,13 @@ async function* eventFrames(
   initial: KubeObject[],
   matches: ((obj: KubeObject) => boolean) | undefined,
   bookmarks: boolean,
+  encode: (frame: EventFrame) => Uint8Array,
 ): AsyncGenerator<Frame> {
   for (const object of initial) yield { type: "ADDED", object: objectBody(object, ctx.encode) };
   let lastBookmark = 0;
   try {
     for await (const message of watch) {
-      const frame = await frameOf(ctx, message, matches);
+      const frame = await frameOf(ctx, message, matches, encode);
       if (frame) yield frame;
       else if (message.kind === "progress" && bookmarks && message.revision > lastBookmark) {
         lastBookmark = message.revision;
@@ -104,13 +116,39 @@ async function frameOf(
   ctx: HandlerContext,
   message: WatchMessage,
   matches: ((obj: KubeObject) => boolean) | undefined,
+  encode: (frame: EventFrame) => Uint8Array,
 ): Promise<Frame | null> {
   if (message.kind !== "event") return null;
   const { kv, prev } = message.event;
-  const object = await ctx.store.decode(kv);
-  const before = prev && matches ? await ctx.store.decode(prev) : undefined;
+  const object = await decodeShared(ctx, kv);
+  const before = prev && matches ? await decodeShared(ctx, prev) : undefined;
   const event = toWatchEvent(message.event, matches, (stored) => stored === kv ? object : before!);
-  return event && { type: event.type, object: objectBody(event.object, ctx.encode) };
+  if (!event) return null;
+  const form = sharedForm(ctx, event.type, event.object === object);
+  if (form === undefined) return { type: event.type, object: objectBody(event.object, ctx.encode) };
+  let frames = sharedFrames.get(message.event);
+  if (!frames) sharedFrames.set(message.event, frames = new Map());
+  let encoded = frames.get(form);
+  if (!encoded) frames.set(form, encoded = encode({ type: event.type, object: objectBody(event.object, ctx.encode) }));
+  return { encoded };
+}
+
+/** A stored value decoded (and converted) once per served type and version for all watchers; read only. */
+function decodeShared(ctx: HandlerContext, kv: KeyValue): Promise<KubeObject> {
+  let decoded = sharedObjects.get(kv);
+  if (!decoded) sharedObjects.set(kv, decoded = new Map());
+  const typeKey = `${ctx.type.group}/${ctx.type.version}/${ctx.type.resource}`;
+  let object = decoded.get(typeKey);
+  if (!object) decoded.set(typeKey, object = ctx.store.decode(kv));
+  return object;
+}
+
+/** What a shared frame depends on; undefined for Tables, encoded per watcher. */
+function sharedForm(ctx: HandlerContext, eventType: string, ofNewObject: boolean): string | undefined {
+  const rep = ctx.encode.representation;
+  if (rep.format === "table") return undefined;
+  const version = rep.format === "partial-metadata" ? rep.version : "";
+  return `${ctx.type.group}/${ctx.type.version}/${ctx.type.resource} ${rep.format}${version} ${eventType} ${ofNewObject}`;
 }
 
 function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
@@ -125,7 +163,7 @@ function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
 function frameStream(
   frames: AsyncGenerator<Frame>,
   watch: Watch,
-  options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void; encode: (frame: Frame) => Uint8Array },
+  options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void; encode: (frame: EventFrame) => Uint8Array },
 ): ReadableStream<Uint8Array> {
   const timers: ReturnType<typeof setTimeout>[] = [setTimeout(() => watch.close(), options.timeoutMs)];
   if (options.bookmarks) {
@@ -146,7 +184,7 @@ function frameStream(
           controller.close();
           return;
         }
-        controller.enqueue(options.encode(next.value));
+        controller.enqueue("encoded" in next.value ? next.value.encoded : options.encode(next.value));
       } catch {
         // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
         stop();
