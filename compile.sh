@@ -6,4 +6,5 @@ if [ ! -d node_modules ]; then
   npm ci
 fi
 mkdir -p dist
-node_modules/.bin/bun build --compile main.ts --outfile dist/kubun
+# Worker entry points are extra entry points of the build (core/runtime/worker-entry.ts finds them).
+node_modules/.bin/bun build --compile main.ts core/admission/isolation/worker.ts --outfile dist/kubun

@@ -1,4 +1,8 @@
-/** Builds the admission chain from loaded factories: each gets its logger, client and configuration section. */
+/**
+ * Builds the admission chain from loaded plugins: each gets its logger, client and configuration section.
+ * Built-in plugins run in-process; a custom plugin (a module path) runs in its own pool of workers
+ * (isolation/), with the validationActions of its section.
+ */
 import { basename, extname } from "node:path";
 import { pluginLogger } from "../auth/plugin-context.ts";
 import type { ReadOnlyClient } from "../auth/read-only-client.ts";
@@ -10,11 +14,19 @@ import type { ServerConfig } from "../server/flags.ts";
 import { ConfigFileError } from "../config/mod.ts";
 import { AdmissionChain } from "./chain.ts";
 import type { PluginConfigSection } from "./config-file.ts";
-import type { AdmissionPluginFactory, BuiltInAdmissionFactory } from "./types.ts";
+import { readValidationActions, type ValidationAction } from "./enforcement.ts";
+import { IsolatedPlugin } from "./isolation/isolated-plugin.ts";
+import { WorkerPool } from "./isolation/pool.ts";
+import { AdmissionMetrics } from "./metrics.ts";
+import type { AdmissionPlugin, BuiltInAdmissionFactory } from "./types.ts";
+import { violationEventRecorder } from "./violation-events.ts";
+
+/** Workers per custom plugin: a call stuck in one leaves the other serving. */
+export const WORKERS_PER_PLUGIN = 2;
 
 export type LoadedAdmissionPlugin =
   | { builtIn: true; name: string; factory: BuiltInAdmissionFactory }
-  | { builtIn: false; /** The module path from the flag. */ name: string; factory: AdmissionPluginFactory };
+  | { builtIn: false; /** The module path from the flag; the module is loaded in the plugin's workers. */ name: string };
 
 export interface AdmissionServices {
   config: ServerConfig;
@@ -30,33 +42,54 @@ export interface AdmissionServices {
 }
 
 export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugin[], services: AdmissionServices): Promise<AdmissionChain> {
-  const built = [];
-  for (const plugin of plugins) {
-    const shared = { config: services.config, client: services.client, log: pluginLogger(`admission ${plugin.name}`) };
-    // A custom plugin's section is found by its path as given or by its file name without extension.
-    const section = services.sections.get(plugin.name) ??
-      (plugin.builtIn ? undefined : services.sections.get(basename(plugin.name, extname(plugin.name))));
-    const pluginConfig = section?.configuration;
-    try {
-      if (plugin.builtIn) {
-        built.push(
-          await plugin.factory({
-            ...shared,
-            registry: services.registry,
-            catalog: services.catalog,
-            metricsRegistry: services.metricsRegistry,
-            authorizer: services.authorizer,
-            pluginConfig,
-          }),
-        );
-      } else {
-        built.push(await plugin.factory({ ...shared, pluginConfig }));
+  const metrics = new AdmissionMetrics(services.metricsRegistry);
+  const built: AdmissionPlugin[] = [];
+  const actions = new Map<AdmissionPlugin, readonly ValidationAction[]>();
+  try {
+    for (const plugin of plugins) {
+      const log = pluginLogger(`admission ${plugin.name}`);
+      const shared = { config: services.config, client: services.client, log };
+      // A custom plugin's section is found by its path as given or by its file name without extension.
+      const section = services.sections.get(plugin.name) ??
+        (plugin.builtIn ? undefined : services.sections.get(basename(plugin.name, extname(plugin.name))));
+      try {
+        if (plugin.builtIn) {
+          built.push(
+            await plugin.factory({
+              ...shared,
+              registry: services.registry,
+              catalog: services.catalog,
+              metricsRegistry: services.metricsRegistry,
+              authorizer: services.authorizer,
+              pluginConfig: section?.configuration,
+            }),
+          );
+        } else {
+          const enforcement = readValidationActions(section?.configuration, section?.source ?? "");
+          const isolated = new IsolatedPlugin(
+            await WorkerPool.start({
+              ...shared,
+              path: plugin.name,
+              pluginConfig: enforcement.pluginConfig,
+              size: WORKERS_PER_PLUGIN,
+              onReplaced: (reason) => metrics.workerReplaced(isolated.name, reason),
+            }),
+          );
+          built.push(isolated);
+          actions.set(isolated, enforcement.actions);
+        }
+      } catch (error) {
+        // A configuration the plugin refuses is reported with the file and field it came from.
+        if (section && error instanceof Error && error.name === "ConfigFileError" && !error.message.startsWith(section.source)) {
+          throw new ConfigFileError(`${section.source}: ${error.message}`, { cause: error });
+        }
+        throw error;
       }
-    } catch (error) {
-      // A configuration the plugin refuses is reported with the file and field it came from.
-      if (section && error instanceof ConfigFileError) throw new ConfigFileError(`${section.source}: ${error.message}`, { cause: error });
-      throw error;
     }
+  } catch (error) {
+    for (const plugin of built) plugin.close?.();
+    throw error;
   }
-  return new AdmissionChain(built);
+  const onViolation = violationEventRecorder(services.registry, services.catalog, pluginLogger("admission"));
+  return new AdmissionChain(built, { metrics, actions, onViolation });
 }

@@ -36,6 +36,7 @@ export function defineAdmissionPlugin(definition: AdmissionPluginDefinition): Ad
     const plugin: AdmissionPlugin = {
       name: definition.name,
       handles: (attributes) => handlesRequest(definition.handles, attributes),
+      rules: definition.handles,
       admit: admit && ((attributes) => admit(attributes, context)),
       validate: validate && ((attributes) => validate(attributes, context)),
       sideEffects: definition.sideEffects ?? false,

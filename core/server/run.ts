@@ -142,7 +142,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     catalog,
   );
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], {
+  const admission = await buildAdmissionChain(options.admissionPlugins ?? [], {
     config,
     registry,
     catalog,
@@ -151,6 +151,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     metricsRegistry: metrics.registry,
     authorizer,
   });
+  registry.admission = admission;
   const proxyClient = await proxyClientCertificate(config, frontProxy.client);
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
   const virtualHandlers = new Map([
@@ -194,6 +195,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
     customResources.stop();
+    admission.close();
     aggregator.stop();
     compactor.stop();
     snapshots.stop();
