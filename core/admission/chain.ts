@@ -109,7 +109,12 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   /** One plugin call, timed as kube's WithControllerMetrics; a refusal goes through the plugin's actions. */
-  async #call(plugin: AdmissionPlugin, attributes: AdmissionAttributes, step: AdmissionStep, run: () => Promise<void> | void): Promise<void> {
+  async #call(
+    plugin: AdmissionPlugin,
+    attributes: AdmissionAttributes,
+    step: AdmissionStep,
+    run: () => Promise<void> | void,
+  ): Promise<void> {
     if (plugin.sideEffects && attributes.dryRun) throw dryRunUnsupported(plugin.name);
     const started = performance.now();
     let refusal: ReturnType<typeof toAdmissionError> | undefined;

@@ -23,7 +23,12 @@ export function violationEventRecorder(registry: Registry, catalog: Catalog, log
     const involved: KubeObject = {
       apiVersion: group ? `${group}/${version}` : version,
       kind,
-      metadata: { name, namespace: attributes.namespace || undefined, uid: object?.metadata.uid, resourceVersion: object?.metadata.resourceVersion },
+      metadata: {
+        name,
+        namespace: attributes.namespace || undefined,
+        uid: object?.metadata.uid,
+        resourceVersion: object?.metadata.resourceVersion,
+      },
     };
     const event = newEvent(involved, {
       type: "Warning",
@@ -31,6 +36,8 @@ export function violationEventRecorder(registry: Registry, catalog: Catalog, log
       message: `admission plugin "${pluginName}" (${actions.join(", ")}): ${message}`,
       component: COMPONENT,
     });
-    events.create(event.metadata.namespace!, event).catch((error: Error) => log.warn(`cannot record the violation as an Event: ${error.message}`));
+    events.create(event.metadata.namespace!, event).catch((error: Error) =>
+      log.warn(`cannot record the violation as an Event: ${error.message}`)
+    );
   };
 }

@@ -58,7 +58,13 @@ class PluginWorker {
     this.#send({ type: "load", path: options.path, pluginConfig: options.pluginConfig, config: options.config });
   }
 
-  call(id: number, phase: "admit" | "validate", attributes: WireAttributes, timeoutMs: number, onTimeout: () => void): Promise<CallOutcome> {
+  call(
+    id: number,
+    phase: "admit" | "validate",
+    attributes: WireAttributes,
+    timeoutMs: number,
+    onTimeout: () => void,
+  ): Promise<CallOutcome> {
     return new Promise((resolve, reject) => {
       const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
       this.pending.set(id, { resolve, reject, timer });
@@ -90,7 +96,11 @@ class PluginWorker {
 
   async #answerClient(client: ReadOnlyClient, id: number, method: "get" | "list", ref: ClientRef) {
     try {
-      this.#send({ type: "client-reply", id, value: method === "get" ? await client.get({ ...ref, name: ref.name ?? "" }) : await client.list(ref) });
+      this.#send({
+        type: "client-reply",
+        id,
+        value: method === "get" ? await client.get({ ...ref, name: ref.name ?? "" }) : await client.list(ref),
+      });
     } catch (error) {
       const { name, message } = error as Error;
       this.#send({ type: "client-reply", id, error: { name, message } });
@@ -137,7 +147,13 @@ export class WorkerPool {
     const worker = this.#workers.reduce((least, candidate) => candidate.pending.size < least.pending.size ? candidate : least);
     const timeoutMs = this.info.timeoutMs ?? 0;
     const id = this.#nextCall++;
-    return await worker.call(id, phase, attributes, timeoutMs, () => this.#replace(worker, "timeout", pluginTimeout(this.info.name, timeoutMs)));
+    return await worker.call(
+      id,
+      phase,
+      attributes,
+      timeoutMs,
+      () => this.#replace(worker, "timeout", pluginTimeout(this.info.name, timeoutMs)),
+    );
   }
 
   /** Stops every worker (after a reload swapped in a new pool, or at shutdown); calls still running keep their answers. */
