@@ -1,7 +1,7 @@
 /**
  * Builds the admission chain from loaded plugins: each gets its logger, client and configuration section.
  * Built-in plugins run in-process; a custom plugin (a module path) runs in its own pool of workers
- * (isolation/), with the validationActions of its section.
+ * (isolation/), with the validationActions of its section, and is reloaded when its file changes.
  */
 import { basename, extname } from "node:path";
 import { pluginLogger } from "../auth/plugin-context.ts";
@@ -17,6 +17,7 @@ import type { PluginConfigSection } from "./config-file.ts";
 import { readValidationActions, type ValidationAction } from "./enforcement.ts";
 import { IsolatedPlugin } from "./isolation/isolated-plugin.ts";
 import { WorkerPool } from "./isolation/pool.ts";
+import { reloadOnChange } from "./isolation/reload.ts";
 import { AdmissionMetrics } from "./metrics.ts";
 import type { AdmissionPlugin, BuiltInAdmissionFactory } from "./types.ts";
 import { violationEventRecorder } from "./violation-events.ts";
@@ -66,15 +67,16 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
           );
         } else {
           const enforcement = readValidationActions(section?.configuration, section?.source ?? "");
-          const isolated = new IsolatedPlugin(
-            await WorkerPool.start({
+          const start = () =>
+            WorkerPool.start({
               ...shared,
               path: plugin.name,
               pluginConfig: enforcement.pluginConfig,
               size: WORKERS_PER_PLUGIN,
               onReplaced: (reason) => metrics.workerReplaced(isolated.name, reason),
-            }),
-          );
+            });
+          const isolated = new IsolatedPlugin(await start());
+          isolated.onClose(reloadOnChange(isolated, plugin.name, start, { log, onFailure: (name) => metrics.reloadFailed(name) }));
           built.push(isolated);
           actions.set(isolated, enforcement.actions);
         }

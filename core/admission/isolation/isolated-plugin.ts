@@ -47,7 +47,15 @@ export class IsolatedPlugin implements AdmissionPlugin {
     old.close();
   }
 
+  /** Runs `stop` on close (the hot reload's file watch). */
+  onClose(stop: () => void): void {
+    this.#onClose.push(stop);
+  }
+
+  readonly #onClose: (() => void)[] = [];
+
   close(): void {
+    for (const stop of this.#onClose) stop();
     this.#pool.close();
   }
 
