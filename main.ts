@@ -5,6 +5,7 @@
 import process from "node:process";
 import { AUTHENTICATORS, AUTHORIZERS } from "./auth-plugins/mod.ts";
 import type { AuthenticatorFactory } from "./core/auth/authentication.ts";
+import type { ControllerPluginFactory } from "./core/controllers/plugin/types.ts";
 import { FlagError, helpText, parseFlags } from "./core/server/flags.ts";
 import { importPluginModule, loadPlugin } from "./plugins/loader.ts";
 import { runServer, stopOnSignals } from "./core/server/run.ts";
@@ -34,7 +35,10 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   ];
   const authorizers = await Promise.all(config.authorizationMode.map((mode) => loadPlugin(mode, AUTHORIZERS, "authorization")));
   const admissionPlugins = await loadAdmissionPlugins(config);
-  const server = await runServer(config, { authenticators, authorizers, admissionPlugins });
+  const controllerPlugins = await Promise.all(
+    config.controllerPlugin.map((path) => importPluginModule<ControllerPluginFactory>(path, "controller")),
+  );
+  const server = await runServer(config, { authenticators, authorizers, admissionPlugins, controllerPlugins });
   stopOnSignals(server, (code) => process.exit(code));
 }
 

@@ -39,3 +39,13 @@ export type { AdmissionAttributes, AdmissionPluginContext, Operation, Validation
 export { StatusError } from "../core/api/errors.ts";
 /** Validating a plugin's configuration section: a ConfigFileError thrown by the factory stops start-up naming the file and field. */
 export { ConfigFileError, parseConfig } from "../core/config/mod.ts";
+
+/** Controller plugins (--controller-plugin): `export default defineControllerPlugin({ name, watches, reconcile })`. */
+export { defineControllerPlugin } from "../core/controllers/plugin/types.ts";
+export type {
+  ControllerClient,
+  ControllerPlugin,
+  ControllerPluginContext,
+  ControllerPluginFactory,
+  ReconcileRequest,
+} from "../core/controllers/plugin/types.ts";

@@ -13,6 +13,8 @@ import { pluginLogger } from "../auth/plugin-context.ts";
 import { readOnlyClient } from "../auth/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
 import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
+import { buildPluginControllers } from "../controllers/plugin/controller.ts";
+import type { ControllerPluginFactory } from "../controllers/plugin/types.ts";
 import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
@@ -72,6 +74,8 @@ export interface RunOptions {
   authorizers?: AuthorizerFactory[];
   /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
   admissionPlugins?: LoadedAdmissionPlugin[];
+  /** --controller-plugin modules' factories; each runs as a controller of its own. */
+  controllerPlugins?: ControllerPluginFactory[];
 }
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
@@ -81,6 +85,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  const pluginControllers = await buildPluginControllers(options.controllerPlugins ?? [], config);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
@@ -230,7 +235,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   }
   controllers = startControllers(registry, catalog, {
-    controllers: BUILT_IN_CONTROLLERS,
+    controllers: [...BUILT_IN_CONTROLLERS, ...pluginControllers],
     settings: {
       config,
       caPem: pki.caPem,

@@ -12,7 +12,12 @@ import { dryRunUnsupported, toAdmissionError } from "../errors.ts";
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory } from "../types.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
 
-const send = (message: FromWorker) => postMessage(message);
+/** The worker's global scope (a DedicatedWorkerGlobalScope in Bun and Deno alike; neither's types say so here). */
+const scope = globalThis as unknown as {
+  postMessage(message: FromWorker): void;
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+};
+const send = (message: FromWorker) => scope.postMessage(message);
 let plugin: AdmissionPlugin | undefined;
 let nextClientCall = 0;
 const clientCalls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -86,7 +91,7 @@ async function call(id: number, phase: "admit" | "validate", wire: WireAttribute
   send({ type: "outcome", ...outcome });
 }
 
-self.onmessage = (event: MessageEvent<ToWorker>) => {
+scope.onmessage = (event) => {
   const message = event.data;
   if (message.type === "load") void load(message.path, message.pluginConfig, message.config);
   else if (message.type === "call") void call(message.id, message.phase, message.attributes);
