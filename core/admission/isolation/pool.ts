@@ -7,6 +7,7 @@ import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
 import type { StatusError } from "../../api/errors.ts";
 import { workerEntryUrl } from "../../runtime/worker-entry.ts";
+import { DEFAULT_PLUGIN_TIMEOUT_MS } from "../define.ts";
 import { pluginCallFailed, pluginTimeout } from "../errors.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
 
@@ -28,7 +29,7 @@ export interface PoolOptions {
 interface PendingCall {
   resolve(outcome: CallOutcome): void;
   reject(error: StatusError): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 class PluginWorker {
@@ -66,7 +67,7 @@ class PluginWorker {
     onTimeout: () => void,
   ): Promise<CallOutcome> {
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(onTimeout, timeoutMs) : undefined;
+      const timer = setTimeout(onTimeout, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.#send({ type: "call", id, phase, attributes });
     });
@@ -145,7 +146,8 @@ export class WorkerPool {
   async call(phase: "admit" | "validate", attributes: WireAttributes): Promise<CallOutcome> {
     if (this.#closed || this.#workers.length === 0) throw pluginCallFailed(this.info.name, "no worker is running");
     const worker = this.#workers.reduce((least, candidate) => candidate.pending.size < least.pending.size ? candidate : least);
-    const timeoutMs = this.info.timeoutMs ?? 0;
+    // A plugin written as a bare factory may name no timeout: it gets defineAdmissionPlugin's default, never none.
+    const timeoutMs = this.info.timeoutMs || DEFAULT_PLUGIN_TIMEOUT_MS;
     const id = this.#nextCall++;
     return await worker.call(
       id,
