@@ -24,6 +24,8 @@ import { violationEventRecorder } from "./violation-events.ts";
 
 /** Workers per custom plugin: a call stuck in one leaves the other serving. */
 export const WORKERS_PER_PLUGIN = 2;
+/** Calls after which a custom plugin's worker is recycled (bounds memory a plugin leaks across calls). */
+export const CALLS_PER_WORKER = 100_000;
 
 export type LoadedAdmissionPlugin =
   | { builtIn: true; name: string; factory: BuiltInAdmissionFactory }
@@ -73,6 +75,7 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
               path: plugin.name,
               pluginConfig: enforcement.pluginConfig,
               size: WORKERS_PER_PLUGIN,
+              recycleAfterCalls: CALLS_PER_WORKER,
               onReplaced: (reason) => metrics.workerReplaced(isolated.name, reason),
             });
           const isolated = new IsolatedPlugin(await start());

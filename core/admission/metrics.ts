@@ -38,7 +38,7 @@ export class AdmissionMetrics {
     });
     this.#workerReplacements = new Counter({
       name: "kubun_admission_plugin_worker_replacements_total",
-      help: "Workers of custom admission plugins terminated and replaced, by plugin and reason (timeout or crash).",
+      help: "Workers of custom admission plugins replaced, by plugin and reason (timeout, crash, or recycled after their share of calls).",
       labelNames: ["name", "reason"],
       registers,
     });
@@ -66,7 +66,7 @@ export class AdmissionMetrics {
     this.#step.observe({ type: step, operation, rejected: String(rejected) }, seconds);
   }
 
-  workerReplaced(name: string, reason: "timeout" | "crash"): void {
+  workerReplaced(name: string, reason: "timeout" | "crash" | "recycled"): void {
     this.#workerReplacements.inc({ name, reason });
   }
 

@@ -102,3 +102,36 @@ test("a module that does not load rejects the pool's start with the loader's mes
     }),
   ).rejects.toThrow(`admission plugin ${join(dir, "broken.ts")} must default-export a factory function`);
 });
+
+test("a worker that has served its share of calls is swapped for a fresh one while calls keep being answered", async () => {
+  await writeFile(
+    join(dir, "counter.ts"),
+    `let calls = 0;\nexport default () => ({ name: "counter", admit(request) { request.object.metadata.labels = { calls: String(++calls) }; } });`,
+  );
+  const reasons: string[] = [];
+  const pool = await WorkerPool.start({
+    path: join(dir, "counter.ts"),
+    pluginConfig: undefined,
+    config: {},
+    size: 1,
+    recycleAfterCalls: 3,
+    onReplaced: (reason) => reasons.push(reason),
+    client: { get: () => Promise.resolve(null), list: () => Promise.resolve([]), watch: () => Promise.reject(new Error()) },
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+  });
+  pools.push(pool);
+  const plugin = new IsolatedPlugin(pool);
+  const counts: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const attributes = testAttributes();
+    await plugin.admit!(attributes);
+    counts.push(attributes.object!.metadata.labels!.calls!);
+  }
+  while (reasons.length === 0) await Bun.sleep(10);
+  const attributes = testAttributes();
+  await plugin.admit!(attributes);
+  expect(counts).toEqual(["1", "2", "3"]);
+  // The module-level counter starts again: a fresh worker holds none of the old one's memory.
+  expect(attributes.object!.metadata.labels!.calls).toBe("1");
+  expect(reasons).toEqual(["recycled"]);
+});

@@ -22,9 +22,13 @@ export interface PoolOptions {
   size: number;
   client: ReadOnlyClient;
   log: PluginLogger;
+  /** Calls after which a worker is swapped for a fresh one (default: never). */
+  recycleAfterCalls?: number;
   /** Told each time a worker is replaced, and why. */
-  onReplaced?(reason: "timeout" | "crash"): void;
+  onReplaced?(reason: ReplacementReason): void;
 }
+
+export type ReplacementReason = "timeout" | "crash" | "recycled";
 
 interface PendingCall {
   resolve(outcome: CallOutcome): void;
@@ -35,6 +39,8 @@ interface PendingCall {
 class PluginWorker {
   readonly worker = new Worker(WORKER_URL, { type: "module" });
   readonly pending = new Map<number, PendingCall>();
+  /** Calls sent so far (recycling counts them). */
+  calls = 0;
   readonly loaded: Promise<PluginInfo>;
 
   constructor(options: PoolOptions, onDeath: (worker: PluginWorker, reason: string) => void) {
@@ -119,6 +125,8 @@ export class WorkerPool {
   #workers: PluginWorker[];
   #nextCall = 0;
   #closed = false;
+  /** Replacement workers still loading. */
+  readonly #starting = new Set<Promise<void>>();
 
   private constructor(options: PoolOptions, info: PluginInfo, workers: PluginWorker[]) {
     this.#options = options;
@@ -144,11 +152,14 @@ export class WorkerPool {
   }
 
   async call(phase: "admit" | "validate", attributes: WireAttributes): Promise<CallOutcome> {
+    // Between a worker's loss and its replacement's start, calls wait for the replacement.
+    if (this.#workers.length === 0 && this.#starting.size > 0) await Promise.race(this.#starting);
     if (this.#closed || this.#workers.length === 0) throw pluginCallFailed(this.info.name, "no worker is running");
     const worker = this.#workers.reduce((least, candidate) => candidate.pending.size < least.pending.size ? candidate : least);
     // A plugin written as a bare factory may name no timeout: it gets defineAdmissionPlugin's default, never none.
     const timeoutMs = this.info.timeoutMs || DEFAULT_PLUGIN_TIMEOUT_MS;
     const id = this.#nextCall++;
+    if (++worker.calls === this.#options.recycleAfterCalls) this.#recycle(worker);
     return await worker.call(
       id,
       phase,
@@ -171,10 +182,34 @@ export class WorkerPool {
     this.#options.onReplaced?.(reason);
     if (this.#closed || !this.#workers.includes(worker)) return;
     this.#workers = this.#workers.filter((other) => other !== worker);
+    this.#startWorker(() => {});
+  }
+
+  /**
+   * A worker that has served its share of calls is swapped for a fresh one, which bounds what a plugin leaking
+   * memory across calls can hold (Bun's workers take no heap limit); the old one finishes its calls first.
+   */
+  #recycle(worker: PluginWorker): void {
+    this.#startWorker((fresh) => {
+      // Already replaced after a timeout or crash: that replacement stands for this one.
+      const replaced = !this.#workers.includes(worker);
+      this.#workers = this.#workers.filter((other) => other !== (replaced ? fresh : worker));
+      (replaced ? fresh : worker).drain();
+      if (!replaced) this.#options.onReplaced?.("recycled");
+    });
+  }
+
+  #startWorker(onLoaded: (fresh: PluginWorker) => void): void {
+    if (this.#closed) return;
     const fresh = new PluginWorker(this.#options, (dead, why) => this.#replace(dead, "crash", pluginCallFailed(this.info.name, why)));
-    fresh.loaded.then(
-      () => this.#closed ? fresh.worker.terminate() : this.#workers.push(fresh),
+    const started = fresh.loaded.then(
+      () => {
+        if (this.#closed) return fresh.worker.terminate();
+        this.#workers.push(fresh);
+        onLoaded(fresh);
+      },
       (failure: Error) => this.#options.log.error(`replacement worker failed to load the plugin: ${failure.message}`),
-    );
+    ).finally(() => this.#starting.delete(started));
+    this.#starting.add(started);
   }
 }
