@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { createNamespace, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
-// Loops for ConfigMaps named loop-*, crashes its worker for crash-*, allows the rest; one second per call.
+// Loops for ConfigMaps named loop-*, crashes its worker for crash-*, exits it for exit-*, allows the rest;
+// one second per call.
 const PLUGIN = `
 export default () => ({
   name: "looping",
@@ -19,6 +20,7 @@ export default () => ({
   handles: (request) => request.resource.resource === "configmaps" && request.namespace === "isolation",
   validate(request) {
     if (request.name.startsWith("loop-")) while (true) {}
+    if (request.name.startsWith("exit-")) process.exit(7);
     if (request.name.startsWith("crash-")) {
       setTimeout(() => { throw new Error("unhandled in the plugin"); }, 0);
       return new Promise(() => {});
@@ -91,4 +93,11 @@ test("a plugin that crashes its worker fails the request with kube's 500 for a f
   expect(answer.body.message).toStartWith('Internal error occurred: failed calling admission plugin "looping": worker failed:');
   expect(await metric(/kubun_admission_plugin_worker_replacements_total\{name="looping",reason="crash"\} (\d+)/)).toBeGreaterThanOrEqual(1);
   expect((await createConfigMap("after-crash")).status).toBe(201);
+});
+
+test("a plugin that calls process.exit() ends only its worker: the request gets a 500 and the server serves on", async () => {
+  const answer = await createConfigMap("exit-1");
+  expect(answer.status).toBe(500);
+  expect(answer.body.message).toBe('Internal error occurred: failed calling admission plugin "looping": worker exited with code 7');
+  expect((await createConfigMap("after-exit")).status).toBe(201);
 });

@@ -55,12 +55,17 @@ class PluginWorker {
         else if (message.type === "log") options.log[message.level](message.message);
         else void this.#answerClient(options.client, message.id, message.method, message.ref);
       };
-      this.worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault?.();
-        const reason = `worker failed: ${event.message || "unknown error"}`;
+      const died = (reason: string) => {
+        if (this.#ended) return;
         reject(new Error(reason));
         onDeath(this, reason);
       };
+      this.worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault?.();
+        died(`worker failed: ${event.message || "unknown error"}`);
+      };
+      // Bun ends only the worker when its code calls process.exit().
+      this.worker.addEventListener("close", (event) => died(`worker exited with code ${(event as CloseEvent).code}`));
     });
     this.#send({ type: "load", path: options.path, pluginConfig: options.pluginConfig, config: options.config });
   }
@@ -79,16 +84,24 @@ class PluginWorker {
     });
   }
 
+  /** Ends the worker on purpose (its end is then no death). */
+  terminate(): void {
+    this.#ended = true;
+    this.worker.terminate();
+  }
+
+  #ended = false;
+
   /** Terminates the worker; its unanswered calls fail with `error`. */
   retire(error: StatusError): void {
-    this.worker.terminate();
+    this.terminate();
     for (const id of [...this.pending.keys()]) this.#settle(id)?.reject(error);
   }
 
   /** Terminates the worker once its running calls have answered (or timed out). */
   drain(): void {
     this.#draining = true;
-    if (this.pending.size === 0) this.worker.terminate();
+    if (this.pending.size === 0) this.terminate();
   }
 
   #draining = false;
@@ -97,7 +110,7 @@ class PluginWorker {
     const call = this.pending.get(id);
     this.pending.delete(id);
     clearTimeout(call?.timer);
-    if (this.#draining && this.pending.size === 0) this.worker.terminate();
+    if (this.#draining && this.pending.size === 0) this.terminate();
     return call;
   }
 
@@ -146,7 +159,7 @@ export class WorkerPool {
       pool = new WorkerPool(options, info, workers);
       return pool;
     } catch (error) {
-      for (const worker of workers) worker.worker.terminate();
+      for (const worker of workers) worker.terminate();
       throw error;
     }
   }
@@ -204,7 +217,7 @@ export class WorkerPool {
     const fresh = new PluginWorker(this.#options, (dead, why) => this.#replace(dead, "crash", pluginCallFailed(this.info.name, why)));
     const started = fresh.loaded.then(
       () => {
-        if (this.#closed) return fresh.worker.terminate();
+        if (this.#closed) return fresh.terminate();
         this.#workers.push(fresh);
         onLoaded(fresh);
       },
