@@ -135,3 +135,18 @@ test("a worker that has served its share of calls is swapped for a fresh one whi
   expect(attributes.object!.metadata.labels!.calls).toBe("1");
   expect(reasons).toEqual(["recycled"]);
 });
+
+test("a module that never finishes loading (a top-level loop) fails the start instead of holding it up", async () => {
+  await writeFile(join(dir, "stuck.ts"), "while (true) {}\nexport default () => ({ name: 'stuck' });");
+  await expect(
+    WorkerPool.start({
+      path: join(dir, "stuck.ts"),
+      pluginConfig: undefined,
+      config: {},
+      size: 1,
+      loadTimeoutMs: 300,
+      client: { get: () => Promise.resolve(null), list: () => Promise.resolve([]), watch: () => Promise.reject(new Error()) },
+      log: { info: () => {}, warn: () => {}, error: () => {} },
+    }),
+  ).rejects.toThrow(`cannot load admission plugin ${join(dir, "stuck.ts")}: it did not finish loading within 0.3s`);
+});

@@ -11,6 +11,7 @@ import { DEFAULT_PLUGIN_TIMEOUT_MS } from "../define.ts";
 import { pluginCallFailed, pluginTimeout } from "../errors.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
 
+const LOAD_TIMEOUT_MS = 10_000;
 const WORKER_URL = workerEntryUrl(import.meta.url, "./worker.ts", "core/admission/isolation/worker.ts");
 
 export interface PoolOptions {
@@ -22,6 +23,8 @@ export interface PoolOptions {
   size: number;
   client: ReadOnlyClient;
   log: PluginLogger;
+  /** How long loading the module may take (default 10 s). */
+  loadTimeoutMs?: number;
   /** Calls after which a worker is swapped for a fresh one (default: never). */
   recycleAfterCalls?: number;
   /** Told each time a worker is replaced, and why. */
@@ -47,6 +50,7 @@ class PluginWorker {
     // The workers never keep the server's process alive on their own (Bun and Node have unref; Deno does not need it).
     (this.worker as { unref?(): void }).unref?.();
     this.loaded = new Promise((resolve, reject) => {
+      this.#rejectLoad = reject;
       this.worker.onmessage = (event: MessageEvent<FromWorker>) => {
         const message = event.data;
         if (message.type === "loaded") resolve(message.info);
@@ -67,6 +71,14 @@ class PluginWorker {
       // Bun ends only the worker when its code calls process.exit().
       this.worker.addEventListener("close", (event) => died(`worker exited with code ${(event as CloseEvent).code}`));
     });
+    // A module that never finishes loading (a loop at its top level) must not hold up start-up or a reload.
+    const limitMs = options.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
+    const loading = setTimeout(() => {
+      this.terminate();
+      this.#rejectLoad(new Error(`cannot load admission plugin ${options.path}: it did not finish loading within ${limitMs / 1000}s`));
+    }, limitMs);
+    const loaded = () => clearTimeout(loading);
+    this.loaded.then(loaded, loaded);
     this.#send({ type: "load", path: options.path, pluginConfig: options.pluginConfig, config: options.config });
   }
 
@@ -91,6 +103,7 @@ class PluginWorker {
   }
 
   #ended = false;
+  #rejectLoad: (error: Error) => void = () => {};
 
   /** Terminates the worker; its unanswered calls fail with `error`. */
   retire(error: StatusError): void {
