@@ -54,6 +54,8 @@ export interface TestServer {
 export interface StartOptions {
   /** Reuse this data directory (a restart) instead of a fresh temporary one. */
   dataDir?: string;
+  /** Run this kubun executable instead of dist/kubun (e.g. one compiled with baked-in plugins). */
+  binary?: string;
 }
 
 export interface Credentials {
@@ -86,7 +88,7 @@ export function serverCommand(): string[] {
 }
 
 export async function startServer(flags: string[] = [], options: StartOptions = {}): Promise<TestServer> {
-  const [program, ...programArgs] = serverCommand();
+  const [program, ...programArgs] = options.binary ? [options.binary] : serverCommand();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "kubun-e2e-")));
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   // A restart must not read the previous run's kubeconfig (it names the old port).

@@ -1,26 +1,26 @@
 /**
  * Builds the admission chain from loaded plugins: each gets its logger, client and configuration section.
- * Built-in plugins run in-process; a custom plugin (a module path) runs in its own pool of workers
- * (isolation/), with the validationActions of its section, and is reloaded when its file changes.
+ * Built-in and baked plugins run in-process; a custom plugin given by module path runs in its own pool of workers
+ * (isolation/) and is reloaded when its file changes. Custom plugins, baked or not, follow the validationActions
+ * of their section.
  */
 import { basename, extname } from "node:path";
-import { pluginLogger } from "../auth/plugin-context.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import { type PluginLogger, pluginLogger } from "../auth/plugin-context.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Registry as MetricsRegistry } from "prom-client";
-import type { ServerConfig } from "../server/flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { ConfigFileError } from "../config/mod.ts";
-import { AdmissionChain } from "./chain.ts";
+import { AdmissionChain, type Violation } from "./chain.ts";
 import type { PluginConfigSection } from "./config-file.ts";
 import { readValidationActions, type ValidationAction } from "./enforcement.ts";
 import { IsolatedPlugin } from "./isolation/isolated-plugin.ts";
 import { WorkerPool } from "./isolation/pool.ts";
 import { reloadOnChange } from "./isolation/reload.ts";
 import { AdmissionMetrics } from "./metrics.ts";
-import type { AdmissionPlugin, BuiltInAdmissionFactory } from "./types.ts";
-import { violationEventRecorder } from "./violation-events.ts";
+import type { AdmissionPlugin, AdmissionPluginFactory, BuiltInAdmissionFactory } from "./types.ts";
 
 /** Workers per custom plugin: a call stuck in one leaves the other serving. */
 export const WORKERS_PER_PLUGIN = 2;
@@ -29,7 +29,13 @@ export const CALLS_PER_WORKER = 100_000;
 
 export type LoadedAdmissionPlugin =
   | { builtIn: true; name: string; factory: BuiltInAdmissionFactory }
-  | { builtIn: false; /** The module path from the flag; the module is loaded in the plugin's workers. */ name: string };
+  | {
+    builtIn: false;
+    /** The module path from the flag (loaded in the plugin's workers), or a baked plugin's name. */
+    name: string;
+    /** A baked plugin's factory; none for a module path. */
+    factory?: AdmissionPluginFactory;
+  };
 
 export interface AdmissionServices {
   config: ServerConfig;
@@ -42,6 +48,8 @@ export interface AdmissionServices {
   authorizer: Authorizer;
   /** Configuration sections by plugin name (--admission-control-config-file). */
   sections: Map<string, PluginConfigSection>;
+  /** Told of every refusal by a custom plugin (the server records it as an Event). */
+  onViolation?(violation: Violation): void;
 }
 
 export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugin[], services: AdmissionServices): Promise<AdmissionChain> {
@@ -69,19 +77,11 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
           );
         } else {
           const enforcement = readValidationActions(section?.configuration, section?.source ?? "");
-          const start = () =>
-            WorkerPool.start({
-              ...shared,
-              path: plugin.name,
-              pluginConfig: enforcement.pluginConfig,
-              size: WORKERS_PER_PLUGIN,
-              recycleAfterCalls: CALLS_PER_WORKER,
-              onReplaced: (reason) => metrics.workerReplaced(isolated.name, reason),
-            });
-          const isolated = new IsolatedPlugin(await start());
-          isolated.onClose(reloadOnChange(isolated, plugin.name, start, { log, onFailure: (name) => metrics.reloadFailed(name) }));
-          built.push(isolated);
-          actions.set(isolated, enforcement.actions);
+          const custom = plugin.factory
+            ? await plugin.factory({ ...shared, pluginConfig: enforcement.pluginConfig })
+            : await startIsolated(plugin.name, { ...shared, pluginConfig: enforcement.pluginConfig }, metrics);
+          built.push(custom);
+          actions.set(custom, enforcement.actions);
         }
       } catch (error) {
         // A configuration the plugin refuses is reported with the file and field it came from.
@@ -95,6 +95,24 @@ export async function buildAdmissionChain(plugins: readonly LoadedAdmissionPlugi
     for (const plugin of built) plugin.close?.();
     throw error;
   }
-  const onViolation = violationEventRecorder(services.registry, services.catalog, pluginLogger("admission"));
-  return new AdmissionChain(built, { metrics, actions, onViolation });
+  return new AdmissionChain(built, { metrics, actions, onViolation: services.onViolation });
+}
+
+/** A plugin module in its pool of workers, reloaded when its file changes. */
+async function startIsolated(
+  path: string,
+  context: { config: ServerConfig; client: ReadOnlyClient; log: PluginLogger; pluginConfig: unknown },
+  metrics: AdmissionMetrics,
+): Promise<IsolatedPlugin> {
+  const start = () =>
+    WorkerPool.start({
+      ...context,
+      path,
+      size: WORKERS_PER_PLUGIN,
+      recycleAfterCalls: CALLS_PER_WORKER,
+      onReplaced: (reason) => metrics.workerReplaced(isolated.name, reason),
+    });
+  const isolated = new IsolatedPlugin(await start());
+  isolated.onClose(reloadOnChange(isolated, path, start, { log: context.log, onFailure: (name) => metrics.reloadFailed(name) }));
+  return isolated;
 }

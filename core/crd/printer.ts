@@ -2,7 +2,7 @@
  * Table columns of a custom resource (apiextensions-apiserver's tableconvertor): Name, then the version's
  * additionalPrinterColumns, or Age when it declares none.
  */
-import { timeSince } from "../api/printers/duration.ts";
+import { timeSince } from "../api/printers/mod.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import type { TableColumn } from "../api/table.ts";
 import type { KubeObject } from "../api/types.ts";

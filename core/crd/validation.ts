@@ -3,7 +3,7 @@
  * names, scope, versions with one storage version, schemas, subresource paths, the conversion strategy. Field
  * paths are kube's internal ones (spec.conversion.webhookClientConfig), as its messages print them.
  */
-import { goStringSlice } from "../api/_go-text.ts";
+import { goStringSlice } from "../api/go-text.ts";
 import type { FieldError } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import { validateClientConfig } from "../registry/validation/mod.ts";

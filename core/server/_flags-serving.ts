@@ -1,5 +1,5 @@
 /** kube-apiserver's generic, secure serving, storage and global flags, and kubun's own test aids. */
-import { boolFlag, durationFlag, enumFlag, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, intFlag, levelFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { defineFlag, type FlagSpec } from "./_flag-spec.ts";
 
 export const GENERIC_FLAGS: readonly FlagSpec[] = [
@@ -171,6 +171,27 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
     type: stringFlag,
     defaultValue: "30000-32767",
     usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends).",
+  }),
+];
+
+/** component-base/logs' flags (logs/api/v1 addFlags). */
+export const LOGS_FLAGS: readonly FlagSpec[] = [
+  defineFlag({
+    section: "Logs flags",
+    name: "logging-format",
+    key: "loggingFormat",
+    type: stringFlag,
+    defaultValue: "text",
+    usage: 'Sets the log format. Permitted formats: "json" (gated by LoggingBetaOptions), "text".',
+  }),
+  defineFlag({
+    section: "Logs flags",
+    name: "v",
+    shorthand: "v",
+    key: "verbosity",
+    type: levelFlag,
+    defaultValue: 0,
+    usage: "number for the log level verbosity",
   }),
 ];
 

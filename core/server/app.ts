@@ -8,18 +8,14 @@ import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
 import { isPrettyPrint } from "../api/query-params.ts";
-import { type Printer, printerFor } from "../api/printers/mod.ts";
-import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
-import { apiVersionOf, type KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
-import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
-import type { WatchBroker } from "../watch/broker.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { isPublicPath } from "./public-paths.ts";
@@ -42,7 +38,7 @@ import {
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
-import { apiResourceList, apiVersions } from "./discovery.ts";
+import { apiResourceList, apiVersions } from "../registry/discovery.ts";
 import type { Aggregator } from "../aggregator/aggregator.ts";
 import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";
@@ -53,8 +49,12 @@ import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
+import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("apiserver");
 
 export interface AppDeps {
   storage: Storage;
@@ -74,8 +74,6 @@ export interface AppDeps {
   schemas?: SchemaLookup;
   /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
   openApiDescriptions?: Descriptions;
-  /** Table printers of types defined at run time (custom resources). */
-  customPrinter?: (type: ResourceType) => Printer | undefined;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
   options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
@@ -113,7 +111,7 @@ function errorResponse(error: unknown, request: Request): Response {
   if (isStatusError(error)) return respondError(error, accept, pretty);
   // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
   if (!request.signal.aborted) {
-    console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+    log.error("request failed", error, { stack: error instanceof Error ? error.stack : undefined });
   }
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
@@ -159,6 +157,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
+  // WithLogging, inside WithAuditInit so each line names the request's audit ID.
+  app.use("*", async (c, next) => {
+    if (!httpLoggingEnabled()) return next();
+    const started = performance.now();
+    await next();
+    const { request, url, info, auditID, remoteAddress } = c.get("auditRequest");
+    logHttpRequest({
+      verb: metricLabels(info, request, url).verb,
+      uri: c.env.conn.requestTarget ?? url.pathname + url.search,
+      latencyMs: performance.now() - started,
+      userAgent: request.headers.get("user-agent") ?? "",
+      auditID,
+      srcIP: remoteAddress ?? "",
+      status: c.res.status,
+    });
   });
 
   app.use(
@@ -311,27 +326,29 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
+  const store = deps.registry.store(type!);
+  const definition = store.definition;
   const ctx = {
     request: c.req.raw,
     url,
     info,
     type: type!,
-    store: deps.registry.store(type!),
+    store,
     storage: deps.storage,
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), {
         allowTable: reads,
-        allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind),
+        allowProtobuf: definition.protobuf,
       }),
       pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
-      printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
+      printer: definition.printer,
     },
     warnings: [] as string[],
     logRequestObject: audit && ((object: unknown) =>
       logRequestObject(audit, info, object, (copy) => {
-        if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+        if (copy.kind === type!.kind) definition.applyDefaults(copy as KubeObject);
       })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),

@@ -10,21 +10,20 @@ import { type AuthenticatorFactory, buildAuthentication } from "../auth/authenti
 import { anonymousEnabled, type AuthorizerFactory, buildAuthorization } from "../auth/authorization.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { pluginLogger } from "../auth/plugin-context.ts";
-import { readOnlyClient } from "../auth/read-only-client.ts";
-import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
+import { readOnlyClient } from "../registry/read-only-client.ts";
+import { ensureSystemNamespaces } from "../controllers/mod.ts";
 import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
-import { buildPluginControllers } from "../controllers/plugin/controller.ts";
-import type { ControllerPluginFactory } from "../controllers/plugin/types.ts";
-import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
+import { ensureKubernetesService } from "../controllers/mod.ts";
+import { buildPluginControllers, type ControllerPluginFactory } from "../controllers/plugin/mod.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
-import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
-import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
+import { formatIPv4 } from "../registry/service-allocation/mod.ts";
+import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/mod.ts";
 import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
 import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
-import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
+import { startClusterRoleAggregation } from "../controllers/mod.ts";
 import { startCustomResources } from "../crd/mod.ts";
-import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
-import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
+import { ensureBootstrapPolicy } from "../controllers/mod.ts";
+import { clientRoleReader, registerEscalationGuards } from "../registry/rbac-escalation.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
@@ -32,30 +31,35 @@ import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
-import { WatchBroker } from "../watch/broker.ts";
+import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAuditing } from "../audit/mod.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
-import type { ServerConfig } from "./flags.ts";
+import { violationEventRecorder } from "./violation-events.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
 import { Aggregator } from "../aggregator/aggregator.ts";
-import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
+import { proxyClientCertificate } from "./front-proxy.ts";
 import { publishAuthenticationTrust } from "../aggregator/authentication-trust.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
 import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
 import { podLogHandlers } from "./handlers/pod-log.ts";
+import { customScaleHandlers } from "./handlers/custom-scale.ts";
 import { podStreamHandlers } from "./handlers/pod-stream.ts";
 import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
+import { logger } from "../log/mod.ts";
+
+const serverLog = logger("apiserver");
 
 export interface RunningServer {
   port: number;
@@ -76,6 +80,8 @@ export interface RunOptions {
   admissionPlugins?: LoadedAdmissionPlugin[];
   /** --controller-plugin modules' factories; each runs as a controller of its own. */
   controllerPlugins?: ControllerPluginFactory[];
+  /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
+  listen?: typeof listenHttps;
 }
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
@@ -83,7 +89,7 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
   const pluginControllers = await buildPluginControllers(options.controllerPlugins ?? [], config);
   const auditing = await buildAuditing(config, log);
@@ -121,9 +127,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
-  const registry = new Registry(storage);
+  const registry = new Registry(storage, broker);
   await ensureSystemNamespaces(registry, catalog);
-  const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
+  const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
   });
@@ -153,6 +159,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     catalog,
     client: pluginContext.client,
     sections: admissionSections,
+    onViolation: violationEventRecorder(registry, catalog, pluginLogger("admission")),
     metricsRegistry: metrics.registry,
     authorizer,
   });
@@ -162,7 +169,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const virtualHandlers = new Map([
     ...serviceAccounts.handlers,
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
-    ...scaleHandlers(),
+    ...scaleHandlers(catalog.all()),
     ...accessReviewHandlers(),
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),
@@ -170,7 +177,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
-  const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
   startupLock.release();
   const app = createApp({
     storage,
@@ -184,7 +191,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     virtualHandlers,
     schemas: customResources.schemas,
     openApiDescriptions,
-    customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
@@ -208,7 +214,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await storage.close();
     await auditing?.sink.shutdown();
   };
-  const listener = await listenHttps(app, {
+  const listener = await (options.listen ?? listenHttps)(app, {
     host: config.bindAddress,
     port: config.securePort,
     key: serving.keyPem,
@@ -246,7 +252,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     },
     log,
   });
-  log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+  log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
@@ -265,7 +271,7 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
     server.stop().then(
       () => exit(0),
       (error) => {
-        console.error(`Error: ${(error as Error).message}`);
+        serverLog.error("shutdown failed", error);
         exit(1);
       },
     );

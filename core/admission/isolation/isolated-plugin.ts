@@ -4,7 +4,7 @@
  * version of the module (hot reload); calls already running finish on the old one.
  */
 import { StatusError } from "../../api/errors.ts";
-import { handlesRequest } from "../define.ts";
+import { handlesRequest } from "../sdk/mod.ts";
 import type { AdmissionAttributes, AdmissionPlugin, ValidationAttributes } from "../types.ts";
 import type { WorkerPool } from "./pool.ts";
 import type { WireAttributes } from "./protocol.ts";

@@ -3,11 +3,11 @@
  * that outlives its deadline, or a worker that dies, costs only the calls on that worker: it is terminated
  * (a synchronous loop cannot be interrupted any other way) and a fresh worker takes its place.
  */
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
 import type { StatusError } from "../../api/errors.ts";
 import { workerEntryUrl } from "../../runtime/worker-entry.ts";
-import { DEFAULT_PLUGIN_TIMEOUT_MS } from "../define.ts";
+import { DEFAULT_PLUGIN_TIMEOUT_MS } from "../sdk/mod.ts";
 import { pluginCallFailed, pluginTimeout } from "../errors.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
 

@@ -4,7 +4,7 @@
  * (the changed object, warnings, audit annotations, a reinvocation request) or the Status it refused with.
  */
 import type { KubeObject, StatusDetails } from "../../api/types.ts";
-import type { ObjectReference } from "../../auth/read-only-client.ts";
+import type { ObjectReference } from "../../api/client.ts";
 import type { AdmissionAttributes } from "../types.ts";
 
 /** The attributes as data: the callbacks and the reinvocation context stay with the server. */

@@ -4,9 +4,9 @@
  * server through messages); whatever it throws becomes the Status the server answers with (toAdmissionError).
  */
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
-import type { ServerConfig } from "../../server/flags.ts";
+import type { ServerConfig } from "../../config/mod.ts";
 import { importPluginModule } from "../../runtime/plugin-module.ts";
 import { dryRunUnsupported, toAdmissionError } from "../errors.ts";
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory } from "../types.ts";

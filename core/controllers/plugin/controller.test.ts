@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { ServerConfig } from "../../server/flags.ts";
+import type { ServerConfig } from "../../config/mod.ts";
 import { buildPluginControllers } from "./controller.ts";
 import { defineControllerPlugin } from "./types.ts";
 

@@ -5,12 +5,8 @@
 import { isDNS1123Subdomain } from "../../api/names.ts";
 import type { Authorizer } from "../../auth/authorizer.ts";
 import { pluginLogger } from "../../auth/plugin-context.ts";
-import type { ServerConfig } from "../../server/flags.ts";
-import { controllerActor } from "../runtime/actor.ts";
-import type { Controller } from "../runtime/controller.ts";
-import { KNOWN_CONTROLLERS } from "../runtime/controller-names.ts";
-import { enqueueChanges } from "../runtime/controller.ts";
-import { keyOf, splitKey } from "../runtime/informer.ts";
+import type { ServerConfig } from "../../config/mod.ts";
+import { type Controller, controllerActor, enqueueChanges, keyOf, KNOWN_CONTROLLERS, splitKey } from "../runtime/mod.ts";
 import { controllerClient } from "./client.ts";
 import type { ControllerPlugin, ControllerPluginFactory, ResourceRef } from "./types.ts";
 

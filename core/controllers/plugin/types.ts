@@ -4,9 +4,9 @@
  * loop of its own, writing as the service account system:serviceaccount:kube-system:<name>.
  */
 import type { KubeObject } from "../../api/types.ts";
-import type { ObjectReference } from "../../auth/read-only-client.ts";
+import type { ObjectReference } from "../../api/client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
-import type { ServerConfig } from "../../server/flags.ts";
+import type { ServerConfig } from "../../config/mod.ts";
 
 export interface ResourceRef {
   group: string;

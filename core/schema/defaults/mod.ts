@@ -51,3 +51,4 @@ const BY_KIND: ReadonlyMap<string, Defaulter> = new Map(
 export function applyDefaults(type: ResourceType, obj: KubeObject): void {
   BY_KIND.get(`${type.group}/${type.version}/${type.kind}`)?.(obj);
 }
+export { imageTag } from "./image-pull-policy.ts";

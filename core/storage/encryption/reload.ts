@@ -25,11 +25,11 @@ export function encryptionConfigSource(
     try {
       plan = readEncryptionConfiguration(path, options.metrics?.recordTransformation);
       options.metrics?.recordReload(true);
-      options.log(`kubun: reloaded the encryption configuration from ${path}`);
+      options.log(`reloaded the encryption configuration from ${path}`);
     } catch (error) {
       options.metrics?.recordReload(false);
       options.log(
-        `kubun: the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`,
+        `the changed encryption configuration was not loaded, the previous one stays in force: ${(error as Error).message}`,
       );
     }
   };

@@ -51,10 +51,10 @@ export function scheduleSnapshots(dbPath: string, options: SnapshotScheduleOptio
       const status = saveSnapshot(dbPath, file);
       const removed = pruneSnapshots(options.dir, options.retention);
       options.log(
-        `kubun: saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
+        `saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
       );
     } catch (error) {
-      options.log(`kubun: scheduled snapshot ${file} failed: ${(error as Error).message}`);
+      options.log(`scheduled snapshot ${file} failed: ${(error as Error).message}`);
     }
   };
   const arm = (after: number) => {
