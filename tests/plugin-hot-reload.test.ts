@@ -59,7 +59,7 @@ test("a changed plugin file is loaded and kubectl sees the new rule without a re
     return verdict === "allowed" ? undefined : verdict;
   }, "the reloaded rule");
   expect(refused).toContain('configmaps "probe" is forbidden: missing required label "owner"');
-  expect(server.log()).toContain(`[admission ${file}] reloaded ${file}`);
+  expect(server.log()).toContain(`plugin/admission ${file}] reloaded ${file}`);
 });
 
 test("a change that does not load keeps the previous version active, logged and counted", async () => {
