@@ -27,5 +27,6 @@ if [ ${#plugins[@]} -gt 0 ]; then
   trap 'rm -f "$entry"' EXIT
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
-# Worker entry points are extra entry points of the build (core/runtime/worker-entry.ts finds them).
-node_modules/.bin/bun build --compile "$entry" core/admission/isolation/worker.ts --outfile "$outfile"
+# Worker modules are extra entry points: the binary starts them as Workers (core/runtime/worker.ts): the snapshot
+# worker and the custom admission plugins' worker.
+node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts --outfile "$outfile"

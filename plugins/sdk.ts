@@ -4,6 +4,7 @@
  */
 import type { AuthenticatorFactory } from "../core/auth/authentication.ts";
 import type { AuthorizerFactory } from "../core/auth/authorization.ts";
+import type { KmsPluginFactory } from "../core/storage/encryption/mod.ts";
 
 export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
 export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
@@ -40,3 +41,11 @@ export * from "../core/admission/sdk/mod.ts";
 export { StatusError } from "../core/api/errors.ts";
 /** Validating a plugin's configuration section: a ConfigFileError thrown by the factory stops start-up naming the file and field. */
 export { ConfigFileError, parseConfig } from "../core/config/mod.ts";
+
+/** KMS providers as modules (README, "Encryption at rest"): `endpoint: module:///abs/path.ts` in the EncryptionConfiguration. */
+export type { KmsPlugin, KmsPluginFactory } from "../core/storage/encryption/mod.ts";
+
+/** Identity function that gives a KMS plugin module's default export its type. */
+export function defineKmsPlugin(factory: KmsPluginFactory): KmsPluginFactory {
+  return factory;
+}

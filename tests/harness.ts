@@ -32,6 +32,8 @@ export interface RequestOptions {
 
 export interface TestServer {
   url: string;
+  /** The server process's id (benchmarks read its /proc counters). */
+  pid: number;
   dataDir: string;
   kubeconfig: string;
   kubectl(args: string[], opts?: { stdin?: string }): Promise<CommandResult>;
@@ -132,6 +134,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
 
   return {
     url: credentials.url,
+    pid: child.pid!,
     dataDir,
     kubeconfig,
     kubectl: (args, opts) => runKubectl(["--kubeconfig", kubeconfig, ...args], opts?.stdin),

@@ -7,7 +7,7 @@ import { startCRDController } from "./controller.ts";
 import { CustomSchemas } from "./custom-schemas.ts";
 import { CustomResourceServing, type ScaleSubresources } from "./serving.ts";
 
-export type { ScaleSubresource } from "./crd.ts";
+export type { ScaleSubresource } from "../registry/apiextensions/mod.ts";
 export type { ScaleSubresources } from "./serving.ts";
 
 export interface CustomResources {
@@ -39,3 +39,4 @@ export async function startCustomResources(
     stop: () => controller.stop(),
   };
 }
+export { validateValue } from "./structural/validate.ts";

@@ -6,8 +6,8 @@ import { timeSince } from "../api/printers/mod.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import type { TableColumn } from "../api/table.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { PrinterColumn } from "./crd.ts";
-import { evaluateJSONPath, parseJSONPath } from "./jsonpath.ts";
+import type { PrinterColumn } from "../registry/apiextensions/mod.ts";
+import { evaluateJSONPath, parseJSONPath } from "../registry/apiextensions/mod.ts";
 
 const NAME_DESCRIPTION =
   "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a " +

@@ -7,7 +7,7 @@ import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import { converterFor } from "./conversion/converter.ts";
-import { type CRDNames, type CustomResourceDefinition, type ScaleSubresource, storageVersionOf } from "./crd.ts";
+import { type CRDNames, type CustomResourceDefinition, type ScaleSubresource, storageVersionOf } from "../registry/apiextensions/mod.ts";
 import type { CustomSchemas } from "./custom-schemas.ts";
 import { customResourceExtension } from "./extension.ts";
 import { definitionName, publishedSchema } from "./published-schema.ts";

@@ -21,8 +21,8 @@ import {
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsPathSegment, type NameValidator } from "../api/names.ts";
 import * as printers from "../api/printers/mod.ts";
 import type { Printer } from "../api/printers/mod.ts";
-import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
-import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "../crd/validation.ts";
+import { CRD_DELETION_HOOKS } from "./apiextensions/mod.ts";
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from "./apiextensions/mod.ts";
 import { CSR_STRATEGY } from "./csr-strategy.ts";
 import { generateJobSelector } from "./job-selector.ts";
 import { prepareServiceUpdate } from "./service-cluster-ips.ts";

@@ -30,7 +30,7 @@ import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -80,6 +80,8 @@ export interface RunOptions {
   admissionPlugins?: LoadedAdmissionPlugin[];
   /** --controller-plugin modules' factories; each runs as a controller of its own. */
   controllerPlugins?: ControllerPluginFactory[];
+  /** Loads `module://` KMS plugins named in --encryption-provider-config (main.ts hands in plugins/loader.ts's importer). */
+  importKmsPlugin?: KmsPluginImporter;
   /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
   listen?: typeof listenHttps;
 }
@@ -108,10 +110,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   const metrics = new ApiMetrics();
   const encryption = config.encryptionProviderConfig
-    ? encryptionConfigSource(config.encryptionProviderConfig, {
+    ? await encryptionConfigSource(config.encryptionProviderConfig, {
       reload: config.encryptionProviderConfigAutomaticReload,
       metrics: encryptionMetrics(metrics.registry),
       log,
+      importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
@@ -126,6 +129,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     log,
   });
   const health = createHealthChecks(storage);
+  for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
   const catalog = builtInCatalog();
   const registry = new Registry(storage, broker);
   await ensureSystemNamespaces(registry, catalog);

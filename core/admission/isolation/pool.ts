@@ -6,13 +6,14 @@
 import type { ReadOnlyClient } from "../../api/client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
 import type { StatusError } from "../../api/errors.ts";
-import { workerEntryUrl } from "../../runtime/worker-entry.ts";
+import { startWorker } from "../../runtime/worker.ts";
 import { DEFAULT_PLUGIN_TIMEOUT_MS } from "../sdk/mod.ts";
 import { pluginCallFailed, pluginTimeout } from "../errors.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
 
 const LOAD_TIMEOUT_MS = 10_000;
-const WORKER_URL = workerEntryUrl(import.meta.url, "./worker.ts", "core/admission/isolation/worker.ts");
+const WORKER_URL = new URL("./worker.ts", import.meta.url);
+const WORKER_ENTRY = "core/admission/isolation/worker.ts";
 
 export interface PoolOptions {
   /** The plugin module's path. */
@@ -40,7 +41,7 @@ interface PendingCall {
 }
 
 class PluginWorker {
-  readonly worker = new Worker(WORKER_URL, { type: "module" });
+  readonly worker = startWorker(WORKER_URL, WORKER_ENTRY);
   readonly pending = new Map<number, PendingCall>();
   /** Calls sent so far (recycling counts them). */
   calls = 0;

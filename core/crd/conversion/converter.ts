@@ -9,7 +9,7 @@ import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import type { ReadOnlyClient } from "../../api/client.ts";
 import type { ConvertObjects } from "../../registry/store-extension.ts";
 import { postJson, resolveTarget } from "../../webhook/mod.ts";
-import type { CustomResourceDefinition, WebhookConversion } from "../crd.ts";
+import type { CustomResourceDefinition, WebhookConversion } from "../../registry/apiextensions/mod.ts";
 import { conversionReview, convertedObjectsOf, gvkText, identityError, reviewVersionFor, withRestoredMeta } from "./review.ts";
 
 /** kube's webhook client timeout (webhook.ClientManager's default). */

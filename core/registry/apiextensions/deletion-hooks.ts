@@ -3,7 +3,7 @@
  * cleanup finalizer and a Terminating condition; the CRD goes once the finalizer is removed, after every
  * custom resource of it is deleted.
  */
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../../api/types.ts";
 import { CLEANUP_FINALIZER, type CRDCondition, type CustomResourceDefinition } from "./crd.ts";
 import { withCondition } from "./conditions.ts";
 

@@ -1,5 +1,5 @@
 /** Setting a CRD status condition as kube's SetCRDCondition does: lastTransitionTime moves only when status changes. */
-import { nowTimestamp } from "../registry/object-meta.ts";
+import { nowTimestamp } from "../object-meta.ts";
 import type { CRDCondition, CustomResourceDefinition } from "./crd.ts";
 
 export function withCondition(crd: CustomResourceDefinition, condition: CRDCondition): void {

@@ -1,7 +1,7 @@
 /** The fields of an apiextensions.k8s.io/v1 CustomResourceDefinition this server reads. */
-import type { KubeObject } from "../api/types.ts";
-import type { ClientConfig } from "../webhook/mod.ts";
-import type { JSONSchemaProps } from "./structural/schema.ts";
+import type { KubeObject } from "../../api/types.ts";
+import type { ClientConfig } from "../../webhook/mod.ts";
+import type { JSONSchemaProps } from "./schema.ts";
 
 export interface CRDNames {
   plural: string;

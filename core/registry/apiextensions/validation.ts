@@ -3,10 +3,12 @@
  * names, scope, versions with one storage version, schemas, subresource paths, the conversion strategy. Field
  * paths are kube's internal ones (spec.conversion.webhookClientConfig), as its messages print them.
  */
-import { goStringSlice } from "../api/go-text.ts";
-import type { FieldError } from "../api/errors.ts";
-import type { KubeObject } from "../api/types.ts";
-import { validateClientConfig } from "../registry/validation/mod.ts";
+import { isDeepStrictEqual } from "node:util";
+import { goStringSlice } from "../../api/go-text.ts";
+import type { FieldError } from "../../api/errors.ts";
+import type { KubeObject } from "../../api/types.ts";
+import { validationRuleErrors } from "../../cel/mod.ts";
+import { validateClientConfig } from "../validation/mod.ts";
 import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
 import { parseJSONPath } from "./jsonpath.ts";
 
@@ -166,7 +168,21 @@ export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] 
     errors.push(...versionErrors(version, `spec.versions[${i}]`));
   });
   errors.push(...conversionErrors(spec.conversion));
+  errors.push(...celRuleErrors(versions));
   return errors;
+}
+
+/**
+ * x-kubernetes-validations of every version's schema. kube validates the internal CRD, where versions that all
+ * share one schema have it at spec.validation (the v1 conversion lifts it there), so that is the path then.
+ */
+function celRuleErrors(versions: CRDVersion[]): FieldError[] {
+  const schemas = versions.map((version) => version.schema?.openAPIV3Schema);
+  if (schemas.some((schema) => schema?.type !== "object")) return [];
+  if (schemas.every((schema) => isDeepStrictEqual(schema, schemas[0]))) {
+    return validationRuleErrors(schemas[0]!, "spec.validation.openAPIV3Schema");
+  }
+  return schemas.flatMap((schema, i) => validationRuleErrors(schema!, `spec.versions[${i}].schema.openAPIV3Schema`));
 }
 
 export function validateCustomResourceDefinitionUpdate(obj: KubeObject, old: KubeObject): FieldError[] {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../../api/types.ts";
 import { validateCustomResourceDefinition } from "./validation.ts";
 
 function crd(spec: Record<string, unknown>, name = "widgets.example.com"): KubeObject {
@@ -59,5 +59,27 @@ test("a conversion webhook's clientConfig follows the webhook rules (ValidateWeb
   };
   expect(validateCustomResourceDefinition(crd({ conversion })).map((e) => `${e.field}: ${e.detail}`)).toEqual([
     "spec.conversion.webhookClientConfig.url: 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+  ]);
+});
+
+test("rule errors sit under spec.validation when every version shares the schema, else under each version (v1 → internal conversion)", () => {
+  const schema = (rule: string) => ({
+    openAPIV3Schema: { type: "object", properties: { spec: { type: "object", "x-kubernetes-validations": [{ rule }] } } },
+  });
+  const shared = validateCustomResourceDefinition(crd({
+    versions: [
+      { name: "v1", served: true, storage: true, schema: schema("nope") },
+      { name: "v2", served: true, storage: false, schema: schema("nope") },
+    ],
+  }));
+  expect(shared.map((e) => e.field)).toEqual(["spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule"]);
+  const distinct = validateCustomResourceDefinition(crd({
+    versions: [
+      { name: "v1", served: true, storage: true, schema: schema("true") },
+      { name: "v2", served: true, storage: false, schema: schema("nope") },
+    ],
+  }));
+  expect(distinct.map((e) => e.field)).toEqual([
+    "spec.versions[1].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule",
   ]);
 });

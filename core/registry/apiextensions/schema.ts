@@ -33,6 +33,8 @@ export interface JSONSchemaProps {
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
   "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-map-type"?: "atomic" | "granular";
+  /** CEL rules (core/cel); 1.26's ValidationRule has only rule and message. */
+  "x-kubernetes-validations"?: { rule?: string; message?: string }[];
 }
 
 /** The schema of a map's values: `additionalProperties` when it is a schema. */
