@@ -27,5 +27,6 @@ if [ ${#plugins[@]} -gt 0 ]; then
   trap 'rm -f "$entry"' EXIT
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
-# The snapshot worker is a second entry point: the binary starts it as a Worker (core/runtime/worker.ts).
-node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts --outfile "$outfile"
+# Worker modules are extra entry points: the binary starts them as Workers (core/runtime/worker.ts): the snapshot
+# worker and the custom admission plugins' worker.
+node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts --outfile "$outfile"

@@ -1,14 +1,14 @@
 /**
- * Resolves the admission flags to loaded plugins: built-in names through the catalog, module paths (from
- * --enable-admission-plugins or every .ts/.js file of --admission-plugin-dir) imported from disk.
+ * Resolves the admission flags to loaded plugins: built-in names through the catalog, plugins baked into the
+ * binary by name; module paths (from --enable-admission-plugins or every .ts/.js file of --admission-plugin-dir)
+ * are left to the chain, which loads each in its own workers.
  */
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { LoadedAdmissionPlugin } from "../core/admission/build.ts";
 import { selectAdmissionPlugins } from "../core/admission/selection.ts";
-import type { AdmissionPluginFactory } from "../core/admission/types.ts";
 import { bakedAdmissionPlugin } from "../plugins/baked.ts";
-import { importPluginModule, isModulePath, loadPlugin } from "../plugins/loader.ts";
+import { isModulePath, loadPlugin } from "../plugins/loader.ts";
 import { ADMISSION_PLUGIN_SET, ADMISSION_PLUGINS } from "./mod.ts";
 
 export interface AdmissionFlags {
@@ -36,7 +36,7 @@ export async function loadAdmissionPlugins(flags: AdmissionFlags): Promise<Loade
   });
   return await Promise.all(
     names.map(async (name): Promise<LoadedAdmissionPlugin> => {
-      if (isModulePath(name)) return { builtIn: false, name, factory: await importPluginModule<AdmissionPluginFactory>(name, "admission") };
+      if (isModulePath(name)) return { builtIn: false, name };
       const baked = bakedAdmissionPlugin(name);
       if (baked) return { builtIn: false, name, factory: baked };
       return { builtIn: true, name, factory: await loadPlugin(name, ADMISSION_PLUGINS, "admission") };

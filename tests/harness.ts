@@ -43,6 +43,8 @@ export interface TestServer {
   request(method: string, path: string, opts?: RequestOptions): Promise<Response>;
   /** fetch that trusts the server but presents no client certificate. */
   requestAnonymous(method: string, path: string, opts?: RequestOptions): Promise<Response>;
+  /** What the server has written to stderr so far. */
+  log(): string;
   /** SIGTERM, wait for exit, remove the data directory. */
   stop(): Promise<void>;
   /** SIGKILL and wait for exit; the data directory is kept for a restart. */
@@ -139,6 +141,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
     kubectlInBackground: (args) => new KubectlProcess(kubeconfig, args),
     request: send(true),
     requestAnonymous: send(false),
+    log: () => log,
     stop: async () => {
       await stopWith("SIGTERM");
       await rm(dataDir, { recursive: true, force: true });

@@ -134,3 +134,30 @@ test("addWarning() reaches the response's warnings", async () => {
   await new AdmissionChain([{ name: "w", admit: (a) => a.addWarning("careful") }]).admit(w);
   expect(w.warnings).toEqual(["careful"]);
 });
+
+test("validationActions Warn turn a refusal into a Warning and Audit into one validation_failure annotation for all plugins", async () => {
+  const refusing = (name: string): AdmissionPlugin => ({ name, validate: () => Promise.reject(new Error(`${name} says no`)) });
+  const [warned, audited, alsoAudited] = [refusing("w"), refusing("a"), refusing("b")];
+  const violations: string[] = [];
+  const chain = new AdmissionChain([warned, audited, alsoAudited], {
+    actions: new Map([[warned, ["Warn"]], [audited, ["Audit"]], [alsoAudited, ["Warn", "Audit"]]]),
+    onViolation: (violation) => violations.push(violation.pluginName),
+  });
+  const w = write({ auditAnnotations: new Map() });
+  await chain.validate(w);
+  expect(w.warnings).toEqual([
+    `Validation failed for admission plugin 'w': pods "p" is forbidden: w says no`,
+    `Validation failed for admission plugin 'b': pods "p" is forbidden: b says no`,
+  ]);
+  expect(JSON.parse(w.auditAnnotations!.get("validation.policy.admission.k8s.io/validation_failure")!)).toEqual([
+    { message: 'pods "p" is forbidden: a says no', policy: "a", validationActions: ["Audit"] },
+    { message: 'pods "p" is forbidden: b says no', policy: "b", validationActions: ["Warn", "Audit"] },
+  ]);
+  expect(violations).toEqual(["w", "a", "b"]);
+});
+
+test("a plugin failure (5xx) fails the request even under Warn", async () => {
+  const broken: AdmissionPlugin = { name: "broken", validate: () => Promise.reject(new TypeError("bug")) };
+  const chain = new AdmissionChain([broken], { actions: new Map([[broken, ["Warn"]]]) });
+  expect((await statusErrorOfAsync(chain.validate(write()))).code).toBe(500);
+});

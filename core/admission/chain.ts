@@ -1,20 +1,51 @@
 /**
  * The admission chain (k8s.io/apiserver pkg/admission chain.go + reinvocation.go): plugins in a fixed order,
  * each asked whether it handles the request, `admit` for all then `validate` for all. Implements the store's
- * AdmissionHook; one request's attributes live from its admit to its validate.
+ * AdmissionHook; one request's attributes live from its admit to its validate. Every plugin call and each phase
+ * is timed as kube's WithControllerMetrics/WithStepMetrics do; a custom plugin's refusal goes through its
+ * validationActions (enforcement.ts) and is recorded as a violation.
  */
 import type { KubeObject } from "../api/types.ts";
 import type { AdmissionHook, AdmittedWrite } from "../registry/admission-hook.ts";
+import { refuses, VALIDATION_FAILURE_ANNOTATION, type ValidationAction, type ValidationFailure, violationWarning } from "./enforcement.ts";
 import { dryRunUnsupported, toAdmissionError } from "./errors.ts";
+import { AdmissionMetrics, type AdmissionStep } from "./metrics.ts";
 import { withTimeout } from "./timeout.ts";
 import type { AdmissionAttributes, AdmissionPlugin } from "./types.ts";
+
+/** A refusal the chain recorded: the request, the plugin, its actions and the message. */
+export interface Violation {
+  attributes: AdmissionAttributes;
+  pluginName: string;
+  actions: readonly ValidationAction[];
+  message: string;
+}
+
+export interface ChainOptions {
+  metrics?: AdmissionMetrics;
+  /** The validationActions of plugins that have them (custom plugins); the others simply refuse. */
+  actions?: Map<AdmissionPlugin, readonly ValidationAction[]>;
+  /** Told of every refusal by a plugin with actions (the server records an Event). */
+  onViolation?(violation: Violation): void;
+}
 
 export class AdmissionChain implements AdmissionHook {
   readonly #plugins: readonly AdmissionPlugin[];
   readonly #attributes = new WeakMap<AdmittedWrite, AdmissionAttributes>();
+  /** Per request: the audit annotations the write collects, and the validation failures recorded so far. */
+  readonly #audit = new WeakMap<AdmissionAttributes, { annotations?: Map<string, string>; failures: ValidationFailure[] }>();
+  readonly #metrics: AdmissionMetrics;
+  readonly #options: ChainOptions;
 
-  constructor(plugins: readonly AdmissionPlugin[]) {
+  constructor(plugins: readonly AdmissionPlugin[], options: ChainOptions = {}) {
     this.#plugins = plugins;
+    this.#metrics = options.metrics ?? new AdmissionMetrics();
+    this.#options = options;
+  }
+
+  /** Releases what plugins hold (custom plugins' workers). */
+  close(): void {
+    for (const plugin of this.#plugins) plugin.close?.();
   }
 
   get pluginNames(): string[] {
@@ -22,7 +53,15 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   /** Runs the mutating phase, once more if a plugin asked for reinvocation; true when some `admit` ran. */
-  async admit(write: AdmittedWrite): Promise<boolean> {
+  admit(write: AdmittedWrite): Promise<boolean> {
+    return this.#timedStep("admit", write, () => this.#admit(write));
+  }
+
+  validate(write: AdmittedWrite): Promise<void> {
+    return this.#timedStep("validate", write, () => this.#validate(write));
+  }
+
+  async #admit(write: AdmittedWrite): Promise<boolean> {
     const attributes = this.#attributesOf(write);
     let reinvoke = false;
     attributes.reinvocation = reinvocationContext(false, new Map(), () => (reinvoke = true));
@@ -34,10 +73,23 @@ export class AdmissionChain implements AdmissionHook {
     return ran;
   }
 
-  async validate(write: AdmittedWrite): Promise<void> {
+  async #validate(write: AdmittedWrite): Promise<void> {
     const attributes = this.#attributesOf(write);
     for (const plugin of this.#handling(attributes, "validate")) {
-      await this.#call(plugin, attributes, () => plugin.validate!(attributes));
+      await this.#call(plugin, attributes, "validate", () => plugin.validate!(attributes));
+    }
+  }
+
+  /** kube's WithStepMetrics: one observation per phase, rejected when the phase refused the request. */
+  async #timedStep<T>(step: AdmissionStep, write: AdmittedWrite, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let rejected = true;
+    try {
+      const result = await run();
+      rejected = false;
+      return result;
+    } finally {
+      this.#metrics.observeStep(step, write.operation, (performance.now() - started) / 1000, rejected);
     }
   }
 
@@ -45,7 +97,7 @@ export class AdmissionChain implements AdmissionHook {
     let ran = false;
     for (const plugin of this.#handling(attributes, "admit")) {
       const original = attributes.object;
-      await this.#call(plugin, attributes, () => plugin.admit!(attributes));
+      await this.#call(plugin, attributes, "admit", () => plugin.admit!(attributes));
       keepIdentity(attributes, original);
       ran = true;
     }
@@ -56,13 +108,38 @@ export class AdmissionChain implements AdmissionHook {
     return this.#plugins.filter((plugin) => plugin[phase] && (plugin.handles?.(attributes) ?? true));
   }
 
-  async #call(plugin: AdmissionPlugin, attributes: AdmissionAttributes, run: () => Promise<void> | void): Promise<void> {
+  /** One plugin call, timed as kube's WithControllerMetrics; a refusal goes through the plugin's actions. */
+  async #call(
+    plugin: AdmissionPlugin,
+    attributes: AdmissionAttributes,
+    step: AdmissionStep,
+    run: () => Promise<void> | void,
+  ): Promise<void> {
     if (plugin.sideEffects && attributes.dryRun) throw dryRunUnsupported(plugin.name);
+    const started = performance.now();
+    let refusal: ReturnType<typeof toAdmissionError> | undefined;
     try {
       await withTimeout(run, plugin.timeoutMs, plugin.name);
     } catch (error) {
-      throw toAdmissionError(error, attributes, plugin.name);
+      refusal = toAdmissionError(error, attributes, plugin.name);
+      const actions = this.#options.actions?.get(plugin);
+      if (actions && refusal.code < 500) this.#recordViolation(plugin.name, actions, attributes, refusal.message);
+      if (actions && !refuses(actions, refusal)) refusal = undefined;
     }
+    this.#metrics.observePlugin(plugin.name, step, attributes.operation, (performance.now() - started) / 1000, refusal !== undefined);
+    if (refusal) throw refusal;
+  }
+
+  #recordViolation(pluginName: string, actions: readonly ValidationAction[], attributes: AdmissionAttributes, message: string): void {
+    for (const action of actions) this.#metrics.violation(pluginName, action);
+    if (actions.includes("Warn")) attributes.addWarning(violationWarning(pluginName, message));
+    if (actions.includes("Audit")) {
+      // One annotation lists every plugin's failure, so it is rewritten as the list grows.
+      const audit = this.#audit.get(attributes);
+      audit?.failures.push({ message, policy: pluginName, validationActions: [...actions] });
+      if (audit) audit.annotations?.set(VALIDATION_FAILURE_ANNOTATION, JSON.stringify(audit.failures));
+    }
+    this.#options.onViolation?.({ attributes, pluginName, actions, message });
   }
 
   #attributesOf(write: AdmittedWrite): AdmissionAttributes {
@@ -70,6 +147,7 @@ export class AdmissionChain implements AdmissionHook {
     if (!attributes) {
       attributes = attributesFor(write);
       this.#attributes.set(write, attributes);
+      this.#audit.set(attributes, { annotations: write.auditAnnotations, failures: [] });
     }
     return attributes;
   }

@@ -1,5 +1,5 @@
 /** How admission refusals become Status errors (kube's admission.NewForbidden and friends). */
-import { newBadRequest, newForbidden, newInternalError, qualifiedName, StatusError } from "../api/errors.ts";
+import { newBadRequest, newForbidden, newInternalError, newTimeoutError, qualifiedName, StatusError } from "../api/errors.ts";
 import { classifyThrown } from "./sdk/mod.ts";
 import type { AdmissionAttributes } from "./types.ts";
 
@@ -30,6 +30,22 @@ export function admissionForbidden(attributes: Pick<AdmissionAttributes, "resour
 
 export function dryRunUnsupported(pluginName: string): StatusError {
   return newBadRequest(`admission plugin "${pluginName}" has side effects and does not support dry run`);
+}
+
+/**
+ * A plugin call past its deadline: kube's NewTimeoutError (504), as its webhook dispatchers answer once the
+ * request's deadline has passed (validating dispatcher.go Dispatch), naming the plugin like ErrCallingWebhook.
+ */
+export function pluginTimeout(pluginName: string, timeoutMs: number): StatusError {
+  return newTimeoutError(`failed calling admission plugin "${pluginName}": no answer within ${timeoutMs / 1000}s`);
+}
+
+/**
+ * A plugin that could not be called (its worker died): kube's answer to a failed webhook call under
+ * failurePolicy Fail, NewInternalError(ErrCallingWebhook) — `Internal error occurred: failed calling ...`.
+ */
+export function pluginCallFailed(pluginName: string, reason: string): StatusError {
+  return newInternalError(`failed calling admission plugin "${pluginName}": ${reason}`);
 }
 
 /**

@@ -1,12 +1,12 @@
 /** Bounds one plugin call: past the limit the request fails with a 504 while the call is left to finish. */
-import { StatusError } from "../api/errors.ts";
+import { pluginTimeout } from "./errors.ts";
 
 export async function withTimeout(run: () => Promise<void> | void, timeoutMs: number | undefined, pluginName: string): Promise<void> {
   if (!timeoutMs) return await run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new StatusError(504, "Timeout", `admission plugin "${pluginName}" did not answer within ${timeoutMs / 1000}s`)),
+      () => reject(pluginTimeout(pluginName, timeoutMs)),
       timeoutMs,
     );
   });

@@ -210,6 +210,11 @@ export function newTooManyRequests(message: string, retryAfterSeconds: number, c
   );
 }
 
+/** kube's NewTimeoutError: 504 `Timeout: <message>`, with details.retryAfterSeconds when positive. */
+export function newTimeoutError(message: string, retryAfterSeconds = 0): StatusError {
+  return new StatusError(504, "Timeout", `Timeout: ${message}`, retryAfterSeconds > 0 ? { retryAfterSeconds } : {});
+}
+
 export function newServiceUnavailable(message: string): StatusError {
   return new StatusError(503, "ServiceUnavailable", message);
 }

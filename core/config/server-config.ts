@@ -108,6 +108,8 @@ export interface ServerConfig extends AuditOptions {
   admissionPluginDir: string;
   /** kube-controller-manager's --controllers: names, `*` for the defaults, `-name` to disable. */
   controllers: string[];
+  /** --controller-plugin: module paths of controller plugins. */
+  controllerPlugin: string[];
   /** The CA the csrsigning controller signs with (kube-controller-manager's flags); empty = the data dir's cluster CA. */
   clusterSigningCertFile: string;
   clusterSigningKeyFile: string;

@@ -8,7 +8,7 @@ import type { UserInfo } from "../auth/user.ts";
 
 /** What is authorized: kube's authorizer.Attributes of a resource request, less the user and type. */
 export interface ActorRequest {
-  verb: "create" | "update" | "patch" | "delete";
+  verb: "create" | "update" | "patch" | "delete" | "get" | "list";
   namespace: string;
   name: string;
   subresource: string;

@@ -14,6 +14,15 @@ export const CONTROLLER_FLAGS: readonly FlagSpec[] = [
   }),
   defineFlag({
     section: "Controller flags",
+    name: "controller-plugin",
+    key: "controllerPlugin",
+    type: stringListFlag,
+    defaultValue: [],
+    usage:
+      "Path of a TypeScript module exporting a controller plugin (repeatable); it runs as the service account kube-system/<its name>, which the operator binds to the roles it needs.",
+  }),
+  defineFlag({
+    section: "Controller flags",
     name: "cluster-signing-cert-file",
     key: "clusterSigningCertFile",
     type: stringFlag,

@@ -14,6 +14,7 @@ import { readOnlyClient } from "../registry/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/mod.ts";
 import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
 import { ensureKubernetesService } from "../controllers/mod.ts";
+import { buildPluginControllers, type ControllerPluginFactory } from "../controllers/plugin/mod.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/mod.ts";
 import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/mod.ts";
@@ -37,6 +38,7 @@ import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAuditing } from "../audit/mod.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
+import { violationEventRecorder } from "./violation-events.ts";
 import type { ServerConfig } from "../config/mod.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
@@ -77,6 +79,8 @@ export interface RunOptions {
   authorizers?: AuthorizerFactory[];
   /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
   admissionPlugins?: LoadedAdmissionPlugin[];
+  /** --controller-plugin modules' factories; each runs as a controller of its own. */
+  controllerPlugins?: ControllerPluginFactory[];
   /** Loads `module://` KMS plugins named in --encryption-provider-config (main.ts hands in plugins/loader.ts's importer). */
   importKmsPlugin?: KmsPluginImporter;
   /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
@@ -91,6 +95,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
   checkRequestLimitFlags(config);
+  const pluginControllers = await buildPluginControllers(options.controllerPlugins ?? [], config);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
@@ -154,15 +159,17 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     catalog,
   );
   const admissionSections = await readAdmissionConfiguration(config.admissionControlConfigFile);
-  registry.admission = await buildAdmissionChain(options.admissionPlugins ?? [], {
+  const admission = await buildAdmissionChain(options.admissionPlugins ?? [], {
     config,
     registry,
     catalog,
     client: pluginContext.client,
     sections: admissionSections,
+    onViolation: violationEventRecorder(registry, catalog, pluginLogger("admission")),
     metricsRegistry: metrics.registry,
     authorizer,
   });
+  registry.admission = admission;
   const proxyClient = await proxyClientCertificate(config, frontProxy.client);
   const aggregator = await Aggregator.start(registry, catalog, { proxyClient });
   const virtualHandlers = new Map([
@@ -209,6 +216,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     authenticationTrust.stop();
     customResources.stop();
     requestLimits.flowControl?.stop();
+    admission.close();
     aggregator.stop();
     compactor.stop();
     snapshots.stop();
@@ -243,7 +251,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   }
   controllers = startControllers(registry, catalog, {
-    controllers: BUILT_IN_CONTROLLERS,
+    controllers: [...BUILT_IN_CONTROLLERS, ...pluginControllers],
     settings: {
       config,
       caPem: pki.caPem,

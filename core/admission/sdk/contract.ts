@@ -103,6 +103,8 @@ export interface AdmissionPluginContext {
 export interface AdmissionPlugin {
   readonly name: string;
   handles?(request: AdmissionRequest): boolean;
+  /** `handles` as data (defineAdmissionPlugin sets it): the server then asks no worker about other requests. */
+  readonly rules?: { operations: readonly string[]; resources: readonly string[] };
   admit?(request: AdmissionRequest): Promise<void> | void;
   validate?(request: ValidationRequest): Promise<void> | void;
   readonly sideEffects?: boolean;

@@ -60,6 +60,7 @@ export function defineAdmissionPlugin<
     const plugin: AdmissionPlugin = {
       name: definition.name,
       handles: (request) => handlesRequest(definition.handles, request),
+      rules: definition.handles,
       admit: admit && (async (request) => applyVerdict(await admit(request, context), request)),
       validate: validate && (async (request) => applyVerdict(await validate(request, context), request)),
       sideEffects: definition.sideEffects ?? false,

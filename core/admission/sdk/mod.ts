@@ -19,7 +19,13 @@ export type {
 } from "./contract.ts";
 /** Every built-in kind (`Pod`, `Deployment`, ...); kinds two groups share are prefixed, e.g. `AutoscalingV2HorizontalPodAutoscaler`. */
 export type * from "./kinds.gen.ts";
-export { type AdmissionPluginDefinition, defineAdmissionPlugin, type ObjectFor } from "./define.ts";
+export {
+  type AdmissionPluginDefinition,
+  DEFAULT_PLUGIN_TIMEOUT_MS,
+  defineAdmissionPlugin,
+  handlesRequest,
+  type ObjectFor,
+} from "./define.ts";
 export { allow, deny, type Verdict, warn } from "./verdict.ts";
 export { type Fixture, type FixtureExpectation, type FixtureResult, runFixtures } from "./fixtures.ts";
 export type { JsonPatchOperation } from "./json-patch.ts";

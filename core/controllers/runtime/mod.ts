@@ -1,6 +1,7 @@
 /** The controller runtime: the contract controllers implement and the pieces the server runs them with. */
 export { controllerActor } from "./actor.ts";
 export { type EventNote, newEvent } from "./events.ts";
+export { EventSpamFilter } from "./event-spam-filter.ts";
 export { controllerUser, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 export { type Controller, type ControllerContext, type ControllerSettings, enqueueChanges } from "./controller.ts";
 export { DISABLED_BY_DEFAULT, isControllerEnabled, KNOWN_CONTROLLERS, validateControllerList } from "./controller-names.ts";

@@ -1,0 +1,80 @@
+/**
+ * Admission metrics. kube's (k8s.io/apiserver pkg/admission/metrics): every plugin of the chain is timed by
+ * WithControllerMetrics (apiserver_admission_controller_admission_duration_seconds{name,type,operation,rejected})
+ * and each phase by WithStepMetrics (apiserver_admission_step_admission_duration_seconds{type,operation,rejected}),
+ * same names, help, labels and buckets. kubun's own: custom plugins' worker replacements, failed hot reloads and
+ * policy violations by enforcement mode.
+ */
+import { Counter, Histogram, Registry } from "prom-client";
+
+const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+
+export type AdmissionStep = "admit" | "validate";
+
+export class AdmissionMetrics {
+  readonly #controller: Histogram<"name" | "type" | "operation" | "rejected">;
+  readonly #step: Histogram<"type" | "operation" | "rejected">;
+  readonly #workerReplacements: Counter<"name" | "reason">;
+  readonly #reloadFailures: Counter<"name">;
+  readonly #violations: Counter<"name" | "enforcement">;
+
+  constructor(registry: Registry = new Registry()) {
+    const registers = [registry];
+    this.#controller = new Histogram({
+      name: "apiserver_admission_controller_admission_duration_seconds",
+      help:
+        "[STABLE] Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).",
+      labelNames: ["name", "type", "operation", "rejected"],
+      buckets: BUCKETS,
+      registers,
+    });
+    this.#step = new Histogram({
+      name: "apiserver_admission_step_admission_duration_seconds",
+      help:
+        "[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).",
+      labelNames: ["type", "operation", "rejected"],
+      buckets: BUCKETS,
+      registers,
+    });
+    this.#workerReplacements = new Counter({
+      name: "kubun_admission_plugin_worker_replacements_total",
+      help: "Workers of custom admission plugins replaced, by plugin and reason (timeout, crash, or recycled after their share of calls).",
+      labelNames: ["name", "reason"],
+      registers,
+    });
+    this.#reloadFailures = new Counter({
+      name: "kubun_admission_plugin_reload_failures_total",
+      help: "Changed custom admission plugin files that failed to load; the previous version stays active.",
+      labelNames: ["name"],
+      registers,
+    });
+    this.#violations = new Counter({
+      name: "kubun_admission_plugin_violations_total",
+      help: "Requests a custom admission plugin refused, by plugin and enforcement mode (Deny, Warn, Audit).",
+      labelNames: ["name", "enforcement"],
+      registers,
+    });
+  }
+
+  /** kube's ObserveAdmissionController. */
+  observePlugin(name: string, step: AdmissionStep, operation: string, seconds: number, rejected: boolean): void {
+    this.#controller.observe({ name, type: step, operation, rejected: String(rejected) }, seconds);
+  }
+
+  /** kube's ObserveAdmissionStep. */
+  observeStep(step: AdmissionStep, operation: string, seconds: number, rejected: boolean): void {
+    this.#step.observe({ type: step, operation, rejected: String(rejected) }, seconds);
+  }
+
+  workerReplaced(name: string, reason: "timeout" | "crash" | "recycled"): void {
+    this.#workerReplacements.inc({ name, reason });
+  }
+
+  reloadFailed(name: string): void {
+    this.#reloadFailures.inc({ name });
+  }
+
+  violation(name: string, enforcement: string): void {
+    this.#violations.inc({ name, enforcement });
+  }
+}
