@@ -2088,113 +2088,222 @@ export interface EventsV1EventSeries {
   count: number;
   lastObservedTime: MicroTime;
 }
-export interface FlowDistinguisherMethod {
+export interface FlowcontrolV1beta2FlowDistinguisherMethod {
   type: string;
 }
-export interface FlowSchema {
+export interface FlowcontrolV1beta2FlowSchema {
   apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2";
   kind: "FlowSchema";
   metadata: ObjectMeta;
-  spec?: FlowSchemaSpec;
-  status?: FlowSchemaStatus;
+  spec?: FlowcontrolV1beta2FlowSchemaSpec;
+  status?: FlowcontrolV1beta2FlowSchemaStatus;
 }
-export interface FlowSchemaCondition {
+export interface FlowcontrolV1beta2FlowSchemaCondition {
   lastTransitionTime?: Time;
   message?: string;
   reason?: string;
   status?: string;
   type?: string;
 }
-export interface FlowSchemaList {
+export interface FlowcontrolV1beta2FlowSchemaList {
   apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2";
-  items: Array<FlowSchema>;
+  items: Array<FlowcontrolV1beta2FlowSchema>;
   kind: "FlowSchemaList";
   metadata: ListMeta;
 }
-export interface FlowSchemaSpec {
-  distinguisherMethod?: FlowDistinguisherMethod;
+export interface FlowcontrolV1beta2FlowSchemaSpec {
+  distinguisherMethod?: FlowcontrolV1beta2FlowDistinguisherMethod;
   matchingPrecedence?: number;
-  priorityLevelConfiguration: PriorityLevelConfigurationReference;
-  rules?: Array<PolicyRulesWithSubjects>;
+  priorityLevelConfiguration: FlowcontrolV1beta2PriorityLevelConfigurationReference;
+  rules?: Array<FlowcontrolV1beta2PolicyRulesWithSubjects>;
 }
-export interface FlowSchemaStatus {
-  conditions?: Array<FlowSchemaCondition>;
+export interface FlowcontrolV1beta2FlowSchemaStatus {
+  conditions?: Array<FlowcontrolV1beta2FlowSchemaCondition>;
 }
-export interface GroupSubject {
+export interface FlowcontrolV1beta2GroupSubject {
   name: string;
 }
-export interface LimitResponse {
-  queuing?: QueuingConfiguration;
+export interface FlowcontrolV1beta2LimitResponse {
+  queuing?: FlowcontrolV1beta2QueuingConfiguration;
   type: string;
 }
-export interface LimitedPriorityLevelConfiguration {
+export interface FlowcontrolV1beta2LimitedPriorityLevelConfiguration {
   assuredConcurrencyShares?: number;
   borrowingLimitPercent?: number;
   lendablePercent?: number;
-  limitResponse?: LimitResponse;
+  limitResponse?: FlowcontrolV1beta2LimitResponse;
 }
-export interface NonResourcePolicyRule {
+export interface FlowcontrolV1beta2NonResourcePolicyRule {
   nonResourceURLs: Array<string>;
   verbs: Array<string>;
 }
-export interface PolicyRulesWithSubjects {
-  nonResourceRules?: Array<NonResourcePolicyRule>;
-  resourceRules?: Array<ResourcePolicyRule>;
+export interface FlowcontrolV1beta2PolicyRulesWithSubjects {
+  nonResourceRules?: Array<FlowcontrolV1beta2NonResourcePolicyRule>;
+  resourceRules?: Array<FlowcontrolV1beta2ResourcePolicyRule>;
   subjects: Array<FlowcontrolV1beta2Subject>;
 }
-export interface PriorityLevelConfiguration {
+export interface FlowcontrolV1beta2PriorityLevelConfiguration {
   apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2";
   kind: "PriorityLevelConfiguration";
   metadata: ObjectMeta;
-  spec?: PriorityLevelConfigurationSpec;
-  status?: PriorityLevelConfigurationStatus;
+  spec?: FlowcontrolV1beta2PriorityLevelConfigurationSpec;
+  status?: FlowcontrolV1beta2PriorityLevelConfigurationStatus;
 }
-export interface PriorityLevelConfigurationCondition {
+export interface FlowcontrolV1beta2PriorityLevelConfigurationCondition {
   lastTransitionTime?: Time;
   message?: string;
   reason?: string;
   status?: string;
   type?: string;
 }
-export interface PriorityLevelConfigurationList {
+export interface FlowcontrolV1beta2PriorityLevelConfigurationList {
   apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2";
-  items: Array<PriorityLevelConfiguration>;
+  items: Array<FlowcontrolV1beta2PriorityLevelConfiguration>;
   kind: "PriorityLevelConfigurationList";
   metadata: ListMeta;
 }
-export interface PriorityLevelConfigurationReference {
+export interface FlowcontrolV1beta2PriorityLevelConfigurationReference {
   name: string;
 }
-export interface PriorityLevelConfigurationSpec {
-  limited?: LimitedPriorityLevelConfiguration;
+export interface FlowcontrolV1beta2PriorityLevelConfigurationSpec {
+  limited?: FlowcontrolV1beta2LimitedPriorityLevelConfiguration;
   type: string;
 }
-export interface PriorityLevelConfigurationStatus {
-  conditions?: Array<PriorityLevelConfigurationCondition>;
+export interface FlowcontrolV1beta2PriorityLevelConfigurationStatus {
+  conditions?: Array<FlowcontrolV1beta2PriorityLevelConfigurationCondition>;
 }
-export interface QueuingConfiguration {
+export interface FlowcontrolV1beta2QueuingConfiguration {
   handSize?: number;
   queueLengthLimit?: number;
   queues?: number;
 }
-export interface ResourcePolicyRule {
+export interface FlowcontrolV1beta2ResourcePolicyRule {
   apiGroups: Array<string>;
   clusterScope?: boolean;
   namespaces?: Array<string>;
   resources: Array<string>;
   verbs: Array<string>;
 }
-export interface ServiceAccountSubject {
+export interface FlowcontrolV1beta2ServiceAccountSubject {
   name: string;
   namespace: string;
 }
 export interface FlowcontrolV1beta2Subject {
-  group?: GroupSubject;
+  group?: FlowcontrolV1beta2GroupSubject;
   kind: string;
-  serviceAccount?: ServiceAccountSubject;
-  user?: UserSubject;
+  serviceAccount?: FlowcontrolV1beta2ServiceAccountSubject;
+  user?: FlowcontrolV1beta2UserSubject;
 }
-export interface UserSubject {
+export interface FlowcontrolV1beta2UserSubject {
+  name: string;
+}
+export interface FlowcontrolV1beta3FlowDistinguisherMethod {
+  type: string;
+}
+export interface FlowcontrolV1beta3FlowSchema {
+  apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3";
+  kind: "FlowSchema";
+  metadata: ObjectMeta;
+  spec?: FlowcontrolV1beta3FlowSchemaSpec;
+  status?: FlowcontrolV1beta3FlowSchemaStatus;
+}
+export interface FlowcontrolV1beta3FlowSchemaCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+export interface FlowcontrolV1beta3FlowSchemaList {
+  apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3";
+  items: Array<FlowcontrolV1beta3FlowSchema>;
+  kind: "FlowSchemaList";
+  metadata: ListMeta;
+}
+export interface FlowcontrolV1beta3FlowSchemaSpec {
+  distinguisherMethod?: FlowcontrolV1beta3FlowDistinguisherMethod;
+  matchingPrecedence?: number;
+  priorityLevelConfiguration: FlowcontrolV1beta3PriorityLevelConfigurationReference;
+  rules?: Array<FlowcontrolV1beta3PolicyRulesWithSubjects>;
+}
+export interface FlowcontrolV1beta3FlowSchemaStatus {
+  conditions?: Array<FlowcontrolV1beta3FlowSchemaCondition>;
+}
+export interface FlowcontrolV1beta3GroupSubject {
+  name: string;
+}
+export interface FlowcontrolV1beta3LimitResponse {
+  queuing?: FlowcontrolV1beta3QueuingConfiguration;
+  type: string;
+}
+export interface FlowcontrolV1beta3LimitedPriorityLevelConfiguration {
+  borrowingLimitPercent?: number;
+  lendablePercent?: number;
+  limitResponse?: FlowcontrolV1beta3LimitResponse;
+  nominalConcurrencyShares?: number;
+}
+export interface FlowcontrolV1beta3NonResourcePolicyRule {
+  nonResourceURLs: Array<string>;
+  verbs: Array<string>;
+}
+export interface FlowcontrolV1beta3PolicyRulesWithSubjects {
+  nonResourceRules?: Array<FlowcontrolV1beta3NonResourcePolicyRule>;
+  resourceRules?: Array<FlowcontrolV1beta3ResourcePolicyRule>;
+  subjects: Array<FlowcontrolV1beta3Subject>;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfiguration {
+  apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3";
+  kind: "PriorityLevelConfiguration";
+  metadata: ObjectMeta;
+  spec?: FlowcontrolV1beta3PriorityLevelConfigurationSpec;
+  status?: FlowcontrolV1beta3PriorityLevelConfigurationStatus;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfigurationCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfigurationList {
+  apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3";
+  items: Array<FlowcontrolV1beta3PriorityLevelConfiguration>;
+  kind: "PriorityLevelConfigurationList";
+  metadata: ListMeta;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfigurationReference {
+  name: string;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfigurationSpec {
+  limited?: FlowcontrolV1beta3LimitedPriorityLevelConfiguration;
+  type: string;
+}
+export interface FlowcontrolV1beta3PriorityLevelConfigurationStatus {
+  conditions?: Array<FlowcontrolV1beta3PriorityLevelConfigurationCondition>;
+}
+export interface FlowcontrolV1beta3QueuingConfiguration {
+  handSize?: number;
+  queueLengthLimit?: number;
+  queues?: number;
+}
+export interface FlowcontrolV1beta3ResourcePolicyRule {
+  apiGroups: Array<string>;
+  clusterScope?: boolean;
+  namespaces?: Array<string>;
+  resources: Array<string>;
+  verbs: Array<string>;
+}
+export interface FlowcontrolV1beta3ServiceAccountSubject {
+  name: string;
+  namespace: string;
+}
+export interface FlowcontrolV1beta3Subject {
+  group?: FlowcontrolV1beta3GroupSubject;
+  kind: string;
+  serviceAccount?: FlowcontrolV1beta3ServiceAccountSubject;
+  user?: FlowcontrolV1beta3UserSubject;
+}
+export interface FlowcontrolV1beta3UserSubject {
   name: string;
 }
 export interface HTTPIngressPath {
@@ -3029,8 +3138,8 @@ export interface BuiltInResources {
   "endpointslices.discovery.k8s.io": EndpointSlice;
   "events": CoreV1Event;
   "events.events.k8s.io": EventsV1Event;
-  "flowschemas.flowcontrol.apiserver.k8s.io": FlowSchema;
-  "flowschemas.flowcontrol.apiserver.k8s.io/status": FlowSchema;
+  "flowschemas.flowcontrol.apiserver.k8s.io": FlowcontrolV1beta2FlowSchema | FlowcontrolV1beta3FlowSchema;
+  "flowschemas.flowcontrol.apiserver.k8s.io/status": FlowcontrolV1beta2FlowSchema | FlowcontrolV1beta3FlowSchema;
   "horizontalpodautoscalers.autoscaling": AutoscalingV1HorizontalPodAutoscaler | AutoscalingV2HorizontalPodAutoscaler;
   "horizontalpodautoscalers.autoscaling/status": AutoscalingV1HorizontalPodAutoscaler | AutoscalingV2HorizontalPodAutoscaler;
   "ingressclasses.networking.k8s.io": IngressClass;
@@ -3064,8 +3173,8 @@ export interface BuiltInResources {
   "podsecuritypolicies.policy": PodSecurityPolicy;
   "podtemplates": PodTemplate;
   "priorityclasses.scheduling.k8s.io": PriorityClass;
-  "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io": PriorityLevelConfiguration;
-  "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io/status": PriorityLevelConfiguration;
+  "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io": FlowcontrolV1beta2PriorityLevelConfiguration | FlowcontrolV1beta3PriorityLevelConfiguration;
+  "prioritylevelconfigurations.flowcontrol.apiserver.k8s.io/status": FlowcontrolV1beta2PriorityLevelConfiguration | FlowcontrolV1beta3PriorityLevelConfiguration;
   "replicasets.apps": ReplicaSet;
   "replicasets.apps/scale": Scale;
   "replicasets.apps/status": ReplicaSet;
@@ -3122,6 +3231,8 @@ export const BUILT_IN_PLURALS: Readonly<Record<string, string>> = {
   "events.k8s.io/v1/Event": "events",
   "flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema": "flowschemas",
   "flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration": "prioritylevelconfigurations",
+  "flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema": "flowschemas",
+  "flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration": "prioritylevelconfigurations",
   "networking.k8s.io/v1/Ingress": "ingresses",
   "networking.k8s.io/v1/IngressClass": "ingressclasses",
   "networking.k8s.io/v1/NetworkPolicy": "networkpolicies",
