@@ -5,7 +5,7 @@
  * every minute and shortly before the timeout, as kube's watch cache does.
  */
 import { newResourceExpired, type StatusError } from "../../api/errors.ts";
-import { parseListOptions } from "../../api/list-options.ts";
+import { parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
 import { encodeProtobufObject, encodeWatchEventFrame, PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import { waitForRevision } from "../../registry/freshness.ts";
@@ -16,7 +16,6 @@ import { isStorageError, type KeyValue } from "../../storage/storage.ts";
 import type { Watch, WatchMessage } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { parseResourceVersion } from "./get.ts";
 import { selectionOf } from "./selection.ts";
 
 const BOOKMARK_INTERVAL_MS = 60_000;

@@ -1,0 +1,22 @@
+/** The get handler through the in-process server: resourceVersion read as kube's APIObjectVersioner reads it. */
+import { afterAll, expect, test } from "bun:test";
+import { startInProcess } from "../testing.ts";
+
+const server = await startInProcess();
+afterAll(() => server.stop());
+
+test("validateMinimumResourceVersion: a resourceVersion that is no uint64 is a 400 with ParseResourceVersion's words", async () => {
+  await server.request("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name: "cm" } } });
+  const answer = await server.json("GET", "/api/v1/namespaces/default/configmaps/cm?resourceVersion=abc");
+  expect(answer.status).toBe(400);
+  expect(answer.body.message).toBe(
+    'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
+  );
+});
+
+test("resourceVersion=0 and a version already reached answer the object", async () => {
+  const current = await server.json("GET", "/api/v1/namespaces/default/configmaps/cm");
+  for (const rv of ["0", current.body.metadata.resourceVersion]) {
+    expect((await server.json("GET", `/api/v1/namespaces/default/configmaps/cm?resourceVersion=${rv}`)).status).toBe(200);
+  }
+});
