@@ -168,6 +168,11 @@ export class ResourceStore {
     return conversion ? objects.map((obj) => conversion.fromStored(obj)) : objects;
   }
 
+  /** Whether objects are answered in another version than stored (custom resources, some built-ins), so reads must decode them. */
+  get convertsOnRead(): boolean {
+    return this.#extension !== undefined || this.#conversion !== undefined;
+  }
+
   async #encode(obj: KubeObject): Promise<string> {
     if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
     if (!this.#extension) return encodeForStorage(obj);
