@@ -169,6 +169,20 @@ test("decodeBody() refuses YAML flow collections nested past go-yaml's max_flow_
   });
 });
 
+test("decodeBody() refuses YAML nested 7,400 to 10,000 deep, deeper than the yaml library's stack allows, in go-yaml's max_flow_level words", () => {
+  for (const [open, close] of [["[", "]"], ["{a: ", "}"]]) {
+    for (const depth of [8000, 10000]) {
+      const body = `apiVersion: v1\nkind: ConfigMap\ndata: ${nested(depth, open, close)}\n`;
+      const error = statusErrorOf(() => decodeBody(bytes(body), "application/yaml", write));
+      expect([depth, error.code, error.message]).toEqual([
+        depth,
+        400,
+        "error converting YAML to JSON: yaml: line 3: exceeded max depth of 10000",
+      ]);
+    }
+  }
+});
+
 test("decodeBody() refuses a YAML alias bomb as go-yaml does (document contains excessive aliasing)", () => {
   const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
   for (let i = 1; i < 9; i++) levels.push(`${"abcdefghi"[i]}: &${"abcdefghi"[i]} [${Array(9).fill(`*${"abcdefghi"[i - 1]}`).join(", ")}]`);
