@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { connect, type TLSSocket } from "node:tls";
 import { createNamespace, type Json, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
 import { readCredentials, startServer, type TestServer } from "./harness.ts";
+import { decodeProtobufObject, encodeProtobufObject, PROTOBUF_MEDIA_TYPE } from "../core/api/protobuf/mod.ts";
 
 const NS = "streaming";
 const COUNT = 4000;
@@ -166,3 +167,16 @@ test("a listed object's JSON is byte for byte its GET, exact int64 and escapes i
   const cm = (await (await server.request("GET", `${COLLECTION}/${nameOf(3)}`)).text()).trimEnd();
   expect(await (await server.request("GET", `${COLLECTION}?limit=5`)).text()).toContain(`,${cm},`);
 });
+
+test("a large protobuf list, written as read in two passes at one revision, is exactly the whole list's protobuf encoding", async () => {
+  for (const limit of ["", "&limit=1500"]) {
+    const response = await server.request("GET", `${COLLECTION}?${limit}`, { headers: { Accept: PROTOBUF_MEDIA_TYPE } });
+    expect(response.headers.get("content-type")).toBe(PROTOBUF_MEDIA_TYPE);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const revision = (decodeProtobufObject(bytes).object as Json).metadata.resourceVersion;
+    const exact = `${COLLECTION}?resourceVersion=${revision}&resourceVersionMatch=Exact${limit}`;
+    const list: Json = await (await server.request("GET", exact)).json();
+    expect(list.items.length).toBeGreaterThanOrEqual(limit ? 1500 : COUNT);
+    expect(Buffer.from(bytes).equals(Buffer.from(encodeProtobufObject(list, "v1", "ConfigMapList")))).toBe(true);
+  }
+}, 60_000);

@@ -3,7 +3,8 @@
  * when the form needs objects, and written before the next batch is read, so a list of any length holds one batch
  * in memory. Compact JSON of kinds stored as served is the stored text with its resourceVersion spliced in, never
  * parsed and re-serialized (issue 16). A list with a limit is read whole first (it is bounded by the limit) since
- * its continue token and remainingItemCount precede the items; YAML, protobuf and indented JSON are written whole.
+ * its continue token and remainingItemCount precede the items; protobuf is read twice (protobuf-list-response.ts);
+ * YAML and indented JSON are written whole.
  */
 import type { ListMeta } from "../api/types.ts";
 import { storedTextWithVersion } from "../registry/codec.ts";
@@ -18,6 +19,7 @@ import {
 } from "../registry/list.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import { type EncodeOptions, listBodyResponse, respondList, streamedListForm } from "./respond.ts";
+import { respondProtobufListRead } from "./protobuf-list-response.ts";
 import { streamJsonWithArray } from "./streamed-json.ts";
 
 /** The list metadata of a read: resourceVersion, and the continue point when a limited list stopped early. */
@@ -29,6 +31,7 @@ export async function respondListRead(
   options: EncodeOptions,
   listMetaOf: ListMetaOf,
 ): Promise<Response> {
+  if (options.representation.format === "protobuf") return await respondProtobufListRead(store, query, options, listMetaOf);
   const form = streamedListForm(listEnvelope(store, 0), options);
   if (!form) {
     const page = await listObjects(store, query);
