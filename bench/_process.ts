@@ -18,3 +18,9 @@ export function residentBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(match![1]) * 1024;
 }
+
+/** CPU time (user + system) the process has used, in milliseconds (clock ticks of 10 ms). */
+export function cpuMilliseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -1,13 +1,13 @@
 /**
  * Large lists (issue 20 item 6, issue 16): the latency of one LIST of 10,000 ConfigMaps beside the same-run cost of
  * merely parsing and re-serializing its body, and the server's resident memory while 50 clients list them at once
- * (JSON, then Table) beside its idle memory, with the longest /livez wait meanwhile. The load generator is this
+ * (JSON, Table, protobuf) beside its idle memory, with the longest /livez wait meanwhile. The load generator is this
  * process; the server is its own. Not a test.
  * Run: node_modules/.bin/bun bench/list-flood.ts (after bash compile.sh).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
 import { expectStatus, latencies, percentile } from "./_load.ts";
-import { residentBytes, serverPid } from "./_process.ts";
+import { cpuMilliseconds, residentBytes, serverPid } from "./_process.ts";
 
 const COLLECTION_SIZE = 10_000;
 const CLIENTS = 50;
@@ -15,6 +15,7 @@ const NS = "bench-list";
 const COLLECTION = `/api/v1/namespaces/${NS}/configmaps`;
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 const TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+const PROTOBUF_ACCEPT = "application/vnd.kubernetes.protobuf";
 
 async function fill(server: TestServer): Promise<void> {
   const namespace = JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
@@ -71,17 +72,20 @@ async function main(): Promise<void> {
     const pid = serverPid(server.dataDir);
     await fill(server);
     const body = await listText(server);
+    const cpuBefore = cpuMilliseconds(pid);
     const list = await latencies(15, async () => void (await listText(server)));
+    const cpuPerList = (cpuMilliseconds(pid) - cpuBefore) / 15;
     const reserialize = await latencies(15, async () => void JSON.stringify(JSON.parse(body)));
     rows.push([
       `list of ${COLLECTION_SIZE.toLocaleString("en-US")} ConfigMaps (JSON, ${mib(body.length)}), p50 / p95`,
       `${ms(percentile(list, 50))} / ${ms(percentile(list, 95))}`,
     ]);
+    rows.push(["server CPU time per list", ms(cpuPerList)]);
     rows.push(["baseline: JSON.parse + JSON.stringify of that body in the load generator, p50", ms(percentile(reserialize, 50))]);
     Bun.gc(true);
     const idle = residentBytes(pid);
     rows.push(["server RSS, idle after the lists above", mib(idle)]);
-    for (const [form, accept] of [["JSON", "application/json"], ["Table", TABLE_ACCEPT]]) {
+    for (const [form, accept] of [["JSON", "application/json"], ["Table", TABLE_ACCEPT], ["protobuf", PROTOBUF_ACCEPT]]) {
       const { peakBytes, probeMaxMs } = await flood(server, pid, accept);
       rows.push([
         `${CLIENTS} clients listing at once (${form}): server RSS peak / longest /livez wait`,
