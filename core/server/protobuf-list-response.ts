@@ -5,10 +5,14 @@
  */
 import { Buffer } from "node:buffer";
 import { protobufListParts } from "../api/protobuf/mod.ts";
-import { type ListEnd, listEnvelope, type ListQuery, readListBatches } from "../registry/list.ts";
+import { takeTurn } from "../api/turns.ts";
+import { type ListedItem, type ListEnd, listEnvelope, type ListQuery, readListBatches } from "../registry/list.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import type { ListMetaOf } from "./list-response.ts";
 import { type EncodeOptions, listBodyResponse } from "./respond.ts";
+
+/** Items encoded per event-loop turn: protobuf encoding costs several times JSON's. */
+const ENCODED_PER_TURN = 100;
 
 export async function respondProtobufListRead(
   store: ResourceStore,
@@ -31,7 +35,8 @@ export async function respondProtobufListRead(
     }
     revision = next.value.revision;
     if (query.limit === 0 && batches > 1) kept = undefined;
-    for (const item of next.value.items) {
+    for (const [i, item] of next.value.items.entries()) {
+      if (i > 0 && i % ENCODED_PER_TURN === 0) await takeTurn();
       const bytes = sizingParts.item(item.object!);
       itemBytes += bytes.length;
       kept?.push(bytes);
@@ -41,6 +46,7 @@ export async function respondProtobufListRead(
   if (kept) return listBodyResponse(Buffer.concat([listParts.head(itemBytes), ...kept, listParts.tail]), options);
   const writing = readListBatches(store, { ...query, revision }, true);
   let started = false;
+  let pending: ListedItem[] = [];
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
@@ -48,13 +54,17 @@ export async function respondProtobufListRead(
         controller.enqueue(listParts.head(itemBytes));
         return;
       }
-      const next = await writing.next();
-      if (next.done) {
-        controller.enqueue(listParts.tail);
-        controller.close();
-        return;
+      if (pending.length > 0) await takeTurn();
+      else {
+        const next = await writing.next();
+        if (next.done) {
+          controller.enqueue(listParts.tail);
+          controller.close();
+          return;
+        }
+        pending = next.value.items;
       }
-      for (const item of next.value.items) controller.enqueue(listParts.item(item.object!));
+      for (const item of pending.splice(0, ENCODED_PER_TURN)) controller.enqueue(listParts.item(item.object!));
     },
     async cancel() {
       await writing.return({});
