@@ -5,8 +5,8 @@
  * generator is this process; the server is its own. Not a test.
  * Run: node_modules/.bin/bun bench/hostile.ts (after bash compile.sh).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { startServer, type TestServer } from "../tests/harness.ts";
+import { residentBytes, serverPid } from "./_process.ts";
 
 const RUNS = 3;
 const NS = "bench-hostile";
@@ -95,24 +95,6 @@ const REQUESTS: HostileRequest[] = [
     body: () => doublingCopies,
   },
 ];
-
-/** The server's pid, found by its data directory on its command line (Linux). */
-function serverPid(dataDir: string): number {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(dataDir)) return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  throw new Error("kubun's process was not found");
-}
-
-function residentBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(match![1]) * 1024;
-}
 
 interface Measure {
   status: number;

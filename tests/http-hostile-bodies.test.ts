@@ -149,6 +149,21 @@ test("YAML bodies nested 100000 deep answer 400 with go-yaml's message (max_flow
   );
 });
 
+test("YAML bodies nested 9,000 deep, past the yaml library's stack, answer 400 in go-yaml's max_flow_level words", async () => {
+  for (const [open, close] of [["[", "]"], ["{a: ", "}"]]) {
+    const deep = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata: ${nested(9000, open, close)}\n`;
+    await expectRejectedWhileServing(
+      "POST",
+      COLLECTION,
+      deep,
+      "application/yaml",
+      400,
+      "BadRequest",
+      /: error converting YAML to JSON: yaml: line 5: exceeded max depth of 10000 \(/,
+    );
+  }
+});
+
 test("a YAML alias bomb answers 400 (go-yaml: document contains excessive aliasing)", async () => {
   const names = "abcdefghi";
   const lines = [

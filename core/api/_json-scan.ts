@@ -6,6 +6,7 @@
  * as kube's strict decoder names them).
  */
 import { goQuoteByte } from "./go-text.ts";
+import { takeTurn } from "./turns.ts";
 
 export class JSONSyntaxError extends Error {
   constructor(message: string) {
@@ -198,6 +199,18 @@ export function readJSON(text: string): { value: unknown } {
   return { value: new Reader(text).document() };
 }
 
+/**
+ * Characters a scan reads per event-loop turn (api/turns.ts): a body of megabytes is scanned in pieces of a
+ * millisecond or so, with health checks and other requests served between them.
+ */
+const SCANNED_PER_TURN = 256 * 1024;
+
+/** Waits for the scan's next turn; answers where the turn after it starts. */
+async function nextTurnAt(at: number): Promise<number> {
+  await takeTurn();
+  return at + SCANNED_PER_TURN;
+}
+
 /** The index of the quote closing the string of valid JSON text that opens at `open`. */
 function closingQuote(text: string, open: number): number {
   let quote = text.indexOf('"', open + 1);
@@ -231,10 +244,11 @@ function pathOf(frames: Frame[]): string {
  * Paths of the keys written more than once in valid JSON text, in document order, each once and at most
  * MAX_STRICT_ERRORS of them, as kube's strict decoder collects them. One linear pass; no values are built.
  */
-export function findDuplicateFields(text: string): string[] {
+export async function findDuplicateFields(text: string): Promise<string[]> {
   const duplicates = new Set<string>();
   const frames: Frame[] = [];
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0, pause = SCANNED_PER_TURN; i < text.length; i++) {
+    if (i >= pause) pause = await nextTurnAt(i);
     const code = text.charCodeAt(i);
     const top = frames[frames.length - 1];
     if (code === 0x22) {
@@ -265,11 +279,12 @@ export function findDuplicateFields(text: string): string[] {
  * One linear pass over valid JSON text: its object members (every ':' outside a string follows a key) and
  * its deepest nesting of objects and arrays.
  */
-export function scanWritten(text: string): { members: number; depth: number } {
+export async function scanWritten(text: string): Promise<{ members: number; depth: number }> {
   let members = 0;
   let depth = 0;
   let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0, pause = SCANNED_PER_TURN; i < text.length; i++) {
+    if (i >= pause) pause = await nextTurnAt(i);
     const code = text.charCodeAt(i);
     if (code === 0x22) i = closingQuote(text, i);
     else if (code === 0x3a) members++;

@@ -64,7 +64,7 @@ function summarize(body: Uint8Array): string {
   return [...head].map((b) => b.toString(16).padStart(2, "0")).join("") + more;
 }
 
-function decodeJSON(text: string): { value: unknown; duplicateFields: string[] } {
+async function decodeJSON(text: string): Promise<{ value: unknown; duplicateFields: string[] }> {
   let value: unknown;
   if (mayHoldInexactInteger(text)) {
     // JSON.parse would round integers beyond 2^53; the reader keeps them exact (and fails with Go's wording).
@@ -76,26 +76,31 @@ function decodeJSON(text: string): { value: unknown; duplicateFields: string[] }
       return { ...readJSON(text), duplicateFields: [] }; // throws with Go's wording
     }
   }
-  const written = scanWritten(text);
+  // The parse is one block; the scans after it take turns, so a body of megabytes holds the event loop for one parse.
+  const written = await scanWritten(text);
   // Too deep for kube: the Go-worded reader fails at the first level past the limit.
   if (written.depth > MAX_NESTING_DEPTH) return { ...readJSON(text), duplicateFields: [] };
   // Fewer members after parsing than written means a repeated key; only then are the keys looked at.
   if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
-  return { value, duplicateFields: findDuplicateFields(text) };
+  return { value, duplicateFields: await findDuplicateFields(text) };
 }
 
 /**
  * Decodes a body by its Content-Type. 415 for a type the verb does not accept, 400 for an empty or
  * malformed body. Protobuf is not decoded here: route it to the protobuf codec before calling this.
  */
-export function decodeBody(body: Uint8Array, contentType: string | null | undefined, options: DecodeOptions): DecodedBody {
+export async function decodeBody(
+  body: Uint8Array,
+  contentType: string | null | undefined,
+  options: DecodeOptions,
+): Promise<DecodedBody> {
   const mediaType = mediaTypeOf(contentType);
   if (!options.accepted.includes(mediaType) || (!JSON_TYPES.has(mediaType) && !YAML_TYPES.has(mediaType))) {
     throw newUnsupportedMediaType([...options.accepted]);
   }
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(body);
   try {
-    const decoded = JSON_TYPES.has(mediaType) || text.trim() === "" ? decodeJSON(text) : readYAML(text);
+    const decoded = JSON_TYPES.has(mediaType) || text.trim() === "" ? await decodeJSON(text) : readYAML(text);
     return { mediaType, ...decoded };
   } catch (e) {
     let reason: string;

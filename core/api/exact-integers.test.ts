@@ -35,11 +35,11 @@ test("isJSONInteger() accepts whole numbers and BigInts only", () => {
   expect([1, -3, 9223372036854775807n, 1.5, "1", null].map(isJSONInteger)).toEqual([true, true, true, false, false, false]);
 });
 
-test("decodeBody() keeps big integers exact in JSON and in YAML (apply-patch+yaml) bodies", () => {
+test("(await decodeBody()) keeps big integers exact in JSON and in YAML (apply-patch+yaml) bodies", async () => {
   const encode = (text: string) => new TextEncoder().encode(text);
-  const json = decodeBody(encode(`{"spec":{"n":${INT64_MAX}}}`), "application/json", { accepted: ["application/json"] });
+  const json = await decodeBody(encode(`{"spec":{"n":${INT64_MAX}}}`), "application/json", { accepted: ["application/json"] });
   expect(json.value).toEqual({ spec: { n: 9223372036854775807n } });
-  const yaml = decodeBody(encode(`spec:\n  big: ${INT64_MAX}\n  m: 7\n  s: "${INT64_MAX}"\n`), "application/apply-patch+yaml", {
+  const yaml = await decodeBody(encode(`spec:\n  big: ${INT64_MAX}\n  m: 7\n  s: "${INT64_MAX}"\n`), "application/apply-patch+yaml", {
     accepted: ["application/apply-patch+yaml"],
   });
   expect(yaml.value).toEqual({ spec: { big: 9223372036854775807n, m: 7, s: INT64_MAX } });

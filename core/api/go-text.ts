@@ -2,6 +2,7 @@
  * Text helpers that reproduce how Go prints values inside kube error messages
  * (strconv.Quote, `%#v` of a []string, encoding/json's quoteChar, len() in bytes).
  */
+import { Buffer } from "node:buffer";
 
 const SHORT_ESCAPES: Record<number, string> = {
   0x07: "\\a",
@@ -44,19 +45,9 @@ export function goQuoteByte(char: string): string {
   return `'${escapeCodeUnit(byte)}'`;
 }
 
-/** Go's len(): the UTF-8 byte length of a string. */
+/** Go's len(): the UTF-8 byte length of a string (a lone surrogate counts as U+FFFD, as Go's decoding gives it). */
 export function byteLength(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
+  return Buffer.byteLength(text, "utf8");
 }
 
 /** An aggregated error list as k8s.io/apimachinery/pkg/util/errors prints it: one message bare, several deduplicated in brackets. */

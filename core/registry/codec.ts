@@ -3,10 +3,27 @@ import { parseJSONExact } from "../api/exact-integers.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { KeyValue } from "../storage/storage.ts";
 
+/** The object with metadata.resourceVersion set from the key's modRevision, as kube's etcd3 versioner does; it leads metadata. */
 export function decodeStored(kv: KeyValue): KubeObject {
   const obj = parseJSONExact(kv.value) as KubeObject;
-  obj.metadata.resourceVersion = String(kv.modRevision);
+  obj.metadata = { resourceVersion: String(kv.modRevision), ...obj.metadata };
   return obj;
+}
+
+/** The start of every stored object this server writes (encodeForStorage after withEnvelopeFirst), up to metadata's first key. */
+const STORED_HEAD = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
+
+/**
+ * The text JSON.stringify(decodeStored(kv)) gives, made without parsing where the stored text has the usual head:
+ * the stored text with the resourceVersion put first in metadata. Stored text is JSON.stringify output already, so
+ * its numbers (exact int64 included) and strings are written as a re-serialization would write them.
+ */
+export function storedTextWithVersion(kv: KeyValue): string {
+  const head = STORED_HEAD.exec(kv.value);
+  if (!head) return JSON.stringify(decodeStored(kv));
+  const at = head[0].length;
+  const separator = kv.value.charCodeAt(at) === 0x7d /* } */ ? "" : ",";
+  return `${kv.value.slice(0, at)}"resourceVersion":"${kv.modRevision}"${separator}${kv.value.slice(at)}`;
 }
 
 export function encodeForStorage(obj: KubeObject): string {

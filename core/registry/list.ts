@@ -1,4 +1,4 @@
-/** Lists one collection at one revision, filtered, in pages (kube's etcd3 store GetList). */
+/** Lists one collection at one revision, filtered, in batches (kube's etcd3 store GetList). */
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, type KubeList, type KubeObject } from "../api/types.ts";
 import type { KeyValue } from "../storage/storage.ts";
@@ -17,6 +17,26 @@ export interface ListQuery {
   matches?: (obj: KubeObject) => boolean;
 }
 
+/** One listed object: its stored key-value, and the decoded object when the reader asked for it or a selector needed it. */
+export interface ListedItem {
+  kv: KeyValue;
+  object?: KubeObject;
+}
+
+/** The matching items of one batch of keys; every batch of one list is read at the same revision. */
+export interface ListedBatch {
+  revision: number;
+  items: ListedItem[];
+}
+
+/** Where a list with a limit stopped, when more keys remain after it. */
+export interface ListEnd {
+  /** Storage key of the last item returned. */
+  lastKey?: string;
+  /** Keys after it; absent under a selector, as kube reports it only for unfiltered lists. */
+  remainingItemCount?: number;
+}
+
 export interface ListPage {
   list: KubeList;
   /** Storage key of the last item returned when more remain, else undefined. */
@@ -24,60 +44,98 @@ export interface ListPage {
   remainingItemCount?: number;
 }
 
-/** Items decoded per turn, so a large list shares the event loop with health checks and other clients. */
-const DECODED_PER_TURN = 500;
+/**
+ * Keys read, decoded and handed on per batch, one batch per event-loop turn: a large list shares the loop with
+ * health checks and other clients, and a streamed response holds one batch in memory, not the list.
+ */
+const BATCH_KEYS = 500;
+/** Under a selector a small limit still reads this many keys per batch, as kube's GetList grows its reads. */
+const SELECTED_BATCH_KEYS = 100;
 
 /**
- * A batch decoded (and converted) DECODED_PER_TURN items at a time, so a large list shares the event loop; a custom
- * resource list past that size goes to its conversion webhook in several ConversionReviews.
+ * The list's matching items batch by batch, all at the revision of the first read; the return value says where a
+ * limited list stopped. Objects are decoded (and converted) when `decode` asks or a selector needs them.
  */
-async function decodeInTurns(store: ResourceStore, kvs: KeyValue[]): Promise<KubeObject[]> {
-  const objects: KubeObject[] = [];
-  for (let start = 0; start < kvs.length; start += DECODED_PER_TURN) {
-    if (start > 0) await takeTurn();
-    objects.push(...await store.decodeAll(kvs.slice(start, start + DECODED_PER_TURN)));
-  }
-  return objects;
-}
-
-/** Reads batches until `limit` matching items are found or the collection ends, all at one revision. */
-export async function listObjects(store: ResourceStore, query: ListQuery): Promise<ListPage> {
+export async function* readListBatches(
+  store: ResourceStore,
+  query: ListQuery,
+  decode: boolean,
+): AsyncGenerator<ListedBatch, ListEnd> {
   const prefix = collectionPrefix(store.type, query.namespace);
-  const items: KubeObject[] = [];
+  const mustDecode = decode || query.matches !== undefined;
   let startAfter = query.startAfter;
   let revision = query.revision;
-  let lastKey: string | undefined;
-  let remaining = 0;
-  for (;;) {
-    const batchSize = query.limit > 0 ? Math.max(query.limit - items.length, query.matches ? 100 : 0) : 0;
-    const result = await store.range(prefix, { revision, startAfter, limit: batchSize });
-    revision = result.revision;
-    remaining = result.remaining;
+  let found = 0;
+  for (let first = true;; first = false) {
+    if (!first) await takeTurn();
+    const wanted = query.limit > 0 ? query.limit - found : BATCH_KEYS;
+    const batchSize = Math.min(BATCH_KEYS, Math.max(wanted, query.matches ? SELECTED_BATCH_KEYS : 0));
+    const read = await store.range(prefix, { revision, startAfter, limit: batchSize, skipRemaining: true });
+    revision = read.revision;
+    const objects = mustDecode ? await store.decodeAll(read.items) : undefined;
+    const items: ListedItem[] = [];
     let consumed = 0;
-    const objects = await decodeInTurns(store, result.items);
-    for (const [i, kv] of result.items.entries()) {
+    for (const [i, kv] of read.items.entries()) {
       consumed++;
-      const obj = objects[i]!;
-      if (query.matches && !query.matches(obj)) continue;
-      items.push(obj);
-      lastKey = kv.key;
-      if (query.limit > 0 && items.length === query.limit) break;
+      const object = objects?.[i];
+      if (query.matches && !query.matches(object!)) continue;
+      items.push({ kv, object });
+      found++;
+      if (found === query.limit) break;
     }
-    remaining += result.items.length - consumed;
-    const full = query.limit > 0 && items.length === query.limit;
-    if (full || remaining === 0 || result.items.length === 0) break;
-    startAfter = result.items[result.items.length - 1].key;
+    yield { revision, items };
+    const lastRead = read.items.length < batchSize ? undefined : read.items[read.items.length - 1]!.key;
+    if (found === query.limit && found > 0) {
+      return await limitedEnd(store, prefix, revision, items, read.items.length - consumed, lastRead, query.matches !== undefined);
+    }
+    if (lastRead === undefined) return {};
+    startAfter = lastRead;
   }
-  const list: KubeList = {
+}
+
+/** The continue point of a full page: the keys left unread in its last batch plus those after that batch, counted once. */
+async function limitedEnd(
+  store: ResourceStore,
+  prefix: string,
+  revision: number,
+  items: ListedItem[],
+  unconsumed: number,
+  lastRead: string | undefined,
+  selected: boolean,
+): Promise<ListEnd> {
+  let remaining = unconsumed;
+  if (lastRead !== undefined) {
+    const after = await store.range(prefix, { revision, startAfter: lastRead, limit: 1 });
+    remaining += after.items.length + after.remaining;
+  }
+  if (remaining === 0) return {};
+  return { lastKey: items[items.length - 1]!.kv.key, remainingItemCount: selected ? undefined : remaining };
+}
+
+/** The list's envelope at a revision, without items. */
+export function listEnvelope(store: ResourceStore, revision: number): KubeList {
+  return {
     kind: store.type.listKind,
     apiVersion: apiVersionOf(store.type.group, store.type.version),
     metadata: { resourceVersion: String(revision) },
-    items,
+    items: [],
   };
-  const page: ListPage = { list };
-  if (query.limit > 0 && remaining > 0 && lastKey !== undefined) {
-    page.lastKey = lastKey;
-    if (!query.matches) page.remainingItemCount = remaining;
+}
+
+/** The whole page decoded in memory, for the server's own readers (controllers, admission, watch's initial state). */
+export async function listObjects(store: ResourceStore, query: ListQuery): Promise<ListPage> {
+  const batches = readListBatches(store, query, true);
+  const items: KubeObject[] = [];
+  let revision = query.revision;
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) {
+      const page: ListPage = { list: { ...listEnvelope(store, revision), items } };
+      if (next.value.lastKey !== undefined) page.lastKey = next.value.lastKey;
+      if (next.value.remainingItemCount !== undefined) page.remainingItemCount = next.value.remainingItemCount;
+      return page;
+    }
+    revision = next.value.revision;
+    for (const item of next.value.items) items.push(item.object!);
   }
-  return page;
 }

@@ -11,6 +11,8 @@ import {
   OBJECT_MODIFIED,
   type QualifiedResource,
 } from "../api/errors.ts";
+import { cloneJSONValue } from "../api/json-clone.ts";
+import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
@@ -56,6 +58,8 @@ export interface WriteOptions {
   auditAnnotations?: Map<string, string>;
   /** An actor's update that stands for a kube client's patch is authorized as "patch" (actor.ts). */
   patch?: boolean;
+  /** The request's body is large: its normalizing, checking and validation each take an event-loop turn (api/turns.ts). */
+  largeBody?: boolean;
 }
 
 export interface DeleteOptions {
@@ -83,6 +87,11 @@ export type NamespaceGate = (namespace: string, type: ResourceType, name: string
 export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
 
 const MAX_UPDATE_ATTEMPTS = 16;
+
+/** A turn before the next whole-object step of a large body's write; nothing for ordinary bodies. */
+async function turnFor(options: WriteOptions): Promise<void> {
+  if (options.largeBody) await takeTurn();
+}
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 /** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
@@ -217,6 +226,11 @@ export class ResourceStore {
     return conversion ? objects.map((obj) => conversion.fromStored(obj)) : objects;
   }
 
+  /** Whether objects are answered in another version than stored (custom resources, some built-ins), so reads must decode them. */
+  get convertsOnRead(): boolean {
+    return this.#extension !== undefined || this.#conversion !== undefined;
+  }
+
   async #encode(obj: KubeObject): Promise<string> {
     if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
     if (!this.#extension) return encodeForStorage(obj);
@@ -242,6 +256,7 @@ export class ResourceStore {
   }
 
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    await turnFor(options);
     const obj = this.#normalize(body, namespace);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
@@ -251,10 +266,12 @@ export class ResourceStore {
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
+    await turnFor(options);
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    await turnFor(options);
     validateNewObject(this.definition, obj);
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
@@ -274,6 +291,7 @@ export class ResourceStore {
       return await this.#asStoredAndRead(obj);
     }
     try {
+      await turnFor(options);
       const value = await this.#encode(obj);
       return await this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value }));
     } catch (e) {
@@ -490,7 +508,7 @@ export class ResourceStore {
   }
 
   #normalize(body: KubeObject, namespace: string): KubeObject {
-    const obj = withEnvelopeFirst(structuredClone(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
+    const obj = withEnvelopeFirst(cloneJSONValue(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     reconcileNamespace(obj.metadata, namespace, this.type.namespaced);
     this.strategy.normalize?.(obj);
@@ -506,6 +524,7 @@ export class ResourceStore {
 
   async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
+    await turnFor(options);
     const next = this.#normalize(body, namespace);
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
@@ -520,6 +539,7 @@ export class ResourceStore {
       ? withEphemeralContainersFrom(current, next)
       : this.#keepStatus(next, current);
     if (subresource === "") this.strategy.beginUpdate?.(merged, current);
+    await turnFor(options);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     this.#trackManagedFields(current, merged, options);
@@ -527,6 +547,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
+    await turnFor(options);
     validateNewObject(this.definition, merged, { old: current, subresource });
     await this.#validateAdmission(admitted);
     return merged;

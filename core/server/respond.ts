@@ -13,7 +13,7 @@ import {
   toTable,
 } from "../api/table.ts";
 import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
-import { streamJsonWithArray } from "./streamed-json.ts";
+import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 /** Lists with at least this many items are written in pieces when their form is compact JSON. */
 const STREAMED_LIST_ITEMS = 500;
@@ -84,30 +84,45 @@ export function respondObject(obj: KubeObject, status: number, options: EncodeOp
 
 export function respondList(list: KubeList, options: EncodeOptions): Response {
   const rep = options.representation;
-  if (list.items.length >= STREAMED_LIST_ITEMS && !options.pretty) {
-    const body = streamedList(list, options);
-    if (body) return new Response(body, { status: 200, headers: { "Content-Type": contentTypeOf(rep) } });
+  const form = list.items.length >= STREAMED_LIST_ITEMS ? streamedListForm(list, options) : undefined;
+  if (form) {
+    const body = streamJsonWithArray(form.envelope, form.field, arrayInBatches(list.items, form.element));
+    return listBodyResponse(body, options);
   }
   if (rep.format === "table") return encoded(tableOf(list.items, list.metadata, rep.version, options), 200, options);
   if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
   return encoded(list, 200, options);
 }
 
-/** The list's JSON written in pieces (see streamed-json.ts); undefined for YAML and protobuf, which are written whole. */
-function streamedList(list: KubeList, options: EncodeOptions): ReadableStream<Uint8Array> | undefined {
+export function listBodyResponse(body: BodyInit, options: EncodeOptions): Response {
+  return new Response(body, { status: 200, headers: { "Content-Type": contentTypeOf(options.representation) } });
+}
+
+/** How a list is written in pieces: its envelope without the array, the array's field, and one element's value. */
+export interface StreamedListForm {
+  envelope: object;
+  field: string;
+  element: (obj: KubeObject) => unknown;
+}
+
+/**
+ * The streamed form of a list (its items are ignored) in compact JSON, Table or PartialObjectMetadataList; undefined
+ * for YAML, protobuf and indented JSON, which are written whole.
+ */
+export function streamedListForm(list: KubeList, options: EncodeOptions): StreamedListForm | undefined {
   const rep = options.representation;
-  if (rep.format === "json") return streamJsonWithArray(list, "items", list.items, (obj) => obj);
+  if (options.pretty) return undefined;
+  if (rep.format === "json") return { envelope: { ...list, items: [] }, field: "items", element: (obj) => obj };
   if (rep.format === "partial-metadata") {
-    return streamJsonWithArray(
-      partialObjectMetadataList({ ...list, items: [] }, rep.version),
-      "items",
-      list.items,
-      (obj) => partialObjectMetadata(obj, rep.version),
-    );
+    return {
+      envelope: partialObjectMetadataList({ ...list, items: [] }, rep.version),
+      field: "items",
+      element: (obj) => partialObjectMetadata(obj, rep.version),
+    };
   }
   if (rep.format === "table") {
     const table = tableOptionsOf(rep.version, options);
-    return streamJsonWithArray(toTable([], list.metadata, table), "rows", list.items, (obj) => tableRow(obj, table));
+    return { envelope: toTable([], list.metadata, table), field: "rows", element: (obj) => tableRow(obj, table) };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { streamJsonWithArray } from "./streamed-json.ts";
+import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 const list = (count: number) => ({
   kind: "ConfigMapList",
@@ -12,15 +12,15 @@ test("streamJsonWithArray() writes exactly JSON.stringify of the whole, in sever
   for (const count of [0, 1, 3, 20_000]) {
     const whole = list(count);
     const pieces: Uint8Array[] = [];
-    const reader = streamJsonWithArray(whole, "items", whole.items, (item) => item).getReader();
+    const reader = streamJsonWithArray(whole, "items", arrayInBatches(whole.items, (item) => item)).getReader();
     for (let read = await reader.read(); !read.done; read = await reader.read()) pieces.push(read.value);
     expect(Buffer.concat(pieces).toString()).toBe(`${JSON.stringify(whole)}\n`);
     if (count === 20_000) expect(pieces.length).toBeGreaterThan(3);
   }
 });
 
-test("streamJsonWithArray() maps each element as it writes it and keeps the array's place among the fields", async () => {
+test("streamJsonWithArray() over arrayInBatches() maps each element as it writes it and keeps the array's place among the fields", async () => {
   const table = { kind: "Table", rows: [1, 2, 3], metadata: { resourceVersion: "1" } };
-  const text = await new Response(streamJsonWithArray(table, "rows", [1, 2, 3], (n) => ({ cells: [n * 10] }))).text();
+  const text = await new Response(streamJsonWithArray(table, "rows", arrayInBatches([1, 2, 3], (n) => ({ cells: [n * 10] })))).text();
   expect(text).toBe(`${JSON.stringify({ ...table, rows: [{ cells: [10] }, { cells: [20] }, { cells: [30] }] })}\n`);
 });

@@ -35,6 +35,8 @@ export interface RangeOptions {
   startAfter?: string;
   /** At most this many items; 0 or absent = all. */
   limit?: number;
+  /** Leave `remaining` uncounted (0), for a reader that pages on until a short page: counting costs a scan of the rest. */
+  skipRemaining?: boolean;
 }
 
 export interface RangeResult {

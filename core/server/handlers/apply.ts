@@ -11,7 +11,7 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { parsePatchQuery, reportDuplicates } from "./write-options.ts";
+import { hasLargeBody, parsePatchQuery, reportDuplicates } from "./write-options.ts";
 
 const APPLY_MEDIA_TYPE = "application/apply-patch+yaml";
 
@@ -34,6 +34,7 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,
     fieldValidation: query.fieldValidation,
+    largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
@@ -47,7 +48,7 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
 /** The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its words). */
 async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Warn" | "Strict"): Promise<KubeObject> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value, duplicateFields } = decodeBody(bytes, APPLY_MEDIA_TYPE, { accepted: [APPLY_MEDIA_TYPE] });
+  const { value, duplicateFields } = await decodeBody(bytes, APPLY_MEDIA_TYPE, { accepted: [APPLY_MEDIA_TYPE] });
   reportDuplicates(ctx, duplicateFields, validation);
   ctx.logRequestObject?.(value);
   if (!isPlainObject(value)) throw newBadRequest("error decoding YAML: the applied configuration must be an object");

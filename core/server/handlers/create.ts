@@ -3,7 +3,7 @@ import { StatusError } from "../../api/errors.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
-import { parseWriteQuery, readObjectBody } from "./write-options.ts";
+import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
 
 /** kube's crdHandler serveResource: a MethodNotSupported error whose message names the terminating CRD. */
 function createWhileTerminating(ctx: HandlerContext): StatusError {
@@ -18,6 +18,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   const created = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: query.dryRun,
     fieldValidation: query.fieldValidation,
+    largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,

@@ -21,9 +21,9 @@ function nonNegativeInteger(value: unknown, field: string): number | undefined {
 /** kube's delete handler decodes bodies with the meta scheme's codecs, whatever the kind: JSON, YAML and protobuf. */
 const DELETE_OPTIONS_MEDIA_TYPES = ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE];
 
-function decodeDeleteOptionsBody(bytes: Uint8Array, contentType: string | null): unknown {
+async function decodeDeleteOptionsBody(bytes: Uint8Array, contentType: string | null): Promise<unknown> {
   if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) {
-    return decodeBody(bytes, contentType, { accepted: DELETE_OPTIONS_MEDIA_TYPES }).value;
+    return (await decodeBody(bytes, contentType, { accepted: DELETE_OPTIONS_MEDIA_TYPES })).value;
   }
   try {
     const decoded = decodeProtobufObject(bytes);
@@ -45,7 +45,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   let body: Record<string, unknown> = {};
   if (bytes.length > 0) {
-    const decoded = decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
+    const decoded = await decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
     if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
     ctx.logRequestObject?.(decoded);
     body = decoded;

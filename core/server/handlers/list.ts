@@ -2,14 +2,15 @@
 import { encodeContinue, newContinueExpired } from "../../api/continue-token.ts";
 import { type ListOptions, parseListOptions } from "../../api/list-options.ts";
 import { newListTooOld, resolveListRead } from "../../api/list-read.ts";
+import type { ListMeta } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import { listObjects, type ListPage } from "../../registry/list.ts";
-import { respondList } from "../respond.ts";
+import { type ListEnd, listObjects, type ListPage, type ListQuery } from "../../registry/list.ts";
+import { respondListRead } from "../list-response.ts";
 import type { HandlerContext } from "./context.ts";
 import { selectionOf } from "./selection.ts";
 
-/** Reads the page the options ask for, at the revision the 4.5 table gives; the list carries its continue token. */
-export async function readPage(ctx: HandlerContext, options: ListOptions): Promise<ListPage> {
+/** The storage read the options ask for, at the revision the 4.5 table gives. */
+function listQueryOf(ctx: HandlerContext, options: ListOptions): ListQuery {
   const storage = ctx.storage;
   const prefix = collectionPrefix(ctx.type, ctx.info.namespace);
   const read = resolveListRead(options, storage.currentRevision(), { keyPrefix: prefix });
@@ -20,22 +21,32 @@ export async function readPage(ctx: HandlerContext, options: ListOptions): Promi
   }
   if (!read.continueFrom && read.mode === "exact" && revision < storage.compactedRevision()) throw newListTooOld();
   if (read.continueFrom && read.continueFrom.revision < 0) revision = 0;
-  const matches = selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector);
-  const page = await listObjects(ctx.store, {
+  return {
     namespace: ctx.info.namespace,
     revision,
     limit: options.limit,
     startAfter: read.continueFrom?.startAfter,
-    matches,
-  });
-  if (page.lastKey !== undefined) {
-    page.list.metadata.continue = encodeContinue(page.lastKey, prefix, Number(page.list.metadata.resourceVersion));
-    if (page.remainingItemCount !== undefined) page.list.metadata.remainingItemCount = page.remainingItemCount;
-  }
+    matches: selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector),
+  };
+}
+
+/** The list's metadata: its revision and, when a page stopped early, the continue token for the rest. */
+function listMetaOf(ctx: HandlerContext, revision: number, end: ListEnd): ListMeta {
+  const metadata: ListMeta = { resourceVersion: String(revision) };
+  if (end.lastKey === undefined) return metadata;
+  metadata.continue = encodeContinue(end.lastKey, collectionPrefix(ctx.type, ctx.info.namespace), revision);
+  if (end.remainingItemCount !== undefined) metadata.remainingItemCount = end.remainingItemCount;
+  return metadata;
+}
+
+/** Reads the page the options ask for, whole; the list carries its continue token. */
+export async function readPage(ctx: HandlerContext, options: ListOptions): Promise<ListPage> {
+  const page = await listObjects(ctx.store, listQueryOf(ctx, options));
+  page.list.metadata = listMetaOf(ctx, Number(page.list.metadata.resourceVersion), page);
   return page;
 }
 
 export async function handleList(ctx: HandlerContext): Promise<Response> {
-  const { list } = await readPage(ctx, parseListOptions(ctx.url.searchParams));
-  return respondList(list, ctx.encode);
+  const query = listQueryOf(ctx, parseListOptions(ctx.url.searchParams));
+  return await respondListRead(ctx.store, query, ctx.encode, (revision, end) => listMetaOf(ctx, revision, end));
 }

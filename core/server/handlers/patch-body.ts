@@ -40,7 +40,7 @@ export function patchMediaType(ctx: HandlerContext, schema: Schema | undefined):
 
 export async function readPatchBody(ctx: HandlerContext, mediaType: string, validation: FieldValidation): Promise<PatchBody> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value, duplicateFields } = decodeBody(bytes, mediaType, { accepted: [mediaType] });
+  const { value, duplicateFields } = await decodeBody(bytes, mediaType, { accepted: [mediaType] });
   reportDuplicates(ctx, duplicateFields, validation);
   ctx.logRequestObject?.(value);
   return { mediaType, value };

@@ -10,7 +10,7 @@ import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVers
 import { checkPatchedObject } from "./patch-type-errors.ts";
 import { handleApply } from "./apply.ts";
 import { writerFieldManager } from "./field-manager.ts";
-import { parsePatchQuery } from "./write-options.ts";
+import { hasLargeBody, parsePatchQuery } from "./write-options.ts";
 
 export async function handlePatch(ctx: HandlerContext): Promise<Response> {
   const schema = builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind);
@@ -28,6 +28,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,
     fieldValidation: query.fieldValidation,
+    largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,

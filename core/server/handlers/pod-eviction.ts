@@ -21,7 +21,7 @@ import { parseDryRun } from "./write-options.ts";
 const EVICTION_VERSIONS = new Set(["policy/v1", "policy/v1beta1"]);
 
 async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteOptions?: Record<string, unknown> }> {
-  const { value } = decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), {
+  const { value } = await decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), {
     accepted: ["application/json", "application/yaml"],
     kind: "Eviction",
   });

@@ -16,12 +16,12 @@ export interface TokenRequestBody {
   };
 }
 
-function decodeValue(bytes: Uint8Array, contentType: string | null): unknown {
+async function decodeValue(bytes: Uint8Array, contentType: string | null): Promise<unknown> {
   if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) {
-    return decodeBody(bytes, contentType, {
+    return (await decodeBody(bytes, contentType, {
       accepted: ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE],
       kind: TOKEN_REQUEST_KIND,
-    }).value;
+    })).value;
   }
   try {
     return decodeProtobufObject(bytes).object;
@@ -32,7 +32,7 @@ function decodeValue(bytes: Uint8Array, contentType: string | null): unknown {
 }
 
 export async function readTokenRequest(request: Request): Promise<TokenRequestBody> {
-  const value = decodeValue(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type"));
+  const value = await decodeValue(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type"));
   if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   if (value.apiVersion !== undefined && value.apiVersion !== TOKEN_REQUEST_API_VERSION) {
     throw newBadRequest(

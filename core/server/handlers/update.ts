@@ -4,7 +4,7 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
-import { parseWriteQuery, readObjectBody } from "./write-options.ts";
+import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
 
 export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
@@ -15,6 +15,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,
     fieldValidation: query.fieldValidation,
+    largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,

@@ -105,6 +105,14 @@ export function parsePatchQuery(query: URLSearchParams, apply: boolean): PatchQu
   return { ...writeQueryOf(query), force: queryBool(query, "force") };
 }
 
+/** Bodies from this size on have the store's whole-object steps each take an event-loop turn (WriteOptions.largeBody). */
+const LARGE_BODY_BYTES = 256 * 1024;
+
+/** Whether the request declares a large body (by Content-Length, as kube's request body limits read it first). */
+export function hasLargeBody(ctx: HandlerContext): boolean {
+  return Number(ctx.request.headers.get("content-length") ?? 0) >= LARGE_BODY_BYTES;
+}
+
 /** Reads and decodes the body; duplicate fields become warnings or a 400 by the fieldValidation directive. */
 export async function readObjectBody(ctx: HandlerContext, validation: FieldValidation): Promise<KubeObject> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
@@ -116,7 +124,7 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
     ctx.logRequestObject?.(decoded);
     return decoded;
   }
-  const { value, duplicateFields } = decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
+  const { value, duplicateFields } = await decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
   if (validation === "Strict" && duplicateFields.length > 0 && isPlainObject(value)) {
     // kube refuses unknown and duplicate fields in one message; the store would only see the unknown ones.
     const { unknownFields } = checkFields(ctx.type, structuredClone(value) as KubeObject);

@@ -23,5 +23,9 @@ test("prefixEnd() drops characters that cannot be incremented", () => {
 
 test("keyRange() of the empty prefix has an upper bound above all text", () => {
   expect(keyRange("").upper).toBeInstanceOf(Uint8Array);
-  expect(keyRange("/a/", "/a/x")).toEqual({ lower: "/a/", after: "/a/x", upper: "/a0" });
+});
+
+test("keyRange() of a later page starts its scan at the page's start, not at the prefix", () => {
+  expect(keyRange("/a/", "/a/x")).toEqual({ lower: "/a/x", after: "/a/x", upper: "/a0" });
+  expect(keyRange("/a/")).toEqual({ lower: "/a/", after: "", upper: "/a0" });
 });

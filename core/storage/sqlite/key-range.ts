@@ -31,6 +31,10 @@ export function prefixEnd(prefix: string): string | null {
   return null;
 }
 
+/**
+ * SQLite's range scan uses one of the two lower bounds and filters rows by the other, so a page after `startAfter`
+ * starts at `startAfter` in both: were `lower` the prefix, every page would walk the collection from its start.
+ */
 export function keyRange(prefix: string, startAfter = ""): KeyRange {
-  return { lower: prefix, after: startAfter, upper: prefixEnd(prefix) ?? ABOVE_ALL_TEXT };
+  return { lower: startAfter > prefix ? startAfter : prefix, after: startAfter, upper: prefixEnd(prefix) ?? ABOVE_ALL_TEXT };
 }

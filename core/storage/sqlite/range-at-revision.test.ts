@@ -63,3 +63,24 @@ test("range() at every past revision matches the snapshot recorded at that revis
   expect(isStorageError(compacted, "Compacted")).toBe(true);
   await storage.close();
 });
+
+test("range() with skipRemaining pages to the same items at a past revision and leaves remaining uncounted", async () => {
+  const storage = openSqliteStorage(":memory:");
+  for (let i = 0; i < 30; i++) await storage.write({ op: "create", key: `/p/${String(i).padStart(2, "0")}`, value: `v${i}` });
+  const revision = storage.currentRevision();
+  await storage.write({ op: "delete", key: "/p/05", expectedRevision: 0 });
+  await storage.write({ op: "create", key: "/p/99", value: "late" });
+  const paged: KeyValue[] = [];
+  let startAfter: string | undefined;
+  for (;;) {
+    const page = await storage.range("/p/", { revision, limit: 7, startAfter, skipRemaining: true });
+    expect(page.remaining).toBe(0);
+    paged.push(...page.items);
+    if (page.items.length < 7) break;
+    startAfter = page.items[page.items.length - 1]!.key;
+  }
+  expect(paged).toEqual((await storage.range("/p/", { revision })).items);
+  expect(paged.map((kv) => kv.key)).toContain("/p/05");
+  expect(paged).toHaveLength(30);
+  await storage.close();
+});

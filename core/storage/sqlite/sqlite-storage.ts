@@ -115,7 +115,7 @@ export class SqliteStorage implements Storage {
       : this.#statements.rangeAtRevision.all(lower, after, upper, revision, limit);
     const items = rows.map(rowToKeyValue);
     let remaining = 0;
-    if (limit > 0 && items.length === limit) {
+    if (limit > 0 && items.length === limit && !options.skipRemaining) {
       const last = items[items.length - 1]!.key;
       const row = atCurrent
         ? this.#statements.countCurrent.get(lower, last, upper)

@@ -1,0 +1,26 @@
+/** The compiled server's process as a benchmark observes it from outside (Linux /proc). */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The server's pid, found by its data directory on its command line. */
+export function serverPid(dataDir: string): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(dataDir)) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  throw new Error("kubun's process was not found");
+}
+
+export function residentBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(match![1]) * 1024;
+}
+
+/** CPU time (user + system) the process has used, in milliseconds (clock ticks of 10 ms). */
+export function cpuMilliseconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
