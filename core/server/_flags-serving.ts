@@ -29,6 +29,24 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
     usage: "The largest request body accepted, in bytes; larger requests are answered with 413.",
   }),
   defineFlag({
+    section: "Generic flags",
+    name: "request-timeout",
+    key: "requestTimeoutMs",
+    type: durationFlag,
+    defaultValue: 60_000,
+    usage:
+      "An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "min-request-timeout",
+    key: "minRequestTimeoutSeconds",
+    type: intFlag,
+    defaultValue: 1800,
+    usage:
+      "An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.",
+  }),
+  defineFlag({
     section: "Secure serving flags",
     name: "read-header-timeout",
     key: "readHeaderTimeoutMs",

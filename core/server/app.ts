@@ -27,6 +27,8 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
+import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
+import { acceptsGzip, gzipLargeResponse } from "./filters/compression.ts";
 import {
   addAnnotations,
   AUDIT_ID_HEADER,
@@ -50,7 +52,7 @@ import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
 import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
-import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
+import { isLongRunning, parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
@@ -78,7 +80,16 @@ export interface AppDeps {
   customPrinter?: (type: ResourceType) => Printer | undefined;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
-  options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
+  options: {
+    maxRequestBytes: number;
+    historyMs: number;
+    anonymous: boolean;
+    /** --request-timeout and --min-request-timeout. */
+    requestTimeoutMs: number;
+    minRequestTimeoutSeconds: number;
+    /** The APIResponseCompression gate. */
+    responseCompression: boolean;
+  };
 }
 
 type Env = {
@@ -161,6 +172,17 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
   });
 
+  // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
+  // kube reads the body inside its handlers, so the deadline covers a body that stalls too.
+  app.use("*", async (c, next) => {
+    const deadlineMs = requestDeadlineMs(c.get("info"), c.get("url").searchParams, deps.options.requestTimeoutMs);
+    if (deadlineMs === undefined) return await next();
+    c.res = await withinDeadline(deadlineMs, async () => {
+      await next();
+      return c.res;
+    });
+  });
+
   app.use(
     "*",
     bodyLimit({
@@ -221,6 +243,19 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
+
+  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
+  if (deps.options.responseCompression) {
+    const compressible = (c: Context<Env>) => !isLongRunning(c.get("info")) && acceptsGzip(c.req.header("accept-encoding") ?? null);
+    const compress = async (c: Context<Env>, next: () => Promise<void>) => {
+      await next();
+      if (compressible(c)) c.res = await gzipLargeResponse(c.res);
+    };
+    app.use("/api/*", compress);
+    app.use("/apis/*", compress);
+    app.use("/api", compress);
+    app.use("/apis", compress);
+  }
 
   const aggregated = {
     documents: () => deps.aggregator.aggregatedOpenApi(),
@@ -335,7 +370,11 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
-    services: { authentication: deps.authentication, authorizer: deps.authorizer },
+    services: {
+      authentication: deps.authentication,
+      authorizer: deps.authorizer,
+      minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
+    },
   };
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   return withWarnings(response, ctx.warnings);

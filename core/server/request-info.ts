@@ -111,3 +111,11 @@ function decodeSegment(segment: string): string {
     return segment;
   }
 }
+
+/** kube-apiserver's long-running check (BasicLongRunningRequestCheck): these verbs and subresources. */
+const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
+const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
+
+export function isLongRunning(info: RequestInfo): boolean {
+  return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
+}

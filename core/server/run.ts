@@ -182,7 +182,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
-    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
+    options: {
+      maxRequestBytes: config.maxRequestBytes,
+      historyMs: config.watchCacheHistoryMs,
+      anonymous: anonymousEnabled(config),
+      requestTimeoutMs: config.requestTimeoutMs,
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      responseCompression: true,
+    },
   });
 
   // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start

@@ -10,6 +10,10 @@ export interface ServerConfig extends AuditOptions {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** kube's --request-timeout: the longest a request that is not long-running may take. */
+  requestTimeoutMs: number;
+  /** kube's --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it. */
+  minRequestTimeoutSeconds: number;
   /** Connection bounds (hidden; kube's values by default, shorter in tests): header/body-stall and idle timeouts in ms, and the connection cap (0: sized from the open-file limit). */
   readHeaderTimeoutMs: number;
   idleConnectionTimeoutMs: number;

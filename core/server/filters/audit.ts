@@ -21,7 +21,7 @@ import {
   type Stage,
 } from "../../audit/mod.ts";
 import type { UserInfo } from "../../auth/user.ts";
-import type { RequestInfo } from "../request-info.ts";
+import { isLongRunning, type RequestInfo } from "../request-info.ts";
 
 export const AUDIT_ID_HEADER = "Audit-ID";
 
@@ -43,14 +43,6 @@ export interface AuditRequest {
 export interface RequestAudit {
   event: AuditEvent;
   config: RequestAuditConfig;
-}
-
-/** kube-apiserver's long-running check (BasicLongRunningRequestCheck): these verbs and subresources. */
-const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
-const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
-
-function isLongRunning(info: RequestInfo): boolean {
-  return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }
 
 function eventFor(

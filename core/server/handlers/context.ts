@@ -32,6 +32,8 @@ export interface HandlerContext {
 export interface ServerServices {
   authentication: Authentication;
   authorizer: Authorizer;
+  /** --min-request-timeout: the floor of a watch's randomized timeout. */
+  minRequestTimeoutSeconds: number;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<Response>;
