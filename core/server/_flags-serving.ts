@@ -1,6 +1,7 @@
 /** kube-apiserver's generic, secure serving, storage and global flags, and kubun's own test aids. */
 import { boolFlag, durationFlag, enumFlag, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { defineFlag, type FlagSpec } from "./_flag-spec.ts";
+import { FEATURE_GATES_USAGE, featureGatesFlag } from "./feature-gates.ts";
 
 export const GENERIC_FLAGS: readonly FlagSpec[] = [
   defineFlag({
@@ -27,6 +28,14 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
     type: intFlag,
     defaultValue: 3145728,
     usage: "The largest request body accepted, in bytes; larger requests are answered with 413.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "feature-gates",
+    key: "featureGates",
+    type: featureGatesFlag,
+    defaultValue: {},
+    usage: FEATURE_GATES_USAGE,
   }),
   defineFlag({
     section: "Generic flags",

@@ -39,6 +39,7 @@ import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
+import { featureEnabled, featureGateWarnings } from "./feature-gates.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
@@ -81,6 +82,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  for (const warning of featureGateWarnings(config.featureGates)) log(`kubun: ${warning}`);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
   await preparePrivateDirectory(config.dataDir, log);
@@ -188,7 +190,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       anonymous: anonymousEnabled(config),
       requestTimeoutMs: config.requestTimeoutMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
-      responseCompression: true,
+      responseCompression: featureEnabled(config.featureGates, "APIResponseCompression"),
     },
   });
 

@@ -10,6 +10,8 @@ export interface ServerConfig extends AuditOptions {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** kube's --feature-gates: the gates set explicitly (featureEnabled in feature-gates.ts answers for any gate). */
+  featureGates: Record<string, boolean>;
   /** kube's --request-timeout: the longest a request that is not long-running may take. */
   requestTimeoutMs: number;
   /** kube's --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it. */

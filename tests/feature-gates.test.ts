@@ -1,0 +1,76 @@
+/**
+ * --feature-gates with kube-apiserver 1.26's gates (component-base featureGate.Set/SetFromMap): bad settings stop
+ * start-up with kube's error, GA gates set explicitly are logged with kube's warning, and gates switch what kubun
+ * implements (APIResponseCompression here).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asAdminOnDisk, runKubun } from "./_kubun-process.ts";
+
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "kubun-gates-"));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function startUpFailure(flag: string): Promise<{ exitCode: number | null; log: string }> {
+  const answer = await runKubun(join(scratch, "refused"), [flag]);
+  if ("started" in answer) {
+    await answer.started.stop();
+    throw new Error(`kubun started with ${flag}`);
+  }
+  return answer;
+}
+
+test("SetFromMap: an unknown gate stops start-up with `unrecognized feature gate`", async () => {
+  const answer = await startUpFailure("--feature-gates=NoSuchGate=true");
+  expect(answer.exitCode).toBe(1);
+  expect(answer.log).toContain(
+    'Error: invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate',
+  );
+});
+
+test("SetFromMap: a locked GA gate set away from its default stops start-up", async () => {
+  const answer = await startUpFailure("--feature-gates=DryRun=false");
+  expect(answer.exitCode).toBe(1);
+  expect(answer.log).toContain("cannot set feature gate DryRun to false, feature is locked to true");
+});
+
+test("featureGate.Set: a pair without a bool stops start-up", async () => {
+  const answer = await startUpFailure("--feature-gates=APIServerIdentity");
+  expect(answer.log).toContain("missing bool value for APIServerIdentity");
+});
+
+test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=false leaves large answers unzipped", async () => {
+  const dataDir = join(scratch, "served");
+  const answer = await runKubun(dataDir, ["--feature-gates=ServerSideApply=true,APIResponseCompression=false"]);
+  if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
+  const server = answer.started;
+  try {
+    expect(server.log()).toContain("Setting GA feature gate ServerSideApply=true. It will be removed in a future release.");
+    for (const name of ["a", "b", "c"]) {
+      const created = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { blob: "x".repeat(60 * 1024) } }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const list = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps", {
+      headers: { "Accept-Encoding": "gzip" },
+    });
+    expect(list.status).toBe(200);
+    // Compression would have added Vary: Accept-Encoding (deferredResponseWriter).
+    expect(list.headers.get("vary")).toBeNull();
+    expect(list.headers.get("content-encoding")).toBeNull();
+    expect((await list.json()).items.length).toBeGreaterThanOrEqual(3);
+  } finally {
+    await server.stop();
+  }
+});
