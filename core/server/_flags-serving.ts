@@ -185,6 +185,14 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
   }),
   defineFlag({
     section: "Misc flags",
+    name: "event-ttl",
+    key: "eventTtlMs",
+    type: durationFlag,
+    defaultValue: 3_600_000,
+    usage: "Amount of time to retain events.",
+  }),
+  defineFlag({
+    section: "Misc flags",
     name: "service-cluster-ip-range",
     key: "serviceClusterIpRange",
     type: stringFlag,

@@ -28,6 +28,8 @@ import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
+import { startTtlExpiry } from "../storage/ttl-expiry.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/broker.ts";
@@ -119,6 +121,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const health = createHealthChecks(storage);
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
+  // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
+  const eventExpiry = startTtlExpiry(
+    storage,
+    [catalog.byGroupVersionResource("", "v1", "events")!, catalog.byGroupVersionResource("events.k8s.io", "v1", "events")!].map((type) =>
+      collectionPrefix(type, "")
+    ),
+    { ttlMs: config.eventTtlMs },
+  );
   await ensureSystemNamespaces(registry, catalog);
   const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
@@ -205,6 +215,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     customResources.stop();
     aggregator.stop();
     compactor.stop();
+    eventExpiry.stop();
     snapshots.stop();
     broker.close();
     await storage.close();

@@ -99,6 +99,8 @@ export interface ServerConfig extends AuditOptions {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /** kube's --event-ttl: Events are removed this long after their last write. */
+  eventTtlMs: number;
   /** CIDR Service cluster IPs come from. */
   serviceClusterIpRange: string;
   /** `<first>-<last>` NodePorts come from. */
