@@ -39,6 +39,33 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
   }),
   defineFlag({
     section: "Generic flags",
+    name: "livez-grace-period",
+    key: "livezGracePeriodMs",
+    type: durationFlag,
+    defaultValue: 0,
+    usage:
+      "This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver's start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "shutdown-delay-duration",
+    key: "shutdownDelayDurationMs",
+    type: durationFlag,
+    defaultValue: 0,
+    usage:
+      "Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "shutdown-send-retry-after",
+    key: "shutdownSendRetryAfter",
+    type: boolFlag,
+    defaultValue: false,
+    usage:
+      "If true the HTTP Server will continue listening until all non long running request(s) in flight have been drained, during this window all incoming requests will be rejected with a status code 429 and a 'Retry-After' response header, in addition 'Connection: close' response header is set in order to tear down the TCP connection when idle.",
+  }),
+  defineFlag({
+    section: "Generic flags",
     name: "request-timeout",
     key: "requestTimeoutMs",
     type: durationFlag,

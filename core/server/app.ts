@@ -28,6 +28,7 @@ import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
 import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
+import type { InFlightRequests } from "./filters/shutdown.ts";
 import { acceptsGzip, gzipLargeResponse } from "./filters/compression.ts";
 import {
   addAnnotations,
@@ -78,6 +79,8 @@ export interface AppDeps {
   openApiDescriptions?: Descriptions;
   /** Table printers of types defined at run time (custom resources). */
   customPrinter?: (type: ResourceType) => Printer | undefined;
+  /** Requests in flight, for graceful shutdown (WithRetryAfter, WithWaitGroup). */
+  inFlight: InFlightRequests;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
   options: {
@@ -170,6 +173,14 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
+  // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
+  app.use("*", async (c, next) => {
+    c.res = await deps.inFlight.serve(c.req.raw, c.get("url").pathname, c.get("info"), async () => {
+      await next();
+      return c.res;
+    });
   });
 
   // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and

@@ -41,6 +41,8 @@ import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import type { ServerConfig } from "./flags.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
+import { InFlightRequests } from "./filters/shutdown.ts";
+import { setTimeout as delay } from "node:timers/promises";
 import { featureEnabled, featureGateWarnings } from "./feature-gates.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics } from "./metrics.ts";
@@ -118,7 +120,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     dir: config.snapshotDir || join(config.dataDir, "snapshots"),
     log,
   });
-  const health = createHealthChecks(storage);
+  const health = createHealthChecks(storage, config.livezGracePeriodMs);
+  const inFlight = new InFlightRequests();
   const catalog = builtInCatalog();
   const registry = new Registry(storage);
   // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
@@ -194,6 +197,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
+    inFlight,
     options: {
       maxRequestBytes: config.maxRequestBytes,
       historyMs: config.watchCacheHistoryMs,
@@ -263,7 +267,13 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
+    // kube's ShutdownInitiated: /readyz fails at once while requests are served as usual for --shutdown-delay-duration.
     health.beginShutdown();
+    await delay(config.shutdownDelayDurationMs);
+    if (config.shutdownSendRetryAfter) {
+      inFlight.refuseNew();
+      await inFlight.drained();
+    }
     // Ending watches first lets the listener drain: their responses finish like any other request.
     broker.close();
     await listener.close();
@@ -272,9 +282,15 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   return { port: listener.port, kubeconfigPath, stop: () => (stopping ??= stop()) };
 }
 
-/** On SIGTERM or SIGINT: stop the server, then exit 0 (1 if stopping failed). A second signal kills at once. */
+/**
+ * On SIGTERM or SIGINT: stop the server, then exit 0 (1 if stopping failed). A second signal exits 1 at once,
+ * as kube's SetupSignalHandler does.
+ */
 export function stopOnSignals(server: RunningServer, exit: (code: number) => void): void {
+  let signalled = false;
   const onSignal = () => {
+    if (signalled) return exit(1);
+    signalled = true;
     server.stop().then(
       () => exit(0),
       (error) => {
@@ -283,8 +299,8 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
       },
     );
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 }
 
 async function servingKeyPair(

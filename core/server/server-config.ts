@@ -12,6 +12,10 @@ export interface ServerConfig extends AuditOptions {
   maxRequestBytes: number;
   /** kube's --feature-gates: the gates set explicitly (featureEnabled in feature-gates.ts answers for any gate). */
   featureGates: Record<string, boolean>;
+  /** kube's graceful lifecycle: /livez forgives failing checks this long after start; on SIGTERM /readyz fails this long before requests stop being taken, which with shutdownSendRetryAfter is by a 429 until those in flight are done. */
+  livezGracePeriodMs: number;
+  shutdownDelayDurationMs: number;
+  shutdownSendRetryAfter: boolean;
   /** kube's --request-timeout: the longest a request that is not long-running may take. */
   requestTimeoutMs: number;
   /** kube's --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it. */
