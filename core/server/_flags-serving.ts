@@ -211,6 +211,15 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
     usage: "How long watch events are kept for resuming watches from an older resourceVersion.",
   }),
   defineFlag({
+    section: "Metrics flags",
+    name: "show-hidden-metrics-for-version",
+    key: "showHiddenMetricsForVersion",
+    type: stringFlag,
+    defaultValue: "",
+    usage:
+      "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.16'. The purpose of this format is make sure you have the opportunity to notice if the next release hides additional metrics, rather than being surprised when they are permanently removed in the release after that.",
+  }),
+  defineFlag({
     section: "Misc flags",
     name: "event-ttl",
     key: "eventTtlMs",

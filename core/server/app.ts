@@ -57,6 +57,7 @@ import { isLongRunning, parseRequestInfo, type RequestInfo } from "./request-inf
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { deprecationOf } from "./deprecated-apis.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
 
 export interface AppDeps {
@@ -387,6 +388,17 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
     },
   };
+  // The installer's deprecation wrapper: a warning, audit annotations and the gauge for every request to the version.
+  const deprecation = deprecationOf(type!.group, type!.version, type!.kind);
+  if (deprecation) {
+    ctx.warnings.push(deprecation.warning);
+    ctx.auditAnnotations.set("k8s.io/deprecated", "true");
+    ctx.auditAnnotations.set("k8s.io/removed-release", deprecation.removedRelease);
+    deps.metrics.requestedDeprecatedApi(
+      { group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource },
+      deprecation.removedRelease,
+    );
+  }
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   return withWarnings(response, ctx.warnings);
 }

@@ -45,7 +45,7 @@ import { InFlightRequests } from "./filters/shutdown.ts";
 import { setTimeout as delay } from "node:timers/promises";
 import { featureEnabled, featureGateWarnings } from "./feature-gates.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
-import { ApiMetrics } from "./metrics.ts";
+import { ApiMetrics, checkShowHiddenMetricsForVersion } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
 import { Aggregator } from "../aggregator/aggregator.ts";
 import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
@@ -86,6 +86,7 @@ const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
+  checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
   for (const warning of featureGateWarnings(config.featureGates)) log(`kubun: ${warning}`);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
