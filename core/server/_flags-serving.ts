@@ -1,5 +1,5 @@
 /** kube-apiserver's generic, secure serving, storage and global flags, and kubun's own test aids. */
-import { boolFlag, durationFlag, enumFlag, intFlag, stringFlag, stringListFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, intFlag, mapStringStringFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { defineFlag, type FlagSpec } from "./_flag-spec.ts";
 import { FEATURE_GATES_USAGE, featureGatesFlag } from "./feature-gates.ts";
 
@@ -209,6 +209,23 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
     type: durationFlag,
     defaultValue: 300_000,
     usage: "How long watch events are kept for resuming watches from an older resourceVersion.",
+  }),
+  defineFlag({
+    section: "API enablement flags",
+    name: "runtime-config",
+    key: "runtimeConfig",
+    type: mapStringStringFlag,
+    defaultValue: {},
+    usage: [
+      "A set of key=value pairs that enable or disable built-in APIs. Supported options are:",
+      "v1=true|false for the core API group",
+      "<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)",
+      "api/all=true|false controls all API versions",
+      "api/ga=true|false controls all API versions of the form v[0-9]+",
+      "api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+",
+      "api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+",
+      "api/legacy is deprecated, and will be removed in a future version",
+    ].join("\n"),
   }),
   defineFlag({
     section: "Metrics flags",

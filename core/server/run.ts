@@ -25,6 +25,7 @@ import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
 import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
+import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
@@ -87,6 +88,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const log = options.log ?? ((line: string) => console.error(line));
   checkControllerFlag(config.controllers);
   checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
+  const catalog = builtInCatalog();
+  // The one decision on what is served: disabled built-ins leave the catalog, so discovery, OpenAPI and routing drop them.
+  for (const type of disabledBuiltIns(catalog.all(), config.runtimeConfig)) catalog.remove(type.group, type.version, type.resource);
   for (const warning of featureGateWarnings(config.featureGates)) log(`kubun: ${warning}`);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
@@ -123,7 +127,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
-  const catalog = builtInCatalog();
   const registry = new Registry(storage);
   // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
   const eventExpiry = startTtlExpiry(

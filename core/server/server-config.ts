@@ -103,6 +103,8 @@ export interface ServerConfig extends AuditOptions {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /** kube's --runtime-config: which built-in APIs are served (core/registry/api-enablement.ts). */
+  runtimeConfig: Record<string, string>;
   /** kube's --show-hidden-metrics-for-version: "" or the previous minor release, 1.25 (none of kubun's metrics is hidden in 1.26). */
   showHiddenMetricsForVersion: string;
   /** kube's --event-ttl: Events are removed this long after their last write. */
