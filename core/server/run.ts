@@ -20,6 +20,8 @@ import { checkControllerFlag, type RunningControllers, startControllers } from "
 import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
 import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
 import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
+import { type ApiServerIdentity, startApiServerIdentity } from "../controllers/apiserver-identity.ts";
+import { hostname } from "node:os";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
 import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
@@ -214,9 +216,12 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start
   let controllers: RunningControllers | undefined;
+  // deno-lint-ignore prefer-const -- likewise before the identity lease starts
+  let identity: ApiServerIdentity | undefined;
   const releaseStorage = async () => {
     startupLock.release();
     await controllers?.stop();
+    identity?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
@@ -255,6 +260,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   if (isControllerEnabled("bootstrapsigner", config.controllers)) {
     await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   }
+  // kube's identity lease post-start hooks; like kube's they only log when leases are not served.
+  identity = featureEnabled(config.featureGates, "APIServerIdentity") &&
+      catalog.byGroupVersionResource("coordination.k8s.io", "v1", "leases")
+    ? startApiServerIdentity(registry, catalog, { hostname: hostname(), log })
+    : undefined;
   controllers = startControllers(registry, catalog, {
     controllers: BUILT_IN_CONTROLLERS,
     settings: {
