@@ -47,9 +47,11 @@ test("featureGate.Set: a pair without a bool stops start-up", async () => {
   expect(answer.log).toContain("missing bool value for APIServerIdentity");
 });
 
-test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=false leaves large answers unzipped", async () => {
+test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=false and ServerSideFieldValidation=false switch kubun", async () => {
   const dataDir = join(scratch, "served");
-  const answer = await runKubun(dataDir, ["--feature-gates=ServerSideApply=true,APIResponseCompression=false"]);
+  const answer = await runKubun(dataDir, [
+    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false",
+  ]);
   if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
   const server = answer.started;
   try {
@@ -70,6 +72,23 @@ test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=fa
     expect(list.headers.get("vary")).toBeNull();
     expect(list.headers.get("content-encoding")).toBeNull();
     expect((await list.json()).items.length).toBeGreaterThanOrEqual(3);
+
+    // fieldValidation(): with the gate off even Strict means Ignore, so the unknown field is dropped, not refused.
+    const strict = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps?fieldValidation=Strict", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "strict" }, bogus: 1 }),
+    });
+    expect(strict.status).toBe(201);
+    expect(strict.headers.get("warning")).toBeNull();
+    expect((await strict.json()).bogus).toBeUndefined();
+    // ValidateFieldValidation still refuses a directive that does not exist.
+    const invalid = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps?fieldValidation=Bogus", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bogus" } }),
+    });
+    expect(invalid.status).toBe(422);
   } finally {
     await server.stop();
   }

@@ -58,6 +58,7 @@ import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 import { deprecationOf } from "./deprecated-apis.ts";
+import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
 
 export interface AppDeps {
@@ -91,8 +92,9 @@ export interface AppDeps {
     /** --request-timeout and --min-request-timeout. */
     requestTimeoutMs: number;
     minRequestTimeoutSeconds: number;
-    /** The APIResponseCompression gate. */
+    /** The APIResponseCompression and ServerSideFieldValidation gates. */
     responseCompression: boolean;
+    serverSideFieldValidation: boolean;
   };
 }
 
@@ -353,7 +355,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
-  const url = c.get("url");
+  const url = deps.options.serverSideFieldValidation ? c.get("url") : withFieldValidationIgnored(c.get("url"));
   const audit = c.get("audit");
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);

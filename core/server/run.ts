@@ -211,6 +211,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       requestTimeoutMs: config.requestTimeoutMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
       responseCompression: featureEnabled(config.featureGates, "APIResponseCompression"),
+      serverSideFieldValidation: featureEnabled(config.featureGates, "ServerSideFieldValidation"),
     },
   });
 
