@@ -55,3 +55,11 @@ test("APIEnablementOptions.Validate: an unknown group stops start-up with `unkno
   expect(await run.exited).toBe(1);
   expect(await new Response(run.stderr).text()).toContain("Error: unknown api groups example.com");
 });
+
+test("kubun's own limit: core v1 cannot be turned off (its bootstrap writes core objects)", async () => {
+  const run = Bun.spawn([KUBUN_BINARY, "--runtime-config", "api/all=false,apps/v1=true", "--data-dir", `${server.dataDir}-core`], {
+    stderr: "pipe",
+  });
+  expect(await run.exited).toBe(1);
+  expect(await new Response(run.stderr).text()).toContain("Error: --runtime-config: kubun cannot run with core v1 resources turned off");
+});

@@ -92,7 +92,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
   const catalog = builtInCatalog();
   // The one decision on what is served: disabled built-ins leave the catalog, so discovery, OpenAPI and routing drop them.
-  for (const type of disabledBuiltIns(catalog.all(), config.runtimeConfig)) catalog.remove(type.group, type.version, type.resource);
+  const disabled = disabledBuiltIns(catalog.all(), config.runtimeConfig);
+  // kubun's own bootstrap (namespaces, the kubernetes Service, service accounts, ...) writes core objects.
+  if (disabled.some((type) => type.group === "")) throw new Error("--runtime-config: kubun cannot run with core v1 resources turned off");
+  for (const type of disabled) catalog.remove(type.group, type.version, type.resource);
   for (const warning of featureGateWarnings(config.featureGates)) log(`kubun: ${warning}`);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
