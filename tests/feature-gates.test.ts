@@ -47,10 +47,10 @@ test("featureGate.Set: a pair without a bool stops start-up", async () => {
   expect(answer.log).toContain("missing bool value for APIServerIdentity");
 });
 
-test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=false and ServerSideFieldValidation=false switch kubun", async () => {
+test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation and OpenAPIV3 switch kubun off", async () => {
   const dataDir = join(scratch, "served");
   const answer = await runKubun(dataDir, [
-    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false",
+    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false",
   ]);
   if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
   const server = answer.started;
@@ -89,6 +89,11 @@ test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression=fa
       body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "bogus" } }),
     });
     expect(invalid.status).toBe(422);
+
+    // Without OpenAPIV3 there is no /openapi/v3; /openapi/v2 stays.
+    expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v3")).status).toBe(404);
+    expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v3/api/v1")).status).toBe(404);
+    expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v2")).status).toBe(200);
   } finally {
     await server.stop();
   }

@@ -92,9 +92,10 @@ export interface AppDeps {
     /** --request-timeout and --min-request-timeout. */
     requestTimeoutMs: number;
     minRequestTimeoutSeconds: number;
-    /** The APIResponseCompression and ServerSideFieldValidation gates. */
+    /** The APIResponseCompression, ServerSideFieldValidation and OpenAPIV3 gates. */
     responseCompression: boolean;
     serverSideFieldValidation: boolean;
+    openApiV3: boolean;
   };
 }
 
@@ -276,7 +277,9 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener),
   };
   const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions, aggregated });
-  app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
+  // Without the OpenAPIV3 gate kube installs no /openapi/v3 handlers, so those paths are not found.
+  const servesOpenApi = (path: string) => deps.options.openApiV3 || !(path === "/openapi/v3" || path.startsWith("/openapi/v3/"));
+  app.use("/openapi/*", async (c, next) => (servesOpenApi(c.get("url").pathname) && await openApi(c.req.raw)) || next());
 
   const issuerDocs = deps.issuerDiscovery;
   if (issuerDocs) {

@@ -215,6 +215,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
       responseCompression: featureEnabled(config.featureGates, "APIResponseCompression"),
       serverSideFieldValidation: featureEnabled(config.featureGates, "ServerSideFieldValidation"),
+      openApiV3: featureEnabled(config.featureGates, "OpenAPIV3"),
     },
   });
 
