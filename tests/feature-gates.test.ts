@@ -47,10 +47,10 @@ test("featureGate.Set: a pair without a bool stops start-up", async () => {
   expect(answer.log).toContain("missing bool value for APIServerIdentity");
 });
 
-test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation and OpenAPIV3 switch kubun off", async () => {
+test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation, OpenAPIV3 and RemainingItemCount switch kubun off", async () => {
   const dataDir = join(scratch, "served");
   const answer = await runKubun(dataDir, [
-    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false",
+    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false,RemainingItemCount=false",
   ]);
   if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
   const server = answer.started;
@@ -72,6 +72,10 @@ test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, S
     expect(list.headers.get("vary")).toBeNull();
     expect(list.headers.get("content-encoding")).toBeNull();
     expect((await list.json()).items.length).toBeGreaterThanOrEqual(3);
+    // GetList reports remainingItemCount only with the RemainingItemCount gate; the continue token stays.
+    const page = await (await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps?limit=1")).json();
+    expect(page.metadata.continue).toBeTruthy();
+    expect(page.metadata.remainingItemCount).toBeUndefined();
 
     // fieldValidation(): with the gate off even Strict means Ignore, so the unknown field is dropped, not refused.
     const strict = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps?fieldValidation=Strict", {

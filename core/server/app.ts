@@ -92,10 +92,11 @@ export interface AppDeps {
     /** --request-timeout and --min-request-timeout. */
     requestTimeoutMs: number;
     minRequestTimeoutSeconds: number;
-    /** The APIResponseCompression, ServerSideFieldValidation and OpenAPIV3 gates. */
+    /** The APIResponseCompression, ServerSideFieldValidation, OpenAPIV3 and RemainingItemCount gates. */
     responseCompression: boolean;
     serverSideFieldValidation: boolean;
     openApiV3: boolean;
+    remainingItemCount: boolean;
   };
 }
 
@@ -391,6 +392,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       authentication: deps.authentication,
       authorizer: deps.authorizer,
       minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
+      remainingItemCount: deps.options.remainingItemCount,
     },
   };
   // The installer's deprecation wrapper: a warning, audit annotations and the gauge for every request to the version.

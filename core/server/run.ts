@@ -216,6 +216,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       responseCompression: featureEnabled(config.featureGates, "APIResponseCompression"),
       serverSideFieldValidation: featureEnabled(config.featureGates, "ServerSideFieldValidation"),
       openApiV3: featureEnabled(config.featureGates, "OpenAPIV3"),
+      remainingItemCount: featureEnabled(config.featureGates, "RemainingItemCount"),
     },
   });
 

@@ -34,6 +34,8 @@ export interface ServerServices {
   authorizer: Authorizer;
   /** --min-request-timeout: the floor of a watch's randomized timeout. */
   minRequestTimeoutSeconds: number;
+  /** The RemainingItemCount gate: whether a paged list reports how many items are left. */
+  remainingItemCount: boolean;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<Response>;

@@ -30,7 +30,10 @@ export async function readPage(ctx: HandlerContext, options: ListOptions): Promi
   });
   if (page.lastKey !== undefined) {
     page.list.metadata.continue = encodeContinue(page.lastKey, prefix, Number(page.list.metadata.resourceVersion));
-    if (page.remainingItemCount !== undefined) page.list.metadata.remainingItemCount = page.remainingItemCount;
+    // The RemainingItemCount gate (etcd3 store's GetList reports the count only with it).
+    if (page.remainingItemCount !== undefined && ctx.services.remainingItemCount) {
+      page.list.metadata.remainingItemCount = page.remainingItemCount;
+    }
   }
   return page;
 }
