@@ -96,3 +96,9 @@ test("a watch is a stream and is never gzipped", async () => {
   expect(answer.headers.has("content-encoding")).toBe(false);
   expect(answer.body.toString()).toContain('"type":"ADDED"');
 });
+
+test("GetList with the RemainingItemCount gate on (1.26's default): a paged list reports the items left", async () => {
+  const page = await (await server.request("GET", `${COLLECTION}?limit=1`)).json();
+  expect(page.metadata.continue).toBeTruthy();
+  expect(page.metadata.remainingItemCount).toBe(3);
+});
