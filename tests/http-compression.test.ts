@@ -1,7 +1,8 @@
 /**
  * Response compression (APIResponseCompression; kube's deferredResponseWriter): an answer over 128 KiB is gzipped
  * for a client whose Accept-Encoding names gzip, a smaller one is not, watches never are, and
- * --feature-gates=APIResponseCompression=false turns it off.
+ * --feature-gates=APIResponseCompression=false turns it off (tests/feature-gates.test.ts). The same list shows the
+ * default-on RemainingItemCount gate.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
