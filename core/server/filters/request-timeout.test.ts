@@ -24,6 +24,9 @@ test("WithRequestDeadline parseTimeout: a malformed timeout is a 400 with Go's d
   expect(() => requestDeadlineMs(get, query("/api/v1/pods?timeout=soon"), 60_000)).toThrow(
     'invalid timeout specified in the request URL - time: invalid duration "soon"',
   );
+  expect(() => requestDeadlineMs(get, query("/api/v1/pods?timeout=10"), 60_000)).toThrow(
+    'invalid timeout specified in the request URL - time: missing unit in duration "10"',
+  );
 });
 
 test("timeoutHandler: an answer before the deadline wins, a late one is replaced by the 504", async () => {
