@@ -262,7 +262,11 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
   if (deps.options.responseCompression) {
-    const compressible = (c: Context<Env>) => !isLongRunning(c.get("info")) && acceptsGzip(c.req.header("accept-encoding") ?? null);
+    // Answers proxied from an aggregated server pass through as that server wrote them.
+    const proxied = ({ apiGroup, apiVersion }: RequestInfo) =>
+      deps.aggregator.remoteGroupVersions().some((gv) => gv.group === apiGroup && gv.version === apiVersion);
+    const compressible = (c: Context<Env>) =>
+      !isLongRunning(c.get("info")) && acceptsGzip(c.req.header("accept-encoding") ?? null) && !proxied(c.get("info"));
     const compress = async (c: Context<Env>, next: () => Promise<void>) => {
       await next();
       if (compressible(c)) c.res = await gzipLargeResponse(c.res);
