@@ -12,11 +12,11 @@ export async function rawRequest(server: TestServer, method: string, path: strin
     server,
     `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
   );
-  const text = reply.toString();
-  const [head = "", ...rest] = text.split("\r\n\r\n");
+  const split = reply.indexOf("\r\n\r\n");
+  const head = reply.subarray(0, split).toString();
+  const raw = reply.subarray(split + 4);
   const chunked = /transfer-encoding: chunked/i.test(head);
-  const raw = rest.join("\r\n\r\n");
-  return { status: Number(head.split(" ")[1]), body: chunked ? dechunk(raw) : raw };
+  return { status: Number(head.split(" ")[1]), body: (chunked ? dechunkBytes(raw) : raw).toString() };
 }
 
 /** Writes `request` as is (a head, maybe part of a body) and answers every byte the server sent until it closed. */
@@ -39,14 +39,33 @@ export async function rawExchange(server: TestServer, request: string): Promise<
   });
 }
 
-function dechunk(raw: string): string {
-  let body = "";
-  let rest = raw;
+/** A GET with the given Accept-Encoding, its head (lower-case header names) and body read off the wire unzipped by nobody. */
+export async function rawGet(
+  server: TestServer,
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
+  const { hostname, port } = new URL(server.url);
+  const reply = await rawExchange(
+    server,
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`,
+  );
+  const split = reply.indexOf("\r\n\r\n");
+  const [statusLine = "", ...lines] = reply.subarray(0, split).toString().split("\r\n");
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  let body = reply.subarray(split + 4);
+  if (headers.get("transfer-encoding") === "chunked") body = dechunkBytes(body);
+  return { status: Number(statusLine.split(" ")[1]), headers, body };
+}
+
+function dechunkBytes(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
   for (;;) {
-    const end = rest.indexOf("\r\n");
-    const size = Number.parseInt(rest.slice(0, end), 16);
-    if (!size) return body;
-    body += rest.slice(end + 2, end + 2 + size);
-    rest = rest.slice(end + 2 + size + 2);
+    const end = raw.indexOf("\r\n", at);
+    const size = Number.parseInt(raw.subarray(at, end).toString(), 16);
+    if (!size) return Buffer.concat(parts);
+    parts.push(raw.subarray(end + 2, end + 2 + size));
+    at = end + 2 + size + 2;
   }
 }

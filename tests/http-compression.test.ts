@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { createNamespace, sendJson } from "./_api.ts";
-import { rawExchange } from "./_raw-request.ts";
+import { rawGet } from "./_raw-request.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 const NS = "gzip";
@@ -35,35 +35,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The head's headers (lower-case names) and the body, read off the wire without any decompression. */
-async function getRaw(path: string, acceptEncoding: string): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
-  const { hostname, port } = new URL(server.url);
-  const reply = await rawExchange(
-    server,
-    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`,
-  );
-  const split = reply.indexOf("\r\n\r\n");
-  const [statusLine = "", ...lines] = reply.subarray(0, split).toString().split("\r\n");
-  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-  let body = reply.subarray(split + 4);
-  if (headers.get("transfer-encoding") === "chunked") body = dechunk(body);
-  return { status: Number(statusLine.split(" ")[1]), headers, body };
-}
-
-function dechunk(raw: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const end = raw.indexOf("\r\n", at);
-    const size = Number.parseInt(raw.subarray(at, end).toString(), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(raw.subarray(end + 2, end + 2 + size));
-    at = end + 2 + size + 2;
-  }
-}
-
 test("deferredResponseWriter: a list over 128 KiB is gzipped with Vary: Accept-Encoding when the client accepts gzip", async () => {
-  const answer = await getRaw(LARGE, "gzip");
+  const answer = await rawGet(server, LARGE, "gzip");
   expect(answer.status).toBe(200);
   expect(answer.headers.get("content-encoding")).toBe("gzip");
   expect(answer.headers.get("vary")).toBe("Accept-Encoding");
@@ -72,16 +45,16 @@ test("deferredResponseWriter: a list over 128 KiB is gzipped with Vary: Accept-E
 });
 
 test("deferredResponseWriter: an answer under the threshold, or to a client not naming gzip, goes out as is", async () => {
-  const small = await getRaw(`${COLLECTION}/a`, "gzip");
+  const small = await rawGet(server, `${COLLECTION}/a`, "gzip");
   expect(small.headers.has("content-encoding")).toBe(false);
   expect(JSON.parse(small.body.toString()).metadata.name).toBe("a");
-  const identity = await getRaw(LARGE, "identity");
+  const identity = await rawGet(server, LARGE, "identity");
   expect(identity.headers.has("content-encoding")).toBe(false);
   expect(JSON.parse(identity.body.toString()).items).toHaveLength(3);
 });
 
 test("negotiateContentEncoding: gzip is found among several tokens", async () => {
-  expect((await getRaw(LARGE, "deflate, gzip")).headers.get("content-encoding")).toBe("gzip");
+  expect((await rawGet(server, LARGE, "deflate, gzip")).headers.get("content-encoding")).toBe("gzip");
 });
 
 test("kubectl reads the gzipped list (Go's transport asks for gzip and unzips)", async () => {
@@ -93,7 +66,7 @@ test("kubectl reads the gzipped list (Go's transport asks for gzip and unzips)",
 });
 
 test("a watch is a stream and is never gzipped", async () => {
-  const answer = await getRaw(`${LARGE}&watch=1&timeoutSeconds=1`, "gzip");
+  const answer = await rawGet(server, `${LARGE}&watch=1&timeoutSeconds=1`, "gzip");
   expect(answer.headers.has("content-encoding")).toBe(false);
   expect(answer.body.toString()).toContain('"type":"ADDED"');
 });
