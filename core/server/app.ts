@@ -1,6 +1,6 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → audit ID → body limit → authentication → audit → impersonation → authorization → handler → encoding
+ * metrics → audit ID → retry-after and wait group → request deadline → body limit → authentication → audit → impersonation → authorization → handler → encoding
  * in the negotiated representation.
  */
 import { type Context, Hono } from "hono";
@@ -29,7 +29,7 @@ import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
 import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
-import { acceptsGzip, gzipLargeResponse } from "./filters/compression.ts";
+import { compressedAnswer } from "./filters/compression.ts";
 import {
   addAnnotations,
   AUDIT_ID_HEADER,
@@ -53,11 +53,11 @@ import { metricLabels } from "./metric-labels.ts";
 import { createOpenApiHandler } from "./openapi.ts";
 import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
-import { isLongRunning, parseRequestInfo, type RequestInfo } from "./request-info.ts";
+import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
-import { deprecationOf } from "./deprecated-apis.ts";
+import { noteDeprecatedRequest } from "./deprecated-apis.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
 
@@ -262,19 +262,13 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
   if (deps.options.responseCompression) {
-    // Answers proxied from an aggregated server pass through as that server wrote them.
-    const proxied = ({ apiGroup, apiVersion }: RequestInfo) =>
-      deps.aggregator.remoteGroupVersions().some((gv) => gv.group === apiGroup && gv.version === apiVersion);
-    const compressible = (c: Context<Env>) =>
-      !isLongRunning(c.get("info")) && acceptsGzip(c.req.header("accept-encoding") ?? null) && !proxied(c.get("info"));
-    const compress = async (c: Context<Env>, next: () => Promise<void>) => {
-      await next();
-      if (compressible(c)) c.res = await gzipLargeResponse(c.res);
-    };
-    app.use("/api/*", compress);
-    app.use("/apis/*", compress);
-    app.use("/api", compress);
-    app.use("/apis", compress);
+    const remote = () => deps.aggregator.remoteGroupVersions();
+    for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
+      app.use(path, async (c, next) => {
+        await next();
+        c.res = await compressedAnswer(c.req.raw, c.get("info"), c.res, remote);
+      });
+    }
   }
 
   const aggregated = {
@@ -399,17 +393,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       remainingItemCount: deps.options.remainingItemCount,
     },
   };
-  // The installer's deprecation wrapper: a warning, audit annotations and the gauge for every request to the version.
-  const deprecation = deprecationOf(type!.group, type!.version, type!.kind);
-  if (deprecation) {
-    ctx.warnings.push(deprecation.warning);
-    ctx.auditAnnotations.set("k8s.io/deprecated", "true");
-    ctx.auditAnnotations.set("k8s.io/removed-release", deprecation.removedRelease);
-    deps.metrics.requestedDeprecatedApi(
-      { group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource },
-      deprecation.removedRelease,
-    );
-  }
+  noteDeprecatedRequest(type!, info, ctx, deps.metrics);
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   return withWarnings(response, ctx.warnings);
 }

@@ -4,6 +4,11 @@
  * for the `k8s.io/removed-release` audit annotation and the apiserver_requested_deprecated_apis gauge.
  * kube-apiserver 1.26 is the current release, so a version deprecated in 1.26 or before counts.
  */
+import type { ResourceType } from "../registry/resource-type.ts";
+import type { HandlerContext } from "./handlers/context.ts";
+import type { ApiMetrics } from "./metrics.ts";
+import type { RequestInfo } from "./request-info.ts";
+
 interface Lifecycle {
   deprecated: string;
   removed: string;
@@ -53,4 +58,22 @@ export function deprecationOf(group: string, version: string, kind: string): Dep
   let warning = `${name} is deprecated in v${lifecycle.deprecated}+, unavailable in v${lifecycle.removed}+`;
   if (lifecycle.replacement) warning += `; use ${lifecycle.replacement}`;
   return { warning, removedRelease: lifecycle.removed };
+}
+
+/** The installer's deprecation wrapper: a warning, audit annotations and the gauge for every request to the version. */
+export function noteDeprecatedRequest(
+  type: ResourceType,
+  info: RequestInfo,
+  ctx: Pick<HandlerContext, "warnings" | "auditAnnotations">,
+  metrics: ApiMetrics,
+): void {
+  const deprecation = deprecationOf(type.group, type.version, type.kind);
+  if (!deprecation) return;
+  ctx.warnings.push(deprecation.warning);
+  ctx.auditAnnotations.set("k8s.io/deprecated", "true");
+  ctx.auditAnnotations.set("k8s.io/removed-release", deprecation.removedRelease);
+  metrics.requestedDeprecatedApi(
+    { group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource },
+    deprecation.removedRelease,
+  );
 }

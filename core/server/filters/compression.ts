@@ -4,6 +4,7 @@
  * Streams (watch, logs, exec, proxy) are left as they are.
  */
 import { gzipSync } from "node:zlib";
+import { isLongRunning, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -25,4 +26,19 @@ export async function gzipLargeResponse(response: Response): Promise<Response> {
   headers.append("Vary", "Accept-Encoding");
   headers.delete("Content-Length");
   return new Response(gzipSync(body, { level: GZIP_LEVEL }), { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The answer as the client gets it: gzipped when large, not long-running, asked for, and not proxied from an
+ * aggregated server (kube-aggregator passes those through as that server wrote them).
+ */
+export async function compressedAnswer(
+  request: Request,
+  info: RequestInfo,
+  response: Response,
+  remoteGroupVersions: () => { group: string; version: string }[],
+): Promise<Response> {
+  if (isLongRunning(info) || !acceptsGzip(request.headers.get("accept-encoding"))) return response;
+  if (remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)) return response;
+  return await gzipLargeResponse(response);
 }
