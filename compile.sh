@@ -1,9 +1,31 @@
 #!/usr/bin/env bash
 # Builds dist/kubun: one self-contained executable (Bun runtime + kubun), nothing needed beside it.
+#   --plugin PATH    bake an admission plugin into the binary (repeatable); enable it by its file name without
+#                    extension: --enable-admission-plugins=<name>
+#   --outfile PATH   write the binary there instead of dist/kubun
 set -euo pipefail
 cd "$(dirname "$0")"
+outfile=dist/kubun
+plugins=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --plugin) plugins+=("$(realpath "${2:?--plugin needs a path}")"); shift 2 ;;
+    --plugin=*) plugins+=("$(realpath "${1#--plugin=}")"); shift ;;
+    --outfile) outfile="${2:?--outfile needs a path}"; shift 2 ;;
+    --outfile=*) outfile="${1#--outfile=}"; shift ;;
+    *) echo "compile.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
 if [ ! -d node_modules ]; then
   npm ci
 fi
-mkdir -p dist
-node_modules/.bin/bun build --compile main.ts --outfile dist/kubun
+mkdir -p dist "$(dirname "$outfile")"
+entry=main.ts
+if [ ${#plugins[@]} -gt 0 ]; then
+  # An entry module that imports each plugin literally (so the bundle holds it) and registers it before main runs.
+  entry=$(mktemp dist/baked-entry.XXXXXX.ts)
+  trap 'rm -f "$entry"' EXIT
+  node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
+fi
+# The snapshot worker is a second entry point: the binary starts it as a Worker (core/runtime/worker.ts).
+node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts --outfile "$outfile"

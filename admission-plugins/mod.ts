@@ -123,3 +123,4 @@ export const ADMISSION_PLUGIN_SET: AdmissionPluginSet = {
   last: ["MutatingAdmissionWebhook", "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota", "AlwaysDeny"],
   unimplemented: UNIMPLEMENTED,
 };
+export { loadAdmissionPlugins } from "./load.ts";

@@ -8,8 +8,8 @@ import { decodeBody } from "../core/api/decode-body.ts";
 import { decodeProtobufObject, encodeProtobufObject } from "../core/api/protobuf/mod.ts";
 import type { KubeObject } from "../core/api/types.ts";
 import { builtInCatalog } from "../core/registry/catalog.ts";
+import { builtInDefinition } from "../core/registry/definition.ts";
 import { validateNewObject } from "../core/registry/validate.ts";
-import { applyDefaults } from "../core/schema/defaults/mod.ts";
 import { checkFields } from "../core/schema/field-check.ts";
 
 function podJson(containers: number): string {
@@ -47,6 +47,7 @@ const podJsonParse = microsecondsPerCall(() => JSON.parse(decoder.decode(podByte
 const protobufDecode = microsecondsPerCall(() => decodeProtobufObject(protobuf));
 
 const deployments = builtInCatalog().byGroupVersionResource("apps", "v1", "deployments")!;
+const deploymentDefinition = builtInDefinition(deployments);
 const deploymentText = JSON.stringify({
   apiVersion: "apps/v1",
   kind: "Deployment",
@@ -60,8 +61,8 @@ const typedParse = microsecondsPerCall(() => JSON.parse(typedText));
 const typedWork = microsecondsPerCall(() => {
   const obj = JSON.parse(typedText) as KubeObject;
   checkFields(deployments, obj);
-  applyDefaults(deployments, obj);
-  validateNewObject(deployments, obj);
+  deploymentDefinition.applyDefaults(obj);
+  validateNewObject(deploymentDefinition, obj);
 });
 
 console.log("| measure | µs per call | baseline µs | ratio |");

@@ -3,7 +3,7 @@
  * plain GET against the compiled server measured in the same run. Not a test.
  * Run: node_modules/.bin/bun bench/rbac.bench.ts (after bash compile.sh).
  */
-import { rbacAuthorizer } from "../auth-plugins/authz/rbac/authorizer.ts";
+import { rbacAuthorizer } from "../auth-plugins/authz/rbac/mod.ts";
 import type { Attributes } from "../core/auth/authorizer.ts";
 import { PolicyIndex } from "../core/auth/rbac/policy-index.ts";
 import { startServer } from "../tests/harness.ts";

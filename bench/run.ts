@@ -4,7 +4,7 @@
  * Run: node_modules/.bin/bun bench/run.ts (after bash compile.sh).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
-import { WatchStream } from "../tests/_watch-stream.ts";
+import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { rawInsertRate } from "./_raw-sqlite.ts";
 import { servingPathRates } from "./_serving-path.ts";

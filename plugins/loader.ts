@@ -19,7 +19,7 @@ export async function importPluginModule<T>(path: string, kind: string): Promise
   try {
     module = await import(pathToFileURL(absolute).href);
   } catch (error) {
-    throw new Error(`cannot load ${kind} plugin ${path}: ${(error as Error).message}`);
+    throw new Error(`cannot load ${kind} plugin ${path}: ${(error as Error).message}`, { cause: error });
   }
   if (typeof module.default !== "function") throw new Error(`${kind} plugin ${path} must default-export a factory function`);
   return module.default;

@@ -4,11 +4,12 @@
  */
 import type { AuthenticatorFactory } from "../core/auth/authentication.ts";
 import type { AuthorizerFactory } from "../core/auth/authorization.ts";
+import type { KmsPluginFactory } from "../core/storage/encryption/mod.ts";
 
 export type { Authentication, AuthenticationRequest, Authenticator, TokenAuthenticator } from "../core/auth/authenticator.ts";
 export type { PluginContext, PluginLogger } from "../core/auth/plugin-context.ts";
-export type { ObjectReference, ReadOnlyClient } from "../core/auth/read-only-client.ts";
-export type { CollectionEvent, CollectionFollow } from "../core/registry/collection-follow.ts";
+export type { ObjectReference, ReadOnlyClient } from "../core/api/client.ts";
+export type { CollectionEvent, CollectionFollow } from "../core/api/client.ts";
 export type { UserInfo } from "../core/auth/user.ts";
 export type { KubeObject } from "../core/api/types.ts";
 
@@ -32,10 +33,19 @@ export function defineAuthenticator(factory: AuthenticatorFactory): Authenticato
   return factory;
 }
 
-/** Admission plugins: `export default defineAdmissionPlugin({ name, handles, admit?, validate? })` (README, "Admission plugins"). */
-export { defineAdmissionPlugin } from "../core/admission/define.ts";
-export type { AdmissionPluginDefinition } from "../core/admission/define.ts";
-export type { AdmissionAttributes, AdmissionPluginContext, Operation, ValidationAttributes } from "../core/admission/types.ts";
+/**
+ * Admission plugins: `export default defineAdmissionPlugin({ name, handles, admit?, validate? })` with typed
+ * kinds, allow/deny/warn and the fixture kit (README, "Writing policies"); the same files `kubun sdk init` writes.
+ */
+export * from "../core/admission/sdk/mod.ts";
 export { StatusError } from "../core/api/errors.ts";
 /** Validating a plugin's configuration section: a ConfigFileError thrown by the factory stops start-up naming the file and field. */
 export { ConfigFileError, parseConfig } from "../core/config/mod.ts";
+
+/** KMS providers as modules (README, "Encryption at rest"): `endpoint: module:///abs/path.ts` in the EncryptionConfiguration. */
+export type { KmsPlugin, KmsPluginFactory } from "../core/storage/encryption/mod.ts";
+
+/** Identity function that gives a KMS plugin module's default export its type. */
+export function defineKmsPlugin(factory: KmsPluginFactory): KmsPluginFactory {
+  return factory;
+}

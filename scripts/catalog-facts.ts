@@ -92,6 +92,11 @@ export const SERVED_RESOURCES: Record<string, Record<string, ResourceFacts>> = {
     flowschemas: {},
     prioritylevelconfigurations: {},
   },
+  "flowcontrol.apiserver.k8s.io/v1beta3": {
+    // 1.26 serves v1beta3 (preferred) over the objects it stores as v1beta2.
+    flowschemas: { storedAs: "flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema" },
+    prioritylevelconfigurations: { storedAs: "flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration" },
+  },
   "networking.k8s.io/v1": {
     ingressclasses: {},
     ingresses: { shortNames: ["ing"] },

@@ -5,8 +5,8 @@
  * zero value kube's JSON still prints.
  */
 import protobuf from "protobufjs";
-import type { MessageJsonFacts } from "../core/api/protobuf/descriptor-types.ts";
-import { specialTypeOf } from "../core/api/protobuf/_special-types.ts";
+import type { MessageJsonFacts } from "../core/api/protobuf/mod.ts";
+import { specialTypeOf } from "../core/api/protobuf/mod.ts";
 import { definitionOfMessage } from "./protobuf-kinds.ts";
 import { POINTER_SCALARS_WITH_MEANINGFUL_ZERO } from "./protobuf-pointer-facts.ts";
 

@@ -2,9 +2,9 @@
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { encodeProtobufObject } from "../core/api/protobuf/codec.ts";
-import { messageFromJson } from "../core/api/protobuf/json-convert.ts";
-import { FIXTURES } from "../core/api/protobuf/_fixtures.ts";
+import { encodeProtobufObject } from "../core/api/protobuf/mod.ts";
+import { messageFromJson } from "../core/api/protobuf/mod.ts";
+import { FIXTURES } from "../core/api/protobuf/testing.ts";
 import { API_DATA_DIR } from "./gen-protobuf.ts";
 import { loadProtoRoot } from "./protobuf-load.ts";
 

@@ -1,7 +1,7 @@
 /** Small JSON helpers over the harness's HTTPS client, shared by the HTTP end-to-end tests. */
 import { expect } from "bun:test";
 import type { TestServer } from "./harness.ts";
-import { WatchStream } from "./_watch-stream.ts";
+import { WatchStream } from "./watch-stream.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Json = any;

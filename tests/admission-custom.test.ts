@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { createNamespace, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
-// A plugin outside the repository cannot import the SDK's values; type-only imports are erased, so it writes
-// the factory that defineAdmissionPlugin would build.
+// The bare contract, without the SDK (tests/plugin-sdk.test.ts covers SDK projects): the factory that
+// defineAdmissionPlugin would build; type-only imports are erased.
 const PLUGIN = `
 import type { AdmissionPluginFactory } from "kubun/sdk";
 const plugin = ({ pluginConfig }) => ({

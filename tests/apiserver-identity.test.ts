@@ -4,7 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { hostname } from "node:os";
-import { apiServerId } from "../core/controllers/apiserver-identity.ts";
+import { apiServerId } from "../core/controllers/mod.ts";
 import { getJson, sendJson } from "./_api.ts";
 import { startServer } from "./harness.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { createNamespace, getJson, openWatch, sendJson } from "./_api.ts";
+import { createNamespace, expectStatus, getJson, openWatch, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
 
@@ -68,6 +68,15 @@ test("status and scale subresources change only their part; kubectl scale works"
     replicas: 3,
     selector: "app=x",
   }]);
+});
+
+test("custom resources select by metadata.name and metadata.namespace only, with crConverter.ConvertFieldLabel's 400 otherwise", async () => {
+  await kubectlOk(server, ["apply", "-f", "-"], cronTab("selected", { image: "i" }));
+  const byName = await getJson(server, `${CRONTABS}?fieldSelector=metadata.name%3Dselected`);
+  expect(byName.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["selected"]);
+  expect((await getJson(server, `${CRONTABS}?fieldSelector=metadata.namespace%3D${NS}`)).items.length).toBeGreaterThan(0);
+  const refused = await sendJson(server, "GET", `${CRONTABS}?fieldSelector=spec.image%3Di`);
+  expectStatus(refused, 400, "BadRequest", "field label not supported: spec.image");
 });
 
 test("server-side apply merges a list-map by its keys across field managers", async () => {

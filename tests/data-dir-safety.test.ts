@@ -59,7 +59,7 @@ test("CheckDirPermission: an existing 0755 data directory gets etcd's warning", 
   await chmod(dataDir, 0o755);
   const server = await startKubun(dataDir);
   expect(server.log()).toContain(
-    `kubun: check file permission: directory "${dataDir}" exist, but the permission is "drwxr-xr-x". The recommended permission is "-rwx------" to prevent possible unprivileged access to the data`,
+    `check file permission: directory "${dataDir}" exist, but the permission is "drwxr-xr-x". The recommended permission is "-rwx------" to prevent possible unprivileged access to the data`,
   );
   expect(await server.stop()).toBe(0);
   await chmod(dataDir, 0o700);

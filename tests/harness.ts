@@ -32,6 +32,8 @@ export interface RequestOptions {
 
 export interface TestServer {
   url: string;
+  /** The server process's id (benchmarks read its /proc counters). */
+  pid: number;
   dataDir: string;
   kubeconfig: string;
   kubectl(args: string[], opts?: { stdin?: string }): Promise<CommandResult>;
@@ -52,6 +54,8 @@ export interface TestServer {
 export interface StartOptions {
   /** Reuse this data directory (a restart) instead of a fresh temporary one. */
   dataDir?: string;
+  /** Run this kubun executable instead of dist/kubun (e.g. one compiled with baked-in plugins). */
+  binary?: string;
 }
 
 export interface Credentials {
@@ -84,7 +88,7 @@ export function serverCommand(): string[] {
 }
 
 export async function startServer(flags: string[] = [], options: StartOptions = {}): Promise<TestServer> {
-  const [program, ...programArgs] = serverCommand();
+  const [program, ...programArgs] = options.binary ? [options.binary] : serverCommand();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "kubun-e2e-")));
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   // A restart must not read the previous run's kubeconfig (it names the old port).
@@ -128,6 +132,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
 
   return {
     url: credentials.url,
+    pid: child.pid!,
     dataDir,
     kubeconfig,
     kubectl: (args, opts) => runKubectl(["--kubeconfig", kubeconfig, ...args], opts?.stdin),

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createConfigMap, createNamespace, getJson, type Json, openWatch, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
-import { describe, type WatchEvent } from "./_watch-stream.ts";
+import { describe, type WatchEvent } from "./watch-stream.ts";
 
 let server: TestServer;
 

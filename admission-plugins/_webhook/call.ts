@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { AdmissionAttributes } from "../../core/admission/types.ts";
 import { newBadRequest, newServiceUnavailable } from "../../core/api/errors.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import type { CredentialsLookup } from "./client-credentials.ts";
 import { newDryRunUnsupported, WebhookCallError } from "./errors.ts";
 import { type CallTarget, PostFailure, postJson, resolveTarget } from "../../core/webhook/mod.ts";

@@ -4,8 +4,8 @@
  * name, then each configuration's webhooks in their listed order.
  */
 import type { KubeObject } from "../../core/api/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
-import type { CollectionEvent, CollectionFollow } from "../../core/registry/collection-follow.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
+import type { CollectionEvent, CollectionFollow } from "../../core/api/client.ts";
 import { type Webhook, webhooksOf } from "./webhook.ts";
 
 export type ConfigurationResource = "mutatingwebhookconfigurations" | "validatingwebhookconfigurations";

@@ -1,6 +1,6 @@
 /** The lookups webhook matching needs, answered from the served types and the store. */
 import { newInternalError } from "../../core/api/errors.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import type { Catalog } from "../../core/registry/catalog.ts";
 import type { MatchContext } from "./invocation.ts";
 

@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeObject } from "../../core/api/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import { Registry } from "prom-client";
 import { builtInCatalog } from "../../core/registry/catalog.ts";
 import { createCertificateAuthority, issueServingCertificate } from "../../core/server/certificates.ts";

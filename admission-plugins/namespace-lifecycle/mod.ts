@@ -4,7 +4,6 @@
  */
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
-import { checkNamespaceOpen } from "../../core/registry/namespace-gate.ts";
 import { isWriteTo } from "../_match.ts";
 
 const IMMORTAL_NAMESPACES = new Set(["default", "kube-system", "kube-public"]);
@@ -17,7 +16,7 @@ const namespaceLifecycle: BuiltInAdmissionFactory = ({ registry, catalog }) => (
     }
     if (attributes.operation !== "CREATE" || attributes.namespace === "") return;
     const type = catalog.byGroupVersionResource(attributes.resource.group, attributes.resource.version, attributes.resource.resource);
-    if (type?.namespaced) return checkNamespaceOpen(registry.storage, attributes.namespace, type, attributes.name);
+    if (type?.namespaced) return registry.checkNamespaceOpen(attributes.namespace, type, attributes.name);
   },
 });
 

@@ -2,7 +2,7 @@
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { AdmissionAttributes } from "../../core/admission/types.ts";
 import { newNotFound, type StatusError } from "../../core/api/errors.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 
 export interface NodeRequest {
   node: string;

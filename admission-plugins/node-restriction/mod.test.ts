@@ -4,7 +4,7 @@ import { testAttributes } from "../../core/admission/testing.ts";
 import type { AdmissionAttributes, BuiltInAdmissionContext } from "../../core/admission/types.ts";
 import type { StatusError } from "../../core/api/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import nodeRestriction from "./mod.ts";
 
 const NODE1 = { username: "system:node:node1", groups: ["system:nodes", "system:authenticated"] };

@@ -5,7 +5,7 @@
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
 import type { AdmissionAttributes, BuiltInAdmissionFactory, ValidationAttributes } from "../../core/admission/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import { isWriteTo, podSpec } from "../_match.ts";
 
 interface Toleration {

@@ -7,7 +7,7 @@
 import { admissionForbidden } from "../../core/admission/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
-import type { ReadOnlyClient } from "../../core/auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../core/api/client.ts";
 import { type Container, isWriteTo, podSpec } from "../_match.ts";
 import { tokenVolume, tokenVolumeName } from "./token-volume.ts";
 

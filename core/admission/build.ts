@@ -1,12 +1,12 @@
 /** Builds the admission chain from loaded factories: each gets its logger, client and configuration section. */
 import { basename, extname } from "node:path";
 import { pluginLogger } from "../auth/plugin-context.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { Registry as MetricsRegistry } from "prom-client";
-import type { ServerConfig } from "../server/flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { ConfigFileError } from "../config/mod.ts";
 import { AdmissionChain } from "./chain.ts";
 import type { PluginConfigSection } from "./config-file.ts";

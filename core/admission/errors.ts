@@ -1,5 +1,6 @@
 /** How admission refusals become Status errors (kube's admission.NewForbidden and friends). */
 import { newBadRequest, newForbidden, newInternalError, qualifiedName, StatusError } from "../api/errors.ts";
+import { classifyThrown } from "./sdk/mod.ts";
 import type { AdmissionAttributes } from "./types.ts";
 
 const REASON_BY_CODE: Record<number, string> = {
@@ -31,28 +32,21 @@ export function dryRunUnsupported(pluginName: string): StatusError {
   return newBadRequest(`admission plugin "${pluginName}" has side effects and does not support dry run`);
 }
 
-/** Errors that mean the plugin itself is broken rather than refusing the request. */
-const PROGRAMMING_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError];
-
 /**
  * What a plugin threw, as the Status the client gets: a StatusError as is; `{code, message, reason?}` with that
  * code; a plain Error as a 403 denial with its message; a programming error or anything else as a 500.
  */
 export function toAdmissionError(thrown: unknown, attributes: AdmissionAttributes, pluginName: string): StatusError {
   if (thrown instanceof StatusError) return thrown;
-  if (isCodedError(thrown)) {
-    const reason = thrown.reason ?? REASON_BY_CODE[thrown.code] ?? (thrown.code >= 500 ? "InternalError" : "BadRequest");
-    return new StatusError(thrown.code, reason, thrown.message);
+  const refusal = classifyThrown(thrown);
+  switch (refusal.kind) {
+    case "coded": {
+      const reason = refusal.reason ?? REASON_BY_CODE[refusal.code] ?? (refusal.code >= 500 ? "InternalError" : "BadRequest");
+      return new StatusError(refusal.code, reason, refusal.message);
+    }
+    case "forbidden":
+      return admissionForbidden(attributes, refusal.message);
+    case "failed":
+      return newInternalError(`admission plugin "${pluginName}" failed: ${refusal.message}`);
   }
-  if (thrown instanceof Error && !PROGRAMMING_ERRORS.some((type) => thrown instanceof type)) {
-    return admissionForbidden(attributes, thrown.message);
-  }
-  const text = thrown instanceof Error ? thrown.message : String(thrown);
-  return newInternalError(`admission plugin "${pluginName}" failed: ${text}`);
-}
-
-function isCodedError(value: unknown): value is { code: number; message: string; reason?: string } {
-  if (typeof value !== "object" || value === null) return false;
-  const { code, message } = value as { code?: unknown; message?: unknown };
-  return Number.isInteger(code) && (code as number) >= 400 && (code as number) <= 599 && typeof message === "string";
 }

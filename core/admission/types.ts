@@ -1,8 +1,9 @@
 /**
  * The admission contract (k8s.io/apiserver pkg/admission): what a plugin sees of a write (Attributes) and what
  * it may do (AdmissionPlugin). A plugin refuses by throwing, preferably a StatusError (core/api/errors.ts);
- * anything else thrown becomes a 500 Status. Plugins run only for users' requests; the server's own writes
- * (bootstrap, controllers) carry no user and skip admission.
+ * anything else thrown becomes a 500 Status. Plugins run for every write: users' requests, controllers' (as their
+ * service accounts) and the server's own (as system:apiserver); only the server's bootstrap writes
+ * (core/registry Registry.bootstrapWriter()) skip admission.
  *
  * Order (spec 4.13): every plugin's `admit` in the chain's order (mutating built-ins, then the mutating webhook
  * plugin), schema defaults again, validation, then every plugin's `validate` (validating built-ins, then the

@@ -19,6 +19,9 @@ import { desiredLocalAPIServices, needsRestore, removeLocalAPIService, syncLocal
 import { type AggregatedOpenApi, downloadOpenApi } from "./openapi-download.ts";
 import { plainError, proxyRequest } from "./proxy.ts";
 import { apiServiceSpec, conditionsOf, isAvailable } from "./service-reference.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("aggregator");
 
 export interface AggregatorOptions {
   /** The client certificate presented to aggregated servers (--proxy-client-cert-file). */
@@ -34,8 +37,11 @@ const OPENAPI_REFRESH_MS = 60_000;
 
 export class Aggregator {
   readonly #catalog: Catalog;
+  /** APIService status writes, admitted as the server's loopback user. */
   readonly #store: ResourceStore;
-  readonly #storage: Registry["storage"];
+  /** The local APIServices' reconciliation: bootstrap writes (Registry.bootstrapWriter()). */
+  readonly #localAPIServices: ResourceStore;
+  readonly #registry: Registry;
   readonly #apiServices: Informer;
   readonly #services: Informer;
   readonly #endpoints: Informer;
@@ -51,8 +57,9 @@ export class Aggregator {
   private constructor(registry: Registry, catalog: Catalog, options: AggregatorOptions) {
     const type = (group: string, resource: string) => catalog.byGroupVersionResource(group, "v1", resource)!;
     this.#catalog = catalog;
-    this.#storage = registry.storage;
+    this.#registry = registry;
     this.#store = registry.store(type("apiregistration.k8s.io", "apiservices"));
+    this.#localAPIServices = registry.bootstrapWriter().store(type("apiregistration.k8s.io", "apiservices"));
     this.#apiServices = new Informer(type("apiregistration.k8s.io", "apiservices"));
     this.#services = new Informer(type("", "services"));
     this.#endpoints = new Informer(type("", "endpoints"));
@@ -70,12 +77,12 @@ export class Aggregator {
   }
 
   async #start(): Promise<void> {
-    await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#storage)));
+    await Promise.all([this.#apiServices, this.#services, this.#endpoints].map((informer) => informer.start(this.#registry)));
     this.#stops.push(this.#apiServices.onChange((event) => this.#onAPIService(event)));
     for (const informer of [this.#services, this.#endpoints]) {
       this.#stops.push(informer.onChange((event) => this.#enqueueBackedBy(event.object)));
     }
-    for (const desired of desiredLocalAPIServices(this.#catalog).values()) await syncLocalAPIService(this.#store, desired);
+    for (const desired of desiredLocalAPIServices(this.#catalog).values()) await syncLocalAPIService(this.#localAPIServices, desired);
     this.#stops.push(this.#catalog.onChange(() => void this.#followCatalog().catch(logFailure)));
     const timer = setInterval(() => this.#enqueueServiceBacked(), this.#options.resyncMs ?? DEFAULT_RESYNC_MS);
     this.#stops.push(() => clearInterval(timer));
@@ -137,7 +144,7 @@ export class Aggregator {
     else this.#forgetOpenApi(name);
     const desired = desiredLocalAPIServices(this.#catalog).get(name);
     if (needsRestore(event.type === "DELETED" ? undefined : event.object, desired)) {
-      void syncLocalAPIService(this.#store, desired!).catch(logFailure);
+      void syncLocalAPIService(this.#localAPIServices, desired!).catch(logFailure);
     }
   }
 
@@ -146,13 +153,13 @@ export class Aggregator {
     const desired = desiredLocalAPIServices(this.#catalog);
     for (const apiService of desired.values()) {
       if (needsRestore(this.#apiServices.get("", String(apiService.metadata.name)), apiService)) {
-        await syncLocalAPIService(this.#store, apiService);
+        await syncLocalAPIService(this.#localAPIServices, apiService);
       }
     }
     for (const live of this.#apiServices.list()) {
       const name = String(live.metadata.name);
       if (live.metadata.labels?.["kube-aggregator.kubernetes.io/automanaged"] === "true" && !desired.has(name)) {
-        await removeLocalAPIService(this.#store, name);
+        await removeLocalAPIService(this.#localAPIServices, name);
       }
     }
   }
@@ -209,5 +216,5 @@ export class Aggregator {
 }
 
 function logFailure(error: unknown): void {
-  console.error("kubun: aggregator:", error instanceof Error ? error.message : String(error));
+  log.error("aggregator failed", error);
 }

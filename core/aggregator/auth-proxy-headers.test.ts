@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { userFromHeaders } from "../../auth-plugins/authn/requestheader/headers.ts";
+import { userFromHeaders } from "../../auth-plugins/authn/requestheader/mod.ts";
 import { setAuthProxyHeaders } from "./auth-proxy-headers.ts";
 
 test("setAuthProxyHeaders() replaces caller-sent X-Remote headers with the authenticated user", () => {

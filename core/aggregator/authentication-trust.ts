@@ -7,10 +7,12 @@ import { isAlreadyExists, isNotFound } from "../api/errors.ts";
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { type AuthenticationTrust, authenticationTrustData } from "./authentication-trust-data.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("authentication-trust");
 
 export const AUTHENTICATION_CONFIGMAP = { namespace: "kube-system", name: "extension-apiserver-authentication" };
 
@@ -25,7 +27,8 @@ export async function publishAuthenticationTrust(
   catalog: Catalog,
   required: AuthenticationTrust,
 ): Promise<AuthenticationTrustPublisher> {
-  const store = registry.store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
+  // The server's own start-up object: a bootstrap write (Registry.bootstrapWriter()).
+  const store = registry.bootstrapWriter().store(catalog.byGroupVersionResource("", "v1", "configmaps")!);
   const { namespace, name } = AUTHENTICATION_CONFIGMAP;
   let pass: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -56,9 +59,9 @@ export async function publishAuthenticationTrust(
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    pass = pass.then(sync).catch((e) => console.error(`kubun: ${namespace}/${name}:`, e instanceof Error ? e.message : String(e)));
+    pass = pass.then(sync).catch((e) => log.error(`keeping ${namespace}/${name} current failed`, e));
   };
-  const follow = await followCollection(registry.storage, collectionPrefix(store.type, namespace), (event) => {
+  const follow = await registry.follow(collectionPrefix(store.type, namespace), (event) => {
     if (event.object.metadata.name === name) schedule();
   });
   schedule();

@@ -55,7 +55,7 @@ export async function checkAvailability(
     const endpoint = resolveEndpoint(lookup, ref);
     const url = `https://${endpoint.host}:${endpoint.port}${discoveryPath(spec)}`;
     await probe(endpoint, discoveryPath(spec), spec).catch((error: Error) => {
-      throw new Error(`failing or missing response from ${url}: ${error.message}`);
+      throw new Error(`failing or missing response from ${url}: ${error.message}`, { cause: error });
     });
   } catch (error) {
     return unavailable("FailedDiscoveryCheck", (error as Error).message);

@@ -4,7 +4,7 @@
  */
 import type { Catalog } from "../registry/catalog.ts";
 import { type GroupVersionEntry, orderGroups } from "../registry/group-priority.ts";
-import { type APIGroup, type APIGroupList, discoveryGroup } from "../server/discovery.ts";
+import { type APIGroup, type APIGroupList, discoveryGroup } from "../registry/discovery.ts";
 
 function mergedGroups(catalog: Catalog, remote: GroupVersionEntry[]) {
   const remoteKeys = new Set(remote.map((entry) => `${entry.group}/${entry.version}`));

@@ -5,7 +5,7 @@
  * valid JSON text that count members and find duplicate object keys by field path (`spec.containers[0].name`,
  * as kube's strict decoder names them).
  */
-import { goQuoteByte } from "./_go-text.ts";
+import { goQuoteByte } from "./go-text.ts";
 
 export class JSONSyntaxError extends Error {
   constructor(message: string) {

@@ -6,7 +6,7 @@
  * kube's validation shows. Fields are read in the schedule's IANA time zone (UTC by default, as
  * kube-controller-manager runs in UTC).
  */
-import { goQuote } from "./_go-text.ts";
+import { goQuote } from "./go-text.ts";
 import { parseGoDuration } from "./go-duration.ts";
 
 export class CronSyntaxError extends Error {}

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { isEverythingFields, matchesFields, parseFieldSelector, validateFieldSelector } from "./field-selector.ts";
 import { isStatusError } from "./errors.ts";
-import { fieldLabelRules } from "./field-labels.ts";
+import { DEFAULT_FIELDS, JOB_FIELDS, type KindFields, NODE_FIELDS, POD_FIELDS } from "./field-labels.ts";
 
 function badRequestMessage(fn: () => unknown): string {
   try {
@@ -60,23 +60,23 @@ test("matchesFields() treats a missing field as the empty string", () => {
 });
 
 test("validateFieldSelector() answers each kind's own 400 for unsupported fields", () => {
-  const cases: [string, string, string][] = [
-    ["pods", "foo=bar", "field label not supported: foo"],
-    ["nodes", "metadata.namespace=x", "field label not supported: metadata.namespace"],
-    ["jobs.batch", "status.succeeded=1", 'field label "status.succeeded" not supported for batchv1.Job'],
-    ["configmaps", "data.x=1", '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"'],
+  const cases: [KindFields, string, string][] = [
+    [POD_FIELDS, "foo=bar", "field label not supported: foo"],
+    [NODE_FIELDS, "metadata.namespace=x", "field label not supported: metadata.namespace"],
+    [JOB_FIELDS, "status.succeeded=1", 'field label "status.succeeded" not supported for batchv1.Job'],
+    [DEFAULT_FIELDS, "data.x=1", '"data.x" is not a known field selector: only "metadata.name", "metadata.namespace"'],
     [
-      "replicasets.apps",
+      DEFAULT_FIELDS,
       "status.replicas=1",
       '"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
     ],
   ];
-  for (const [resource, text, message] of cases) {
-    expect(badRequestMessage(() => validateFieldSelector(parseFieldSelector(text), fieldLabelRules(resource)))).toBe(message);
+  for (const [fields, text, message] of cases) {
+    expect(badRequestMessage(() => validateFieldSelector(parseFieldSelector(text), fields))).toBe(message);
   }
 });
 
 test("validateFieldSelector() rewrites pods' spec.host to spec.nodeName", () => {
-  const converted = validateFieldSelector(parseFieldSelector("spec.host=n1,status.phase=Running"), fieldLabelRules("pods"));
+  const converted = validateFieldSelector(parseFieldSelector("spec.host=n1,status.phase=Running"), POD_FIELDS);
   expect(converted.requirements.map((r) => r.field)).toEqual(["spec.nodeName", "status.phase"]);
 });

@@ -3,7 +3,7 @@
  * query string and metav1.LabelSelector objects. Parse errors are 400s with kube's messages.
  */
 import { newBadRequest } from "./errors.ts";
-import { aggregateMessage, goQuote, goStringSlice } from "./_go-text.ts";
+import { aggregateMessage, goQuote, goStringSlice } from "./go-text.ts";
 import { lexLabelSelector, type Token, type TokenKind } from "./_label-lexer.ts";
 import { isQualifiedName, isValidLabelValue } from "./names.ts";
 
@@ -100,7 +100,7 @@ class Parser {
       try {
         requirements.push(this.#requirement());
       } catch (e) {
-        throw new Error(`unable to parse requirement: ${(e as Error).message}`);
+        throw new Error(`unable to parse requirement: ${(e as Error).message}`, { cause: e });
       }
       const after = this.#next();
       if (after.kind === "end") return requirements;

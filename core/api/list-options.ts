@@ -5,7 +5,7 @@
  */
 import { type FieldError, newBadRequest, newInvalid } from "./errors.ts";
 import { type FieldSelector, parseFieldSelector } from "./field-selector.ts";
-import { goQuote } from "./_go-text.ts";
+import { goQuote } from "./go-text.ts";
 import { type LabelSelector, parseLabelSelector } from "./label-selector.ts";
 import { queryBool, queryInt64 } from "./query-params.ts";
 

@@ -5,7 +5,7 @@
  * ValidateObjectMetaAccessor (pkg/api/validation/objectmeta.go) for a create.
  */
 import type { FieldError } from "./errors.ts";
-import { byteLength } from "./_go-text.ts";
+import { byteLength } from "./go-text.ts";
 import type { ObjectMeta, OwnerReference } from "./types.ts";
 
 const QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";

@@ -4,7 +4,7 @@
  * carrying Go's strconv message.
  */
 import { newBadRequest } from "./errors.ts";
-import { goQuote } from "./_go-text.ts";
+import { goQuote } from "./go-text.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);

@@ -4,7 +4,7 @@
  * file) and the webhook backend, each behind its mode; both receive every event.
  */
 import process from "node:process";
-import { ConfigFileError } from "../config/mod.ts";
+import { type AuditOptions, ConfigFileError } from "../config/mod.ts";
 import { type PolicyRuleEvaluator, policyRuleEvaluator } from "./checker.ts";
 import { eventJson } from "./event.ts";
 import { formatEvent, type LogFormat } from "./format.ts";
@@ -13,41 +13,6 @@ import { RotatingFile } from "./rotating-file.ts";
 import { type AuditMode, type AuditSink, auditSink, type BatchConfig } from "./sink.ts";
 import { readAuditWebhookConfig, webhookDelivery } from "./webhook-backend.ts";
 import { type TruncateConfig, truncateProblems, truncatingSink } from "./truncate.ts";
-
-/** The audit flags (ServerConfig's fields of the same names). */
-export interface AuditOptions {
-  auditPolicyFile: string;
-  auditLogPath: string;
-  auditLogFormat: string;
-  auditLogMaxage: number;
-  auditLogMaxbackup: number;
-  auditLogMaxsize: number;
-  auditLogCompress: boolean;
-  auditLogMode: string;
-  auditLogBatchBufferSize: number;
-  auditLogBatchMaxSize: number;
-  auditLogBatchMaxWaitMs: number;
-  auditLogBatchThrottleEnable: boolean;
-  auditLogBatchThrottleQps: number;
-  auditLogBatchThrottleBurst: number;
-  auditLogTruncateEnabled: boolean;
-  auditLogTruncateMaxBatchSize: number;
-  auditLogTruncateMaxEventSize: number;
-  auditLogVersion: string;
-  auditWebhookConfigFile: string;
-  auditWebhookInitialBackoffMs: number;
-  auditWebhookMode: string;
-  auditWebhookBatchBufferSize: number;
-  auditWebhookBatchMaxSize: number;
-  auditWebhookBatchMaxWaitMs: number;
-  auditWebhookBatchThrottleEnable: boolean;
-  auditWebhookBatchThrottleQps: number;
-  auditWebhookBatchThrottleBurst: number;
-  auditWebhookTruncateEnabled: boolean;
-  auditWebhookTruncateMaxBatchSize: number;
-  auditWebhookTruncateMaxEventSize: number;
-  auditWebhookVersion: string;
-}
 
 export interface Auditing {
   evaluate: PolicyRuleEvaluator;
@@ -71,7 +36,7 @@ export async function buildAuditing(options: AuditOptions, log: (line: string) =
     throw new ConfigFileError(`loading audit policy file: ${(error as Error).message}`, { cause: error });
   }
   const sinks: AuditSink[] = [];
-  const report = (backend: string) => (error: unknown) => log(`kubun: audit ${backend} backend: ${(error as Error).message}`);
+  const report = (backend: string) => (error: unknown) => log(`audit ${backend} backend: ${(error as Error).message}`);
   if (options.auditLogPath) {
     const format = options.auditLogFormat as LogFormat;
     const write = logWriter(options);

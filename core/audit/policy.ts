@@ -133,7 +133,7 @@ export function parsePolicy(text: string): Policy {
   try {
     document = parse(text);
   } catch (error) {
-    throw new Error(`failed decoding: ${(error as Error).message}`);
+    throw new Error(`failed decoding: ${(error as Error).message}`, { cause: error });
   }
   if (!isPlainObject(document)) throw new Error("failed decoding: Object 'Kind' is missing");
   const { apiVersion, kind, metadata: _metadata, ...body } = document;

@@ -10,7 +10,7 @@ import {
   unionTokenAuthenticator,
 } from "./authenticator.ts";
 import type { PluginContext } from "./plugin-context.ts";
-import type { ServerConfig } from "../server/flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 
 export type AuthenticatorPlugin = Authenticator | TokenAuthenticator;
 export type AuthenticatorFactory = (context: PluginContext) => AuthenticatorPlugin | Promise<AuthenticatorPlugin>;

@@ -1,7 +1,7 @@
 /** Builds the ordered authorizer union from --authorization-mode (built-in names or module paths). */
 import { type Authorizer, unionAuthorizer } from "./authorizer.ts";
 import type { PluginContext } from "./plugin-context.ts";
-import type { ServerConfig } from "../server/flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 
 export type AuthorizerFactory = (context: PluginContext) => Authorizer | Promise<Authorizer>;
 

@@ -1,6 +1,7 @@
 /** What every plugin factory (authenticator, authorizer, admission) receives from the server. */
-import type { ServerConfig } from "../server/flags.ts";
-import type { ReadOnlyClient } from "./read-only-client.ts";
+import type { ServerConfig } from "../config/mod.ts";
+import { logger } from "../log/mod.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 
 export interface PluginLogger {
   info(message: string): void;
@@ -15,7 +16,8 @@ export interface PluginContext {
   log: PluginLogger;
 }
 
+/** A plugin's lines go to the server's logger under the plugin's name. */
 export function pluginLogger(name: string): PluginLogger {
-  const line = (level: string, message: string) => console.error(`kubun: ${level} [${name}] ${message}`);
-  return { info: (m) => line("info", m), warn: (m) => line("warn", m), error: (m) => line("error", m) };
+  const log = logger(`plugin/${name}`);
+  return { info: (m) => log.info(m), warn: (m) => log.warning(m), error: (m) => log.error(m) };
 }

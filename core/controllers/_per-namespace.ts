@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import { tolerateBenignRace } from "./_races.ts";
-import { type ControllerContext, enqueueChanges } from "./runtime/controller.ts";
+import { type ControllerContext, enqueueChanges } from "./runtime/mod.ts";
 
 export interface PerNamespaceObject {
   /** The core/v1 resource the object is of, e.g. "serviceaccounts". */

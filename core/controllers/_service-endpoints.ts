@@ -6,10 +6,10 @@
 import { matchesLabels, selectorFromSet } from "../api/label-selector.ts";
 import { isIPv4 } from "node:net";
 import type { KubeObject } from "../api/types.ts";
-import type { ControllerContext } from "./runtime/controller.ts";
-import { enqueueChanges } from "./runtime/controller.ts";
-import { type Informer, keyOf } from "./runtime/informer.ts";
-import type { WorkQueue } from "./runtime/work-queue.ts";
+import type { ControllerContext } from "./runtime/mod.ts";
+import { enqueueChanges } from "./runtime/mod.ts";
+import { type Informer, keyOf } from "./runtime/mod.ts";
+import type { WorkQueue } from "./runtime/mod.ts";
 
 export const LAST_CHANGE_TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time";
 export const HEADLESS_LABEL = "service.kubernetes.io/headless";

@@ -1,6 +1,6 @@
 /** Starts chosen controllers on a test cluster (unit tests of single controllers). */
-import type { Controller } from "./runtime/controller.ts";
-import { ControllerManager } from "./runtime/manager.ts";
+import type { Controller } from "./runtime/mod.ts";
+import { ControllerManager } from "./runtime/mod.ts";
 import type { TestCluster } from "./runtime/testing.ts";
 
 export async function runControllers(cluster: TestCluster, controllers: Controller[]): Promise<ControllerManager> {

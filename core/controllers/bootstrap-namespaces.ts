@@ -1,4 +1,4 @@
-/** The namespaces kube-apiserver creates at start (default, kube-system, kube-public, kube-node-lease). */
+/** The namespaces kube-apiserver creates at start (default, kube-system, kube-public, kube-node-lease): bootstrap writes. */
 import { isAlreadyExists } from "../api/errors.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -6,7 +6,7 @@ import type { Registry } from "../registry/registry.ts";
 export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
 export async function ensureSystemNamespaces(registry: Registry, catalog: Catalog): Promise<void> {
-  const namespaces = registry.store(catalog.byGroupVersionResource("", "v1", "namespaces")!);
+  const namespaces = registry.bootstrapWriter().store(catalog.byGroupVersionResource("", "v1", "namespaces")!);
   for (const name of SYSTEM_NAMESPACES) {
     try {
       await namespaces.create("", { apiVersion: "v1", kind: "Namespace", metadata: { name } });

@@ -9,9 +9,11 @@ import { labelSelectorFromObject, matchesLabels } from "../api/label-selector.ts
 import type { KubeObject } from "../api/types.ts";
 import { aggregationSelectorsOf, RBAC_GROUP } from "../auth/rbac/policy-types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("clusterrole-aggregation");
 
 export interface ClusterRoleAggregation {
   stop(): void;
@@ -47,7 +49,7 @@ export async function startClusterRoleAggregation(registry: Registry, catalog: C
       const rules = aggregatedRules(role, roles.values());
       if (rules === null || isDeepStrictEqual(rules, role.rules ?? [])) continue;
       await store.update("", String(role.metadata.name), (current) => ({ ...current!, rules })).catch((e) => {
-        if (!isNotFound(e)) console.error("kubun: clusterrole aggregation:", e instanceof Error ? e.message : String(e));
+        if (!isNotFound(e)) log.error("clusterrole aggregation failed", e);
       });
     }
   };
@@ -57,7 +59,7 @@ export async function startClusterRoleAggregation(registry: Registry, catalog: C
     scheduled = true;
     pass = pass.then(sync);
   };
-  const follow = await followCollection(registry.storage, collectionPrefix(store.type, ""), (event) => {
+  const follow = await registry.follow(collectionPrefix(store.type, ""), (event) => {
     const name = String(event.object.metadata.name);
     if (event.type === "DELETED") roles.delete(name);
     else roles.set(name, event.object);

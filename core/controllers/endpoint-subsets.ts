@@ -2,7 +2,7 @@
  * The subsets kube's endpoint controller writes for a Service: one address per selected Pod, ready ones in
  * `addresses` and the rest in `notReadyAddresses`, grouped by the set of ports the Pods resolve (RepackSubsets).
  */
-import { isPodReady } from "./workloads/pod-state.ts";
+import { isPodReady } from "./workloads/mod.ts";
 import type { KubeObject } from "../api/types.ts";
 import {
   isHeadless,

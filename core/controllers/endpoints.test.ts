@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
 import { endpointsController } from "./endpoints.ts";
-import type { ControllerManager } from "./runtime/manager.ts";
+import type { ControllerManager } from "./runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "./runtime/testing.ts";
 import { runControllers } from "./_test-manager.ts";
 import { storePod, testPod } from "./_service-fixtures.ts";

@@ -16,8 +16,8 @@ import {
   serviceInformers,
 } from "./_service-endpoints.ts";
 import { endpointSubsets } from "./endpoint-subsets.ts";
-import type { Controller } from "./runtime/controller.ts";
-import { keyOf, splitKey } from "./runtime/informer.ts";
+import type { Controller } from "./runtime/mod.ts";
+import { keyOf, splitKey } from "./runtime/mod.ts";
 
 export const endpointsController: Controller = {
   name: "endpoint",

@@ -2,7 +2,7 @@
  * The endpoints kube's endpointslice controller derives from a Service's Pods, grouped by the ports each Pod
  * resolves (one group becomes one or more slices). Terminating Pods stay, marked by their conditions.
  */
-import { isPodReady } from "./workloads/pod-state.ts";
+import { isPodReady } from "./workloads/mod.ts";
 import type { KubeObject } from "../api/types.ts";
 import {
   podEndpointFields,

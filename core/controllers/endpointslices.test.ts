@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
 import { listObjects } from "../registry/list.ts";
 import { endpointSliceController } from "./endpointslices.ts";
-import type { ControllerManager } from "./runtime/manager.ts";
+import type { ControllerManager } from "./runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "./runtime/testing.ts";
 import { runControllers } from "./_test-manager.ts";
 import { storePod, testPod } from "./_service-fixtures.ts";

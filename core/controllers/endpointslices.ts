@@ -19,9 +19,9 @@ import {
 } from "./_service-endpoints.ts";
 import { endpointGroups, ZONE_LABEL } from "./endpointslice-endpoints.ts";
 import { planSlices, type SliceContent } from "./endpointslice-plan.ts";
-import type { Controller } from "./runtime/controller.ts";
-import { enqueueChanges } from "./runtime/controller.ts";
-import { splitKey } from "./runtime/informer.ts";
+import type { Controller } from "./runtime/mod.ts";
+import { enqueueChanges } from "./runtime/mod.ts";
+import { splitKey } from "./runtime/mod.ts";
 
 export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 export const MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";

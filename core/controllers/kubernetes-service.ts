@@ -1,6 +1,7 @@
 /**
  * kube-apiserver's own `kubernetes` Service in `default` (the first IP of the service range, port 443 to the
- * server's port) with its Endpoints and EndpointSlice naming the server's address (the master endpoint reconciler).
+ * server's port) with its Endpoints and EndpointSlice naming the server's address (the master endpoint reconciler),
+ * written as bootstrap writes.
  */
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
@@ -16,7 +17,7 @@ export interface ApiServerEndpoint {
 
 export async function ensureKubernetesService(registry: Registry, catalog: Catalog, endpoint: ApiServerEndpoint): Promise<void> {
   const store = (group: string, version: string, resource: string) =>
-    registry.store(catalog.byGroupVersionResource(group, version, resource)!);
+    registry.bootstrapWriter().store(catalog.byGroupVersionResource(group, version, resource)!);
   const service: KubeObject = {
     apiVersion: "v1",
     kind: "Service",

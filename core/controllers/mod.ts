@@ -7,7 +7,7 @@ import { endpointSliceController } from "./endpointslices.ts";
 import { namespaceController } from "./namespace.ts";
 import { nodeLifecycleController } from "./node-lifecycle/controller.ts";
 import { rootCAPublisher } from "./root-ca-publisher.ts";
-import type { Controller } from "./runtime/controller.ts";
+import type { Controller } from "./runtime/mod.ts";
 import { serviceAccountController } from "./service-account.ts";
 import { serviceAccountTokenController } from "./service-account-token.ts";
 import { WORKLOAD_CONTROLLERS } from "./workloads/mod.ts";
@@ -27,3 +27,13 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   csrApprovingController,
   csrSigningController,
 ];
+export { type ApiServerIdentity, apiServerId, startApiServerIdentity } from "./apiserver-identity.ts";
+export { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
+export { startClusterRoleAggregation } from "./cluster-role-aggregation.ts";
+export { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "./disruption/pdb-status.ts";
+export { ensureKubernetesService } from "./kubernetes-service.ts";
+export { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
+export { bindPod } from "./scheduler/binding.ts";
+export { containerRunning, logUnavailableReason, simulatedLog } from "./simulated-nodes/container-logs.ts";
+export { SIMULATED_NODE_LABEL } from "./simulated-nodes/node-object.ts";
+export { checkControllerFlag, type RunningControllers, startControllers } from "./start.ts";

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { isNotFound } from "../api/errors.ts";
 import { namespaceController } from "./namespace.ts";
-import type { ControllerManager } from "./runtime/manager.ts";
+import type { ControllerManager } from "./runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "./runtime/testing.ts";
 import { runControllers } from "./_test-manager.ts";
 

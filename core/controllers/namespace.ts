@@ -8,8 +8,8 @@ import type { KubeObject } from "../api/types.ts";
 import { listObjects } from "../registry/list.ts";
 import { nowTimestamp } from "../registry/object-meta.ts";
 import type { ResourceStore } from "../registry/store.ts";
-import type { Controller, ControllerContext } from "./runtime/controller.ts";
-import { keyOf } from "./runtime/informer.ts";
+import type { Controller, ControllerContext } from "./runtime/mod.ts";
+import { keyOf } from "./runtime/mod.ts";
 import { type DeletionOutcome, type NamespaceCondition, namespaceConditions } from "./namespace-conditions.ts";
 
 /** How soon a namespace whose content is still going is looked at again. */
@@ -29,7 +29,7 @@ export const namespaceController: Controller = {
       if (event.type !== "DELETED" && event.object.metadata.deletionTimestamp) queue.add(keyOf(event.object));
     });
     // A deleted object may be the last one a terminating namespace waits for.
-    const unsubscribe = ctx.registry.storage.subscribe((event) => {
+    const unsubscribe = ctx.registry.broker.follow("/", (event) => {
       if (event.type !== "DELETED") return;
       const namespace = event.kv.key.split("/")[3];
       if (namespace && namespaces.get("", namespace)?.metadata.deletionTimestamp) queue.add(namespace);

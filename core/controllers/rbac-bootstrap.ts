@@ -57,8 +57,9 @@ async function reconcileOnce(store: ResourceStore, expected: KubeObject, reconci
   await store.update(namespace, name, () => result.object);
 }
 
+/** Bootstrap writes: the policy exists before any request is authorized or admitted. */
 export async function ensureBootstrapPolicy(registry: Registry, catalog: Catalog): Promise<void> {
-  const storeOf = (resource: string) => registry.store(catalog.byGroupVersionResource(RBAC_GROUP, "v1", resource)!);
+  const storeOf = (resource: string) => registry.bootstrapWriter().store(catalog.byGroupVersionResource(RBAC_GROUP, "v1", resource)!);
   const roles = storeOf("clusterroles");
   const bindings = storeOf("clusterrolebindings");
   for (const role of bootstrapClusterRoles()) await ensureObject(roles, role, reconcileClusterRole);

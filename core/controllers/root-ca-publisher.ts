@@ -1,7 +1,7 @@
 /** kube's root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap (key ca.crt: the cluster CA) in every namespace. */
 import type { KubeObject } from "../api/types.ts";
 import { keepInEveryNamespace } from "./_per-namespace.ts";
-import type { Controller } from "./runtime/controller.ts";
+import type { Controller } from "./runtime/mod.ts";
 
 export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
 const DESCRIPTION =

@@ -6,9 +6,9 @@
  */
 import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
-import type { Controller, ControllerContext } from "./runtime/controller.ts";
-import { enqueueChanges } from "./runtime/controller.ts";
-import { keyOf, splitKey } from "./runtime/informer.ts";
+import type { Controller, ControllerContext } from "./runtime/mod.ts";
+import { enqueueChanges } from "./runtime/mod.ts";
+import { keyOf, splitKey } from "./runtime/mod.ts";
 import { isBenignRace } from "./_races.ts";
 import { signLegacyToken } from "./legacy-token.ts";
 

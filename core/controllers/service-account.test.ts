@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import { decodeJwt } from "jose";
 import { loadServiceAccountKeys } from "../auth/service-account/keys.ts";
 import { rootCAPublisher } from "./root-ca-publisher.ts";
-import type { ControllerManager } from "./runtime/manager.ts";
+import type { ControllerManager } from "./runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "./runtime/testing.ts";
 import { serviceAccountController } from "./service-account.ts";
 import { serviceAccountTokenController } from "./service-account-token.ts";

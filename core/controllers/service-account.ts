@@ -1,6 +1,6 @@
 /** kube's serviceaccount controller: a `default` ServiceAccount in every active namespace (spec 5.6.4). */
 import { keepInEveryNamespace } from "./_per-namespace.ts";
-import type { Controller } from "./runtime/controller.ts";
+import type { Controller } from "./runtime/mod.ts";
 
 export const serviceAccountController: Controller = {
   name: "serviceaccount",

@@ -4,10 +4,10 @@
  */
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { Controller, ControllerSettings } from "./runtime/controller.ts";
-import { isControllerEnabled, validateControllerList } from "./runtime/controller-names.ts";
-import { LeaderElector } from "./runtime/leader-election.ts";
-import { ControllerManager } from "./runtime/manager.ts";
+import type { Controller, ControllerSettings } from "./runtime/mod.ts";
+import { isControllerEnabled, validateControllerList } from "./runtime/mod.ts";
+import { LeaderElector } from "./runtime/mod.ts";
+import { ControllerManager } from "./runtime/mod.ts";
 
 export const CONTROLLER_LEASE = { namespace: "kube-system", name: "kubun-controller-manager" };
 

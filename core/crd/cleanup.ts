@@ -10,7 +10,7 @@ import type { ResourceType } from "../registry/resource-type.ts";
 
 export async function deleteCustomResources(registry: Registry, type: ResourceType): Promise<number> {
   const store = registry.store(type);
-  const { items } = await registry.storage.range(collectionPrefix(type, ""));
+  const { items } = await store.range(collectionPrefix(type, ""));
   let remaining = 0;
   for (const kv of items) {
     // Only the name is needed: no conversion (a conversion webhook may be gone already).

@@ -6,14 +6,16 @@
 import { isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { followCollection } from "../registry/collection-follow.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { deleteCustomResources } from "./cleanup.ts";
-import { withCondition } from "./conditions.ts";
-import { CLEANUP_FINALIZER, conditionOf, CRD_GROUP, CRD_RESOURCE, type CustomResourceDefinition } from "./crd.ts";
+import { withCondition } from "../registry/apiextensions/mod.ts";
+import { CLEANUP_FINALIZER, conditionOf, CRD_GROUP, CRD_RESOURCE, type CustomResourceDefinition } from "../registry/apiextensions/mod.ts";
 import { acceptNames, emptyTakenNames, takeNames, type TakenNames } from "./names.ts";
 import type { CustomResourceServing } from "./serving.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("crd-controller");
 
 /** How soon a terminating CRD whose resources are still going is looked at again. */
 const CLEANUP_RETRY_MS = 1000;
@@ -133,7 +135,7 @@ export async function startCRDController(
         await reconcile(name);
       } catch (error) {
         if (isNotFound(error) || (error as Error).message === "gone") return;
-        console.error(`kubun: customresourcedefinition ${name}:`, error instanceof Error ? error.message : String(error));
+        log.error(`customresourcedefinition ${name} failed`, error);
         retryLater(name);
       }
     });
@@ -147,7 +149,7 @@ export async function startCRDController(
     timers.add(timer);
   };
 
-  const follow = await followCollection(registry.storage, collectionPrefix(crdType, ""), (event) => {
+  const follow = await registry.follow(collectionPrefix(crdType, ""), (event) => {
     const name = event.object.metadata.name as string;
     if (event.type === "DELETED") known.delete(name);
     else known.set(name, event.object as CustomResourceDefinition);

@@ -1,14 +1,17 @@
 /** How the generic store treats one served version of a custom resource: its schema, storage version, conversion and merge type. */
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
-import { typeFromSchema } from "../apply/ssa/schema-type.ts";
+import { typeFromSchema } from "../apply/ssa/mod.ts";
 import type { ConvertObjects, StoreExtension } from "../registry/store-extension.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
-import type { CRDVersion, CustomResourceDefinition } from "./crd.ts";
+import { ruleValidator } from "../cel/mod.ts";
+import type { CRDVersion, CustomResourceDefinition } from "../registry/apiextensions/mod.ts";
 import { publishedSchema } from "./published-schema.ts";
 import { applySchemaDefaults } from "./structural/defaults.ts";
 import { pruneObject } from "./structural/prune.ts";
-import type { JSONSchemaProps } from "./structural/schema.ts";
+import type { JSONSchemaProps } from "../registry/apiextensions/mod.ts";
 import { validateValue } from "./structural/validate.ts";
+import { customResourcePrinter } from "./printer.ts";
+import { withValidationRules } from "./validation-rules.ts";
 
 /** Without a schema (not possible in v1, kept for safety) every field is kept. */
 const ANYTHING: JSONSchemaProps = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
@@ -39,7 +42,8 @@ export function customResourceExtension(
     strategy: { tracksGeneration: true, allowUnconditionalUpdate: false },
     prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
-    validate: (obj) => validateValue(bodyOf(obj), body, ""),
+    validate: withValidationRules((obj) => validateValue(bodyOf(obj), body, ""), ruleValidator(schema)),
+    printer: customResourcePrinter(version.additionalPrinterColumns),
     storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
     convert,
     mergeType: typeFromSchema(published, builtInSchemas),

@@ -1,44 +1,42 @@
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): what the server starts and the hooks it wires in. */
-import type { Printer } from "../api/printers/mod.ts";
-import { readOnlyClient } from "../auth/read-only-client.ts";
+import { readOnlyClient } from "../registry/read-only-client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
-import type { Handler } from "../server/handlers/context.ts";
 import { startCRDController } from "./controller.ts";
 import { CustomSchemas } from "./custom-schemas.ts";
-import { CustomResourceServing } from "./serving.ts";
+import { CustomResourceServing, type ScaleSubresources } from "./serving.ts";
+
+export type { ScaleSubresource } from "../registry/apiextensions/mod.ts";
+export type { ScaleSubresources } from "./serving.ts";
 
 export interface CustomResources {
   /** Built-in plus custom resource schemas, for OpenAPI. */
   schemas: SchemaLookup;
-  /** The Table printer of a custom resource type; undefined for other types. */
-  printerFor(type: ResourceType): Printer | undefined;
   stop(): void;
 }
 
 /**
- * Serves every stored CRD before resolving and keeps following them. Scale handlers of custom resources are
- * added to and removed from `handlers`, the server's subresource handlers.
+ * Serves every stored CRD before resolving and keeps following them; custom resources' scale subresources are
+ * handed to `scaleSubresources`.
  */
 export async function startCustomResources(
   registry: Registry,
   catalog: Catalog,
-  options: { handlers: Map<string, Handler> },
+  options: { scaleSubresources: ScaleSubresources },
 ): Promise<CustomResources> {
   const schemas = new CustomSchemas();
   const serving = new CustomResourceServing({
     catalog,
     registry,
     schemas,
-    handlers: options.handlers,
+    scaleSubresources: options.scaleSubresources,
     client: readOnlyClient(registry, catalog),
   });
   const controller = await startCRDController(registry, catalog, { serving });
   return {
     schemas: schemas.lookup,
-    printerFor: (type) => serving.printerFor(type),
     stop: () => controller.stop(),
   };
 }
+export { validateValue } from "./structural/validate.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { CustomResourceDefinition } from "./crd.ts";
+import type { CustomResourceDefinition } from "../registry/apiextensions/mod.ts";
 import { acceptNames, emptyTakenNames, takeNames } from "./names.ts";
 
 function crd(

@@ -3,7 +3,7 @@
  * its group, given the names other CRDs have been granted and the built-in types of the group. A name in conflict
  * keeps what was accepted before; NamesAccepted and Established follow.
  */
-import type { CRDCondition, CRDNames, CustomResourceDefinition } from "./crd.ts";
+import type { CRDCondition, CRDNames, CustomResourceDefinition } from "../registry/apiextensions/mod.ts";
 
 /** Names already taken in a group: by other CRDs' accepted names and built-in types. */
 export interface TakenNames {

@@ -2,12 +2,12 @@
  * Table columns of a custom resource (apiextensions-apiserver's tableconvertor): Name, then the version's
  * additionalPrinterColumns, or Age when it declares none.
  */
-import { timeSince } from "../api/printers/duration.ts";
+import { timeSince } from "../api/printers/mod.ts";
 import type { Printer } from "../api/printers/mod.ts";
 import type { TableColumn } from "../api/table.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { PrinterColumn } from "./crd.ts";
-import { evaluateJSONPath, parseJSONPath } from "./jsonpath.ts";
+import type { PrinterColumn } from "../registry/apiextensions/mod.ts";
+import { evaluateJSONPath, parseJSONPath } from "../registry/apiextensions/mod.ts";
 
 const NAME_DESCRIPTION =
   "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a " +

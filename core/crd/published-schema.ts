@@ -4,7 +4,7 @@
  * with its group/version/kind. Server-side apply reads list and map types from the same form.
  */
 import type { Schema } from "../schema/types.ts";
-import type { JSONSchemaProps } from "./structural/schema.ts";
+import type { JSONSchemaProps } from "../registry/apiextensions/mod.ts";
 
 const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 

@@ -1,29 +1,32 @@
 /**
  * Serving a CRD's resource types: catalog entries (discovery, routing, OpenAPI follow the catalog), the store
- * extensions, printers, scale handlers and published schemas, replaced as a whole when the CRD changes.
+ * extensions (definitions, printers included), scale handlers and published schemas, replaced as a whole when the CRD changes.
  */
-import type { Printer } from "../api/printers/mod.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
-import type { Handler } from "../server/handlers/context.ts";
-import { virtualHandlerKey } from "../server/virtual-handlers.ts";
 import { converterFor } from "./conversion/converter.ts";
-import { type CRDNames, type CustomResourceDefinition, storageVersionOf } from "./crd.ts";
+import { type CRDNames, type CustomResourceDefinition, type ScaleSubresource, storageVersionOf } from "../registry/apiextensions/mod.ts";
 import type { CustomSchemas } from "./custom-schemas.ts";
 import { customResourceExtension } from "./extension.ts";
-import { customResourcePrinter } from "./printer.ts";
 import { definitionName, publishedSchema } from "./published-schema.ts";
 import { resourceTypesOf } from "./resource-types.ts";
-import { customScaleHandler } from "./scale.ts";
+
+/**
+ * Where the scale subresources of custom resources are served (the server's subresource handlers): one entry per
+ * group and plural, holding the scale paths of each version that has the subresource.
+ */
+export interface ScaleSubresources {
+  set(group: string, plural: string, pathsByVersion: ReadonlyMap<string, ScaleSubresource>): void;
+  delete(group: string, plural: string): void;
+}
 
 export interface ServingDeps {
   catalog: Catalog;
   registry: Registry;
   schemas: CustomSchemas;
-  /** The server's subresource handlers; scale handlers of custom resources are added and removed here. */
-  handlers: Map<string, Handler>;
+  scaleSubresources: ScaleSubresources;
   /** Reads the Services and Endpoints a conversion webhook's clientConfig names. */
   client: ReadOnlyClient;
 }
@@ -36,15 +39,9 @@ export class CustomResourceServing {
   readonly #deps: ServingDeps;
   /** CRD name → the types it serves. */
   readonly #served = new Map<string, ResourceType[]>();
-  readonly #printers = new Map<string, Printer>();
 
   constructor(deps: ServingDeps) {
     this.#deps = deps;
-  }
-
-  /** The Table printer of a custom resource type, if `type` is one. */
-  printerFor(type: ResourceType): Printer | undefined {
-    return this.#printers.get(typeKey(type));
   }
 
   /** The types a CRD serves now (empty when it serves none). */
@@ -72,16 +69,14 @@ export class CustomResourceServing {
     for (const type of types) {
       const version = crd.spec.versions.find((v) => v.name === type.version)!;
       this.#deps.registry.extend(type, customResourceExtension(crd, version, storage.name, convert));
-      this.#printers.set(typeKey(type), customResourcePrinter(version.additionalPrinterColumns));
       this.#deps.catalog.add(type);
     }
     // One handler per resource (handler keys carry no version); it reads the paths of the requested version.
     const scalePaths = new Map(
       crd.spec.versions.flatMap((v) => v.served && v.subresources?.scale ? [[v.name, v.subresources.scale] as const] : []),
     );
-    const scaleKey = virtualHandlerKey(crd.spec.group, names.plural, "scale");
-    if (scalePaths.size > 0) this.#deps.handlers.set(scaleKey, customScaleHandler(scalePaths));
-    else this.#deps.handlers.delete(scaleKey);
+    if (scalePaths.size > 0) this.#deps.scaleSubresources.set(crd.spec.group, names.plural, scalePaths);
+    else this.#deps.scaleSubresources.delete(crd.spec.group, names.plural);
     this.#served.set(name, types);
   }
 
@@ -95,7 +90,6 @@ export class CustomResourceServing {
   #remove(type: ResourceType): void {
     this.#deps.catalog.remove(type.group, type.version, type.resource);
     this.#deps.registry.forget(type);
-    this.#printers.delete(typeKey(type));
-    this.#deps.handlers.delete(virtualHandlerKey(type.group, type.resource, "scale"));
+    this.#deps.scaleSubresources.delete(type.group, type.resource);
   }
 }

@@ -81,14 +81,16 @@ test("the built-in catalog holds exactly the types of spec 2.13 with their scope
       .toEqual({ resource: entry.resource, namespaced: entry.namespaced, shortNames: entry.shortNames });
     if (entry.kind) expect(type?.kind).toBe(entry.kind);
   }
-  // Beyond 2.13's list: TokenReview v1beta1, which spec 2.6 names next to v1, and autoscaling/v1, which kube-apiserver
-  // 1.26 serves beside v2 (kubectl autoscale posts it).
+  // Beyond 2.13's list: TokenReview v1beta1, which spec 2.6 names next to v1, autoscaling/v1, which kube-apiserver
+  // 1.26 serves beside v2 (kubectl autoscale posts it), and flowcontrol v1beta3, 1.26's preferred flowcontrol version.
   const extra = catalog.all().filter((type) =>
     !entries.some((e) => e.group === type.group && e.version === type.version && e.resource === type.resource)
   );
   expect(extra.map((type) => `${type.group}/${type.version}/${type.resource}`)).toEqual([
     "authentication.k8s.io/v1beta1/tokenreviews",
     "autoscaling/v1/horizontalpodautoscalers",
+    "flowcontrol.apiserver.k8s.io/v1beta3/flowschemas",
+    "flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations",
   ]);
 });
 

@@ -1,16 +1,23 @@
 import { expect, test } from "bun:test";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
-import { type CollectionEvent, followCollection } from "./collection-follow.ts";
+import { WatchBroker } from "../watch/mod.ts";
+import type { CollectionEvent } from "../api/client.ts";
+import { followCollection } from "./collection-follow.ts";
 
 const value = (name: string, data = "") => JSON.stringify({ metadata: { name }, data });
 
-test("followCollection() replays existing objects, then hands over later changes of the prefix only", async () => {
+test("followCollection() replays existing objects, then hands over later changes of the prefix only, on the watch broker", async () => {
   const storage = openSqliteStorage(":memory:");
   try {
     await storage.write({ op: "create", key: "/g/things/a", value: value("a") });
     await storage.write({ op: "create", key: "/g/other/x", value: value("x") });
     const seen: string[] = [];
-    const follow = await followCollection(storage, "/g/things/", (e: CollectionEvent) => seen.push(`${e.type} ${e.object.metadata.name}`));
+    const follow = await followCollection(
+      storage,
+      new WatchBroker(storage),
+      "/g/things/",
+      (e: CollectionEvent) => seen.push(`${e.type} ${e.object.metadata.name}`),
+    );
     await storage.write({ op: "create", key: "/g/things/b", value: value("b") });
     expect(seen).toEqual(["ADDED a", "ADDED b"]);
     await storage.write({ op: "update", key: "/g/things/a", value: value("a", "changed"), expectedRevision: 0 });

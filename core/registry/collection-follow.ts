@@ -1,22 +1,19 @@
 /**
  * Follows one collection the way an informer does: every current object as ADDED, then each committed change,
- * handed over synchronously right after its commit, so a reader sees a write before its request is answered.
+ * handed over synchronously right after its commit (by the watch broker), so a reader sees a write before its
+ * request is answered. Registry.follow() is the way in.
  */
-import type { KubeObject } from "../api/types.ts";
+import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
+import { logger } from "../log/mod.ts";
 
-export interface CollectionEvent {
-  type: "ADDED" | "MODIFIED" | "DELETED";
-  object: KubeObject;
-}
-
-export interface CollectionFollow {
-  stop(): void;
-}
+const log = logger("collection-follow");
 
 export async function followCollection(
-  storage: Storage,
+  storage: Pick<Storage, "range">,
+  broker: Pick<WatchBroker, "follow">,
   prefix: string,
   onEvent: (event: CollectionEvent) => void,
 ): Promise<CollectionFollow> {
@@ -25,14 +22,13 @@ export async function followCollection(
       onEvent(event);
     } catch (error) {
       // A failing reader must not break the commit path that calls it.
-      console.error(`kubun: watcher of ${prefix} failed:`, error instanceof Error ? error.message : String(error));
+      log.error(`watcher of ${prefix} failed`, error);
     }
   };
   const early: StorageEvent[] = [];
   let live = false;
-  // Subscribe before listing so nothing committed in between is missed.
-  const unsubscribe = storage.subscribe((event) => {
-    if (!event.kv.key.startsWith(prefix)) return;
+  // Follow before listing so nothing committed in between is missed.
+  const unsubscribe = broker.follow(prefix, (event) => {
     if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
     else early.push(event);
   });

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { finalizersAfterDelete } from "./delete-propagation.ts";
 
-const deployments = { group: "apps", resource: "deployments" };
-const jobs = { group: "batch", resource: "jobs" };
+const deployments = "Background";
+const jobs = "Orphan";
 
 test("finalizersAfterDelete() adds the orphan finalizer for an Orphan delete", () => {
   expect(finalizersAfterDelete(deployments, ["example.com/keep"], "Orphan")).toEqual(["example.com/keep", "orphan"]);
@@ -21,7 +21,7 @@ test("finalizersAfterDelete() keeps a finalizer already on the object when the r
   expect(finalizersAfterDelete(deployments, ["foregroundDeletion"], undefined)).toBeUndefined();
 });
 
-test("finalizersAfterDelete() orphans a Job's pods by default, as batch/v1 does", () => {
+test("finalizersAfterDelete() applies a kind's Orphan default (batch/v1 Jobs) only when the request names no policy", () => {
   expect(finalizersAfterDelete(jobs, [], undefined)).toEqual(["orphan"]);
   expect(finalizersAfterDelete(jobs, [], "Background")).toBeUndefined();
 });

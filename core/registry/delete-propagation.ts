@@ -1,38 +1,33 @@
 /**
  * Delete propagation (kube's registry deletionFinalizersForGarbageCollection): an Orphan delete leaves the
  * `orphan` finalizer for the garbage collector, a Foreground one `foregroundDeletion`, a Background one
- * neither. Without a policy in the request, finalizers already on the object decide, then the kind's default.
+ * neither. Without a policy in the request, finalizers already on the object decide, then the kind's default
+ * (its strategy's DefaultGarbageCollectionPolicy, see Strategy.defaultPropagation).
  */
-import type { ResourceType } from "./resource-type.ts";
 
 export type PropagationPolicy = "Foreground" | "Background" | "Orphan";
 
 export const ORPHAN_FINALIZER = "orphan";
 export const FOREGROUND_FINALIZER = "foregroundDeletion";
 
-/** batch/v1 Jobs orphan their pods unless told otherwise, for compatibility (kube's job strategy). */
-function defaultPolicy(type: Pick<ResourceType, "group" | "resource">): PropagationPolicy {
-  return type.group === "batch" && type.resource === "jobs" ? "Orphan" : "Background";
-}
-
 function effectivePolicy(
-  type: Pick<ResourceType, "group" | "resource">,
+  kindDefault: PropagationPolicy,
   finalizers: string[],
   requested: PropagationPolicy | undefined,
 ): PropagationPolicy {
   if (requested) return requested;
   if (finalizers.includes(ORPHAN_FINALIZER)) return "Orphan";
   if (finalizers.includes(FOREGROUND_FINALIZER)) return "Foreground";
-  return defaultPolicy(type);
+  return kindDefault;
 }
 
 /** The finalizers the object should carry once the delete is accepted, or undefined when they stay as they are. */
 export function finalizersAfterDelete(
-  type: Pick<ResourceType, "group" | "resource">,
+  kindDefault: PropagationPolicy,
   finalizers: string[],
   requested: PropagationPolicy | undefined,
 ): string[] | undefined {
-  const policy = effectivePolicy(type, finalizers, requested);
+  const policy = effectivePolicy(kindDefault, finalizers, requested);
   const next = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (policy === "Orphan") next.push(ORPHAN_FINALIZER);
   if (policy === "Foreground") next.push(FOREGROUND_FINALIZER);

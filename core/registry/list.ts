@@ -50,7 +50,7 @@ export async function listObjects(store: ResourceStore, query: ListQuery): Promi
   let remaining = 0;
   for (;;) {
     const batchSize = query.limit > 0 ? Math.max(query.limit - items.length, query.matches ? 100 : 0) : 0;
-    const result = await store.storage.range(prefix, { revision, startAfter, limit: batchSize });
+    const result = await store.range(prefix, { revision, startAfter, limit: batchSize });
     revision = result.revision;
     remaining = result.remaining;
     let consumed = 0;

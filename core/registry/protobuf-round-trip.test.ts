@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { decodeProtobufObject, encodeProtobufObject, hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import { builtInCatalog } from "./catalog.ts";
-import { sampleObject } from "./_schema-samples.ts";
+import { sampleObject } from "./schema-samples.ts";
 
 function apiVersionOf(type: { group: string; version: string }): string {
   return type.group === "" ? type.version : `${type.group}/${type.version}`;

@@ -7,6 +7,7 @@ import type { ActorRequest, StoreActor } from "./actor.ts";
 import type { AdmittedWrite } from "./admission-hook.ts";
 import { builtInCatalog } from "./catalog.ts";
 import { Registry } from "./registry.ts";
+import { LOOPBACK_USER } from "./store.ts";
 
 const catalog = builtInCatalog();
 const configmaps = catalog.byGroupVersionResource("", "v1", "configmaps")!;
@@ -53,11 +54,44 @@ test("a write the actor may not make is refused with its 403 and changes nothing
   await expect(registry.store(configmaps).get("ns", "b")).rejects.toThrow('configmaps "b" not found');
 });
 
-test("the root registry's own writes carry no user and skip admission; views share the admission chain", async () => {
-  let calls = 0;
-  registry.admission = { admit: () => (calls++, Promise.resolve(false)), validate: () => Promise.resolve() };
-  await registry.store(configmaps).create("ns", { metadata: { name: "server" } });
-  expect(calls).toBe(0);
+/** An admission chain that records who each write was admitted as. */
+function recordingAdmission(admitted: string[]): Registry["admission"] {
+  return {
+    admit: (write) => (admitted.push(`${write.operation} ${write.user.username}`), Promise.resolve(false)),
+    validate: () => Promise.resolve(),
+  };
+}
+
+test("the root registry's own writes are admitted as kube's loopback user (AuthorizeClientBearerToken's system:apiserver)", async () => {
+  const admitted: string[] = [];
+  registry.admission = recordingAdmission(admitted);
+  const store = registry.store(configmaps);
+  await store.create("ns", { metadata: { name: "server" } });
+  await store.update("ns", "server", (live) => ({ ...live!, data: { k: "v" } }));
+  await store.delete("ns", "server");
+  expect(admitted).toEqual(["CREATE system:apiserver", "UPDATE system:apiserver", "DELETE system:apiserver"]);
+  expect(LOOPBACK_USER.groups).toEqual(["system:masters"]);
+});
+
+test("only bootstrapWriter() skips admission; views share the admission chain", async () => {
+  const admitted: string[] = [];
+  registry.admission = recordingAdmission(admitted);
+  const bootstrap = registry.bootstrapWriter().store(configmaps);
+  await bootstrap.create("ns", { metadata: { name: "bootstrap" } });
+  await bootstrap.update("ns", "bootstrap", (live) => ({ ...live!, data: { k: "v" } }));
+  await bootstrap.delete("ns", "bootstrap");
+  expect(admitted).toEqual([]);
+  expect(registry.bootstrapWriter()).toBe(registry.bootstrapWriter());
   await registry.as(actor(["create"], [])).store(configmaps).create("ns", { metadata: { name: "controller" } });
-  expect(calls).toBe(1);
+  expect(admitted).toEqual(["CREATE system:serviceaccount:kube-system:test-controller"]);
+});
+
+test("a controller's registry cannot skip admission: it has no bootstrap writer, and its writes are refused by admission", async () => {
+  const controller = registry.as(actor(["create"], []));
+  expect(() => controller.bootstrapWriter()).toThrow(
+    "system:serviceaccount:kube-system:test-controller cannot write as the server's bootstrap",
+  );
+  registry.admission = { admit: () => Promise.resolve(false), validate: () => Promise.reject(newForbidden("refused by admission", {})) };
+  expect((await failure(controller.store(configmaps).create("ns", { metadata: { name: "refused" } }))).code).toBe(403);
+  await expect(registry.store(configmaps).get("ns", "refused")).rejects.toThrow('configmaps "refused" not found');
 });

@@ -1,10 +1,11 @@
 /**
- * What a resource type defined at run time (a custom resource) brings to its store in place of the built-in
- * tables: its schema's pruning, defaulting and validation, its storage version, its merge type.
+ * What a resource type defined at run time (a custom resource) brings to its definition in place of a built-in
+ * kind's facts: its schema's pruning, defaulting and validation, its printer, its storage version, its merge type.
  */
 import type { FieldError } from "../api/errors.ts";
+import type { Printer } from "../api/printers/mod.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { TypeNode } from "../apply/ssa/schema-type.ts";
+import type { TypeNode } from "../apply/ssa/mod.ts";
 import type { Strategy } from "./strategy.ts";
 
 /**
@@ -14,7 +15,7 @@ import type { Strategy } from "./strategy.ts";
 export type ConvertObjects = (objects: KubeObject[], toApiVersion: string, list: boolean) => Promise<KubeObject[]>;
 
 export interface StoreExtension {
-  /** Overrides of the strategy strategyFor() derives from the type. */
+  /** Overrides of the generic Store strategy (definition.ts). */
   strategy?: Partial<Strategy>;
   /** Drops fields the schema does not know, in place; answers their paths (replaces the built-in field check). */
   prune(obj: KubeObject): string[];
@@ -22,6 +23,8 @@ export interface StoreExtension {
   applyDefaults(obj: KubeObject): void;
   /** Field errors of the schema; `old` is the stored object on update. */
   validate(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** The Table printer of the version's additionalPrinterColumns. */
+  printer: Printer;
   /** The apiVersion objects are stored with; reads answer in the store's own version. */
   storageApiVersion: string;
   /** Converts between the type's versions (on every write to the storage version, on every read from it). */

@@ -1,6 +1,6 @@
 /**
  * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
- * Storage, driven by the kind's Strategy. Lists and watches live in list.ts and watch.ts.
+ * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
 import {
   newAlreadyExists,
@@ -12,14 +12,15 @@ import {
   type QualifiedResource,
 } from "../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
-import { isStorageError, type KeyValue, type Storage } from "../storage/storage.ts";
+import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "./resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
-import { type Strategy, strategyFor } from "./strategy.ts";
-import { applyDefaults } from "../schema/defaults/mod.ts";
+import type { Strategy } from "./strategy.ts";
+import type { KindDefinition } from "./definition.ts";
 import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
@@ -49,7 +50,7 @@ export interface WriteOptions {
   forceAllowCreate?: boolean;
   /** The body is a client's whole object (PUT): see update-version.ts for what its resourceVersion means. */
   replace?: boolean;
-  /** Who writes; absent for the server's own writes, which write guards do not check. */
+  /** Who writes; absent for the server's own writes, admitted as its loopback user (LOOPBACK_USER) unless bootstrap. */
   user?: UserInfo;
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
@@ -63,7 +64,7 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   /** What happens to dependents (see delete-propagation.ts); absent = the object's finalizers or the kind's default. */
   propagationPolicy?: PropagationPolicy;
-  /** Who deletes; absent for the server's own deletes, which skip admission. */
+  /** Who deletes; absent for the server's own deletes, admitted as its loopback user unless bootstrap. */
   user?: UserInfo;
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
@@ -84,44 +85,56 @@ export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
 const MAX_UPDATE_ATTEMPTS = 16;
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
+/** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
+export const LOOPBACK_USER: UserInfo = { username: "system:apiserver", groups: ["system:masters"] };
 
 export class ResourceStore {
+  readonly definition: KindDefinition;
   readonly type: ResourceType;
   readonly strategy: Strategy;
   readonly qualified: QualifiedResource;
   readonly #storage: Storage;
+  readonly #changes: WatchBroker;
   readonly #namespaceGate: NamespaceGate;
   readonly #writeGate?: WriteGate;
   readonly #admission?: () => AdmissionHook | undefined;
   readonly #writeHooks?: WriteHooks;
   readonly #extension?: StoreExtension;
   readonly #actor?: StoreActor;
+  readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
 
   constructor(
-    type: ResourceType,
+    definition: KindDefinition,
     deps: {
       storage: Storage;
       namespaceGate: NamespaceGate;
       writeGate?: WriteGate;
       admission?: () => AdmissionHook | undefined;
       writeHooks?: WriteHooks;
-      extension?: StoreExtension;
+      /** The watch broker over `storage`, which control loops follow (changes). */
+      changes: WatchBroker;
       /** An in-process API client every write of this store is made, authorized and admitted as (actor.ts). */
       actor?: StoreActor;
+      /** Every write is the server's own bootstrap write, which skips admission (Registry.bootstrapWriter()). */
+      bootstrap?: boolean;
     },
   ) {
+    const type = definition.type;
+    this.definition = definition;
     this.type = type;
-    this.#extension = deps.extension;
+    this.#extension = definition.extension;
     this.#conversion = versionConversionFor(type);
-    this.strategy = { ...strategyFor(type), ...deps.extension?.strategy };
+    this.strategy = definition.strategy;
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
+    this.#changes = deps.changes;
     this.#namespaceGate = deps.namespaceGate;
     this.#writeGate = deps.writeGate;
     this.#admission = deps.admission;
     this.#writeHooks = deps.writeHooks;
     this.#actor = deps.actor;
+    this.#bootstrap = deps.bootstrap === true;
   }
 
   /** Authorizes, as this store's actor, a request the store does not make itself (a pods/binding create); nothing without an actor. */
@@ -142,8 +155,44 @@ export class ResourceStore {
     return { ...options, user: options.user ?? this.#actor.user };
   }
 
-  get storage(): Storage {
-    return this.#storage;
+  /**
+   * Who a write is admitted and write-guarded as: the request's or actor's user, else the server's loopback user;
+   * nobody, so no admission, only for a bootstrap store's writes (Registry.bootstrapWriter()).
+   */
+  #admittedUser(options: { user?: UserInfo }): UserInfo | undefined {
+    return this.#bootstrap ? undefined : options.user ?? LOOPBACK_USER;
+  }
+
+  /** Where in-process followers of this store's objects hang (a control loop's triggers): the watch broker. */
+  get changes(): Pick<WatchBroker, "follow"> {
+    return this.#changes;
+  }
+
+  /** A page of the stored objects under `prefix`, as stored (list.ts; CRD cleanup, which must not convert). */
+  range(prefix: string, options?: RangeOptions): Promise<RangeResult> {
+    return this.#storage.range(prefix, options);
+  }
+
+  /**
+   * kube's Store.Storage.GuaranteedUpdate: `change` turns the stored object into the one to write, skipping the
+   * strategy, validation and admission, as the REST endpoints kube writes that way do (BindingREST's
+   * setPodHostAndAnnotations). Retried from a fresh read when another write got in between.
+   */
+  async guaranteedUpdate(namespace: string, name: string, change: (current: KubeObject) => KubeObject): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const kv = await this.#storage.get(key);
+      if (!kv) throw newNotFound(this.qualified, name);
+      const next = change(await this.decode(kv));
+      try {
+        return await this.decode(
+          await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision }),
+        );
+      } catch (e) {
+        if (!isStorageError(e, "Conflict")) throw e;
+      }
+    }
+    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
   /** True for a custom resource whose CRD is terminating; its creates are refused. */
@@ -206,7 +255,7 @@ export class ResourceStore {
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
-    validateNewObject(this.type, obj, { extraRules: this.#extension?.validate });
+    validateNewObject(this.definition, obj);
     await this.#validateAdmission(admitted);
     await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
@@ -293,7 +342,7 @@ export class ResourceStore {
       const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
       const propagated = gracePending
         ? undefined
-        : finalizersAfterDelete(this.type, current.metadata.finalizers ?? [], options.propagationPolicy);
+        : finalizersAfterDelete(this.strategy.defaultPropagation, current.metadata.finalizers ?? [], options.propagationPolicy);
       const finalizers = propagated ?? current.metadata.finalizers ?? [];
       // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
       const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;
@@ -340,10 +389,11 @@ export class ResourceStore {
     oldObject: KubeObject | null,
     options: WriteOptions,
   ): Promise<void> {
-    if (!this.#writeGate || !options.user) return;
+    const user = this.#admittedUser(options);
+    if (!this.#writeGate || !user) return;
     await this.#writeGate({
       operation,
-      user: options.user,
+      user,
       type: this.type,
       namespace,
       object,
@@ -361,7 +411,8 @@ export class ResourceStore {
     options: WriteOptions,
   ): Promise<AdmittedWrite | null> {
     const admission = this.#admission?.();
-    if (!admission || !options.user) return null;
+    const user = this.#admittedUser(options);
+    if (!admission || !user) return null;
     const write: AdmittedWrite = {
       operation,
       type: this.type,
@@ -370,13 +421,13 @@ export class ResourceStore {
       name: String(object.metadata.name ?? ""),
       object,
       oldObject,
-      user: options.user,
+      user,
       dryRun: options.dryRun ?? false,
       options: writeOptionsObject(operation, options),
       warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
-    if (await admission.admit(write)) applyDefaults(this.type, object);
+    if (await admission.admit(write)) this.definition.applyDefaults(object);
     return write;
   }
 
@@ -419,7 +470,8 @@ export class ResourceStore {
   /** Both admission phases for a user's delete, with the stored object as oldObject (kube's deleteValidation). */
   async #admitDelete(namespace: string, current: KubeObject, options: DeleteOptions): Promise<void> {
     const admission = this.#admission?.();
-    if (!admission || !options.user) return;
+    const user = this.#admittedUser(options);
+    if (!admission || !user) return;
     const write: AdmittedWrite = {
       operation: "DELETE",
       type: this.type,
@@ -428,7 +480,7 @@ export class ResourceStore {
       name: String(current.metadata.name),
       object: null,
       oldObject: current,
-      user: options.user,
+      user,
       dryRun: options.dryRun ?? false,
       options: deleteOptionsObject(options),
       auditAnnotations: options.auditAnnotations,
@@ -475,7 +527,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    validateNewObject(this.type, merged, { old: current, extraRules: this.#extension?.validate, subresource });
+    validateNewObject(this.definition, merged, { old: current, subresource });
     await this.#validateAdmission(admitted);
     return merged;
   }
@@ -489,8 +541,7 @@ export class ResourceStore {
     }
     // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
     if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
-    if (this.#extension) this.#extension.applyDefaults(obj);
-    else applyDefaults(this.type, obj);
+    this.definition.applyDefaults(obj);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */

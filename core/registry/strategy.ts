@@ -1,17 +1,13 @@
 /**
- * Per-kind facts the generic store needs, taken from kube-apiserver 1.26's registry strategies
- * (pkg/registry/<group>/<kind>/strategy.go): which kinds track metadata.generation, which accept
- * PUT-creates, what status a new object starts with, and how deletion behaves.
+ * The Strategy the generic store runs for one kind (kube's registry.Store fields and the strategy objects of
+ * pkg/registry/<group>/<kind>/strategy.go), and the kind-specific hooks kube-apiserver 1.26 has. Which kind gets
+ * which is said once, in the kind's entry in kind-facts.ts.
  */
 import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
-import type { ResourceType } from "./resource-type.ts";
 import { nowTimestamp } from "./object-meta.ts";
-import { CRD_DELETION_HOOKS } from "../crd/deletion-hooks.ts";
-import { generateJobSelector } from "./job-selector.ts";
-import { prepareServiceUpdate } from "./service-cluster-ips.ts";
-import { CSR_STRATEGY } from "./csr-strategy.ts";
 import type { UserInfo } from "../auth/user.ts";
+import type { PropagationPolicy } from "./delete-propagation.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -22,9 +18,11 @@ export interface Strategy {
   allowUnconditionalUpdate: boolean;
   /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
   hasStatus: boolean;
+  /** What happens to dependents when a delete names no policy (the strategy's DefaultGarbageCollectionPolicy). */
+  defaultPropagation: PropagationPolicy;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
   initialStatus?: (obj: KubeObject) => unknown;
-  /** Deletion answers with the deleted object instead of a Status (ReturnDeletedObject; see ResourceType.deleteReturnsObject). */
+  /** Deletion answers with the deleted object instead of a Status (the Store's ReturnDeletedObject). */
   returnsDeletedObject: boolean;
   /**
    * The grace period (seconds) a delete gets, given the one the client asked for (kube's CheckGracefulDelete of a
@@ -54,7 +52,7 @@ export interface Strategy {
 type NamespaceFields = { spec?: { finalizers?: string[] }; status?: { phase?: string } };
 
 /** Namespaces carry the `kubernetes` finalizer in spec; the namespace controller removes it once they are empty. */
-const NAMESPACE_HOOKS: Partial<Strategy> = {
+export const NAMESPACE_HOOKS: Partial<Strategy> = {
   prepareForCreate: (obj) => {
     const ns = obj as KubeObject & NamespaceFields;
     const finalizers = new Set([...(ns.spec?.finalizers ?? []), "kubernetes"]);
@@ -66,68 +64,13 @@ const NAMESPACE_HOOKS: Partial<Strategy> = {
   },
 };
 
-const GENERATION_TRACKING = new Set([
-  "apps/deployments",
-  "apps/replicasets",
-  "apps/statefulsets",
-  "apps/daemonsets",
-  "/replicationcontrollers",
-  "batch/jobs",
-  "batch/cronjobs",
-  "networking.k8s.io/ingresses",
-  "networking.k8s.io/networkpolicies",
-  "networking.k8s.io/ingressclasses",
-  "policy/poddisruptionbudgets",
-  "autoscaling/horizontalpodautoscalers",
-  "apiextensions.k8s.io/customresourcedefinitions",
-  "admissionregistration.k8s.io/validatingwebhookconfigurations",
-  "admissionregistration.k8s.io/mutatingwebhookconfigurations",
-  "flowcontrol.apiserver.k8s.io/flowschemas",
-  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
-  "policy/podsecuritypolicies",
-]);
-
-const CREATE_ON_UPDATE = new Set([
-  "/endpoints",
-  "/events",
-  "events.k8s.io/events",
-  "/limitranges",
-  "coordination.k8s.io/leases",
-  "discovery.k8s.io/endpointslices",
-  "rbac.authorization.k8s.io/roles",
-  "rbac.authorization.k8s.io/rolebindings",
-  "rbac.authorization.k8s.io/clusterroles",
-  "rbac.authorization.k8s.io/clusterrolebindings",
-]);
-
-/** Kinds whose strategy's AllowUnconditionalUpdate is false in kube 1.26 (custom resources too, see core/crd/extension.ts). */
-const CONDITIONAL_UPDATE_ONLY = new Set([
-  "apiextensions.k8s.io/customresourcedefinitions",
-  "apiregistration.k8s.io/apiservices",
-  "node.k8s.io/runtimeclasses",
-  "storage.k8s.io/csistoragecapacities",
-  "storage.k8s.io/csinodes",
-  "storage.k8s.io/csidrivers",
-  "storage.k8s.io/volumeattachments",
-  "admissionregistration.k8s.io/validatingwebhookconfigurations",
-  "admissionregistration.k8s.io/mutatingwebhookconfigurations",
-  "coordination.k8s.io/leases",
-  "policy/poddisruptionbudgets",
-]);
-
-/** Kinds whose PrepareForCreate does not clear status (the creator reports it, e.g. the kubelet for its Node). */
-const KEEPS_STATUS_ON_CREATE = new Set(["/nodes", "/events", "events.k8s.io/events"]);
-
-const INITIAL_STATUS: Record<string, (obj: KubeObject) => unknown> = {
-  "/pods": (obj) => ({ phase: "Pending", qosClass: podQOSClass(obj) }),
-  "/namespaces": () => ({ phase: "Active" }),
-  "/persistentvolumes": () => ({ phase: "Pending" }),
-  "/persistentvolumeclaims": () => ({ phase: "Pending" }),
-  "apiregistration.k8s.io/apiservices": localAPIServiceStatus,
-};
+/** kube's podStrategy.PrepareForCreate: a new pod is Pending with its QoS class. */
+export function podInitialStatus(obj: KubeObject): unknown {
+  return { phase: "Pending", qosClass: podQOSClass(obj) };
+}
 
 /** kube-aggregator clears a new APIService's status and marks a local one (no spec.service) available at once. */
-function localAPIServiceStatus(obj: KubeObject): unknown {
+export function localAPIServiceStatus(obj: KubeObject): unknown {
   if ((obj.spec as { service?: unknown } | undefined)?.service) return {};
   return {
     conditions: [{
@@ -141,7 +84,7 @@ function localAPIServiceStatus(obj: KubeObject): unknown {
 }
 
 /** Secret.stringData is write-only: kube folds it into data (base64), the string values winning. */
-function foldStringData(obj: KubeObject): void {
+export function foldStringData(obj: KubeObject): void {
   const secret = obj as KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
   if (secret.stringData === undefined) return;
   const data = { ...secret.data };
@@ -150,34 +93,11 @@ function foldStringData(obj: KubeObject): void {
   delete secret.stringData;
 }
 
-export function strategyFor(type: ResourceType): Strategy {
-  const id = `${type.group}/${type.resource}`;
-  const hasStatus = type.subresources.some((s) => s.name === "status");
-  const initialStatus = INITIAL_STATUS[id] ?? (hasStatus && !KEEPS_STATUS_ON_CREATE.has(id) ? () => undefined : undefined);
-  return {
-    tracksGeneration: GENERATION_TRACKING.has(id),
-    allowCreateOnUpdate: CREATE_ON_UPDATE.has(id),
-    allowUnconditionalUpdate: !CONDITIONAL_UPDATE_ONLY.has(id),
-    hasStatus,
-    initialStatus,
-    // Namespaces' REST wraps a store with ReturnDeletedObject, which kube's OpenAPI installer cannot see
-    // (pkg/registry/core/namespace/storage): its documents say Status, its answers carry the Namespace.
-    returnsDeletedObject: type.deleteReturnsObject === true || id === "/namespaces",
-    ...(id === "/pods" ? { checkGracefulDelete: podGracePeriod } : {}),
-    ...(id === "/namespaces" ? NAMESPACE_HOOKS : {}),
-    ...(id === "/secrets" ? { normalize: foldStringData } : {}),
-    ...(id === "apiextensions.k8s.io/customresourcedefinitions" ? CRD_DELETION_HOOKS : {}),
-    ...(id === "batch/jobs" ? { prepareForCreate: generateJobSelector } : {}),
-    ...(id === "/services" ? { beginUpdate: prepareServiceUpdate } : {}),
-    ...(id === "certificates.k8s.io/certificatesigningrequests" ? CSR_STRATEGY : {}),
-  };
-}
-
 /**
  * kube's podStrategy.CheckGracefulDelete: the client's grace period, else the pod's terminationGracePeriodSeconds;
  * an unscheduled or finished pod goes at once whatever was asked, a negative period becomes 1.
  */
-function podGracePeriod(obj: KubeObject, requested: number | undefined): number {
+export function podGracePeriod(obj: KubeObject, requested: number | undefined): number {
   // An int64 beyond 2^53 arrives as a BigInt (core/api/exact-integers.ts).
   const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number | bigint };
   const phase = (obj.status as { phase?: string } | undefined)?.phase;

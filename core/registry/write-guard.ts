@@ -1,7 +1,7 @@
 /**
  * Per-resource checks the generic store runs on every create and update, after validation and before the write
  * (dry runs included): RBAC escalation prevention today, admission tomorrow. A guard throws a StatusError to
- * refuse. Writes without a user are the server's own (bootstrap, controllers) and are not guarded.
+ * refuse. Only the server's bootstrap writes (Registry.bootstrapWriter()) are not guarded.
  */
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";

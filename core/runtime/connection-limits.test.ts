@@ -2,11 +2,12 @@
  * The listener's connection bounds with shortened timeouts: kube's secure server (secure_serving.go) gives
  * Go's http.Server ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes; Go answers unreadable heads itself.
  */
-import { afterAll, beforeAll, expect, spyOn, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { connect, type Socket } from "node:net";
 import { createCertificateAuthority, issueServingCertificate } from "../server/certificates.ts";
 import { type HttpsListener, listenHttps } from "./listener.ts";
+import { captureLogs } from "../log/testing.ts";
 
 const TIMEOUTS = { readHeaderTimeoutMs: 300, idleTimeoutMs: 600 };
 /** Far beyond every timeout above: a connection still open then was never going to be cut. */
@@ -129,12 +130,13 @@ test("a request served for longer than every timeout is not cut", async () => {
 });
 
 test("connections beyond the cap are refused with one log line while the ones open keep working", async () => {
-  const logged = spyOn(console, "error").mockImplementation(() => {});
+  const logged = captureLogs();
   const held = await Promise.all(Array.from({ length: 20 }, () => openTls()));
   const refused = Array.from({ length: 3 }, () => connect(listener.port, "127.0.0.1"));
   expect(await Promise.all(refused.map(readUntilClosed))).toEqual(["", "", ""]);
-  expect(logged.mock.calls).toEqual([["kubun: connection limit reached (20 open): refusing new connections until some close"]]);
-  logged.mockRestore();
+  logged.restore();
+  expect(logged.lines).toHaveLength(1);
+  expect(logged.lines[0]).toEndWith("listener] connection limit reached (20 open): refusing new connections until some close");
   held[0].write("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   expect(await readUntilClosed(held[0])).toEndWith("ok 0");
   for (const socket of held) socket.destroy();

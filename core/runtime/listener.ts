@@ -18,6 +18,9 @@ import { getRequestListener } from "@hono/node-server";
 import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("listener");
 
 /** secure_serving.go's MaxHeaderBytes (1 MiB); Go's server reads 4096 bytes more before answering 431 (initialReadLimitSize). */
 const MAX_HEADER_BYTES = (1 << 20) + 4096;
@@ -39,6 +42,8 @@ export interface ConnectionInfo {
   requestTarget?: string;
   /** The client's IP address (audit events' sourceIPs). */
   remoteAddress?: string;
+  /** Calls back once the response is written out or its connection closed (when kube's handler would have returned). */
+  onResponseDone?: (callback: () => void) => void;
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
@@ -70,7 +75,15 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   const requestListener = getRequestListener(
     (request, env) => {
       const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
-      return handler(request, { ...connectionInfo(incoming, fromClientCA), requestTarget: incoming?.url });
+      const outgoing = ("outgoing" in env ? env.outgoing : undefined) as ServerResponse | undefined;
+      return handler(request, {
+        ...connectionInfo(incoming, fromClientCA),
+        requestTarget: incoming?.url,
+        onResponseDone: outgoing && ((callback) => {
+          if (outgoing.destroyed || outgoing.writableFinished) callback();
+          else outgoing.once("close", callback);
+        }),
+      });
     },
     { overrideGlobalObjects: false },
   );
@@ -92,7 +105,7 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   tlsServer.on("drop", () => {
     if (Date.now() - capLoggedAt < CAP_LOG_INTERVAL_MS) return;
     capLoggedAt = Date.now();
-    console.error(`kubun: connection limit reached (${tlsServer.maxConnections} open): refusing new connections until some close`);
+    log.warning(`connection limit reached (${tlsServer.maxConnections} open): refusing new connections until some close`);
   });
   tlsServer.on("secureConnection", (socket: TLSSocket) => {
     connections.add(socket);

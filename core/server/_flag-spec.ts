@@ -1,6 +1,6 @@
 /** One flag of the command line: its name, --help section, ServerConfig field, type, default and usage. */
 import type { FlagType } from "./flag-types.ts";
-import type { ServerConfig } from "./server-config.ts";
+import type { ServerConfig } from "../config/mod.ts";
 
 export interface FlagSpec<K extends keyof ServerConfig = keyof ServerConfig> {
   name: string;

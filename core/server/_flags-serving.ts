@@ -1,5 +1,5 @@
 /** kube-apiserver's generic, secure serving, storage and global flags, and kubun's own test aids. */
-import { boolFlag, durationFlag, enumFlag, intFlag, mapStringStringFlag, stringFlag, stringListFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, intFlag, levelFlag, mapStringStringFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { defineFlag, type FlagSpec } from "./_flag-spec.ts";
 import { FEATURE_GATES_USAGE, featureGatesFlag } from "./feature-gates.ts";
 
@@ -81,6 +81,33 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
     defaultValue: 1800,
     usage:
       "An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "max-requests-inflight",
+    key: "maxRequestsInflight",
+    type: intFlag,
+    defaultValue: 400,
+    usage:
+      "This and --max-mutating-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of non-mutating requests in flight, or a zero value disables the limit completely.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "max-mutating-requests-inflight",
+    key: "maxMutatingRequestsInflight",
+    type: intFlag,
+    defaultValue: 200,
+    usage:
+      "This and --max-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of mutating requests in flight, or a zero value disables the limit completely.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "enable-priority-and-fairness",
+    key: "enablePriorityAndFairness",
+    type: boolFlag,
+    defaultValue: true,
+    usage:
+      "If true and the APIPriorityAndFairness feature gate is enabled, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness",
   }),
   defineFlag({
     section: "Secure serving flags",
@@ -259,6 +286,27 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
     type: stringFlag,
     defaultValue: "30000-32767",
     usage: "A port range to reserve for services with NodePort visibility (inclusive at both ends).",
+  }),
+];
+
+/** component-base/logs' flags (logs/api/v1 addFlags). */
+export const LOGS_FLAGS: readonly FlagSpec[] = [
+  defineFlag({
+    section: "Logs flags",
+    name: "logging-format",
+    key: "loggingFormat",
+    type: stringFlag,
+    defaultValue: "text",
+    usage: 'Sets the log format. Permitted formats: "json" (gated by LoggingBetaOptions), "text".',
+  }),
+  defineFlag({
+    section: "Logs flags",
+    name: "v",
+    shorthand: "v",
+    key: "verbosity",
+    type: levelFlag,
+    defaultValue: 0,
+    usage: "number for the log level verbosity",
   }),
 ];
 

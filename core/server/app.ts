@@ -1,25 +1,22 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → audit ID → retry-after and wait group → request deadline → body limit → authentication → audit → impersonation → authorization → handler → encoding
- * in the negotiated representation.
+ * metrics → audit ID → logging → retry-after and wait group → request deadline → body limit → authentication → audit →
+ * impersonation → max-in-flight or priority and fairness → authorization → handler → encoding in the negotiated
+ * representation.
  */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { isStatusError, newInternalError, newRequestEntityTooLarge, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
 import { isPrettyPrint } from "../api/query-params.ts";
-import { type Printer, printerFor } from "../api/printers/mod.ts";
-import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
-import { apiVersionOf, type KubeObject } from "../api/types.ts";
+import type { KubeObject } from "../api/types.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
-import { applyDefaults } from "../schema/defaults/mod.ts";
 import type { Registry } from "../registry/registry.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
 import type { Storage } from "../storage/storage.ts";
-import type { WatchBroker } from "../watch/broker.ts";
+import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { isPublicPath } from "./public-paths.ts";
@@ -30,6 +27,8 @@ import { impersonateRequest } from "./filters/impersonation.ts";
 import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
 import { compressedAnswer } from "./filters/compression.ts";
+import type { RequestLimiter } from "./filters/flow-control.ts";
+import type { FlowControl } from "../flowcontrol/mod.ts";
 import {
   addAnnotations,
   AUDIT_ID_HEADER,
@@ -45,7 +44,7 @@ import {
 import { type Auditing, microTimeNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
-import { apiResourceList, apiVersions } from "./discovery.ts";
+import { apiResourceList, apiVersions } from "../registry/discovery.ts";
 import type { Aggregator } from "../aggregator/aggregator.ts";
 import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";
@@ -55,11 +54,15 @@ import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
-import { respondError, serialize } from "./respond.ts";
+import { respondError, serialize, withHeader } from "./respond.ts";
+import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("apiserver");
 
 export interface AppDeps {
   storage: Storage;
@@ -79,12 +82,14 @@ export interface AppDeps {
   schemas?: SchemaLookup;
   /** Descriptions merged into the OpenAPI documents (--openapi-descriptions). */
   openApiDescriptions?: Descriptions;
-  /** Table printers of types defined at run time (custom resources). */
-  customPrinter?: (type: ResourceType) => Printer | undefined;
-  /** Requests in flight, for graceful shutdown (WithRetryAfter, WithWaitGroup). */
-  inFlight: InFlightRequests;
   /** Audit policy and backends; absent when no policy file or backend is configured. */
   auditing?: Auditing;
+  /** Max-in-flight or priority-and-fairness admission; absent when both in-flight limits are 0 and APF is off. */
+  requestLimiter?: RequestLimiter;
+  /** API Priority and Fairness, for its /debug/api_priority_and_fairness dumps; absent when it is off. */
+  flowControl?: Pick<FlowControl, "dump">;
+  /** Requests in flight, for graceful shutdown (WithRetryAfter, WithWaitGroup). */
+  inFlight: InFlightRequests;
   options: {
     maxRequestBytes: number;
     historyMs: number;
@@ -132,7 +137,7 @@ function errorResponse(error: unknown, request: Request): Response {
   if (isStatusError(error)) return respondError(error, accept, pretty);
   // A client that went away (or whose stalled body was cut) is no server failure worth a log line.
   if (!request.signal.aborted) {
-    console.error("kubun: request failed:", error instanceof Error ? error.stack ?? error.message : String(error));
+    log.error("request failed", error, { stack: error instanceof Error ? error.stack : undefined });
   }
   return respondError(newInternalError(error instanceof Error ? error.message : "unexpected failure"), accept, pretty);
 }
@@ -178,6 +183,23 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     c.set("auditRequest", auditRequest);
     await next();
     c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+  });
+
+  // WithLogging, inside WithAuditInit so each line names the request's audit ID.
+  app.use("*", async (c, next) => {
+    if (!httpLoggingEnabled()) return next();
+    const started = performance.now();
+    await next();
+    const { request, url, info, auditID, remoteAddress } = c.get("auditRequest");
+    logHttpRequest({
+      verb: metricLabels(info, request, url).verb,
+      uri: c.env.conn.requestTarget ?? url.pathname + url.search,
+      latencyMs: performance.now() - started,
+      userAgent: request.headers.get("user-agent") ?? "",
+      auditID,
+      srcIP: remoteAddress ?? "",
+      status: c.res.status,
+    });
   });
 
   // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
@@ -238,15 +260,27 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       }
       recordImpersonation(audit, authenticated, user);
       c.set("user", user);
-      await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
-      // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
-      if (hasDotSegment(c.get("info").path)) {
-        c.res = c.get("info").isResourceRequest
-          ? await serveResource(c, deps)
-          : respondError(newResourceNotFound(), c.req.header("accept"));
-        return;
-      }
-      await next();
+      const authorizeAndRoute = async () => {
+        await authorizeRequest(deps.authorizer, attributesOf(c.get("info"), user), (annotations) => addAnnotations(audit, annotations));
+        // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
+        if (hasDotSegment(c.get("info").path)) {
+          c.res = c.get("info").isResourceRequest
+            ? await serveResource(c, deps)
+            : respondError(newResourceNotFound(), c.req.header("accept"));
+          return;
+        }
+        await next();
+      };
+      const limiter = deps.requestLimiter;
+      if (!limiter) return await authorizeAndRoute();
+      // WithMaxInFlightLimit or WithPriorityAndFairness sits between impersonation and authorization in kube's chain.
+      c.res = await limiter(c.req.raw, c.get("info"), user, async () => {
+        await authorizeAndRoute().catch((error: unknown) => {
+          if (!isStatusError(error)) c.set("panic", error);
+          c.res = errorResponse(error, c.req.raw);
+        });
+        return c.res;
+      }, c.env.conn.onResponseDone);
     };
     if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
     c.set("audit", audit);
@@ -291,6 +325,14 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(`${path}/`, handler);
   };
   getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.get("url"))));
+  const flowControl = deps.flowControl;
+  if (flowControl) {
+    app.get("/debug/api_priority_and_fairness/:dump", (c) => {
+      const text = flowControl.dump(c.req.param("dump"), c.get("url"));
+      if (text === undefined) throw newResourceNotFound();
+      return new Response(text, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    });
+  }
   app.get("/metrics", async () => {
     const { contentType, body } = await deps.metrics.render();
     return new Response(body, { headers: { "Content-Type": contentType } });
@@ -323,18 +365,6 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   };
 }
 
-/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
-}
-
 /** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
 function sentPath(target: string | undefined): string | undefined {
   if (!target?.startsWith("/")) return undefined;
@@ -362,27 +392,29 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
+  const store = deps.registry.store(type!);
+  const definition = store.definition;
   const ctx = {
     request: c.req.raw,
     url,
     info,
     type: type!,
-    store: deps.registry.store(type!),
+    store,
     storage: deps.storage,
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), {
         allowTable: reads,
-        allowProtobuf: hasProtobufEncoding(apiVersionOf(type!.group, type!.version), type!.kind),
+        allowProtobuf: definition.protobuf,
       }),
       pretty: prettyFor(c.req.raw, c.get("url")),
       includeObject: includeObject as IncludeObject,
-      printer: deps.customPrinter?.(type!) ?? printerFor(type!.group, type!.resource),
+      printer: definition.printer,
     },
     warnings: [] as string[],
     logRequestObject: audit && ((object: unknown) =>
       logRequestObject(audit, info, object, (copy) => {
-        if (copy.kind === type!.kind) applyDefaults(type!, copy as KubeObject);
+        if (copy.kind === type!.kind) definition.applyDefaults(copy as KubeObject);
       })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),

@@ -31,7 +31,7 @@ test("preparePrivateDirectory() creates 0700 silently and warns as etcd's CheckD
   await chmod(dir, 0o750);
   await preparePrivateDirectory(dir, (line) => warnings.push(line));
   expect(warnings).toEqual([
-    `kubun: check file permission: directory ${
+    `check file permission: directory ${
       JSON.stringify(dir)
     } exist, but the permission is "drwxr-x---". The recommended permission is "-rwx------" to prevent possible unprivileged access to the data`,
   ]);

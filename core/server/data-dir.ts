@@ -22,9 +22,7 @@ export async function preparePrivateDirectory(dir: string, warn: (line: string) 
   const mode = (await stat(dir)).mode & 0o777;
   if ((mode & 0o077) === 0) return;
   warn(
-    `kubun: check file permission: directory ${JSON.stringify(dir)} exist, but the permission is ${
-      JSON.stringify(fileModeString(mode, true))
-    }. ` +
+    `check file permission: directory ${JSON.stringify(dir)} exist, but the permission is ${JSON.stringify(fileModeString(mode, true))}. ` +
       `The recommended permission is ${
         JSON.stringify(fileModeString(PRIVATE_DIR_MODE, false))
       } to prevent possible unprivileged access to the data`,

@@ -76,6 +76,17 @@ export const mapStringStringFlag: FlagType<Record<string, string>> = {
 /** Durations are held in milliseconds. */
 export const durationFlag: FlagType<number> = { name: "duration", parse: parseGoDuration, format: formatGoDuration };
 
+/** klog's verbosity Level: a non-negative int32. */
+export const levelFlag: FlagType<number> = {
+  name: "Level",
+  parse(text) {
+    const value = intFlag.parse(text);
+    if (value < 0 || value > 2 ** 31 - 1) throw new Error(`strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`);
+    return value;
+  },
+  format: String,
+};
+
 export function enumFlag<T extends string>(values: readonly T[]): FlagType<T> {
   return {
     name: "string",

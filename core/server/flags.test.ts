@@ -109,8 +109,13 @@ test("helpText() groups flags in sections with their types and non-zero defaults
     "Controller flags",
     "Leader-election flags",
     "Audit flags",
+    "Logs flags",
     "Global flags",
   ]);
+  expect(text).toMatch(
+    /^ {6}--logging-format string +Sets the log format\. Permitted formats: "json" \(gated by LoggingBetaOptions\), "text"\. \(default "text"\)$/m,
+  );
+  expect(text).toMatch(/^ {2}-v, --v Level +number for the log level verbosity$/m);
   expect(text).toMatch(/^ {6}--secure-port int +The port .*\(default 6443\)$/m);
   expect(text).toMatch(/^ {6}--data-dir string +.*\(default "\.\/kubun-data"\)$/m);
   expect(text).toMatch(/^ {6}--watch-cache-history duration +.*\(default 5m0s\)$/m);

@@ -5,15 +5,15 @@
  */
 import type { FlagType } from "./flag-types.ts";
 import type { FlagSpec } from "./_flag-spec.ts";
-import type { ServerConfig } from "./server-config.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { ADMISSION_FLAGS } from "./_flags-admission.ts";
 import { AUDIT_FLAGS } from "./_flags-audit.ts";
 import { AUTHENTICATION_FLAGS, AUTHORIZATION_FLAGS } from "./_flags-auth.ts";
 import { CONTROLLER_FLAGS } from "./_flags-controllers.ts";
-import { GENERIC_FLAGS, GLOBAL_FLAGS, STORAGE_FLAGS } from "./_flags-serving.ts";
+import { GENERIC_FLAGS, GLOBAL_FLAGS, LOGS_FLAGS, STORAGE_FLAGS } from "./_flags-serving.ts";
 import { readConfigFile } from "./config-file.ts";
 
-export type { ServerConfig } from "./server-config.ts";
+export type { ServerConfig } from "../config/mod.ts";
 
 // Sections appear in --help in the order of their first flag.
 const FLAGS: readonly FlagSpec[] = [
@@ -24,6 +24,7 @@ const FLAGS: readonly FlagSpec[] = [
   ...STORAGE_FLAGS,
   ...CONTROLLER_FLAGS,
   ...AUDIT_FLAGS,
+  ...LOGS_FLAGS,
   ...GLOBAL_FLAGS,
 ];
 

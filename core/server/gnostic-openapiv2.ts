@@ -4,7 +4,7 @@
  * Field names and numbers are facts from google/gnostic `openapiv2/OpenAPIv2.proto` (package openapi.v2,
  * Apache-2.0); only the messages and fields this server writes are declared, which the wire format allows.
  */
-import type { ProtoField, ProtoNamespace } from "../api/protobuf/descriptor-types.ts";
+import type { ProtoField, ProtoNamespace } from "../api/protobuf/mod.ts";
 
 function one(type: string, id: number): ProtoField {
   return { type, id };

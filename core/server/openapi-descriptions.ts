@@ -58,7 +58,7 @@ export function loadDescriptions(files: readonly string[]): Descriptions {
     try {
       found = descriptionsOf(JSON.parse(readFileSync(file, "utf8")));
     } catch (error) {
-      throw new Error(`--openapi-descriptions ${file}: ${(error as Error).message}`);
+      throw new Error(`--openapi-descriptions ${file}: ${(error as Error).message}`, { cause: error });
     }
     for (const [name, tree] of found) if (!merged.has(name)) merged.set(name, tree);
   }

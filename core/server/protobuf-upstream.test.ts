@@ -11,7 +11,7 @@ import { newNotFound } from "../api/errors.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import type { KubeObject } from "../api/types.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
-import { sampleObject } from "../registry/_schema-samples.ts";
+import { sampleObject } from "../registry/schema-samples.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import { respondError, respondObject } from "./respond.ts";
 

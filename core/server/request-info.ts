@@ -21,6 +21,14 @@ export interface RequestInfo {
   parts: string[];
 }
 
+/** kube-apiserver's long-running check (BasicLongRunningRequestCheck): these verbs and subresources. */
+const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
+const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
+
+export function isLongRunningRequest(info: RequestInfo): boolean {
+  return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
+}
+
 const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(["proxy"]);
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
@@ -110,12 +118,4 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-/** kube-apiserver's long-running check (BasicLongRunningRequestCheck): these verbs and subresources. */
-const LONG_RUNNING_VERBS = new Set(["watch", "proxy"]);
-const LONG_RUNNING_SUBRESOURCES = new Set(["attach", "exec", "proxy", "log", "portforward"]);
-
-export function isLongRunning(info: RequestInfo): boolean {
-  return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }

@@ -1,6 +1,6 @@
 /** Finds the handler for a resource request: the type must exist, be addressed at its scope, and allow the verb. */
 import { newBadRequest, newMethodNotSupported, StatusError } from "../api/errors.ts";
-import { goQuote } from "../api/_go-text.ts";
+import { goQuote } from "../api/go-text.ts";
 import { isValidPathSegmentName } from "../api/names.ts";
 import type { ResourceType } from "../registry/resource-type.ts";
 import { handleCreate } from "./handlers/create.ts";
@@ -25,17 +25,6 @@ const HANDLERS: Record<string, Handler> = {
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
 };
-
-/** Virtual types (spec 2.1) answer through their own issues' handlers, not the generic store. */
-const VIRTUAL = new Set([
-  "bindings",
-  "componentstatuses",
-  "tokenreviews",
-  "subjectaccessreviews",
-  "selfsubjectaccessreviews",
-  "selfsubjectrulesreviews",
-  "localsubjectaccessreviews",
-]);
 
 /** Subresources the generic store serves; the others answer through virtual handlers. */
 const GENERIC_SUBRESOURCES = new Set(["status", "finalize", "ephemeralcontainers", "approval"]);
@@ -69,7 +58,9 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
     throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
   }
-  if (VIRTUAL.has(type.resource)) throw newMethodNotSupported(qualified, info.verb);
+  // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and
+  // answer only through their own handlers, never the generic store.
+  if (type.storageVersionHash === undefined) throw newMethodNotSupported(qualified, info.verb);
   if (!info.subresource && !type.verbs.includes(info.verb)) throw newMethodNotSupported(qualified, info.verb);
   const handler = HANDLERS[info.verb];
   if (!handler) throw newMethodNotAllowed();

@@ -155,3 +155,15 @@ function errorRepresentation(accept: string | null | undefined): Representation 
 export function respondError(error: StatusError, accept?: string | null, pretty = false): Response {
   return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers, pretty);
 }
+
+/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
+export function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}

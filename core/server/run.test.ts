@@ -29,7 +29,7 @@ test("runServer() serves on a free port and writes an admin kubeconfig kubectl c
     expect(existsSync(join(dataDir, "kubun.db"))).toBe(true);
     expect((await kubectl(server.kubeconfigPath, "get", "--raw", "/livez")).stdout).toBe("ok");
     expect(lines).toEqual([
-      `kubun: serving the Kubernetes API on https://127.0.0.1:${server.port} (data dir ${dataDir}, admin kubeconfig ${server.kubeconfigPath})`,
+      `serving the Kubernetes API on https://127.0.0.1:${server.port} (data dir ${dataDir}, admin kubeconfig ${server.kubeconfigPath})`,
     ]);
     expect(lines.join("")).not.toContain("PRIVATE KEY");
   } finally {

@@ -10,21 +10,21 @@ import { type AuthenticatorFactory, buildAuthentication } from "../auth/authenti
 import { anonymousEnabled, type AuthorizerFactory, buildAuthorization } from "../auth/authorization.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import { pluginLogger } from "../auth/plugin-context.ts";
-import { readOnlyClient } from "../auth/read-only-client.ts";
-import { ensureSystemNamespaces } from "../controllers/bootstrap-namespaces.ts";
+import { readOnlyClient } from "../registry/read-only-client.ts";
+import { ensureSystemNamespaces } from "../controllers/mod.ts";
 import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
-import { ensureKubernetesService } from "../controllers/kubernetes-service.ts";
+import { ensureKubernetesService } from "../controllers/mod.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
-import { formatIPv4 } from "../registry/service-allocation/ip-range.ts";
-import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/start.ts";
+import { formatIPv4 } from "../registry/service-allocation/mod.ts";
+import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/mod.ts";
 import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
 import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
-import { startClusterRoleAggregation } from "../controllers/cluster-role-aggregation.ts";
-import { type ApiServerIdentity, startApiServerIdentity } from "../controllers/apiserver-identity.ts";
+import { type ApiServerIdentity, startApiServerIdentity, startClusterRoleAggregation } from "../controllers/mod.ts";
 import { hostname } from "node:os";
 import { startCustomResources } from "../crd/mod.ts";
-import { ensureBootstrapPolicy } from "../controllers/rbac-bootstrap.ts";
-import { clientRoleReader, registerEscalationGuards } from "../auth/rbac/escalation.ts";
+import { ensureBootstrapPolicy } from "../controllers/mod.ts";
+import { clientRoleReader, registerEscalationGuards } from "../registry/rbac-escalation.ts";
+import { checkRequestLimitFlags, startRequestLimits } from "./request-limits.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { disabledBuiltIns } from "../registry/api-enablement.ts";
@@ -34,14 +34,14 @@ import { startCompactor } from "../storage/compactor.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, encryptionConfigSource, encryptionMetrics } from "../storage/encryption/mod.ts";
-import { WatchBroker } from "../watch/broker.ts";
+import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
+import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
 import { buildAuditing } from "../audit/mod.ts";
 import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/build.ts";
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
-import type { ServerConfig } from "./flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { InFlightRequests } from "./filters/shutdown.ts";
@@ -51,17 +51,21 @@ import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { ApiMetrics, checkShowHiddenMetricsForVersion } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
 import { Aggregator } from "../aggregator/aggregator.ts";
-import { proxyClientCertificate } from "../aggregator/front-proxy.ts";
+import { proxyClientCertificate } from "./front-proxy.ts";
 import { publishAuthenticationTrust } from "../aggregator/authentication-trust.ts";
 import { handleTokenReview } from "./handlers/token-review.ts";
 import { scaleHandlers } from "./handlers/scale.ts";
 import { podBindingHandlers } from "./handlers/pod-binding.ts";
 import { podEvictionHandlers } from "./handlers/pod-eviction.ts";
 import { podLogHandlers } from "./handlers/pod-log.ts";
+import { customScaleHandlers } from "./handlers/custom-scale.ts";
 import { podStreamHandlers } from "./handlers/pod-stream.ts";
 import { proxyHandlers } from "./handlers/proxy.ts";
 import { virtualHandlerKey } from "./virtual-handlers.ts";
 import { serviceAccountServing } from "./service-accounts.ts";
+import { logger } from "../log/mod.ts";
+
+const serverLog = logger("apiserver");
 
 export interface RunningServer {
   port: number;
@@ -80,6 +84,10 @@ export interface RunOptions {
   authorizers?: AuthorizerFactory[];
   /** Admission plugins in chain order (main.ts resolves the admission flags); none means no admission. */
   admissionPlugins?: LoadedAdmissionPlugin[];
+  /** Loads `module://` KMS plugins named in --encryption-provider-config (main.ts hands in plugins/loader.ts's importer). */
+  importKmsPlugin?: KmsPluginImporter;
+  /** The listener the request chain is served on; default HTTPS on --bind-address (tests serve it in-process). */
+  listen?: typeof listenHttps;
 }
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
@@ -87,8 +95,9 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
+  checkRequestLimitFlags(config);
   checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
   const catalog = builtInCatalog();
   // The one decision on what is served: disabled built-ins leave the catalog, so discovery, OpenAPI and routing drop them.
@@ -113,10 +122,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   const metrics = new ApiMetrics();
   const encryption = config.encryptionProviderConfig
-    ? encryptionConfigSource(config.encryptionProviderConfig, {
+    ? await encryptionConfigSource(config.encryptionProviderConfig, {
       reload: config.encryptionProviderConfigAutomaticReload,
       metrics: encryptionMetrics(metrics.registry),
       log,
+      importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
@@ -132,7 +142,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
-  const registry = new Registry(storage);
+  for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
+  const registry = new Registry(storage, broker);
   // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
   const eventExpiry = startTtlExpiry(
     storage,
@@ -142,7 +153,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     { ttlMs: config.eventTtlMs },
   );
   await ensureSystemNamespaces(registry, catalog);
-  const serviceAllocation = await installServiceAllocation(registry, catalog.byGroupVersionResource("", "v1", "services")!, {
+  const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
   });
@@ -180,7 +191,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const virtualHandlers = new Map([
     ...serviceAccounts.handlers,
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
-    ...scaleHandlers(),
+    ...scaleHandlers(catalog.all()),
     ...accessReviewHandlers(),
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),
@@ -188,7 +199,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
-  const customResources = await startCustomResources(registry, catalog, { handlers: virtualHandlers });
+  const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
+  // kube builds APF only when --enable-priority-and-fairness and the APIPriorityAndFairness gate are both on.
+  const priorityAndFairness = config.enablePriorityAndFairness && featureEnabled(config.featureGates, "APIPriorityAndFairness");
+  const requestLimits = await startRequestLimits({ ...config, enablePriorityAndFairness: priorityAndFairness }, registry, catalog, metrics.registry);
   startupLock.release();
   const app = createApp({
     storage,
@@ -202,10 +216,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     virtualHandlers,
     schemas: customResources.schemas,
     openApiDescriptions,
-    customPrinter: (type) => customResources.printerFor(type),
     issuerDiscovery: serviceAccounts.discovery,
     aggregator,
     auditing,
+    requestLimiter: requestLimits.limiter,
+    flowControl: requestLimits.flowControl,
     inFlight,
     options: {
       maxRequestBytes: config.maxRequestBytes,
@@ -232,6 +247,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
     customResources.stop();
+    requestLimits.flowControl?.stop();
     aggregator.stop();
     compactor.stop();
     eventExpiry.stop();
@@ -240,7 +256,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     await storage.close();
     await auditing?.sink.shutdown();
   };
-  const listener = await listenHttps(app, {
+  const listener = await (options.listen ?? listenHttps)(app, {
     host: config.bindAddress,
     port: config.securePort,
     key: serving.keyPem,
@@ -283,7 +299,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     },
     log,
   });
-  log(`kubun: serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+  log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
@@ -314,7 +330,7 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
     server.stop().then(
       () => exit(0),
       (error) => {
-        console.error(`Error: ${(error as Error).message}`);
+        serverLog.error("shutdown failed", error);
         exit(1);
       },
     );

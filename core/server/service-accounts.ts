@@ -3,9 +3,9 @@
  * serviceaccounts/token handler and the issuer discovery documents.
  */
 import { apiAudiences } from "../auth/authentication.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 import { loadServiceAccountKeys, type SigningKey } from "../auth/service-account/keys.ts";
-import type { ServerConfig } from "./flags.ts";
+import type { ServerConfig } from "../config/mod.ts";
 import type { Handler } from "./handlers/context.ts";
 import { tokenRequestHandler } from "./handlers/token-request.ts";
 import { type IssuerDiscovery, issuerDiscovery } from "./issuer-discovery.ts";

@@ -5,13 +5,16 @@
  * Uses only the Storage contract, so it works for any backend.
  */
 import type { Storage } from "./storage.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("compactor");
 
 export interface CompactorOptions {
   historyMs: number;
   /** How often to sample and compact; default historyMs / 5, between 1s and 60s. */
   intervalMs?: number;
   now?: () => number;
-  /** Told when a compaction fails (the next round retries); default console.error. */
+  /** Told when a compaction fails (the next round retries); default the log. */
   onError?: (error: unknown) => void;
 }
 
@@ -27,7 +30,7 @@ interface Sample {
 }
 
 export function startCompactor(storage: Storage, options: CompactorOptions): Compactor {
-  const { historyMs, now = Date.now, onError = (error) => console.error("compactor:", error) } = options;
+  const { historyMs, now = Date.now, onError = (error) => log.error("compaction failed", error) } = options;
   const intervalMs = options.intervalMs ?? Math.min(60_000, Math.max(1_000, historyMs / 5));
   const samples: Sample[] = [];
   let running: Promise<void> | undefined;

@@ -143,3 +143,21 @@ test("closing the broker ends every watch, including for-await loops", async () 
   expect(() => broker.watch("/a/", 0)).toThrow("closed");
   await storage.close();
 });
+
+test("follow() calls an in-process follower at commit, before the write resolves, for its prefix only; a throwing one breaks nothing", async () => {
+  const storage = openSqliteStorage(":memory:");
+  const broker = new WatchBroker(storage);
+  const seen: string[] = [];
+  const stop = broker.follow("/a/", (event) => seen.push(event.kv.key));
+  broker.follow("/a/", () => {
+    throw new Error("follower bug");
+  });
+  await storage.write(create("/a/1"));
+  expect(seen).toEqual(["/a/1"]);
+  await storage.write(create("/b/1"));
+  stop();
+  await storage.write(create("/a/2"));
+  expect(seen).toEqual(["/a/1"]);
+  broker.close();
+  await storage.close();
+});

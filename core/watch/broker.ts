@@ -1,6 +1,7 @@
 /**
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
- * per-watch queues; a new watch replays history from its start revision before going live.
+ * per-watch queues; a new watch replays history from its start revision before going live. In-process
+ * followers (informers, control loops) hang on the same subscription and prefix index, called at commit.
  */
 import { type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
@@ -16,6 +17,7 @@ export class WatchBroker {
   readonly #storage: Storage;
   readonly #queueLimit: number;
   readonly #index = new PrefixIndex<WatchStream>();
+  readonly #followers = new PrefixIndex<(event: StorageEvent) => void>();
   readonly #unsubscribe: Unsubscribe;
   /** Every event at or below this revision has been handed to the matching watches. */
   #dispatchedRevision: number;
@@ -47,6 +49,22 @@ export class WatchBroker {
     return stream;
   }
 
+  /**
+   * Calls `listener` with every event under `prefix`, synchronously right after its commit (so an in-process reader
+   * sees a write before its request is answered); a throwing listener is logged and does not break the commit.
+   */
+  follow(prefix: string, listener: (event: StorageEvent) => void): Unsubscribe {
+    const guarded = (event: StorageEvent) => {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error(`kubun: follower of ${prefix} failed:`, error instanceof Error ? error.message : String(error));
+      }
+    };
+    this.#followers.add(prefix, guarded);
+    return () => this.#followers.remove(prefix, guarded);
+  }
+
   /** Queues a bookmark on `watch`, behind every event it has been handed so far. */
   requestProgress(watch: Watch): void {
     if (watch instanceof WatchStream) watch.progress(this.#dispatchedRevision);
@@ -61,6 +79,7 @@ export class WatchBroker {
   }
 
   #dispatch(event: StorageEvent): void {
+    for (const follower of this.#followers.matching(event.kv.key)) follower(event);
     for (const stream of this.#index.matching(event.kv.key)) stream.deliver(event);
     this.#dispatchedRevision = event.revision;
   }

@@ -5,7 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
-import type { ReadOnlyClient } from "../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../api/client.ts";
 
 export interface ServiceReference {
   namespace: string;

@@ -2,7 +2,7 @@
  * Example mutating admission plugin: new ConfigMaps and Pods get an annotation recording who created them,
  * unless they already have it; a warning tells the client.
  */
-import { defineAdmissionPlugin } from "../sdk.ts";
+import { defineAdmissionPlugin, warn } from "../../core/admission/sdk/mod.ts";
 
 export const ANNOTATION = "example.kubun.dev/created-by";
 
@@ -10,9 +10,9 @@ export default defineAdmissionPlugin({
   name: "add-default-annotation",
   handles: { operations: ["CREATE"], resources: ["configmaps", "pods"] },
   admit(request) {
-    const metadata = request.object!.metadata;
+    const metadata = request.object.metadata;
     if (metadata.annotations?.[ANNOTATION]) return;
     metadata.annotations = { ...metadata.annotations, [ANNOTATION]: request.user.username };
-    request.addWarning(`add-default-annotation: set ${ANNOTATION}`);
+    return warn(`add-default-annotation: set ${ANNOTATION}`);
   },
 });

@@ -1,46 +1,50 @@
 import { expect, test } from "bun:test";
-import { testAttributes } from "../../core/admission/testing.ts";
-import type { AdmissionPluginContext } from "../../core/admission/types.ts";
+import { type Fixture, runFixtures } from "../../core/admission/sdk/mod.ts";
 import addDefaultAnnotation, { ANNOTATION } from "./add-default-annotation.ts";
 import requireTeamLabel from "./require-team-label.ts";
 
-function context(pluginConfig?: unknown): AdmissionPluginContext {
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
-  return { config: {} as AdmissionPluginContext["config"], client: {} as AdmissionPluginContext["client"], log, pluginConfig };
+const pod = (labels: Record<string, string> = {}, annotations?: Record<string, string>) => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name: "p", namespace: "ns", labels, annotations },
+  spec: { containers: [{ name: "c", image: "nginx" }] },
+});
+
+function expectAllPass(results: { fixture: string; passed: boolean; reason: string }[]): void {
+  expect(results.filter((result) => !result.passed)).toEqual([]);
 }
 
-test("require-team-label refuses a pod without the team label", async () => {
-  const plugin = await requireTeamLabel(context());
-  expect(() => plugin.validate!(testAttributes())).toThrow('pods "p" is forbidden: missing required label "team"');
+test("require-team-label refuses a pod without the team label, accepts the label its configuration names, ignores configmaps", async () => {
+  const fixtures: Fixture[] = [
+    { name: "no label", object: pod(), expect: { allowed: false, code: 403, message: 'missing required label "team"' } },
+    { name: "configured label", object: pod({ owner: "payments" }), pluginConfig: { label: "owner" }, expect: { allowed: true } },
+    {
+      name: "deployment without label",
+      object: { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d", namespace: "ns" } },
+      expect: { allowed: false },
+    },
+    {
+      name: "configmap",
+      object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c", namespace: "ns" } },
+      expect: { allowed: true },
+    },
+  ];
+  expectAllPass(await runFixtures(requireTeamLabel, fixtures));
 });
 
-test("require-team-label accepts a pod with the label its configuration names", async () => {
-  const plugin = await requireTeamLabel(context({ label: "owner" }));
-  const attributes = testAttributes();
-  attributes.object!.metadata.labels = { owner: "payments" };
-  expect(() => plugin.validate!(attributes)).not.toThrow();
-});
-
-test("require-team-label handles pods and deployments but not configmaps", async () => {
-  const plugin = await requireTeamLabel(context());
-  expect(plugin.handles!(testAttributes())).toBe(true);
-  expect(plugin.handles!(testAttributes({ resource: { group: "apps", version: "v1", resource: "deployments" } }))).toBe(true);
-  expect(plugin.handles!(testAttributes({ resource: { group: "", version: "v1", resource: "configmaps" } }))).toBe(false);
-});
-
-test("add-default-annotation records the creating user and warns", async () => {
-  const plugin = await addDefaultAnnotation(context());
-  const attributes = testAttributes();
-  await plugin.admit!(attributes);
-  expect(attributes.object!.metadata.annotations).toEqual({ [ANNOTATION]: "alice" });
-  expect(attributes.warnings).toEqual([`add-default-annotation: set ${ANNOTATION}`]);
-});
-
-test("add-default-annotation keeps an annotation the object already has", async () => {
-  const plugin = await addDefaultAnnotation(context());
-  const attributes = testAttributes();
-  attributes.object!.metadata.annotations = { [ANNOTATION]: "bob" };
-  await plugin.admit!(attributes);
-  expect(attributes.object!.metadata.annotations).toEqual({ [ANNOTATION]: "bob" });
-  expect(attributes.warnings).toEqual([]);
+test("add-default-annotation records the creating user and warns, and keeps an annotation the object already has", async () => {
+  const fixtures: Fixture[] = [
+    {
+      name: "annotates",
+      object: pod(),
+      user: { username: "alice", groups: [] },
+      expect: {
+        allowed: true,
+        warnings: [`add-default-annotation: set ${ANNOTATION}`],
+        patch: [{ op: "add", path: "/metadata/annotations", value: { [ANNOTATION]: "alice" } }],
+      },
+    },
+    { name: "keeps", object: pod({}, { [ANNOTATION]: "bob" }), expect: { allowed: true, warnings: [], patch: [] } },
+  ];
+  expectAllPass(await runFixtures(addDefaultAnnotation, fixtures));
 });

@@ -2,19 +2,13 @@
  * Example validating admission plugin: Deployments and Pods must carry a `team` label (the label key can be
  * changed in the AdmissionConfiguration: `configuration: { label: owner }`).
  */
-import { defineAdmissionPlugin } from "../sdk.ts";
+import { defineAdmissionPlugin, deny } from "../../core/admission/sdk/mod.ts";
 
 export default defineAdmissionPlugin({
   name: "require-team-label",
   handles: { operations: ["CREATE", "UPDATE"], resources: ["pods", "deployments.apps"] },
   validate(request, { pluginConfig }) {
     const label = (pluginConfig as { label?: string } | undefined)?.label ?? "team";
-    if (!request.object?.metadata.labels?.[label]) {
-      throw {
-        code: 403,
-        reason: "Forbidden",
-        message: `${request.resource.resource} "${request.name}" is forbidden: missing required label "${label}"`,
-      };
-    }
+    if (!request.object.metadata.labels?.[label]) return deny(`missing required label "${label}"`);
   },
 });

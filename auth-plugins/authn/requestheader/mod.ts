@@ -28,3 +28,4 @@ export default defineAuthenticator(async ({ config }) => {
     },
   };
 });
+export { userFromHeaders } from "./headers.ts";

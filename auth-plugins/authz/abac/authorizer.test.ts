@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { request } from "../../../core/auth/rbac/_test-fixtures.ts";
+import { request } from "../../../core/auth/rbac/testing.ts";
 import { abacAuthorizer } from "./authorizer.ts";
 import type { PolicySpec } from "./policy.ts";
 

@@ -72,7 +72,7 @@ export function parsePolicyFile(content: string, path: string): PolicySpec[] {
     try {
       policies.push(parsePolicy(line));
     } catch (error) {
-      throw new Error(`error reading policy file ${path}, line ${index + 1}: ${line}: ${(error as Error).message}`);
+      throw new Error(`error reading policy file ${path}, line ${index + 1}: ${line}: ${(error as Error).message}`, { cause: error });
     }
   });
   return policies;

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { request } from "../../../core/auth/rbac/_test-fixtures.ts";
+import { request } from "../../../core/auth/rbac/testing.ts";
 import type { Attributes } from "../../../plugins/sdk.ts";
 import { nodeAuthorizer } from "./authorizer.ts";
 import { NodeGraph } from "./graph.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { binding, clusterRole, group, request, role, user } from "../../../core/auth/rbac/_test-fixtures.ts";
+import { binding, clusterRole, group, request, role, user } from "../../../core/auth/rbac/testing.ts";
 import { PolicyIndex } from "../../../core/auth/rbac/policy-index.ts";
 import { rbacAuthorizer } from "./authorizer.ts";
 

@@ -9,3 +9,4 @@ export default defineAuthorizer(async (context) => {
   await syncPolicyIndex(context.client, index);
   return rbacAuthorizer(index);
 });
+export { rbacAuthorizer } from "./authorizer.ts";

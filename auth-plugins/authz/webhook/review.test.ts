@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { request } from "../../../core/auth/rbac/_test-fixtures.ts";
+import { request } from "../../../core/auth/rbac/testing.ts";
 import { decisionOf, readReviewReply, reviewRequest, reviewSpec } from "./review.ts";
 
 const reply = (status: unknown, apiVersion = "authorization.k8s.io/v1beta1") => ({ apiVersion, kind: "SubjectAccessReview", status });

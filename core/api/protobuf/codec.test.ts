@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { decodeProtobufObject, encodeProtobufObject, hasProtobufEncoding } from "./codec.ts";
 import { isProtobufCodecError } from "./codec-errors.ts";
-import { FIXTURES } from "./_fixtures.ts";
+import { FIXTURES } from "./testing.ts";
 
 function roundTrip(object: Record<string, unknown>): Record<string, unknown> {
   const bytes = encodeProtobufObject(object, object.apiVersion as string, object.kind as string);

@@ -3,3 +3,6 @@ export { type DecodedObject, decodeProtobufObject, encodeProtobufObject, hasProt
 export { isProtobufCodecError, ProtobufCodecError } from "./codec-errors.ts";
 export { PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from "./media-types.ts";
 export { decodeWatchEventFrames, encodeWatchEventFrame, type WatchEventFrame } from "./watch-frames.ts";
+export { messageFromJson } from "./json-convert.ts";
+export type { MessageJsonFacts, ProtoField, ProtoNamespace } from "./descriptor-types.ts";
+export { specialTypeOf } from "./_special-types.ts";

@@ -5,5 +5,5 @@ export { SchemaMismatchError } from "./_items.ts";
 export { LAST_APPLIED_ANNOTATION } from "./last-applied.ts";
 export { managedFieldsAfterUpdate, type UpdateRecord } from "./track-update.ts";
 export { type OwnershipScope } from "./scope.ts";
-export { typeForKind } from "./schema-type.ts";
+export { typeForKind, typeFromSchema, type TypeNode } from "./schema-type.ts";
 export { fieldManagerFromUserAgent } from "./manager-name.ts";

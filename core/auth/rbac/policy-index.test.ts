@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { binding, clusterRole, group, role, user } from "./_test-fixtures.ts";
+import { binding, clusterRole, group, role, user } from "./testing.ts";
 import { PolicyIndex } from "./policy-index.ts";
 
 const podsRead = { apiGroups: [""], resources: ["pods"], verbs: ["get"] };

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { request } from "./_test-fixtures.ts";
+import { request } from "./testing.ts";
 import { ruleAllows } from "./rule-match.ts";
 
 test("ruleAllows() matches verbs, groups and resources exactly or by *", () => {

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { Buffer } from "node:buffer";
 import { parse } from "yaml";
 import type { KubeObject } from "../../api/types.ts";
-import type { ControllerManager } from "../runtime/manager.ts";
+import type { ControllerManager } from "../runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "../runtime/testing.ts";
 import { runControllers } from "../_test-manager.ts";
 import { bootstrapSigner } from "./bootstrap-signer.ts";

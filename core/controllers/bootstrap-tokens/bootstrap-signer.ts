@@ -6,8 +6,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { tolerateBenignRace } from "../_races.ts";
-import type { Controller } from "../runtime/controller.ts";
-import { enqueueChanges } from "../runtime/controller.ts";
+import type { Controller } from "../runtime/mod.ts";
+import { enqueueChanges } from "../runtime/mod.ts";
 import { CLUSTER_INFO_NAME, CLUSTER_INFO_NAMESPACE, KUBECONFIG_KEY, SIGNATURE_KEY_PREFIX } from "./cluster-info.ts";
 import { detachedSignature } from "./detached-jws.ts";
 import { type BootstrapToken, hasExpired, isBootstrapTokenSecret, readBootstrapToken, TOKEN_NAMESPACE } from "./token-secret.ts";

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import type { ControllerManager } from "../runtime/manager.ts";
+import type { ControllerManager } from "../runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "../runtime/testing.ts";
 import { runControllers } from "../_test-manager.ts";
 import { tokenCleaner } from "./token-cleaner.ts";

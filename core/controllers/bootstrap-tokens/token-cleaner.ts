@@ -3,9 +3,9 @@
  * Secrets once their expiration has passed, and looks again at each one when it is due to expire.
  */
 import { tolerateBenignRace } from "../_races.ts";
-import type { Controller } from "../runtime/controller.ts";
-import { enqueueChanges } from "../runtime/controller.ts";
-import { keyOf, splitKey } from "../runtime/informer.ts";
+import type { Controller } from "../runtime/mod.ts";
+import { enqueueChanges } from "../runtime/mod.ts";
+import { keyOf, splitKey } from "../runtime/mod.ts";
 import { expiresAt, hasExpired, isBootstrapTokenSecret } from "./token-secret.ts";
 
 /** Longest single wait before looking at a token again (timers cannot wait for years). */

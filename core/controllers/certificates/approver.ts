@@ -13,7 +13,7 @@ import {
   parseRequestField,
 } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
-import { type Controller, enqueueChanges } from "../runtime/controller.ts";
+import { type Controller, enqueueChanges } from "../runtime/mod.ts";
 import { approvalOf } from "./conditions.ts";
 
 interface Recognizer {

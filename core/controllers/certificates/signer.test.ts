@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { X509Certificate } from "node:crypto";
-import type { ControllerManager } from "../runtime/manager.ts";
+import type { ControllerManager } from "../runtime/mod.ts";
 import { eventually, type TestCluster, testCluster } from "../runtime/testing.ts";
 import { runControllers } from "../_test-manager.ts";
 import { csrSigningController } from "./signer.ts";

@@ -18,7 +18,7 @@ import {
   parseRequestField,
 } from "../../api/certificates/mod.ts";
 import { tolerateBenignRace } from "../_races.ts";
-import { type Controller, enqueueChanges } from "../runtime/controller.ts";
+import { type Controller, enqueueChanges } from "../runtime/mod.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
 import { certificateTtlMs, loadSigningAuthority, signRequest } from "./signing-authority.ts";
 import { hasTrueCondition, isApproved } from "./conditions.ts";

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import type { Controller } from "../runtime/controller.ts";
+import type { Controller } from "../runtime/mod.ts";
 import {
   type ControllerClient,
   controllerClient,
@@ -17,9 +17,9 @@ import {
   REPLICATION_CONTROLLERS,
   type ResourceRef,
   STATEFUL_SETS,
-} from "../workloads/client.ts";
-import { startLoop } from "../workloads/loop.ts";
-import { controllerRefOf } from "../workloads/owner.ts";
+} from "../workloads/mod.ts";
+import { startLoop } from "../workloads/mod.ts";
+import { controllerRefOf } from "../workloads/mod.ts";
 import { budgetSelects, desiredPdbStatus, type ExpectedScale } from "./pdb-status.ts";
 
 export const PODDISRUPTIONBUDGETS: ResourceRef = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };
@@ -90,7 +90,7 @@ export const disruptionController: Controller = {
     const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" });
     const watched = [PODDISRUPTIONBUDGETS, PODS, REPLICA_SETS, DEPLOYMENTS, STATEFUL_SETS, REPLICATION_CONTROLLERS];
     const prefixes = watched.map((ref) => collectionPrefix(client.store(ref).type, ""));
-    const loop = startLoop(client.store(PODS).storage, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });
+    const loop = startLoop(client.store(PODS).changes, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });
     ctx.signal.addEventListener("abort", () => loop.stop(), { once: true });
   },
 };

@@ -7,8 +7,8 @@
  */
 import { isEverything, labelSelectorFromObject, matchesLabels } from "../../api/label-selector.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { isPodReady } from "../workloads/pod-state.ts";
-import { scaledValue } from "../workloads/int-or-percent.ts";
+import { isPodReady } from "../workloads/mod.ts";
+import { scaledValue } from "../workloads/mod.ts";
 
 /** kube's DeletionTimeout: an eviction the controller has not seen carried out by then no longer counts. */
 export const DELETION_TIMEOUT_MS = 2 * 60 * 1000;

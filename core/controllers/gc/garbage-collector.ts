@@ -9,7 +9,7 @@ import type { Catalog } from "../../registry/catalog.ts";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from "../../registry/delete-propagation.ts";
 import { listObjects } from "../../registry/list.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { type ControlLoop, startLoop } from "../workloads/loop.ts";
+import { type ControlLoop, startLoop } from "../workloads/mod.ts";
 import { buildOwnerGraph, type GraphNode, hasFinalizer, isOwnerPresent, type OwnerGraph, ownerType, withoutOwners } from "./owner-graph.ts";
 import { isNotFound } from "../../api/errors.ts";
 
@@ -25,7 +25,7 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
     }
   };
   // Owners going away (deleted, or terminating with a finalizer) are what the collector acts on.
-  return startLoop(registry.storage, pass, {
+  return startLoop(registry.broker, pass, {
     name: "garbage-collector",
     prefixes: ["/"],
     resyncMs: RESYNC_MS,

@@ -7,10 +7,10 @@
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
-import type { Controller } from "../runtime/controller.ts";
+import type { Controller } from "../runtime/mod.ts";
 import { NODE_LEASE_NAMESPACE } from "../simulated-nodes/node-object.ts";
-import { type ControllerClient, controllerClient, LEASES, NODES, PODS } from "../workloads/client.ts";
-import { startLoop } from "../workloads/loop.ts";
+import { type ControllerClient, controllerClient, LEASES, NODES, PODS } from "../workloads/mod.ts";
+import { startLoop } from "../workloads/mod.ts";
 import { type HealthSettings, type NodeHealth, observeHealth, readyStatusOf, staleConditions } from "./node-health.ts";
 import { controllerTaints, type Taint, taintsOf } from "./node-taints.ts";
 import { disruptionCondition, evictionDue } from "./taint-eviction.ts";
@@ -90,7 +90,7 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
   const nodeStore = client.store(NODES);
   // A zero --node-monitor-period would spin; passes come at least every tenth of a second apart.
   const resyncMs = Math.max(settings.monitorPeriodMs, 100);
-  return startLoop(nodeStore.storage, pass, { name: "nodelifecycle", prefixes: [collectionPrefix(nodeStore.type, "")], resyncMs });
+  return startLoop(nodeStore.changes, pass, { name: "nodelifecycle", prefixes: [collectionPrefix(nodeStore.type, "")], resyncMs });
 }
 
 export const nodeLifecycleController: Controller = {

@@ -11,7 +11,7 @@ import type { SigningKey } from "../../auth/service-account/keys.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { ResourceStore } from "../../registry/store.ts";
-import type { ServerConfig } from "../../server/flags.ts";
+import type { ServerConfig } from "../../config/mod.ts";
 import type { Informer } from "./informer.ts";
 import type { Reconcile, WorkQueue, WorkQueueOptions } from "./work-queue.ts";
 

@@ -10,7 +10,7 @@ test("an informer caches the collection and tells late handlers about existing o
   const configmaps = cluster.registry.store(cluster.catalog.byGroupVersionResource("", "v1", "configmaps")!);
   await configmaps.create("default", { metadata: { name: "before" } });
   const informer = new Informer(configmaps.type);
-  await informer.start(cluster.registry.storage);
+  await informer.start(cluster.registry);
   const seen: string[] = [];
   informer.onChange((e: InformerEvent) => seen.push(`${e.type} ${keyOf(e.object)}${e.old ? " (had old)" : ""}`));
   await configmaps.create("kube-system", { metadata: { name: "after" } });

@@ -4,10 +4,13 @@
  * late first gets every cached object as an add, so no controller depends on when it subscribed.
  */
 import type { KubeObject } from "../../api/types.ts";
-import { type CollectionFollow, followCollection } from "../../registry/collection-follow.ts";
+import type { CollectionFollow } from "../../api/client.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
-import type { Storage } from "../../storage/storage.ts";
+import type { Registry } from "../../registry/registry.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("informer");
 
 export interface InformerEvent {
   type: "ADDED" | "MODIFIED" | "DELETED";
@@ -40,8 +43,8 @@ export class Informer {
   }
 
   /** Lists and starts following; resolves once the cache holds the whole collection. */
-  async start(storage: Storage): Promise<void> {
-    this.#follow = await followCollection(storage, collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object));
+  async start(registry: Pick<Registry, "follow">): Promise<void> {
+    this.#follow = await registry.follow(collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object));
   }
 
   stop(): void {
@@ -76,7 +79,7 @@ export class Informer {
       try {
         handler(event);
       } catch (error) {
-        console.error(`kubun: ${this.type.resource} informer handler failed:`, error instanceof Error ? error.message : String(error));
+        log.error(`${this.type.resource} informer handler failed`, error);
       }
     }
   }

@@ -8,6 +8,9 @@ import { hostname } from "node:os";
 import { isAlreadyExists, isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceStore } from "../../registry/store.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("leader-election");
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -114,7 +117,7 @@ export class LeaderElector {
       return true;
     } catch (error) {
       if (!isConflict(error) && !isAlreadyExists(error)) {
-        console.error(`kubun: leader election: ${error instanceof Error ? error.message : String(error)}`);
+        log.error("leader election failed", error);
       }
       return false;
     }

@@ -11,6 +11,9 @@ import { controllerActor, userActor } from "./actor.ts";
 import { controllerServiceAccountRef, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 import { Informer } from "./informer.ts";
 import { WorkQueue } from "./work-queue.ts";
+import { logger } from "../../log/mod.ts";
+
+const managerLog = logger("controller-manager");
 
 const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Allow" }) };
 
@@ -62,18 +65,18 @@ export class ControllerManager {
     signal.addEventListener("abort", () => {
       for (const informer of informers.values()) void informer.then((i) => i.stop(), () => {});
     }, { once: true });
-    const log = this.#options.log ?? ((line: string) => console.error(line));
+    const log = this.#options.log ?? ((line: string) => managerLog.info(line));
     const enabled = this.#options.enabled ?? (() => true);
     for (const controller of this.#options.controllers) {
       if (!enabled(controller.name) || signal.aborted) continue;
       // Without its account the loop still runs; its writes then show what the authorizer thinks of it.
       await this.#ensureServiceAccount(controller.name).catch((error) =>
-        log(`kubun: service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`)
+        log(`service account of controller ${controller.name}: ${error instanceof Error ? error.message : String(error)}`)
       );
       try {
         await controller.start(this.#context(controller.name, signal, informers, log));
       } catch (error) {
-        log(`kubun: controller ${controller.name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+        log(`controller ${controller.name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }
@@ -113,7 +116,7 @@ export class ControllerManager {
         let informer = informers.get(id);
         if (!informer) {
           const created = new Informer(typeOf(group, version, resource));
-          informer = created.start(registry.storage).then(() => {
+          informer = created.start(registry).then(() => {
             // Started after the stop: nothing else would stop it.
             if (signal.aborted) created.stop();
             return created;
@@ -124,7 +127,7 @@ export class ControllerManager {
       },
       queue(reconcile, options) {
         const queue = new WorkQueue(reconcile, {
-          onError: (key, error) => log(`kubun: ${name} controller: ${key}: ${error instanceof Error ? error.message : String(error)}`),
+          onError: (key, error) => log(`${name} controller: ${key}: ${error instanceof Error ? error.message : String(error)}`),
           ...options,
         });
         signal.addEventListener("abort", () => queue.stop(), { once: true });
@@ -134,7 +137,7 @@ export class ControllerManager {
         const timer = setInterval(tick, ms);
         signal.addEventListener("abort", () => clearInterval(timer), { once: true });
       },
-      log: (message) => log(`kubun: ${name} controller: ${message}`),
+      log: (message) => log(`${name} controller: ${message}`),
     };
   }
 }

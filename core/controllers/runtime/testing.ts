@@ -2,12 +2,15 @@
 import { builtInCatalog, type Catalog } from "../../registry/catalog.ts";
 import { Registry } from "../../registry/registry.ts";
 import { openSqliteStorage } from "../../storage/sqlite/mod.ts";
+import type { Storage } from "../../storage/storage.ts";
 import { ensureSystemNamespaces } from "../bootstrap-namespaces.ts";
 import type { ControllerSettings } from "./controller.ts";
 import { parseFlags } from "../../server/flags.ts";
 
 export interface TestCluster {
   registry: Registry;
+  /** The registry's storage, for wiring only the server does (service allocation); controllers never see it. */
+  storage: Storage;
   catalog: Catalog;
   settings: ControllerSettings;
   close(): Promise<void>;
@@ -20,6 +23,7 @@ export async function testCluster(settings: Partial<ControllerSettings> = {}): P
   await ensureSystemNamespaces(registry, catalog);
   return {
     registry,
+    storage,
     catalog,
     settings: {
       config: parseFlags([]),

@@ -3,6 +3,9 @@
  * being processed is not handed to a second worker (re-adds run it again afterwards), and a failed key is retried
  * after an exponential backoff (5ms doubling up to a cap) until it succeeds.
  */
+import { logger } from "../../log/mod.ts";
+
+const log = logger("work-queue");
 
 export interface WorkQueueOptions {
   /** Workers processing keys in parallel; default 1. */
@@ -37,7 +40,7 @@ export class WorkQueue {
       baseDelayMs: options.baseDelayMs ?? 5,
       maxDelayMs: options.maxDelayMs ?? 30_000,
       onError: options.onError ??
-        ((key, error) => console.error(`kubun: reconciling ${key} failed:`, error instanceof Error ? error.message : String(error))),
+        ((key, error) => log.error(`reconciling ${key} failed`, error)),
     };
   }
 

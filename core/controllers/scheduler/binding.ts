@@ -1,17 +1,14 @@
 /**
  * The pods/binding write (kube's BindingREST.setPodHostAndAnnotations): sets spec.nodeName, merges the
- * binding's annotations and marks the pod PodScheduled, straight on storage as kube does, since a pod
- * update may not change nodeName. A bound or terminating pod answers 409.
+ * binding's annotations and marks the pod PodScheduled, with the store's guaranteedUpdate (straight on storage,
+ * as kube does, since a pod update may not change nodeName). A bound or terminating pod answers 409.
  */
-import { newConflict, newNotFound } from "../../api/errors.ts";
+import { newConflict } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { decodeStored, encodeForStorage } from "../../registry/codec.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
 import type { ResourceStore } from "../../registry/store.ts";
-import { isStorageError } from "../../storage/storage.ts";
 
 const BINDING = { group: "", resource: "pods/binding" };
-const MAX_ATTEMPTS = 8;
 
 export async function bindPod(
   pods: ResourceStore,
@@ -20,11 +17,7 @@ export async function bindPod(
 ): Promise<KubeObject> {
   // A controller (the scheduler) binds as its own user: kube authorizes "create pods/binding".
   await pods.authorizeActor("create", target.namespace, target.name, "binding");
-  const key = pods.key(target.namespace, target.name);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const kv = await pods.storage.get(key);
-    if (!kv) throw newNotFound({ group: "", resource: "pods" }, target.name);
-    const pod = decodeStored(kv);
+  return await pods.guaranteedUpdate(target.namespace, target.name, (pod) => {
     if (pod.metadata.deletionTimestamp) {
       throw newConflict(BINDING, target.name, `pod ${target.name} is being deleted, cannot be assigned to a host`);
     }
@@ -35,13 +28,8 @@ export async function bindPod(
       pod.metadata.annotations = { ...pod.metadata.annotations, ...options.annotations };
     }
     pod.status = withScheduledCondition(pod.status);
-    try {
-      return decodeStored(await pods.storage.write({ op: "update", key, value: encodeForStorage(pod), expectedRevision: kv.modRevision }));
-    } catch (e) {
-      if (!isStorageError(e, "Conflict")) throw e;
-    }
-  }
-  throw newConflict(BINDING, target.name, "the object has been modified; please apply your changes to the latest version and try again");
+    return pod;
+  });
 }
 
 function withScheduledCondition(status: unknown): Record<string, unknown> {

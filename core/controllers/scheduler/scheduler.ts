@@ -7,10 +7,10 @@ import { isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { milliValue, type Quantity, quantityOrZero } from "../../api/quantity.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import { type ControllerClient, NODES, PODS } from "../workloads/client.ts";
-import { setCondition } from "../workloads/conditions.ts";
-import { type ControlLoop, startLoop } from "../workloads/loop.ts";
-import { podPhase } from "../workloads/pod-state.ts";
+import { type ControllerClient, NODES, PODS } from "../workloads/mod.ts";
+import { setCondition } from "../workloads/mod.ts";
+import { type ControlLoop, startLoop } from "../workloads/mod.ts";
+import { podPhase } from "../workloads/mod.ts";
 import { bindPod } from "./binding.ts";
 import { misfitReasons, podRequests, unschedulableMessage } from "./fit.ts";
 
@@ -32,7 +32,7 @@ export function startScheduler(client: ControllerClient): ControlLoop {
     );
     for (const pod of pending) await schedule(client, pod, nodes, placed);
   };
-  return startLoop(pods.storage, pass, {
+  return startLoop(pods.changes, pass, {
     name: "scheduler",
     prefixes: [collectionPrefix(pods.type, ""), collectionPrefix(client.store(NODES).type, "")],
     resyncMs: RESYNC_MS,

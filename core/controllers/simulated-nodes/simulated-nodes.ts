@@ -9,10 +9,10 @@
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
-import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/client.ts";
-import { type ControlLoop, startLoop } from "../workloads/loop.ts";
-import { controllerRefOf } from "../workloads/owner.ts";
-import { podPhase } from "../workloads/pod-state.ts";
+import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/mod.ts";
+import { type ControlLoop, startLoop } from "../workloads/mod.ts";
+import { controllerRefOf } from "../workloads/mod.ts";
+import { podPhase } from "../workloads/mod.ts";
 import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
 import { readyAgainStatus, runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 
@@ -46,7 +46,7 @@ export function startSimulatedNodes(client: ControllerClient, count: number, opt
     for (const pod of pods) await playKubelet(client, pod, { pods, index: indexOf.get(nodeNameOf(pod))!, now, jobPodRunMs });
   };
   const podStore = client.store(PODS);
-  return startLoop(podStore.storage, pass, {
+  return startLoop(podStore.changes, pass, {
     name: "simulated-nodes",
     prefixes: [collectionPrefix(podStore.type, "")],
     resyncMs: RESYNC_MS,

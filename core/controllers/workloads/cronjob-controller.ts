@@ -9,7 +9,7 @@ import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { type ControllerClient, CRON_JOBS, EVENTS, JOBS } from "./client.ts";
 import { cronJobSchedule, mostRecentScheduleTime, nextScheduleTime } from "../../api/cron.ts";
-import { newEvent } from "../runtime/events.ts";
+import { newEvent } from "../runtime/mod.ts";
 import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
@@ -53,7 +53,7 @@ export function startCronJobController(client: ControllerClient, options: CronJo
         ),
     );
   };
-  return startLoop(cronJobs.storage, pass, {
+  return startLoop(cronJobs.changes, pass, {
     name: "cronjob",
     prefixes: [collectionPrefix(cronJobs.type, ""), collectionPrefix(client.store(JOBS).type, "")],
     resyncMs: options.resyncMs ?? 10_000,

@@ -30,7 +30,7 @@ export function startDaemonSetController(client: ControllerClient): ControlLoop 
       return syncDaemonSet(client, ds, { nodes, pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
     });
   };
-  return startLoop(sets.storage, pass, {
+  return startLoop(sets.changes, pass, {
     name: "daemonset",
     prefixes: [DAEMON_SETS, PODS, NODES, CONTROLLER_REVISIONS].map((ref) => collectionPrefix(client.store(ref).type, "")),
     resyncMs: RESYNC_MS,

@@ -43,7 +43,7 @@ export function startDeploymentController(client: ControllerClient): ControlLoop
       (d) => syncDeployment(client, d, sets.filter((rs) => rs.metadata.namespace === d.metadata.namespace && isControlledBy(rs, d))),
     );
   };
-  return startLoop(deployments.storage, pass, {
+  return startLoop(deployments.changes, pass, {
     name: "deployment",
     prefixes: [collectionPrefix(deployments.type, ""), collectionPrefix(client.store(REPLICA_SETS).type, "")],
     resyncMs: RESYNC_MS,

@@ -19,7 +19,7 @@ export function startJobController(client: ControllerClient): ControlLoop {
       (job) => syncJob(client, job, pods.filter((pod) => pod.metadata.namespace === job.metadata.namespace && isControlledBy(pod, job))),
     );
   };
-  return startLoop(jobs.storage, pass, {
+  return startLoop(jobs.changes, pass, {
     name: "job",
     prefixes: [collectionPrefix(jobs.type, ""), collectionPrefix(client.store(PODS).type, "")],
     resyncMs: RESYNC_MS,

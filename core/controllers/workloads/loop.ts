@@ -4,7 +4,11 @@
  * cache), so a pass never acts twice on the same state and a restart simply runs the next pass.
  */
 import { isConflict } from "../../api/errors.ts";
-import type { Storage, StorageEvent } from "../../storage/storage.ts";
+import type { StorageEvent } from "../../storage/storage.ts";
+import type { WatchBroker } from "../../watch/mod.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("controllers");
 
 /** Changes close together are handled by one pass. */
 const BATCH_MS = 15;
@@ -30,7 +34,7 @@ export interface ControlLoop {
   trigger(): void;
 }
 
-export function startLoop(storage: Storage, pass: () => Promise<void>, options: LoopOptions): ControlLoop {
+export function startLoop(changes: Pick<WatchBroker, "follow">, pass: () => Promise<void>, options: LoopOptions): ControlLoop {
   let running: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -50,7 +54,7 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
         retryMs = FIRST_RETRY_MS;
       })
       .catch((error) => {
-        if (!isConflict(error)) console.error(`kubun: ${options.name} controller:`, error instanceof Error ? error.message : String(error));
+        if (!isConflict(error)) log.error(`${options.name} controller failed`, error);
         schedule(retryMs);
         retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       })
@@ -73,11 +77,12 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
     timerDue = Date.now() + delay;
     timer = setTimeout(run, delay);
   };
-  const unsubscribe = storage.subscribe((event) => {
-    if (!options.prefixes.some((prefix) => event.kv.key.startsWith(prefix))) return;
-    if (options.relevant && !options.relevant(event)) return;
-    schedule(BATCH_MS);
-  });
+  const unsubscribes = options.prefixes.map((prefix) =>
+    changes.follow(prefix, (event) => {
+      if (options.relevant && !options.relevant(event)) return;
+      schedule(BATCH_MS);
+    })
+  );
   const resync = setInterval(() => schedule(0), options.resyncMs);
   schedule(0);
   return {
@@ -85,7 +90,7 @@ export function startLoop(storage: Storage, pass: () => Promise<void>, options: 
       stopped = true;
       clearInterval(resync);
       if (timer !== undefined) clearTimeout(timer);
-      unsubscribe();
+      for (const unsubscribe of unsubscribes) unsubscribe();
     },
     async settled() {
       while (running || timer !== undefined) {

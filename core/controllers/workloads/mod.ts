@@ -4,7 +4,7 @@
  * Each is a level-triggered loop (loop.ts) stopped when the controller's signal aborts.
  */
 import { startGarbageCollector } from "../gc/garbage-collector.ts";
-import type { Controller, ControllerContext } from "../runtime/controller.ts";
+import type { Controller, ControllerContext } from "../runtime/mod.ts";
 import { startScheduler } from "../scheduler/scheduler.ts";
 import { startSimulatedNodes } from "../simulated-nodes/simulated-nodes.ts";
 import { type ControllerClient, controllerClient, REPLICA_SETS, REPLICATION_CONTROLLERS } from "./client.ts";
@@ -58,3 +58,20 @@ export const WORKLOAD_CONTROLLERS: Controller[] = [
     return count > 0 ? startSimulatedNodes(client, count, { leaseRenewMs: nodeMonitorGracePeriodMs / 4 }) : undefined;
   }),
 ];
+export {
+  type ControllerClient,
+  controllerClient,
+  DEPLOYMENTS,
+  LEASES,
+  NODES,
+  PODS,
+  REPLICA_SETS,
+  REPLICATION_CONTROLLERS,
+  type ResourceRef,
+  STATEFUL_SETS,
+} from "./client.ts";
+export { setCondition } from "./conditions.ts";
+export { scaledValue } from "./int-or-percent.ts";
+export { type ControlLoop, startLoop } from "./loop.ts";
+export { controllerRefOf } from "./owner.ts";
+export { isPodReady, podPhase } from "./pod-state.ts";

@@ -7,7 +7,7 @@
 import { isStatusError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isNamespaceTerminating } from "../_races.ts";
-import { newEvent } from "../runtime/events.ts";
+import { newEvent } from "../runtime/mod.ts";
 import { type ControllerClient, EVENTS, PODS } from "./client.ts";
 
 /**

@@ -43,7 +43,7 @@ export function startReplicaSetController(client: ControllerClient, ref: Resourc
         syncReplicaSet(client, { ref, backoff, component }, rs, allPods.filter((p) => p.metadata.namespace === rs.metadata.namespace)),
     );
   };
-  return startLoop(sets.storage, pass, {
+  return startLoop(sets.changes, pass, {
     name: ref.resource,
     prefixes: [collectionPrefix(sets.type, ""), collectionPrefix(pods.type, "")],
     resyncMs: RESYNC_MS,

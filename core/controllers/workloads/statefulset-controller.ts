@@ -30,7 +30,7 @@ export function startStatefulSetController(client: ControllerClient): ControlLoo
       return syncStatefulSet(client, set, { pods: pods.filter(inNamespace), revisions: revisions.filter(inNamespace) });
     });
   };
-  return startLoop(sets.storage, pass, {
+  return startLoop(sets.changes, pass, {
     name: "statefulset",
     prefixes: [STATEFUL_SETS, PODS, CONTROLLER_REVISIONS].map((ref) => collectionPrefix(client.store(ref).type, "")),
     resyncMs: RESYNC_MS,

@@ -6,10 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { newInternalError } from "../../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import type { ConvertObjects } from "../../registry/store-extension.ts";
 import { postJson, resolveTarget } from "../../webhook/mod.ts";
-import type { CustomResourceDefinition, WebhookConversion } from "../crd.ts";
+import type { CustomResourceDefinition, WebhookConversion } from "../../registry/apiextensions/mod.ts";
 import { conversionReview, convertedObjectsOf, gvkText, identityError, reviewVersionFor, withRestoredMeta } from "./review.ts";
 
 /** kube's webhook client timeout (webhook.ClientManager's default). */

@@ -4,7 +4,7 @@
  * replaced by the default or dropped, as kube does.
  */
 import { isPlainObject } from "../../api/types.ts";
-import { additionalSchema, type JSONSchemaProps } from "./schema.ts";
+import { additionalSchema, type JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 export function applySchemaDefaults(value: unknown, schema: JSONSchemaProps): void {
   if (Array.isArray(value)) {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { applySchemaDefaults } from "./defaults.ts";
 import { pruneObject } from "./prune.ts";
-import type { JSONSchemaProps } from "./schema.ts";
+import type { JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 const SCHEMA: JSONSchemaProps = {
   type: "object",
@@ -51,4 +51,11 @@ test("applySchemaDefaults() fills missing fields, walks into defaulted objects a
   const withNull = { spec: { replicas: null } };
   applySchemaDefaults(withNull, SCHEMA);
   expect(withNull.spec.replicas).toBe(1 as unknown as null);
+});
+
+test("pruneObject() leaves metadata alone where the schema declares it as a bare object (prune: resource root)", () => {
+  const obj = { apiVersion: "x/v1", kind: "X", metadata: { name: "a", labels: { app: "x" } }, spec: {} };
+  const withMetadata: JSONSchemaProps = { ...SCHEMA, properties: { ...SCHEMA.properties, metadata: { type: "object" } } };
+  expect(pruneObject(obj, withMetadata)).toEqual([]);
+  expect(obj.metadata).toEqual({ name: "a", labels: { app: "x" } });
 });

@@ -3,7 +3,7 @@
  * except under `x-kubernetes-preserve-unknown-fields`; the dropped paths are reported for fieldValidation.
  */
 import { isPlainObject } from "../../api/types.ts";
-import { additionalSchema, childPath, type JSONSchemaProps } from "./schema.ts";
+import { additionalSchema, childPath, type JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 /** Fields every object keeps at its root and in embedded resources; metadata has its own rules. */
 const ENVELOPE = new Set(["apiVersion", "kind", "metadata"]);
@@ -27,10 +27,13 @@ function pruneFields(obj: Record<string, unknown>, schema: JSONSchemaProps, path
   const additional = additionalSchema(schema);
   const preserves = schema["x-kubernetes-preserve-unknown-fields"] === true || schema.additionalProperties === true;
   for (const key of Object.keys(obj)) {
+    // prune() skips the envelope of a resource root even where the schema declares it (`metadata: {type: object}`,
+    // as every controller-gen CRD does): ObjectMeta has its own rules.
+    if (keepsEnvelope && ENVELOPE.has(key)) continue;
     const childSchema = schema.properties?.[key] ?? additional;
     if (childSchema) {
       pruneValue(obj[key], childSchema, childPath(path, key), pruned);
-    } else if (!preserves && !(keepsEnvelope && ENVELOPE.has(key))) {
+    } else if (!preserves) {
       pruned.push(childPath(path, key));
       delete obj[key];
     }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { validateValue } from "./validate.ts";
-import type { JSONSchemaProps } from "./schema.ts";
+import type { JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 
 const SPEC: JSONSchemaProps = {
   type: "object",
@@ -49,7 +49,7 @@ test("validateValue() checks formats, int-or-string, nullable, maxItems and set 
   expect(validateValue({ image: "ab", when: "2024-01-02T03:04:05Z", port: "http", note: null }, SPEC, "spec")).toEqual([]);
 });
 
-test("validateValue() finds duplicate keys of a map list", () => {
+test("validateValue() finds duplicate keys of a map list, printed as Go's %#v of the key map (listtype.ValidateListSetsAndMaps)", () => {
   const schema: JSONSchemaProps = {
     type: "array",
     "x-kubernetes-list-type": "map",
@@ -57,6 +57,12 @@ test("validateValue() finds duplicate keys of a map list", () => {
     items: { type: "object", properties: { name: { type: "string" } } },
   };
   expect(validateValue([{ name: "a" }, { name: "a" }], schema, "spec.ports")).toEqual([
-    { type: "FieldValueDuplicate", field: "spec.ports[1]", value: { name: "a" }, detail: "" },
+    {
+      type: "FieldValueDuplicate",
+      field: "spec.ports[1]",
+      value: { name: "a" },
+      valueText: 'map[string]interface {}{"name":"a"}',
+      detail: "",
+    },
   ]);
 });

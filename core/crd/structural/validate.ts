@@ -6,7 +6,7 @@
 import type { FieldError } from "../../api/errors.ts";
 import { isPlainObject } from "../../api/types.ts";
 import { matchesFormat } from "./formats.ts";
-import { additionalSchema, childPath, type JSONSchemaProps } from "./schema.ts";
+import { additionalSchema, childPath, type JSONSchemaProps } from "../../registry/apiextensions/mod.ts";
 import { listItemErrors } from "./list-uniqueness.ts";
 
 /** kube-openapi's name of a JSON value's type. */

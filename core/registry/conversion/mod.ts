@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../resource-type.ts";
+import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
 import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
 
 export interface VersionConversion {
@@ -16,6 +17,7 @@ export interface VersionConversion {
 const CONVERSIONS: Record<string, VersionConversion> = {
   "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
   "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
+  ...FLOWCONTROL_CONVERSIONS,
 };
 
 export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {

@@ -4,7 +4,7 @@
  * (reservation-keys.ts) are the authority across processes. A write being prepared holds a reservation until its
  * commit (or failure) replaces it.
  */
-import { goStringSlice } from "../../api/_go-text.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { type FieldError, newInvalid } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { formatIPv4, type IPRange, offsetOf, type PortRange } from "./ip-range.ts";

@@ -20,7 +20,10 @@ const service = (name: string, spec: Record<string, unknown> = {}): KubeObject =
 async function setUp() {
   cluster = await testCluster();
   const type = cluster.catalog.byGroupVersionResource("", "v1", "services")!;
-  allocation = await installServiceAllocation(cluster.registry, type, { clusterIPRange: "10.0.0.0/24", nodePortRange: "30000-32767" });
+  allocation = await installServiceAllocation(cluster.registry, cluster.storage, type, {
+    clusterIPRange: "10.0.0.0/24",
+    nodePortRange: "30000-32767",
+  });
   return cluster.registry.store(type);
 }
 
@@ -86,7 +89,7 @@ test("a restarted allocator learns the stored Services and does not hand their I
   const services = await setUp();
   await services.create("default", service("kept", { clusterIP: "10.0.0.7" }));
   allocation!.stop();
-  allocation = await installServiceAllocation(cluster!.registry, services.type, {
+  allocation = await installServiceAllocation(cluster!.registry, cluster!.storage, services.type, {
     clusterIPRange: "10.0.0.0/24",
     nodePortRange: "30000-32767",
   });

@@ -4,7 +4,7 @@
  * as a reservation key; values a commit gives up lose their key, and a periodic repair pass fixes leaks.
  */
 import { collectionPrefix } from "../keys.ts";
-import { followCollection } from "../collection-follow.ts";
+import type { Storage } from "../../storage/storage.ts";
 import type { Registry } from "../registry.ts";
 import type { ResourceType } from "../resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
@@ -12,6 +12,9 @@ import { type IPRange, parsePortRange, parseServiceCIDR, type PortRange } from "
 import { repairReservations } from "./repair.ts";
 import { PendingReleases, releaseReservation, reservationKeysOf } from "./reservation-keys.ts";
 import { reservationHook } from "./reservation-hook.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("service-allocation");
 
 export { parsePortRange, parseServiceCIDR };
 export type { IPRange, PortRange };
@@ -25,27 +28,26 @@ const REPAIR_INTERVAL_MS = 60_000;
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
+/** `storage` is the registry's: the reservations are keys of their own beside the Services. */
 export async function installServiceAllocation(
   registry: Registry,
+  storage: Storage,
   services: ResourceType,
   ranges: { clusterIPRange: string; nodePortRange: string; repairIntervalMs?: number },
 ): Promise<ServiceAllocation> {
-  const { storage } = registry;
   const ipRange = parseServiceCIDR(ranges.clusterIPRange);
   const allocator = new ServiceAllocator(ipRange, parsePortRange(ranges.nodePortRange));
   const releases = new PendingReleases();
   const prefix = collectionPrefix(services, "");
   await repairReservations(storage, prefix);
-  const follow = await followCollection(storage, prefix, (event) => {
+  const follow = await registry.follow(prefix, (event) => {
     const { namespace, name, uid } = event.object.metadata;
     const given = allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);
     for (const key of reservationKeysOf(given)) releases.track(key, releaseReservation(storage, key, String(uid)));
   });
   const unregister = registry.writeHooks.register(services.group, services.resource, reservationHook(storage, allocator, releases));
   const repairs = setInterval(() => {
-    repairReservations(storage, prefix).catch((error) =>
-      console.error("kubun: repairing Service IP reservations failed:", error instanceof Error ? error.message : String(error))
-    );
+    repairReservations(storage, prefix).catch((error) => log.error("repairing Service IP reservations failed", error));
   }, ranges.repairIntervalMs ?? REPAIR_INTERVAL_MS);
   return {
     ipRange,
@@ -56,3 +58,4 @@ export async function installServiceAllocation(
     },
   };
 }
+export { formatIPv4 } from "./ip-range.ts";

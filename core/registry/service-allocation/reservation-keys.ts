@@ -5,6 +5,9 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { isStorageError, type KeyValue, type Storage } from "../../storage/storage.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("service-allocation");
 
 /** A leading "/_" cannot collide with a collection prefix (`/core/...`, `/<group>/...`). */
 export const RESERVATIONS_PREFIX = "/_allocations/";
@@ -77,9 +80,7 @@ export class PendingReleases {
   readonly #inFlight = new Map<string, Promise<void>>();
 
   track(key: string, release: Promise<void>): void {
-    const settled = release.catch((error) =>
-      console.error(`kubun: releasing ${key} failed:`, error instanceof Error ? error.message : String(error))
-    );
+    const settled = release.catch((error) => log.error(`releasing ${key} failed`, error));
     const done = settled.finally(() => {
       if (this.#inFlight.get(key) === done) this.#inFlight.delete(key);
     });

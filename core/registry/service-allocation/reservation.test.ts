@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statusErrorOfAsync } from "../../api/testing.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { ensureSystemNamespaces } from "../../controllers/bootstrap-namespaces.ts";
+import { ensureSystemNamespaces } from "../../controllers/mod.ts";
 import { openSqliteStorage } from "../../storage/sqlite/mod.ts";
 import type { Storage } from "../../storage/storage.ts";
 import { builtInCatalog } from "../catalog.ts";
@@ -32,7 +32,7 @@ async function openProcess(path: string) {
   const storage = openSqliteStorage(path);
   const registry = new Registry(storage);
   await ensureSystemNamespaces(registry, catalog).catch(() => undefined);
-  const allocation: ServiceAllocation = await installServiceAllocation(registry, servicesType, ranges);
+  const allocation: ServiceAllocation = await installServiceAllocation(registry, storage, servicesType, ranges);
   cleanups.push(() => storage.close(), () => allocation.stop());
   return { storage, services: registry.store(servicesType) };
 }
@@ -77,7 +77,7 @@ test("random IPs and node ports handed out by two processes at once never collid
   // 200 of a /24's 254 addresses: picks collide often, so lost claims must be retried with another address.
   const small = await Promise.all([a, b].map(async ({ storage }) => {
     const registry = new Registry(storage);
-    await installServiceAllocation(registry, servicesType, { clusterIPRange: "10.1.0.0/24", nodePortRange: "30000-30249" }).then((
+    await installServiceAllocation(registry, storage, servicesType, { clusterIPRange: "10.1.0.0/24", nodePortRange: "30000-30249" }).then((
       allocation,
     ) => cleanups.push(() => allocation.stop()));
     return registry.store(servicesType);

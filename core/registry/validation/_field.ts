@@ -3,7 +3,7 @@
  * k8s.io/apimachinery/pkg/util/validation/field (Required, Invalid, NotSupported, ...).
  */
 import type { FieldError } from "../../api/errors.ts";
-import { goQuote } from "../../api/_go-text.ts";
+import { goQuote } from "../../api/go-text.ts";
 
 export type Obj = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** Go's `%#v` rendering of the few structured values kube puts into field errors (maps, label selectors, role refs). */
-import { goQuote, goStringSlice } from "../../api/_go-text.ts";
+import { goQuote, goStringSlice } from "../../api/go-text.ts";
 import { list, record, text } from "./_field.ts";
 
 export function goStringMap(value: unknown): string {

@@ -1,6 +1,6 @@
 /** Admission webhook rules (kube's validateRuleWithOperations / validateRule / validateResources). */
 import type { FieldError } from "../../api/errors.ts";
-import { goStringSlice } from "../../api/_go-text.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { invalid, isSet, list, notSupported, record, required, text } from "./_field.ts";
 
 const OPERATIONS = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];

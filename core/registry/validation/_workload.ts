@@ -1,6 +1,6 @@
 /** The selector + pod template rules every replicated workload shares (apps ValidatePodTemplateSpecForReplicaSet and kin). */
 import type { FieldError } from "../../api/errors.ts";
-import { goQuote } from "../../api/_go-text.ts";
+import { goQuote } from "../../api/go-text.ts";
 import { isValidPercent, type IsValidPercentResult } from "./_percent.ts";
 import { immutable, invalid, isSet, nonNegative, notSupported, record, required, stringMap } from "./_field.ts";
 import { goLabelSelector, goStringMap } from "./_go-value.ts";

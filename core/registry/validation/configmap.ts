@@ -1,7 +1,7 @@
 /** v1 ConfigMap (kube's ValidateConfigMap / ValidateConfigMapUpdate): keys, 1 MiB total, `immutable`. */
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { byteLength } from "../../api/_go-text.ts";
+import { byteLength } from "../../api/go-text.ts";
 import { Buffer } from "node:buffer";
 import { deepEqual, forbidden, invalid, invalidEach, record, tooLong } from "./_field.ts";
 import { isConfigMapKey, MAX_DATA_SIZE } from "./_config-key.ts";

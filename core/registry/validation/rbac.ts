@@ -2,7 +2,7 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isDNS1123Subdomain, isValidPathSegmentName } from "../../api/names.ts";
-import { goStringSlice } from "../../api/_go-text.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { deepEqual, invalid, invalidEach, list, notSupported, record, required, text } from "./_field.ts";
 import { goRoleRef } from "./_go-value.ts";
 

@@ -2,7 +2,7 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from "../../api/names.ts";
-import { goStringSlice } from "../../api/_go-text.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { duplicate, forbidden, invalid, invalidEach, isSet, list, notSupported, type Obj, record, required, text } from "./_field.ts";
 import { PORT_PROTOCOLS } from "./_container.ts";
 import { isValidPortNum, validatePortNumOrName } from "./_ports.ts";

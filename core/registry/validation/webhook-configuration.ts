@@ -5,7 +5,7 @@
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { isDNS1035Label, isDNS1123Subdomain } from "../../api/names.ts";
-import { goStringSlice } from "../../api/_go-text.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { duplicate, invalid, isSet, list, notSupported, record, required, text } from "./_field.ts";
 import { validateLabelSelector } from "./_selector.ts";
 import { validateClientConfig } from "./_webhook-client.ts";

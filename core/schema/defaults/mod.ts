@@ -16,7 +16,7 @@ import { AUTOSCALING_DEFAULTERS, AUTOSCALING_V1_DEFAULTERS } from "./autoscaling
 import { BATCH_DEFAULTERS } from "./batch.ts";
 import { CORE_DEFAULTERS } from "./core.ts";
 import { DISCOVERY_DEFAULTERS } from "./discovery.ts";
-import { FLOWCONTROL_DEFAULTERS } from "./flowcontrol.ts";
+import { FLOWCONTROL_DEFAULTERS, FLOWCONTROL_V1BETA3_DEFAULTERS } from "./flowcontrol.ts";
 import { NETWORKING_DEFAULTERS } from "./networking.ts";
 import { POLICY_V1BETA1_DEFAULTERS } from "./policy.ts";
 import { RBAC_DEFAULTERS } from "./rbac.ts";
@@ -36,6 +36,7 @@ export const DEFAULTERS: readonly KindDefaulters[] = [
   AUTOSCALING_V1_DEFAULTERS,
   DISCOVERY_DEFAULTERS,
   FLOWCONTROL_DEFAULTERS,
+  FLOWCONTROL_V1BETA3_DEFAULTERS,
   NETWORKING_DEFAULTERS,
   POLICY_V1BETA1_DEFAULTERS,
   RBAC_DEFAULTERS,
@@ -51,3 +52,4 @@ const BY_KIND: ReadonlyMap<string, Defaulter> = new Map(
 export function applyDefaults(type: ResourceType, obj: KubeObject): void {
   BY_KIND.get(`${type.group}/${type.version}/${type.kind}`)?.(obj);
 }
+export { imageTag } from "./image-pull-policy.ts";

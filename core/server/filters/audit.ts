@@ -21,7 +21,7 @@ import {
   type Stage,
 } from "../../audit/mod.ts";
 import type { UserInfo } from "../../auth/user.ts";
-import { isLongRunning, type RequestInfo } from "../request-info.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 export const AUDIT_ID_HEADER = "Audit-ID";
 
@@ -138,9 +138,9 @@ export async function finishAudit(
     return response;
   }
   const event = audit.event;
-  if (!isLongRunning(info)) await logResponseBody(audit, info, response);
+  if (!isLongRunningRequest(info)) await logResponseBody(audit, info, response);
   event.responseStatus = { ...(event.responseStatus ?? { metadata: {} }), code: response.status };
-  if (!isLongRunning(info) || response.body === null) {
+  if (!isLongRunningRequest(info) || response.body === null) {
     await emit(auditing, audit, "ResponseComplete");
     return response;
   }

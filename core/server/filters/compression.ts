@@ -4,7 +4,7 @@
  * Streams (watch, logs, exec, proxy) are left as they are.
  */
 import { gzipSync } from "node:zlib";
-import { isLongRunning, type RequestInfo } from "../request-info.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -38,7 +38,7 @@ export async function compressedAnswer(
   response: Response,
   remoteGroupVersions: () => { group: string; version: string }[],
 ): Promise<Response> {
-  if (isLongRunning(info) || !acceptsGzip(request.headers.get("accept-encoding"))) return response;
+  if (isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding"))) return response;
   if (remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)) return response;
   return await gzipLargeResponse(response);
 }

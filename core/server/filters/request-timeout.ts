@@ -6,7 +6,7 @@
  */
 import { newBadRequest } from "../../api/errors.ts";
 import { parseGoDuration } from "../../api/go-duration.ts";
-import { isLongRunning, type RequestInfo } from "../request-info.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** WithRequestDeadline's invalidTimeoutInURL. */
 const INVALID_TIMEOUT = "invalid timeout specified in the request URL";
@@ -16,7 +16,7 @@ const INVALID_TIMEOUT = "invalid timeout specified in the request URL";
  * parameter only shortens the server's maximum; 0 or a longer one keeps it. A malformed one is a 400.
  */
 export function requestDeadlineMs(info: RequestInfo, query: URLSearchParams, maximumMs: number): number | undefined {
-  if (isLongRunning(info)) return undefined;
+  if (isLongRunningRequest(info)) return undefined;
   const value = query.get("timeout") ?? "";
   if (value === "") return maximumMs;
   let requestedMs: number;

@@ -4,7 +4,7 @@
  * WithWaitGroup (the server waits for the requests in flight). Health probes, /metrics and kube-apiserver's own
  * loopback client are exempt, as isRequestExemptFromRetryAfter says; long-running requests are not waited for.
  */
-import { isLongRunning, type RequestInfo } from "../request-info.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** pathPrefixesExemptFromRetryAfter. */
 const EXEMPT_PATH_PREFIXES = ["/readyz", "/livez", "/healthz", "/metrics"];
@@ -37,7 +37,7 @@ export class InFlightRequests {
   async serve(request: Request, path: string, info: RequestInfo, next: () => Promise<Response>): Promise<Response> {
     if (isExemptFromRetryAfter(request, path)) return await next();
     if (this.#refusing) return retryAfterResponse();
-    if (isLongRunning(info)) return await next();
+    if (isLongRunningRequest(info)) return await next();
     this.#count++;
     try {
       return await next();

@@ -5,7 +5,7 @@ import type { UserInfo } from "../../auth/user.ts";
 import type { ResourceType } from "../../registry/resource-type.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import type { Storage } from "../../storage/storage.ts";
-import type { WatchBroker } from "../../watch/broker.ts";
+import type { WatchBroker } from "../../watch/mod.ts";
 import type { RequestInfo } from "../request-info.ts";
 import type { EncodeOptions } from "../respond.ts";
 

@@ -4,8 +4,8 @@
  */
 import { newForbidden, newTooManyRequests, type StatusError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "../../controllers/disruption/pdb-status.ts";
-import { podPhase } from "../../controllers/workloads/pod-state.ts";
+import { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "../../controllers/mod.ts";
+import { podPhase } from "../../controllers/workloads/mod.ts";
 import { listObjects } from "../../registry/list.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
 import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";

@@ -20,7 +20,7 @@ export async function readPage(ctx: HandlerContext, options: ListOptions): Promi
   }
   if (!read.continueFrom && read.mode === "exact" && revision < storage.compactedRevision()) throw newListTooOld();
   if (read.continueFrom && read.continueFrom.revision < 0) revision = 0;
-  const matches = selectionOf(ctx.type, options.labelSelector, options.fieldSelector);
+  const matches = selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector);
   const page = await listObjects(ctx.store, {
     namespace: ctx.info.namespace,
     revision,

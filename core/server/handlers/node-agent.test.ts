@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import { newDialBackendError, nodeConnectionInfo } from "./node-agent.ts";
 
 function clientWith(node: KubeObject | null): ReadOnlyClient {

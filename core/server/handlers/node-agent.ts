@@ -6,8 +6,8 @@
  */
 import { newNotFound, newUnknownError, type StatusError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
-import { SIMULATED_NODE_LABEL } from "../../controllers/simulated-nodes/node-object.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
+import { SIMULATED_NODE_LABEL } from "../../controllers/mod.ts";
 import { joinHostPort } from "../../aggregator/backend-request.ts";
 
 const PREFERRED_ADDRESS_TYPES = ["Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "ExternalIP"];

@@ -4,7 +4,7 @@
  */
 import { type FieldError, newBadRequest, newInvalid, newMethodNotSupported } from "../../api/errors.ts";
 import { isPlainObject } from "../../api/types.ts";
-import { bindPod } from "../../controllers/scheduler/binding.ts";
+import { bindPod } from "../../controllers/mod.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";

@@ -8,8 +8,8 @@
 import { decodeBody } from "../../api/decode-body.ts";
 import { isConflict, newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import type { PdbStatus } from "../../controllers/disruption/pdb-status.ts";
-import { isPodReady, podPhase } from "../../controllers/workloads/pod-state.ts";
+import type { PdbStatus } from "../../controllers/mod.ts";
+import { isPodReady, podPhase } from "../../controllers/workloads/mod.ts";
 import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";

@@ -5,10 +5,10 @@
  * node's kubelet cannot be reached, which kube answers with its failed GET.
  */
 import { newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
-import { containerRunning, logUnavailableReason, simulatedLog } from "../../controllers/simulated-nodes/container-logs.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
+import { containerRunning, logUnavailableReason, simulatedLog } from "../../controllers/mod.ts";
 import type { StorageEvent } from "../../storage/storage.ts";
-import type { Watch } from "../../watch/watch.ts";
+import type { Watch } from "../../watch/mod.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";

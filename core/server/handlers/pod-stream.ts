@@ -5,7 +5,7 @@
  * node's kubelet, which kubun does not run, so the answer is kube's failed-dial error.
  */
 import { newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import { isGlobalUnicast, podLocation } from "./proxy-location.ts";
 import { splitProxyPath } from "./proxy.ts";
 

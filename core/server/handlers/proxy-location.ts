@@ -6,7 +6,7 @@
 import { isIP } from "node:net";
 import { newBadRequest, newNotFound, newServiceUnavailable } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import type { Endpoint } from "../../aggregator/endpoint-resolver.ts";
 import { type NodeConnectionInfo, nodeConnectionInfo } from "./node-agent.ts";
 import { splitSchemeNamePort } from "./scheme-name-port.ts";

@@ -7,7 +7,7 @@
  */
 import { joinHostPort, type ProxyClientCertificate } from "../../aggregator/backend-request.ts";
 import { forwardedHeaders, forwardRequest } from "../../aggregator/proxy.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import { respondError } from "../respond.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";

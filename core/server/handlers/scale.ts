@@ -1,10 +1,11 @@
 /**
- * The scale subresource (autoscaling/v1 Scale) of deployments, replicasets, statefulsets and
- * replicationcontrollers: their spec.replicas, status.replicas and selector (kube's ScaleREST in
- * pkg/registry/apps/*\/storage and core/replicationcontroller/storage).
+ * The scale subresource (autoscaling/v1 Scale) of the built-in kinds whose catalog entry has one (deployments,
+ * replicasets, statefulsets and replicationcontrollers in 1.26): their spec.replicas, status.replicas and selector
+ * (kube's ScaleREST in pkg/registry/apps/*\/storage and core/replicationcontroller/storage).
  */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import { selectorText } from "../../api/printers/_format.ts";
+import { selectorText } from "../../api/printers/mod.ts";
+import type { ResourceType } from "../../registry/resource-type.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler } from "./context.ts";
 import { type ScaleAccess, scaleSubresourceHandler } from "./scale-subresource.ts";
@@ -26,13 +27,9 @@ const WORKLOAD_SCALE: ScaleAccess = {
   },
 };
 
-/** The virtual-handler entries that serve `<resource>/scale`. */
-export function scaleHandlers(): [string, Handler][] {
+/** The virtual-handler entries that serve `<resource>/scale` of each of `types` that has that subresource. */
+export function scaleHandlers(types: readonly ResourceType[]): [string, Handler][] {
   const handleScale = scaleSubresourceHandler(() => WORKLOAD_SCALE);
-  return [
-    [virtualHandlerKey("apps", "deployments", "scale"), handleScale],
-    [virtualHandlerKey("apps", "replicasets", "scale"), handleScale],
-    [virtualHandlerKey("apps", "statefulsets", "scale"), handleScale],
-    [virtualHandlerKey("", "replicationcontrollers", "scale"), handleScale],
-  ];
+  return types.filter((type) => type.subresources.some((s) => s.name === "scale"))
+    .map((type) => [virtualHandlerKey(type.group, type.resource, "scale"), handleScale]);
 }

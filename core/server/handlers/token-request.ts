@@ -5,7 +5,7 @@
  */
 import { type FieldError, newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import type { ReadOnlyClient } from "../../auth/read-only-client.ts";
+import type { ReadOnlyClient } from "../../api/client.ts";
 import type { ObjectRef } from "../../auth/service-account/claims.ts";
 import type { SigningKey } from "../../auth/service-account/keys.ts";
 import { signBoundToken } from "../../auth/service-account/sign.ts";

@@ -13,7 +13,7 @@ import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { toWatchEvent } from "../../registry/watch.ts";
 import { isStorageError } from "../../storage/storage.ts";
-import type { Watch, WatchMessage } from "../../watch/watch.ts";
+import type { Watch, WatchMessage } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { parseResourceVersion } from "./get.ts";
@@ -26,7 +26,7 @@ type Frame = { type: string; object: unknown };
 
 export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const options = parseListOptions(ctx.url.searchParams);
-  const selected = selectionOf(ctx.type, options.labelSelector, options.fieldSelector);
+  const selected = selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector);
   // The legacy /watch/.../<name> path watches one object.
   const name = ctx.info.name;
   const matches = name === "" ? selected : (obj: KubeObject) => obj.metadata.name === name && (selected?.(obj) ?? true);

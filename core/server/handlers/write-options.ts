@@ -1,9 +1,9 @@
 /** Query options shared by the writing verbs (spec 4.3, 4.7, 4.8) and the decoding of their bodies. */
 import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
-import { decodeProtobufObject, hasProtobufEncoding, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
+import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
 import { queryBool } from "../../api/query-params.ts";
-import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
+import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -121,7 +121,7 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const contentType = ctx.request.headers.get("content-type");
   if (
-    mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && hasProtobufEncoding(apiVersionOf(ctx.type.group, ctx.type.version), ctx.type.kind)
+    mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && ctx.store.definition.protobuf
   ) {
     const decoded = checkEnvelope(ctx, decodeProtobufBody(bytes));
     ctx.logRequestObject?.(decoded);

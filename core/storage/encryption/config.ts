@@ -1,6 +1,7 @@
 /**
  * --encryption-provider-config: kube's EncryptionConfiguration (apiserver.config.k8s.io/v1, YAML or JSON), checked
- * as kube 1.26's ValidateEncryptionConfiguration, into one PrefixTransformers per resource.
+ * as kube 1.26's ValidateEncryptionConfiguration, into one PrefixTransformers per resource and the KMS plugins'
+ * health probes.
  */
 import { Buffer } from "node:buffer";
 import { readFileSync } from "node:fs";
@@ -10,6 +11,9 @@ import { ConfigFileError, parseConfig } from "../../config/mod.ts";
 import { aescbc, aesgcm, identity, secretbox, type ValueTransformer } from "./providers.ts";
 import { type PrefixedTransformer, PrefixTransformers } from "./prefix-transformers.ts";
 import type { TransformationRecorder } from "./metrics.ts";
+import { KMS_CONFIGURATION, type KmsProvider, kmsProvider } from "./kms/provider.ts";
+import type { KmsProbe } from "./kms/probe.ts";
+import type { KmsPluginImporter } from "./kms/plugin-module.ts";
 
 const AES_KEY_SIZES = [16, 24, 32];
 const SECRETBOX_KEY_SIZES = [32];
@@ -45,7 +49,7 @@ const PROVIDER = v.pipe(
     aesgcm: v.optional(v.looseObject({ keys: keysOf(AES_KEY_SIZES) })),
     secretbox: v.optional(v.looseObject({ keys: keysOf(SECRETBOX_KEY_SIZES) })),
     identity: v.optional(v.looseObject({})),
-    kms: v.optional(v.looseObject({})),
+    kms: v.optional(KMS_CONFIGURATION),
   }),
   // kube's validateSingleProvider.
   v.check(
@@ -85,20 +89,59 @@ function decodeBase64(text: string): Uint8Array | undefined {
 
 const CIPHERS: Record<"aescbc" | "aesgcm" | "secretbox", (secret: Uint8Array) => ValueTransformer> = { aescbc, aesgcm, secretbox };
 
-function transformersOf(provider: Provider, source: string): PrefixedTransformer[] {
+function transformersOf(provider: Provider): PrefixedTransformer[] {
   const [kind] = kindsOf(provider);
   if (kind === "identity") return [{ prefix: "", transformer: identity }];
-  if (kind === "kms") throw new ConfigFileError(`${source}: the kms provider is not available in kubun; use aescbc, aesgcm or secretbox`);
+  if (kind === "kms") throw new Error("kms providers are built by kmsProvider");
   return provider[kind!]!.keys.map((key) => ({
     prefix: `k8s:enc:${kind}:v1:${key.name}:`,
     transformer: CIPHERS[kind!](decodeBase64(key.secret)!),
   }));
 }
 
-/** The transformers by resource as kube names it in the file: `secrets`, `deployments.apps`, `widgets.example.com`. */
-export type EncryptionPlan = Map<string, PrefixTransformers>;
+export interface EncryptionPlan {
+  /** The transformers by resource as kube names it in the file: `secrets`, `deployments.apps`, `widgets.example.com`. */
+  transformers: Map<string, PrefixTransformers>;
+  /** One probe per kms provider in file order (kube's health checks kms-provider-0, -1, ...). */
+  kmsProbes: KmsProbe[];
+  /** Whether only KMS v2 providers are used (kube then names a single check kms-providers). */
+  onlyKmsV2: boolean;
+  /** Closes the KMS plugin connections. */
+  close(): void;
+}
 
-export function readEncryptionConfiguration(path: string, record?: TransformationRecorder): EncryptionPlan {
+export interface EncryptionConfigurationOptions {
+  record?: TransformationRecorder;
+  /** --encryption-provider-config-automatic-reload: KMS v1 names must then be unique too. */
+  reload?: boolean;
+  /** Loads `module://` KMS plugins. */
+  importKmsPlugin?: KmsPluginImporter;
+}
+
+/** kube's validateKMSConfigName uniqueness rule: v2 names always, v1 names when the file is reloaded. */
+function checkUniqueKmsNames(config: { resources: { providers: Provider[] }[] }, path: string, reload: boolean): void {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  config.resources.forEach((entry, i) =>
+    entry.providers.forEach((provider, j) => {
+      if (!provider.kms) return;
+      const { name, apiVersion } = provider.kms;
+      if ((reload || apiVersion !== "v1") && seen.has(name)) {
+        problems.push(
+          `resources[${i}].providers[${j}].kms.name: Invalid value: ${
+            JSON.stringify(name)
+          }: duplicate KMS provider name ${name}, names must be unique`,
+        );
+      }
+      seen.add(name);
+    })
+  );
+  if (problems.length > 0) {
+    throw new ConfigFileError(`error while parsing file ${path}: ${problems.length === 1 ? problems[0] : `[${problems.join(", ")}]`}`);
+  }
+}
+
+export async function readEncryptionConfiguration(path: string, options: EncryptionConfigurationOptions = {}): Promise<EncryptionPlan> {
   let document: unknown;
   try {
     document = parse(readFileSync(path, "utf8"));
@@ -106,14 +149,35 @@ export function readEncryptionConfiguration(path: string, record?: Transformatio
     throw new ConfigFileError(`error while parsing file ${path}: ${(error as Error).message}`, { cause: error });
   }
   const config = parseConfig(ENCRYPTION_CONFIGURATION, document, `error while parsing file ${path}`);
-  const plan: EncryptionPlan = new Map();
-  for (const [index, entry] of config.resources.entries()) {
-    const transformers = new PrefixTransformers(
-      entry.providers.flatMap((provider, j) => transformersOf(provider, `${path}: resources[${index}].providers[${j}]`)),
-      record,
-    );
-    // The first entry naming a resource wins, as kube's resource-to-transformer map is filled in order.
-    for (const resource of entry.resources) if (!plan.has(resource)) plan.set(resource, transformers);
+  checkUniqueKmsNames(config, path, options.reload ?? false);
+  const transformers = new Map<string, PrefixTransformers>();
+  const kms: KmsProvider[] = [];
+  const close = () => kms.forEach((provider) => provider.close());
+  try {
+    for (const entry of config.resources) {
+      const prefixed: PrefixedTransformer[] = [];
+      for (const provider of entry.providers) {
+        if (!provider.kms) {
+          prefixed.push(...transformersOf(provider));
+          continue;
+        }
+        const built = await kmsProvider(provider.kms, options.importKmsPlugin);
+        kms.push(built);
+        prefixed.push(built.prefixed);
+      }
+      const resourceTransformers = new PrefixTransformers(prefixed, options.record);
+      // The first entry naming a resource wins, as kube's resource-to-transformer map is filled in order.
+      for (const resource of entry.resources) if (!transformers.has(resource)) transformers.set(resource, resourceTransformers);
+    }
+  } catch (error) {
+    close();
+    throw new ConfigFileError(`error while building transformers: ${(error as Error).message}`, { cause: error });
   }
-  return plan;
+  const apiVersions = new Set(config.resources.flatMap((entry) => entry.providers.flatMap((p) => (p.kms ? [p.kms.apiVersion] : []))));
+  return {
+    transformers,
+    kmsProbes: kms.map((provider) => provider.probe),
+    onlyKmsV2: apiVersions.has("v2") && !apiVersions.has("v1"),
+    close,
+  };
 }

@@ -3,11 +3,15 @@
  * controller's reload counters of 1.26), registered on the server's /metrics registry.
  */
 import { Counter, Histogram, type Registry } from "prom-client";
+import { grpcCodeOf } from "./kms/grpc-error.ts";
 
 export type TransformationType = "from_storage" | "to_storage";
 
-/** kube's RecordTransformation: prefix "identity" for the identity provider, "unknown" when no prefix matched. */
-export type TransformationRecorder = (type: TransformationType, prefix: string, seconds: number, failed: boolean) => void;
+/**
+ * kube's RecordTransformation: prefix "identity" for the identity provider, "unknown" when no prefix matched;
+ * `error` is the failure, undefined on success.
+ */
+export type TransformationRecorder = (type: TransformationType, prefix: string, seconds: number, error?: unknown) => void;
 
 export interface EncryptionMetrics {
   recordTransformation: TransformationRecorder;
@@ -43,10 +47,11 @@ export function encryptionMetrics(registry: Registry): EncryptionMetrics {
     registers,
   });
   return {
-    recordTransformation(type, prefix, seconds, failed) {
-      // kube's getErrorCode: "OK", or "unknown-non-grpc" for failures outside a KMS call.
-      operations.inc({ transformation_type: type, transformer_prefix: prefix, status: failed ? "unknown-non-grpc" : "OK" });
-      if (!failed) durations.observe({ transformation_type: type, transformer_prefix: prefix }, seconds);
+    recordTransformation(type, prefix, seconds, error) {
+      // kube's getErrorCode: "OK", the gRPC code of a failed KMS plugin call, or "unknown-non-grpc".
+      const status = error === undefined ? "OK" : grpcCodeOf(error) ?? "unknown-non-grpc";
+      operations.inc({ transformation_type: type, transformer_prefix: prefix, status });
+      if (error === undefined) durations.observe({ transformation_type: type, transformer_prefix: prefix }, seconds);
     },
     recordReload: (succeeded) => (succeeded ? reloadSuccesses : reloadFailures).inc(),
   };

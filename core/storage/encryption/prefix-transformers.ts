@@ -6,18 +6,32 @@
  */
 import { performance } from "node:perf_hooks";
 import type { TransformationRecorder } from "./metrics.ts";
-import type { ValueTransformer } from "./providers.ts";
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A provider's transformer: the local ciphers answer at once, KMS envelopes may have to ask their plugin. */
+export interface StorageTransformer {
+  /** The stored bytes after the prefix → the value; fails when they do not decrypt. */
+  fromStorage(data: Uint8Array, key: string): MaybePromise<Uint8Array>;
+  toStorage(value: Uint8Array, key: string): MaybePromise<Uint8Array>;
+}
 
 export interface PrefixedTransformer {
-  /** `k8s:enc:<provider>:v1:<key name>:`, or "" for identity. */
+  /** `k8s:enc:<provider>:v1:<key name>:` (`k8s:enc:kms:v1:<name>:` for KMS), or "" for identity. */
   prefix: string;
-  transformer: ValueTransformer;
+  transformer: StorageTransformer;
 }
 
 export interface ReadResult {
   value: Uint8Array;
   /** Written by another than the first provider: a rewrite would store it with the current one. */
   stale: boolean;
+}
+
+/** Runs `next` on the value now, or once the promise settles; a synchronous failure stays synchronous. */
+export function then<T, U>(value: MaybePromise<T>, next: (value: T) => U, failed: (error: unknown) => never): MaybePromise<U> {
+  if (value instanceof Promise) return value.then(next, failed);
+  return next(value);
 }
 
 export class PrefixTransformers {
@@ -33,45 +47,64 @@ export class PrefixTransformers {
     this.#prefixes = transformers.map(({ prefix }) => new TextEncoder().encode(prefix));
   }
 
-  toStorage(value: Uint8Array, key: string): Uint8Array {
+  toStorage(value: Uint8Array, key: string): MaybePromise<Uint8Array> {
     const first = this.#transformers[0]!;
+    const prefix = this.#prefixes[0]!;
     const started = performance.now();
-    let body: Uint8Array;
+    const fail = (error: unknown): never => {
+      this.#record("to_storage", first.prefix, 0, error);
+      throw error;
+    };
+    let body: MaybePromise<Uint8Array>;
     try {
       body = first.transformer.toStorage(value, key);
     } catch (error) {
-      this.#record("to_storage", first.prefix, 0, true);
-      throw error;
+      return fail(error);
     }
-    this.#record("to_storage", first.prefix, (performance.now() - started) / 1000, false);
-    const stored = new Uint8Array(this.#prefixes[0]!.length + body.length);
-    stored.set(this.#prefixes[0]!);
-    stored.set(body, this.#prefixes[0]!.length);
-    return stored;
+    return then(body, (sealed) => {
+      this.#record("to_storage", first.prefix, (performance.now() - started) / 1000);
+      const stored = new Uint8Array(prefix.length + sealed.length);
+      stored.set(prefix);
+      stored.set(sealed, prefix.length);
+      return stored;
+    }, fail);
   }
 
-  fromStorage(data: Uint8Array, key: string): ReadResult {
+  fromStorage(data: Uint8Array, key: string): MaybePromise<ReadResult> {
     const started = performance.now();
     let firstError: Error | undefined;
     for (const [index, { prefix, transformer }] of this.#transformers.entries()) {
       const bytes = this.#prefixes[index]!;
       if (!startsWith(data, bytes)) continue;
       const label = prefix === "" ? "identity" : prefix;
-      try {
-        const value = transformer.fromStorage(data.subarray(bytes.length), key);
-        this.#record("from_storage", label, (performance.now() - started) / 1000, false);
+      const succeeded = (value: Uint8Array): ReadResult => {
+        this.#record("from_storage", label, (performance.now() - started) / 1000);
         return { value, stale: index !== 0 };
-      } catch (error) {
-        // Only the identity provider gives way to the providers after it; a key that fails to decrypt is final.
-        if (prefix !== "") {
-          this.#record("from_storage", label, 0, true);
+      };
+      // Only the identity provider gives way to the providers after it; a key that fails to decrypt is final.
+      if (prefix !== "") {
+        const fail = (error: unknown): never => {
+          this.#record("from_storage", label, 0, error);
           throw error;
+        };
+        let opened: MaybePromise<Uint8Array>;
+        try {
+          opened = transformer.fromStorage(data.subarray(bytes.length), key);
+        } catch (error) {
+          return fail(error);
         }
+        return then(opened, succeeded, fail);
+      }
+      try {
+        // The identity provider is synchronous.
+        return succeeded(transformer.fromStorage(data, key) as Uint8Array);
+      } catch (error) {
         firstError ??= error as Error;
       }
     }
-    this.#record("from_storage", "unknown", 0, true);
-    throw firstError ?? new Error("no matching prefix found");
+    const failure = firstError ?? new Error("no matching prefix found");
+    this.#record("from_storage", "unknown", 0, failure);
+    throw failure;
   }
 }
 

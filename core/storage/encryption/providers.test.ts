@@ -61,6 +61,15 @@ test("aesgcm binds the value to its storage key (kube's authenticated data) and 
   expect(() => gcm.fromStorage(sealed, KEY)).toThrow("cipher: message authentication failed");
 });
 
+// kube's aes_test.go TestGCMLegacyDataCompatibility: a value recorded from kube's NewGCMTransformer (key
+// "snorlax_awesomes", authenticated data "bamboo"); written out here as hex.
+test("aesgcm decodes kube's recorded GCM ciphertext (aes_test.go TestGCMLegacyDataCompatibility)", () => {
+  const recorded = Buffer.from("9f27c8fcea8a58c467d8e437dbf2d85955f9b4bd912f4ef967d788a0cb07797dac0a3f0a0845605ca85ac8562b4ae1", "hex");
+  const gcm = aesgcm(bytes("snorlax_awesomes"));
+  expect(text(gcm.fromStorage(new Uint8Array(recorded), "bamboo"))).toBe("pandas are the best");
+  expect(() => gcm.fromStorage(new Uint8Array(recorded), "panda")).toThrow("cipher: message authentication failed");
+});
+
 test("secretbox is a 24-byte nonce and an XSalsa20-Poly1305 box; another key cannot open it", () => {
   const secret = randomBytes(32);
   const sealed = secretbox(secret).toStorage(bytes("value"), KEY);

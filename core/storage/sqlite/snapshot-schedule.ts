@@ -1,13 +1,13 @@
 /**
  * Scheduled snapshots with retention, as k3s's `--etcd-snapshot-schedule-cron` / `--etcd-snapshot-retention` /
  * `--etcd-snapshot-dir`: at each activation of the cron schedule (robfig/cron syntax, core/api/cron.ts) the live
- * database is copied with saveSnapshot to `kubun-snapshot-<unix seconds>.db`, and only the newest `retention`
- * such files are kept.
+ * database is copied with saveSnapshot to `kubun-snapshot-<unix seconds>.db` on a worker thread (the copy reads
+ * the whole database), and only the newest `retention` such files are kept.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type CronSchedule, nextScheduleTime, parseCronSchedule } from "../../api/cron.ts";
-import { saveSnapshot } from "./snapshot.ts";
+import { saveSnapshotOffThread } from "./snapshot-off-thread.ts";
 
 export interface SnapshotScheduleOptions {
   /** A cron schedule; "" disables scheduled snapshots. */
@@ -45,16 +45,16 @@ export function scheduleSnapshots(dbPath: string, options: SnapshotScheduleOptio
   const now = options.now ?? Date.now;
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const take = () => {
+  const take = async () => {
     const file = join(options.dir, `kubun-snapshot-${Math.floor(now() / 1000)}.db`);
     try {
-      const status = saveSnapshot(dbPath, file);
+      const status = await saveSnapshotOffThread(dbPath, file);
       const removed = pruneSnapshots(options.dir, options.retention);
       options.log(
-        `kubun: saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
+        `saved snapshot ${file} at revision ${status.revision}${removed.length > 0 ? `, removed ${removed.join(", ")}` : ""}`,
       );
     } catch (error) {
-      options.log(`kubun: scheduled snapshot ${file} failed: ${(error as Error).message}`);
+      options.log(`scheduled snapshot ${file} failed: ${(error as Error).message}`);
     }
   };
   const arm = (after: number) => {
@@ -62,7 +62,7 @@ export function scheduleSnapshots(dbPath: string, options: SnapshotScheduleOptio
     if (next === null) return;
     const wait = next - now();
     timer = setTimeout(() => {
-      if (wait <= MAX_TIMER_MS) take();
+      if (wait <= MAX_TIMER_MS) void take();
       arm(wait <= MAX_TIMER_MS ? next : now());
     }, Math.max(0, Math.min(wait, MAX_TIMER_MS)));
     // Snapshots never keep a stopping process alive.

@@ -31,11 +31,14 @@ import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
 import { initializeSchema, type Revisions, type Synchronous } from "./schema.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
 import { applyWriteBatch } from "./write-batch.ts";
+import { logger } from "../../log/mod.ts";
+
+const log = logger("storage");
 
 export interface SqliteStorageOptions {
   /** FULL (default) syncs every commit; NORMAL may lose the last commits on power loss, not on a crash. */
   synchronous?: Synchronous;
-  /** Told when a subscriber throws (the event stays committed and other subscribers still get it); default console.error. */
+  /** Told when a subscriber throws (the event stays committed and other subscribers still get it); default the log. */
   onSubscriberError?: (error: unknown) => void;
   /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
   foreignCommitPollMs?: number;
@@ -69,7 +72,7 @@ export class SqliteStorage implements Storage {
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onSubscriberError = options.onSubscriberError ??
-      ((error) => console.error("storage: a subscriber threw", error));
+      ((error) => log.error("a storage subscriber threw", error));
     this.#dispatchedRevision = this.#revisions.current;
     this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
       intervalMs: options.foreignCommitPollMs ?? 50,
@@ -271,7 +274,7 @@ export class SqliteStorage implements Storage {
 const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
 const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
 const reportLostEvents = (from: number, to: number) =>
-  console.error(
-    `storage: revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`,
+  log.warning(
+    `revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`,
   );
 const closedError = () => new StorageError("Closed", "storage is closed");

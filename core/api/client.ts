@@ -1,0 +1,31 @@
+/** The read-only client contract plugins and in-process readers get: get, list and follow any served type. */
+import type { KubeObject } from "./types.ts";
+
+export interface ObjectReference {
+  group: string;
+  version: string;
+  resource: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface CollectionEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  object: KubeObject;
+}
+
+export interface CollectionFollow {
+  stop(): void;
+}
+
+export interface ReadOnlyClient {
+  /** The object, or null when it does not exist. */
+  get(ref: ObjectReference): Promise<KubeObject | null>;
+  /** Every object of the type, in one namespace or all. */
+  list(ref: Omit<ObjectReference, "name">): Promise<KubeObject[]>;
+  /**
+   * Every object of the type (all namespaces) as ADDED, then each change, synchronously after its commit.
+   * Resolves once the current objects have been handed over.
+   */
+  watch(ref: Omit<ObjectReference, "name" | "namespace">, onEvent: (event: CollectionEvent) => void): Promise<CollectionFollow>;
+}

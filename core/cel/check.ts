@@ -1,0 +1,219 @@
+/**
+ * What cel-go's checker refuses in a rule, over kube's types of the schema (model.SchemaDeclType): undeclared
+ * identifiers and functions, fields an object does not declare, field selection on scalars, constant regular
+ * expressions RE2 cannot parse, and rules whose result is known not to be a bool. Arguments are not matched
+ * against overloads: calls that no overload takes fail when evaluated, with cel-go's runtime message.
+ */
+import type { parse } from "@bufbuild/cel";
+import { ruleEnv } from "./env.ts";
+import { escapePropertyName } from "./escape.ts";
+import { compileRE2 } from "./library/mod.ts";
+import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
+import { methodError, operatorResult } from "./operators.ts";
+import { hasDeclType } from "./values.ts";
+
+type Parsed = ReturnType<typeof parse>;
+type Expr = Parsed["expr"];
+
+export type CelType =
+  | { kind: "dyn" | "bool" | "int" | "uint" | "double" | "string" | "bytes" | "null_type" | "timestamp" | "duration" | "type" }
+  | { kind: "list"; elem: CelType }
+  | { kind: "map"; value: CelType }
+  | { kind: "object"; schema: RuleSchema };
+
+const DYN: CelType = { kind: "dyn" };
+const BOOL: CelType = { kind: "bool" };
+const TYPE_NAMES = new Set(["int", "uint", "double", "string", "bool", "bytes", "list", "map", "null_type", "type", "dyn"]);
+const BOOL_FUNCTIONS = new Set([
+  "matches",
+  "startsWith",
+  "endsWith",
+  "contains",
+  "isSorted",
+  "isURL",
+  "@in",
+  "@not_strictly_false",
+  "!_",
+  "_&&_",
+  "_||_",
+  "_==_",
+  "_!=_",
+  "_<_",
+  "_<=_",
+  "_>_",
+  "_>=_",
+]);
+const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
+const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
+
+/** kube's CEL type of a schema node. */
+export function schemaCelType(schema: RuleSchema, resourceRoot = false): CelType {
+  if (schema["x-kubernetes-int-or-string"]) return DYN;
+  switch (schema.type) {
+    case "integer":
+      return { kind: "int" };
+    case "number":
+      return { kind: "double" };
+    case "boolean":
+      return BOOL;
+    case "string": {
+      const byFormat = { byte: "bytes", duration: "duration", date: "timestamp", "date-time": "timestamp" } as const;
+      return { kind: byFormat[schema.format as keyof typeof byFormat] ?? "string" };
+    }
+    case "array":
+      return { kind: "list", elem: schema.items ? schemaCelType(schema.items, schema.items["x-kubernetes-embedded-resource"]) : DYN };
+    case "object": {
+      const values = mapValueSchema(schema);
+      if (!isFieldObject(schema) && values) return { kind: "map", value: schemaCelType(values, values["x-kubernetes-embedded-resource"]) };
+      return { kind: "object", schema: resourceRoot ? withTypeAndObjectMeta(schema) : schema };
+    }
+  }
+  return DYN;
+}
+
+function fieldType(schema: RuleSchema, field: string): CelType | undefined {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (escapePropertyName(name) === field && hasDeclType(property)) {
+      return schemaCelType(property, property["x-kubernetes-embedded-resource"]);
+    }
+  }
+  return undefined;
+}
+
+export interface CheckIssue {
+  message: string;
+  offset: number;
+  /** A constant regular expression that does not parse: cel-go fails when it builds the program, not the checker. */
+  program?: boolean;
+}
+
+class RuleChecker {
+  readonly issues: CheckIssue[] = [];
+  readonly #positions: Record<string, number>;
+  readonly #source: string;
+
+  constructor(positions: Record<string, number>, source: string) {
+    this.#positions = positions;
+    this.#source = source;
+  }
+
+  #fail(expr: Expr, message: string, program = false): CelType {
+    let offset = this.#positions[String(expr.id)] ?? 0;
+    // cel-go places a call at its opening parenthesis.
+    if (expr.exprKind.case === "callExpr" && /^[a-zA-Z]/.test(expr.exprKind.value.function)) {
+      const paren = this.#source.indexOf("(", offset);
+      if (paren >= 0) offset = paren;
+    }
+    this.issues.push({ message, offset, program });
+    return DYN;
+  }
+
+  check(expr: Expr, scope: Map<string, CelType>): CelType {
+    const kind = expr.exprKind;
+    switch (kind.case) {
+      case "constExpr": {
+        const names = {
+          boolValue: "bool",
+          int64Value: "int",
+          uint64Value: "uint",
+          doubleValue: "double",
+          stringValue: "string",
+          bytesValue: "bytes",
+          nullValue: "null_type",
+        } as const;
+        return { kind: names[kind.value.constantKind.case as keyof typeof names] ?? "dyn" } as CelType;
+      }
+      case "identExpr": {
+        const found = scope.get(kind.value.name);
+        if (found) return found;
+        if (TYPE_NAMES.has(kind.value.name)) return { kind: "type" };
+        return this.#fail(expr, `undeclared reference to '${kind.value.name}' (in container '')`);
+      }
+      case "selectExpr": {
+        const operand = this.check(kind.value.operand!, scope);
+        const result = this.#select(expr, operand, kind.value.field);
+        return kind.value.testOnly ? BOOL : result;
+      }
+      case "callExpr":
+        return this.#call(expr, kind.value, scope);
+      case "listExpr": {
+        const elems = kind.value.elements.map((e) => this.check(e, scope));
+        // HomogeneousAggregateLiterals: every element of a list literal has the first one's type.
+        const first = elems.find((elem) => elem.kind !== "dyn");
+        elems.forEach((elem, i) => {
+          if (first && elem.kind !== "dyn" && elem.kind !== first.kind && SCALAR_KINDS.has(elem.kind) && SCALAR_KINDS.has(first.kind)) {
+            this.#fail(kind.value.elements[i], `expected type '${first.kind}' but found '${elem.kind}'`);
+          }
+        });
+        return { kind: "list", elem: first ?? DYN };
+      }
+      case "structExpr":
+        for (const entry of kind.value.entries) {
+          if (entry.keyKind.case === "mapKey") this.check(entry.keyKind.value, scope);
+          if (entry.value) this.check(entry.value, scope);
+        }
+        return { kind: "map", value: DYN };
+      case "comprehensionExpr": {
+        const c = kind.value;
+        const range = this.check(c.iterRange!, scope);
+        const elem = range.kind === "list" ? range.elem : range.kind === "map" ? { kind: "string" } as CelType : DYN;
+        const accu = this.check(c.accuInit!, scope);
+        const inner = new Map([...scope, [c.iterVar, elem], [c.accuVar, accu]]);
+        this.check(c.loopCondition!, inner);
+        this.check(c.loopStep!, inner);
+        return this.check(c.result!, new Map([...scope, [c.accuVar, accu]]));
+      }
+    }
+    return DYN;
+  }
+
+  #select(expr: Expr, operand: CelType, field: string): CelType {
+    switch (operand.kind) {
+      case "object":
+        return fieldType(operand.schema, field) ?? this.#fail(expr, `undefined field '${field}'`);
+      case "map":
+        return operand.value;
+      case "dyn":
+        return DYN;
+    }
+    return this.#fail(expr, `type '${operand.kind === "list" ? "list" : operand.kind}' does not support field selection`);
+  }
+
+  #call(expr: Expr, call: { function: string; target?: Expr; args: Expr[] }, scope: Map<string, CelType>): CelType {
+    const target = call.target ? this.check(call.target, scope) : undefined;
+    const args = call.args.map((arg) => this.check(arg, scope));
+    const name = call.function;
+    const operator = /^[_@!-]/.test(name);
+    if (!operator && !ruleEnv.funcs.find(name)) return this.#fail(expr, `undeclared reference to '${name}' (in container '')`);
+    const pattern = call.args[REGEX_FUNCTIONS.has(name) ? (call.target ? 0 : 1) : -1]?.exprKind;
+    if (pattern?.case === "constExpr" && pattern.value.constantKind.case === "stringValue") {
+      try {
+        compileRE2(pattern.value.constantKind.value, "");
+      } catch (e) {
+        return this.#fail(expr, (e as Error).message, true);
+      }
+    }
+    const mismatch = target && methodError(name, target, args);
+    if (mismatch) return this.#fail(expr, mismatch);
+    const typed = operatorResult(name, args);
+    if (typeof typed === "string") return this.#fail(expr, typed);
+    if (typed) return typed;
+    if (BOOL_FUNCTIONS.has(name) || name.startsWith("@")) return BOOL;
+    if (name === "size" || name === "indexOf" || name === "lastIndexOf") return { kind: "int" };
+    if (["_+_", "_-_", "_*_", "_/_", "_%_", "-_"].includes(name)) return args[0] ?? DYN;
+    if (name === "_?_:_") return args[1] ?? DYN;
+    if (name === "_[_]") return args[0]?.kind === "list" ? args[0].elem : args[0]?.kind === "map" ? args[0].value : DYN;
+    if (["lowerAscii", "upperAscii", "trim", "replace", "substring", "charAt", "join", "string", "find"].includes(name)) {
+      return { kind: "string" };
+    }
+    if (target?.kind === "list" && ["min", "max", "sum"].includes(name)) return target.elem;
+    return DYN;
+  }
+}
+
+/** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, and its result type. */
+export function checkRule(parsed: Parsed, source: string, self: CelType): { issues: CheckIssue[]; result: CelType } {
+  const checker = new RuleChecker(parsed.sourceInfo?.positions ?? {}, source);
+  const result = checker.check(parsed.expr, new Map([["self", self], ["oldSelf", self]]));
+  return { issues: checker.issues, result };
+}

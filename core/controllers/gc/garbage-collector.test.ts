@@ -1,0 +1,39 @@
+/** The garbage collector as kube-controller-manager runs it, through the in-process server (core/server/testing.ts). */
+import { afterAll, expect, test } from "bun:test";
+import { startInProcess } from "../../server/testing.ts";
+
+const server = await startInProcess(["--controllers=garbagecollector"]);
+afterAll(() => server.stop());
+
+async function gone(path: string): Promise<boolean> {
+  for (let tries = 0; tries < 200; tries++) {
+    if ((await server.request("GET", path)).status === 404) return true;
+    await Bun.sleep(25);
+  }
+  return false;
+}
+
+async function createOwnerAndDependent(suffix: string): Promise<void> {
+  const owner = await server.json("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name: `owner-${suffix}` } } });
+  const ownerRef = { apiVersion: "v1", kind: "ConfigMap", name: `owner-${suffix}`, uid: owner.body.metadata.uid };
+  const dependent = { metadata: { name: `dependent-${suffix}`, ownerReferences: [ownerRef] } };
+  expect((await server.json("POST", "/api/v1/namespaces/default/configmaps", { body: dependent })).status).toBe(201);
+}
+
+test("attemptToDeleteItem: deleting an owner in the background removes its dependents", async () => {
+  await createOwnerAndDependent("bg");
+  expect((await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-bg")).status).toBe(200);
+  expect(await gone("/api/v1/namespaces/default/configmaps/dependent-bg")).toBe(true);
+});
+
+test("orphanDependents: propagationPolicy=Orphan strips the owner reference and keeps the dependent", async () => {
+  await createOwnerAndDependent("orphan");
+  const deleted = await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-orphan", {
+    body: { kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Orphan" },
+  });
+  expect(deleted.status).toBe(200);
+  expect(await gone("/api/v1/namespaces/default/configmaps/owner-orphan")).toBe(true);
+  const dependent = await server.json("GET", "/api/v1/namespaces/default/configmaps/dependent-orphan");
+  expect(dependent.status).toBe(200);
+  expect(dependent.body.metadata.ownerReferences).toBeUndefined();
+});

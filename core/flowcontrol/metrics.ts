@@ -1,0 +1,102 @@
+/** The apiserver_flowcontrol_* series (names, help, labels and buckets of k8s.io/apiserver pkg/util/flowcontrol/metrics). */
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { RejectReason } from "./queue-set.ts";
+
+const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
+
+type Labelled<T> = { inc(value?: number): void; dec?(value?: number): void } & T;
+
+export class FlowControlMetrics {
+  readonly #rejected: Counter<"priority_level" | "flow_schema" | "reason">;
+  readonly #dispatched: Counter<"priority_level" | "flow_schema">;
+  readonly #inQueue: Gauge<"priority_level" | "flow_schema">;
+  readonly #executing: Gauge<"priority_level" | "flow_schema">;
+  readonly #wait: Histogram<"priority_level" | "flow_schema" | "execute">;
+  readonly #limit: Gauge<"priority_level">;
+  /** Label children per priority level and FlowSchema, so a request does not build label objects. */
+  readonly #children = new Map<string, { dispatched: Labelled<object>; inQueue: Labelled<object>; executing: Labelled<object> }>();
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    const pair = ["priority_level", "flow_schema"] as const;
+    this.#rejected = new Counter({
+      name: "apiserver_flowcontrol_rejected_requests_total",
+      help: "Number of requests rejected by API Priority and Fairness subsystem",
+      labelNames: [...pair, "reason"],
+      registers,
+    });
+    this.#dispatched = new Counter({
+      name: "apiserver_flowcontrol_dispatched_requests_total",
+      help: "Number of requests executed by API Priority and Fairness subsystem",
+      labelNames: pair,
+      registers,
+    });
+    this.#inQueue = new Gauge({
+      name: "apiserver_flowcontrol_current_inqueue_requests",
+      help: "Number of requests currently pending in queues of the API Priority and Fairness subsystem",
+      labelNames: pair,
+      registers,
+    });
+    this.#executing = new Gauge({
+      name: "apiserver_flowcontrol_current_executing_requests",
+      help:
+        "Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem",
+      labelNames: pair,
+      registers,
+    });
+    this.#wait = new Histogram({
+      name: "apiserver_flowcontrol_request_wait_duration_seconds",
+      help: "Length of time a request spent waiting in its queue",
+      labelNames: [...pair, "execute"],
+      buckets: WAIT_BUCKETS,
+      registers,
+    });
+    this.#limit = new Gauge({
+      name: "apiserver_flowcontrol_request_concurrency_limit",
+      help: "Shared concurrency limit in the API Priority and Fairness subsystem",
+      labelNames: ["priority_level"],
+      registers,
+    });
+  }
+
+  #of(priorityLevel: string, flowSchema: string) {
+    const key = `${priorityLevel}\0${flowSchema}`;
+    let children = this.#children.get(key);
+    if (!children) {
+      const labels = { priority_level: priorityLevel, flow_schema: flowSchema };
+      children = {
+        dispatched: this.#dispatched.labels(labels),
+        inQueue: this.#inQueue.labels(labels),
+        executing: this.#executing.labels(labels),
+      };
+      this.#children.set(key, children);
+    }
+    return children;
+  }
+
+  queued(priorityLevel: string, flowSchema: string, delta: 1 | -1): void {
+    this.#of(priorityLevel, flowSchema).inQueue.inc(delta);
+  }
+
+  /** A request starts executing; the returned function ends it. `waitedSeconds` is undefined when it never queued. */
+  dispatched(priorityLevel: string, flowSchema: string, waitedSeconds: number | undefined): () => void {
+    const children = this.#of(priorityLevel, flowSchema);
+    children.dispatched.inc();
+    children.executing.inc();
+    if (waitedSeconds !== undefined) {
+      this.#wait.observe({ priority_level: priorityLevel, flow_schema: flowSchema, execute: "true" }, waitedSeconds);
+    }
+    return () => children.executing.inc(-1);
+  }
+
+  rejected(priorityLevel: string, flowSchema: string, reason: RejectReason, waitedSeconds: number | undefined): void {
+    this.#rejected.inc({ priority_level: priorityLevel, flow_schema: flowSchema, reason });
+    if (waitedSeconds !== undefined) {
+      this.#wait.observe({ priority_level: priorityLevel, flow_schema: flowSchema, execute: "false" }, waitedSeconds);
+    }
+  }
+
+  concurrencyLimit(priorityLevel: string, limit: number): void {
+    this.#limit.set({ priority_level: priorityLevel }, limit);
+  }
+}

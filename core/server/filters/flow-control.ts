@@ -1,0 +1,104 @@
+/**
+ * Overload protection at kube's place in the chain (after impersonation, before authorization): either
+ * kube's WithMaxInFlightLimit (--enable-priority-and-fairness=false) or WithPriorityAndFairness. Both answer an
+ * overload with kube's tooManyRequests: 429, `Retry-After: 1` and a plain-text body. Long-running requests
+ * (kube's BasicLongRunningRequestCheck) are not limited, except that APF admits a watch and holds its seat until
+ * the watch has started.
+ */
+import type { UserInfo } from "../../auth/user.ts";
+import type { FlowControl } from "../../flowcontrol/mod.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
+import { withHeader } from "../respond.ts";
+
+/**
+ * Serves the request within the limits, or answers 429. `onResponseDone` (the listener's) tells when the response
+ * has been written out: a seat is held until then, as kube's filters hold it until the handler returns; without it
+ * the seat is freed once the response starts.
+ */
+export type RequestLimiter = (
+  request: Request,
+  info: RequestInfo,
+  user: UserInfo,
+  serve: () => Promise<Response>,
+  onResponseDone?: (callback: () => void) => void,
+) => Promise<Response>;
+
+/** Frees `release` when the response is written out, or at once when it failed or nobody reports the end. */
+async function servedHolding(
+  serve: () => Promise<Response>,
+  release: () => void,
+  onResponseDone?: (callback: () => void) => void,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await serve();
+  } catch (error) {
+    release();
+    throw error;
+  }
+  if (onResponseDone) onResponseDone(release);
+  else release();
+  return response;
+}
+
+const SYSTEM_MASTERS = "system:masters";
+/** kube's nonMutatingRequestVerbs. */
+const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
+export const FLOW_SCHEMA_UID_HEADER = "X-Kubernetes-PF-FlowSchema-UID";
+export const PRIORITY_LEVEL_UID_HEADER = "X-Kubernetes-PF-PriorityLevel-UID";
+
+/** kube's tooManyRequests (maxinflight.go), written through Go's http.Error. */
+export function tooManyRequests(): Response {
+  return new Response("Too many requests, please try again later.\n", {
+    status: 429,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff", "Retry-After": "1" },
+  });
+}
+
+/**
+ * kube's WithMaxInFlightLimit: read-only (get, list, watch) and mutating requests each have their own limit (0: no
+ * limit); a request over its limit is refused unless its user is in system:masters, which is always served.
+ */
+export function maxInFlightLimiter(limits: { readOnly: number; mutating: number }): RequestLimiter | undefined {
+  if (limits.readOnly === 0 && limits.mutating === 0) return undefined;
+  const inFlight = { readOnly: 0, mutating: 0 };
+  return async (_request, info, user, serve, onResponseDone) => {
+    if (isLongRunningRequest(info)) return await serve();
+    const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
+    if (limits[kind] === 0) return await serve();
+    if (inFlight[kind] >= limits[kind]) return user.groups.includes(SYSTEM_MASTERS) ? await serve() : tooManyRequests();
+    inFlight[kind]++;
+    let released = false;
+    const release = () => {
+      if (!released) inFlight[kind]--;
+      released = true;
+    };
+    return await servedHolding(serve, release, onResponseDone);
+  };
+}
+
+/** kube's WithPriorityAndFairness: classify, wait for a seat, serve; the answer names the FlowSchema and level by UID. */
+export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLimiter {
+  return async (request, info, user, serve, onResponseDone) => {
+    if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
+    const admission = await flowControl.admit({
+      username: user.username,
+      groups: user.groups,
+      isResourceRequest: info.isResourceRequest,
+      verb: info.verb,
+      apiGroup: info.apiGroup,
+      apiVersion: info.apiGroup ? `${info.apiGroup}/${info.apiVersion}` : info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      namespace: info.namespace,
+      name: info.name,
+      path: info.path,
+    }, () => request.signal);
+    // A watch gives its seat back once it has started (kube's watch initialization); other requests once written out.
+    const response = "rejected" in admission
+      ? tooManyRequests()
+      : await servedHolding(serve, admission.seat.release, info.verb === "watch" ? undefined : onResponseDone);
+    const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, admission.classification.flowSchemaUid);
+    return withHeader(named, PRIORITY_LEVEL_UID_HEADER, admission.classification.priorityLevelUid);
+  };
+}
