@@ -202,7 +202,12 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
   // kube builds APF only when --enable-priority-and-fairness and the APIPriorityAndFairness gate are both on.
   const priorityAndFairness = config.enablePriorityAndFairness && featureEnabled(config.featureGates, "APIPriorityAndFairness");
-  const requestLimits = await startRequestLimits({ ...config, enablePriorityAndFairness: priorityAndFairness }, registry, catalog, metrics.registry);
+  const requestLimits = await startRequestLimits(
+    { ...config, enablePriorityAndFairness: priorityAndFairness },
+    registry,
+    catalog,
+    metrics.registry,
+  );
   startupLock.release();
   const app = createApp({
     storage,
