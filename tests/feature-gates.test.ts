@@ -47,10 +47,10 @@ test("featureGate.Set: a pair without a bool stops start-up", async () => {
   expect(answer.log).toContain("missing bool value for APIServerIdentity");
 });
 
-test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation, OpenAPIV3 and RemainingItemCount switch kubun off", async () => {
+test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation, OpenAPIV3, RemainingItemCount and APIPriorityAndFairness switch kubun off", async () => {
   const dataDir = join(scratch, "served");
   const answer = await runKubun(dataDir, [
-    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false,RemainingItemCount=false",
+    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false,RemainingItemCount=false,APIPriorityAndFairness=false",
   ]);
   if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
   const server = answer.started;
@@ -98,6 +98,11 @@ test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, S
     expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v3")).status).toBe(404);
     expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v3/api/v1")).status).toBe(404);
     expect((await asAdminOnDisk(dataDir, server.url, "/openapi/v2")).status).toBe(200);
+
+    // Without APIPriorityAndFairness kube builds no APF filter (max-in-flight instead): no flow schema headers.
+    const classified = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces");
+    expect(classified.status).toBe(200);
+    expect(classified.headers.get("X-Kubernetes-PF-FlowSchema-UID")).toBeNull();
   } finally {
     await server.stop();
   }
