@@ -119,6 +119,11 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
     return send(200, { apiVersion: WARDLE_GROUP_VERSION, kind: "FlunderList", metadata: { resourceVersion: "1" }, items: [FLUNDER] });
   }
   if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}/namespaces/default/flunders/my-flunder`) return send(200, FLUNDER);
+  // A list over kube's 128 KiB gzip threshold, sent uncompressed whatever the client accepts.
+  if (url.pathname === `/apis/${WARDLE_GROUP_VERSION}/namespaces/large/flunders`) {
+    const large = { ...FLUNDER, metadata: { ...FLUNDER.metadata, annotations: { padding: "x".repeat(200 * 1024) } } };
+    return send(200, { apiVersion: WARDLE_GROUP_VERSION, kind: "FlunderList", metadata: { resourceVersion: "1" }, items: [large] });
+  }
   send(404, { kind: "Status", apiVersion: "v1", status: "Failure", reason: "NotFound", code: 404, message: "not found" });
 }
 

@@ -16,6 +16,8 @@ export interface KubunProcess {
   log(): string;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** The process's end: its exit code once it has exited. */
+  exited: Promise<number | null>;
 }
 
 export type StartAnswer = { started: KubunProcess } | { exitCode: number | null; log: string };
@@ -50,7 +52,7 @@ export function runKubun(dataDir: string, flags: string[] = []): Promise<StartAn
       const url = /serving the Kubernetes API on (https:\/\/\S+) /.exec(log)?.[1];
       if (url) {
         clearTimeout(timer);
-        resolve({ started: { url, log: () => log, stop: () => stop(url) } });
+        resolve({ started: { url, log: () => log, stop: () => stop(url), exited } });
       }
     });
     exited.then((exitCode) => {

@@ -7,9 +7,23 @@ import { connect } from "node:tls";
 import { readCredentials, type TestServer } from "./harness.ts";
 
 export async function rawRequest(server: TestServer, method: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(server.url);
+  const reply = await rawExchange(
+    server,
+    `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+  );
+  const split = reply.indexOf("\r\n\r\n");
+  const head = reply.subarray(0, split).toString();
+  const raw = reply.subarray(split + 4);
+  const chunked = /transfer-encoding: chunked/i.test(head);
+  return { status: Number(head.split(" ")[1]), body: (chunked ? dechunkBytes(raw) : raw).toString() };
+}
+
+/** Writes `request` as is (a head, maybe part of a body) and answers every byte the server sent until it closed. */
+export async function rawExchange(server: TestServer, request: string): Promise<Buffer> {
   const { ca, cert, key } = readCredentials(await readFile(server.kubeconfig, "utf8"));
   const { hostname, port } = new URL(server.url);
-  const reply = await new Promise<string>((resolve, reject) => {
+  return await new Promise<Buffer>((resolve, reject) => {
     const socket = connect({
       host: hostname,
       port: Number(port),
@@ -17,28 +31,41 @@ export async function rawRequest(server: TestServer, method: string, path: strin
       cert,
       key,
       servername: hostname === "127.0.0.1" ? undefined : hostname,
-    }, () => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
-    });
-    let text = "";
-    socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
-    socket.on("end", () => resolve(text));
+    }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("end", () => resolve(Buffer.concat(chunks)));
     socket.on("error", reject);
   });
-  const [head = "", ...rest] = reply.split("\r\n\r\n");
-  const chunked = /transfer-encoding: chunked/i.test(head);
-  const raw = rest.join("\r\n\r\n");
-  return { status: Number(head.split(" ")[1]), body: chunked ? dechunk(raw) : raw };
 }
 
-function dechunk(raw: string): string {
-  let body = "";
-  let rest = raw;
+/** A GET with the given Accept-Encoding, its head (lower-case header names) and body read off the wire unzipped by nobody. */
+export async function rawGet(
+  server: TestServer,
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
+  const { hostname, port } = new URL(server.url);
+  const reply = await rawExchange(
+    server,
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`,
+  );
+  const split = reply.indexOf("\r\n\r\n");
+  const [statusLine = "", ...lines] = reply.subarray(0, split).toString().split("\r\n");
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  let body = reply.subarray(split + 4);
+  if (headers.get("transfer-encoding") === "chunked") body = dechunkBytes(body);
+  return { status: Number(statusLine.split(" ")[1]), headers, body };
+}
+
+function dechunkBytes(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
   for (;;) {
-    const end = rest.indexOf("\r\n");
-    const size = Number.parseInt(rest.slice(0, end), 16);
-    if (!size) return body;
-    body += rest.slice(end + 2, end + 2 + size);
-    rest = rest.slice(end + 2 + size + 2);
+    const end = raw.indexOf("\r\n", at);
+    const size = Number.parseInt(raw.subarray(at, end).toString(), 16);
+    if (!size) return Buffer.concat(parts);
+    parts.push(raw.subarray(end + 2, end + 2 + size));
+    at = end + 2 + size + 2;
   }
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { stringify } from "yaml";
 import { type AggregatedServer, type FrontProxyTrust, startAggregatedServer, WARDLE_GROUP_VERSION } from "./_aggregated-server.ts";
+import { rawGet } from "./_raw-request.ts";
 import { getJson, sendJson } from "./_api.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
@@ -121,6 +122,14 @@ test("kubectl get reaches the aggregated server as the caller, over the front-pr
   const request = backend.seen.find((seen) => seen.path.startsWith(FLUNDERS));
   expect(request).toMatchObject({ user: "admin", clientCommonName: "front-proxy-client", clientVerified: true });
   expect(request!.groups).toEqual(["system:masters", "system:authenticated"]);
+});
+
+test("a large answer from the aggregated server passes through unzipped (kubun compresses only what it serializes)", async () => {
+  await waitForAvailability("True");
+  const answer = await rawGet(server, `/apis/${WARDLE_GROUP_VERSION}/namespaces/large/flunders`, "gzip");
+  expect(answer.status).toBe(200);
+  expect(answer.headers.has("content-encoding")).toBe(false);
+  expect(JSON.parse(answer.body.toString()).kind).toBe("FlunderList");
 });
 
 test("a watch through the aggregator streams events as the aggregated server sends them", async () => {

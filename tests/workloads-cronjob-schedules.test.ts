@@ -61,7 +61,7 @@ test("an unknown spec.timeZone and TZ in both places are refused with 422 (valid
   expect(both.stderr).toContain("cannot use both timeZone field and TZ or CRON_TZ in schedule");
   const badEvery = await server.kubectl(["apply", "-f", "-"], { stdin: cronJob("bad", "@every 5x") });
   expect(badEvery.stderr).toContain(
-    'spec.schedule: Invalid value: "@every 5x": failed to parse duration @every 5x: time: invalid duration "5x"',
+    'spec.schedule: Invalid value: "@every 5x": failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"',
   );
 });
 

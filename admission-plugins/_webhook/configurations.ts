@@ -15,9 +15,13 @@ export class WebhookConfigurations {
   #hooks: Webhook[] | undefined;
   #follow: CollectionFollow | undefined;
 
-  /** Follows the collection; resolves once the stored configurations are loaded. */
-  static async follow(client: ReadOnlyClient, resource: ConfigurationResource): Promise<WebhookConfigurations> {
+  /**
+   * Follows the collection; resolves once the stored configurations are loaded. With the type not served
+   * (--runtime-config=admissionregistration.k8s.io/v1=false) there are no configurations, so no webhook is called.
+   */
+  static async follow(client: ReadOnlyClient, resource: ConfigurationResource, served = true): Promise<WebhookConfigurations> {
     const configurations = new WebhookConfigurations();
+    if (!served) return configurations;
     configurations.#follow = await client.watch(
       { group: "admissionregistration.k8s.io", version: "v1", resource },
       (event) => configurations.apply(event),

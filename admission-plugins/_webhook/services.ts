@@ -21,7 +21,11 @@ export async function webhookServices(context: BuiltInAdmissionContext, resource
   return {
     client: context.client,
     credentials: kubeconfig ? await readCredentialsKubeconfig(kubeconfig) : NO_CREDENTIALS,
-    configurations: await WebhookConfigurations.follow(context.client, resource),
+    configurations: await WebhookConfigurations.follow(
+      context.client,
+      resource,
+      context.catalog.byGroupVersionResource("admissionregistration.k8s.io", "v1", resource) !== undefined,
+    ),
     match: matchContext(context.catalog, context.client),
     rejections: context.metricsRegistry ? rejectionRecorder(context.metricsRegistry) : NO_RECORDER,
   };

@@ -64,7 +64,7 @@ test("cronScheduleError() answers robfig/cron's messages", () => {
     ["1-2-3 * * * *", "too many hyphens: 1-2-3"],
     ["*/0 * * * *", "step of range should be a positive number: */0"],
     ["@often", "unrecognized descriptor: @often"],
-    ["@every 5x", 'failed to parse duration @every 5x: time: invalid duration "5x"'],
+    ["@every 5x", 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"'],
     ["TZ=Mars/Base * * * * *", "provided bad location Mars/Base: unknown time zone Mars/Base"],
   ];
   for (const [spec, message] of cases) expect(cronScheduleError(spec, zones)).toBe(message);

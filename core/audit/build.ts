@@ -12,6 +12,7 @@ import { loadPolicyFile } from "./policy.ts";
 import { RotatingFile } from "./rotating-file.ts";
 import { type AuditMode, type AuditSink, auditSink, type BatchConfig } from "./sink.ts";
 import { readAuditWebhookConfig, webhookDelivery } from "./webhook-backend.ts";
+import { type TruncateConfig, truncateProblems, truncatingSink } from "./truncate.ts";
 
 export interface Auditing {
   evaluate: PolicyRuleEvaluator;
@@ -20,6 +21,8 @@ export interface Auditing {
 
 const MODES: readonly string[] = ["batch", "blocking", "blocking-strict"];
 const FORMATS: readonly string[] = ["legacy", "json"];
+/** knownGroupVersions of kube 1.26: only audit.k8s.io/v1 is left. */
+const KNOWN_VERSIONS: readonly string[] = ["audit.k8s.io/v1"];
 
 /** The auditing to wire into the chain, or undefined when no policy file or no backend is given. */
 export async function buildAuditing(options: AuditOptions, log: (line: string) => void): Promise<Auditing | undefined> {
@@ -37,26 +40,26 @@ export async function buildAuditing(options: AuditOptions, log: (line: string) =
   if (options.auditLogPath) {
     const format = options.auditLogFormat as LogFormat;
     const write = logWriter(options);
-    sinks.push(
-      auditSink(
-        options.auditLogMode as AuditMode,
-        logBatch(options),
-        (event) => formatEvent(event, format),
-        (lines) => Promise.resolve(write(lines.join(""))),
-        report("log"),
-      ),
+    const sink = auditSink(
+      options.auditLogMode as AuditMode,
+      logBatch(options),
+      (event) => formatEvent(event, format),
+      (lines) => Promise.resolve(write(lines.join(""))),
+      report("log"),
     );
+    sinks.push(options.auditLogTruncateEnabled ? truncatingSink(sink, logTruncate(options), report("log truncate")) : sink);
   }
   if (options.auditWebhookConfigFile) {
     const target = await readAuditWebhookConfig(options.auditWebhookConfigFile);
+    const sink = auditSink(
+      options.auditWebhookMode as AuditMode,
+      webhookBatch(options),
+      eventJson,
+      webhookDelivery(target, options.auditWebhookInitialBackoffMs),
+      report("webhook"),
+    );
     sinks.push(
-      auditSink(
-        options.auditWebhookMode as AuditMode,
-        webhookBatch(options),
-        eventJson,
-        webhookDelivery(target, options.auditWebhookInitialBackoffMs),
-        report("webhook"),
-      ),
+      options.auditWebhookTruncateEnabled ? truncatingSink(sink, webhookTruncate(options), report("webhook truncate")) : sink,
     );
   }
   if (sinks.length === 0) return undefined;
@@ -68,6 +71,7 @@ export function validateAuditOptions(o: AuditOptions): string[] {
   const problems: string[] = [];
   if (o.auditLogPath) {
     problems.push(...batchProblems("log", o.auditLogMode, logBatch(o)));
+    problems.push(...truncateProblems("log", logTruncate(o)), ...versionProblems(o.auditLogVersion));
     if (!FORMATS.includes(o.auditLogFormat)) {
       problems.push(`invalid audit log format ${o.auditLogFormat}, allowed formats are ${JSON.stringify(FORMATS.join(","))}`);
     }
@@ -75,7 +79,13 @@ export function validateAuditOptions(o: AuditOptions): string[] {
     if (o.auditLogMaxbackup < 0) problems.push(`--audit-log-maxbackup ${o.auditLogMaxbackup} can't be a negative number`);
     if (o.auditLogMaxsize < 0) problems.push(`--audit-log-maxsize ${o.auditLogMaxsize} can't be a negative number`);
   }
-  if (o.auditWebhookConfigFile) problems.push(...batchProblems("webhook", o.auditWebhookMode, webhookBatch(o)));
+  if (o.auditWebhookConfigFile) {
+    problems.push(
+      ...batchProblems("webhook", o.auditWebhookMode, webhookBatch(o)),
+      ...truncateProblems("webhook", webhookTruncate(o)),
+      ...versionProblems(o.auditWebhookVersion),
+    );
+  }
   return problems;
 }
 
@@ -92,6 +102,21 @@ function batchProblems(plugin: string, mode: string, c: BatchConfig): string[] {
     return [`invalid audit batch ${plugin} throttle burst ${c.throttleBurst}, must be a positive number`];
   }
   return [];
+}
+
+/** validateGroupVersionString: schema.ParseGroupVersion, then kube 1.26's known versions. */
+function versionProblems(groupVersion: string): string[] {
+  if (groupVersion.split("/").length > 2) return [`unexpected GroupVersion string: ${groupVersion}`];
+  if (KNOWN_VERSIONS.includes(groupVersion)) return [];
+  return [`invalid group version, allowed versions are [${KNOWN_VERSIONS.map((v) => JSON.stringify(v)).join(" ")}]`];
+}
+
+function logTruncate(o: AuditOptions): TruncateConfig {
+  return { maxEventSize: o.auditLogTruncateMaxEventSize, maxBatchSize: o.auditLogTruncateMaxBatchSize };
+}
+
+function webhookTruncate(o: AuditOptions): TruncateConfig {
+  return { maxEventSize: o.auditWebhookTruncateMaxEventSize, maxBatchSize: o.auditWebhookTruncateMaxBatchSize };
 }
 
 function logBatch(o: AuditOptions): BatchConfig {

@@ -18,6 +18,10 @@ export interface AuditOptions {
   auditLogBatchThrottleEnable: boolean;
   auditLogBatchThrottleQps: number;
   auditLogBatchThrottleBurst: number;
+  auditLogTruncateEnabled: boolean;
+  auditLogTruncateMaxBatchSize: number;
+  auditLogTruncateMaxEventSize: number;
+  auditLogVersion: string;
   auditWebhookConfigFile: string;
   auditWebhookInitialBackoffMs: number;
   auditWebhookMode: string;
@@ -27,6 +31,10 @@ export interface AuditOptions {
   auditWebhookBatchThrottleEnable: boolean;
   auditWebhookBatchThrottleQps: number;
   auditWebhookBatchThrottleBurst: number;
+  auditWebhookTruncateEnabled: boolean;
+  auditWebhookTruncateMaxBatchSize: number;
+  auditWebhookTruncateMaxEventSize: number;
+  auditWebhookVersion: string;
 }
 
 /** The audit flags are kube's AuditOptions. */
@@ -41,6 +49,16 @@ export interface ServerConfig extends AuditOptions {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   maxRequestBytes: number;
+  /** kube's --feature-gates: the gates set explicitly (featureEnabled in feature-gates.ts answers for any gate). */
+  featureGates: Record<string, boolean>;
+  /** kube's graceful lifecycle: /livez forgives failing checks this long after start; on SIGTERM /readyz fails this long before requests stop being taken, which with shutdownSendRetryAfter is by a 429 until those in flight are done. */
+  livezGracePeriodMs: number;
+  shutdownDelayDurationMs: number;
+  shutdownSendRetryAfter: boolean;
+  /** kube's --request-timeout: the longest a request that is not long-running may take. */
+  requestTimeoutMs: number;
+  /** kube's --min-request-timeout: a watch without timeoutSeconds lasts a random time between this and twice it. */
+  minRequestTimeoutSeconds: number;
   /** kube's in-flight limits: each kind's cap without APF, their sum APF's total concurrency. */
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
@@ -130,6 +148,12 @@ export interface ServerConfig extends AuditOptions {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /** kube's --runtime-config: which built-in APIs are served (core/registry/api-enablement.ts). */
+  runtimeConfig: Record<string, string>;
+  /** kube's --show-hidden-metrics-for-version: "" or the previous minor release, 1.25 (none of kubun's metrics is hidden in 1.26). */
+  showHiddenMetricsForVersion: string;
+  /** kube's --event-ttl: Events are removed this long after their last write. */
+  eventTtlMs: number;
   /** CIDR Service cluster IPs come from. */
   serviceClusterIpRange: string;
   /** `<first>-<last>` NodePorts come from. */

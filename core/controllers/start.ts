@@ -40,7 +40,9 @@ export function startControllers(registry: Registry, catalog: Catalog, options: 
     void manager.start();
     return { stop: () => manager.stop() };
   }
-  const elector = new LeaderElector(registry.store(catalog.byGroupVersionResource("coordination.k8s.io", "v1", "leases")!), {
+  const leases = catalog.byGroupVersionResource("coordination.k8s.io", "v1", "leases");
+  if (!leases) throw new Error("--leader-elect needs coordination.k8s.io/v1 leases, which --runtime-config turned off");
+  const elector = new LeaderElector(registry.store(leases), {
     ...CONTROLLER_LEASE,
     leaseDurationMs: config.leaderElectLeaseDurationMs,
     renewDeadlineMs: config.leaderElectRenewDeadlineMs,

@@ -119,6 +119,40 @@ export const AUDIT_FLAGS: readonly FlagSpec[] = [
   }),
   defineFlag({
     section: "Audit flags",
+    name: "audit-log-truncate-enabled",
+    key: "auditLogTruncateEnabled",
+    type: boolFlag,
+    defaultValue: false,
+    usage: "Whether event and batch truncating is enabled.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-log-truncate-max-batch-size",
+    key: "auditLogTruncateMaxBatchSize",
+    type: intFlag,
+    defaultValue: 10485760,
+    usage:
+      "Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-log-truncate-max-event-size",
+    key: "auditLogTruncateMaxEventSize",
+    type: intFlag,
+    defaultValue: 102400,
+    usage:
+      "Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this doesn't reduce the size enough, event is discarded.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-log-version",
+    key: "auditLogVersion",
+    type: stringFlag,
+    defaultValue: "audit.k8s.io/v1",
+    usage: "API group and version used for serializing audit events written to log.",
+  }),
+  defineFlag({
+    section: "Audit flags",
     name: "audit-webhook-config-file",
     key: "auditWebhookConfigFile",
     type: stringFlag,
@@ -189,5 +223,39 @@ export const AUDIT_FLAGS: readonly FlagSpec[] = [
     type: intFlag,
     defaultValue: 15,
     usage: "Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-webhook-truncate-enabled",
+    key: "auditWebhookTruncateEnabled",
+    type: boolFlag,
+    defaultValue: false,
+    usage: "Whether event and batch truncating is enabled.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-webhook-truncate-max-batch-size",
+    key: "auditWebhookTruncateMaxBatchSize",
+    type: intFlag,
+    defaultValue: 10485760,
+    usage:
+      "Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-webhook-truncate-max-event-size",
+    key: "auditWebhookTruncateMaxEventSize",
+    type: intFlag,
+    defaultValue: 102400,
+    usage:
+      "Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this doesn't reduce the size enough, event is discarded.",
+  }),
+  defineFlag({
+    section: "Audit flags",
+    name: "audit-webhook-version",
+    key: "auditWebhookVersion",
+    type: stringFlag,
+    defaultValue: "audit.k8s.io/v1",
+    usage: "API group and version used for serializing audit events written to webhook.",
   }),
 ];

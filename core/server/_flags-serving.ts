@@ -1,6 +1,7 @@
 /** kube-apiserver's generic, secure serving, storage and global flags, and kubun's own test aids. */
-import { boolFlag, durationFlag, enumFlag, intFlag, levelFlag, stringFlag, stringListFlag } from "./flag-types.ts";
+import { boolFlag, durationFlag, enumFlag, intFlag, levelFlag, mapStringStringFlag, stringFlag, stringListFlag } from "./flag-types.ts";
 import { defineFlag, type FlagSpec } from "./_flag-spec.ts";
+import { FEATURE_GATES_USAGE, featureGatesFlag } from "./feature-gates.ts";
 
 export const GENERIC_FLAGS: readonly FlagSpec[] = [
   defineFlag({
@@ -27,6 +28,59 @@ export const GENERIC_FLAGS: readonly FlagSpec[] = [
     type: intFlag,
     defaultValue: 3145728,
     usage: "The largest request body accepted, in bytes; larger requests are answered with 413.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "feature-gates",
+    key: "featureGates",
+    type: featureGatesFlag,
+    defaultValue: {},
+    usage: FEATURE_GATES_USAGE,
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "livez-grace-period",
+    key: "livezGracePeriodMs",
+    type: durationFlag,
+    defaultValue: 0,
+    usage:
+      "This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver's start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "shutdown-delay-duration",
+    key: "shutdownDelayDurationMs",
+    type: durationFlag,
+    defaultValue: 0,
+    usage:
+      "Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "shutdown-send-retry-after",
+    key: "shutdownSendRetryAfter",
+    type: boolFlag,
+    defaultValue: false,
+    usage:
+      "If true the HTTP Server will continue listening until all non long running request(s) in flight have been drained, during this window all incoming requests will be rejected with a status code 429 and a 'Retry-After' response header, in addition 'Connection: close' response header is set in order to tear down the TCP connection when idle.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "request-timeout",
+    key: "requestTimeoutMs",
+    type: durationFlag,
+    defaultValue: 60_000,
+    usage:
+      "An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.",
+  }),
+  defineFlag({
+    section: "Generic flags",
+    name: "min-request-timeout",
+    key: "minRequestTimeoutSeconds",
+    type: intFlag,
+    defaultValue: 1800,
+    usage:
+      "An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.",
   }),
   defineFlag({
     section: "Generic flags",
@@ -182,6 +236,40 @@ export const STORAGE_FLAGS: readonly FlagSpec[] = [
     type: durationFlag,
     defaultValue: 300_000,
     usage: "How long watch events are kept for resuming watches from an older resourceVersion.",
+  }),
+  defineFlag({
+    section: "API enablement flags",
+    name: "runtime-config",
+    key: "runtimeConfig",
+    type: mapStringStringFlag,
+    defaultValue: {},
+    usage: [
+      "A set of key=value pairs that enable or disable built-in APIs. Supported options are:",
+      "v1=true|false for the core API group",
+      "<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)",
+      "api/all=true|false controls all API versions",
+      "api/ga=true|false controls all API versions of the form v[0-9]+",
+      "api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+",
+      "api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+",
+      "api/legacy is deprecated, and will be removed in a future version",
+    ].join("\n"),
+  }),
+  defineFlag({
+    section: "Metrics flags",
+    name: "show-hidden-metrics-for-version",
+    key: "showHiddenMetricsForVersion",
+    type: stringFlag,
+    defaultValue: "",
+    usage:
+      "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.16'. The purpose of this format is make sure you have the opportunity to notice if the next release hides additional metrics, rather than being surprised when they are permanently removed in the release after that.",
+  }),
+  defineFlag({
+    section: "Misc flags",
+    name: "event-ttl",
+    key: "eventTtlMs",
+    type: durationFlag,
+    defaultValue: 3_600_000,
+    usage: "Amount of time to retain events.",
   }),
   defineFlag({
     section: "Misc flags",

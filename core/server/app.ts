@@ -1,7 +1,8 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): panic recovery → request info →
- * metrics → audit ID → body limit → authentication → audit → impersonation → max-in-flight or priority and fairness →
- * authorization → handler → encoding in the negotiated representation.
+ * metrics → audit ID → logging → retry-after and wait group → request deadline → body limit → authentication → audit →
+ * impersonation → max-in-flight or priority and fairness → authorization → handler → encoding in the negotiated
+ * representation.
  */
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -23,6 +24,9 @@ import type { Authorizer } from "../auth/authorizer.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest } from "./filters/authorization.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
+import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
+import type { InFlightRequests } from "./filters/shutdown.ts";
+import { compressedAnswer } from "./filters/compression.ts";
 import type { RequestLimiter } from "./filters/flow-control.ts";
 import type { FlowControl } from "../flowcontrol/mod.ts";
 import {
@@ -53,6 +57,8 @@ import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize, withHeader } from "./respond.ts";
 import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { versionInfo } from "./version.ts";
+import { noteDeprecatedRequest } from "./deprecated-apis.ts";
+import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { warningHeaderValues } from "./warning-headers.ts";
 import { logger } from "../log/mod.ts";
 
@@ -82,7 +88,21 @@ export interface AppDeps {
   requestLimiter?: RequestLimiter;
   /** API Priority and Fairness, for its /debug/api_priority_and_fairness dumps; absent when it is off. */
   flowControl?: Pick<FlowControl, "dump">;
-  options: { maxRequestBytes: number; historyMs: number; anonymous: boolean };
+  /** Requests in flight, for graceful shutdown (WithRetryAfter, WithWaitGroup). */
+  inFlight: InFlightRequests;
+  options: {
+    maxRequestBytes: number;
+    historyMs: number;
+    anonymous: boolean;
+    /** --request-timeout and --min-request-timeout. */
+    requestTimeoutMs: number;
+    minRequestTimeoutSeconds: number;
+    /** The APIResponseCompression, ServerSideFieldValidation, OpenAPIV3 and RemainingItemCount gates. */
+    responseCompression: boolean;
+    serverSideFieldValidation: boolean;
+    openApiV3: boolean;
+    remainingItemCount: boolean;
+  };
 }
 
 type Env = {
@@ -182,6 +202,25 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     });
   });
 
+  // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
+  app.use("*", async (c, next) => {
+    c.res = await deps.inFlight.serve(c.req.raw, c.get("url").pathname, c.get("info"), async () => {
+      await next();
+      return c.res;
+    });
+  });
+
+  // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
+  // kube reads the body inside its handlers, so the deadline covers a body that stalls too.
+  app.use("*", async (c, next) => {
+    const deadlineMs = requestDeadlineMs(c.get("info"), c.get("url").searchParams, deps.options.requestTimeoutMs);
+    if (deadlineMs === undefined) return await next();
+    c.res = await withinDeadline(deadlineMs, async () => {
+      await next();
+      return c.res;
+    });
+  });
+
   app.use(
     "*",
     bodyLimit({
@@ -255,12 +294,25 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
 
+  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
+  if (deps.options.responseCompression) {
+    const remote = () => deps.aggregator.remoteGroupVersions();
+    for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
+      app.use(path, async (c, next) => {
+        await next();
+        c.res = await compressedAnswer(c.req.raw, c.get("info"), c.res, remote);
+      });
+    }
+  }
+
   const aggregated = {
     documents: () => deps.aggregator.aggregatedOpenApi(),
     onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener),
   };
   const openApi = createOpenApiHandler(deps.catalog, { schemas: deps.schemas, descriptions: deps.openApiDescriptions, aggregated });
-  app.use("/openapi/*", async (c, next) => (await openApi(c.req.raw)) ?? next());
+  // Without the OpenAPIV3 gate kube installs no /openapi/v3 handlers, so those paths are not found.
+  const servesOpenApi = (path: string) => deps.options.openApiV3 || !(path === "/openapi/v3" || path.startsWith("/openapi/v3/"));
+  app.use("/openapi/*", async (c, next) => (servesOpenApi(c.get("url").pathname) && await openApi(c.req.raw)) || next());
 
   const issuerDocs = deps.issuerDiscovery;
   if (issuerDocs) {
@@ -335,7 +387,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
-  const url = c.get("url");
+  const url = deps.options.serverSideFieldValidation ? c.get("url") : withFieldValidationIgnored(c.get("url"));
   const audit = c.get("audit");
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
@@ -366,8 +418,14 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
       })),
     auditAnnotations: new Map<string, string>(),
     user: c.get("user"),
-    services: { authentication: deps.authentication, authorizer: deps.authorizer },
+    services: {
+      authentication: deps.authentication,
+      authorizer: deps.authorizer,
+      minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
+      remainingItemCount: deps.options.remainingItemCount,
+    },
   };
+  noteDeprecatedRequest(type!, info, ctx, deps.metrics);
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   return withWarnings(response, ctx.warnings);
 }

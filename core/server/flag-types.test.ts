@@ -12,8 +12,8 @@ test("parseGoDuration() reads Go duration syntax into milliseconds", () => {
 });
 
 test("parseGoDuration() rejects a number without unit and unknown units like Go does", () => {
-  expect(() => parseGoDuration("5")).toThrow('time: invalid duration "5"');
-  expect(() => parseGoDuration("5x")).toThrow('time: invalid duration "5x"');
+  expect(() => parseGoDuration("5")).toThrow('time: missing unit in duration "5"');
+  expect(() => parseGoDuration("5x")).toThrow('time: unknown unit "x" in duration "5x"');
   expect(() => parseGoDuration("")).toThrow('time: invalid duration ""');
 });
 

@@ -56,6 +56,23 @@ export const stringListFlag: FlagType<string[]> = {
   format: (value) => `[${value.join(",")}]`,
 };
 
+/** cliflag.ConfigurationMap (`mapStringString`): `key=value` items, a bare key meaning ""; repeating the flag adds more. */
+export const mapStringStringFlag: FlagType<Record<string, string>> = {
+  name: "mapStringString",
+  isList: true,
+  parse(text) {
+    const map: Record<string, string> = {};
+    for (const item of text.split(",")) {
+      if (item.length === 0) continue;
+      const at = item.indexOf("=");
+      if (at < 0) map[item.trim()] = "";
+      else map[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+    }
+    return map;
+  },
+  format: (map) => Object.entries(map).map(([key, value]) => `${key}=${value}`).join(","),
+};
+
 /** Durations are held in milliseconds. */
 export const durationFlag: FlagType<number> = { name: "duration", parse: parseGoDuration, format: formatGoDuration };
 

@@ -104,6 +104,7 @@ test("helpText() groups flags in sections with their types and non-zero defaults
     "Admission flags",
     "Authorization flags",
     "Storage flags",
+    "Metrics flags",
     "Misc flags",
     "Controller flags",
     "Leader-election flags",

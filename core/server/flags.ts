@@ -131,7 +131,10 @@ export function helpText(): string {
   const sections = [...new Set(FLAGS.map((flag) => flag.section))].map((section) => {
     const lines = columns
       .filter((column) => column.flag.section === section)
-      .map(({ flag, left }) => `${left.padEnd(width)}   ${flag.usage}${defaultSuffix(flag)}`);
+      // pflag's FlagUsages indents a usage's later lines to its column.
+      .map(({ flag, left }) =>
+        `${left.padEnd(width)}   ${flag.usage.replaceAll("\n", `\n${" ".repeat(width + 3)}`)}${defaultSuffix(flag)}`
+      );
     return `${section}:\n\n${lines.join("\n")}\n`;
   });
   return [

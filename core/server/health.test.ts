@@ -85,3 +85,11 @@ test("a check scoped away from an endpoint is not run there", async () => {
   expect((await get(health, "/readyz"))!.status).toBe(500);
   expect(() => health.add("ping", () => {})).toThrow('health check "ping" is already registered');
 });
+
+test("--livez-grace-period: /livez counts a failing etcd check as passing during the grace (delayedHealthCheck), /readyz does not", async () => {
+  const health = createHealthChecks(storageWhoseReads("fail"), 60_000);
+  expect(await get(health, "/livez")).toMatchObject({ status: 200, body: "ok" });
+  expect((await get(health, "/readyz"))!.status).toBe(500);
+  const noGrace = createHealthChecks(storageWhoseReads("fail"));
+  expect((await get(noGrace, "/livez"))!.body).toContain("[-]etcd failed: reason withheld");
+});

@@ -17,6 +17,8 @@ export interface HealthCheckScope {
 interface NamedCheck {
   name: string;
   check: HealthCheck;
+  /** What /livez runs: the check, or a delayedHealthCheck that passes until the grace period is over. */
+  livezCheck: HealthCheck;
   endpoints: Set<HealthEndpoint>;
 }
 
@@ -27,13 +29,18 @@ export class HealthChecks {
   #checks: NamedCheck[] = [];
   #shuttingDown = false;
 
-  /** Registers a check; it is part of every endpoint unless its scope says otherwise. */
-  add(name: string, check: HealthCheck, scope: HealthCheckScope = {}): void {
+  /**
+   * Registers a check; it is part of every endpoint unless its scope says otherwise. With livezGraceMs, /livez
+   * counts it as passing for that long from now (kube's --livez-grace-period, delayedHealthCheck).
+   */
+  add(name: string, check: HealthCheck, scope: HealthCheckScope = {}, livezGraceMs = 0): void {
     if (this.#checks.some((existing) => existing.name === name)) {
       throw new Error(`health check ${JSON.stringify(name)} is already registered`);
     }
     const endpoints = new Set(ENDPOINTS.filter((endpoint) => scope[endpoint] !== false));
-    this.#checks.push({ name, check, endpoints });
+    const graceEnds = Date.now() + livezGraceMs;
+    const livezCheck = livezGraceMs > 0 ? () => (Date.now() < graceEnds ? undefined : check()) : check;
+    this.#checks.push({ name, check, livezCheck, endpoints });
   }
 
   /** From now on the `shutdown` check fails, so load balancers stop sending requests. */
@@ -51,7 +58,9 @@ export class HealthChecks {
     const url = new URL(request.url);
     const [, endpoint, checkName, ...rest] = url.pathname.split("/");
     if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
-    const checks = this.#checks.filter((check) => check.endpoints.has(endpoint as HealthEndpoint));
+    const checks = this.#checks
+      .filter((check) => check.endpoints.has(endpoint as HealthEndpoint))
+      .map((check) => (endpoint === "livez" ? { ...check, check: check.livezCheck } : check));
     const response = checkName === undefined
       ? await runAll(endpoint!, checks, url.searchParams)
       : await runOne(checks.find((check) => check.name === checkName));
@@ -59,16 +68,24 @@ export class HealthChecks {
   }
 }
 
-/** The checks kube-apiserver has that apply to kubun: ping, log, etcd (a storage read) and shutdown. */
-export function createHealthChecks(storage: Storage): HealthChecks {
+/**
+ * The checks kube-apiserver has that apply to kubun: ping, log, etcd (a storage read) and shutdown. kube adds
+ * etcd through AddHealthChecks, so /livez forgives it during --livez-grace-period.
+ */
+export function createHealthChecks(storage: Storage, livezGraceMs = 0): HealthChecks {
   const health = new HealthChecks();
   health.add("ping", () => {});
   // Logging goes synchronously to stderr, so it cannot be blocked the way klog's flush can.
   health.add("log", () => {});
   // Named etcd as in kube so probes that exclude or query it keep working.
-  health.add("etcd", async () => {
-    await storage.get("/health");
-  });
+  health.add(
+    "etcd",
+    async () => {
+      await storage.get("/health");
+    },
+    {},
+    livezGraceMs,
+  );
   health.add(
     "shutdown",
     () => {

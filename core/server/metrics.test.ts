@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { Counter } from "prom-client";
-import { ApiMetrics } from "./metrics.ts";
+import { ApiMetrics, checkShowHiddenMetricsForVersion } from "./metrics.ts";
 
 const podList = { verb: "LIST", group: "", version: "v1", resource: "pods", subresource: "", scope: "namespace", dryRun: "" };
 
@@ -48,4 +48,12 @@ test("metrics registered on the registry by other parts are rendered too", async
   const metrics = new ApiMetrics({ processMetrics: false });
   new Counter({ name: "apiserver_admission_step_admission_duration_seconds_count", help: "extra", registers: [metrics.registry] }).inc();
   expect((await metrics.render()).body).toContain("apiserver_admission_step_admission_duration_seconds_count 1");
+});
+
+test("validateShowHiddenMetricsVersion: only the previous minor release (1.25) is accepted", () => {
+  expect(() => checkShowHiddenMetricsForVersion("")).not.toThrow();
+  expect(() => checkShowHiddenMetricsForVersion("1.25")).not.toThrow();
+  expect(() => checkShowHiddenMetricsForVersion("1.24")).toThrow(
+    "--show-hidden-metrics-for-version must be omitted or have the value '1.25'. Only the previous minor version is allowed",
+  );
 });

@@ -30,6 +30,7 @@ export class ApiMetrics {
   #requests: Counter<(typeof REQUEST_LABELS)[number] | "code">;
   #durations: Histogram<(typeof REQUEST_LABELS)[number]>;
   #inflight: Gauge<"request_kind">;
+  #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -55,6 +56,13 @@ export class ApiMetrics {
       registers,
     });
     for (const kind of ["readOnly", "mutating"] as const) this.#inflight.set({ request_kind: kind }, 0);
+    this.#deprecatedApis = new Gauge({
+      name: "apiserver_requested_deprecated_apis",
+      help:
+        "[STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.",
+      labelNames: ["group", "version", "resource", "subresource", "removed_release"],
+      registers,
+    });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -74,6 +82,11 @@ export class ApiMetrics {
     this.#durations.observe(labels, seconds);
   }
 
+  /** Marks a deprecated API as requested (MonitorRequest sets the gauge to 1). */
+  requestedDeprecatedApi(info: Pick<RequestInfoLabels, "group" | "version" | "resource" | "subresource">, removedRelease: string): void {
+    this.#deprecatedApis.set({ ...info, removed_release: removedRelease }, 1);
+  }
+
   /** Counts a request as in flight until the returned function is called. */
   startRequest(kind: RequestKind): () => void {
     this.#inflight.inc({ request_kind: kind });
@@ -88,5 +101,18 @@ export class ApiMetrics {
   /** The Prometheus text exposition of every registered metric. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/**
+ * component-base's validateShowHiddenMetricsVersion: only the release before 1.26 may be named. kube hides a
+ * metric deprecated two releases back; none of the metrics kubun serves is deprecated, so none is hidden.
+ */
+export function checkShowHiddenMetricsForVersion(version: string): void {
+  const previous = "1.25";
+  if (version !== "" && version !== previous) {
+    throw new Error(
+      `--show-hidden-metrics-for-version must be omitted or have the value '${previous}'. Only the previous minor version is allowed`,
+    );
   }
 }

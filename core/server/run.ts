@@ -20,16 +20,20 @@ import { formatIPv4 } from "../registry/service-allocation/mod.ts";
 import { checkControllerFlag, type RunningControllers, startControllers } from "../controllers/mod.ts";
 import { controllerActor, isControllerEnabled } from "../controllers/runtime/mod.ts";
 import { ensureClusterInfo } from "../controllers/bootstrap-tokens/mod.ts";
-import { startClusterRoleAggregation } from "../controllers/mod.ts";
+import { type ApiServerIdentity, startApiServerIdentity, startClusterRoleAggregation } from "../controllers/mod.ts";
+import { hostname } from "node:os";
 import { startCustomResources } from "../crd/mod.ts";
 import { ensureBootstrapPolicy } from "../controllers/mod.ts";
 import { clientRoleReader, registerEscalationGuards } from "../registry/rbac-escalation.ts";
 import { checkRequestLimitFlags, startRequestLimits } from "./request-limits.ts";
 import { accessReviewHandlers } from "./handlers/access-review.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
+import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
+import { startTtlExpiry } from "../storage/ttl-expiry.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
@@ -42,8 +46,11 @@ import { violationEventRecorder } from "./violation-events.ts";
 import type { ServerConfig } from "../config/mod.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
+import { InFlightRequests } from "./filters/shutdown.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import { featureEnabled, featureGateWarnings } from "./feature-gates.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
-import { ApiMetrics } from "./metrics.ts";
+import { ApiMetrics, checkShowHiddenMetricsForVersion } from "./metrics.ts";
 import { ensureCertificates, ensureFrontProxyCertificates } from "./pki.ts";
 import { Aggregator } from "../aggregator/aggregator.ts";
 import { proxyClientCertificate } from "./front-proxy.ts";
@@ -95,6 +102,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
   checkRequestLimitFlags(config);
+  checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
+  const catalog = builtInCatalog();
+  // The one decision on what is served: disabled built-ins leave the catalog, so discovery, OpenAPI and routing drop them.
+  const disabled = disabledBuiltIns(catalog.all(), config.runtimeConfig);
+  // kubun's own bootstrap (namespaces, the kubernetes Service, service accounts, ...) writes core objects.
+  if (disabled.some((type) => type.group === "")) throw new Error("--runtime-config: kubun cannot run with core v1 resources turned off");
+  for (const type of disabled) catalog.remove(type.group, type.version, type.resource);
+  for (const warning of featureGateWarnings(config.featureGates)) log(warning);
   const pluginControllers = await buildPluginControllers(options.controllerPlugins ?? [], config);
   const auditing = await buildAuditing(config, log);
   const openApiDescriptions = loadDescriptions(config.openapiDescriptions);
@@ -130,10 +145,18 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     dir: config.snapshotDir || join(config.dataDir, "snapshots"),
     log,
   });
-  const health = createHealthChecks(storage);
+  const health = createHealthChecks(storage, config.livezGracePeriodMs);
+  const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
-  const catalog = builtInCatalog();
   const registry = new Registry(storage, broker);
+  // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
+  const eventExpiry = startTtlExpiry(
+    storage,
+    [catalog.byGroupVersionResource("", "v1", "events")!, catalog.byGroupVersionResource("events.k8s.io", "v1", "events")!].map((type) =>
+      collectionPrefix(type, "")
+    ),
+    { ttlMs: config.eventTtlMs },
+  );
   await ensureSystemNamespaces(registry, catalog);
   const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
@@ -184,7 +207,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...proxyHandlers(pluginContext.client, proxyClient),
   ]);
   const customResources = await startCustomResources(registry, catalog, { scaleSubresources: customScaleHandlers(virtualHandlers) });
-  const requestLimits = await startRequestLimits(config, registry, catalog, metrics.registry);
+  // kube builds APF only when --enable-priority-and-fairness and the APIPriorityAndFairness gate are both on.
+  const priorityAndFairness = config.enablePriorityAndFairness && featureEnabled(config.featureGates, "APIPriorityAndFairness");
+  const requestLimits = await startRequestLimits(
+    { ...config, enablePriorityAndFairness: priorityAndFairness },
+    registry,
+    catalog,
+    metrics.registry,
+  );
   startupLock.release();
   const app = createApp({
     storage,
@@ -203,14 +233,28 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     auditing,
     requestLimiter: requestLimits.limiter,
     flowControl: requestLimits.flowControl,
-    options: { maxRequestBytes: config.maxRequestBytes, historyMs: config.watchCacheHistoryMs, anonymous: anonymousEnabled(config) },
+    inFlight,
+    options: {
+      maxRequestBytes: config.maxRequestBytes,
+      historyMs: config.watchCacheHistoryMs,
+      anonymous: anonymousEnabled(config),
+      requestTimeoutMs: config.requestTimeoutMs,
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      responseCompression: featureEnabled(config.featureGates, "APIResponseCompression"),
+      serverSideFieldValidation: featureEnabled(config.featureGates, "ServerSideFieldValidation"),
+      openApiV3: featureEnabled(config.featureGates, "OpenAPIV3"),
+      remainingItemCount: featureEnabled(config.featureGates, "RemainingItemCount"),
+    },
   });
 
   // deno-lint-ignore prefer-const -- releaseStorage may run before the controllers start
   let controllers: RunningControllers | undefined;
+  // deno-lint-ignore prefer-const -- likewise before the identity lease starts
+  let identity: ApiServerIdentity | undefined;
   const releaseStorage = async () => {
     startupLock.release();
     await controllers?.stop();
+    identity?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
@@ -219,6 +263,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     admission.close();
     aggregator.stop();
     compactor.stop();
+    eventExpiry.stop();
     snapshots.stop();
     broker.close();
     await storage.close();
@@ -250,6 +295,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   if (isControllerEnabled("bootstrapsigner", config.controllers)) {
     await ensureClusterInfo(registry, catalog, { serverUrl: url, caPem: pki.caPem });
   }
+  // kube's identity lease post-start hooks; like kube's they only log when leases are not served.
+  identity = featureEnabled(config.featureGates, "APIServerIdentity") &&
+      catalog.byGroupVersionResource("coordination.k8s.io", "v1", "leases")
+    ? startApiServerIdentity(registry, catalog, { hostname: hostname(), log })
+    : undefined;
   controllers = startControllers(registry, catalog, {
     controllers: [...BUILT_IN_CONTROLLERS, ...pluginControllers],
     settings: {
@@ -266,7 +316,13 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
+    // kube's ShutdownInitiated: /readyz fails at once while requests are served as usual for --shutdown-delay-duration.
     health.beginShutdown();
+    await delay(config.shutdownDelayDurationMs);
+    if (config.shutdownSendRetryAfter) {
+      inFlight.refuseNew();
+      await inFlight.drained();
+    }
     // Ending watches first lets the listener drain: their responses finish like any other request.
     broker.close();
     await listener.close();
@@ -275,9 +331,15 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   return { port: listener.port, kubeconfigPath, stop: () => (stopping ??= stop()) };
 }
 
-/** On SIGTERM or SIGINT: stop the server, then exit 0 (1 if stopping failed). A second signal kills at once. */
+/**
+ * On SIGTERM or SIGINT: stop the server, then exit 0 (1 if stopping failed). A second signal exits 1 at once,
+ * as kube's SetupSignalHandler does.
+ */
 export function stopOnSignals(server: RunningServer, exit: (code: number) => void): void {
+  let signalled = false;
   const onSignal = () => {
+    if (signalled) return exit(1);
+    signalled = true;
     server.stop().then(
       () => exit(0),
       (error) => {
@@ -286,8 +348,8 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
       },
     );
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 }
 
 async function servingKeyPair(

@@ -32,6 +32,10 @@ export interface HandlerContext {
 export interface ServerServices {
   authentication: Authentication;
   authorizer: Authorizer;
+  /** --min-request-timeout: the floor of a watch's randomized timeout. */
+  minRequestTimeoutSeconds: number;
+  /** The RemainingItemCount gate: whether a paged list reports how many items are left. */
+  remainingItemCount: boolean;
 }
 
 export type Handler = (ctx: HandlerContext) => Promise<Response>;

@@ -35,7 +35,10 @@ function listMetaOf(ctx: HandlerContext, revision: number, end: ListEnd): ListMe
   const metadata: ListMeta = { resourceVersion: String(revision) };
   if (end.lastKey === undefined) return metadata;
   metadata.continue = encodeContinue(end.lastKey, collectionPrefix(ctx.type, ctx.info.namespace), revision);
-  if (end.remainingItemCount !== undefined) metadata.remainingItemCount = end.remainingItemCount;
+  // The RemainingItemCount gate (etcd3 store's GetList reports the count only with it).
+  if (end.remainingItemCount !== undefined && ctx.services.remainingItemCount) {
+    metadata.remainingItemCount = end.remainingItemCount;
+  }
   return metadata;
 }
 

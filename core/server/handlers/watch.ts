@@ -20,8 +20,6 @@ import { selectionOf } from "./selection.ts";
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
-/** kube's default watch timeout: a random time between the minimum request timeout (30m) and twice that. */
-const MIN_REQUEST_TIMEOUT_S = 1800;
 
 type EventFrame = { type: string; object: unknown };
 /** A frame to encode for this watcher, or one already encoded for every watcher of the same form. */
@@ -51,7 +49,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     after = parseResourceVersion(options.resourceVersion);
     await waitForRevision(ctx.storage, after);
   }
-  const timeoutSeconds = options.timeoutSeconds ?? MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
+  const timeoutSeconds = watchTimeoutSeconds(options.timeoutSeconds, ctx.services.minRequestTimeoutSeconds);
   const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
   const encode = frameEncoder(ctx);
   const frames = eventFrames(ctx, watch, initial, matches, options.allowWatchBookmarks, encode);
@@ -62,6 +60,15 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     encode,
   });
   return new Response(stream, { status: 200, headers: { "Content-Type": streamContentType(ctx), "Cache-Control": "no-cache, private" } });
+}
+
+/**
+ * kube's ListResource: timeoutSeconds when given and not 0, else a random time between --min-request-timeout
+ * and twice it, so watches opened together do not all end together; no timeout when both are 0.
+ */
+export function watchTimeoutSeconds(requested: number | undefined, minRequestTimeoutSeconds: number): number {
+  if (requested) return requested;
+  return minRequestTimeoutSeconds > 0 ? minRequestTimeoutSeconds * (1 + Math.random()) : Infinity;
 }
 
 function streamContentType(ctx: HandlerContext): string {
@@ -164,10 +171,12 @@ function frameStream(
   watch: Watch,
   options: { timeoutMs: number; bookmarks: boolean; requestProgress: () => void; encode: (frame: EventFrame) => Uint8Array },
 ): ReadableStream<Uint8Array> {
-  const timers: ReturnType<typeof setTimeout>[] = [setTimeout(() => watch.close(), options.timeoutMs)];
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const deadline = Number.isFinite(options.timeoutMs);
+  if (deadline) timers.push(setTimeout(() => watch.close(), options.timeoutMs));
   if (options.bookmarks) {
     const beforeDeadline = options.timeoutMs - BOOKMARK_BEFORE_DEADLINE_MS;
-    if (beforeDeadline > 0) timers.push(setTimeout(options.requestProgress, beforeDeadline));
+    if (deadline && beforeDeadline > 0) timers.push(setTimeout(options.requestProgress, beforeDeadline));
     timers.push(setInterval(options.requestProgress, BOOKMARK_INTERVAL_MS));
   }
   const stop = () => {

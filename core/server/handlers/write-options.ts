@@ -54,6 +54,17 @@ export function parseDryRun(query: URLSearchParams, kind: OptionsKind): boolean 
 }
 
 /**
+ * kube's fieldValidation() with the ServerSideFieldValidation gate off: every valid directive means Ignore. An
+ * invalid one is left for ValidateFieldValidation, which still rejects it.
+ */
+export function withFieldValidationIgnored(url: URL): URL {
+  if (!FIELD_VALIDATION_VALUES.includes(url.searchParams.get("fieldValidation") ?? "")) return url;
+  const copy = new URL(url);
+  copy.searchParams.set("fieldValidation", "Ignore");
+  return copy;
+}
+
+/**
  * ValidateCreateOptions / ValidateUpdateOptions / ValidatePatchOptions (apimachinery's metav1 validation):
  * the field manager, dryRun and fieldValidation checks, all reported in one 422.
  */

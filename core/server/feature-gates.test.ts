@@ -1,0 +1,46 @@
+import { expect, test } from "bun:test";
+import { featureEnabled, featureGateWarnings, parseFeatureGates } from "./feature-gates.ts";
+import { KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
+
+test("featureGate.Set: pairs are read with strconv.ParseBool, empty items skipped, the last of a name wins", () => {
+  expect(parseFeatureGates("APIServerTracing=true,,OpenAPIV3=0, APIServerTracing = false")).toEqual({
+    APIServerTracing: false,
+    OpenAPIV3: false,
+  });
+});
+
+test("featureGate.Set: kube's errors for a missing value, a bad bool, an unknown gate and a locked gate", () => {
+  expect(() => parseFeatureGates("OpenAPIV3")).toThrow("missing bool value for OpenAPIV3");
+  expect(() => parseFeatureGates("OpenAPIV3=yes")).toThrow(
+    'invalid value of OpenAPIV3=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+  );
+  expect(() => parseFeatureGates("NoSuchGate=true")).toThrow("unrecognized feature gate: NoSuchGate");
+  expect(() => parseFeatureGates("ServerSideApply=false")).toThrow(
+    "cannot set feature gate ServerSideApply to false, feature is locked to true",
+  );
+  expect(() => parseFeatureGates("toString=true")).toThrow("unrecognized feature gate: toString");
+});
+
+test("SetFromMap: a GA gate set to its default is allowed with kube's warning; alpha and beta gates are silent", () => {
+  const settings = parseFeatureGates("ServerSideApply=true,AdvancedAuditing=false,KMSv2=true");
+  expect(featureGateWarnings(settings)).toEqual([
+    "Setting GA feature gate ServerSideApply=true. It will be removed in a future release.",
+    "Setting GA feature gate AdvancedAuditing=false. It will be removed in a future release.",
+  ]);
+});
+
+test("featureGate.Enabled: the setting, else AllAlpha/AllBeta for unset gates of their stage, else the 1.26 default", () => {
+  expect(featureEnabled({}, "APIResponseCompression")).toBe(true);
+  expect(featureEnabled({}, "APIServerTracing")).toBe(false);
+  expect(featureEnabled({ APIResponseCompression: false }, "APIResponseCompression")).toBe(false);
+  expect(featureEnabled({ AllAlpha: true }, "APIServerTracing")).toBe(true);
+  expect(featureEnabled({ AllAlpha: true, APIServerTracing: false }, "APIServerTracing")).toBe(false);
+  expect(featureEnabled({ AllBeta: false }, "APIPriorityAndFairness")).toBe(false);
+  expect(featureEnabled({ AllBeta: false }, "DryRun")).toBe(true);
+});
+
+test("kube-apiserver 1.26's stages of the gates kubun switches", () => {
+  expect(KUBE_1_26_FEATURE_GATES.ServerSideFieldValidation).toEqual({ stage: "BETA", default: true });
+  expect(KUBE_1_26_FEATURE_GATES.APIServerIdentity).toEqual({ stage: "BETA", default: true });
+  expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true, locked: true });
+});

@@ -1,0 +1,62 @@
+/**
+ * The request deadline (k8s.io/apiserver WithRequestDeadline and WithTimeoutForNonLongRunningRequests): a
+ * request that is not long-running gets --request-timeout, or the shorter `timeout` query parameter, and an
+ * answer still missing then is replaced by kube's 504. The handler keeps running, as kube's does after its
+ * timeout; only its answer is dropped.
+ */
+import { newBadRequest } from "../../api/errors.ts";
+import { parseGoDuration } from "../../api/go-duration.ts";
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
+
+/** WithRequestDeadline's invalidTimeoutInURL. */
+const INVALID_TIMEOUT = "invalid timeout specified in the request URL";
+
+/**
+ * WithRequestDeadline: the milliseconds a request may take; undefined for long-running ones. A `timeout`
+ * parameter only shortens the server's maximum; 0 or a longer one keeps it. A malformed one is a 400.
+ */
+export function requestDeadlineMs(info: RequestInfo, query: URLSearchParams, maximumMs: number): number | undefined {
+  if (isLongRunningRequest(info)) return undefined;
+  const value = query.get("timeout") ?? "";
+  if (value === "") return maximumMs;
+  let requestedMs: number;
+  try {
+    requestedMs = parseGoDuration(value);
+  } catch (error) {
+    throw newBadRequest(`${INVALID_TIMEOUT} - ${(error as Error).message}`);
+  }
+  return requestedMs > 0 && requestedMs < maximumMs ? requestedMs : maximumMs;
+}
+
+/**
+ * The answer baseTimeoutWriter.timeout writes: NewTimeoutError("request did not complete within the allotted
+ * timeout", 0)'s ErrStatus through a plain json.Encoder, so without kind and apiVersion, and with the type
+ * Go's content sniffing gives it.
+ */
+export function timeoutResponse(): Response {
+  const status = {
+    metadata: {},
+    status: "Failure",
+    message: "Timeout: request did not complete within the allotted timeout",
+    reason: "Timeout",
+    details: {},
+    code: 504,
+  };
+  return new Response(`${JSON.stringify(status)}\n`, { status: 504, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** Runs serve; if it has not answered within deadlineMs, resolves with kube's 504 instead. */
+export async function withinDeadline(deadlineMs: number, serve: () => Promise<Response>): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<Response>((resolve) => {
+    timer = setTimeout(() => resolve(timeoutResponse()), deadlineMs);
+  });
+  const served = serve();
+  // The handler's late failure, after the 504 went out, is post-timeout activity nobody waits for.
+  served.catch(() => {});
+  try {
+    return await Promise.race([served, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

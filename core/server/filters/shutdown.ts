@@ -1,0 +1,58 @@
+/**
+ * Graceful shutdown's request side: kube's WithRetryAfter (with --shutdown-send-retry-after, requests arriving
+ * once the shutdown delay is over get a 429 telling the client to come back on a new connection) and
+ * WithWaitGroup (the server waits for the requests in flight). Health probes, /metrics and kube-apiserver's own
+ * loopback client are exempt, as isRequestExemptFromRetryAfter says; long-running requests are not waited for.
+ */
+import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
+
+/** pathPrefixesExemptFromRetryAfter. */
+const EXEMPT_PATH_PREFIXES = ["/readyz", "/livez", "/healthz", "/metrics"];
+const RETRY_AFTER_MESSAGE = "The apiserver is shutting down, please try again later.";
+
+function isExemptFromRetryAfter(request: Request, path: string): boolean {
+  return (request.headers.get("user-agent") ?? "").startsWith("kube-apiserver/") ||
+    EXEMPT_PATH_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** withRetryAfter's answer: http.Error's text body with Retry-After: 5 and Connection: close. */
+function retryAfterResponse(): Response {
+  return new Response(`${RETRY_AFTER_MESSAGE}\n`, {
+    status: 429,
+    headers: {
+      "Connection": "close",
+      "Retry-After": "5",
+      "Content-Type": "text/plain; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+export class InFlightRequests {
+  #count = 0;
+  #refusing = false;
+  #idle: (() => void)[] = [];
+
+  /** Serves the request, counted while it runs, or refuses it once refuseNew() was called. */
+  async serve(request: Request, path: string, info: RequestInfo, next: () => Promise<Response>): Promise<Response> {
+    if (isExemptFromRetryAfter(request, path)) return await next();
+    if (this.#refusing) return retryAfterResponse();
+    if (isLongRunningRequest(info)) return await next();
+    this.#count++;
+    try {
+      return await next();
+    } finally {
+      if (--this.#count === 0) this.#idle.splice(0).forEach((wake) => wake());
+    }
+  }
+
+  /** From now on new requests get the 429 (NotAcceptingNewRequest with --shutdown-send-retry-after). */
+  refuseNew(): void {
+    this.#refusing = true;
+  }
+
+  /** Resolves once no counted request is in flight (InFlightRequestsDrained). */
+  drained(): Promise<void> {
+    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#idle.push(resolve));
+  }
+}
