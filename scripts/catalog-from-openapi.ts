@@ -1,5 +1,5 @@
 /** Derives resource types (scope, kind, verbs, subresources) from the paths of an OpenAPI v2 document. */
-import type { ResourceType, SubresourceType } from "../core/registry/resource-type.ts";
+import type { ResourceType, SubresourceType } from "../core/api/resource-type.ts";
 
 interface GroupVersionKind {
   group: string;

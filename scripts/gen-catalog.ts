@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ResourceType } from "../core/registry/resource-type.ts";
+import type { ResourceType } from "../core/api/resource-type.ts";
 import { storageVersionHash } from "../core/registry/storage-version-hash.ts";
 import { HAND_WRITTEN_TYPES, SERVED_RESOURCES } from "./catalog-facts.ts";
 import { type OpenAPIv2, resourceTypesOf } from "./catalog-from-openapi.ts";

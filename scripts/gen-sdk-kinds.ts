@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUILT_IN_RESOURCE_TYPES } from "../core/registry/catalog.gen.ts";
-import type { ResourceType } from "../core/registry/resource-type.ts";
+import type { ResourceType } from "../core/api/resource-type.ts";
 import type { Schema } from "../core/schema/types.ts";
 import { buildDefinitions, readApiData } from "./gen-schemas.ts";
 

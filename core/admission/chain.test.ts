@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { statusErrorOfAsync } from "../api/testing.ts";
 import type { AdmittedWrite } from "../registry/admission-hook.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { AdmissionChain } from "./chain.ts";
 import type { AdmissionPlugin } from "./types.ts";
 

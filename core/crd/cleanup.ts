@@ -6,7 +6,7 @@ import { isNotFound } from "../api/errors.ts";
 import { decodeStored } from "../registry/codec.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export async function deleteCustomResources(registry: Registry, type: ResourceType): Promise<number> {
   const store = registry.store(type);

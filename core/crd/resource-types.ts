@@ -1,6 +1,6 @@
 /** The resource types a CustomResourceDefinition serves: one per served version, under its accepted names. */
 import { storageVersionHash } from "../registry/storage-version-hash.ts";
-import type { ResourceType, SubresourceType } from "../registry/resource-type.ts";
+import type { ResourceType, SubresourceType } from "../api/resource-type.ts";
 import { type CRDNames, type CRDVersion, type CustomResourceDefinition, storageVersionOf } from "../registry/apiextensions/mod.ts";
 
 const VERBS = ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"];

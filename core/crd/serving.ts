@@ -5,7 +5,7 @@
 import type { ReadOnlyClient } from "../api/client.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { converterFor } from "./conversion/converter.ts";
 import { type CRDNames, type CustomResourceDefinition, type ScaleSubresource, storageVersionOf } from "../registry/apiextensions/mod.ts";
 import type { CustomSchemas } from "./custom-schemas.ts";

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 /** CreateOptions, UpdateOptions or DeleteOptions as kube hands them to admission (kind and apiVersion set). */
 export interface OptionsObject {

@@ -6,7 +6,7 @@
  * reads the catalog (discovery, OpenAPI, routing) stops serving them together.
  */
 import { parseGoBool } from "../api/query-params.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 /** groupVersionMatchers, applied in groupVersionMatchersOrder. */
 const MATCHERS: readonly [string, (version: string) => boolean][] = [

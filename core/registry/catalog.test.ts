@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { buildCatalog, CATALOG_MODULE_PATH, readSwagger, renderCatalogModule, SWAGGER_PATH } from "../../scripts/gen-catalog.ts";
 import { parseSpecCatalog } from "./_spec-catalog.ts";
 import { builtInCatalog, Catalog, type CatalogChange } from "./catalog.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 const SPEC_DIR = fileURLToPath(new URL("../../../shared/spec/", import.meta.url));
 

@@ -8,7 +8,7 @@ import {
   orderGroups,
   type VersionPriority,
 } from "./group-priority.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export interface CatalogChange {
   type: "added" | "updated" | "removed";

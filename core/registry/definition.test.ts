@@ -11,7 +11,7 @@ import { builtInSchemas } from "../schema/lookup.ts";
 import { builtInCatalog } from "./catalog.ts";
 import { builtInDefinition, customDefinition } from "./definition.ts";
 import { KIND_FACTS, type KindFacts, kindFactsOf } from "./kind-facts.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 const TYPES = builtInCatalog().all();
 const key = (type: ResourceType) => `${type.group}/${type.resource}`;

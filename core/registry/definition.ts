@@ -13,7 +13,7 @@ import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
 import { type KindFacts, kindFactsOf } from "./kind-facts.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
 

@@ -1,7 +1,7 @@
 /** Discovery documents (/api, /apis, /apis/<group>, /api/v1, /apis/<group>/<version>) shaped as kube-apiserver 1.26 writes them. */
 import type { Catalog } from "./catalog.ts";
 import type { OrderedGroup } from "./group-priority.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export interface ServerAddressByClientCIDR {
   clientCIDR: string;

@@ -1,5 +1,5 @@
 /** Storage key layout: `/<group or "core">/<resource>/<namespace>/<name>`, so every collection is a key prefix. */
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export function collectionPrefix(type: Pick<ResourceType, "group" | "resource" | "namespaced">, namespace: string): string {
   const base = `/${type.group || "core"}/${type.resource}/`;

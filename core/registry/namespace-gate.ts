@@ -3,7 +3,7 @@ import { newForbidden, newNotFound } from "../api/errors.ts";
 import type { Storage } from "../storage/storage.ts";
 import { decodeStored } from "./codec.ts";
 import { objectKey } from "./keys.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 const NAMESPACES: Pick<ResourceType, "group" | "resource" | "namespaced"> = { group: "", resource: "namespaces", namespaced: false };
 

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { WriteAttempt } from "./write-guard.ts";
 import type { Attributes, Authorizer } from "../auth/authorizer.ts";
 import type { UserInfo } from "../auth/user.ts";

@@ -8,7 +8,7 @@ import type { Storage } from "../storage/storage.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { type CollectionEvent, type CollectionFollow } from "../api/client.ts";
 import { followCollection } from "./collection-follow.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { ResourceStore } from "./store.ts";
 import { builtInDefinition, customDefinition, type KindDefinition } from "./definition.ts";

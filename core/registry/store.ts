@@ -19,7 +19,7 @@ import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
 import type { KindDefinition } from "./definition.ts";

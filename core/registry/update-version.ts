@@ -5,7 +5,7 @@
  */
 import { newConflict, newInvalid, OBJECT_MODIFIED } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 /** How kube prints the unset resourceVersion (a uint64 0 with %#v) in "must be specified for an update". */
 const UNSET_RESOURCE_VERSION = "0x0";

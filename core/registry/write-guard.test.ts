@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { newForbidden } from "../api/errors.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { type WriteAttempt, WriteGuards } from "./write-guard.ts";
 
 const attempt = (group: string, resource: string): WriteAttempt => ({

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export interface WriteAttempt {
   operation: "create" | "update";

@@ -6,7 +6,7 @@
  * storage write of its own); a dry run must reserve nothing durable.
  */
 import type { KubeObject } from "../api/types.ts";
-import type { ResourceType } from "./resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 
 export interface HookedWrite {
   operation: "create" | "update";

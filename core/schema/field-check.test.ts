@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
 import { isStatusError } from "../api/errors.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { checkFields } from "./field-check.ts";
 
 // deno-lint-ignore no-explicit-any

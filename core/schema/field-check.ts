@@ -5,7 +5,7 @@
  */
 import { newBadRequest } from "../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../api/types.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { builtInSchemas } from "./lookup.ts";
 import { createFieldNodes, type FieldNode, type StructNode } from "./_field-nodes.ts";
 import { describeJSON, scalarProblem, type ValueProblem, zeroValue } from "./_field-values.ts";

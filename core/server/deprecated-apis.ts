@@ -4,7 +4,7 @@
  * for the `k8s.io/removed-release` audit annotation and the apiserver_requested_deprecated_apis gauge.
  * kube-apiserver 1.26 is the current release, so a version deprecated in 1.26 or before counts.
  */
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { HandlerContext } from "./handlers/context.ts";
 import type { ApiMetrics } from "./metrics.ts";
 import type { RequestInfo } from "./request-info.ts";

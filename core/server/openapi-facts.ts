@@ -1,5 +1,5 @@
 /** Facts about kube 1.26's built-in REST storage that shape its OpenAPI documents but are not in the catalog. */
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { HttpMethod, Parameter } from "./openapi-model.ts";
 
 const query = (name: string, type: Parameter["type"] = "string"): Parameter => ({ name, in: "query", type });

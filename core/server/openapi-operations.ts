@@ -1,5 +1,5 @@
 /** The operations kube-apiserver 1.26 documents for the served types of one group/version. */
-import type { ResourceType, SubresourceType } from "../registry/resource-type.ts";
+import type { ResourceType, SubresourceType } from "../api/resource-type.ts";
 import type { GroupVersionKind } from "../schema/types.ts";
 import { connectSubresource, LOG_PARAMETERS } from "./openapi-facts.ts";
 import {

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-explicit-any -- decoded JSON is read by path in assertions
 import { expect, test } from "bun:test";
 import { builtInCatalog } from "../registry/catalog.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { createOpenApiHandler, documentHash } from "./openapi.ts";
 
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { StatusError } from "../api/errors.ts";
 import { builtInCatalog } from "../registry/catalog.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { handleCreate } from "./handlers/create.ts";
 import { parseRequestInfo } from "./request-info.ts";
 import { routeResource } from "./resource-route.ts";

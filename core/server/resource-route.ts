@@ -2,7 +2,7 @@
 import { newBadRequest, newMethodNotSupported, StatusError } from "../api/errors.ts";
 import { goQuote } from "../api/go-text.ts";
 import { isValidPathSegmentName } from "../api/names.ts";
-import type { ResourceType } from "../registry/resource-type.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import { handleCreate } from "./handlers/create.ts";
 import type { Handler } from "./handlers/context.ts";
 import { handleDelete } from "./handlers/delete.ts";

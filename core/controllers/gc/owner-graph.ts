@@ -1,7 +1,7 @@
 /** Every object of every type, indexed by uid, with who references whom (the garbage collector's graph). */
 import type { KubeObject, OwnerReference } from "../../api/types.ts";
 import type { Catalog } from "../../registry/catalog.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 
 export interface GraphNode {
   type: ResourceType;

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../../api/types.ts";
 import type { CollectionFollow } from "../../api/client.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { logger } from "../../log/mod.ts";
 

@@ -3,7 +3,7 @@
  * here one served version is the stored form and the others convert to and from it).
  */
 import type { KubeObject } from "../../api/types.ts";
-import type { ResourceType } from "../resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
 import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
 

@@ -6,7 +6,7 @@
 import { collectionPrefix } from "../keys.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Registry } from "../registry.ts";
-import type { ResourceType } from "../resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
 import { type IPRange, parsePortRange, parseServiceCIDR, type PortRange } from "./ip-range.ts";
 import { repairReservations } from "./repair.ts";

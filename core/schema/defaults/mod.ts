@@ -7,7 +7,7 @@
  * `0`, `false` on required or struct fields) are documentation artifacts kube never materializes.
  */
 import type { KubeObject } from "../../api/types.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import { ADMISSION_REGISTRATION_DEFAULTERS } from "./admissionregistration.ts";
 import { API_EXTENSIONS_DEFAULTERS } from "./apiextensions.ts";
 import { API_REGISTRATION_DEFAULTERS } from "./apiregistration.ts";

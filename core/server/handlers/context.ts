@@ -2,7 +2,7 @@
 import type { Authentication } from "../../auth/authentication.ts";
 import type { Authorizer } from "../../auth/authorizer.ts";
 import type { UserInfo } from "../../auth/user.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { WatchBroker } from "../../watch/mod.ts";

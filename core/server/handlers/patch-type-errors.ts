@@ -9,7 +9,7 @@
  */
 import { newInvalid } from "../../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import { checkFields, PatchTypeError } from "../../schema/field-check.ts";
 import { STRATEGIC_MERGE_PATCH } from "./patch-body.ts";
 

@@ -5,7 +5,7 @@
  */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { selectorText } from "../../api/printers/mod.ts";
-import type { ResourceType } from "../../registry/resource-type.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler } from "./context.ts";
 import { type ScaleAccess, scaleSubresourceHandler } from "./scale-subresource.ts";
