@@ -79,7 +79,7 @@ function renderType(type: ResourceType): string {
 export function renderCatalogModule(types: readonly ResourceType[]): string {
   return [
     HEADER,
-    'import type { ResourceType } from "./resource-type.ts";',
+    'import type { ResourceType } from "../api/resource-type.ts";',
     "",
     "export const BUILT_IN_RESOURCE_TYPES: readonly ResourceType[] = [",
     ...types.map(renderType),
