@@ -10,6 +10,7 @@ import { Informer } from "../controllers/runtime/mod.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import { nowTimestamp } from "../registry/object-meta.ts";
 import type { Registry } from "../registry/registry.ts";
+import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import { CATCH_ALL, FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
@@ -53,6 +54,7 @@ interface SchemaState {
   level: LevelState;
 }
 
+const log = logger("flowcontrol");
 const ENSURE_INTERVAL_MS = 60_000;
 
 export class FlowControl {
@@ -267,5 +269,5 @@ function withMandatory(objects: KubeObject[], mandatory: readonly KubeObject[]):
 }
 
 function logFailure(error: unknown): void {
-  console.error("kubun: flow control:", error instanceof Error ? error.message : String(error));
+  log.error("flow control failed", error);
 }

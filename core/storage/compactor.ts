@@ -4,6 +4,7 @@
  * newest sample that is at least `historyMs` old, so every event after that sample is kept.
  * Uses only the Storage contract, so it works for any backend.
  */
+import { type AgedRevisionLoop, everyAgedRevision } from "./aged-revisions.ts";
 import type { Storage } from "./storage.ts";
 import { logger } from "../log/mod.ts";
 
@@ -18,38 +19,17 @@ export interface CompactorOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface Compactor {
-  stop(): void;
-  /** Runs one round now (also what the timer does). */
-  tick(): Promise<void>;
-}
-
-interface Sample {
-  time: number;
-  revision: number;
-}
+export type Compactor = AgedRevisionLoop;
 
 export function startCompactor(storage: Storage, options: CompactorOptions): Compactor {
-  const { historyMs, now = Date.now, onError = (error) => log.error("compaction failed", error) } = options;
-  const intervalMs = options.intervalMs ?? Math.min(60_000, Math.max(1_000, historyMs / 5));
-  const samples: Sample[] = [];
-  let running: Promise<void> | undefined;
-
-  async function round(): Promise<void> {
-    const time = now();
-    samples.push({ time, revision: storage.currentRevision() });
-    let target: Sample | undefined;
-    while (samples.length > 0 && samples[0]!.time <= time - historyMs) target = samples.shift();
-    if (target && target.revision > storage.compactedRevision()) await storage.compact(target.revision);
-  }
-
-  function tick(): Promise<void> {
-    running ??= round().catch(onError).finally(() => (running = undefined));
-    return running;
-  }
-
-  const timer = setInterval(tick, intervalMs);
-  // Never keep the process alive just to compact.
-  (timer as { unref?: () => void }).unref?.();
-  return { stop: () => clearInterval(timer), tick };
+  const { historyMs, now, onError = (error) => log.error("compaction failed", error) } = options;
+  return everyAgedRevision(storage, {
+    ageMs: historyMs,
+    intervalMs: options.intervalMs ?? Math.min(60_000, Math.max(1_000, historyMs / 5)),
+    now,
+    onError,
+    act: async (revision) => {
+      if (revision > storage.compactedRevision()) await storage.compact(revision);
+    },
+  });
 }

@@ -5,30 +5,27 @@
  * sample at least `ttlMs` old is deleted, so watchers see DELETED as they would on lease expiry. Samples live in
  * memory: after a restart, keys written before it expire `ttlMs` after the start. Uses only the Storage contract.
  */
+import { logger } from "../log/mod.ts";
+import { type AgedRevisionLoop, everyAgedRevision } from "./aged-revisions.ts";
 import { isStorageError, type Storage } from "./storage.ts";
+
+const log = logger("ttl-expiry");
 
 export interface TtlExpiryOptions {
   ttlMs: number;
   /** How often to sample and sweep; default ttlMs / 10, between 1s and 60s. */
   intervalMs?: number;
   now?: () => number;
-  /** Told when a sweep fails (the next round retries); default console.error. */
+  /** Told when a sweep fails (the next round retries); default the log. */
   onError?: (error: unknown) => void;
 }
 
-export interface TtlExpiry {
-  stop(): void;
-  /** Runs one round now (also what the timer does). */
-  tick(): Promise<void>;
-}
+export type TtlExpiry = AgedRevisionLoop;
 
 const PAGE = 500;
 
 export function startTtlExpiry(storage: Storage, prefixes: readonly string[], options: TtlExpiryOptions): TtlExpiry {
-  const { ttlMs, now = Date.now, onError = (error) => console.error("ttl expiry:", error) } = options;
-  const intervalMs = options.intervalMs ?? Math.min(60_000, Math.max(1_000, ttlMs / 10));
-  const samples: { time: number; revision: number }[] = [];
-  let running: Promise<void> | undefined;
+  const { ttlMs, now, onError = (error) => log.error("expiring keys failed", error) } = options;
 
   async function sweep(prefix: string, expiredAtOrBelow: number): Promise<void> {
     let startAfter: string | undefined;
@@ -46,22 +43,13 @@ export function startTtlExpiry(storage: Storage, prefixes: readonly string[], op
     }
   }
 
-  async function round(): Promise<void> {
-    const time = now();
-    samples.push({ time, revision: storage.currentRevision() });
-    let cutoff: number | undefined;
-    while (samples.length > 0 && samples[0]!.time <= time - ttlMs) cutoff = samples.shift()!.revision;
-    if (cutoff === undefined) return;
-    for (const prefix of prefixes) await sweep(prefix, cutoff);
-  }
-
-  function tick(): Promise<void> {
-    running ??= round().catch(onError).finally(() => (running = undefined));
-    return running;
-  }
-
-  const timer = setInterval(tick, intervalMs);
-  // Never keep the process alive just to expire keys.
-  (timer as { unref?: () => void }).unref?.();
-  return { stop: () => clearInterval(timer), tick };
+  return everyAgedRevision(storage, {
+    ageMs: ttlMs,
+    intervalMs: options.intervalMs ?? Math.min(60_000, Math.max(1_000, ttlMs / 10)),
+    now,
+    onError,
+    act: async (expiredAtOrBelow) => {
+      for (const prefix of prefixes) await sweep(prefix, expiredAtOrBelow);
+    },
+  });
 }

@@ -7,6 +7,9 @@ import { type Storage, StorageError, type StorageEvent, type Unsubscribe } from 
 import { PrefixIndex } from "./prefix-index.ts";
 import type { Watch } from "./watch.ts";
 import { WatchStream } from "./watch-stream.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("watch-broker");
 
 export interface WatchBrokerOptions {
   /** Live messages a watch may have undelivered before it is ended with WatchOverflowError; default 10,000. */
@@ -58,7 +61,7 @@ export class WatchBroker {
       try {
         listener(event);
       } catch (error) {
-        console.error(`kubun: follower of ${prefix} failed:`, error instanceof Error ? error.message : String(error));
+        log.error(`follower of ${prefix} failed`, error);
       }
     };
     this.#followers.add(prefix, guarded);
