@@ -40,3 +40,21 @@ test("chainVerifier() rejects an expired chain, a server-only certificate and an
 test("a chain that does not parse is not verified, and does not throw", () => {
   expect(chainVerifier(clientCaPem)(["-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"])).toBe(false);
 });
+
+test("a chain remembered as verified stops verifying at its notAfter, as verifying again would", () => {
+  const verify = chainVerifier(clientCaPem);
+  expect(verify([clientCert.certPem])).toBe(true);
+  expect(verify([clientCert.certPem])).toBe(true);
+  expect(verify([clientCert.certPem], new Date(Date.now() + 3 * 86_400_000))).toBe(false);
+});
+
+test("what one bundle's verifier remembers is not trusted by a verifier of a changed bundle", () => {
+  expect(chainVerifier(`${clientCaPem}${proxyCaPem}`)([proxyCert.certPem])).toBe(true);
+  expect(chainVerifier(clientCaPem)([proxyCert.certPem])).toBe(false);
+});
+
+test("a refused chain stays refused, and the answer is remembered without changing it", () => {
+  const fromClientCA = chainVerifier(clientCaPem);
+  for (let i = 0; i < 3; i++) expect(fromClientCA([proxyCert.certPem])).toBe(false);
+  expect(fromClientCA([clientCert.certPem])).toBe(true);
+});

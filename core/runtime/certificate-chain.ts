@@ -42,23 +42,54 @@ function parseAll(chainPem: readonly string[]): X509Certificate[] | null {
   }
 }
 
-/** A verifier for chains (leaf first, then the intermediates the client sent) against the bundle's CAs. */
+/**
+ * Whether a chain (leaf first) verifies against the roots at `now`, and until when that answer holds: a verified
+ * chain until the earliest notAfter on its path to a root (that root included); a refused one until the earliest
+ * notBefore still ahead in it or in the roots (a certificate not yet valid), or for good.
+ */
+function verifyChain(roots: X509Certificate[], chainPem: readonly string[], now: Date): { verified: boolean; until: number } {
+  const parsed = parseAll(chainPem);
+  // A chain that does not even parse verifies nothing; it is not the server's failure.
+  if (!parsed) return { verified: false, until: Infinity };
+  const notYetValid = Math.min(...[...parsed, ...roots].map((c) => Date.parse(c.validFrom)).filter((from) => from > now.getTime()));
+  const refused = { verified: false, until: notYetValid };
+  const [leaf, ...intermediates] = parsed;
+  if (!allowsClientAuth(leaf!)) return refused;
+  let current = leaf!;
+  let until = Infinity;
+  for (let depth = 0; depth < MAX_CHAIN_LENGTH && validAt(current, now); depth++) {
+    until = Math.min(until, Date.parse(current.validTo));
+    const root = roots.find((candidate) => validAt(candidate, now) && issued(candidate, current));
+    if (root) return { verified: true, until: Math.min(until, Date.parse(root.validTo)) };
+    const next = intermediates.find((candidate) => candidate !== current && issued(candidate, current));
+    if (!next) return refused;
+    current = next;
+  }
+  return refused;
+}
+
+/** Chains whose answer is remembered per bundle; the oldest is forgotten first beyond this. */
+const VERIFIED_CHAINS_KEPT = 1024;
+
+/**
+ * A verifier for chains (leaf first, then the intermediates the client sent) against the bundle's CAs. Each chain's
+ * answer is remembered for as long as it holds (see verifyChain), so clients that open many connections with one
+ * certificate, and the request-header check of every client certificate, pay for parsing and signature checks once;
+ * the answer is always the one verifying again would give (a changed CA bundle is a new verifier).
+ */
 export function chainVerifier(caBundlePem: string): ChainVerifier {
   const roots = [...caBundlePem.matchAll(PEM_CERTIFICATE)].map(([pem]) => new X509Certificate(pem));
+  const answers = new Map<string, { verified: boolean; until: number; since: number }>();
   return (chainPem, now = new Date()) => {
     if (chainPem.length === 0 || roots.length === 0) return false;
-    const parsed = parseAll(chainPem);
-    // A chain that does not even parse verifies nothing; it is not the server's failure.
-    if (!parsed) return false;
-    const [leaf, ...intermediates] = parsed;
-    if (!allowsClientAuth(leaf!)) return false;
-    let current = leaf!;
-    for (let depth = 0; depth < MAX_CHAIN_LENGTH && validAt(current, now); depth++) {
-      if (roots.some((root) => validAt(root, now) && issued(root, current))) return true;
-      const next = intermediates.find((candidate) => candidate !== current && issued(candidate, current));
-      if (!next) return false;
-      current = next;
-    }
-    return false;
+    const key = chainPem.join("");
+    const remembered = answers.get(key);
+    // An answer holds from the time it was given until its `until`; a clock set back asks again.
+    if (remembered && remembered.since <= now.getTime() && now.getTime() <= remembered.until) return remembered.verified;
+    answers.delete(key);
+    const answer = verifyChain(roots, chainPem, now);
+    if (answers.size >= VERIFIED_CHAINS_KEPT) answers.delete(answers.keys().next().value!);
+    answers.set(key, { ...answer, since: now.getTime() });
+    return answer.verified;
   };
 }
