@@ -3,13 +3,12 @@
  * messages, the policy file (no file: nothing is recorded), the log backend (`-` is stdout, otherwise the rotated
  * file) and the webhook backend, each behind its mode; both receive every event.
  */
-import process from "node:process";
 import { type AuditOptions, ConfigFileError } from "../config/mod.ts";
 import { type PolicyRuleEvaluator, policyRuleEvaluator } from "./checker.ts";
 import { eventJson } from "./event.ts";
 import { formatEvent, type LogFormat } from "./format.ts";
 import { loadPolicyFile } from "./policy.ts";
-import { RotatingFile } from "./rotating-file.ts";
+import { coalescingWriter, logLineWriter } from "./log-writer.ts";
 import { type AuditMode, type AuditSink, auditSink, type BatchConfig } from "./sink.ts";
 import { readAuditWebhookConfig, webhookDelivery } from "./webhook-backend.ts";
 import { type TruncateConfig, truncateProblems, truncatingSink } from "./truncate.ts";
@@ -39,14 +38,26 @@ export async function buildAuditing(options: AuditOptions, log: (line: string) =
   const report = (backend: string) => (error: unknown) => log(`audit ${backend} backend: ${(error as Error).message}`);
   if (options.auditLogPath) {
     const format = options.auditLogFormat as LogFormat;
-    const write = logWriter(options);
-    const sink = auditSink(
+    const writer = coalescingWriter(logLineWriter(options.auditLogPath, {
+      maxSizeMB: options.auditLogMaxsize,
+      maxBackups: options.auditLogMaxbackup,
+      maxAgeDays: options.auditLogMaxage,
+      compress: options.auditLogCompress,
+    }));
+    const modeSink = auditSink(
       options.auditLogMode as AuditMode,
       logBatch(options),
       (event) => formatEvent(event, format),
-      (lines) => Promise.resolve(write(lines.join(""))),
+      writer.append,
       report("log"),
     );
+    const sink: AuditSink = {
+      processEvent: (event) => modeSink.processEvent(event),
+      shutdown: async () => {
+        await modeSink.shutdown();
+        writer.flush();
+      },
+    };
     sinks.push(options.auditLogTruncateEnabled ? truncatingSink(sink, logTruncate(options), report("log truncate")) : sink);
   }
   if (options.auditWebhookConfigFile) {
@@ -139,17 +150,6 @@ function webhookBatch(o: AuditOptions): BatchConfig {
     throttleQPS: o.auditWebhookBatchThrottleQps,
     throttleBurst: o.auditWebhookBatchThrottleBurst,
   };
-}
-
-function logWriter(o: AuditOptions): (text: string) => void {
-  if (o.auditLogPath === "-") return (text) => void process.stdout.write(text);
-  const file = new RotatingFile(o.auditLogPath, {
-    maxSizeMB: o.auditLogMaxsize,
-    maxBackups: o.auditLogMaxbackup,
-    maxAgeDays: o.auditLogMaxage,
-    compress: o.auditLogCompress,
-  });
-  return (text) => file.write(text);
 }
 
 /** audit.Union: every backend gets the event; stored only if all stored it. */

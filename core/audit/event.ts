@@ -101,50 +101,50 @@ export function newEvent(facts: RequestFacts): AuditEvent {
   return event;
 }
 
-const EVENT_FIELDS = [
-  "kind",
-  "apiVersion",
-  "level",
-  "auditID",
-  "stage",
-  "requestURI",
-  "verb",
-  "user",
-  "impersonatedUser",
-  "sourceIPs",
-  "userAgent",
-  "objectRef",
-  "responseStatus",
-  "requestObject",
-  "responseObject",
-  "requestReceivedTimestamp",
-  "stageTimestamp",
-  "annotations",
-] as const;
-const OBJECT_REFERENCE_FIELDS = [
-  "resource",
-  "namespace",
-  "name",
-  "uid",
-  "apiGroup",
-  "apiVersion",
-  "resourceVersion",
-  "subresource",
-] as const;
-
-/** The event as audit.k8s.io/v1 serializes it: the type's field order, whatever order the chain filled it in. */
+/**
+ * The event as audit.k8s.io/v1 serializes it: the type's field order, whatever order the chain filled it in
+ * (JSON.stringify leaves out the fields that are undefined). It runs for every stage of every audited request,
+ * hence one object literal rather than a walk over field names.
+ */
 export function eventJson(event: AuditEvent): string {
-  const ordered: Record<string, unknown> = {};
-  for (const field of EVENT_FIELDS) if (event[field] !== undefined) ordered[field] = event[field];
   const ref = event.objectRef;
-  if (ref) {
-    ordered.objectRef = Object.fromEntries(OBJECT_REFERENCE_FIELDS.filter((field) => ref[field]).map((field) => [field, ref[field]]));
-  }
-  // Go writes map keys sorted.
-  if (event.annotations) {
-    ordered.annotations = Object.fromEntries(Object.entries(event.annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  }
-  return JSON.stringify(ordered);
+  return JSON.stringify({
+    kind: event.kind,
+    apiVersion: event.apiVersion,
+    level: event.level,
+    auditID: event.auditID,
+    stage: event.stage,
+    requestURI: event.requestURI,
+    verb: event.verb,
+    user: event.user,
+    impersonatedUser: event.impersonatedUser,
+    sourceIPs: event.sourceIPs,
+    userAgent: event.userAgent,
+    // ObjectReference's fields are omitempty.
+    objectRef: ref && {
+      resource: ref.resource || undefined,
+      namespace: ref.namespace || undefined,
+      name: ref.name || undefined,
+      uid: ref.uid || undefined,
+      apiGroup: ref.apiGroup || undefined,
+      apiVersion: ref.apiVersion || undefined,
+      resourceVersion: ref.resourceVersion || undefined,
+      subresource: ref.subresource || undefined,
+    },
+    responseStatus: event.responseStatus,
+    requestObject: event.requestObject,
+    responseObject: event.responseObject,
+    requestReceivedTimestamp: event.requestReceivedTimestamp,
+    stageTimestamp: event.stageTimestamp,
+    annotations: event.annotations && sortedKeys(event.annotations),
+  });
+}
+
+/** Go writes map keys sorted. */
+function sortedKeys(map: Record<string, string>): Record<string, string> {
+  const sorted: Record<string, string> = {};
+  for (const key of Object.keys(map).sort()) sorted[key] = map[key]!;
+  return sorted;
 }
 
 export function auditUser(user: AuditUser): AuditUser {
@@ -177,12 +177,21 @@ function normalizeIP(text: string): string | undefined {
 }
 
 function withoutEmpty<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== "")) as T;
+  const kept: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = value[key];
+    if (v !== undefined && v !== "") kept[key] = v;
+  }
+  return kept as T;
 }
+
+/** The whole seconds of the last stamp, so stamps within one second share their formatting. */
+let lastSecond = { epochSecond: NaN, text: "" };
 
 /** A metav1.MicroTime now: RFC 3339 in UTC with exactly six fractional digits. */
 export function microTimeNow(): string {
   const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
-  const seconds = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
-  return `${seconds}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
+  const epochSecond = Math.floor(micros / 1_000_000);
+  if (epochSecond !== lastSecond.epochSecond) lastSecond = { epochSecond, text: new Date(epochSecond * 1000).toISOString().slice(0, 19) };
+  return `${lastSecond.text}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { AuditEvent } from "./event.ts";
-import { eventJson, newEvent, sourceIPs } from "./event.ts";
+import { eventJson, microTimeNow, newEvent, sourceIPs } from "./event.ts";
 import { formatEvent } from "./format.ts";
 
 function sample(): AuditEvent {
@@ -67,4 +67,25 @@ test("utilnet.SourceIPs: X-Forwarded-For, then X-Real-Ip if new, then the peer u
     "127.0.0.1",
   ]);
   expect(sourceIPs(new Headers({ "x-forwarded-for": "127.0.0.1" }), "127.0.0.1")).toEqual(["127.0.0.1"]);
+});
+
+test("eventJson: objectRef fields filled in later (LogRequestObject) still print in ObjectReference's order, empty ones left out", () => {
+  const event = sample();
+  event.objectRef!.uid = "u-1";
+  event.objectRef!.name = "web";
+  event.objectRef!.subresource = "";
+  event.impersonatedUser = { username: "bob" };
+  const parsed = JSON.parse(eventJson(event));
+  expect(Object.keys(parsed.objectRef)).toEqual(["resource", "namespace", "name", "uid", "apiVersion"]);
+  expect(Object.keys(parsed).indexOf("impersonatedUser")).toBe(Object.keys(parsed).indexOf("user") + 1);
+});
+
+test("metav1.MicroTime: microTimeNow is RFC 3339 UTC with six fractional digits, at the current time", () => {
+  const before = Date.now();
+  const stamps = Array.from({ length: 3 }, () => microTimeNow());
+  for (const stamp of stamps) {
+    expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(Math.abs(Date.parse(stamp) - before)).toBeLessThan(60_000);
+  }
+  expect([...stamps].sort()).toEqual(stamps);
 });

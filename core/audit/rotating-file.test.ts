@@ -11,7 +11,7 @@ test("lumberjack Logger.Write: rotates by size into timestamped backups, keeps m
   const dir = await mkdtemp(join(tmpdir(), "audit-rotate-"));
   const file = new RotatingFile(join(dir, "audit.log"), { maxSizeMB: 1, maxBackups: 2, maxAgeDays: 0, compress: true });
   for (let i = 0; i < 9; i++) {
-    file.write(LINE);
+    expect(file.write([LINE])).toEqual([undefined]);
     await Bun.sleep(2);
   }
   file.close();
@@ -29,7 +29,8 @@ test("lumberjack Logger.Write: rotates by size into timestamped backups, keeps m
 test("lumberjack Logger.Write: a write larger than the maximum size is refused", async () => {
   const dir = await mkdtemp(join(tmpdir(), "audit-rotate-"));
   const file = new RotatingFile(join(dir, "audit.log"), { maxSizeMB: 1, maxBackups: 0, maxAgeDays: 0, compress: false });
-  expect(() => file.write("y".repeat(1024 * 1024 + 1))).toThrow("write length 1048577 exceeds maximum file size 1048576");
+  const [refused] = file.write(["y".repeat(1024 * 1024 + 1)]);
+  expect(refused?.message).toBe("write length 1048577 exceeds maximum file size 1048576");
 });
 
 test("lumberjack millRunOnce: backups older than maxAge days (by the time in their name) go at the next rotation", async () => {
@@ -37,10 +38,28 @@ test("lumberjack millRunOnce: backups older than maxAge days (by the time in the
   await writeFile(join(dir, "audit-2020-01-02T03-04-05.000.log"), "old\n");
   await writeFile(join(dir, "unrelated-2020-01-02T03-04-05.000.log"), "not ours\n");
   const file = new RotatingFile(join(dir, "audit.log"), { maxSizeMB: 1, maxBackups: 0, maxAgeDays: 7, compress: false });
-  for (let i = 0; i < 3; i++) file.write(LINE);
+  for (let i = 0; i < 3; i++) file.write([LINE]);
   file.close();
   const names = (await readdir(dir)).sort();
   expect(names).not.toContain("audit-2020-01-02T03-04-05.000.log");
   expect(names).toContain("unrelated-2020-01-02T03-04-05.000.log");
   expect(names.filter((name) => /^audit-\d{4}/.test(name))).toHaveLength(1);
+});
+
+test("lumberjack Logger.Write per line: lines written together rotate where one-by-one writes would, a too-long one is refused alone", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "audit-rotate-"));
+  const file = new RotatingFile(join(dir, "audit.log"), { maxSizeMB: 1, maxBackups: 0, maxAgeDays: 0, compress: false });
+  const tooLong = "z".repeat(1024 * 1024 + 1);
+  const errors = file.write([LINE, LINE, tooLong, LINE]);
+  file.close();
+  expect(errors.map((error) => error?.message)).toEqual([
+    undefined,
+    undefined,
+    "write length 1048577 exceeds maximum file size 1048576",
+    undefined,
+  ]);
+  const names = (await readdir(dir)).sort();
+  expect(names).toHaveLength(2);
+  expect((await stat(join(dir, names[0]!))).size).toBe(2 * LINE.length);
+  expect((await stat(join(dir, "audit.log"))).size).toBe(LINE.length);
 });

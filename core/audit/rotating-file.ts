@@ -51,12 +51,49 @@ export class RotatingFile {
     this.#openExistingOrNew(0);
   }
 
-  write(text: string): void {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > this.#max) throw new Error(`write length ${bytes} exceeds maximum file size ${this.#max}`);
-    if (this.#fd === undefined) this.#openExistingOrNew(bytes);
-    if (this.#size + bytes > this.#max) this.#rotate();
-    this.#size += writeSync(this.#fd!, text);
+  /**
+   * Writes each line as lumberjack's Write would one at a time (a line that would pass the maximum size rotates
+   * first; a line longer than the maximum is refused alone), but the lines that land in the same file go in one
+   * system call. Answers, per line, the error that kept it out of the file.
+   */
+  write(lines: readonly string[]): (Error | undefined)[] {
+    const errors: (Error | undefined)[] = new Array(lines.length).fill(undefined);
+    let chunk: string[] = [];
+    let chunkIndexes: number[] = [];
+    let chunkBytes = 0;
+    const flush = () => {
+      if (chunk.length === 0) return;
+      try {
+        this.#size += writeSync(this.#fd!, chunk.length === 1 ? chunk[0]! : chunk.join(""));
+      } catch (error) {
+        for (const i of chunkIndexes) errors[i] = error as Error;
+      }
+      chunk = [];
+      chunkIndexes = [];
+      chunkBytes = 0;
+    };
+    lines.forEach((line, i) => {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > this.#max) {
+        errors[i] = new Error(`write length ${bytes} exceeds maximum file size ${this.#max}`);
+        return;
+      }
+      try {
+        if (this.#fd === undefined) this.#openExistingOrNew(bytes);
+        if (this.#size + chunkBytes + bytes > this.#max) {
+          flush();
+          this.#rotate();
+        }
+      } catch (error) {
+        errors[i] = error as Error;
+        return;
+      }
+      chunk.push(line);
+      chunkIndexes.push(i);
+      chunkBytes += bytes;
+    });
+    flush();
+    return errors;
   }
 
   close(): void {
