@@ -89,6 +89,8 @@ export interface CheckIssue {
 
 class RuleChecker {
   readonly issues: CheckIssue[] = [];
+  /** The type of every expression, for the cost estimator. */
+  readonly types = new Map<Expr, CelType>();
   readonly #positions: Record<string, number>;
   readonly #source: string;
 
@@ -109,6 +111,12 @@ class RuleChecker {
   }
 
   check(expr: Expr, scope: Map<string, CelType>): CelType {
+    const type = this.#visit(expr, scope);
+    this.types.set(expr, type);
+    return type;
+  }
+
+  #visit(expr: Expr, scope: Map<string, CelType>): CelType {
     const kind = expr.exprKind;
     switch (kind.case) {
       case "constExpr": {
@@ -211,9 +219,13 @@ class RuleChecker {
   }
 }
 
-/** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, and its result type. */
-export function checkRule(parsed: Parsed, source: string, self: CelType): { issues: CheckIssue[]; result: CelType } {
+/** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, its result type and every expression's type. */
+export function checkRule(
+  parsed: Parsed,
+  source: string,
+  self: CelType,
+): { issues: CheckIssue[]; result: CelType; types: Map<Expr, CelType> } {
   const checker = new RuleChecker(parsed.sourceInfo?.positions ?? {}, source);
   const result = checker.check(parsed.expr, new Map([["self", self], ["oldSelf", self]]));
-  return { issues: checker.issues, result };
+  return { issues: checker.issues, result, types: checker.types };
 }

@@ -6,7 +6,8 @@
  */
 import type { FieldError } from "../api/errors.ts";
 import { compileRule } from "./compile.ts";
-import { childCardinality, estimateCost, schemaSizes } from "./cost.ts";
+import { estimateCost } from "./cost.ts";
+import { maxElements, schemaSizeLookup } from "./cost-sizes.ts";
 import { mapValueSchema, type RuleSchema } from "./schema.ts";
 
 /** Per rule, after multiplying by the node's cardinality. */
@@ -69,12 +70,12 @@ function ruleErrors(
       });
     }
   });
-  const sizes = schemaSizes(schema, resourceRoot);
+  const sizes = schemaSizeLookup(schema, resourceRoot);
   rules.forEach((rule, i) => {
     const field = `${path}.x-kubernetes-validations[${i}].rule`;
     const compiled = compileRule(rule, schema, resourceRoot);
-    if (compiled.parsed && !compiled.error) {
-      const cost = Math.min(Number.MAX_SAFE_INTEGER, estimateCost(compiled.parsed.expr, sizes) * cardinality);
+    if (compiled.parsed && compiled.types && !compiled.error) {
+      const cost = Number(estimateCost(compiled.parsed.expr, compiled.types, sizes).max) * cardinality;
       if (cost > STATIC_ESTIMATED_COST_LIMIT) {
         walk.errors.push({
           type: "FieldValueForbidden",
@@ -106,6 +107,11 @@ function ruleErrors(
   });
 }
 
+/** How many values a list's items or a map's values can be in an object: the product of the containers' sizes. */
+function childCardinality(parent: number, container: RuleSchema): number {
+  return parent * Math.max(maxElements(container), 1);
+}
+
 function walkSchema(
   schema: RuleSchema,
   path: string,
@@ -120,7 +126,6 @@ function walkSchema(
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     walkSchema(property, `${path}.properties[${name}]`, property["x-kubernetes-embedded-resource"] === true, cardinality, below, walk);
   }
-  const sizes = schemaSizes(schema);
   if (schema.items) {
     const items = schema.items;
     // Only list-type map items correlate (sets are not correlated for rules); the path named is the list's.
@@ -129,7 +134,7 @@ function walkSchema(
       items,
       `${path}.items`,
       items["x-kubernetes-embedded-resource"] === true,
-      childCardinality(cardinality, sizes),
+      childCardinality(cardinality, schema),
       listBelow,
       walk,
     );
@@ -137,7 +142,7 @@ function walkSchema(
   const values = mapValueSchema(schema);
   if (values) {
     const path2 = `${path}.additionalProperties`;
-    walkSchema(values, path2, values["x-kubernetes-embedded-resource"] === true, childCardinality(cardinality, sizes), below, walk);
+    walkSchema(values, path2, values["x-kubernetes-embedded-resource"] === true, childCardinality(cardinality, schema), below, walk);
   }
 }
 
