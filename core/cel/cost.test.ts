@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
+import { parse } from "@bufbuild/cel";
+import { checkRule } from "./check.ts";
 import { compileRule } from "./compile.ts";
+import { fixed, type Range } from "./cost-estimate.ts";
 import { estimateCost } from "./cost.ts";
 import { schemaSizeLookup } from "./cost-sizes.ts";
 import type { RuleSchema } from "./schema.ts";
@@ -116,4 +119,40 @@ test("replace() and split() cost twice a traversal and size their results (TestC
   const split = "self.str.split(self.separator) == []";
   expect(maxCost(withStrings({ str: undefined, separator: undefined }), split)).toBe(629160n);
   expect(maxCost(withStrings({ str: 10, separator: 10 }), split)).toBe(22n);
+});
+
+/** The estimated cost of an expression over literals only, checked as a rule would be. */
+function literalCost(source: string): Range {
+  const parsed = parse(source);
+  const { issues, types } = checkRule(parsed, source, { kind: "dyn" });
+  expect(issues).toEqual([]);
+  return estimateCost(parsed.expr, types, schemaSizeLookup({ type: "object" }, false));
+}
+
+const LISTS: [string, number][] = [
+  ["[1, 2, 3, 4, 5]", 15],
+  ["[uint(1), uint(2), uint(3), uint(4), uint(5)]", 20],
+  ["[1.0, 2.0, 3.0, 4.0, 5.0]", 15],
+  ["[duration('1s'), duration('2s'), duration('3s'), duration('4s'), duration('5s')]", 20],
+];
+
+test("sum, isSorted, max and min cost one per element of a list of numbers (library TestListsCost)", () => {
+  for (const [list, cost] of LISTS) {
+    for (const method of [".sum()", ".isSorted()", ".max()", ".min()"]) expect(literalCost(list + method)).toEqual(fixed(cost));
+  }
+  expect(literalCost("[false, true, false, true, false].isSorted()")).toEqual(fixed(15));
+});
+
+test("indexOf and lastIndexOf cost one per list element, a string traversal on strings (library TestIndexOfCost)", () => {
+  for (const method of ["indexOf", "lastIndexOf"]) {
+    expect(literalCost(`[1, 2, 3, 4, 5].${method}(3)`)).toEqual(fixed(15));
+    expect(literalCost(`[1.0, 2.0, 3.0, 4.0, 5.0].${method}(3.0)`)).toEqual(fixed(15));
+    expect(literalCost(`'01234567890123456789012345678901234567890123456789'.${method}('123')`)).toEqual(fixed(5));
+  }
+});
+
+test("url() costs a traversal of its argument, its getters one (library TestURLsCost)", () => {
+  for (const getter of [".getScheme()", ".getHostname()", ".getHost()", ".getPort()", ".getEscapedPath()", ".getQuery()"]) {
+    expect(literalCost(`url('https:://kubernetes.io/')${getter}`)).toEqual(fixed(4));
+  }
 });
