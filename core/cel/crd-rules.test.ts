@@ -184,3 +184,17 @@ test("string methods need a string and their arguments' types, as cel-go's check
   )
     .toEqual([]);
 });
+
+test("calls no overload takes are refused at creation with cel-go's checker message (found no matching overload)", () => {
+  const issue = (rule: string) => texts(specWith([{ rule }]))[0]?.split("\n")[0].replace(/^.*compilation failed: ERROR: /, "");
+  expect(issue("size(self.replicas) > 0")).toBe("<input>:1:5: found no matching overload for 'size' applied to '(int)'");
+  expect(issue("self.replicas.size() > 0")).toBe("<input>:1:19: found no matching overload for 'size' applied to 'int.()'");
+  expect(issue("self.replicas && true")).toBe("<input>:1:15: found no matching overload for '_&&_' applied to '(int, bool)'");
+  expect(issue("!self.name")).toBe("<input>:1:1: found no matching overload for '!_' applied to '(string)'");
+  expect(issue("-self.name == ''")).toBe("<input>:1:1: found no matching overload for '-_' applied to '(string)'");
+  expect(issue("self.name[0] == 'a'")).toBe("<input>:1:10: found no matching overload for '_[_]' applied to '(string, int)'");
+  expect(issue("'a' in self.name")).toBe("<input>:1:5: found no matching overload for '@in' applied to '(string, string)'");
+  expect(issue("self.replicas ? true : false")).toBe("<input>:1:15: found no matching overload for '_?_:_' applied to '(int, bool, bool)'");
+  expect(issue("self.replicas.sum() > 0")).toBe("<input>:1:18: found no matching overload for 'sum' applied to 'int.()'");
+  expect(texts(specWith([{ rule: "size(self.name) > 0 && self.name.indexOf('a') >= 0 && !(self.replicas < 0)" }]))).toEqual([]);
+});
