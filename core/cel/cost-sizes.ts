@@ -16,7 +16,7 @@ export interface SizeLookup {
 }
 
 /** celconfig.MaxRequestSizeBytes: 3 MiB, the largest object a request carries. */
-const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
 /** Limits of apiserver/pkg/cel/limits.go. */
 const MAX_DURATION_SIZE_JSON = 32;
 const MAX_DATETIME_SIZE_JSON = 32;
@@ -75,7 +75,7 @@ function maxStringLength(schema: RuleSchema): number {
  * of a map (maxProperties, else estimateMaxAdditionalPropertiesFromMinSize), length of a string (maxLength × 4, as
  * kube counts bytes), 0 for objects and other scalars.
  */
-export function maxElements(schema: RuleSchema): number {
+function maxElements(schema: RuleSchema): number {
   if (schema["x-kubernetes-int-or-string"]) return MAX_REQUEST_SIZE_BYTES - 2;
   switch (schema.type) {
     case "array":

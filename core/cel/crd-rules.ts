@@ -7,7 +7,7 @@
 import type { FieldError } from "../api/errors.ts";
 import { compileRule } from "./compile.ts";
 import { estimateCost } from "./cost.ts";
-import { maxElements, schemaSizeLookup } from "./cost-sizes.ts";
+import { MAX_REQUEST_SIZE_BYTES, minSerializedSize, schemaSizeLookup } from "./cost-sizes.ts";
 import { mapValueSchema, type RuleSchema } from "./schema.ts";
 
 /** Per rule, after multiplying by the node's cardinality. */
@@ -38,7 +38,7 @@ function ruleErrors(
   schema: RuleSchema,
   path: string,
   resourceRoot: boolean,
-  cardinality: number,
+  cardinality: Cardinality,
   uncorrelatable: Uncorrelatable,
   walk: Walk,
 ): void {
@@ -75,7 +75,9 @@ function ruleErrors(
     const field = `${path}.x-kubernetes-validations[${i}].rule`;
     const compiled = compileRule(rule, schema, resourceRoot);
     if (compiled.parsed && compiled.types && !compiled.error) {
-      const cost = Number(estimateCost(compiled.parsed.expr, compiled.types, sizes).max) * cardinality;
+      // getExpressionCost: below an unbounded list or map, as many values as a request can hold (CompilationResult.MaxCardinality).
+      const times = cardinality ?? Math.floor(MAX_REQUEST_SIZE_BYTES / (minSerializedSize(schema) + 1));
+      const cost = Number(estimateCost(compiled.parsed.expr, compiled.types, sizes).max) * times;
       if (cost > STATIC_ESTIMATED_COST_LIMIT) {
         walk.errors.push({
           type: "FieldValueForbidden",
@@ -107,16 +109,24 @@ function ruleErrors(
   });
 }
 
-/** How many values a list's items or a map's values can be in an object: the product of the containers' sizes. */
-function childCardinality(parent: number, container: RuleSchema): number {
-  return parent * Math.max(maxElements(container), 1);
+/** How many times a schema node's values can occur in an object; undefined when a list or map above is unbounded. */
+type Cardinality = number | undefined;
+
+/** CELSchemaContext.childContext with extractMaxElements: the parent's times maxItems or maxProperties. */
+function childCardinality(parent: Cardinality, container: RuleSchema): Cardinality {
+  const bound = container.type === "array"
+    ? container.maxItems
+    : container.type === "object" && container.additionalProperties !== undefined
+    ? container.maxProperties
+    : 1;
+  return parent === undefined || bound === undefined ? undefined : parent * Math.max(bound, 0);
 }
 
 function walkSchema(
   schema: RuleSchema,
   path: string,
   resourceRoot: boolean,
-  cardinality: number,
+  cardinality: Cardinality,
   uncorrelatable: Uncorrelatable,
   walk: Walk,
 ): void {
