@@ -176,38 +176,61 @@ test("a transition rule runs only on update: GatewayClass controllerName is immu
   expect(await kubectlOk(server, ["get", "gatewayclass", "example", "-o", "jsonpath={.spec.description}"])).toBe("second");
 });
 
-test("a CRD whose rule does not compile, or costs too much, is refused (ValidateCustomResourceDefinition)", async () => {
-  const crd = (rules: unknown, items: Record<string, unknown> = { type: "string" }) =>
-    JSON.stringify({
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "widgets.example.com" },
-      spec: {
-        group: "example.com",
-        scope: "Namespaced",
-        names: { plural: "widgets", kind: "Widget" },
-        versions: [{
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: { spec: { type: "object", properties: { tags: { type: "array", items, "x-kubernetes-validations": rules } } } },
-            },
+/** A Widget CRD whose spec.tags list carries `rules`; `tags` adds to the list's schema. */
+function widgetCrd(rules: unknown, tags: Record<string, unknown> = { items: { type: "string" } }): string {
+  return JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "widgets", kind: "Widget" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: { spec: { type: "object", properties: { tags: { type: "array", ...tags, "x-kubernetes-validations": rules } } } },
           },
-        }],
-      },
-    });
-  const uncompiled = await server.kubectl(["create", "-f", "-"], { stdin: crd([{ rule: "self.nope()" }]) });
+        },
+      }],
+    },
+  });
+}
+
+test("a CRD whose rule does not compile, or costs too much, is refused (ValidateCustomResourceDefinition)", async () => {
+  const uncompiled = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd([{ rule: "self.nope()" }]) });
   expect(uncompiled.code).toBe(1);
   expect(uncompiled.stderr).toContain(
     `spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.nope()", Message:""}: compilation failed: ERROR: <input>:1:10: undeclared reference to 'nope' (in container '')\n | self.nope()\n | .........^`,
   );
-  const costly = await server.kubectl(["create", "-f", "-"], { stdin: crd([{ rule: "self.all(x, x.contains('gpu'))" }]) });
+  const costly = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd([{ rule: "self.all(x, x.contains('gpu'))" }]) });
   expect(costly.code).toBe(1);
   expect(costly.stderr).toContain(
     "spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
   );
   expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
+});
+
+// isSorted() over strings costs per item 1 plus a traversal of the item (library.CostEstimator): with maxLength
+// 100000 (400000 bytes) that is 40001 per item, so 1000 items estimate 40,001,001 (4.0 times the limit), 200 items
+// 8,000,201.
+test("kube's per-function cost formulas decide at CRD creation: isSorted() over long strings (EstimateCallCost)", async () => {
+  const tags = (maxItems: number) => ({ maxItems, items: { type: "string", maxLength: 100000 } });
+  const costly = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd([{ rule: "self.isSorted()" }], tags(1000)) });
+  expect(costly.code).toBe(1);
+  expect(costly.stderr).toContain(
+    "spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 4.0x",
+  );
+  await kubectlOk(server, ["create", "-f", "-"], widgetCrd([{ rule: "self.isSorted()", message: "tags must be sorted" }], tags(200)));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/widgets.example.com"]);
+  const widget = (tags: string[]) =>
+    JSON.stringify({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w", namespace: NS }, spec: { tags } });
+  const unsorted = await server.kubectl(["create", "-f", "-"], { stdin: widget(["b", "a"]) });
+  expect(unsorted.code).toBe(1);
+  expect(unsorted.stderr).toContain('spec.tags: Invalid value: "array": tags must be sorted');
+  await kubectlOk(server, ["create", "-f", "-"], widget(["a", "b"]));
 });

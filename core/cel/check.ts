@@ -10,6 +10,7 @@ import { escapePropertyName } from "./escape.ts";
 import { compileRE2 } from "./library/mod.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
 import { methodError, operatorResult } from "./operators.ts";
+import { overloadError } from "./overloads.ts";
 import { hasDeclType } from "./values.ts";
 
 type Parsed = ReturnType<typeof parse>;
@@ -44,6 +45,8 @@ const BOOL_FUNCTIONS = new Set([
   "_>=_",
 ]);
 const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
+/** Operators cel-go places at their token, which @bufbuild/cel places at the left operand. */
+const INFIX_TOKENS: Record<string, string> = { "_&&_": "&&", "_||_": "||", "_?_:_": "?" };
 const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
 
 /** kube's CEL type of a schema node. */
@@ -89,6 +92,8 @@ export interface CheckIssue {
 
 class RuleChecker {
   readonly issues: CheckIssue[] = [];
+  /** The type of every expression, for the cost estimator. */
+  readonly types = new Map<Expr, CelType>();
   readonly #positions: Record<string, number>;
   readonly #source: string;
 
@@ -104,11 +109,26 @@ class RuleChecker {
       const paren = this.#source.indexOf("(", offset);
       if (paren >= 0) offset = paren;
     }
+    // ... and an infix operator at its token, the last one before the second operand.
+    const infix = expr.exprKind.case === "callExpr" && INFIX_TOKENS[expr.exprKind.value.function];
+    if (infix && expr.exprKind.case === "callExpr") {
+      const right = this.#positions[String(expr.exprKind.value.args[1]?.id)];
+      const token = right === undefined ? -1 : this.#source.lastIndexOf(infix, right);
+      if (token >= 0) offset = token;
+    }
+    // @bufbuild/cel may place `in` at the blank before it; cel-go at the operator.
+    while (/\s/.test(this.#source[offset] ?? "")) offset++;
     this.issues.push({ message, offset, program });
     return DYN;
   }
 
   check(expr: Expr, scope: Map<string, CelType>): CelType {
+    const type = this.#visit(expr, scope);
+    this.types.set(expr, type);
+    return type;
+  }
+
+  #visit(expr: Expr, scope: Map<string, CelType>): CelType {
     const kind = expr.exprKind;
     switch (kind.case) {
       case "constExpr": {
@@ -193,7 +213,7 @@ class RuleChecker {
         return this.#fail(expr, (e as Error).message, true);
       }
     }
-    const mismatch = target && methodError(name, target, args);
+    const mismatch = (target && methodError(name, target, args)) ?? overloadError(name, target, args);
     if (mismatch) return this.#fail(expr, mismatch);
     const typed = operatorResult(name, args);
     if (typeof typed === "string") return this.#fail(expr, typed);
@@ -211,9 +231,13 @@ class RuleChecker {
   }
 }
 
-/** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, and its result type. */
-export function checkRule(parsed: Parsed, source: string, self: CelType): { issues: CheckIssue[]; result: CelType } {
+/** The checker's issues for a parsed rule with `self` (and `oldSelf`) of type `self`, its result type and every expression's type. */
+export function checkRule(
+  parsed: Parsed,
+  source: string,
+  self: CelType,
+): { issues: CheckIssue[]; result: CelType; types: Map<Expr, CelType> } {
   const checker = new RuleChecker(parsed.sourceInfo?.positions ?? {}, source);
   const result = checker.check(parsed.expr, new Map([["self", self], ["oldSelf", self]]));
-  return { issues: checker.issues, result };
+  return { issues: checker.issues, result, types: checker.types };
 }

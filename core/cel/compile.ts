@@ -5,6 +5,7 @@
  */
 import { parse } from "@bufbuild/cel";
 import { type CheckIssue, checkRule, schemaCelType } from "./check.ts";
+import type { TypeMap } from "./cost.ts";
 import { planRule, type Program } from "./env.ts";
 import type { RuleSchema, ValidationRule } from "./schema.ts";
 
@@ -14,6 +15,8 @@ export interface CompiledRule {
   rule: ValidationRule;
   parsed?: ParsedRule;
   program?: Program;
+  /** The checker's type of every expression, for the cost estimator. */
+  types?: TypeMap;
   usesOldSelf: boolean;
   /** "required" for an empty rule (field.Required), "invalid" for the rest (field.Invalid). */
   error?: { type: "required" | "invalid"; detail: string };
@@ -57,7 +60,7 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
     const issue = { message: `Syntax error: ${raw}`, offset: syntaxOffset(e) ?? 0 };
     return { rule, usesOldSelf: false, error: { type: "invalid", detail: `compilation failed: ${formatIssue(source, issue)}` } };
   }
-  const { issues, result } = checkRule(parsed, source, schemaCelType(schema, resourceRoot));
+  const { issues, result, types } = checkRule(parsed, source, schemaCelType(schema, resourceRoot));
   const transition = usesOldSelf(parsed);
   const checked = issues.filter((issue) => !issue.program);
   if (checked.length > 0) {
@@ -71,5 +74,5 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
   if (result.kind !== "bool" && result.kind !== "dyn") {
     return { rule, parsed, usesOldSelf: transition, error: { type: "invalid", detail: "cel expression must evaluate to a bool" } };
   }
-  return { rule, parsed, program: planRule(parsed), usesOldSelf: transition };
+  return { rule, parsed, program: planRule(parsed), types, usesOldSelf: transition };
 }

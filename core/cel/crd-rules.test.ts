@@ -184,3 +184,45 @@ test("string methods need a string and their arguments' types, as cel-go's check
   )
     .toEqual([]);
 });
+
+test("calls no overload takes are refused at creation with cel-go's checker message (found no matching overload)", () => {
+  const issue = (rule: string) => texts(specWith([{ rule }]))[0]?.split("\n")[0].replace(/^.*compilation failed: ERROR: /, "");
+  expect(issue("size(self.replicas) > 0")).toBe("<input>:1:5: found no matching overload for 'size' applied to '(int)'");
+  expect(issue("self.replicas.size() > 0")).toBe("<input>:1:19: found no matching overload for 'size' applied to 'int.()'");
+  expect(issue("self.replicas && true")).toBe("<input>:1:15: found no matching overload for '_&&_' applied to '(int, bool)'");
+  expect(issue("!self.name")).toBe("<input>:1:1: found no matching overload for '!_' applied to '(string)'");
+  expect(issue("-self.name == ''")).toBe("<input>:1:1: found no matching overload for '-_' applied to '(string)'");
+  expect(issue("self.name[0] == 'a'")).toBe("<input>:1:10: found no matching overload for '_[_]' applied to '(string, int)'");
+  expect(issue("'a' in self.name")).toBe("<input>:1:5: found no matching overload for '@in' applied to '(string, string)'");
+  expect(issue("self.replicas ? true : false")).toBe("<input>:1:15: found no matching overload for '_?_:_' applied to '(int, bool, bool)'");
+  expect(issue("self.replicas.sum() > 0")).toBe("<input>:1:18: found no matching overload for 'sum' applied to 'int.()'");
+  expect(texts(specWith([{ rule: "size(self.name) > 0 && self.name.indexOf('a') >= 0 && !(self.replicas < 0)" }]))).toEqual([]);
+});
+
+// Below an unbounded list the bounds further down no longer multiply: the rule counts as often as values of its
+// node's smallest JSON ("" and a comma: 3 bytes) fit in 3 MiB, 1,048,576 times 27.
+test("below an unbounded list a rule counts MaxCardinality of its own node's smallest size (getExpressionCost)", () => {
+  const schema: RuleSchema = {
+    type: "object",
+    properties: {
+      outer: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            inner: {
+              type: "array",
+              maxItems: 10,
+              items: { type: "string", maxLength: 64, "x-kubernetes-validations": [{ rule: "self.contains('a')" }] },
+            },
+          },
+        },
+      },
+    },
+  };
+  expect(texts(schema)[0]).toContain("rule: FieldValueForbidden: estimated rule cost exceeds budget by factor of 2.8x");
+  const bounded = structuredClone(schema);
+  bounded.properties!.outer.maxItems = 100;
+  // 100 × 10 × 27 = 27,000: well within the limit.
+  expect(texts(bounded)).toEqual([]);
+});

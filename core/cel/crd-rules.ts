@@ -6,7 +6,8 @@
  */
 import type { FieldError } from "../api/errors.ts";
 import { compileRule } from "./compile.ts";
-import { childCardinality, estimateCost, schemaSizes } from "./cost.ts";
+import { estimateCost } from "./cost.ts";
+import { MAX_REQUEST_SIZE_BYTES, minSerializedSize, schemaSizeLookup } from "./cost-sizes.ts";
 import { mapValueSchema, type RuleSchema } from "./schema.ts";
 
 /** Per rule, after multiplying by the node's cardinality. */
@@ -37,7 +38,7 @@ function ruleErrors(
   schema: RuleSchema,
   path: string,
   resourceRoot: boolean,
-  cardinality: number,
+  cardinality: Cardinality,
   uncorrelatable: Uncorrelatable,
   walk: Walk,
 ): void {
@@ -69,12 +70,14 @@ function ruleErrors(
       });
     }
   });
-  const sizes = schemaSizes(schema, resourceRoot);
+  const sizes = schemaSizeLookup(schema, resourceRoot);
   rules.forEach((rule, i) => {
     const field = `${path}.x-kubernetes-validations[${i}].rule`;
     const compiled = compileRule(rule, schema, resourceRoot);
-    if (compiled.parsed && !compiled.error) {
-      const cost = Math.min(Number.MAX_SAFE_INTEGER, estimateCost(compiled.parsed.expr, sizes) * cardinality);
+    if (compiled.parsed && compiled.types && !compiled.error) {
+      // getExpressionCost: below an unbounded list or map, as many values as a request can hold (CompilationResult.MaxCardinality).
+      const times = cardinality ?? Math.floor(MAX_REQUEST_SIZE_BYTES / (minSerializedSize(schema) + 1));
+      const cost = Number(estimateCost(compiled.parsed.expr, compiled.types, sizes).max) * times;
       if (cost > STATIC_ESTIMATED_COST_LIMIT) {
         walk.errors.push({
           type: "FieldValueForbidden",
@@ -106,11 +109,24 @@ function ruleErrors(
   });
 }
 
+/** How many times a schema node's values can occur in an object; undefined when a list or map above is unbounded. */
+type Cardinality = number | undefined;
+
+/** CELSchemaContext.childContext with extractMaxElements: the parent's times maxItems or maxProperties. */
+function childCardinality(parent: Cardinality, container: RuleSchema): Cardinality {
+  const bound = container.type === "array"
+    ? container.maxItems
+    : container.type === "object" && container.additionalProperties !== undefined
+    ? container.maxProperties
+    : 1;
+  return parent === undefined || bound === undefined ? undefined : parent * Math.max(bound, 0);
+}
+
 function walkSchema(
   schema: RuleSchema,
   path: string,
   resourceRoot: boolean,
-  cardinality: number,
+  cardinality: Cardinality,
   uncorrelatable: Uncorrelatable,
   walk: Walk,
 ): void {
@@ -120,7 +136,6 @@ function walkSchema(
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     walkSchema(property, `${path}.properties[${name}]`, property["x-kubernetes-embedded-resource"] === true, cardinality, below, walk);
   }
-  const sizes = schemaSizes(schema);
   if (schema.items) {
     const items = schema.items;
     // Only list-type map items correlate (sets are not correlated for rules); the path named is the list's.
@@ -129,7 +144,7 @@ function walkSchema(
       items,
       `${path}.items`,
       items["x-kubernetes-embedded-resource"] === true,
-      childCardinality(cardinality, sizes),
+      childCardinality(cardinality, schema),
       listBelow,
       walk,
     );
@@ -137,7 +152,7 @@ function walkSchema(
   const values = mapValueSchema(schema);
   if (values) {
     const path2 = `${path}.additionalProperties`;
-    walkSchema(values, path2, values["x-kubernetes-embedded-resource"] === true, childCardinality(cardinality, sizes), below, walk);
+    walkSchema(values, path2, values["x-kubernetes-embedded-resource"] === true, childCardinality(cardinality, schema), below, walk);
   }
 }
 

@@ -13,6 +13,8 @@ export interface RuleSchema {
   maxLength?: number;
   maxItems?: number;
   maxProperties?: number;
+  required?: string[];
+  default?: unknown;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-embedded-resource"?: boolean;
   "x-kubernetes-list-type"?: string;

@@ -7,7 +7,8 @@
 import { isCelError } from "@bufbuild/cel";
 import type { FieldError } from "../api/errors.ts";
 import { type CompiledRule, compileRule } from "./compile.ts";
-import { estimateCost, valueSizes } from "./cost.ts";
+import { estimateCost } from "./cost.ts";
+import { valueSizeLookup } from "./cost-sizes.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema } from "./schema.ts";
 import { toCelValue } from "./values.ts";
 
@@ -91,8 +92,7 @@ class Run {
     if (this.remaining <= 0) return this.#stop(path, node, OUT_OF_BUDGET);
     const self = toCelValue(value, node.schema, node.resourceRoot);
     const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node.schema, node.resourceRoot);
-    const selfSizes = valueSizes(self);
-    const oldSizes = oldSelf === undefined ? selfSizes : valueSizes(oldSelf);
+    const sizes = valueSizeLookup(self, oldSelf);
     for (const compiled of node.rules) {
       // An empty rule has neither program nor error in kube (CRD validation refuses it); it is skipped.
       if (compiled.error?.type === "required") continue;
@@ -102,7 +102,7 @@ class Run {
       }
       // Transition rules run only where an old value correlates.
       if (compiled.usesOldSelf && oldSelf === undefined) continue;
-      const cost = estimateCost(compiled.parsed!.expr, selfSizes, oldSizes);
+      const cost = Number(estimateCost(compiled.parsed!.expr, compiled.types!, sizes).max);
       if (cost > PER_CALL_LIMIT) {
         const detail =
           `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${
