@@ -13,6 +13,7 @@ export class FlowControlMetrics {
   readonly #executing: Gauge<"priority_level" | "flow_schema">;
   readonly #wait: Histogram<"priority_level" | "flow_schema" | "execute">;
   readonly #limit: Gauge<"priority_level">;
+  readonly #estimatedSeats: Histogram<"priority_level" | "flow_schema">;
   /** Label children per priority level and FlowSchema, so a request does not build label objects. */
   readonly #children = new Map<string, { dispatched: Labelled<object>; inQueue: Labelled<object>; executing: Labelled<object> }>();
 
@@ -57,6 +58,14 @@ export class FlowControlMetrics {
       labelNames: ["priority_level"],
       registers,
     });
+    this.#estimatedSeats = new Histogram({
+      name: "apiserver_flowcontrol_work_estimated_seats",
+      help: "Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness",
+      labelNames: pair,
+      // Up to kube's maximum seats per request.
+      buckets: [1, 2, 4, 10],
+      registers,
+    });
   }
 
   #of(priorityLevel: string, flowSchema: string) {
@@ -94,6 +103,10 @@ export class FlowControlMetrics {
     if (waitedSeconds !== undefined) {
       this.#wait.observe({ priority_level: priorityLevel, flow_schema: flowSchema, execute: "false" }, waitedSeconds);
     }
+  }
+
+  estimatedSeats(priorityLevel: string, flowSchema: string, seats: number): void {
+    this.#estimatedSeats.observe({ priority_level: priorityLevel, flow_schema: flowSchema }, seats);
   }
 
   concurrencyLimit(priorityLevel: string, limit: number): void {

@@ -1,5 +1,6 @@
 /**
- * One priority level's admission (kube's fairqueuing/queueset): up to `limit` requests execute at once; the
+ * One priority level's admission (kube's fairqueuing/queueset): requests execute while their seats (kube's
+ * WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. The
  * rest wait in queues picked by shuffle sharding (the least-loaded queue of the flow's hand), and a freed seat
  * goes to the next non-empty queue in round-robin order — kube's fair queuing when every request costs one
  * seat for the same estimated time. A request is rejected when its queue is full ("queue-full"), when the level
@@ -7,6 +8,7 @@
  * its client went away ("cancelled"), the reasons kube's rejected_requests_total counts.
  */
 import { dealHand } from "./shuffle-sharding.ts";
+import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
 
 export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
 
@@ -21,6 +23,7 @@ export interface WaitingRequest {
   flowSchema: string;
   distinguisher: string;
   arrivedAt: Date;
+  work: WorkEstimate;
 }
 
 /** A held seat; `release` frees it for the next waiting request. */
@@ -31,6 +34,7 @@ export interface Seat {
 interface Queue {
   waiting: Waiter[];
   executing: number;
+  seatsInUse: number;
 }
 
 interface Waiter extends WaitingRequest {
@@ -43,6 +47,7 @@ export class QueueSet {
   #queuing: QueuingConfig | undefined;
   #queues: Queue[] = [];
   #executing = 0;
+  #seatsInUse = 0;
   #waiting = 0;
   #robinIndex = -1;
 
@@ -54,6 +59,10 @@ export class QueueSet {
 
   get executing(): number {
     return this.#executing;
+  }
+
+  get seatsInUse(): number {
+    return this.#seatsInUse;
   }
 
   get waiting(): number {
@@ -79,8 +88,8 @@ export class QueueSet {
     options: { waitLimitMs: number; signal?: () => AbortSignal },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     const queuing = this.#queuing;
-    if (!queuing) return this.#executing < this.#limit ? this.#seat(undefined) : "concurrency-limit";
-    if (this.#waiting === 0 && this.#executing < this.#limit) return this.#seat(undefined);
+    if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
+    if (this.#waiting === 0 && this.#canAccommodate(request.work)) return this.#seat(undefined, request.work);
     const queue = this.#shortestQueueOfHand(flowHash(), queuing);
     if (queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
     const signal = options.signal?.();
@@ -104,9 +113,24 @@ export class QueueSet {
     });
   }
 
-  /** Per queue: waiting requests and executing count (kube's dump_queues). */
-  queues(): { waiting: readonly WaitingRequest[]; executing: number }[] {
-    return this.#queues.map((queue) => ({ waiting: queue.waiting, executing: queue.executing }));
+  /** Per queue: waiting requests, executing count and seats in use (kube's dump_queues). */
+  queues(): { waiting: readonly WaitingRequest[]; executing: number; seatsInUse: number }[] {
+    return this.#queues.map((queue) => ({ waiting: queue.waiting, executing: queue.executing, seatsInUse: queue.seatsInUse }));
+  }
+
+  /**
+   * kube's canAccommodateSeatsLocked: the seats fit beside those in use; a request wider than the whole limit
+   * waits until nothing executes and then runs alone.
+   */
+  #canAccommodate(work: WorkEstimate): boolean {
+    const seats = this.#reservedSeats(work);
+    if (seats > this.#limit) return this.#executing === 0;
+    return this.#seatsInUse + seats <= this.#limit;
+  }
+
+  /** kube caps the final (watch event) seats at the concurrency limit when it dispatches. */
+  #reservedSeats(work: WorkEstimate): number {
+    return maxSeats({ ...work, finalSeats: Math.min(work.finalSeats, this.#limit) });
   }
 
   #shortestQueueOfHand(hash: bigint, queuing: QueuingConfig): Queue {
@@ -118,9 +142,26 @@ export class QueueSet {
     return best!;
   }
 
-  #seat(queue: Queue | undefined): Seat {
+  /**
+   * Occupies the request's seats until release, and then for its additional latency (kube's finishRequestLocked
+   * frees MaxSeats only once the watch events' time is over); a capped final width stretches that time so the
+   * estimated work stays the same.
+   */
+  #seat(queue: Queue | undefined, work: WorkEstimate): Seat {
+    const seats = this.#reservedSeats(work);
+    const finalSeats = Math.min(work.finalSeats, this.#limit);
+    const latencyMs = finalSeats > 0 ? (work.additionalLatencyMs * work.finalSeats) / finalSeats : 0;
     this.#executing++;
-    if (queue) queue.executing++;
+    this.#seatsInUse += seats;
+    if (queue) {
+      queue.executing++;
+      queue.seatsInUse += seats;
+    }
+    const freeSeats = () => {
+      this.#seatsInUse -= seats;
+      if (queue) queue.seatsInUse -= seats;
+      this.#dispatchAsMuchAsPossible();
+    };
     let released = false;
     return {
       release: () => {
@@ -128,7 +169,8 @@ export class QueueSet {
         released = true;
         this.#executing--;
         if (queue) queue.executing--;
-        this.#dispatchAsMuchAsPossible();
+        if (latencyMs > 0) setTimeout(freeSeats, latencyMs);
+        else freeSeats();
       },
     };
   }
@@ -142,23 +184,24 @@ export class QueueSet {
   }
 
   #dispatchAsMuchAsPossible(): void {
-    while (this.#waiting > 0 && this.#executing < this.#limit) {
-      const queue = this.#nextQueue();
+    while (this.#waiting > 0) {
+      const index = this.#nextQueueIndex();
+      const queue = this.#queues[index];
+      // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
+      if (!this.#canAccommodate(queue.waiting[0].work)) break;
+      this.#robinIndex = index;
       const waiter = queue.waiting.shift()!;
       this.#waiting--;
-      waiter.settle(this.#seat(queue));
+      waiter.settle(this.#seat(queue, waiter.work));
     }
     this.#resizeQueues();
   }
 
   /** The next non-empty queue after the last one served (kube's robinIndex). */
-  #nextQueue(): Queue {
+  #nextQueueIndex(): number {
     for (let step = 1; step <= this.#queues.length; step++) {
       const index = (this.#robinIndex + step) % this.#queues.length;
-      if (this.#queues[index].waiting.length > 0) {
-        this.#robinIndex = index;
-        return this.#queues[index];
-      }
+      if (this.#queues[index].waiting.length > 0) return index;
     }
     throw new Error("no waiting request although the count says so");
   }
@@ -166,10 +209,10 @@ export class QueueSet {
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
-    while (this.#queues.length < wanted) this.#queues.push({ waiting: [], executing: 0 });
+    while (this.#queues.length < wanted) this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0 });
     while (this.#queues.length > wanted) {
       const last = this.#queues[this.#queues.length - 1];
-      if (last.waiting.length > 0 || last.executing > 0) break;
+      if (last.waiting.length > 0 || last.seatsInUse > 0) break;
       this.#queues.pop();
     }
   }

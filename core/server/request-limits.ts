@@ -6,16 +6,21 @@ import type { Registry as MetricsRegistry } from "prom-client";
 import { FlowControl } from "../flowcontrol/mod.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
+import type { Storage } from "../storage/storage.ts";
 import { maxInFlightLimiter, priorityAndFairnessLimiter, type RequestLimiter } from "./filters/flow-control.ts";
 
 export interface RequestLimitFlags {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   enablePriorityAndFairness: boolean;
+  /** --request-timeout. */
+  requestTimeoutMs: number;
 }
 
-/** kube's default --request-timeout; APF lets a request queue for a quarter of it (kube's requestWaitLimit). */
-const REQUEST_TIMEOUT_MS = 60_000;
+/** How long APF lets a request wait in a queue: a quarter of --request-timeout (kube's BuildPriorityAndFairness). */
+export function queueWaitLimitMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs / 4;
+}
 
 /** kube's ServerRunOptions.Validate and BuildPriorityAndFairness checks, as start-up errors. */
 export function checkRequestLimitFlags(flags: RequestLimitFlags): void {
@@ -33,14 +38,16 @@ export async function startRequestLimits(
   registry: Registry,
   catalog: Catalog,
   metricsRegistry: MetricsRegistry,
+  storage: Storage,
 ): Promise<{ limiter?: RequestLimiter; flowControl?: FlowControl }> {
   if (!flags.enablePriorityAndFairness) {
     return { limiter: maxInFlightLimiter({ readOnly: flags.maxRequestsInflight, mutating: flags.maxMutatingRequestsInflight }) };
   }
   const flowControl = await FlowControl.start(registry, catalog, {
     serverConcurrencyLimit: flags.maxRequestsInflight + flags.maxMutatingRequestsInflight,
-    queueWaitLimitMs: REQUEST_TIMEOUT_MS / 4,
+    queueWaitLimitMs: queueWaitLimitMs(flags.requestTimeoutMs),
     metricsRegistry,
+    storage,
   });
   return { limiter: priorityAndFairnessLimiter(flowControl), flowControl };
 }

@@ -214,6 +214,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     registry,
     catalog,
     metrics.registry,
+    storage,
   );
   startupLock.release();
   const app = createApp({

@@ -6,7 +6,7 @@
  * the watch has started.
  */
 import type { UserInfo } from "../../auth/user.ts";
-import type { FlowControl } from "../../flowcontrol/mod.ts";
+import type { Classification, FlowControl } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
@@ -81,24 +81,41 @@ export function maxInFlightLimiter(limits: { readOnly: number; mutating: number 
 export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLimiter {
   return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
-    const admission = await flowControl.admit({
-      username: user.username,
-      groups: user.groups,
-      isResourceRequest: info.isResourceRequest,
-      verb: info.verb,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiGroup ? `${info.apiGroup}/${info.apiVersion}` : info.apiVersion,
-      resource: info.resource,
-      subresource: info.subresource,
-      namespace: info.namespace,
-      name: info.name,
-      path: info.path,
-    }, () => request.signal);
-    // A watch gives its seat back once it has started (kube's watch initialization); other requests once written out.
-    const response = "rejected" in admission
-      ? tooManyRequests()
-      : await servedHolding(serve, admission.seat.release, info.verb === "watch" ? undefined : onResponseDone);
-    const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, admission.classification.flowSchemaUid);
-    return withHeader(named, PRIORITY_LEVEL_UID_HEADER, admission.classification.priorityLevelUid);
+    const admission = await flowControl.admit(
+      {
+        username: user.username,
+        groups: user.groups,
+        isResourceRequest: info.isResourceRequest,
+        verb: info.verb,
+        apiGroup: info.apiGroup,
+        apiVersion: info.apiGroup ? `${info.apiGroup}/${info.apiVersion}` : info.apiVersion,
+        resource: info.resource,
+        subresource: info.subresource,
+        namespace: info.namespace,
+        name: info.name,
+        path: info.path,
+      },
+      new URL(request.url).searchParams,
+      () => request.signal,
+    );
+    if ("rejected" in admission) return namedResponse(tooManyRequests(), admission.classification);
+    if (info.verb !== "watch") {
+      return namedResponse(await servedHolding(serve, admission.seat.release, onResponseDone), admission.classification);
+    }
+    // A watch gives its seat back once it has started (kube's watch initialization) and counts for the write work
+    // estimate until it ends (kube's RegisterWatch).
+    const forgetWatch = flowControl.registerWatch(info);
+    const response = await servedHolding(serve, admission.seat.release, undefined).catch((error) => {
+      forgetWatch();
+      throw error;
+    });
+    if (onResponseDone) onResponseDone(forgetWatch);
+    else forgetWatch();
+    return namedResponse(response, admission.classification);
   };
+}
+
+function namedResponse(response: Response, classification: Classification): Response {
+  const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid);
+  return withHeader(named, PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
 }
