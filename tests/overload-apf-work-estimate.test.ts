@@ -135,3 +135,31 @@ test("a queued request is rejected after a quarter of --request-timeout (8s → 
   held.release();
   expect((await first).status).toBe(201);
 });
+
+test("a write reached by 20 open watches takes 2 seats (mutatingWorkEstimator via kube's watchTracker), 1 once they close", async () => {
+  const seatsSum = async () =>
+    Number(
+      (await metrics()).match(
+        /^apiserver_flowcontrol_work_estimated_seats_sum\{priority_level="five-seats",flow_schema="listers"\} (\d+)$/m,
+      )
+        ?.[1],
+    );
+  const watches = await Promise.all(
+    Array.from({ length: 20 }, () => server.request("GET", "/api/v1/namespaces/default/configmaps?watch=1")),
+  );
+  for (const watch of watches) expect(watch.status).toBe(200);
+  const before = await seatsSum();
+  expect((await createConfigMapAs(server, USER, "watched-write")).status).toBe(201);
+  expect(await seatsSum()).toBe(before + 2);
+  for (const watch of watches) await watch.body?.cancel();
+  // The server forgets a watch once its stream has ended: then a write is back to one seat.
+  let previous = await seatsSum();
+  await until(async () => {
+    const answer = await createConfigMapAs(server, USER, `after-${previous}`);
+    expect(answer.status).toBe(201);
+    const now = await seatsSum();
+    const grew = now - previous;
+    previous = now;
+    return grew === 1;
+  });
+});
