@@ -132,6 +132,10 @@ test("a queued request is rejected after a quarter of --request-timeout (8s → 
   expect(await metrics()).toContain(
     'apiserver_flowcontrol_rejected_requests_total{priority_level="five-seats",flow_schema="listers",reason="time-out"} 1',
   );
+  // WithPriorityAndFairness records the 429 among the requests terminated in self-defense (RecordRequestTermination).
+  expect(await metrics()).toContain(
+    'apiserver_request_terminations_total{verb="LIST",group="",version="v1",resource="configmaps",subresource="",scope="cluster",component="apiserver",code="429"} 1',
+  );
   held.release();
   expect((await first).status).toBe(201);
 });
@@ -162,4 +166,23 @@ test("a write reached by 20 open watches takes 2 seats (mutatingWorkEstimator vi
     previous = now;
     return grew === 1;
   });
+});
+
+test("apiserver_flowcontrol_request_execution_seconds times regular requests and a watch's initial stage (ObserveExecutionDuration)", async () => {
+  expect((await listAs("?limit=1")).status).toBe(200);
+  const watch = await server.request("GET", "/api/v1/namespaces/default/configmaps?watch=1", { headers: { "Impersonate-User": USER } });
+  expect(watch.status).toBe(200);
+  await watch.body?.cancel();
+  const text = await metrics();
+  const count = (type: string) =>
+    Number(
+      text.match(
+        new RegExp(
+          `^apiserver_flowcontrol_request_execution_seconds_count\\{priority_level="five-seats",flow_schema="listers",type="${type}"\\} (\\d+)$`,
+          "m",
+        ),
+      )?.[1] ?? 0,
+    );
+  expect(count("regular")).toBeGreaterThan(0);
+  expect(count("watch")).toBe(1);
 });

@@ -172,11 +172,14 @@ export class FlowControl {
       return { classification, rejected: outcome };
     }
     const seat = outcome;
-    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds);
+    let released = false;
+    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds, request.verb === "watch");
     return {
       classification,
       seat: {
         release: () => {
+          if (released) return;
+          released = true;
           finished();
           seat.release();
         },

@@ -41,6 +41,9 @@ async function servedHolding(
   return response;
 }
 
+/** Told of each request refused with 429, for kube's apiserver_request_terminations_total. */
+export type TooManyRequestsListener = (request: Request, info: RequestInfo) => void;
+
 const SYSTEM_MASTERS = "system:masters";
 /** kube's nonMutatingRequestVerbs. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
@@ -59,14 +62,21 @@ export function tooManyRequests(): Response {
  * kube's WithMaxInFlightLimit: read-only (get, list, watch) and mutating requests each have their own limit (0: no
  * limit); a request over its limit is refused unless its user is in system:masters, which is always served.
  */
-export function maxInFlightLimiter(limits: { readOnly: number; mutating: number }): RequestLimiter | undefined {
+export function maxInFlightLimiter(
+  limits: { readOnly: number; mutating: number },
+  onTooManyRequests: TooManyRequestsListener = () => {},
+): RequestLimiter | undefined {
   if (limits.readOnly === 0 && limits.mutating === 0) return undefined;
   const inFlight = { readOnly: 0, mutating: 0 };
-  return async (_request, info, user, serve, onResponseDone) => {
+  return async (request, info, user, serve, onResponseDone) => {
     if (isLongRunningRequest(info)) return await serve();
     const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
     if (limits[kind] === 0) return await serve();
-    if (inFlight[kind] >= limits[kind]) return user.groups.includes(SYSTEM_MASTERS) ? await serve() : tooManyRequests();
+    if (inFlight[kind] >= limits[kind]) {
+      if (user.groups.includes(SYSTEM_MASTERS)) return await serve();
+      onTooManyRequests(request, info);
+      return tooManyRequests();
+    }
     inFlight[kind]++;
     let released = false;
     const release = () => {
@@ -78,7 +88,10 @@ export function maxInFlightLimiter(limits: { readOnly: number; mutating: number 
 }
 
 /** kube's WithPriorityAndFairness: classify, wait for a seat, serve; the answer names the FlowSchema and level by UID. */
-export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLimiter {
+export function priorityAndFairnessLimiter(
+  flowControl: FlowControl,
+  onTooManyRequests: TooManyRequestsListener = () => {},
+): RequestLimiter {
   return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
     const admission = await flowControl.admit(
@@ -98,7 +111,10 @@ export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLim
       new URL(request.url).searchParams,
       () => request.signal,
     );
-    if ("rejected" in admission) return namedResponse(tooManyRequests(), admission.classification);
+    if ("rejected" in admission) {
+      onTooManyRequests(request, info);
+      return namedResponse(tooManyRequests(), admission.classification);
+    }
     if (info.verb !== "watch") {
       return namedResponse(await servedHolding(serve, admission.seat.release, onResponseDone), admission.classification);
     }
