@@ -99,6 +99,9 @@ test("a LIST of over 500 stored objects takes 10 seats (listWorkEstimator) and w
   const queue = levels.split("\n").find((line) => line.startsWith("five-seats,"))?.split(/,\s*/);
   // PendingRequests 1; InitialSeatsSum and MaxSeatsSum 10.
   expect([queue?.[2], ...queue?.slice(6, 8) ?? []]).toEqual(["1", "10", "10"]);
+  // NextDispatchR and TotalWorkSum (10 seats × kube's estimated 3 ms) in kube's SeatSeconds text.
+  expect(queue?.[5]).toMatch(/^\d+\.\d{8}ss$/);
+  expect(queue?.[8]).toBe("0.03000000ss");
   held!.release();
   expect((await write).status).toBe(201);
   const answer = await list;

@@ -1,10 +1,10 @@
 /**
  * /debug/api_priority_and_fairness/dump_priority_levels, dump_queues and dump_requests: kube's
  * apf_controller_debug.go rows (cells joined by ",\t") laid out by Go's text/tabwriter with minwidth 8 and
- * padding 1. kubun serves its queues round-robin without virtual time, so the virtual-time columns
- * (NextDispatchR, TotalWorkSum) read "<none>"; seats are the requests' work estimates.
+ * padding 1. Seats are the requests' work estimates; NextDispatchR and TotalWorkSum are the fair-queuing virtual
+ * times in kube's SeatSeconds text.
  */
-import type { QueueSet, WaitingRequest } from "./queue-set.ts";
+import { type QueueSet, seatSecondsText, type WaitingRequest } from "./queue-set.ts";
 import { maxSeats } from "./work-estimate.ts";
 
 export interface DumpedLevel {
@@ -80,10 +80,10 @@ export function dumpQueues(levels: readonly DumpedLevel[]): string {
         String(queue.waiting.length),
         String(queue.executing),
         String(queue.seatsInUse),
-        NONE,
+        seatSecondsText(queue.nextDispatchR),
         String(initialSeats),
         String(seatsSum),
-        NONE,
+        seatSecondsText(queue.totalWork),
       ]);
     });
   }

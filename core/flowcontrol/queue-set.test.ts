@@ -40,26 +40,70 @@ test("a waiting request is rejected time-out after the wait limit, and cancelled
   expect(set.waiting).toBe(0);
 });
 
-test("freed seats go round-robin over the queues, so one busy flow does not starve another (fair queuing)", async () => {
-  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 });
+/**
+ * Runs requests of two flows through a one-seat level on a clock the test moves: each request executes for `ms`
+ * (kube's estimated 3 ms unless given). Hash 0 deals queue 0 (flow A), hash 1 queue 1 (flow B). Returns the
+ * dispatch order.
+ */
+async function dispatchOrder(flows: { flow: string; seats: number; ms?: number }[]): Promise<string[]> {
+  let now = 0;
+  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 }, () => now);
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const order: string[] = [];
-  const seats: Seat[] = [];
-  const holder = set.admit(request(), () => 0n, LONG_WAIT) as Seat;
-  // Hash 0 deals queue 0, hash 1 queue 1: three requests of flow A queue before the one of flow B.
-  for (const [flow, hash] of [["A", 0n], ["A", 0n], ["A", 0n], ["B", 1n]] as const) {
-    void (set.admit(request("fs", flow), () => hash, LONG_WAIT) as Promise<Seat | RejectReason>).then((seat) => {
+  const seats: { seat: Seat; ms: number }[] = [];
+  seats.push({ seat: set.admit(request(), () => 0n, LONG_WAIT) as Seat, ms: 3 });
+  for (const { flow, seats: width, ms = 3 } of flows) {
+    const hash = flow.startsWith("A") ? 0n : 1n;
+    const work = { initialSeats: width, finalSeats: 0, additionalLatencyMs: 0 };
+    void (set.admit(request("fs", flow, work), () => hash, LONG_WAIT) as Promise<Seat | RejectReason>).then((seat) => {
       order.push(flow);
-      seats.push(seat as Seat);
+      seats.push({ seat: seat as Seat, ms });
     });
   }
-  holder.release();
-  await tick();
-  while (order.length < 4) {
-    seats.shift()!.release();
+  while (order.length < flows.length) {
+    const running = seats.shift()!;
+    now += running.ms;
+    running.seat.release();
     await tick();
   }
-  expect(order).toEqual(["A", "B", "A", "A"]);
+  return order;
+}
+
+test("equal requests alternate between flows, so one busy flow does not starve another (kube's fair queuing)", async () => {
+  const order = await dispatchOrder([{ flow: "A1", seats: 1 }, { flow: "A2", seats: 1 }, { flow: "A3", seats: 1 }, {
+    flow: "B1",
+    seats: 1,
+  }]);
+  expect(order).toEqual(["A1", "B1", "A2", "A3"]);
+});
+
+test("the queue whose head finishes first in virtual time goes next: A's 2-seat requests count double against B's 1-seat ones (findDispatchQueueLocked)", async () => {
+  // Virtual finish = the queue's next dispatch R + the head's seats × 3 ms (in ms of one seat): B1 3 < A1 6; A1 6
+  // ties B2 6 and wins round-robin (B was served last); B2 6 < A2 12; B3 9 < A2 12; then A2 and A3.
+  // Round-robin alone would give A1, B1, A2, B2, A3, B3.
+  const order = await dispatchOrder([
+    { flow: "A1", seats: 2 },
+    { flow: "A2", seats: 2 },
+    { flow: "A3", seats: 2 },
+    { flow: "B1", seats: 1 },
+    { flow: "B2", seats: 1 },
+    { flow: "B3", seats: 1 },
+  ]);
+  expect(order).toEqual(["B1", "A1", "B2", "B3", "A2", "A3"]);
+});
+
+test("a flow is charged the time its requests really took: after A's 30 ms request B runs three 3 ms ones (finishRequestLocked)", async () => {
+  // A1 and B1 tie at 3 and A1 goes first; A1's 27 ms over the estimate move A's next dispatch to 30, so B1, B2 and B3
+  // (finishing at 3, 6, 9) go before A2 (33). Equal durations would alternate A and B.
+  const order = await dispatchOrder([
+    { flow: "A1", seats: 1, ms: 30 },
+    { flow: "A2", seats: 1, ms: 30 },
+    { flow: "A3", seats: 1, ms: 30 },
+    { flow: "B1", seats: 1 },
+    { flow: "B2", seats: 1 },
+    { flow: "B3", seats: 1 },
+  ]);
+  expect(order).toEqual(["A1", "B1", "B2", "B3", "A2", "A3"]);
 });
 
 test("a request occupies its estimated seats: a 3-seat LIST waits while 2 of 4 seats are taken (kube's canAccommodateSeatsLocked)", async () => {

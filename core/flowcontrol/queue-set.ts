@@ -1,9 +1,12 @@
 /**
  * One priority level's admission (kube's fairqueuing/queueset): requests execute while their seats (kube's
  * WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. The
- * rest wait in queues picked by shuffle sharding (the least-loaded queue of the flow's hand), and a freed seat
- * goes to the next non-empty queue in round-robin order — kube's fair queuing when every request costs one
- * seat for the same estimated time. A request is rejected when its queue is full ("queue-full"), when the level
+ * rest wait in queues picked by shuffle sharding (the least-loaded queue of the flow's hand), and freed seats go
+ * to the queue whose head would finish first in virtual time (kube's fair queuing: virtual time R advances at
+ * min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its work — seats × an estimated
+ * 3 ms plus final seats × additional latency — to its queue's next dispatch R, corrected by the time it really
+ * took; ties go round-robin). A request that finds nothing waiting and seats free runs without entering a queue,
+ * so it is not charged to one. A request is rejected when its queue is full ("queue-full"), when the level
  * does not queue and has no seat free ("concurrency-limit"), when it waited past the limit ("time-out") or when
  * its client went away ("cancelled"), the reasons kube's rejected_requests_total counts.
  */
@@ -35,10 +38,14 @@ interface Queue {
   waiting: Waiter[];
   executing: number;
   seatsInUse: number;
+  /** kube's queue.nextDispatchR: the virtual time at which its head may start. */
+  nextDispatchR: number;
 }
 
 interface Waiter extends WaitingRequest {
   queue: Queue;
+  /** Virtual time at arrival: the queue's next dispatch never precedes it (kube's boundNextDispatchLocked). */
+  arrivalR: number;
   settle(outcome: Seat | RejectReason): void;
 }
 
@@ -50,10 +57,17 @@ export class QueueSet {
   #seatsInUse = 0;
   #waiting = 0;
   #robinIndex = -1;
+  /** Virtual time (in SeatSeconds units per queue) and the real time (ms) it was last advanced at. */
+  #currentR = 0;
+  #lastRealMs: number;
+  readonly #clock: () => number;
 
-  constructor(limit: number, queuing?: QueuingConfig) {
+  /** `clock` gives real time in milliseconds (replaceable in tests). */
+  constructor(limit: number, queuing?: QueuingConfig, clock: () => number = performance.now.bind(performance)) {
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#clock = clock;
+    this.#lastRealMs = clock();
     this.#resizeQueues();
   }
 
@@ -75,6 +89,7 @@ export class QueueSet {
 
   /** A new limit or queuing takes effect for later requests; requests already waiting stay in their queues. */
   reconfigure(limit: number, queuing?: QueuingConfig): void {
+    this.#syncTime();
     this.#limit = limit;
     this.#queuing = queuing;
     this.#resizeQueues();
@@ -87,6 +102,7 @@ export class QueueSet {
     flowHash: () => bigint,
     options: { waitLimitMs: number; signal?: () => AbortSignal },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
+    this.#syncTime();
     const queuing = this.#queuing;
     if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
     if (this.#waiting === 0 && this.#canAccommodate(request.work)) return this.#seat(undefined, request.work);
@@ -96,9 +112,12 @@ export class QueueSet {
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
       const onAbort = () => this.#remove(waiter, "cancelled");
+      // kube's enqueueToBoundLocked: an idle queue starts at the present virtual time.
+      if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.#currentR;
       const waiter: Waiter = {
         ...request,
         queue,
+        arrivalR: this.#currentR,
         settle: (outcome) => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
@@ -113,9 +132,18 @@ export class QueueSet {
     });
   }
 
-  /** Per queue: waiting requests, executing count and seats in use (kube's dump_queues). */
-  queues(): { waiting: readonly WaitingRequest[]; executing: number; seatsInUse: number }[] {
-    return this.#queues.map((queue) => ({ waiting: queue.waiting, executing: queue.executing, seatsInUse: queue.seatsInUse }));
+  /**
+   * Per queue (kube's dump_queues): waiting requests, executing count, seats in use, the next dispatch R and the
+   * waiting requests' total work, both in SeatSeconds units.
+   */
+  queues(): { waiting: readonly WaitingRequest[]; executing: number; seatsInUse: number; nextDispatchR: number; totalWork: number }[] {
+    return this.#queues.map((queue) => ({
+      waiting: queue.waiting,
+      executing: queue.executing,
+      seatsInUse: queue.seatsInUse,
+      nextDispatchR: queue.nextDispatchR,
+      totalWork: queue.waiting.reduce((sum, waiter) => sum + totalWork(waiter.work), 0),
+    }));
   }
 
   /**
@@ -151,6 +179,7 @@ export class QueueSet {
     const seats = this.#reservedSeats(work);
     const finalSeats = Math.min(work.finalSeats, this.#limit);
     const latencyMs = finalSeats > 0 ? (work.additionalLatencyMs * work.finalSeats) / finalSeats : 0;
+    const startedMs = this.#clock();
     this.#executing++;
     this.#seatsInUse += seats;
     if (queue) {
@@ -158,6 +187,7 @@ export class QueueSet {
       queue.seatsInUse += seats;
     }
     const freeSeats = () => {
+      this.#syncTime();
       this.#seatsInUse -= seats;
       if (queue) queue.seatsInUse -= seats;
       this.#dispatchAsMuchAsPossible();
@@ -167,8 +197,14 @@ export class QueueSet {
       release: () => {
         if (released) return;
         released = true;
+        this.#syncTime();
         this.#executing--;
-        if (queue) queue.executing--;
+        if (queue) {
+          queue.executing--;
+          // kube's finishRequestLocked: the queue is charged the real service time instead of the estimate.
+          queue.nextDispatchR -= seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS - (this.#clock() - startedMs));
+          boundNextDispatch(queue);
+        }
         if (latencyMs > 0) setTimeout(freeSeats, latencyMs);
         else freeSeats();
       },
@@ -176,6 +212,7 @@ export class QueueSet {
   }
 
   #remove(waiter: Waiter, reason: RejectReason): void {
+    this.#syncTime();
     const index = waiter.queue.waiting.indexOf(waiter);
     if (index < 0) return;
     waiter.queue.waiting.splice(index, 1);
@@ -185,35 +222,97 @@ export class QueueSet {
 
   #dispatchAsMuchAsPossible(): void {
     while (this.#waiting > 0) {
-      const index = this.#nextQueueIndex();
+      const index = this.#queueWithEarliestFinish();
       const queue = this.#queues[index];
       // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
       if (!this.#canAccommodate(queue.waiting[0].work)) break;
       this.#robinIndex = index;
       const waiter = queue.waiting.shift()!;
       this.#waiting--;
+      queue.nextDispatchR += totalWork(waiter.work);
+      boundNextDispatch(queue);
       waiter.settle(this.#seat(queue, waiter.work));
     }
     this.#resizeQueues();
   }
 
-  /** The next non-empty queue after the last one served (kube's robinIndex). */
-  #nextQueueIndex(): number {
+  /**
+   * kube's findDispatchQueueLocked: the non-empty queue whose head would finish first in virtual time
+   * (nextDispatchR plus the head's work), looking from the queue after the last one served so ties go round-robin.
+   */
+  #queueWithEarliestFinish(): number {
+    let best = -1;
+    let bestFinish = Infinity;
     for (let step = 1; step <= this.#queues.length; step++) {
       const index = (this.#robinIndex + step) % this.#queues.length;
-      if (this.#queues[index].waiting.length > 0) return index;
+      const queue = this.#queues[index];
+      if (queue.waiting.length === 0) continue;
+      const finish = queue.nextDispatchR + totalWork(queue.waiting[0].work);
+      if (finish < bestFinish) {
+        best = index;
+        bestFinish = finish;
+      }
     }
-    throw new Error("no waiting request although the count says so");
+    if (best < 0) throw new Error("no waiting request although the count says so");
+    return best;
+  }
+
+  /**
+   * kube's syncTimeLocked and getVirtualTimeRatioLocked: virtual time advances by the real time passed times
+   * min(seats wanted, limit) ÷ active queues, so each active queue progresses at its fair share.
+   */
+  #syncTime(): void {
+    const nowMs = this.#clock();
+    const elapsedMs = nowMs - this.#lastRealMs;
+    this.#lastRealMs = nowMs;
+    if (this.#waiting === 0 && this.#seatsInUse === 0) return;
+    let activeQueues = 0;
+    let seatsWanted = 0;
+    for (const queue of this.#queues) {
+      seatsWanted += queue.seatsInUse;
+      for (const waiter of queue.waiting) seatsWanted += maxSeats(waiter.work);
+      if (queue.waiting.length > 0 || queue.executing > 0) activeQueues++;
+    }
+    if (activeQueues > 0) this.#currentR += seatsTimesMs(Math.min(seatsWanted, this.#limit) / activeQueues, elapsedMs);
   }
 
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
-    while (this.#queues.length < wanted) this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0 });
+    while (this.#queues.length < wanted) this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, nextDispatchR: this.#currentR });
     while (this.#queues.length > wanted) {
       const last = this.#queues[this.#queues.length - 1];
       if (last.waiting.length > 0 || last.seatsInUse > 0) break;
       this.#queues.pop();
     }
   }
+}
+
+/** kube's estimatedServiceDuration: the time a request is assumed to execute until it has (3 ms). */
+const ESTIMATED_SERVICE_MS = 3;
+
+/** kube's SeatSeconds.String(): units of 1e-8 seat-seconds as seconds with eight decimals and "ss". */
+export function seatSecondsText(units: number): string {
+  const sign = units < 0 ? "-" : "";
+  const magnitude = Math.abs(units);
+  return `${sign}${Math.floor(magnitude / 1e8)}.${String(magnitude % 1e8).padStart(8, "0")}ss`;
+}
+
+/**
+ * kube's SeatsTimesDuration: work as an integer count of 1e-8 seat-seconds (kube's fixed-point SeatSeconds), so
+ * equal amounts of work compare equal and ties go round-robin.
+ */
+function seatsTimesMs(seats: number, ms: number): number {
+  return Math.round(seats * ms * 1e5);
+}
+
+/** kube's computeTotalWork: initial seats for the estimated service time, final seats for the additional latency. */
+function totalWork(work: WorkEstimate): number {
+  return seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS) + seatsTimesMs(work.finalSeats, work.additionalLatencyMs);
+}
+
+/** kube's boundNextDispatchLocked: a queue's next dispatch does not precede its head's arrival in virtual time. */
+function boundNextDispatch(queue: Queue): void {
+  const head = queue.waiting[0];
+  if (head && queue.nextDispatchR < head.arrivalR) queue.nextDispatchR = head.arrivalR;
 }
