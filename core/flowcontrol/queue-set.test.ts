@@ -151,3 +151,16 @@ test("final seats for watch events stay taken for the additional latency after t
   await new Promise((resolve) => setTimeout(resolve, 30));
   expect(set.seatsInUse).toBe(0);
 });
+
+test("a full queue refuses a request only while every seat is taken (kube's rejectOrEnqueueToBoundLocked)", () => {
+  const set = new QueueSet(2, { queues: 1, handSize: 1, queueLengthLimit: 1 });
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  // Wider than the level: it waits for the running request although a seat is free.
+  expect(set.admit(wide(3), () => 0n, LONG_WAIT)).toBeInstanceOf(Promise);
+  expect(set.admit(wide(1), () => 0n, LONG_WAIT)).toBeInstanceOf(Promise);
+  expect(set.waiting).toBe(2);
+  const full = new QueueSet(1, { queues: 1, handSize: 1, queueLengthLimit: 1 });
+  full.admit(wide(1), () => 0n, LONG_WAIT);
+  full.admit(wide(1), () => 0n, LONG_WAIT);
+  expect(full.admit(wide(1), () => 0n, LONG_WAIT)).toBe("queue-full");
+});

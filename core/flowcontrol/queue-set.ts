@@ -38,6 +38,8 @@ interface Queue {
   waiting: Waiter[];
   executing: number;
   seatsInUse: number;
+  /** The waiting requests' seats (kube's QueueSum MaxSeatsSum). */
+  waitingSeats: number;
   /** kube's queue.nextDispatchR: the virtual time at which its head may start. */
   nextDispatchR: number;
 }
@@ -107,7 +109,8 @@ export class QueueSet {
     if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
     if (this.#waiting === 0 && this.#canAccommodate(request.work)) return this.#seat(undefined, request.work);
     const queue = this.#shortestQueueOfHand(flowHash(), queuing);
-    if (queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
+    // kube's rejectOrEnqueueToBoundLocked: a full queue refuses only while every seat is taken.
+    if (this.#seatsInUse >= this.#limit && queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
     const signal = options.signal?.();
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
@@ -125,6 +128,7 @@ export class QueueSet {
         },
       };
       queue.waiting.push(waiter);
+      queue.waitingSeats += maxSeats(waiter.work);
       this.#waiting++;
       timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -216,6 +220,7 @@ export class QueueSet {
     const index = waiter.queue.waiting.indexOf(waiter);
     if (index < 0) return;
     waiter.queue.waiting.splice(index, 1);
+    waiter.queue.waitingSeats -= maxSeats(waiter.work);
     this.#waiting--;
     waiter.settle(reason);
   }
@@ -228,6 +233,7 @@ export class QueueSet {
       if (!this.#canAccommodate(queue.waiting[0].work)) break;
       this.#robinIndex = index;
       const waiter = queue.waiting.shift()!;
+      queue.waitingSeats -= maxSeats(waiter.work);
       this.#waiting--;
       queue.nextDispatchR += totalWork(waiter.work);
       boundNextDispatch(queue);
@@ -269,8 +275,7 @@ export class QueueSet {
     let activeQueues = 0;
     let seatsWanted = 0;
     for (const queue of this.#queues) {
-      seatsWanted += queue.seatsInUse;
-      for (const waiter of queue.waiting) seatsWanted += maxSeats(waiter.work);
+      seatsWanted += queue.seatsInUse + queue.waitingSeats;
       if (queue.waiting.length > 0 || queue.executing > 0) activeQueues++;
     }
     if (activeQueues > 0) this.#currentR += seatsTimesMs(Math.min(seatsWanted, this.#limit) / activeQueues, elapsedMs);
@@ -279,7 +284,9 @@ export class QueueSet {
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
-    while (this.#queues.length < wanted) this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, nextDispatchR: this.#currentR });
+    while (this.#queues.length < wanted) {
+      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, nextDispatchR: this.#currentR });
+    }
     while (this.#queues.length > wanted) {
       const last = this.#queues[this.#queues.length - 1];
       if (last.waiting.length > 0 || last.seatsInUse > 0) break;

@@ -45,6 +45,8 @@ async function servedHolding(
 export type TooManyRequestsListener = (request: Request, info: RequestInfo) => void;
 
 const SYSTEM_MASTERS = "system:masters";
+/** Only a LIST's estimate reads the query, so other requests skip parsing the URL. */
+const NO_QUERY = new URLSearchParams();
 /** kube's nonMutatingRequestVerbs. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
 export const FLOW_SCHEMA_UID_HEADER = "X-Kubernetes-PF-FlowSchema-UID";
@@ -108,7 +110,7 @@ export function priorityAndFairnessLimiter(
         name: info.name,
         path: info.path,
       },
-      new URL(request.url).searchParams,
+      info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       () => request.signal,
     );
     if ("rejected" in admission) {
