@@ -6,6 +6,7 @@ import type { RejectReason } from "./queue-set.ts";
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 
 type Labelled<T> = { inc(value?: number): void; dec?(value?: number): void } & T;
+type Observed = { observe(value: number): void };
 
 export class FlowControlMetrics {
   readonly #rejected: Counter<"priority_level" | "flow_schema" | "reason">;
@@ -17,7 +18,14 @@ export class FlowControlMetrics {
   readonly #limit: Gauge<"priority_level">;
   readonly #estimatedSeats: Histogram<"priority_level" | "flow_schema">;
   /** Label children per priority level and FlowSchema, so a request does not build label objects. */
-  readonly #children = new Map<string, { dispatched: Labelled<object>; inQueue: Labelled<object>; executing: Labelled<object> }>();
+  readonly #children = new Map<string, {
+    dispatched: Labelled<object>;
+    inQueue: Labelled<object>;
+    executing: Labelled<object>;
+    estimatedSeats: Observed;
+    regularExecution: Observed;
+    watchExecution: Observed;
+  }>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -87,6 +95,9 @@ export class FlowControlMetrics {
         dispatched: this.#dispatched.labels(labels),
         inQueue: this.#inQueue.labels(labels),
         executing: this.#executing.labels(labels),
+        estimatedSeats: this.#estimatedSeats.labels(labels),
+        regularExecution: this.#execution.labels({ ...labels, type: "regular" }),
+        watchExecution: this.#execution.labels({ ...labels, type: "watch" }),
       };
       this.#children.set(key, children);
     }
@@ -111,8 +122,7 @@ export class FlowControlMetrics {
     const started = performance.now();
     return () => {
       children.executing.inc(-1);
-      const labels = { priority_level: priorityLevel, flow_schema: flowSchema, type: isWatch ? "watch" : "regular" };
-      this.#execution.observe(labels, (performance.now() - started) / 1000);
+      (isWatch ? children.watchExecution : children.regularExecution).observe((performance.now() - started) / 1000);
     };
   }
 
@@ -124,7 +134,7 @@ export class FlowControlMetrics {
   }
 
   estimatedSeats(priorityLevel: string, flowSchema: string, seats: number): void {
-    this.#estimatedSeats.observe({ priority_level: priorityLevel, flow_schema: flowSchema }, seats);
+    this.#of(priorityLevel, flowSchema).estimatedSeats.observe(seats);
   }
 
   concurrencyLimit(priorityLevel: string, limit: number): void {
