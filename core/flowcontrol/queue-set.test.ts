@@ -164,3 +164,16 @@ test("a full queue refuses a request only while every seat is taken (kube's reje
   full.admit(wide(1), () => 0n, LONG_WAIT);
   expect(full.admit(wide(1), () => 0n, LONG_WAIT)).toBe("queue-full");
 });
+
+test("shuffle sharding puts a request in the queue of its hand with the fewest seats waiting (chooseQueueIndexLocked)", () => {
+  const set = new QueueSet(1, { queues: 2, handSize: 2, queueLengthLimit: 10 });
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  // Both queues are in every hand of two: the second and third requests went to different queues.
+  expect(set.queues().map((queue) => queue.waiting.length)).toEqual([1, 1]);
+  set.admit(wide(5), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  expect(set.queues().map((queue) => queue.waiting.map((waiting) => waiting.work.initialSeats))).toEqual([[1, 5], [1, 1, 1]]);
+});

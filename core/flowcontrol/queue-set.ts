@@ -1,7 +1,7 @@
 /**
  * One priority level's admission (kube's fairqueuing/queueset): requests execute while their seats (kube's
  * WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. The
- * rest wait in queues picked by shuffle sharding (the least-loaded queue of the flow's hand), and freed seats go
+ * rest wait in queues picked by shuffle sharding (the queue of the flow's hand with the fewest seats waiting), and freed seats go
  * to the queue whose head would finish first in virtual time (kube's fair queuing: virtual time R advances at
  * min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its work — seats × an estimated
  * 3 ms plus final seats × additional latency — to its queue's next dispatch R, corrected by the time it really
@@ -165,11 +165,12 @@ export class QueueSet {
     return maxSeats({ ...work, finalSeats: Math.min(work.finalSeats, this.#limit) });
   }
 
+  /** kube's chooseQueueIndexLocked: of the flow's hand, the queue whose waiting requests want the fewest seats. */
   #shortestQueueOfHand(hash: bigint, queuing: QueuingConfig): Queue {
     let best: Queue | undefined;
     for (const index of dealHand(hash, queuing.queues, Math.min(queuing.handSize, queuing.queues))) {
       const queue = this.#queues[index];
-      if (!best || queue.waiting.length + queue.executing < best.waiting.length + best.executing) best = queue;
+      if (!best || queue.waitingSeats < best.waitingSeats) best = queue;
     }
     return best!;
   }
