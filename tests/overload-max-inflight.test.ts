@@ -31,6 +31,10 @@ test("over the mutating limit: 429 with Retry-After 1 and kube's text; system:ma
   expect(rejected.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
   expect(await rejected.text()).toBe("Too many requests, please try again later.\n");
   expect(rejected.headers.get("X-Kubernetes-PF-FlowSchema-UID")).toBeNull();
+  // kube's WithMaxInFlightLimit records the refusal (RecordRequestTermination).
+  expect(await (await server.request("GET", "/metrics")).text()).toContain(
+    'apiserver_request_terminations_total{verb="POST",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="429"} 1',
+  );
 
   // kube's WithMaxInFlightLimit serves system:masters even over the limit.
   expect((await sendJson(server, "POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "by-admin" }, data: {} })).status)

@@ -12,13 +12,17 @@ import { nowTimestamp } from "../registry/object-meta.ts";
 import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
+import type { Storage } from "../storage/storage.ts";
 import { CATCH_ALL, FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
 import { ensureFlowControlBootstrap } from "./ensure.ts";
 import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
 import { FlowControlMetrics } from "./metrics.ts";
+import { ObjectCounts } from "./object-counts.ts";
 import { QueueSet, type QueuingConfig, type RejectReason, type Seat } from "./queue-set.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
+import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
+import { estimateWork, maxSeats } from "./work-estimate.ts";
 
 export interface FlowControlOptions {
   /** --max-requests-inflight plus --max-mutating-requests-inflight, as kube's BuildPriorityAndFairness sums them. */
@@ -26,6 +30,8 @@ export interface FlowControlOptions {
   /** How long a request may wait in a queue (kube: a quarter of --request-timeout). */
   queueWaitLimitMs: number;
   metricsRegistry: MetricsRegistry;
+  /** Where the stored objects are counted for the LIST work estimate. */
+  storage: Storage;
   /** How often the bootstrap objects are put back (kube's config producer re-ensures every minute). */
   ensureIntervalMs?: number;
 }
@@ -63,6 +69,8 @@ export class FlowControl {
   readonly #stores: { flowSchemas: ResourceStore; priorityLevels: ResourceStore };
   readonly #options: FlowControlOptions;
   readonly #metrics: FlowControlMetrics;
+  readonly #objectCounts: ObjectCounts;
+  readonly #watchCounts = new WatchCounts();
   readonly #levels = new Map<string, LevelState>();
   #schemas: SchemaState[] = [];
   /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
@@ -81,6 +89,7 @@ export class FlowControl {
     };
     this.#options = options;
     this.#metrics = new FlowControlMetrics(options.metricsRegistry);
+    this.#objectCounts = new ObjectCounts(options.storage, options.metricsRegistry);
   }
 
   /** Follows the configuration, writes the bootstrap objects, and keeps them (every ensure interval). */
@@ -89,6 +98,13 @@ export class FlowControl {
     const stores = flowControl.#stores;
     await Promise.all([flowControl.#flowSchemas, flowControl.#priorityLevels].map((informer) => informer.start(registry)));
     await ensureFlowControlBootstrap(stores);
+    await flowControl.#objectCounts.track(catalog.all());
+    flowControl.#stops.push(
+      () => flowControl.#objectCounts.stop(),
+      catalog.onChange((change) => {
+        if (change.type === "added") void flowControl.#objectCounts.track([change.resourceType]).catch(logFailure);
+      }),
+    );
     let scheduled = false;
     const changed = () => {
       if (scheduled) return;
@@ -131,13 +147,19 @@ export class FlowControl {
   }
 
   /**
-   * Classifies the request and waits for a seat at its level, or says why it was rejected. `signal` is asked for
-   * only when the request queues: materializing a request's signal costs more than classifying it.
+   * Classifies the request, estimates its seats (kube's WorkEstimator) and waits for them at its level, or says why
+   * it was rejected. `signal` is asked for only when the request queues: materializing a request's signal costs
+   * more than classifying it.
    */
-  async admit(request: RequestDigest & RequestDetails, signal?: () => AbortSignal): Promise<Admission> {
+  async admit(request: RequestDigest & RequestDetails, query: URLSearchParams, signal?: () => AbortSignal): Promise<Admission> {
     const { classification, level } = this.classify(request);
     const { flowSchema, priorityLevel, distinguisher } = classification;
-    const waiting = { flowSchema, distinguisher, arrivedAt: new Date(), details: request };
+    const work = estimateWork({ ...request, query }, {
+      objects: (groupResource) => this.#objectCounts.get(groupResource),
+      interestedWatches: (estimated) => this.#watchCounts.interested(estimated),
+    });
+    this.#metrics.estimatedSeats(priorityLevel, flowSchema, maxSeats(work));
+    const waiting = { flowSchema, distinguisher, arrivedAt: new Date(), work, details: request };
     const flowHash = () => hashFlowID(flowSchema, distinguisher);
     let outcome = level.queues.admit(waiting, flowHash, { waitLimitMs: this.#options.queueWaitLimitMs, signal });
     let waitedSeconds: number | undefined;
@@ -152,16 +174,24 @@ export class FlowControl {
       return { classification, rejected: outcome };
     }
     const seat = outcome;
-    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds);
+    let released = false;
+    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds, request.verb === "watch");
     return {
       classification,
       seat: {
         release: () => {
+          if (released) return;
+          released = true;
           finished();
           seat.release();
         },
       },
     };
+  }
+
+  /** Files an admitted watch for the write work estimate (kube's RegisterWatch); the result forgets it. */
+  registerWatch(scope: WatchedScope): () => void {
+    return this.#watchCounts.register(scope);
   }
 
   /** The text of a /debug/api_priority_and_fairness/<name> dump; undefined for an unknown name. */

@@ -1,10 +1,11 @@
 /**
  * /debug/api_priority_and_fairness/dump_priority_levels, dump_queues and dump_requests: kube's
  * apf_controller_debug.go rows (cells joined by ",\t") laid out by Go's text/tabwriter with minwidth 8 and
- * padding 1. kubun serves its queues round-robin without virtual time, so the virtual-time columns
- * (NextDispatchR, TotalWorkSum) read "<none>", and every request occupies one seat.
+ * padding 1. Seats are the requests' work estimates; NextDispatchR and TotalWorkSum are the fair-queuing virtual
+ * times in kube's SeatSeconds text.
  */
-import type { QueueSet, WaitingRequest } from "./queue-set.ts";
+import { type QueueSet, seatSecondsText, type WaitingRequest } from "./queue-set.ts";
+import { maxSeats } from "./work-estimate.ts";
 
 export interface DumpedLevel {
   name: string;
@@ -71,8 +72,19 @@ export function dumpQueues(levels: readonly DumpedLevel[]): string {
       continue;
     }
     queues.queues().forEach((queue, index) => {
-      const pending = String(queue.waiting.length);
-      rows.push([name, String(index), pending, String(queue.executing), String(queue.executing), NONE, pending, pending, NONE]);
+      const initialSeats = queue.waiting.reduce((sum, request) => sum + request.work.initialSeats, 0);
+      const seatsSum = queue.waiting.reduce((sum, request) => sum + maxSeats(request.work), 0);
+      rows.push([
+        name,
+        String(index),
+        String(queue.waiting.length),
+        String(queue.executing),
+        String(queue.seatsInUse),
+        seatSecondsText(queue.nextDispatchR),
+        String(initialSeats),
+        String(seatsSum),
+        seatSecondsText(queue.totalWork),
+      ]);
     });
   }
   return tabulate(rows);
@@ -102,9 +114,9 @@ export function dumpRequests(levels: readonly DumpedLevel[], includeDetails: boo
           String(index),
           request.distinguisher,
           request.arrivedAt.toISOString(),
-          "1",
-          "0",
-          "0s",
+          String(request.work.initialSeats),
+          String(request.work.finalSeats),
+          goDuration(request.work.additionalLatencyMs),
         ];
         const d = request.details;
         if (includeDetails && d) row.push(d.username, d.verb, d.path, d.namespace, d.name, d.apiVersion, d.resource, d.subresource);
@@ -113,4 +125,10 @@ export function dumpRequests(levels: readonly DumpedLevel[], includeDetails: boo
     );
   }
   return tabulate(rows);
+}
+
+/** A millisecond count as Go's time.Duration String() writes it ("0s", "5ms", "1.5ms"). */
+function goDuration(ms: number): string {
+  if (ms === 0) return "0s";
+  return ms < 1000 ? `${Number(ms.toFixed(6))}ms` : `${Number((ms / 1000).toFixed(9))}s`;
 }

@@ -2,9 +2,11 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { RejectReason } from "./queue-set.ts";
 
-const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
+/** kube's requestDurationSecondsBuckets, shared by the wait and execution histograms. */
+const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 
 type Labelled<T> = { inc(value?: number): void; dec?(value?: number): void } & T;
+type Observed = { observe(value: number): void };
 
 export class FlowControlMetrics {
   readonly #rejected: Counter<"priority_level" | "flow_schema" | "reason">;
@@ -12,9 +14,18 @@ export class FlowControlMetrics {
   readonly #inQueue: Gauge<"priority_level" | "flow_schema">;
   readonly #executing: Gauge<"priority_level" | "flow_schema">;
   readonly #wait: Histogram<"priority_level" | "flow_schema" | "execute">;
+  readonly #execution: Histogram<"priority_level" | "flow_schema" | "type">;
   readonly #limit: Gauge<"priority_level">;
+  readonly #estimatedSeats: Histogram<"priority_level" | "flow_schema">;
   /** Label children per priority level and FlowSchema, so a request does not build label objects. */
-  readonly #children = new Map<string, { dispatched: Labelled<object>; inQueue: Labelled<object>; executing: Labelled<object> }>();
+  readonly #children = new Map<string, {
+    dispatched: Labelled<object>;
+    inQueue: Labelled<object>;
+    executing: Labelled<object>;
+    estimatedSeats: Observed;
+    regularExecution: Observed;
+    watchExecution: Observed;
+  }>();
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -48,13 +59,29 @@ export class FlowControlMetrics {
       name: "apiserver_flowcontrol_request_wait_duration_seconds",
       help: "Length of time a request spent waiting in its queue",
       labelNames: [...pair, "execute"],
-      buckets: WAIT_BUCKETS,
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.#execution = new Histogram({
+      name: "apiserver_flowcontrol_request_execution_seconds",
+      help:
+        "Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem",
+      labelNames: [...pair, "type"],
+      buckets: DURATION_BUCKETS,
       registers,
     });
     this.#limit = new Gauge({
       name: "apiserver_flowcontrol_request_concurrency_limit",
       help: "Shared concurrency limit in the API Priority and Fairness subsystem",
       labelNames: ["priority_level"],
+      registers,
+    });
+    this.#estimatedSeats = new Histogram({
+      name: "apiserver_flowcontrol_work_estimated_seats",
+      help: "Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness",
+      labelNames: pair,
+      // Up to kube's maximum seats per request.
+      buckets: [1, 2, 4, 10],
       registers,
     });
   }
@@ -68,6 +95,9 @@ export class FlowControlMetrics {
         dispatched: this.#dispatched.labels(labels),
         inQueue: this.#inQueue.labels(labels),
         executing: this.#executing.labels(labels),
+        estimatedSeats: this.#estimatedSeats.labels(labels),
+        regularExecution: this.#execution.labels({ ...labels, type: "regular" }),
+        watchExecution: this.#execution.labels({ ...labels, type: "watch" }),
       };
       this.#children.set(key, children);
     }
@@ -78,15 +108,22 @@ export class FlowControlMetrics {
     this.#of(priorityLevel, flowSchema).inQueue.inc(delta);
   }
 
-  /** A request starts executing; the returned function ends it. `waitedSeconds` is undefined when it never queued. */
-  dispatched(priorityLevel: string, flowSchema: string, waitedSeconds: number | undefined): () => void {
+  /**
+   * A request starts executing; the returned function ends it (a watch's initial stage) and records how long it ran
+   * (kube's ObserveExecutionDuration, type "watch" or "regular"). `waitedSeconds` is undefined when it never queued.
+   */
+  dispatched(priorityLevel: string, flowSchema: string, waitedSeconds: number | undefined, isWatch: boolean): () => void {
     const children = this.#of(priorityLevel, flowSchema);
     children.dispatched.inc();
     children.executing.inc();
     if (waitedSeconds !== undefined) {
       this.#wait.observe({ priority_level: priorityLevel, flow_schema: flowSchema, execute: "true" }, waitedSeconds);
     }
-    return () => children.executing.inc(-1);
+    const started = performance.now();
+    return () => {
+      children.executing.inc(-1);
+      (isWatch ? children.watchExecution : children.regularExecution).observe((performance.now() - started) / 1000);
+    };
   }
 
   rejected(priorityLevel: string, flowSchema: string, reason: RejectReason, waitedSeconds: number | undefined): void {
@@ -94,6 +131,10 @@ export class FlowControlMetrics {
     if (waitedSeconds !== undefined) {
       this.#wait.observe({ priority_level: priorityLevel, flow_schema: flowSchema, execute: "false" }, waitedSeconds);
     }
+  }
+
+  estimatedSeats(priorityLevel: string, flowSchema: string, seats: number): void {
+    this.#of(priorityLevel, flowSchema).estimatedSeats.observe(seats);
   }
 
   concurrencyLimit(priorityLevel: string, limit: number): void {

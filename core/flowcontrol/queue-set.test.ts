@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
 import { QueueSet, type RejectReason, type Seat } from "./queue-set.ts";
 
-const request = (flowSchema = "fs", distinguisher = "") => ({ flowSchema, distinguisher, arrivedAt: new Date() });
+const ONE_SEAT = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
+const request = (flowSchema = "fs", distinguisher = "", work = ONE_SEAT) => ({ flowSchema, distinguisher, arrivedAt: new Date(), work });
+const wide = (initialSeats: number) => request("fs", "", { initialSeats, finalSeats: 0, additionalLatencyMs: 0 });
 const LONG_WAIT = { waitLimitMs: 60_000 };
 const isSeat = (outcome: unknown): outcome is Seat => typeof outcome === "object" && outcome !== null && "release" in outcome;
 
@@ -38,24 +40,140 @@ test("a waiting request is rejected time-out after the wait limit, and cancelled
   expect(set.waiting).toBe(0);
 });
 
-test("freed seats go round-robin over the queues, so one busy flow does not starve another (fair queuing)", async () => {
-  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 });
+/**
+ * Runs requests of two flows through a one-seat level on a clock the test moves: each request executes for `ms`
+ * (kube's estimated 3 ms unless given). Hash 0 deals queue 0 (flow A), hash 1 queue 1 (flow B). Returns the
+ * dispatch order.
+ */
+async function dispatchOrder(flows: { flow: string; seats: number; ms?: number }[]): Promise<string[]> {
+  let now = 0;
+  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 }, () => now);
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const order: string[] = [];
-  const seats: Seat[] = [];
-  const holder = set.admit(request(), () => 0n, LONG_WAIT) as Seat;
-  // Hash 0 deals queue 0, hash 1 queue 1: three requests of flow A queue before the one of flow B.
-  for (const [flow, hash] of [["A", 0n], ["A", 0n], ["A", 0n], ["B", 1n]] as const) {
-    void (set.admit(request("fs", flow), () => hash, LONG_WAIT) as Promise<Seat | RejectReason>).then((seat) => {
+  const seats: { seat: Seat; ms: number }[] = [];
+  seats.push({ seat: set.admit(request(), () => 0n, LONG_WAIT) as Seat, ms: 3 });
+  for (const { flow, seats: width, ms = 3 } of flows) {
+    const hash = flow.startsWith("A") ? 0n : 1n;
+    const work = { initialSeats: width, finalSeats: 0, additionalLatencyMs: 0 };
+    void (set.admit(request("fs", flow, work), () => hash, LONG_WAIT) as Promise<Seat | RejectReason>).then((seat) => {
       order.push(flow);
-      seats.push(seat as Seat);
+      seats.push({ seat: seat as Seat, ms });
     });
   }
-  holder.release();
-  await tick();
-  while (order.length < 4) {
-    seats.shift()!.release();
+  while (order.length < flows.length) {
+    const running = seats.shift()!;
+    now += running.ms;
+    running.seat.release();
     await tick();
   }
-  expect(order).toEqual(["A", "B", "A", "A"]);
+  return order;
+}
+
+test("equal requests alternate between flows, so one busy flow does not starve another (kube's fair queuing)", async () => {
+  const order = await dispatchOrder([{ flow: "A1", seats: 1 }, { flow: "A2", seats: 1 }, { flow: "A3", seats: 1 }, {
+    flow: "B1",
+    seats: 1,
+  }]);
+  expect(order).toEqual(["A1", "B1", "A2", "A3"]);
+});
+
+test("the queue whose head finishes first in virtual time goes next: A's 2-seat requests count double against B's 1-seat ones (findDispatchQueueLocked)", async () => {
+  // Virtual finish = the queue's next dispatch R + the head's seats × 3 ms (in ms of one seat): B1 3 < A1 6; A1 6
+  // ties B2 6 and wins round-robin (B was served last); B2 6 < A2 12; B3 9 < A2 12; then A2 and A3.
+  // Round-robin alone would give A1, B1, A2, B2, A3, B3.
+  const order = await dispatchOrder([
+    { flow: "A1", seats: 2 },
+    { flow: "A2", seats: 2 },
+    { flow: "A3", seats: 2 },
+    { flow: "B1", seats: 1 },
+    { flow: "B2", seats: 1 },
+    { flow: "B3", seats: 1 },
+  ]);
+  expect(order).toEqual(["B1", "A1", "B2", "B3", "A2", "A3"]);
+});
+
+test("a flow is charged the time its requests really took: after A's 30 ms request B runs three 3 ms ones (finishRequestLocked)", async () => {
+  // A1 and B1 tie at 3 and A1 goes first; A1's 27 ms over the estimate move A's next dispatch to 30, so B1, B2 and B3
+  // (finishing at 3, 6, 9) go before A2 (33). Equal durations would alternate A and B.
+  const order = await dispatchOrder([
+    { flow: "A1", seats: 1, ms: 30 },
+    { flow: "A2", seats: 1, ms: 30 },
+    { flow: "A3", seats: 1, ms: 30 },
+    { flow: "B1", seats: 1 },
+    { flow: "B2", seats: 1 },
+    { flow: "B3", seats: 1 },
+  ]);
+  expect(order).toEqual(["A1", "B1", "B2", "B3", "A2", "A3"]);
+});
+
+test("a request occupies its estimated seats: a 3-seat LIST waits while 2 of 4 seats are taken (kube's canAccommodateSeatsLocked)", async () => {
+  const set = new QueueSet(4, { queues: 1, handSize: 1, queueLengthLimit: 10 });
+  const first = set.admit(wide(2), () => 0n, LONG_WAIT) as Seat;
+  expect(set.seatsInUse).toBe(2);
+  const waiting = set.admit(wide(3), () => 0n, LONG_WAIT);
+  expect(waiting).toBeInstanceOf(Promise);
+  first.release();
+  expect(isSeat(await waiting)).toBe(true);
+  expect(set.seatsInUse).toBe(3);
+});
+
+test("a request wider than the whole limit runs alone once nothing executes, and is not overtaken by narrower ones", async () => {
+  const set = new QueueSet(2, { queues: 1, handSize: 1, queueLengthLimit: 10 });
+  const holder = set.admit(wide(1), () => 0n, LONG_WAIT) as Seat;
+  const widest = set.admit(wide(10), () => 0n, LONG_WAIT) as Promise<Seat | RejectReason>;
+  const narrow = set.admit(wide(1), () => 0n, LONG_WAIT);
+  expect(narrow).toBeInstanceOf(Promise);
+  expect(set.waiting).toBe(2);
+  holder.release();
+  const seat = await widest;
+  expect(isSeat(seat)).toBe(true);
+  expect(set.seatsInUse).toBe(10);
+  expect(set.waiting).toBe(1);
+  (seat as Seat).release();
+  expect(isSeat(await narrow)).toBe(true);
+});
+
+test("without queues, a request whose seats do not fit is rejected concurrency-limit", () => {
+  const set = new QueueSet(3);
+  const first = set.admit(wide(2), () => 0n, LONG_WAIT);
+  expect(isSeat(first)).toBe(true);
+  expect(set.admit(wide(2), () => 0n, LONG_WAIT)).toBe("concurrency-limit");
+  expect(isSeat(set.admit(wide(1), () => 0n, LONG_WAIT))).toBe(true);
+});
+
+test("final seats for watch events stay taken for the additional latency after the request ends (kube's finishRequestLocked)", async () => {
+  const set = new QueueSet(5);
+  const seat = set.admit(request("fs", "", { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 }), () => 0n, LONG_WAIT) as Seat;
+  expect(set.seatsInUse).toBe(3);
+  seat.release();
+  expect(set.executing).toBe(0);
+  expect(set.seatsInUse).toBe(3);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(set.seatsInUse).toBe(0);
+});
+
+test("a full queue refuses a request only while every seat is taken (kube's rejectOrEnqueueToBoundLocked)", () => {
+  const set = new QueueSet(2, { queues: 1, handSize: 1, queueLengthLimit: 1 });
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  // Wider than the level: it waits for the running request although a seat is free.
+  expect(set.admit(wide(3), () => 0n, LONG_WAIT)).toBeInstanceOf(Promise);
+  expect(set.admit(wide(1), () => 0n, LONG_WAIT)).toBeInstanceOf(Promise);
+  expect(set.waiting).toBe(2);
+  const full = new QueueSet(1, { queues: 1, handSize: 1, queueLengthLimit: 1 });
+  full.admit(wide(1), () => 0n, LONG_WAIT);
+  full.admit(wide(1), () => 0n, LONG_WAIT);
+  expect(full.admit(wide(1), () => 0n, LONG_WAIT)).toBe("queue-full");
+});
+
+test("shuffle sharding puts a request in the queue of its hand with the fewest seats waiting (chooseQueueIndexLocked)", () => {
+  const set = new QueueSet(1, { queues: 2, handSize: 2, queueLengthLimit: 10 });
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  // Both queues are in every hand of two: the second and third requests went to different queues.
+  expect(set.queues().map((queue) => queue.waiting.length)).toEqual([1, 1]);
+  set.admit(wide(5), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  set.admit(wide(1), () => 0n, LONG_WAIT);
+  expect(set.queues().map((queue) => queue.waiting.map((waiting) => waiting.work.initialSeats))).toEqual([[1, 5], [1, 1, 1]]);
 });

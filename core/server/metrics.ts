@@ -30,6 +30,7 @@ export class ApiMetrics {
   #requests: Counter<(typeof REQUEST_LABELS)[number] | "code">;
   #durations: Histogram<(typeof REQUEST_LABELS)[number]>;
   #inflight: Gauge<"request_kind">;
+  #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -56,6 +57,12 @@ export class ApiMetrics {
       registers,
     });
     for (const kind of ["readOnly", "mutating"] as const) this.#inflight.set({ request_kind: kind }, 0);
+    this.#terminations = new Counter({
+      name: "apiserver_request_terminations_total",
+      help: "[ALPHA] Number of requests which apiserver terminated in self-defense.",
+      labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component", "code"],
+      registers,
+    });
     this.#deprecatedApis = new Gauge({
       name: "apiserver_requested_deprecated_apis",
       help:
@@ -80,6 +87,12 @@ export class ApiMetrics {
     };
     this.#requests.inc({ ...labels, code: String(code) });
     this.#durations.observe(labels, seconds);
+  }
+
+  /** A request the server refused in self-defense, e.g. a 429 of the in-flight limits (kube's RecordRequestTermination). */
+  terminated(info: RequestInfoLabels, code: number): void {
+    const { verb, group, version, resource, subresource, scope } = info;
+    this.#terminations.inc({ verb, group, version, resource, subresource, scope, component: COMPONENT, code: String(code) });
   }
 
   /** Marks a deprecated API as requested (MonitorRequest sets the gauge to 1). */

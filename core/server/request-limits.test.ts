@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { checkRequestLimitFlags } from "./request-limits.ts";
+import { checkRequestLimitFlags, queueWaitLimitMs } from "./request-limits.ts";
 
 const flags = (maxRequestsInflight: number, maxMutatingRequestsInflight: number, enablePriorityAndFairness = true) => () =>
-  checkRequestLimitFlags({ maxRequestsInflight, maxMutatingRequestsInflight, enablePriorityAndFairness });
+  checkRequestLimitFlags({ maxRequestsInflight, maxMutatingRequestsInflight, enablePriorityAndFairness, requestTimeoutMs: 60_000 });
 
 test("negative in-flight limits stop start-up with kube's ServerRunOptions.Validate messages", () => {
   expect(flags(-1, 200)).toThrow("--max-requests-inflight can not be negative value");
@@ -15,4 +15,9 @@ test("APF needs a positive total concurrency (kube's BuildPriorityAndFairness); 
   );
   expect(flags(0, 0, false)).not.toThrow();
   expect(flags(400, 200)).not.toThrow();
+});
+
+test("APF queues a request for at most a quarter of --request-timeout (kube's BuildPriorityAndFairness RequestTimeout/4)", () => {
+  expect(queueWaitLimitMs(60_000)).toBe(15_000);
+  expect(queueWaitLimitMs(8_000)).toBe(2_000);
 });

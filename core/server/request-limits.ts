@@ -2,20 +2,27 @@
  * Builds the overload filter the flags ask for (kube's ServerRunOptions.Validate and BuildPriorityAndFairness):
  * API Priority and Fairness over the sum of both in-flight limits, or kube's max-in-flight limits without it.
  */
-import type { Registry as MetricsRegistry } from "prom-client";
 import { FlowControl } from "../flowcontrol/mod.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
+import type { Storage } from "../storage/storage.ts";
+import type { RequestInfo } from "./request-info.ts";
 import { maxInFlightLimiter, priorityAndFairnessLimiter, type RequestLimiter } from "./filters/flow-control.ts";
+import { metricLabels } from "./metric-labels.ts";
+import type { ApiMetrics } from "./metrics.ts";
 
 export interface RequestLimitFlags {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   enablePriorityAndFairness: boolean;
+  /** --request-timeout. */
+  requestTimeoutMs: number;
 }
 
-/** kube's default --request-timeout; APF lets a request queue for a quarter of it (kube's requestWaitLimit). */
-const REQUEST_TIMEOUT_MS = 60_000;
+/** How long APF lets a request wait in a queue: a quarter of --request-timeout (kube's BuildPriorityAndFairness). */
+export function queueWaitLimitMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs / 4;
+}
 
 /** kube's ServerRunOptions.Validate and BuildPriorityAndFairness checks, as start-up errors. */
 export function checkRequestLimitFlags(flags: RequestLimitFlags): void {
@@ -32,15 +39,20 @@ export async function startRequestLimits(
   flags: RequestLimitFlags,
   registry: Registry,
   catalog: Catalog,
-  metricsRegistry: MetricsRegistry,
+  metrics: ApiMetrics,
+  storage: Storage,
 ): Promise<{ limiter?: RequestLimiter; flowControl?: FlowControl }> {
+  // kube's filters record each 429 they answer (RecordRequestTermination).
+  const terminated = (request: Request, info: RequestInfo) => metrics.terminated(metricLabels(info, request, new URL(request.url)), 429);
   if (!flags.enablePriorityAndFairness) {
-    return { limiter: maxInFlightLimiter({ readOnly: flags.maxRequestsInflight, mutating: flags.maxMutatingRequestsInflight }) };
+    const limits = { readOnly: flags.maxRequestsInflight, mutating: flags.maxMutatingRequestsInflight };
+    return { limiter: maxInFlightLimiter(limits, terminated) };
   }
   const flowControl = await FlowControl.start(registry, catalog, {
     serverConcurrencyLimit: flags.maxRequestsInflight + flags.maxMutatingRequestsInflight,
-    queueWaitLimitMs: REQUEST_TIMEOUT_MS / 4,
-    metricsRegistry,
+    queueWaitLimitMs: queueWaitLimitMs(flags.requestTimeoutMs),
+    metricsRegistry: metrics.registry,
+    storage,
   });
-  return { limiter: priorityAndFairnessLimiter(flowControl), flowControl };
+  return { limiter: priorityAndFairnessLimiter(flowControl, terminated), flowControl };
 }

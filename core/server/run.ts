@@ -213,7 +213,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     { ...config, enablePriorityAndFairness: priorityAndFairness },
     registry,
     catalog,
-    metrics.registry,
+    metrics,
+    storage,
   );
   startupLock.release();
   const app = createApp({

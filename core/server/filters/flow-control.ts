@@ -6,7 +6,7 @@
  * the watch has started.
  */
 import type { UserInfo } from "../../auth/user.ts";
-import type { FlowControl } from "../../flowcontrol/mod.ts";
+import type { Classification, FlowControl } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
@@ -41,7 +41,12 @@ async function servedHolding(
   return response;
 }
 
+/** Told of each request refused with 429, for kube's apiserver_request_terminations_total. */
+export type TooManyRequestsListener = (request: Request, info: RequestInfo) => void;
+
 const SYSTEM_MASTERS = "system:masters";
+/** Only a LIST's estimate reads the query, so other requests skip parsing the URL. */
+const NO_QUERY = new URLSearchParams();
 /** kube's nonMutatingRequestVerbs. */
 const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
 export const FLOW_SCHEMA_UID_HEADER = "X-Kubernetes-PF-FlowSchema-UID";
@@ -59,14 +64,21 @@ export function tooManyRequests(): Response {
  * kube's WithMaxInFlightLimit: read-only (get, list, watch) and mutating requests each have their own limit (0: no
  * limit); a request over its limit is refused unless its user is in system:masters, which is always served.
  */
-export function maxInFlightLimiter(limits: { readOnly: number; mutating: number }): RequestLimiter | undefined {
+export function maxInFlightLimiter(
+  limits: { readOnly: number; mutating: number },
+  onTooManyRequests: TooManyRequestsListener = () => {},
+): RequestLimiter | undefined {
   if (limits.readOnly === 0 && limits.mutating === 0) return undefined;
   const inFlight = { readOnly: 0, mutating: 0 };
-  return async (_request, info, user, serve, onResponseDone) => {
+  return async (request, info, user, serve, onResponseDone) => {
     if (isLongRunningRequest(info)) return await serve();
     const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
     if (limits[kind] === 0) return await serve();
-    if (inFlight[kind] >= limits[kind]) return user.groups.includes(SYSTEM_MASTERS) ? await serve() : tooManyRequests();
+    if (inFlight[kind] >= limits[kind]) {
+      if (user.groups.includes(SYSTEM_MASTERS)) return await serve();
+      onTooManyRequests(request, info);
+      return tooManyRequests();
+    }
     inFlight[kind]++;
     let released = false;
     const release = () => {
@@ -78,27 +90,50 @@ export function maxInFlightLimiter(limits: { readOnly: number; mutating: number 
 }
 
 /** kube's WithPriorityAndFairness: classify, wait for a seat, serve; the answer names the FlowSchema and level by UID. */
-export function priorityAndFairnessLimiter(flowControl: FlowControl): RequestLimiter {
+export function priorityAndFairnessLimiter(
+  flowControl: FlowControl,
+  onTooManyRequests: TooManyRequestsListener = () => {},
+): RequestLimiter {
   return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
-    const admission = await flowControl.admit({
-      username: user.username,
-      groups: user.groups,
-      isResourceRequest: info.isResourceRequest,
-      verb: info.verb,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiGroup ? `${info.apiGroup}/${info.apiVersion}` : info.apiVersion,
-      resource: info.resource,
-      subresource: info.subresource,
-      namespace: info.namespace,
-      name: info.name,
-      path: info.path,
-    }, () => request.signal);
-    // A watch gives its seat back once it has started (kube's watch initialization); other requests once written out.
-    const response = "rejected" in admission
-      ? tooManyRequests()
-      : await servedHolding(serve, admission.seat.release, info.verb === "watch" ? undefined : onResponseDone);
-    const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, admission.classification.flowSchemaUid);
-    return withHeader(named, PRIORITY_LEVEL_UID_HEADER, admission.classification.priorityLevelUid);
+    const admission = await flowControl.admit(
+      {
+        username: user.username,
+        groups: user.groups,
+        isResourceRequest: info.isResourceRequest,
+        verb: info.verb,
+        apiGroup: info.apiGroup,
+        apiVersion: info.apiGroup ? `${info.apiGroup}/${info.apiVersion}` : info.apiVersion,
+        resource: info.resource,
+        subresource: info.subresource,
+        namespace: info.namespace,
+        name: info.name,
+        path: info.path,
+      },
+      info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
+      () => request.signal,
+    );
+    if ("rejected" in admission) {
+      onTooManyRequests(request, info);
+      return namedResponse(tooManyRequests(), admission.classification);
+    }
+    if (info.verb !== "watch") {
+      return namedResponse(await servedHolding(serve, admission.seat.release, onResponseDone), admission.classification);
+    }
+    // A watch gives its seat back once it has started (kube's watch initialization) and counts for the write work
+    // estimate until it ends (kube's RegisterWatch).
+    const forgetWatch = flowControl.registerWatch(info);
+    const response = await servedHolding(serve, admission.seat.release, undefined).catch((error) => {
+      forgetWatch();
+      throw error;
+    });
+    if (onResponseDone) onResponseDone(forgetWatch);
+    else forgetWatch();
+    return namedResponse(response, admission.classification);
   };
+}
+
+function namedResponse(response: Response, classification: Classification): Response {
+  const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid);
+  return withHeader(named, PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
 }

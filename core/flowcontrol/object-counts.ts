@@ -1,0 +1,68 @@
+/**
+ * Stored objects per group-resource, for the LIST work estimate and kube's `apiserver_storage_objects` gauge
+ * (kube's ObjectCountTracker, fed by the registry's periodic Count). kubun counts each collection once and then
+ * follows the storage's committed events, so the figure is current rather than up to a poll period old.
+ */
+import { Gauge, type Registry as MetricsRegistry } from "prom-client";
+import type { ResourceType } from "../api/resource-type.ts";
+import { collectionPrefix } from "../registry/keys.ts";
+import type { Storage, StorageEvent } from "../storage/storage.ts";
+import { groupResourceKey } from "./work-estimate.ts";
+
+export class ObjectCounts {
+  /** By collection prefix (`/<group>/<resource>/`). */
+  readonly #counts = new Map<string, { key: string; count: number }>();
+  /** The same entries by group-resource. */
+  readonly #byGroupResource = new Map<string, { key: string; count: number }>();
+  readonly #storage: Storage;
+  readonly #unsubscribe: () => void;
+
+  constructor(storage: Storage, metricsRegistry: MetricsRegistry) {
+    this.#storage = storage;
+    this.#unsubscribe = storage.subscribe((event) => this.#follow(event));
+    const counts = this.#counts;
+    new Gauge({
+      name: "apiserver_storage_objects",
+      help: "Number of stored objects at the time of last check split by kind.",
+      labelNames: ["resource"],
+      registers: [metricsRegistry],
+      collect() {
+        this.reset();
+        for (const { key, count } of counts.values()) this.set({ resource: key }, count);
+      },
+    });
+  }
+
+  /** Counts the listable types' collections (those not yet counted); kube has no count for the virtual ones. */
+  async track(types: readonly ResourceType[]): Promise<void> {
+    await Promise.all(
+      types.filter((type) => type.verbs.includes("list")).map(async (type) => {
+        const prefix = collectionPrefix(type, "");
+        if (this.#counts.has(prefix)) return;
+        const count = await this.#storage.count(prefix);
+        if (this.#counts.has(prefix)) return;
+        const entry = { key: groupResourceKey(type.group, type.resource), count };
+        this.#counts.set(prefix, entry);
+        this.#byGroupResource.set(entry.key, entry);
+      }),
+    );
+  }
+
+  /** The count by kube's group-resource string ("configmaps", "deployments.apps"); undefined when not tracked. */
+  get(groupResource: string): number | undefined {
+    return this.#byGroupResource.get(groupResource)?.count;
+  }
+
+  stop(): void {
+    this.#unsubscribe();
+  }
+
+  #follow(event: StorageEvent): void {
+    const delta = event.type === "ADDED" ? 1 : event.type === "DELETED" ? -1 : 0;
+    if (delta === 0) return;
+    const key = event.kv.key;
+    const prefix = key.slice(0, key.indexOf("/", key.indexOf("/", 1) + 1) + 1);
+    const entry = this.#counts.get(prefix);
+    if (entry) entry.count += delta;
+  }
+}
