@@ -93,3 +93,24 @@ test("--livez-grace-period: /livez counts a failing etcd check as passing during
   const noGrace = createHealthChecks(storageWhoseReads("fail"));
   expect((await get(noGrace, "/livez"))!.body).toContain("[-]etcd failed: reason withheld");
 });
+
+test("newETCD3Check: the storage is read at most once a second; checks in between get the last probe's outcome", async () => {
+  let reads = 0;
+  let failing = true;
+  const storage = {
+    get: () => {
+      reads++;
+      return failing ? Promise.reject(new Error("database is locked")) : Promise.resolve(null);
+    },
+  } as unknown as Storage;
+  let clock = 10_000;
+  const health = createHealthChecks(storage, 0, () => clock);
+  expect((await get(health, "/healthz"))!.status).toBe(500);
+  failing = false;
+  clock += 500;
+  expect((await get(health, "/healthz"))!.status).toBe(500);
+  expect(reads).toBe(1);
+  clock += 600;
+  expect((await get(health, "/healthz"))!.status).toBe(200);
+  expect(reads).toBe(2);
+});

@@ -68,24 +68,48 @@ export class HealthChecks {
   }
 }
 
+/** kube's DefaultHealthcheckTimeout (2 s): the storage is probed at most once per half of it. */
+const STORAGE_PROBE_INTERVAL_MS = 1000;
+
+/**
+ * kube's newETCD3Check: one storage read per interval (a rate limiter with a burst of one); a check in between gets
+ * the outcome of the last probe sent that has finished, not a new read, so health probes under load cost nothing.
+ */
+function rateLimitedProbe(probe: () => Promise<void>, now: () => number): () => Promise<void> {
+  let nextProbeAt = -Infinity;
+  let last: { sentAt: number; error?: unknown } | undefined;
+  const record = (sentAt: number, error?: unknown) => {
+    // atomicLastError.Store: an outcome only replaces one of a probe sent earlier.
+    if (!last || last.sentAt < sentAt) last = { sentAt, error };
+  };
+  return async () => {
+    const sentAt = now();
+    if (sentAt < nextProbeAt && last) {
+      if (last.error !== undefined) throw last.error;
+      return;
+    }
+    nextProbeAt = sentAt + STORAGE_PROBE_INTERVAL_MS;
+    try {
+      await probe();
+      record(sentAt);
+    } catch (error) {
+      record(sentAt, error);
+      throw error;
+    }
+  };
+}
+
 /**
  * The checks kube-apiserver has that apply to kubun: ping, log, etcd (a storage read) and shutdown. kube adds
  * etcd through AddHealthChecks, so /livez forgives it during --livez-grace-period.
  */
-export function createHealthChecks(storage: Storage, livezGraceMs = 0): HealthChecks {
+export function createHealthChecks(storage: Storage, livezGraceMs = 0, now: () => number = Date.now): HealthChecks {
   const health = new HealthChecks();
   health.add("ping", () => {});
   // Logging goes synchronously to stderr, so it cannot be blocked the way klog's flush can.
   health.add("log", () => {});
   // Named etcd as in kube so probes that exclude or query it keep working.
-  health.add(
-    "etcd",
-    async () => {
-      await storage.get("/health");
-    },
-    {},
-    livezGraceMs,
-  );
+  health.add("etcd", rateLimitedProbe(async () => void await storage.get("/health"), now), {}, livezGraceMs);
   health.add(
     "shutdown",
     () => {
