@@ -7,7 +7,8 @@ import type { KubeObject } from "../../api/types.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import { listObjects } from "../../registry/list.ts";
 import type { Registry } from "../../registry/registry.ts";
-import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";
+import type { DeleteOptions } from "../../registry/store-options.ts";
+import type { ResourceStore } from "../../registry/store.ts";
 
 export interface ResourceRef {
   group: string;

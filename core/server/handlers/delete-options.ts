@@ -4,7 +4,7 @@ import { newBadRequest, newInvalid } from "../../api/errors.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { queryInt64, queryOptionalBool } from "../../api/query-params.ts";
 import { isPlainObject } from "../../api/types.ts";
-import type { DeleteOptions } from "../../registry/store.ts";
+import type { DeleteOptions } from "../../registry/store-options.ts";
 import type { HandlerContext } from "./context.ts";
 import { parseDryRun } from "./write-options.ts";
 

@@ -8,7 +8,8 @@ import { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "../..
 import { podPhase } from "../../controllers/workloads/mod.ts";
 import { listObjects } from "../../registry/list.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
-import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";
+import type { DeleteOptions } from "../../registry/store-options.ts";
+import type { ResourceStore } from "../../registry/store.ts";
 
 const VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
 /** kube's MaxDisruptedPodSize. */

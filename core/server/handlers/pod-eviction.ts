@@ -10,7 +10,8 @@ import { isConflict, newBadRequest, newMethodNotSupported } from "../../api/erro
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import type { PdbStatus } from "../../controllers/mod.ts";
 import { isPodReady, podPhase } from "../../controllers/workloads/mod.ts";
-import type { DeleteOptions, ResourceStore } from "../../registry/store.ts";
+import type { DeleteOptions } from "../../registry/store-options.ts";
+import type { ResourceStore } from "../../registry/store.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
