@@ -17,3 +17,22 @@ test("deferredResponseWriter: compresses only a body larger than defaultGzipThre
   expect(large.headers.get("content-encoding")).toBe("gzip");
   expect(gunzipSync(new Uint8Array(await large.arrayBuffer())).byteLength).toBe(GZIP_THRESHOLD_BYTES + 1);
 });
+
+test("a streamed body past the threshold is compressed as it streams, before its end has been produced", async () => {
+  let finish = () => {};
+  const ended = new Promise<void>((resolve) => (finish = resolve));
+  const chunk = new TextEncoder().encode("y".repeat(100 * 1024));
+  const source = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(chunk);
+      controller.enqueue(chunk);
+      await ended;
+      controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  const answer = await gzipLargeResponse(new Response(source));
+  expect(answer.headers.get("content-encoding")).toBe("gzip");
+  finish();
+  expect(gunzipSync(new Uint8Array(await answer.arrayBuffer())).byteLength).toBe(3 * chunk.byteLength);
+});

@@ -3,7 +3,9 @@
  * a serialized answer larger than 128 KiB is gzipped at level 1 when the client's Accept-Encoding names gzip.
  * Streams (watch, logs, exec, proxy) are left as they are.
  */
-import { gzipSync } from "node:zlib";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { createGzip } from "node:zlib";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
@@ -16,16 +18,55 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
   return (acceptEncoding ?? "").split(",").some((token) => token.trim() === "gzip");
 }
 
-/** The response gzipped with kube's headers when it is over the threshold; otherwise the response itself. */
+/**
+ * The response gzipped with kube's headers when it is over the threshold; otherwise the same bytes. As
+ * deferredResponseWriter decides on the first write, only the first 128 KiB are read to decide: a larger (streamed)
+ * body is then compressed as it streams, asynchronously, never held whole in memory or compressed on the event loop.
+ */
 export async function gzipLargeResponse(response: Response): Promise<Response> {
   if (response.body === null || response.headers.has("content-encoding")) return response;
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (body.byteLength <= GZIP_THRESHOLD_BYTES) return new Response(body, response);
+  const declared = response.headers.get("content-length");
+  if (declared !== null && Number(declared) <= GZIP_THRESHOLD_BYTES) return response;
+  const reader = response.body.getReader();
+  const head: Uint8Array[] = [];
+  let size = 0;
+  while (size <= GZIP_THRESHOLD_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return new Response(concatenated(head, size), response);
+    head.push(value);
+    size += value.byteLength;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    start: (controller) => head.forEach((chunk) => controller.enqueue(chunk)),
+    pull: async (controller) => {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const gzipped = Readable.toWeb(
+    Readable.fromWeb(rest as unknown as NodeReadableStream<Uint8Array>).pipe(createGzip({ level: GZIP_LEVEL })),
+  );
   const headers = new Headers(response.headers);
   headers.set("Content-Encoding", "gzip");
   headers.append("Vary", "Accept-Encoding");
   headers.delete("Content-Length");
-  return new Response(gzipSync(body, { level: GZIP_LEVEL }), { status: response.status, statusText: response.statusText, headers });
+  return new Response(gzipped as unknown as ReadableStream<Uint8Array>, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+function concatenated(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /**
