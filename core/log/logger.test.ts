@@ -37,9 +37,11 @@ test("--logging-format=json writes NewJSONLogger's keys: ts in epoch millisecond
 
 test("V(level) lines appear only when -v is at least the level, as klog.V(n).Enabled()", () => {
   const log = logger("httplog");
+  const kept = log.v(3);
   log.v(3).info("hidden");
   expect(log.v(3).enabled).toBe(false);
   configureLogging({ verbosity: 3 });
+  expect(kept.enabled).toBe(true);
   log.v(3).info("shown");
   log.v(4).info("too verbose");
   expect(lines).toHaveLength(1);

@@ -100,8 +100,15 @@ export function logger(name: string): Logger {
     warning: (message, values = {}) => emit("W", name, message, 0, undefined, values),
     error: (message, error, values = {}) => emit("E", name, message, undefined, error, values),
     v(level) {
-      const enabled = settings.verbosity >= level;
-      return { enabled, info: (message, values = {}) => enabled && emit("I", name, message, level, undefined, values) };
+      return {
+        // Read at each use, so a V logger kept across requests follows -v.
+        get enabled() {
+          return settings.verbosity >= level;
+        },
+        info(message, values = {}) {
+          if (this.enabled) emit("I", name, message, level, undefined, values);
+        },
+      };
     },
     named: (child) => logger(`${name}/${child}`),
   };

@@ -6,11 +6,12 @@
 import { logger } from "../../log/mod.ts";
 import { formatGoDuration } from "../flag-types.ts";
 
-const log = logger("httplog");
+/** klog.V(3), made once: checked on every request. */
+const v3 = logger("httplog").v(3);
 
 /** klog.V(3).Enabled(): whether requests are logged at all (checked before any work per request). */
 export function httpLoggingEnabled(): boolean {
-  return log.v(3).enabled;
+  return v3.enabled;
 }
 
 export interface LoggedRequest {
@@ -24,7 +25,7 @@ export interface LoggedRequest {
 }
 
 export function logHttpRequest(request: LoggedRequest): void {
-  log.v(3).info("HTTP", {
+  v3.info("HTTP", {
     verb: request.verb,
     URI: request.uri,
     latency: formatGoDuration(request.latencyMs),
