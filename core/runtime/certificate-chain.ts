@@ -80,9 +80,12 @@ const VERIFIED_CHAINS_KEPT = 1024;
 export function chainVerifier(caBundlePem: string): ChainVerifier {
   const roots = [...caBundlePem.matchAll(PEM_CERTIFICATE)].map(([pem]) => new X509Certificate(pem));
   const answers = new Map<string, { verified: boolean; until: number; since: number }>();
+  // A connection's chain is one array for all its requests: its key is joined once.
+  const keys = new WeakMap<readonly string[], string>();
   return (chainPem, now = new Date()) => {
     if (chainPem.length === 0 || roots.length === 0) return false;
-    const key = chainPem.join("");
+    let key = keys.get(chainPem);
+    if (key === undefined) keys.set(chainPem, key = chainPem.join(""));
     const remembered = answers.get(key);
     // An answer holds from the time it was given until its `until`; a clock set back asks again.
     if (remembered && remembered.since <= now.getTime() && now.getTime() <= remembered.until) return remembered.verified;
