@@ -13,14 +13,19 @@ afterAll(async () => {
 });
 
 test("--simulated-nodes=3 registers three Ready nodes with node leases", async () => {
-  const nodes = await kubectlOk(server, [
+  // The simulated kubelets register after the server is ready, as real kubelets do, so the test waits for them.
+  const nodes = await kubectlUntil(server, [
     "get",
     "nodes",
     "-o",
     'jsonpath={range .items[*]}{.metadata.name}={.status.conditions[?(@.type=="Ready")].status} {end}',
-  ]);
+  ], (out) => out.trim() === "sim-0=True sim-1=True sim-2=True");
   expect(nodes.trim()).toBe("sim-0=True sim-1=True sim-2=True");
-  const leases = await kubectlOk(server, ["get", "leases", "-n", "kube-node-lease", "-o", "jsonpath={.items[*].spec.holderIdentity}"]);
+  const leases = await kubectlUntil(
+    server,
+    ["get", "leases", "-n", "kube-node-lease", "-o", "jsonpath={.items[*].spec.holderIdentity}"],
+    (out) => out.trim() === "sim-0 sim-1 sim-2",
+  );
   expect(leases.trim()).toBe("sim-0 sim-1 sim-2");
 });
 
