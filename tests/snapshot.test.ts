@@ -3,11 +3,12 @@
  * exactly, resourceVersions never reused and old ones answered 410.
  */
 import { afterAll, expect, test } from "bun:test";
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KUBUN_BINARY, startServer, type TestServer } from "./harness.ts";
+import { startServer, type TestServer } from "./harness.ts";
+import { startConfigMapWriters } from "./_writers.ts";
+import { kubunCommand as kubun } from "./_kubun-process.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "kubun-snapshot-"));
 const servers: TestServer[] = [];
@@ -16,37 +17,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function kubun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(KUBUN_BINARY, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
-  );
-}
-
 const WRITERS = 16;
 
 test("a snapshot taken under 16 writers restores exactly the writes acknowledged before it, at a bumped revision", async () => {
   const source = await startServer();
   servers.push(source);
-  const acknowledged: { name: string; revision: number }[] = [];
-  let writing = true;
-  const writer = async (id: number) => {
-    for (let i = 0; writing; i++) {
-      const name = `w${id}-${i}`;
-      const response = await source.request("POST", "/api/v1/namespaces/default/configmaps", {
-        body: JSON.stringify({ metadata: { name }, data: { id: String(id) } }),
-        headers: { "Content-Type": "application/json" },
-      });
-      expect(response.status).toBe(201);
-      acknowledged.push({ name, revision: Number((await response.json()).metadata.resourceVersion) });
-    }
-  };
-  const writers = Array.from({ length: WRITERS }, (_, id) => writer(id));
+  const writers = startConfigMapWriters(source, WRITERS);
+  const acknowledged = writers.acknowledged;
   await Bun.sleep(500);
   const file = join(dir, "snap.db");
   const saved = await kubun(["snapshot", "save", file, "--data-dir", source.dataDir]);
   await Bun.sleep(300);
-  writing = false;
-  await Promise.all(writers);
+  await writers.stop();
   expect(saved).toMatchObject({ code: 0, stderr: "" });
   expect((await stat(file)).mode & 0o777).toBe(0o600);
 
