@@ -45,9 +45,19 @@ const BOOL_FUNCTIONS = new Set([
   "_>=_",
 ]);
 const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
+const QUALIFIED_TYPE_NAMES = new Set(["google.protobuf.Duration", "google.protobuf.Timestamp"]);
 /** Operators cel-go places at their token, which @bufbuild/cel places at the left operand. */
 const INFIX_TOKENS: Record<string, string> = { "_&&_": "&&", "_||_": "||", "_?_:_": "?" };
 const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
+
+/** `a.b.c` of a chain of field selections on an identifier. */
+export function qualifiedName(expr: Expr): string | undefined {
+  const kind = expr.exprKind;
+  if (kind.case === "identExpr") return kind.value.name;
+  if (kind.case !== "selectExpr" || kind.value.testOnly || !kind.value.operand) return undefined;
+  const parent = qualifiedName(kind.value.operand);
+  return parent === undefined ? undefined : `${parent}.${kind.value.field}`;
+}
 
 /** kube's CEL type of a schema node. */
 export function schemaCelType(schema: RuleSchema, resourceRoot = false): CelType {
@@ -150,6 +160,8 @@ class RuleChecker {
         return this.#fail(expr, `undeclared reference to '${kind.value.name}' (in container '')`);
       }
       case "selectExpr": {
+        // Qualified type names, which cel-go's checker resolves before any variable.
+        if (QUALIFIED_TYPE_NAMES.has(qualifiedName(expr) ?? "")) return { kind: "type" };
         const operand = this.check(kind.value.operand!, scope);
         const result = this.#select(expr, operand, kind.value.field);
         return kind.value.testOnly ? BOOL : result;

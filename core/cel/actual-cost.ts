@@ -1,0 +1,301 @@
+/**
+ * A rule's actual cost as cel-go v0.12 tracks it when kube 1.26 runs a rule (cel.CostTracking with kube's
+ * library.CostEstimator, cel.EvalOptions(OptOptimize, OptTrackCost) and cel.CostLimit(PerCallLimit)): the
+ * CostObserver of interpreter/runtimecost.go charges every Interpretable the planner built as it is evaluated.
+ * - constants cost 0, and so do what OptOptimize folds into constants: list and map literals of constants, type
+ *   conversions of constants, `in` over a constant list of primitives (a set lookup costing only its operand);
+ * - an attribute (an identifier with its chain of field selections and indexes) costs 1, and 1 per qualifier; an
+ *   attribute resolved without Eval (a conditional's branch, an index that is an attribute) costs only its qualifiers;
+ * - `&&`, `||`, `?:` and has() cost nothing themselves; the operands they evaluate cost as usual;
+ * - list and map literals cost 10 and 30 plus their elements; calls cost their operands plus callCost;
+ * - comprehensions cost their range and initial value, the condition and step per iteration until the condition is
+ *   false, and the result.
+ * Values are computed by @bufbuild/cel itself: operators and functions through small programs over the operand values.
+ */
+import { celError, isCelError, isCelList, isCelMap, isCelUint, parse, plan } from "@bufbuild/cel";
+import { callCost } from "./actual-call-cost.ts";
+import { type CelType, qualifiedName } from "./check.ts";
+import type { ParsedRule } from "./compile.ts";
+import type { TypeMap } from "./cost.ts";
+import { ruleEnv } from "./env.ts";
+
+type Expr = ParsedRule["expr"];
+type Call = Extract<Expr["exprKind"], { case: "callExpr" }>["value"];
+type Comprehension = Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["value"];
+
+const SELECT_AND_IDENT_COST = 1;
+const LIST_CREATE_BASE_COST = 10;
+const MAP_CREATE_BASE_COST = 30;
+const DYN: CelType = { kind: "dyn" };
+/** overloads.IsTypeConversionFunction: what OptOptimize folds when the argument is a constant. */
+const CONVERSIONS = new Set(["bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"]);
+/** Type names, which the planner resolves to constants. */
+const TYPE_NAMES = new Set([
+  ...CONVERSIONS,
+  "list",
+  "map",
+  "null_type",
+  "google.protobuf.Duration",
+  "google.protobuf.Timestamp",
+]);
+const OPERATORS: Record<string, (args: string[]) => string> = {
+  "!_": ([a]) => `!${a}`,
+  "-_": ([a]) => `-${a}`,
+  "@in": ([a, b]) => `${a} in ${b}`,
+  "_[_]": ([a, b]) => `${a}[${b}]`,
+};
+for (const op of ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]) OPERATORS[`_${op}_`] = ([a, b]) => `${a} ${op} ${b}`;
+
+/** Evaluation with the limit passed: cel-go panics with EvalCancelledError. */
+const CANCELLED = Symbol("cancelled");
+
+type Program = (bindings: Record<string, unknown>) => unknown;
+const programs = new Map<string, Program>();
+
+/** A program of `source` over variables a0, a1, ... (and t for a target), planned once. */
+function program(source: string): Program {
+  let found = programs.get(source);
+  if (!found) {
+    const planned = plan(ruleEnv, parse(source));
+    found = (bindings) => planned(bindings as never);
+    programs.set(source, found);
+  }
+  return found;
+}
+
+function call(expr: Expr): Call | undefined {
+  return expr.exprKind.case === "callExpr" ? expr.exprKind.value : undefined;
+}
+
+/** A variable scope: the rule's variables, then iteration variables and accumulators. */
+class Scope {
+  constructor(readonly variables: Map<string, unknown>, readonly parent?: Scope) {}
+
+  resolve(name: string): { value: unknown } | undefined {
+    if (this.variables.has(name)) return { value: this.variables.get(name) };
+    return this.parent?.resolve(name);
+  }
+}
+
+const PRIMITIVE = (value: unknown) =>
+  ["boolean", "bigint", "number", "string"].includes(typeof value) || value instanceof Uint8Array || isCelUint(value);
+
+class Tracker {
+  cost = 0;
+  readonly #constants = new WeakMap<Expr, { value: unknown } | null>();
+
+  constructor(readonly types: TypeMap, readonly limit: number) {}
+
+  #charge(cost: number): void {
+    this.cost += cost;
+    if (this.cost > this.limit) throw CANCELLED;
+  }
+
+  #type(expr: Expr | undefined): CelType {
+    return (expr && this.types.get(expr)) ?? DYN;
+  }
+
+  /** The value OptOptimize folds `expr` into, or undefined when it is evaluated. */
+  constant(expr: Expr): { value: unknown } | undefined {
+    let known = this.#constants.get(expr);
+    if (known === undefined) {
+      known = this.#isConstant(expr) ? { value: plan(ruleEnv, expr)() } : null;
+      this.#constants.set(expr, known);
+    }
+    return known ?? undefined;
+  }
+
+  #isConstant(expr: Expr): boolean {
+    const kind = expr.exprKind;
+    switch (kind.case) {
+      case "constExpr":
+        return true;
+      case "identExpr":
+      case "selectExpr": {
+        const name = qualifiedName(expr);
+        return name !== undefined && TYPE_NAMES.has(name);
+      }
+      case "listExpr":
+        return kind.value.elements.every((element) => this.constant(element));
+      case "structExpr":
+        return kind.value.messageName === "" &&
+          kind.value.entries.every((entry) =>
+            entry.keyKind.case === "mapKey" && this.constant(entry.keyKind.value) && entry.value && this.constant(entry.value)
+          );
+      case "callExpr":
+        return !kind.value.target && kind.value.args.length === 1 && CONVERSIONS.has(kind.value.function) &&
+          this.constant(kind.value.args[0]) !== undefined;
+    }
+    return false;
+  }
+
+  /** Interpretable.Eval of `expr`, observed. */
+  eval(expr: Expr, scope: Scope): unknown {
+    const folded = this.constant(expr);
+    if (folded) return folded.value;
+    const kind = expr.exprKind;
+    switch (kind.case) {
+      case "identExpr":
+      case "selectExpr":
+        if (kind.case === "selectExpr" && kind.value.testOnly) {
+          const operand = this.eval(kind.value.operand!, scope);
+          return program(`has(a0.${kind.value.field})`)({ a0: operand });
+        }
+        return this.attribute(expr, scope, true);
+      case "callExpr":
+        return this.#call(expr, kind.value, scope);
+      case "listExpr": {
+        const values = kind.value.elements.map((element) => this.eval(element, scope));
+        this.#charge(LIST_CREATE_BASE_COST);
+        const names = values.map((_, i) => `a${i}`);
+        return program(`[${names.join(", ")}]`)(Object.fromEntries(values.map((value, i) => [names[i], value])));
+      }
+      case "structExpr": {
+        const bindings: Record<string, unknown> = {};
+        const entries = kind.value.entries.map((entry, i) => {
+          bindings[`k${i}`] = entry.keyKind.case === "mapKey" ? this.eval(entry.keyKind.value, scope) : entry.keyKind.value;
+          bindings[`v${i}`] = entry.value ? this.eval(entry.value, scope) : null;
+          return `k${i}: v${i}`;
+        });
+        this.#charge(MAP_CREATE_BASE_COST);
+        return program(`{${entries.join(", ")}}`)(bindings);
+      }
+      case "comprehensionExpr":
+        return this.#fold(kind.value, scope);
+    }
+    return celError("unsupported expression", expr.id);
+  }
+
+  /** Whether the planner makes `expr` an attribute: an identifier, a field selection, an index or a conditional. */
+  isAttribute(expr: Expr): boolean {
+    const kind = expr.exprKind;
+    if (kind.case === "identExpr") return true;
+    if (kind.case === "selectExpr") return !kind.value.testOnly;
+    return kind.case === "callExpr" && (kind.value.function === "_[_]" || kind.value.function === "_?_:_");
+  }
+
+  /** An attribute: its root, then each qualifier (1 each); `observed` when evaluated by Eval (1 more). */
+  attribute(expr: Expr, scope: Scope, observed: boolean): unknown {
+    const qualifiers: ({ field: string } | { index: Expr })[] = [];
+    let root = expr;
+    for (;;) {
+      const kind = root.exprKind;
+      if (kind.case === "selectExpr" && !kind.value.testOnly) {
+        qualifiers.unshift({ field: kind.value.field });
+        root = kind.value.operand!;
+      } else if (kind.case === "callExpr" && kind.value.function === "_[_]" && kind.value.args.length === 2) {
+        qualifiers.unshift({ index: kind.value.args[1] });
+        root = kind.value.args[0];
+      } else break;
+    }
+    let value: unknown;
+    const rootKind = root.exprKind;
+    const conditional = call(root)?.function === "_?_:_" ? call(root)! : undefined;
+    if (rootKind.case === "identExpr") {
+      const found = scope.resolve(rootKind.value.name);
+      value = found ? found.value : celError(`undeclared reference to '${rootKind.value.name}'`, root.id);
+    } else if (conditional) {
+      value = this.#conditional(conditional, scope);
+    } else {
+      value = this.eval(root, scope);
+    }
+    // The conditional attribute has no cost of its own.
+    if (observed && !conditional) this.#charge(SELECT_AND_IDENT_COST);
+    for (const qualifier of qualifiers) {
+      if (isCelError(value)) break;
+      this.#charge(SELECT_AND_IDENT_COST);
+      if ("field" in qualifier) {
+        value = program(`a0.${qualifier.field}`)({ a0: value });
+        continue;
+      }
+      const index = this.constant(qualifier.index)?.value ??
+        (this.isAttribute(qualifier.index) ? this.attribute(qualifier.index, scope, false) : this.eval(qualifier.index, scope));
+      value = program("a0[a1]")({ a0: value, a1: index });
+    }
+    return value;
+  }
+
+  #conditional(c: Call, scope: Scope): unknown {
+    const condition = this.eval(c.args[0], scope);
+    if (typeof condition !== "boolean") return isCelError(condition) ? condition : celError("no such overload", 0n);
+    const branch = c.args[condition ? 1 : 2];
+    // Branches that are attributes are resolved as the conditional's own attributes, without their Eval.
+    return this.isAttribute(branch) ? this.attribute(branch, scope, false) : this.eval(branch, scope);
+  }
+
+  #call(expr: Expr, c: Call, scope: Scope): unknown {
+    switch (c.function) {
+      case "_[_]":
+      case "_?_:_":
+        return this.attribute(expr, scope, true);
+      case "_&&_":
+      case "_||_": {
+        const stopAt = c.function === "_||_";
+        const left = this.eval(c.args[0], scope);
+        if (left === stopAt) return stopAt;
+        const right = this.eval(c.args[1], scope);
+        if (right === stopAt) return stopAt;
+        if (typeof left === "boolean" && typeof right === "boolean") return !stopAt;
+        return isCelError(left) ? left : isCelError(right) ? right : celError("no such overload", expr.id);
+      }
+      case "@not_strictly_false": {
+        const value = this.eval(c.args[0], scope);
+        this.#charge(1);
+        return value !== false;
+      }
+      case "@in": {
+        const list = this.constant(c.args[1])?.value;
+        if (isCelList(list) && [...list].every(PRIMITIVE)) {
+          // A set membership test: only its operand costs.
+          return program("a0 in a1")({ a0: this.eval(c.args[0], scope), a1: list });
+        }
+      }
+    }
+    const target = c.target ? this.eval(c.target, scope) : undefined;
+    const args = c.args.map((arg) => this.eval(arg, scope));
+    const names = args.map((_, i) => `a${i}`);
+    const operator = OPERATORS[c.function];
+    const source = operator ? operator(names) : `${c.target ? "t." : ""}${c.function}(${names.join(", ")})`;
+    const bindings: Record<string, unknown> = Object.fromEntries(args.map((arg, i) => [names[i], arg]));
+    if (c.target) bindings.t = target;
+    const result = program(source)(bindings);
+    const values = c.target ? [target, ...args] : args;
+    this.#charge(callCost(c.function, c.target && this.#type(c.target), c.args.map((arg) => this.#type(arg)), values, result));
+    return result;
+  }
+
+  #fold(c: Comprehension, scope: Scope): unknown {
+    const range = this.eval(c.iterRange!, scope);
+    let accu = this.eval(c.accuInit!, scope);
+    let items: Iterable<unknown>;
+    if (isCelList(range)) items = range;
+    else if (isCelMap(range)) items = range.keys();
+    else return isCelError(range) ? range : celError("type mismatch: iterable", c.iterRange!.id);
+    for (const item of items) {
+      const inner = new Scope(new Map([[c.iterVar, item], [c.accuVar, accu]]), scope);
+      // evalFold stops when the condition is false; an error does not stop it.
+      if (this.eval(c.loopCondition!, inner) === false) break;
+      accu = this.eval(c.loopStep!, inner);
+    }
+    return this.eval(c.result!, new Scope(new Map([[c.accuVar, accu]]), scope));
+  }
+}
+
+export interface ActualCost {
+  cost: number;
+  /** The cost passed `limit`: cel-go's "operation cancelled: actual cost limit exceeded". */
+  cancelled: boolean;
+}
+
+/** The actual cost of evaluating a compiled rule over `variables` (self, and oldSelf on transition rules). */
+export function actualCost(expr: Expr, types: TypeMap, variables: Record<string, unknown>, limit: number): ActualCost {
+  const tracker = new Tracker(types, limit);
+  const values = new Map(Object.entries(variables).map(([name, value]) => [name, program("v")({ v: value })]));
+  try {
+    tracker.eval(expr, new Scope(values));
+  } catch (e) {
+    if (e !== CANCELLED) throw e;
+    return { cost: tracker.cost, cancelled: true };
+  }
+  return { cost: tracker.cost, cancelled: false };
+}
