@@ -5,7 +5,7 @@
  * bytes, entries of a list or map, 1 for the rest.
  */
 import { isCelList, isCelMap } from "@bufbuild/cel";
-import type { CelType } from "./check.ts";
+import type { CelType } from "./types.ts";
 import { REGEX_STRING_LENGTH_COST_FACTOR, STRING_TRAVERSAL_COST_FACTOR } from "./cost-estimate.ts";
 
 /** CostTracker.actualSize: traits.Sizer's Size(), else 1. */

@@ -14,7 +14,8 @@
  */
 import { celError, isCelError, isCelList, isCelMap, isCelUint, parse, plan } from "@bufbuild/cel";
 import { callCost } from "./actual-call-cost.ts";
-import { type CelType, qualifiedName } from "./check.ts";
+import { qualifiedName } from "./check.ts";
+import type { CelType } from "./types.ts";
 import type { ParsedRule } from "./compile.ts";
 import type { TypeMap } from "./cost.ts";
 import { ruleEnv } from "./env.ts";

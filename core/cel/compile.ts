@@ -4,10 +4,11 @@
  * whether the rule is a transition rule (uses oldSelf). Issues are written as cel-go prints them.
  */
 import { parse } from "@bufbuild/cel";
-import { type CheckIssue, checkRule, schemaCelType } from "./check.ts";
+import { type CheckIssue, checkRule } from "./check.ts";
 import type { TypeMap } from "./cost.ts";
 import { planRule, type Program } from "./env.ts";
 import type { RuleSchema, ValidationRule } from "./schema.ts";
+import { schemaCelType, selfTypeName } from "./types.ts";
 
 export type ParsedRule = ReturnType<typeof parse>;
 
@@ -60,7 +61,7 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
     const issue = { message: `Syntax error: ${raw}`, offset: syntaxOffset(e) ?? 0 };
     return { rule, usesOldSelf: false, error: { type: "invalid", detail: `compilation failed: ${formatIssue(source, issue)}` } };
   }
-  const { issues, result, types } = checkRule(parsed, source, schemaCelType(schema, resourceRoot));
+  const { issues, result, types } = checkRule(parsed, source, schemaCelType(schema, resourceRoot, selfTypeName()));
   const transition = usesOldSelf(parsed);
   const checked = issues.filter((issue) => !issue.program);
   if (checked.length > 0) {
