@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
-import { actualCost } from "./actual-cost.ts";
+import { evaluateWithCost } from "./actual-cost.ts";
 import { compileRule } from "./compile.ts";
+import { planRule } from "./env.ts";
 import type { RuleSchema } from "./schema.ts";
 import { toCelValue } from "./values.ts";
 import { PER_CALL_LIMIT } from "./validator.ts";
@@ -24,15 +25,16 @@ const intOrString: RuleSchema = { "x-kubernetes-int-or-string": true };
 const vals = (...schemas: RuleSchema[]) => object(Object.fromEntries(schemas.map((s, i) => [`val${i + 1}`, s])));
 const values = (...items: unknown[]) => Object.fromEntries(items.map((item, i) => [`val${i + 1}`, item]));
 
-/** The actual cost of a rule over `obj` at the root of a resource, which must hold. */
+/** The actual cost of a rule over `obj` at the root of a resource, which must hold there and in @bufbuild/cel's own run. */
 function cost(schema: RuleSchema, obj: unknown, rule: string): number {
   const compiled = compileRule({ rule }, schema, true);
   expect(compiled.error).toBeUndefined();
   const self = toCelValue(obj, schema, true);
-  expect(compiled.program!({ self })).toBe(true);
-  const result = actualCost(compiled.parsed!.expr, compiled.types!, { self }, PER_CALL_LIMIT);
-  expect(result.cancelled).toBe(false);
-  return result.cost;
+  expect(planRule(compiled.parsed!)({ self })).toBe(true);
+  const evaluated = evaluateWithCost(compiled.parsed!.expr, compiled.types!, { self }, PER_CALL_LIMIT);
+  expect(evaluated.result).toBe(true);
+  expect(evaluated.cancelled).toBe(false);
+  return evaluated.cost;
 }
 
 // [case, schema, object, rule → actual cost]: the expected costs of kube 1.26's apiextensions-apiserver
@@ -274,13 +276,28 @@ for (const [name, schema, obj, rules] of CASES) {
   });
 }
 
-test("the tracker stops once the cost passes the limit, with the cost at that point (CostTracker.Limit)", () => {
+test("evaluation stops once the cost passes the limit, with the cost at that point (CostTracker.Limit)", () => {
   const schema = object({ items: list(integer) });
   const compiled = compileRule({ rule: "self.items.all(x, x > 0)" }, schema, true);
   const self = toCelValue({ items: Array.from({ length: 100 }, (_, i) => i + 1) }, schema, true);
+  const run = (limit: number) => evaluateWithCost(compiled.parsed!.expr, compiled.types!, { self }, limit);
   // 2 for self.items, 5 per item and 1 for the result.
-  expect(actualCost(compiled.parsed!.expr, compiled.types!, { self }, 1000)).toEqual({ cost: 503, cancelled: false });
-  const stopped = actualCost(compiled.parsed!.expr, compiled.types!, { self }, 100);
-  expect(stopped.cancelled).toBe(true);
-  expect(stopped.cost).toBe(101);
+  expect(run(1000)).toEqual({ result: true, cost: 503, cancelled: false });
+  expect(run(100)).toEqual({ result: undefined, cost: 101, cancelled: true });
+});
+
+test("the walk evaluates as cel-go: errors in a loop do not stop it, && and || absorb errors the other side decides", () => {
+  const schema = object({ items: list(object({ a: string })), n: intOrString });
+  const run = (rule: string, obj: unknown) => {
+    const compiled = compileRule({ rule }, schema, true);
+    const self = toCelValue(obj, schema, true);
+    return evaluateWithCost(compiled.parsed!.expr, compiled.types!, { self }, PER_CALL_LIMIT).result;
+  };
+  const items = [{}, { a: "x" }];
+  expect(run("self.items.exists(i, i.a == 'x')", { items })).toBe(true);
+  expect(run("self.items.all(i, i.a == 'x')", { items })).toMatchObject({ message: "field not found: a" });
+  expect(run("self.n > 1 || true", { n: "s" })).toBe(true);
+  expect(run("false && self.n > 1", { n: "s" })).toBe(false);
+  expect(run("self.n > 1", { n: "s" })).toMatchObject({ message: expect.stringContaining("no matching overload") });
+  expect(run("'x' in []", {})).toBe(false);
 });

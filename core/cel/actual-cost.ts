@@ -10,7 +10,10 @@
  * - list and map literals cost 10 and 30 plus their elements; calls cost their operands plus callCost;
  * - comprehensions cost their range and initial value, the condition and step per iteration until the condition is
  *   false, and the result.
- * Values are computed by @bufbuild/cel itself: operators and functions through small programs over the operand values.
+ * The walk is the rule's evaluation: operators, functions, field selections and literals are computed by @bufbuild/cel
+ * through small programs over the operand values; the walk itself decides what is evaluated, as cel-go's planner does
+ * (`&&` and `||` from the left, short-circuiting; a conditional's one branch; a comprehension's loop, which an error
+ * in the condition does not stop).
  */
 import { celError, isCelError, isCelList, isCelMap, isCelUint, parse, plan } from "@bufbuild/cel";
 import { callCost } from "./actual-call-cost.ts";
@@ -64,6 +67,32 @@ function program(source: string): Program {
   return found;
 }
 
+/** An attribute's root and its qualifiers, outermost last: field selections (by their program) and indexes. */
+interface AttributeChain {
+  root: Expr;
+  qualifiers: ({ select: Program } | { index: Expr })[];
+}
+
+const chains = new WeakMap<Expr, AttributeChain>();
+
+function attributeChain(expr: Expr): AttributeChain {
+  let chain = chains.get(expr);
+  if (chain) return chain;
+  chain = { root: expr, qualifiers: [] };
+  for (;;) {
+    const kind = chain.root.exprKind;
+    if (kind.case === "selectExpr" && !kind.value.testOnly) {
+      chain.qualifiers.unshift({ select: program(`a0.${kind.value.field}`) });
+      chain.root = kind.value.operand!;
+    } else if (kind.case === "callExpr" && kind.value.function === "_[_]" && kind.value.args.length === 2) {
+      chain.qualifiers.unshift({ index: kind.value.args[1] });
+      chain.root = kind.value.args[0];
+    } else break;
+  }
+  chains.set(expr, chain);
+  return chain;
+}
+
 function call(expr: Expr): Call | undefined {
   return expr.exprKind.case === "callExpr" ? expr.exprKind.value : undefined;
 }
@@ -81,9 +110,13 @@ class Scope {
 const PRIMITIVE = (value: unknown) =>
   ["boolean", "bigint", "number", "string"].includes(typeof value) || value instanceof Uint8Array || isCelUint(value);
 
+/** What OptOptimize folds, per expression of the compiled rules: its value, or null when evaluated. */
+const constants = new WeakMap<Expr, { value: unknown } | null>();
+/** The program computing a call or a field selection from its operands, per expression. */
+const operations = new WeakMap<Expr, Program>();
+
 class Tracker {
   cost = 0;
-  readonly #constants = new WeakMap<Expr, { value: unknown } | null>();
 
   constructor(readonly types: TypeMap, readonly limit: number) {}
 
@@ -98,10 +131,10 @@ class Tracker {
 
   /** The value OptOptimize folds `expr` into, or undefined when it is evaluated. */
   constant(expr: Expr): { value: unknown } | undefined {
-    let known = this.#constants.get(expr);
+    let known = constants.get(expr);
     if (known === undefined) {
       known = this.#isConstant(expr) ? { value: plan(ruleEnv, expr)() } : null;
-      this.#constants.set(expr, known);
+      constants.set(expr, known);
     }
     return known ?? undefined;
   }
@@ -177,18 +210,7 @@ class Tracker {
 
   /** An attribute: its root, then each qualifier (1 each); `observed` when evaluated by Eval (1 more). */
   attribute(expr: Expr, scope: Scope, observed: boolean): unknown {
-    const qualifiers: ({ field: string } | { index: Expr })[] = [];
-    let root = expr;
-    for (;;) {
-      const kind = root.exprKind;
-      if (kind.case === "selectExpr" && !kind.value.testOnly) {
-        qualifiers.unshift({ field: kind.value.field });
-        root = kind.value.operand!;
-      } else if (kind.case === "callExpr" && kind.value.function === "_[_]" && kind.value.args.length === 2) {
-        qualifiers.unshift({ index: kind.value.args[1] });
-        root = kind.value.args[0];
-      } else break;
-    }
+    const { root, qualifiers } = attributeChain(expr);
     let value: unknown;
     const rootKind = root.exprKind;
     const conditional = call(root)?.function === "_?_:_" ? call(root)! : undefined;
@@ -205,12 +227,16 @@ class Tracker {
     for (const qualifier of qualifiers) {
       if (isCelError(value)) break;
       this.#charge(SELECT_AND_IDENT_COST);
-      if ("field" in qualifier) {
-        value = program(`a0.${qualifier.field}`)({ a0: value });
+      if ("select" in qualifier) {
+        value = qualifier.select({ a0: value });
         continue;
       }
-      const index = this.constant(qualifier.index)?.value ??
-        (this.isAttribute(qualifier.index) ? this.attribute(qualifier.index, scope, false) : this.eval(qualifier.index, scope));
+      const folded = this.constant(qualifier.index);
+      const index = folded
+        ? folded.value
+        : this.isAttribute(qualifier.index)
+        ? this.attribute(qualifier.index, scope, false)
+        : this.eval(qualifier.index, scope);
       value = program("a0[a1]")({ a0: value, a1: index });
     }
     return value;
@@ -247,19 +273,23 @@ class Tracker {
       case "@in": {
         const list = this.constant(c.args[1])?.value;
         if (isCelList(list) && [...list].every(PRIMITIVE)) {
-          // A set membership test: only its operand costs.
+          // A set membership test, which costs only its operand; nothing is in an empty list, a constant false.
+          if (list.size === 0) return false;
           return program("a0 in a1")({ a0: this.eval(c.args[0], scope), a1: list });
         }
       }
     }
     const target = c.target ? this.eval(c.target, scope) : undefined;
-    const args = c.args.map((arg) => this.eval(arg, scope));
-    const names = args.map((_, i) => `a${i}`);
-    const operator = OPERATORS[c.function];
-    const source = operator ? operator(names) : `${c.target ? "t." : ""}${c.function}(${names.join(", ")})`;
-    const bindings: Record<string, unknown> = Object.fromEntries(args.map((arg, i) => [names[i], arg]));
-    if (c.target) bindings.t = target;
-    const result = program(source)(bindings);
+    const bindings: Record<string, unknown> = { t: target };
+    const args = c.args.map((arg, i) => bindings[`a${i}`] = this.eval(arg, scope));
+    let operation = operations.get(expr);
+    if (!operation) {
+      const names = args.map((_, i) => `a${i}`);
+      const operator = OPERATORS[c.function];
+      operation = program(operator ? operator(names) : `${c.target ? "t." : ""}${c.function}(${names.join(", ")})`);
+      operations.set(expr, operation);
+    }
+    const result = operation(bindings);
     const values = c.target ? [target, ...args] : args;
     this.#charge(callCost(c.function, c.target && this.#type(c.target), c.args.map((arg) => this.#type(arg)), values, result));
     return result;
@@ -282,21 +312,25 @@ class Tracker {
   }
 }
 
-export interface ActualCost {
+export interface CostedResult {
+  /** The rule's value, or its CelError; undefined when cancelled. */
+  result: unknown;
   cost: number;
   /** The cost passed `limit`: cel-go's "operation cancelled: actual cost limit exceeded". */
   cancelled: boolean;
 }
 
-/** The actual cost of evaluating a compiled rule over `variables` (self, and oldSelf on transition rules). */
-export function actualCost(expr: Expr, types: TypeMap, variables: Record<string, unknown>, limit: number): ActualCost {
+/**
+ * Evaluates a compiled rule over `variables` (self, and oldSelf on transition rules) with its actual cost, as
+ * cel-go's Program.Eval with cost tracking does; an unexpected failure is an "internal error", as cel-go recovers it.
+ */
+export function evaluateWithCost(expr: Expr, types: TypeMap, variables: Record<string, unknown>, limit: number): CostedResult {
   const tracker = new Tracker(types, limit);
   const values = new Map(Object.entries(variables).map(([name, value]) => [name, program("v")({ v: value })]));
   try {
-    tracker.eval(expr, new Scope(values));
+    return { result: tracker.eval(expr, new Scope(values)), cost: tracker.cost, cancelled: false };
   } catch (e) {
-    if (e !== CANCELLED) throw e;
-    return { cost: tracker.cost, cancelled: true };
+    if (e === CANCELLED) return { result: undefined, cost: tracker.cost, cancelled: true };
+    return { result: celError(`internal error: ${(e as Error).message}`, expr.id), cost: tracker.cost, cancelled: false };
   }
-  return { cost: tracker.cost, cancelled: false };
 }

@@ -6,7 +6,6 @@
 import { parse } from "@bufbuild/cel";
 import { type CheckIssue, checkRule } from "./check.ts";
 import type { TypeMap } from "./cost.ts";
-import { planRule, type Program } from "./env.ts";
 import type { RuleSchema, ValidationRule } from "./schema.ts";
 import { schemaCelType, selfTypeName } from "./types.ts";
 
@@ -15,7 +14,6 @@ export type ParsedRule = ReturnType<typeof parse>;
 export interface CompiledRule {
   rule: ValidationRule;
   parsed?: ParsedRule;
-  program?: Program;
   /** The checker's type of every expression, for the cost estimator. */
   types?: TypeMap;
   usesOldSelf: boolean;
@@ -75,5 +73,5 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
   if (result.kind !== "bool" && result.kind !== "dyn") {
     return { rule, parsed, usesOldSelf: transition, error: { type: "invalid", detail: "cel expression must evaluate to a bool" } };
   }
-  return { rule, parsed, program: planRule(parsed), types, usesOldSelf: transition };
+  return { rule, parsed, types, usesOldSelf: transition };
 }

@@ -8,7 +8,7 @@
 import { isCelError } from "@bufbuild/cel";
 import type { FieldError } from "../api/errors.ts";
 import { type CompiledRule, compileRule } from "./compile.ts";
-import { actualCost } from "./actual-cost.ts";
+import { evaluateWithCost } from "./actual-cost.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema } from "./schema.ts";
 import { toCelValue } from "./values.ts";
 
@@ -102,7 +102,7 @@ class Run {
       // Transition rules run only where an old value correlates.
       if (compiled.usesOldSelf && oldSelf === undefined) continue;
       const variables = oldSelf === undefined ? { self } : { self, oldSelf };
-      const { cost, cancelled } = actualCost(compiled.parsed!.expr, compiled.types!, variables, PER_CALL_LIMIT);
+      const { result, cost, cancelled } = evaluateWithCost(compiled.parsed!.expr, compiled.types!, variables, PER_CALL_LIMIT);
       // validateExpressions charges the rule's cost before it looks at the outcome, a cancelled one included.
       if (cost > this.remaining) return this.#stop(path, node, OUT_OF_BUDGET);
       this.remaining -= cost;
@@ -113,7 +113,6 @@ class Run {
           }`;
         return this.#stop(path, node, detail);
       }
-      const result = compiled.program!(variables);
       if (isCelError(result)) {
         const error = celGoError(result.message);
         this.#invalid(
