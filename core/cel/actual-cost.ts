@@ -18,7 +18,7 @@
 import { celError, isCelError, isCelList, isCelMap, isCelUint, parse, plan } from "@bufbuild/cel";
 import { callCost } from "./actual-call-cost.ts";
 import { qualifiedName } from "./check.ts";
-import type { CelType } from "./types.ts";
+import { type CelType, DYN } from "./types.ts";
 import type { ParsedRule } from "./compile.ts";
 import type { TypeMap } from "./cost.ts";
 import { ruleEnv } from "./env.ts";
@@ -30,7 +30,6 @@ type Comprehension = Extract<Expr["exprKind"], { case: "comprehensionExpr" }>["v
 const SELECT_AND_IDENT_COST = 1;
 const LIST_CREATE_BASE_COST = 10;
 const MAP_CREATE_BASE_COST = 30;
-const DYN: CelType = { kind: "dyn" };
 /** overloads.IsTypeConversionFunction: what OptOptimize folds when the argument is a constant. */
 const CONVERSIONS = new Set(["bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"]);
 /** Type names, which the planner resolves to constants. */
@@ -112,8 +111,17 @@ const PRIMITIVE = (value: unknown) =>
 
 /** What OptOptimize folds, per expression of the compiled rules: its value, or null when evaluated. */
 const constants = new WeakMap<Expr, { value: unknown } | null>();
-/** The program computing a call or a field selection from its operands, per expression. */
 const operations = new WeakMap<Expr, Program>();
+
+/** The program computing `expr` (a call, literal or presence test) from its operands' values, made once. */
+function operation(expr: Expr, source: () => string): Program {
+  let found = operations.get(expr);
+  if (!found) {
+    found = program(source());
+    operations.set(expr, found);
+  }
+  return found;
+}
 
 class Tracker {
   cost = 0;
@@ -173,26 +181,25 @@ class Tracker {
       case "selectExpr":
         if (kind.case === "selectExpr" && kind.value.testOnly) {
           const operand = this.eval(kind.value.operand!, scope);
-          return program(`has(a0.${kind.value.field})`)({ a0: operand });
+          return operation(expr, () => `has(a0.${kind.value.field})`)({ a0: operand });
         }
         return this.attribute(expr, scope, true);
       case "callExpr":
         return this.#call(expr, kind.value, scope);
       case "listExpr": {
-        const values = kind.value.elements.map((element) => this.eval(element, scope));
+        const bindings: Record<string, unknown> = {};
+        kind.value.elements.forEach((element, i) => bindings[`a${i}`] = this.eval(element, scope));
         this.#charge(LIST_CREATE_BASE_COST);
-        const names = values.map((_, i) => `a${i}`);
-        return program(`[${names.join(", ")}]`)(Object.fromEntries(values.map((value, i) => [names[i], value])));
+        return operation(expr, () => `[${kind.value.elements.map((_, i) => `a${i}`).join(", ")}]`)(bindings);
       }
       case "structExpr": {
         const bindings: Record<string, unknown> = {};
-        const entries = kind.value.entries.map((entry, i) => {
+        kind.value.entries.forEach((entry, i) => {
           bindings[`k${i}`] = entry.keyKind.case === "mapKey" ? this.eval(entry.keyKind.value, scope) : entry.keyKind.value;
           bindings[`v${i}`] = entry.value ? this.eval(entry.value, scope) : null;
-          return `k${i}: v${i}`;
         });
         this.#charge(MAP_CREATE_BASE_COST);
-        return program(`{${entries.join(", ")}}`)(bindings);
+        return operation(expr, () => `{${kind.value.entries.map((_, i) => `k${i}: v${i}`).join(", ")}}`)(bindings);
       }
       case "comprehensionExpr":
         return this.#fold(kind.value, scope);
@@ -282,14 +289,11 @@ class Tracker {
     const target = c.target ? this.eval(c.target, scope) : undefined;
     const bindings: Record<string, unknown> = { t: target };
     const args = c.args.map((arg, i) => bindings[`a${i}`] = this.eval(arg, scope));
-    let operation = operations.get(expr);
-    if (!operation) {
+    const result = operation(expr, () => {
       const names = args.map((_, i) => `a${i}`);
       const operator = OPERATORS[c.function];
-      operation = program(operator ? operator(names) : `${c.target ? "t." : ""}${c.function}(${names.join(", ")})`);
-      operations.set(expr, operation);
-    }
-    const result = operation(bindings);
+      return operator ? operator(names) : `${c.target ? "t." : ""}${c.function}(${names.join(", ")})`;
+    })(bindings);
     const values = c.target ? [target, ...args] : args;
     this.#charge(callCost(c.function, c.target && this.#type(c.target), c.args.map((arg) => this.#type(arg)), values, result));
     return result;
