@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { isCelError, parse } from "@bufbuild/cel";
 import { evaluateWithCost } from "./actual-cost.ts";
+import { checkRule } from "./check.ts";
 import { compileRule } from "./compile.ts";
 import { planRule } from "./env.ts";
 import type { RuleSchema } from "./schema.ts";
@@ -300,4 +302,60 @@ test("the walk evaluates as cel-go: errors in a loop do not stop it, && and || a
   expect(run("false && self.n > 1", { n: "s" })).toBe(false);
   expect(run("self.n > 1", { n: "s" })).toMatchObject({ message: expect.stringContaining("no matching overload") });
   expect(run("'x' in []", {})).toBe(false);
+});
+
+/** The actual cost of an expression over literals only. */
+function literalCost(source: string): number {
+  const parsed = parse(source);
+  const { issues, types } = checkRule(parsed, source, { kind: "dyn" });
+  expect(issues).toEqual([]);
+  const run = evaluateWithCost(parsed.expr, types, {}, PER_CALL_LIMIT);
+  expect(isCelError(run.result)).toBe(false);
+  return run.cost;
+}
+
+// apiserver pkg/cel/library cost_test.go (TestListsCost, TestIndexOfCost, TestURLsCost) runs without OptOptimize; its
+// runtime costs less the folded list literal (10) and conversions (1 each, 2 for bytes('012345678901')) are what CRD
+// rules pay: a traversal of the list, 1 per item of five.
+const LITERAL_LISTS = [
+  "[1, 2, 3, 4, 5]",
+  "[uint(1), uint(2), uint(3), uint(4), uint(5)]",
+  "[1.0, 2.0, 3.0, 4.0, 5.0]",
+  "['012345678901', '012345678901', '012345678901', '012345678901', '012345678901']",
+  "[bytes('012345678901'), bytes('012345678901'), bytes('012345678901'), bytes('012345678901'), bytes('012345678901')]",
+  "[duration('1s'), duration('2s'), duration('3s'), duration('4s'), duration('5s')]",
+];
+
+test("kube's CallCost for the list library is one traversal of the list, literals folded (TestListsCost, TestIndexOfCost)", () => {
+  for (const list of LITERAL_LISTS) {
+    for (const method of [".isSorted()", ".max()", ".min()"]) {
+      expect([list + method, literalCost(list + method)]).toEqual([list + method, 5]);
+    }
+  }
+  expect(literalCost("[1, 2, 3, 4, 5].sum()")).toBe(5);
+  expect(literalCost("[1, 2, 3, 4, 5].indexOf(3)")).toBe(5);
+  expect(literalCost("[duration('1s'), duration('2s'), duration('3s'), duration('4s'), duration('5s')].lastIndexOf(duration('3s'))")).toBe(
+    5,
+  );
+  expect(literalCost("'01234567890123456789012345678901234567890123456789'.indexOf('123')")).toBe(5);
+});
+
+test("url() costs a traversal of its argument, its getters and == one (TestURLsCost)", () => {
+  expect(literalCost("url('https:://kubernetes.io/').getScheme()")).toBe(4);
+  expect(literalCost("url('https:://kubernetes.io/') == url('https:://kubernetes.io/')")).toBe(7);
+  expect(literalCost("url('https:://kubernetes.io/') == url('http://x.b')")).toBe(5);
+});
+
+test("costCall's own formulas: contains, string +, find, join and the global matches()", () => {
+  // contains_string: ceil(20 × 0.1) × ceil(3 × 0.1).
+  expect(literalCost("'01234567890123456789'.contains('123')")).toBe(2);
+  // add_string: ceil((20 + 20) × 0.1), then == over 40 and 40 characters: 4.
+  expect(literalCost("'01234567890123456789' + '01234567890123456789' == '0123456789012345678901234567890123456789'")).toBe(8);
+  // find: ceil(21 × 0.1) × ceil(5 × 0.25), then == 1.
+  expect(literalCost("'01234567890123456789'.find('[0-9]') == '0'")).toBe(7);
+  // join: ceil(size of the result × 2 × 0.1): 'a,b,c' is 5, then == 1.
+  expect(literalCost("['a', 'b', 'c'].join(',') == 'a,b,c'")).toBe(2);
+  // The global matches() has overload id "matches", which costCall charges 1; the method is matches_string.
+  expect(literalCost("matches('01234567890123456789', '[0-9]+')")).toBe(1);
+  expect(literalCost("'01234567890123456789'.matches('[0-9]+')")).toBe(6);
 });
