@@ -94,3 +94,19 @@ test("int-or-string is dyn and checked at run time; declared types that fit comp
     expect(compileError(rule)).toBeUndefined();
   }
 });
+
+test("indexes and `in` take the container's key and element types (index_list, index_map, in_list, in_map)", () => {
+  expect(compileError("self.names['a'] == 'b'")).toBe(
+    issue("self.names['a'] == 'b'", 11, "found no matching overload for '_[_]' applied to '(list(string), string)'"),
+  );
+  expect(compileError("self.labels[0] == 'b'")).toBe(
+    issue("self.labels[0] == 'b'", 12, "found no matching overload for '_[_]' applied to '(map(string, string), int)'"),
+  );
+  expect(compileError("1 in self.names")).toBe(
+    issue("1 in self.names", 3, "found no matching overload for '@in' applied to '(int, list(string))'"),
+  );
+  expect(compileError("1 in self.labels")).toBe(
+    issue("1 in self.labels", 3, "found no matching overload for '@in' applied to '(int, map(string, string))'"),
+  );
+  expect(compileError("'a' in self.names && 'a' in self.labels && self.names[0] == self.labels['a']")).toBeUndefined();
+});

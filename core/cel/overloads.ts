@@ -4,7 +4,7 @@
  * size(), and kube's list functions (isSorted, sum, min, max, indexOf, lastIndexOf) and join(). A call no overload
  * takes gives cel-go's "found no matching overload" message; dyn operands are left to the runtime.
  */
-import { type CelType, printType } from "./types.ts";
+import { type CelType, printType, unifiable } from "./types.ts";
 
 type Accepts = (target: CelType | undefined, args: CelType[]) => boolean;
 
@@ -21,8 +21,15 @@ const ACCEPTS: Record<string, Accepts> = {
   "!_": BOOLS,
   "-_": (_, args) => is(args[0], "int", "double"),
   "_?_:_": (_, args) => is(args[0], "bool"),
-  "_[_]": (_, args) => is(args[0], "list", "map"),
-  "@in": (_, args) => is(args[1], "list", "map"),
+  // index_list(list(A), int) and index_map(map(string, V), string).
+  "_[_]": (_, [container, key]) => is(container, "list", "map") && is(key, container?.kind === "map" ? "string" : "int"),
+  // in_list(A, list(A)) and in_map(string, map(string, V)).
+  "@in": (_, [item, container]) =>
+    container?.kind === "list"
+      ? unifiable(item, container.elem)
+      : container?.kind === "map"
+      ? is(item, "string")
+      : is(container, "list", "map"),
   size: (target, args) => target ? is(target, ...SIZED) && args.length === 0 : args.length === 1 && is(args[0], ...SIZED),
   isSorted: LIST_FUNCTION,
   sum: LIST_FUNCTION,
