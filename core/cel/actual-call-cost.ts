@@ -76,30 +76,34 @@ function only(kind: string, types: CelType[]): boolean {
 
 /**
  * The overload family of a call that costCall prices, as the planner knows it: the checker's overload id when only
- * one overload matches the declared types (planner.resolveFunction), else none.
+ * one overload matches the declared types (planner.resolveFunction), else none. Families: a traversal of the first
+ * operand (starts_with_string, ends_with_string, string_to_bytes, bytes_to_string), of the shorter operand (equals,
+ * not_equals, the string and bytes orderings), of both (add_string, add_bytes), their product (contains_string),
+ * in_list by the list's size, and matches_string.
  */
 function costedOverload(name: string, target: CelType | undefined, args: CelType[]): string | undefined {
   switch (name) {
     case "startsWith":
     case "endsWith":
+      return target ? "traversal" : undefined;
     case "contains":
-      return target ? "string_traversal" : undefined;
+      return target ? "contains_string" : undefined;
     case "matches":
       // The global matches() has its own overload id, "matches", which costCall does not price.
       return target ? "matches_string" : undefined;
     case "_==_":
     case "_!=_":
-      return "equals";
+      return "shorter_traversal";
     case "bytes":
-      return args.length === 1 && args[0].kind === "string" ? "string_traversal" : undefined;
+      return args.length === 1 && args[0].kind === "string" ? "traversal" : undefined;
     case "string":
-      return args.length === 1 && args[0].kind === "bytes" ? "string_traversal" : undefined;
+      return args.length === 1 && args[0].kind === "bytes" ? "traversal" : undefined;
     case "@in":
       return args[1]?.kind === "list" ? "in_list" : undefined;
     case "_+_":
       return only("string", args) || only("bytes", args) ? "add_sized" : undefined;
   }
-  if (ORDERINGS.has(name) && (only("string", args) || only("bytes", args))) return "equals";
+  if (ORDERINGS.has(name) && (only("string", args) || only("bytes", args))) return "shorter_traversal";
   return undefined;
 }
 
@@ -114,12 +118,13 @@ export function callCost(
   const library = libraryCost(name, values, result);
   if (library !== undefined) return library;
   switch (costedOverload(name, staticTarget, staticArgs)) {
-    case "string_traversal":
-      if (name === "contains") return traversal(values[0]) * traversal(values[1]);
+    case "traversal":
       return traversal(values[0]);
+    case "contains_string":
+      return traversal(values[0]) * traversal(values[1]);
     case "in_list":
       return actualSize(values[1]);
-    case "equals":
+    case "shorter_traversal":
       return Math.ceil(Math.min(actualSize(values[0]), actualSize(values[1])) * STRING_TRAVERSAL_COST_FACTOR);
     case "add_sized":
       return Math.ceil((actualSize(values[0]) + actualSize(values[1])) * STRING_TRAVERSAL_COST_FACTOR);
