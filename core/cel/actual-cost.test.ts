@@ -27,6 +27,9 @@ const intOrString: RuleSchema = { "x-kubernetes-int-or-string": true };
 const vals = (...schemas: RuleSchema[]) => object(Object.fromEntries(schemas.map((s, i) => [`val${i + 1}`, s])));
 const values = (...items: unknown[]) => Object.fromEntries(items.map((item, i) => [`val${i + 1}`, item]));
 
+/** TestCelCostStability's ValsEqualThemselvesAndDataLiteral: both values equal the literal and each other. */
+const equalToLiteral = (literal: string) => `self.val1 == ${literal} && ${literal} == self.val1 && self.val1 == self.val2`;
+
 /** The actual cost of a rule over `obj` at the root of a resource, which must hold there and in @bufbuild/cel's own run. */
 function cost(schema: RuleSchema, obj: unknown, rule: string): number {
   const compiled = compileRule({ rule }, schema, true);
@@ -44,6 +47,7 @@ function cost(schema: RuleSchema, obj: unknown, rule: string): number {
 const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
   ["integers", vals(integer, integer, integer), values(7n, 7n, 2147483647n), {
     "self.val1 == self.val2": 5,
+    [equalToLiteral("7")]: 11,
     "type(self.val1) == int": 4,
     "self.val3 + 1 == 2147483647 + 1": 5,
   }],
@@ -61,6 +65,7 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
     "double(self.val1) < 10.0": 4,
   }],
   ["unicode strings", vals(string, string), values("Rook takes 👑", "Rook takes 👑"), {
+    [equalToLiteral("'Rook takes 👑'")]: 14,
     "self.val1.startsWith('Rook')": 4,
     "!self.val1.startsWith('knight')": 5,
     "self.val1.matches('^[^0-9]*$')": 8,
@@ -80,7 +85,10 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
     "self.val1.upperAscii() == 'ROOK TAKES 👑'": 6,
     "self.val1.lowerAscii() == 'rook takes 👑'": 6,
   }],
-  ["escaped strings", vals(string), values("l1\nl2"), { "self.val1 == '''l1\nl2'''": 3 }],
+  ["escaped strings", vals(string, string), values("l1\nl2", "l1\nl2"), {
+    [equalToLiteral("'l1\\nl2'")]: 11,
+    "self.val1 == '''l1\nl2'''": 3,
+  }],
   ["bytes", vals(format("byte"), format("byte")), values("QUI=", "QUI="), {
     "self.val1 == self.val2": 5,
     "self.val1 == b'AB'": 3,
@@ -88,15 +96,18 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
     "size(self.val1) == 2": 4,
   }],
   ["booleans", vals(boolean, boolean, boolean), values(true, true, false), {
+    [equalToLiteral("true")]: 11,
     "self.val1 != self.val3": 5,
     "type(self.val1) == bool": 4,
   }],
-  ["duration format", vals(format("duration")), values("1h2m3s4ms"), {
+  ["duration format", vals(format("duration"), format("duration")), values("1h2m3s4ms", "1h2m3s4ms"), {
+    [equalToLiteral("duration('1h2m3s4ms')")]: 11,
     "self.val1 == duration('1h2m') + duration('3s4ms')": 4,
     "self.val1.getHours() == 1": 4,
     "type(self.val1) == google.protobuf.Duration": 4,
   }],
-  ["date format", vals(format("date")), values("1997-07-16"), {
+  ["date format", vals(format("date"), format("date")), values("1997-07-16", "1997-07-16"), {
+    [equalToLiteral("timestamp('1997-07-16T00:00:00.000Z')")]: 11,
     "self.val1.getDate() == 16": 4,
     "type(self.val1) == google.protobuf.Timestamp": 4,
   }],
@@ -119,6 +130,7 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
     },
   ],
   ["lists", vals(list(integer), list(integer)), values([1, 2, 3], [1, 2, 3]), {
+    [equalToLiteral("[1, 2, 3]")]: 11,
     "1 in self.val1": 5,
     "self.val2[0] in self.val1": 8,
     "!(0 in self.val1)": 6,
