@@ -111,6 +111,34 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
     "self.val1.getDate() == 16": 4,
     "type(self.val1) == google.protobuf.Timestamp": 4,
   }],
+  [
+    "date-time format",
+    vals(format("date-time"), format("date-time")),
+    values(
+      "2011-08-18T19:03:37.010000000+01:00",
+      "2011-08-18T19:03:37.010000000+01:00",
+    ),
+    {
+      [equalToLiteral("timestamp('2011-08-18T19:03:37.010+01:00')")]: 11,
+      "self.val1 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')": 4,
+      "self.val1.getDate('01:00') == 18": 4,
+      "type(self.val1) == google.protobuf.Timestamp": 4,
+    },
+  ],
+  [
+    "timestamp conversions",
+    vals(string, format("date-time"), string, format("date")),
+    values(
+      "2011-08-18T19:03:37.01+01:00",
+      "2011-08-18T19:03:37.01+01:00",
+      "2011-08-18T00:00:00Z",
+      "2011-08-18",
+    ),
+    {
+      "timestamp(self.val1) == self.val2": 6,
+      "timestamp(self.val3) == self.val4": 6,
+    },
+  ],
   ["enums", object({ enumStr: string }), { enumStr: "Pending" }, {
     "self.enumStr == 'Pending'": 3,
     "self.enumStr in ['Pending', 'Available']": 2,
