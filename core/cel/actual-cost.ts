@@ -11,10 +11,10 @@
  * - comprehensions cost their range and initial value, the condition and step per iteration until the condition is
  *   false, and the result.
  * @bufbuild/cel has no evaluation observer or cost option, so the walk is the rule's evaluation: operators,
- * functions, field selections and literals are computed by @bufbuild/cel
- * through small programs over the operand values; the walk itself decides what is evaluated, as cel-go's planner does
- * (`&&` and `||` from the left, short-circuiting; a conditional's one branch; a comprehension's loop, which an error
- * in the condition does not stop).
+ * functions, field selections and literals are computed by @bufbuild/cel through small programs over the operand
+ * values; the walk itself decides what is evaluated, as cel-go's planner does (`&&` and `||` from the left,
+ * short-circuiting; a conditional's one branch; a comprehension's loop, which an error in the condition does not
+ * stop).
  */
 import { celError, isCelError, isCelList, isCelMap, isCelUint, parse, plan } from "@bufbuild/cel";
 import { callCost } from "./actual-call-cost.ts";
