@@ -3,3 +3,4 @@
  * prefixes in resources.ts) and its storage encoding of values (value-codec.ts).
  */
 export { kubeKeyLayout } from "./key-layout.ts";
+export { kubeValueCodec, type StorageMediaType, type StoredFormConversion, type StoredFormConversions } from "./value-codec.ts";
