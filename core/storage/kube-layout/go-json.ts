@@ -5,6 +5,8 @@
  * \u00XX (Go 1.19, which built kube 1.26, had no \b and \f escapes), and invalid UTF-16 (lone surrogates) as U+FFFD.
  */
 import { Buffer } from "node:buffer";
+// Installs BigInt.prototype.toJSON: int64s beyond 2^53 (parsed as BigInt) are written digit for digit, as Go does.
+import "../../api/exact-integers.ts";
 
 const HTML_AND_SEPARATORS = /[<>&\u2028\u2029]/g;
 const ESCAPE = /\\(u[0-9a-f]{4}|.)/g;
