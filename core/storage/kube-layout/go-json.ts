@@ -25,7 +25,7 @@ function goEscapes(escape: string, body: string): string {
 }
 
 /** Go orders map keys by their UTF-8 bytes (JavaScript's string order differs above U+FFFF, and objects put integer-like keys first). */
-function byUtf8(a: string, b: string): number {
+export function byUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 

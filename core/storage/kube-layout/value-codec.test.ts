@@ -231,3 +231,26 @@ describe("protobuf written by Go's generated Marshal (captured from kubectl) rea
     });
   }
 });
+
+test("JSON values put members in Go's struct declaration order and map keys in order, whatever kubun's order (encoding/json on the typed object)", () => {
+  const key = "/core/pods/default/web";
+  const pod = {
+    status: { phase: "Running" },
+    spec: {
+      containers: [{ image: "nginx", name: "web" }],
+      volumes: [{ configMap: { name: "cfg", defaultMode: 420 }, name: "cfg" }],
+      initContainers: [{ name: "init", image: "busybox" }],
+      nodeSelector: { zone: "b", arch: "amd64" },
+    },
+    metadata: { labels: { tier: "web", app: "shop" }, namespace: "default", name: "web" },
+    kind: "Pod",
+    apiVersion: "v1",
+  };
+  // PodSpec declares volumes (1), initContainers (20), containers (2), then nodeSelector (7); Volume's VolumeSource is
+  // inline after its name, and ConfigMapVolumeSource's LocalObjectReference (name) is inline before defaultMode.
+  expect(text(jsonCodec.encode(key, JSON.stringify(pod)))).toBe(
+    '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"default","labels":{"app":"shop","tier":"web"}},' +
+      '"spec":{"volumes":[{"name":"cfg","configMap":{"name":"cfg","defaultMode":420}}],"initContainers":[{"name":"init","image":"busybox"}],' +
+      '"containers":[{"name":"web","image":"nginx"}],"nodeSelector":{"arch":"amd64","zone":"b"}},"status":{"phase":"Running"}}\n',
+  );
+});

@@ -1,7 +1,8 @@
 /**
  * kubun's stored JSON text ↔ the bytes kube-apiserver 1.26 stores: the object in its resource's storage version,
  * apiVersion and kind set, no resourceVersion (the etcd3 store's PrepareObjectForStorage clears it), then protobuf
- * (`k8s\0` + runtime.Unknown, the protobuf serializer's Encode) or JSON (the JSON serializer's Encode, go-json.ts).
+ * (`k8s\0` + runtime.Unknown, the protobuf serializer's Encode) or JSON (the JSON serializer's Encode: go-json.ts, in
+ * Go's struct order: go-struct-order.ts).
  * Custom resources, CustomResourceDefinitions and APIServices are always JSON, as kube keeps them. Reading accepts
  * either encoding whatever the media type, as kube's storage codec recognises the protobuf magic.
  */
@@ -10,6 +11,7 @@ import { parseJSONExact } from "../../api/exact-integers.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import type { ValueCodec } from "../layout.ts";
 import { goJsonLine, withSortedKeys } from "./go-json.ts";
+import { inGoStructOrder } from "./go-struct-order.ts";
 import { KUBE_STORED_RESOURCES, type KubeStoredResource } from "./resources.ts";
 import { CRD_V1, CRD_V1BETA1, crdToV1, crdToV1beta1 } from "./crd-v1beta1.ts";
 
@@ -77,12 +79,6 @@ function kubunText(obj: KubeObject): string {
   return JSON.stringify({ apiVersion, kind, metadata, ...rest });
 }
 
-/** Go's TypeMeta is written first, kind before apiVersion; the other fields follow in the object's order. */
-function withTypeMetaFirst(obj: KubeObject): KubeObject {
-  const { kind, apiVersion, ...rest } = obj;
-  return { kind, apiVersion, ...rest };
-}
-
 export function kubeValueCodec(mediaType: StorageMediaType, conversions: StoredFormConversions): ValueCodec {
   const textEncoder = new TextEncoder();
   const textDecoder = new TextDecoder("utf-8", { fatal: true });
@@ -108,7 +104,7 @@ export function kubeValueCodec(mediaType: StorageMediaType, conversions: StoredF
         throw new Error(`${key} holds ${obj.apiVersion}/${obj.kind}, stored by kube as ${stored.apiVersion}/${stored.kind}`);
       }
       if (mediaType === "application/json" || stored.alwaysJson) {
-        return textEncoder.encode(goJsonLine(withTypeMetaFirst(obj), { sortKeys: false }));
+        return textEncoder.encode(goJsonLine(inGoStructOrder(obj), { sortKeys: false }));
       }
       // Map entries in key order, as gogo's generated Marshal writes them; message fields go by field number anyway.
       return encodeProtobufObject(withSortedKeys(obj) as KubeObject, stored.apiVersion, stored.kind);
