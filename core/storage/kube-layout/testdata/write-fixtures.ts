@@ -4,9 +4,10 @@
  * written by hand (README.md); the tests compare the codec's output with both.
  */
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { FIXTURES } from "./fixtures.ts";
 
 for (const fixture of FIXTURES) {
-  if (fixture.protobuf) writeFileSync(join(import.meta.dir, `${fixture.name}.pb`), fixture.protobuf);
+  if (fixture.protobuf) writeFileSync(join(dirname(fileURLToPath(import.meta.url)), `${fixture.name}.pb`), fixture.protobuf);
 }
