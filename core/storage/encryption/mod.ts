@@ -2,4 +2,5 @@
 export { encryptingStorage } from "./encrypting-storage.ts";
 export { encryptionMetrics } from "./metrics.ts";
 export { encryptionConfigSource } from "./reload.ts";
+export type { EncryptionConfigSource } from "./reload.ts";
 export type { KmsPlugin, KmsPluginFactory, KmsPluginImporter } from "./kms/plugin-module.ts";
