@@ -88,8 +88,6 @@ test("kube keys kubun does not serve, and a built-in group's own path, map to no
   for (
     const key of [
       "/masterleases/10.0.0.1",
-      "/ranges/serviceips",
-      "/ranges/servicenodeports",
       "/storageversions/kube-apiserver",
       "/rbac.authorization.k8s.io/roles/ns/reader",
       "/core/pods/ns/web",
@@ -100,7 +98,15 @@ test("kube keys kubun does not serve, and a built-in group's own path, map to no
   }
 });
 
-test("kubun's reservation keys keep their key, and the whole keyspace maps to itself", () => {
+test("the allocators' RangeAllocations are kube's /ranges/serviceips and /ranges/servicenodeports (serviceallocator.NewEtcd's keys)", () => {
+  for (const name of ["serviceips", "servicenodeports"]) {
+    expect(layout.toBackendKey(`/_ranges/${name}`)).toBe(`/ranges/${name}`);
+    expect(layout.fromBackendKey(`/ranges/${name}`)).toBe(`/_ranges/${name}`);
+  }
+  expect(layout.toBackendKey("/_ranges/")).toBe("/ranges/");
+});
+
+test("kubun's other own keys keep their key, and the whole keyspace maps to itself", () => {
   expect(layout.toBackendKey("/_allocations/clusterips/10.0.0.10")).toBe("/_allocations/clusterips/10.0.0.10");
   expect(layout.fromBackendKey("/_allocations/clusterips/10.0.0.10")).toBe("/_allocations/clusterips/10.0.0.10");
   expect(layout.toBackendKey("/")).toBe("/");

@@ -3,10 +3,14 @@
  * (below --etcd-prefix), `<rest>` being `<namespace>/<name>`, `<name>` or a collection prefix's tail.
  */
 import type { KeyLayout } from "../layout.ts";
-import { KUBE_STORED_RESOURCES } from "./resources.ts";
+import { KUBE_STORED_RESOURCES, RANGE_ALLOCATIONS } from "./resources.ts";
 
-/** kubun's own bookkeeping keys (Service IP and port reservations) start "/_": no kube prefix does, so they keep their key. */
+/** kubun's own keys start "/_" (no kube prefix does): the allocators' ranges are kube's, any others keep their key. */
 const KUBUN_PRIVATE = "/_";
+
+function swapPrefix(key: string, from: string, to: string): string | undefined {
+  return key.startsWith(from) ? `${to}${key.slice(from.length)}` : undefined;
+}
 
 const kubunByPrefix = new Map(Object.entries(KUBE_STORED_RESOURCES).map(([kubun, stored]) => [stored.prefix, kubun]));
 
@@ -50,12 +54,16 @@ function kubunGroupResourceOf(backendKey: string): [string, string] | undefined 
 export function kubeKeyLayout(): KeyLayout {
   return {
     toBackendKey(key) {
+      const range = swapPrefix(key, RANGE_ALLOCATIONS.kubunPrefix, RANGE_ALLOCATIONS.backendPrefix);
+      if (range !== undefined) return range;
       if (key === "/" || key.startsWith(KUBUN_PRIVATE)) return key;
       const parts = splitTwoSegments(key);
       if (parts === undefined) throw new Error(`kube's key layout maps keys and prefixes of a resource, not ${JSON.stringify(key)}`);
       return `/${backendPrefixOf(parts[0])}/${parts[1]}`;
     },
     fromBackendKey(backendKey) {
+      const range = swapPrefix(backendKey, RANGE_ALLOCATIONS.backendPrefix, RANGE_ALLOCATIONS.kubunPrefix);
+      if (range !== undefined) return range;
       if (backendKey.startsWith(KUBUN_PRIVATE)) return backendKey;
       const parts = kubunGroupResourceOf(backendKey);
       return parts === undefined ? undefined : `/${parts[0]}/${parts[1]}`;

@@ -121,3 +121,14 @@ export const KUBE_STORED_RESOURCES: Readonly<Record<string, KubeStoredResource>>
   "storage.k8s.io/storageclasses": stored("storageclasses", "storage.k8s.io/v1", "StorageClass"),
   "storage.k8s.io/volumeattachments": stored("volumeattachments", "storage.k8s.io/v1", "VolumeAttachment"),
 };
+
+/**
+ * kube's Service IP and node port allocators keep one v1 RangeAllocation each, outside any API resource, at
+ * `/ranges/serviceips` and `/ranges/servicenodeports` (pkg/registry/core/rest storage_core.go: serviceallocator.NewEtcd
+ * with the services' storage config, so in its media type); kubun's registry keeps them under `/_ranges/`.
+ */
+export const RANGE_ALLOCATIONS = {
+  kubunPrefix: "/_ranges/",
+  backendPrefix: "/ranges/",
+  stored: { prefix: "ranges", apiVersion: "v1", kind: "RangeAllocation" } satisfies KubeStoredResource,
+} as const;

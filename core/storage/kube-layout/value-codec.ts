@@ -12,7 +12,7 @@ import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import type { ValueCodec } from "../layout.ts";
 import { goJsonLine, withSortedKeys } from "./go-json.ts";
 import { inGoStructOrder } from "./go-struct-order.ts";
-import { KUBE_STORED_RESOURCES, type KubeStoredResource } from "./resources.ts";
+import { KUBE_STORED_RESOURCES, type KubeStoredResource, RANGE_ALLOCATIONS } from "./resources.ts";
 import { CRD_V1, CRD_V1BETA1, crdToV1, crdToV1beta1 } from "./crd-v1beta1.ts";
 
 export type StorageMediaType = "application/json" | "application/vnd.kubernetes.protobuf";
@@ -51,6 +51,9 @@ function groupResourceOf(key: string): string {
 }
 
 function targetOf(key: string): Target {
+  if (key.startsWith(RANGE_ALLOCATIONS.kubunPrefix)) {
+    return { kind: "built-in", groupResource: "core/rangeallocations", stored: RANGE_ALLOCATIONS.stored };
+  }
   if (key.startsWith(KUBUN_PRIVATE)) return { kind: "private" };
   const groupResource = groupResourceOf(key);
   const stored = KUBE_STORED_RESOURCES[groupResource];

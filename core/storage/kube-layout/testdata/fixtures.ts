@@ -308,4 +308,12 @@ export const FIXTURES: Fixture[] = [
       spec: { image: "cron:1", cronSpec: "* * * * */5", note: "<tag> & more" },
     },
   },
+  {
+    name: "rangeallocation",
+    key: "/_ranges/serviceips",
+    // As the registry's service allocation writes it (kind first, no metadata but a null creationTimestamp).
+    kubun: { kind: "RangeAllocation", apiVersion: "v1", metadata: { creationTimestamp: null }, range: "10.96.0.0/12", data: "AQ==" },
+    // RangeAllocation: metadata 1 (a zero creationTimestamp is an empty Time), range 2, data 3 (the bitmap's bytes).
+    protobuf: envelope("v1", "RangeAllocation", msg(1, msg(8)), str(2, "10.96.0.0/12"), bytes(3, new Uint8Array([1]))),
+  },
 ];
