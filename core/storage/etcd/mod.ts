@@ -44,6 +44,8 @@ export async function openEtcdStorage(config: EtcdStorageConfig): Promise<Storag
     ]);
     const compacted = Number.parseInt(new TextDecoder().decode(compactRev.kvs[0]?.value ?? new Uint8Array()), 10) || 0;
     const storage = new EtcdStorage(client, values, { revision: head.header.revision, compacted }, config);
+    // Like the SQLite path's encryptingStorage, the store owns the providers (KMS connections, the reload loop).
+    if (config.encryption) storage.onClose(() => config.encryption!.stop());
     if (config.compactionIntervalMs > 0) {
       const compactor = startEtcdCompactor(client, storage, config.compactionIntervalMs);
       storage.onClose(() => compactor.stop());

@@ -7,8 +7,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 
 export const ETCD_BINARY = process.env.KUBUN_ETCD_BINARY ?? "/usr/bin/etcd";
+
+let shared: Promise<TestEtcd> | undefined;
+
+/** One etcd for the whole test process (end-to-end passes on etcd give each server a prefix of its own). */
+export function sharedTestEtcd(): Promise<TestEtcd> {
+  return (shared ??= startTestEtcd());
+}
 
 export interface TestEtcd {
   /** `http://127.0.0.1:<port>`. */
@@ -20,6 +28,15 @@ export interface TestEtcd {
   /** Stops it and removes its data. */
   stop(): Promise<void>;
 }
+
+/** Every etcd still running and its data directory, so a crashed test process never leaves one behind. */
+const running = new Map<ChildProcess, string>();
+process.on("exit", () => {
+  for (const [child, dir] of running) {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -47,13 +64,15 @@ export async function startTestEtcd(): Promise<TestEtcd> {
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    const process = spawn(ETCD_BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
-    child = process;
+    const etcd = spawn(ETCD_BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
+    child = etcd;
+    running.set(etcd, dir);
+    etcd.once("exit", () => running.delete(etcd));
     let stderr = "";
-    process.stderr!.on("data", (chunk) => (stderr += chunk));
+    etcd.stderr!.on("data", (chunk) => (stderr += chunk));
     const deadline = Date.now() + 20_000;
     while (!(await healthy(endpoint))) {
-      if (process.exitCode !== null) throw new Error(`etcd exited with ${process.exitCode}: ${stderr}`);
+      if (etcd.exitCode !== null) throw new Error(`etcd exited with ${etcd.exitCode}: ${stderr}`);
       if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
