@@ -24,10 +24,12 @@ deno_e2e=(
 )
 
 # End-to-end tests again with the server storing in etcd (Debian's etcd-server, one per test process, a prefix per
-# server): kubectl CRUD, watch, writes and conflicts, apply, a Deployment rollout, list paging with continue tokens.
+# server): kubectl CRUD, watch, writes and conflicts, apply, a Deployment rollout, list paging with continue tokens
+# and 410 once compacted.
 etcd_e2e=(
   tests/kubectl-crud.test.ts tests/kubectl-watch.test.ts tests/http-writes.test.ts tests/kubectl-apply.test.ts
   tests/workloads-deployment.test.ts tests/http-resource-version.test.ts tests/kubectl-list.test.ts tests/http-watch.test.ts
+  tests/http-expiry.test.ts
 )
 
 log=$(mktemp)

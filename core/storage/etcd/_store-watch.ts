@@ -13,7 +13,7 @@ export interface StoreWatchHandlers {
   onResponse(response: EtcdWatchResponse): void;
   /** etcd had compacted revisions [from, to] before they were sent. */
   onLost(from: number, to: number): void;
-  /** The stream broke; it is reopened. */
+  /** The stream broke after working (not told again for each failed reopening); it is reopened. */
   onBroken(error: unknown): void;
 }
 
@@ -53,7 +53,7 @@ export class StoreWatch {
       broken = true;
       call.cancel();
       this.#client.failed();
-      this.#handlers.onBroken(error);
+      if (this.#failures === 0) this.#handlers.onBroken(error);
       const delay = BACKOFF_MS[Math.min(this.#failures++, BACKOFF_MS.length - 1)]!;
       this.#timer = setTimeout(() => this.#open(), delay);
     };
