@@ -6,6 +6,8 @@
  * FutureRevision) or as kube's answers to a failed storage call: 504 when the deadline passed, 500 otherwise.
  */
 import { type Client, type ClientDuplexStream, credentials, makeGenericClientConstructor, Metadata, status } from "@grpc/grpc-js";
+import { isIP } from "node:net";
+import { checkServerIdentity } from "node:tls";
 import type protobuf from "protobufjs/light.js";
 import { newTimeoutError, newUnknownError } from "../../api/errors.ts";
 import { GrpcError } from "../encryption/mod.ts";
@@ -61,10 +63,18 @@ export class EtcdClient {
     const Generic = makeGenericClientConstructor({}, "etcdserverpb");
     this.#clients = options.endpoints.map((endpoint) => {
       const url = parseEndpoint(endpoint);
-      const creds = url.protocol === "https:"
-        ? credentials.createSsl(bytes(options.tls?.ca), bytes(options.tls?.key), bytes(options.tls?.cert))
-        : credentials.createInsecure();
-      return new Generic(url.host, creds, CHANNEL_OPTIONS);
+      if (url.protocol === "http:") return new Generic(url.host, credentials.createInsecure(), CHANNEL_OPTIONS);
+      // grpc-js sends the target host as the TLS server name, which Bun refuses for an IP address: an IP endpoint
+      // gets a stand-in name, and its certificate is still checked against the IP.
+      const ip = url.hostname.replace(/^\[|\]$/g, "");
+      const byIp = isIP(ip) !== 0;
+      const creds = credentials.createSsl(
+        bytes(options.tls?.ca),
+        bytes(options.tls?.key),
+        bytes(options.tls?.cert),
+        byIp ? { checkServerIdentity: (_name, cert) => checkServerIdentity(ip, cert) } : {},
+      );
+      return new Generic(url.host, creds, byIp ? { ...CHANNEL_OPTIONS, "grpc.ssl_target_name_override": "etcd" } : CHANNEL_OPTIONS);
     });
   }
 

@@ -154,3 +154,25 @@ test("with etcd gone calls fail with kube's 500 for a failed storage call, and o
   await a.close();
   await b.close();
 });
+
+test("TLS: with --etcd-cafile, --etcd-certfile and --etcd-keyfile the store reaches an etcd that requires client certificates, and without a client certificate it does not", async () => {
+  const secure = await startTestEtcd({ tls: true });
+  try {
+    const files = secure.client!;
+    const config = {
+      servers: [secure.endpoint],
+      prefix: "/tls",
+      compactionIntervalMs: 0,
+      layout: IDENTITY_LAYOUT,
+      codec: JSON_TEXT_CODEC,
+      callTimeoutMs: 2_000,
+    };
+    const store = await openEtcdStorage({ ...config, caFile: files.caFile, certFile: files.certFile, keyFile: files.keyFile });
+    await store.write({ op: "create", key: "/a/1", value: "one" });
+    expect((await store.get("/a/1"))?.value).toBe("one");
+    await store.close();
+    await expect(openEtcdStorage({ ...config, caFile: files.caFile })).rejects.toThrow(/^etcd https:\/\/127\.0\.0\.1:\d+: /);
+  } finally {
+    await secure.stop();
+  }
+});
