@@ -90,20 +90,21 @@ export class EtcdClient {
     await this.#unary("/etcdserverpb.KV/Compact", CompactionRequest, CompactionResponse, { revision });
   }
 
-  /** Opens a Watch stream on the endpoint in use; `failed` moves the next one to another endpoint. */
-  watch(): WatchCall {
+  /** Opens a Watch stream on the endpoint in use; `failed()` moves later calls and streams to another endpoint. */
+  watch(): { call: WatchCall; failed(): void } {
     const client = this.#clients[this.#current]!;
-    return client.makeBidiStreamRequest(
+    const call = client.makeBidiStreamRequest(
       "/etcdserverpb.Watch/Watch",
       (message: Record<string, unknown>) => Buffer.from(encodeMessage(WatchRequest, message)),
       (bytes: Buffer) => decodeMessage<EtcdWatchResponse>(WatchResponse, bytes),
       new Metadata(),
     );
+    return { call, failed: () => this.#failedOn(client) };
   }
 
-  /** The endpoint in use failed: later calls start at the next one. */
-  failed(): void {
-    this.#current = (this.#current + 1) % this.#clients.length;
+  /** The endpoint `client` talks to failed: unless another call moved on already, the next one is used from now on. */
+  #failedOn(client: Client): void {
+    if (this.#clients[this.#current] === client) this.#current = (this.#current + 1) % this.#clients.length;
   }
 
   close(): void {
@@ -113,12 +114,13 @@ export class EtcdClient {
   async #unary<T>(method: string, request: protobuf.Type, response: protobuf.Type, value: Record<string, unknown>): Promise<T> {
     let lastError: unknown;
     for (let tries = 0; tries < this.#clients.length; tries++) {
+      const client = this.#clients[this.#current]!;
       try {
-        return await this.#callOnce<T>(this.#clients[this.#current]!, method, request, response, value);
+        return await this.#callOnce<T>(client, method, request, response, value);
       } catch (error) {
         lastError = error;
         if ((error as { code?: number }).code !== status.UNAVAILABLE) break;
-        this.failed();
+        this.#failedOn(client);
       }
     }
     throw storageErrorOf(lastError);

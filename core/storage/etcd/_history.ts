@@ -4,6 +4,7 @@
  * event at exactly the target revision always arrives and ends the read; events outside the wanted range are
  * dropped. A start below etcd's compacted revision fails with Compacted, as kube's watch does with 410.
  */
+import { status } from "@grpc/grpc-js";
 import { compactedError, type EtcdClient, storageErrorOf } from "./_client.ts";
 import type { EtcdEvent, EtcdWatchResponse } from "./_messages.ts";
 
@@ -25,7 +26,7 @@ export function readHistory(
 ): Promise<HistoryRead> {
   if (throughRevision <= Math.max(afterRevision, 1)) return Promise.resolve({ events: [] });
   return new Promise((resolve, reject) => {
-    const call = client.watch();
+    const { call, failed } = client.watch();
     const events: EtcdEvent[] = [];
     let settled = false;
     const finish = (outcome: () => void) => {
@@ -52,7 +53,11 @@ export function readHistory(
       // etcd sends a revision's events in one response, so the target's arrival ends the read.
       if ((response.events.at(-1)?.kv.modRevision ?? 0) >= throughRevision) finish(() => resolve({ events }));
     });
-    call.on("error", (error) => finish(() => reject(storageErrorOf(error))));
+    call.on("error", (error: { code?: number }) => {
+      // The next replay goes to another member.
+      if (error.code === status.UNAVAILABLE) failed();
+      finish(() => reject(storageErrorOf(error)));
+    });
     call.on("end", () => finish(() => reject(new Error("etcd closed the watch stream"))));
     call.write({ createRequest: { key: ALL_KEYS, rangeEnd: ALL_KEYS, startRevision: afterRevision + 1, prevKv: true } });
   });

@@ -45,14 +45,14 @@ export class StoreWatch {
   }
 
   #open(): void {
-    const call = this.#client.watch();
+    const { call, failed } = this.#client.watch();
     this.#call = call;
     let broken = false;
     const reopen = (error: unknown) => {
       if (broken || this.#stopped) return;
       broken = true;
       call.cancel();
-      this.#client.failed();
+      failed();
       if (this.#failures === 0) this.#handlers.onBroken(error);
       const delay = BACKOFF_MS[Math.min(this.#failures++, BACKOFF_MS.length - 1)]!;
       this.#timer = setTimeout(() => this.#open(), delay);

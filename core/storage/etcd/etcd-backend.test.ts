@@ -10,7 +10,7 @@ import type { KeyValue, StorageEvent } from "../storage.ts";
 import { EtcdClient } from "./_client.ts";
 import { startEtcdCompactor } from "./compactor.ts";
 import { type EtcdStorage, openEtcdStorage } from "./mod.ts";
-import { startTestEtcd, type TestEtcd } from "./testing.ts";
+import { freePort, startTestEtcd, type TestEtcd } from "./testing.ts";
 
 let etcd: TestEtcd;
 let prefixes = 0;
@@ -175,4 +175,24 @@ test("TLS: with --etcd-cafile, --etcd-certfile and --etcd-keyfile the store reac
   } finally {
     await secure.stop();
   }
+});
+
+test("with several --etcd-servers a member that does not answer is passed over for calls and for the store watch", async () => {
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const prefix = `/failover-${++prefixes}`;
+  const store = await openEtcdStorage({
+    servers: [dead, etcd.endpoint],
+    prefix,
+    compactionIntervalMs: 0,
+    layout: IDENTITY_LAYOUT,
+    codec: JSON_TEXT_CODEC,
+    callTimeoutMs: 2_000,
+  });
+  const seen: string[] = [];
+  store.subscribe((event) => seen.push(event.kv.key));
+  // The write resolves only once the store watch (which also began on the dead member) has delivered it.
+  await store.write({ op: "create", key: "/a/1", value: "one" });
+  expect(seen).toEqual(["/a/1"]);
+  expect((await store.get("/a/1"))?.value).toBe("one");
+  await store.close();
 });
