@@ -1,7 +1,8 @@
 /**
  * kubun on a real etcd (--etcd-servers): two servers on one etcd see each other's writes in their watches, each
- * exactly once and in order; a lost etcd fails /healthz's etcd check (kube's newETCD3Check) and requests with 500,
- * and an open watch carries on once etcd is back.
+ * exactly once and in order; a continue token that the other server's compaction expired answers 410; a lost etcd
+ * fails /healthz's etcd check (kube's newETCD3Check) and requests with 500, and an open watch carries on once etcd
+ * is back.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createNamespace, type Json, openWatch, sendJson } from "./_api.ts";
@@ -14,9 +15,9 @@ const servers: TestServer[] = [];
 beforeAll(async () => {
   etcd = await startTestEtcd();
   const flags = ["--etcd-servers", etcd.endpoint, "--etcd-prefix", "/kubun-ha"];
-  // One after the other: the second finds the first one's bootstrap objects in etcd.
-  servers.push(await startServer(flags));
-  servers.push(await startServer(flags));
+  // One after the other: the second finds the first one's bootstrap objects in etcd. Only the first compacts.
+  servers.push(await startServer([...flags, "--etcd-compaction-interval", "1s"]));
+  servers.push(await startServer([...flags, "--etcd-compaction-interval", "0"]));
 });
 afterAll(async () => {
   for (const server of servers) await server.stop();
@@ -54,6 +55,25 @@ test("two servers on one etcd: each one's watch sees every write of both exactly
   } finally {
     for (const watch of watches) await watch.close();
   }
+});
+
+test("a continue token whose revision the other server compacted answers 410 Expired with kube's message (interpretListError)", async () => {
+  const [compacting, other] = servers as [TestServer, TestServer];
+  await createNamespace(other, "paged");
+  const path = "/api/v1/namespaces/paged/configmaps";
+  for (const name of ["a", "b", "c"]) expect((await sendJson(other, "POST", path, configMap(name))).status).toBe(201);
+  const page = (await sendJson(other, "GET", `${path}?limit=1`)).body;
+  const revision = page.metadata.resourceVersion;
+  // The first server compacts every second to the revision of a second before: wait until that passed the page's.
+  for (let i = 0; i < 100; i++) {
+    await sendJson(compacting, "POST", path, configMap(`later-${i}`));
+    if ((await sendJson(compacting, "GET", `${path}?resourceVersion=${revision}&resourceVersionMatch=Exact`)).status === 410) break;
+    await Bun.sleep(200);
+  }
+  const answer = await sendJson(other, "GET", `${path}?limit=1&continue=${encodeURIComponent(page.metadata.continue)}`);
+  expect(answer.status).toBe(410);
+  expect(answer.body).toMatchObject({ kind: "Status", code: 410, reason: "Expired" });
+  expect(answer.body.message).toStartWith("The provided continue parameter is too old to display a consistent list result.");
 });
 
 test("with etcd gone /healthz fails its etcd check and requests answer 500; once etcd is back an open watch carries on", async () => {

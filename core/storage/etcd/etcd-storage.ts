@@ -8,6 +8,7 @@
  */
 import { logger } from "../../log/mod.ts";
 import {
+  isStorageError,
   type KeyValue,
   type RangeOptions,
   type RangeResult,
@@ -64,7 +65,11 @@ export class EtcdStorage implements Storage {
     this.#onSubscriberError = options.onSubscriberError ?? ((error) => log.error("a storage subscriber threw", error));
     this.#historyTimeoutMs = options.historyTimeoutMs ?? 30_000;
     this.#watch = new StoreWatch(client, values.storeRange(), start.revision, {
-      onResponse: (response) => (this.#delivery = this.#delivery.then(() => this.#deliver(response))),
+      onResponse: (
+        response,
+      ) => (this.#delivery = this.#delivery.then(() => this.#deliver(response)).catch((error) =>
+        log.error("delivering a watch response failed", error)
+      )),
       onLost: (from, to) =>
         log.warning(`etcd compacted revisions ${from}..${to} before this server's watch received them; its watchers missed them`),
       onBroken: (error) => log.warning(`the etcd watch broke and is reopened: ${(error as Error).message}`),
@@ -86,7 +91,7 @@ export class EtcdStorage implements Storage {
 
   async get(key: string, revision?: number): Promise<KeyValue | null> {
     this.#assertOpen();
-    const response = await this.#call(() => this.#client.range({ key: this.#values.backendKey(key), revision: revision || 0 }));
+    const response = await this.#call(() => this.#client.range({ key: this.#values.backendKey(key), revision: revision || 0 }), revision);
     const kv = response.kvs[0];
     return kv ? await this.#values.keyValue(key, kv) : null;
   }
@@ -100,7 +105,10 @@ export class EtcdStorage implements Storage {
     const items: KeyValue[] = [];
     // Keys kubun does not serve are skipped, so a page may need another range to fill.
     for (;;) {
-      const response = await this.#call(() => this.#client.range({ key, rangeEnd, revision, limit: limit && limit - items.length }));
+      const response = await this.#call(
+        () => this.#client.range({ key, rangeEnd, revision, limit: limit && limit - items.length }),
+        revision,
+      );
       revision ||= response.header.revision;
       for (const kv of response.kvs) {
         const kubunKey = this.#values.kubunKey(kv.key);
@@ -195,9 +203,15 @@ export class EtcdStorage implements Storage {
     return Promise.resolve();
   }
 
-  /** Runs an etcd call, noting the revision its header reports. */
-  async #call<T extends { header?: { revision: number } }>(call: () => Promise<T>): Promise<T> {
-    const response = await call();
+  /**
+   * Runs an etcd call reading at `revision`, noting the revision its header reports; a read etcd finds compacted
+   * tells that everything up to that revision is (another server compacted since this one last learned of it).
+   */
+  async #call<T extends { header?: { revision: number } }>(call: () => Promise<T>, revision = 0): Promise<T> {
+    const response = await call().catch((error: unknown) => {
+      if (revision > 0 && isStorageError(error, "Compacted")) this.noteCompacted(revision + 1);
+      throw error;
+    });
     if (response.header) this.#seenRevision = Math.max(this.#seenRevision, response.header.revision);
     return response;
   }
