@@ -2,9 +2,9 @@
  * The way between kubun's keys and values and etcd's bytes, in kube's order (etcd3 store): a write is encoded by the
  * ValueCodec, then sealed by the resource's transformers from the EncryptionConfiguration, with the full etcd key as
  * authenticated data; a read is opened by the transformers, then decoded. A value that does not open fails with
- * kube's 500 `unable to transform key "<key>": <error>`. Keys are `--etcd-prefix` + the KeyLayout's backend key.
+ * kube's 500 `unable to transform key "<key>": <error>`, one that does not decode with the codec's error (500). Keys are `--etcd-prefix` + the KeyLayout's backend key.
  */
-import { newInternalError } from "../../api/errors.ts";
+import { newInternalError, newUnknownError } from "../../api/errors.ts";
 import { type EncryptionConfigSource, groupResourceOfKey } from "../encryption/mod.ts";
 import type { KeyLayout, ValueCodec } from "../layout.ts";
 import type { KeyValue, StorageEvent } from "../storage.ts";
@@ -64,10 +64,15 @@ export class StoredValues {
     const fullKey = text.decode(etcdKey);
     try {
       if (transformers) opened = (await transformers.fromStorage(stored, fullKey)).value;
-      return this.#codec.decode(key, opened);
     } catch (error) {
       // kube's etcd3 store: storage.NewInternalErrorf("unable to transform key %q: %v", key, err).
       throw newInternalError(`unable to transform key ${JSON.stringify(fullKey)}: ${(error as Error).message}`);
+    }
+    try {
+      return this.#codec.decode(key, opened);
+    } catch (error) {
+      // kube's store returns the codec's error as it is, which ErrorToAPIStatus answers with 500 and no reason.
+      throw newUnknownError((error as Error).message);
     }
   }
 
