@@ -196,3 +196,25 @@ test("with several --etcd-servers a member that does not answer is passed over f
   expect((await store.get("/a/1"))?.value).toBe("one");
   await store.close();
 });
+
+test("an etcd that hangs fails a call at its deadline with kube's 504 (request did not complete within requested timeout)", async () => {
+  const store = await openEtcdStorage({
+    servers: [etcd.endpoint],
+    prefix: `/hung-${++prefixes}`,
+    compactionIntervalMs: 0,
+    layout: IDENTITY_LAYOUT,
+    codec: JSON_TEXT_CODEC,
+    callTimeoutMs: 300,
+  });
+  etcd.pause();
+  try {
+    const failure = await rejection(store.get("/a/1"));
+    expect(failure).toBeInstanceOf(StatusError);
+    expect((failure as StatusError).code).toBe(504);
+    expect((failure as StatusError).message).toBe("Timeout: request did not complete within requested timeout - context deadline exceeded");
+  } finally {
+    etcd.resume();
+  }
+  expect(await store.get("/a/1")).toBeNull();
+  await store.close();
+});

@@ -28,6 +28,9 @@ export interface TestEtcd {
   kill(): Promise<void>;
   /** Starts it again on the same ports and data (after kill()). */
   start(): Promise<void>;
+  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections. */
+  pause(): void;
+  resume(): void;
   /** Stops it and removes its data. */
   stop(): Promise<void>;
 }
@@ -100,6 +103,8 @@ export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<Te
     client: pki?.client,
     kill,
     start,
+    pause: () => void child?.kill("SIGSTOP"),
+    resume: () => void child?.kill("SIGCONT"),
     stop: async () => {
       await kill();
       rmSync(dir, { recursive: true, force: true });
