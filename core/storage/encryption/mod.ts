@@ -4,6 +4,6 @@ export { encryptionMetrics } from "./metrics.ts";
 export { encryptionConfigSource } from "./reload.ts";
 export type { EncryptionConfigSource } from "./reload.ts";
 export { groupResourceOfKey } from "./encrypting-storage.ts";
-export type { PrefixTransformers } from "./prefix-transformers.ts";
+export { PrefixTransformers } from "./prefix-transformers.ts";
 export type { KmsPlugin, KmsPluginFactory, KmsPluginImporter } from "./kms/plugin-module.ts";
 export { GrpcError } from "./kms/grpc-error.ts";
