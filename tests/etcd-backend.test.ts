@@ -76,6 +76,19 @@ test("a continue token whose revision the other server compacted answers 410 Exp
   expect(answer.body.message).toStartWith("The provided continue parameter is too old to display a consistent list result.");
 });
 
+test("a server on etcd restarted after kill -9 with its data directory serves the objects written before", async () => {
+  const flags = ["--etcd-servers", etcd.endpoint, "--etcd-prefix", "/kubun-ha", "--etcd-compaction-interval", "0"];
+  const before = servers[1]!;
+  await createNamespace(before, "restart");
+  expect((await sendJson(before, "POST", "/api/v1/namespaces/restart/configmaps", configMap("kept"))).status).toBe(201);
+  await before.kill9();
+  const after = await startServer(flags, { dataDir: before.dataDir });
+  servers[1] = after;
+  const kept = await sendJson(after, "GET", "/api/v1/namespaces/restart/configmaps/kept");
+  expect(kept.status).toBe(200);
+  expect(kept.body.data).toEqual({ k: "v" });
+});
+
 test("with etcd gone /healthz fails its etcd check and requests answer 500; once etcd is back an open watch carries on", async () => {
   const server = servers[0]!;
   await createNamespace(server, "outage");

@@ -116,7 +116,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   await preparePrivateDirectory(config.dataDir, log);
   // Held until the bootstrap objects exist: processes starting together take turns.
   const startupLock = await acquireStartupLock(config.dataDir);
-  await checkDatabaseBesideCertificates(config.dataDir);
+  // On etcd the data directory holds no database: its objects are in etcd.
+  if (config.etcdServers.length === 0) await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const clusterSigning = clusterSigningFiles(config, pki.files);
