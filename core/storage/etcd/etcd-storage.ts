@@ -134,14 +134,14 @@ export class EtcdStorage implements Storage {
     this.#assertOpen();
     const key = this.#values.backendKey(op.key);
     const value = op.op === "delete" ? undefined : await this.#values.encode(op.key, op.value);
-    const mustExist = op.op === "create"
+    const condition = op.op === "create"
       ? { result: EQUAL, target: MOD, key, modRevision: 0 }
       : op.expectedRevision === 0
       ? { result: GREATER, target: MOD, key, modRevision: 0 }
       : { result: EQUAL, target: MOD, key, modRevision: op.expectedRevision };
     const success = op.op === "delete" ? { requestDeleteRange: { key, prevKv: true } } : { requestPut: { key, value, prevKv: true } };
     const response = await this.#call(() =>
-      this.#client.txn({ compare: [mustExist], success: [success], failure: [{ requestRange: { key } }] })
+      this.#client.txn({ compare: [condition], success: [success], failure: [{ requestRange: { key } }] })
     );
     if (!response.succeeded) throw await this.#rejection(op, response);
     const revision = response.header.revision;
