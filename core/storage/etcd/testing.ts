@@ -35,14 +35,20 @@ export interface TestEtcd {
   stop(): Promise<void>;
 }
 
-/** Every etcd still running and its data directory, so a crashed test process never leaves one behind. */
-const running = new Map<ChildProcess, string>();
-process.on("exit", () => {
-  for (const [child, dir] of running) {
-    child.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+/**
+ * etcd runs under a small shell that waits for it and, beside it, watches this process: a test process that ends
+ * without stopping it (bun test runs no exit handlers; a crash) takes its etcd and data directory along. The shell
+ * prints etcd's pid first, so signals go to etcd itself; the shell ends when etcd does.
+ */
+const WATCHDOG = [
+  'etcd="$1"; parent="$2"; dir="$3"; shift 3',
+  '"$etcd" "$@" & e=$!',
+  "echo $e",
+  '( while kill -0 "$parent" 2>/dev/null; do sleep 0.2; done; kill -9 $e 2>/dev/null; rm -rf "$dir" ) & w=$!',
+  "wait $e; status=$?",
+  "kill $w 2>/dev/null",
+  "exit $status",
+].join("\n");
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -72,28 +78,37 @@ export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<Te
       ? [`--cert-file=${pki.serverCert}`, `--key-file=${pki.serverKey}`, `--trusted-ca-file=${pki.caFile}`, "--client-cert-auth"]
       : []),
   ];
-  let child: ChildProcess | undefined;
+  let child: { shell: ChildProcess; pid: number } | undefined;
 
   const start = async () => {
-    const etcd = spawn(ETCD_BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
-    child = etcd;
-    running.set(etcd, dir);
-    etcd.once("exit", () => running.delete(etcd));
+    const shell = spawn("/bin/sh", ["-c", WATCHDOG, "etcd-watchdog", ETCD_BINARY, String(process.pid), dir, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
-    etcd.stderr!.on("data", (chunk) => (stderr += chunk));
+    shell.stderr!.on("data", (chunk) => (stderr += chunk));
+    const pid = await new Promise<number>((resolve, reject) => {
+      shell.stdout!.once("data", (chunk) => resolve(Number.parseInt(String(chunk), 10)));
+      shell.once("exit", (code) => reject(new Error(`etcd exited with ${code}: ${stderr}`)));
+    });
+    child = { shell, pid };
     const deadline = Date.now() + 20_000;
     while (!(await healthy(endpoint, pki?.client))) {
-      if (etcd.exitCode !== null) throw new Error(`etcd exited with ${etcd.exitCode}: ${stderr}`);
+      if (shell.exitCode !== null) throw new Error(`etcd exited with ${shell.exitCode}: ${stderr}`);
       if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
 
+  const signal = (name: NodeJS.Signals) => {
+    if (child && child.shell.exitCode === null && child.shell.signalCode === null) process.kill(child.pid, name);
+  };
+
   const kill = async () => {
-    const running = child;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    running.kill("SIGKILL");
+    const current = child;
+    if (!current || current.shell.exitCode !== null || current.shell.signalCode !== null) return;
+    const exited = new Promise((resolve) => current.shell.once("exit", resolve));
+    process.kill(current.pid, "SIGCONT");
+    process.kill(current.pid, "SIGKILL");
     await exited;
   };
 
@@ -103,8 +118,8 @@ export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<Te
     client: pki?.client,
     kill,
     start,
-    pause: () => void child?.kill("SIGSTOP"),
-    resume: () => void child?.kill("SIGCONT"),
+    pause: () => signal("SIGSTOP"),
+    resume: () => signal("SIGCONT"),
     stop: async () => {
       await kill();
       rmSync(dir, { recursive: true, force: true });
