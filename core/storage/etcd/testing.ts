@@ -54,61 +54,103 @@ export async function freePort(): Promise<number> {
 
 /** With `tls`, etcd serves HTTPS with a certificate of a fresh CA and requires client certificates of it. */
 export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<TestEtcd> {
-  const dir = mkdtempSync(join(tmpdir(), "kubun-etcd-"));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const endpoint = `${options.tls ? "https" : "http"}://127.0.0.1:${clientPort}`;
-  const pki = options.tls ? issueTestPki(dir) : undefined;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    `--name=kubun-test`,
-    `--data-dir=${join(dir, "data")}`,
-    `--listen-client-urls=${endpoint}`,
-    `--advertise-client-urls=${endpoint}`,
-    `--listen-peer-urls=${peer}`,
-    `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=kubun-test=${peer}`,
-    "--log-level=error",
-    ...(pki
-      ? [`--cert-file=${pki.serverCert}`, `--key-file=${pki.serverKey}`, `--trusted-ca-file=${pki.caFile}`, "--client-cert-auth"]
-      : []),
-  ];
-  let child: ChildProcess | undefined;
+  return (await startMembers(1, options))[0]!;
+}
 
-  const start = async () => {
+export interface TestEtcdCluster {
+  /** Every member's client URL, as --etcd-servers takes them. */
+  endpoints: string[];
+  members: TestEtcd[];
+  stop(): Promise<void>;
+}
+
+/** A cluster of `size` members on loopback (an odd size keeps a quorum when one member is lost). */
+export async function startTestEtcdCluster(size: number): Promise<TestEtcdCluster> {
+  const members = await startMembers(size, {});
+  return {
+    endpoints: members.map((member) => member.endpoint),
+    members,
+    stop: async () => void (await Promise.all(members.map((member) => member.stop()))),
+  };
+}
+
+async function startMembers(size: number, options: { tls?: boolean }): Promise<TestEtcd[]> {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-etcd-"));
+  const pki = options.tls ? issueTestPki(dir) : undefined;
+  const names = Array.from({ length: size }, (_, i) => `kubun-test-${i}`);
+  const ports = await Promise.all(names.map(async () => [await freePort(), await freePort()] as const));
+  const endpoints = ports.map(([client]) => `${options.tls ? "https" : "http"}://127.0.0.1:${client}`);
+  const peers = ports.map(([, peer]) => `http://127.0.0.1:${peer}`);
+  const initialCluster = names.map((name, i) => `${name}=${peers[i]}`).join(",");
+  const members = names.map((name, i) => {
+    const endpoint = endpoints[i]!;
+    const args = [
+      `--name=${name}`,
+      `--data-dir=${join(dir, name)}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peers[i]}`,
+      `--initial-advertise-peer-urls=${peers[i]}`,
+      `--initial-cluster=${initialCluster}`,
+      "--log-level=error",
+      ...(pki
+        ? [`--cert-file=${pki.serverCert}`, `--key-file=${pki.serverKey}`, `--trusted-ca-file=${pki.caFile}`, "--client-cert-auth"]
+        : []),
+    ];
+    return etcdMember(endpoint, args, dir, pki?.client);
+  });
+  // A new cluster's members answer healthy only once a quorum of them runs: start every one, then wait.
+  const started = members.map((member) => member.spawn());
+  await Promise.all(started.map((waitHealthy) => waitHealthy()));
+  let left = members.length;
+  return members.map((member) => ({
+    endpoint: member.endpoint,
+    client: pki?.client,
+    kill: member.kill,
+    start: () => member.spawn()(),
+    pause: member.pause,
+    resume: member.resume,
+    stop: async () => {
+      await member.kill();
+      if (--left === 0) rmSync(dir, { recursive: true, force: true });
+    },
+  }));
+}
+
+type ClientFiles = { caFile: string; certFile: string; keyFile: string };
+
+/** One etcd process: spawn() starts it and answers a wait for its health. */
+function etcdMember(endpoint: string, args: string[], dir: string, client: ClientFiles | undefined) {
+  let child: ChildProcess | undefined;
+  const spawnMember = () => {
     const etcd = spawn(ETCD_BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
     child = etcd;
     running.set(etcd, dir);
     etcd.once("exit", () => running.delete(etcd));
     let stderr = "";
     etcd.stderr!.on("data", (chunk) => (stderr += chunk));
-    const deadline = Date.now() + 20_000;
-    while (!(await healthy(endpoint, pki?.client))) {
-      if (etcd.exitCode !== null) throw new Error(`etcd exited with ${etcd.exitCode}: ${stderr}`);
-      if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return async () => {
+      const deadline = Date.now() + 20_000;
+      while (!(await healthy(endpoint, client))) {
+        if (etcd.exitCode !== null) throw new Error(`etcd exited with ${etcd.exitCode}: ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
   };
-
   const kill = async () => {
-    const running = child;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    running.kill("SIGKILL");
+    const process = child;
+    if (!process || process.exitCode !== null || process.signalCode !== null) return;
+    const exited = new Promise((resolve) => process.once("exit", resolve));
+    process.kill("SIGKILL");
     await exited;
   };
-
-  await start();
   return {
     endpoint,
-    client: pki?.client,
+    spawn: spawnMember,
     kill,
-    start,
     pause: () => void child?.kill("SIGSTOP"),
     resume: () => void child?.kill("SIGCONT"),
-    stop: async () => {
-      await kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
 }
 
