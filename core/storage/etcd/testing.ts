@@ -60,70 +60,113 @@ export async function freePort(): Promise<number> {
 
 /** With `tls`, etcd serves HTTPS with a certificate of a fresh CA and requires client certificates of it. */
 export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<TestEtcd> {
-  const dir = mkdtempSync(join(tmpdir(), "kubun-etcd-"));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const endpoint = `${options.tls ? "https" : "http"}://127.0.0.1:${clientPort}`;
-  const pki = options.tls ? issueTestPki(dir) : undefined;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    `--name=kubun-test`,
-    `--data-dir=${join(dir, "data")}`,
-    `--listen-client-urls=${endpoint}`,
-    `--advertise-client-urls=${endpoint}`,
-    `--listen-peer-urls=${peer}`,
-    `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=kubun-test=${peer}`,
-    "--log-level=error",
-    ...(pki
-      ? [`--cert-file=${pki.serverCert}`, `--key-file=${pki.serverKey}`, `--trusted-ca-file=${pki.caFile}`, "--client-cert-auth"]
-      : []),
-  ];
-  let child: { shell: ChildProcess; pid: number } | undefined;
+  return (await startMembers(1, options))[0]!;
+}
 
-  const start = async () => {
+export interface TestEtcdCluster {
+  /** Every member's client URL, as --etcd-servers takes them. */
+  endpoints: string[];
+  members: TestEtcd[];
+  stop(): Promise<void>;
+}
+
+/** A cluster of `size` members on loopback (an odd size keeps a quorum when one member is lost). */
+export async function startTestEtcdCluster(size: number): Promise<TestEtcdCluster> {
+  const members = await startMembers(size, {});
+  return {
+    endpoints: members.map((member) => member.endpoint),
+    members,
+    stop: async () => void (await Promise.all(members.map((member) => member.stop()))),
+  };
+}
+
+async function startMembers(size: number, options: { tls?: boolean }): Promise<TestEtcd[]> {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-etcd-"));
+  const pki = options.tls ? issueTestPki(dir) : undefined;
+  const names = Array.from({ length: size }, (_, i) => `kubun-test-${i}`);
+  const ports = await Promise.all(names.map(async () => [await freePort(), await freePort()] as const));
+  const endpoints = ports.map(([client]) => `${options.tls ? "https" : "http"}://127.0.0.1:${client}`);
+  const peers = ports.map(([, peer]) => `http://127.0.0.1:${peer}`);
+  const initialCluster = names.map((name, i) => `${name}=${peers[i]}`).join(",");
+  const members = names.map((name, i) => {
+    const endpoint = endpoints[i]!;
+    const args = [
+      `--name=${name}`,
+      `--data-dir=${join(dir, name)}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peers[i]}`,
+      `--initial-advertise-peer-urls=${peers[i]}`,
+      `--initial-cluster=${initialCluster}`,
+      "--log-level=error",
+      ...(pki
+        ? [`--cert-file=${pki.serverCert}`, `--key-file=${pki.serverKey}`, `--trusted-ca-file=${pki.caFile}`, "--client-cert-auth"]
+        : []),
+    ];
+    return etcdMember(endpoint, args, dir, pki?.client);
+  });
+  // A new cluster's members answer healthy only once a quorum of them runs: start every one, then wait.
+  const started = members.map((member) => member.spawn());
+  await Promise.all(started.map((waitHealthy) => waitHealthy()));
+  let left = members.length;
+  return members.map((member) => ({
+    endpoint: member.endpoint,
+    client: pki?.client,
+    kill: member.kill,
+    start: () => member.spawn()(),
+    pause: member.pause,
+    resume: member.resume,
+    stop: async () => {
+      await member.kill();
+      if (--left === 0) rmSync(dir, { recursive: true, force: true });
+    },
+  }));
+}
+
+type ClientFiles = { caFile: string; certFile: string; keyFile: string };
+
+/** One etcd process under the watchdog: spawn() starts it and answers a wait for its health. */
+function etcdMember(endpoint: string, args: string[], dir: string, client: ClientFiles | undefined) {
+  let child: { shell: ChildProcess; pid: Promise<number> } | undefined;
+  const spawnMember = () => {
     const shell = spawn("/bin/sh", ["-c", WATCHDOG, "etcd-watchdog", ETCD_BINARY, String(process.pid), dir, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
     shell.stderr!.on("data", (chunk) => (stderr += chunk));
-    const pid = await new Promise<number>((resolve, reject) => {
+    const pid = new Promise<number>((resolve, reject) => {
       shell.stdout!.once("data", (chunk) => resolve(Number.parseInt(String(chunk), 10)));
       shell.once("exit", (code) => reject(new Error(`etcd exited with ${code}: ${stderr}`)));
     });
     child = { shell, pid };
-    const deadline = Date.now() + 20_000;
-    while (!(await healthy(endpoint, pki?.client))) {
-      if (shell.exitCode !== null) throw new Error(`etcd exited with ${shell.exitCode}: ${stderr}`);
-      if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    return async () => {
+      await pid;
+      const deadline = Date.now() + 20_000;
+      while (!(await healthy(endpoint, client))) {
+        if (shell.exitCode !== null) throw new Error(`etcd exited with ${shell.exitCode}: ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`etcd did not become ready: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
   };
-
-  const signal = (name: NodeJS.Signals) => {
-    if (child && child.shell.exitCode === null && child.shell.signalCode === null) process.kill(child.pid, name);
+  const alive = () => child !== undefined && child.shell.exitCode === null && child.shell.signalCode === null;
+  const signal = async (name: NodeJS.Signals) => {
+    if (alive()) process.kill(await child!.pid, name);
   };
-
   const kill = async () => {
     const current = child;
-    if (!current || current.shell.exitCode !== null || current.shell.signalCode !== null) return;
+    if (!current || !alive()) return;
     const exited = new Promise((resolve) => current.shell.once("exit", resolve));
-    process.kill(current.pid, "SIGCONT");
-    process.kill(current.pid, "SIGKILL");
+    await signal("SIGCONT");
+    await signal("SIGKILL");
     await exited;
   };
-
-  await start();
   return {
     endpoint,
-    client: pki?.client,
+    spawn: spawnMember,
     kill,
-    start,
-    pause: () => signal("SIGSTOP"),
-    resume: () => signal("SIGCONT"),
-    stop: async () => {
-      await kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    pause: () => void signal("SIGSTOP"),
+    resume: () => void signal("SIGCONT"),
   };
 }
 
