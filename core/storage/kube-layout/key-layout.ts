@@ -51,12 +51,15 @@ function kubunGroupResourceOf(backendKey: string): [string, string] | undefined 
   return parts;
 }
 
+/** The key kube's etcd health check reads (newETCD3Check: `<prefix>/health`); no object lives there. */
+const HEALTH_KEY = "/health";
+
 export function kubeKeyLayout(): KeyLayout {
   return {
     toBackendKey(key) {
       const range = swapPrefix(key, RANGE_ALLOCATIONS.kubunPrefix, RANGE_ALLOCATIONS.backendPrefix);
       if (range !== undefined) return range;
-      if (key === "/" || key.startsWith(KUBUN_PRIVATE)) return key;
+      if (key === "/" || key === HEALTH_KEY || key.startsWith(KUBUN_PRIVATE)) return key;
       const parts = splitTwoSegments(key);
       if (parts === undefined) throw new Error(`kube's key layout maps keys and prefixes of a resource, not ${JSON.stringify(key)}`);
       return `/${backendPrefixOf(parts[0])}/${parts[1]}`;
