@@ -3,8 +3,10 @@
  * block layer, page cache write-back included) while idle with `--simulated-nodes 3` (three node Leases renewed
  * every 10 s and the controllers' leader Lease), extrapolated to an hour; and bytes written per acknowledged
  * create of a 1 KiB ConfigMap (sequential, each answered after its commit). Goals (issue 15): ≤ 5 MB/hour idle,
- * ≤ 4× the object's size per create. Each figure is printed for every storage design given in DESIGNS, measured
- * in the same run on the same machine, the first one being the baseline. Not a test; Linux only.
+ * ≤ 4× the object's size per create. FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit, e.g. the format-1
+ * storage of 2ef83ab) runs the same measures on that binary first, as the same-run baseline; either way each design's
+ * floor is printed beside it: one 4 KiB kernel page per synced commit, what any design that makes every commit
+ * durable before answering pays at least. Not a test; Linux only.
  * Run: node_modules/.bin/bun bench/flash-writes.bench.ts (after bash compile.sh); FLASH_BENCH_IDLE_S sets the idle
  * window (default 60 s).
  */
@@ -18,8 +20,14 @@ const CREATES = 300;
 const OBJECT_BYTES = 1024;
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
-/** The storage designs compared: a name and the flags that select it. */
-const DESIGNS: [string, string[]][] = [["current design", []]];
+/** The kernel accounts writes by the 4 KiB page it dirties: a synced commit dirties at least one. */
+const KERNEL_PAGE = 4096;
+
+/** The builds compared: a name and the binary (undefined: this build's dist/kubun). */
+const DESIGNS: [string, string | undefined][] = [
+  ...(process.env.FLASH_BENCH_BEFORE ? [["FLASH_BENCH_BEFORE build", process.env.FLASH_BENCH_BEFORE] as [string, string]] : []),
+  ["this build", undefined],
+];
 
 async function writeBytes(pid: number): Promise<number> {
   const io = await readFile(`/proc/${pid}/io`, "utf8");
@@ -64,8 +72,8 @@ async function bytesPerCreate(server: TestServer): Promise<number> {
 }
 
 const rows: [string, string][] = [];
-for (const [design, flags] of DESIGNS) {
-  const server = await startServer(["--simulated-nodes=3", ...flags]);
+for (const [design, binary] of DESIGNS) {
+  const server = await startServer(["--simulated-nodes=3"], { binary });
   try {
     const idle = await idlePerHour(server);
     rows.push([`${design}: idle writes with --simulated-nodes 3 (goal ≤ 5 MB/hour)`, `${(idle.bytes / 1e6).toFixed(2)} MB/hour`]);
@@ -73,6 +81,7 @@ for (const [design, flags] of DESIGNS) {
       `${design}: idle commits (Lease renewals) and bytes per commit`,
       `${Math.round(idle.writes).toLocaleString("en-US")}/hour, ${Math.round(idle.bytes / idle.writes).toLocaleString("en-US")} B each`,
     ]);
+    rows.push([`${design}: floor, one kernel page per synced commit`, `${((idle.writes * KERNEL_PAGE) / 1e6).toFixed(2)} MB/hour`]);
     const perCreate = await bytesPerCreate(server);
     rows.push([
       `${design}: bytes written per create of a ${OBJECT_BYTES} B object (goal ≤ 4×)`,

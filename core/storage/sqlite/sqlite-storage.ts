@@ -2,7 +2,7 @@
  * The SQLite implementation of the storage contract, on any driver that fits SqliteDatabase.
  *
  * Several processes may share one database file. Each write transaction takes the write lock
- * (BEGIN IMMEDIATE) and reads the current revision from the meta row inside it, so revisions stay
+ * (BEGIN IMMEDIATE) and reads the current revision (history's newest row) inside it, so revisions stay
  * unique and contiguous across processes. Subscribers get every committed event exactly once in
  * revision order, other processes' included: a "dispatched revision" cursor is advanced by this
  * process's own commits and by reading other processes' commits from history, which happens when
@@ -182,7 +182,7 @@ export class SqliteStorage implements Storage {
       // Holding the write lock, the stored revision is the latest any process committed.
       const stored = readStoredRevisions(this.#statements);
       const foreign = this.#readForeignEvents(stored.current);
-      const batch = applyWriteBatch(this.#statements, ops, stored.current, Date.now());
+      const batch = applyWriteBatch(this.#statements, ops, stored.current);
       return { batch, foreign, compacted: stored.compacted };
     });
     this.#revisions.current = batch.revision;
