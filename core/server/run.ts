@@ -34,7 +34,7 @@ import { listenHttps } from "../runtime/listener.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
-import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
+import { commitBatchRecorder, openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
@@ -135,7 +135,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     })
     : undefined;
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
-  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync });
+  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync, onCommit: commitBatchRecorder(metrics.registry) });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const broker = new WatchBroker(storage);
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });

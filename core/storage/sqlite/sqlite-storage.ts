@@ -42,6 +42,8 @@ export interface SqliteStorageOptions {
   onSubscriberError?: (error: unknown) => void;
   /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
   foreignCommitPollMs?: number;
+  /** Told the number of write ops of each committed transaction (commit-metrics.ts). */
+  onCommit?: (writes: number) => void;
 }
 
 export interface SqliteStorageStats {
@@ -59,6 +61,7 @@ export class SqliteStorage implements Storage {
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onSubscriberError: (error: unknown) => void;
+  readonly #onCommit: (writes: number) => void;
   readonly #foreignCommits: DataVersionPoller;
   /** Every event at or below this revision has been handed to the subscribers. */
   #dispatchedRevision: number;
@@ -73,6 +76,7 @@ export class SqliteStorage implements Storage {
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onSubscriberError = options.onSubscriberError ??
       ((error) => log.error("a storage subscriber threw", error));
+    this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
     this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
       intervalMs: options.foreignCommitPollMs ?? 50,
@@ -189,6 +193,7 @@ export class SqliteStorage implements Storage {
     this.#revisions.compacted = Math.max(this.#revisions.compacted, compacted);
     this.#stats.transactions += 1;
     this.#stats.writes += batch.events.length;
+    this.#onCommit(ops.length);
     this.#publish(foreign);
     this.#publish(batch.events);
     this.#dispatchedRevision = batch.revision;
