@@ -1,11 +1,14 @@
 /**
  * The denominator of the create ratio: bun:sqlite (through kubun's tiny adapter, no other layer) inserting
- * one row per transaction in WAL mode with synchronous=FULL, the durability kubun's default promises.
+ * one row per transaction in WAL mode with synchronous=FULL, the durability kubun's default promises. And kubun's
+ * SQLite store alone under concurrent writers, to separate what group commit reaches from the request path.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
+import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";
+import { rate } from "./_load.ts";
 
 export async function rawInsertRate(count: number, payloadBytes: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
@@ -21,6 +24,21 @@ export async function rawInsertRate(count: number, payloadBytes: number): Promis
     return count / ((performance.now() - started) / 1000);
   } finally {
     db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Durable creates per second through SqliteStorage (default synchronous=FULL) from `concurrency` writers in this process. */
+export async function storageCreateRate(count: number, concurrency: number, payloadBytes: number): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-storage-"));
+  const storage = openSqliteStorage(join(dir, "kubun.db"));
+  try {
+    const payload = "x".repeat(payloadBytes);
+    return await rate(count, concurrency, async (i) => {
+      await storage.write({ op: "create", key: `/registry/configmaps/bench/storage-${i}`, value: payload });
+    });
+  } finally {
+    await storage.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

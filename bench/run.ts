@@ -7,7 +7,7 @@ import { startServer, type TestServer } from "../tests/harness.ts";
 import { WatchStream } from "../tests/watch-stream.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
-import { rawInsertRate } from "./_raw-sqlite.ts";
+import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
 import { servingPathRates } from "./_serving-path.ts";
 
 const CONCURRENCY = 32;
@@ -134,6 +134,9 @@ async function main(): Promise<void> {
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);
     rows.push(["ratio sequential create/s ÷ raw insert/s", (sequential / raw).toFixed(2)]);
     rows.push([`ratio ${CREATE_CLIENTS}-client create/s ÷ raw insert/s (goal ≥ 1.5)`, (concurrent / raw).toFixed(2)]);
+    const storageAlone = await storageCreateRate(COLLECTION_SIZE, CREATE_CLIENTS, payloadBytes);
+    rows.push([`kubun's SQLite store alone, ${CREATE_CLIENTS} concurrent writers in the bench process`, perSecond(storageAlone)]);
+    rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
 
     const serving = await servingPathRates(server.dataDir, { durationMs: 3000, concurrency: CONCURRENCY });
     rows.push([`trivial handler, Bun.serve TLS (${CONCURRENCY} clients)`, perSecond(serving.bunServe)]);
