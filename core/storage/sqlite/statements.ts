@@ -27,8 +27,9 @@ const STATE_AT_REVISION = `
 
 /**
  * History rows no read can need once the events in (?1, ?2] are compacted: the predecessors of those events, and
- * those events that are deletes. What stays is each key's newest row, as etcd's compaction keeps each key's latest
- * revision at or below the compaction point.
+ * those events that are deletes. What stays is each key's newest row at or below the compaction point unless it is
+ * a delete, as etcd's keyIndex.compact (server/storage/mvcc/key_index.go) keeps "the largest one" and drops a
+ * tombstone.
  */
 const SUPERSEDED_IN = `
   SELECT prev_rev FROM history WHERE rev > ?1 AND rev <= ?2 AND prev_rev IS NOT NULL
