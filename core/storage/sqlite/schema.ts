@@ -32,6 +32,13 @@ export const PAGE_SIZE = 1024;
  */
 const WAL_AUTOCHECKPOINT_FRAMES = 4096;
 
+/**
+ * Page cache in KiB (SQLite's default is 2 MiB). A LIST joins every live key to its history row, one 1 KiB page
+ * each: with 2 MiB, listing 10,000 ConfigMaps re-read ~10,000 pages from the OS per list and cost twice the CPU of
+ * format 1 (23 against 10 ms); with 16 MiB the pages stay cached and it costs about the same (12 ms).
+ */
+const PAGE_CACHE_KIB = 16384;
+
 const TABLES = `
 CREATE TABLE IF NOT EXISTS kv (
   key TEXT PRIMARY KEY,
@@ -70,6 +77,7 @@ export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): 
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES}`);
+  db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   // Truncate the WAL back to this size after checkpoints instead of keeping its high-water mark.
   db.exec("PRAGMA journal_size_limit = 67108864");
   const row = db.prepare(STORED_REVISIONS_SQL).get()!;
