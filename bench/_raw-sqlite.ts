@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";
 import { rate } from "./_load.ts";
+import { writtenBytes } from "./_process.ts";
 
 export async function rawInsertRate(count: number, payloadBytes: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
@@ -39,6 +40,38 @@ export async function storageCreateRate(count: number, concurrency: number, payl
     });
   } finally {
     await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Kernel write_bytes of this process per durable bun:sqlite commit (WAL, synchronous=FULL, `pageSize`), each
+ * writing one row of `payloadBytes`: `update` rewrites one row, otherwise each commit inserts a new one. The least
+ * one durable commit of that row costs, the baseline of the flash-wear figures.
+ */
+export async function rawCommitWriteBytes(
+  count: number,
+  payloadBytes: number,
+  options: { update: boolean; pageSize: number },
+): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
+  const db = openSqliteDatabase(join(dir, "raw.db"));
+  try {
+    db.exec(`PRAGMA page_size = ${options.pageSize}`);
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=FULL");
+    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const insert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?)");
+    const update = db.prepare("UPDATE kv SET value = ? WHERE key = ?");
+    const value = (i: number) => `${i}`.padStart(payloadBytes, "x");
+    db.transaction(() => insert.run("/raw/0", value(0)));
+    const before = writtenBytes("self");
+    for (let i = 1; i <= count; i++) {
+      db.transaction(() => (options.update ? update.run(value(i), "/raw/0") : insert.run(`/raw/${i}`, value(i))));
+    }
+    return (writtenBytes("self") - before) / count;
+  } finally {
+    db.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

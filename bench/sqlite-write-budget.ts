@@ -14,6 +14,7 @@ import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import type { SqliteDatabase } from "../core/runtime/sqlite-driver.ts";
 import type { WriteOp } from "../core/storage/storage.ts";
 import { openSqliteStorage, type SqliteStorage } from "../core/storage/sqlite/mod.ts";
+import { writtenBytes } from "./_process.ts";
 
 const COMMITS = 100;
 const LEASE = JSON.stringify({
@@ -42,10 +43,6 @@ const LEASE_KEY = "/registry/leases/kube-node-lease/sim-0";
 /** The Lease with spec.renewTime moved on by i seconds. */
 const renewed = (i: number) =>
   LEASE.replace("22:00:00.000000Z", `22:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.000000Z`);
-
-function writeBytes(): number {
-  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))![1]);
-}
 
 /** The page number of each WAL frame, and how many frames end a transaction. */
 function walFrames(path: string): { pages: number[]; commits: number; pageSize: number } {
@@ -83,9 +80,9 @@ async function measure(path: string, prepare: () => Promise<void>, commit: (i: n
   const side = openSqliteDatabase(path);
   try {
     side.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    const before = writeBytes();
+    const before = writtenBytes("self");
     for (let i = 0; i < COMMITS; i++) await commit(i);
-    const written = writeBytes() - before;
+    const written = writtenBytes("self") - before;
     const { pages, commits, pageSize } = walFrames(path);
     const owners = pageOwners(side);
     const counts = new Map<string, number>();
