@@ -7,13 +7,13 @@
  * synchronous=FULL, the store's page size), the least any durable commit of that row writes. Not a test; Linux only.
  * Run: node_modules/.bin/bun bench/sqlite-write-budget.ts
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
-import type { SqliteDatabase } from "../core/runtime/sqlite-driver.ts";
 import type { WriteOp } from "../core/storage/storage.ts";
 import { openSqliteStorage, type SqliteStorage } from "../core/storage/sqlite/mod.ts";
+import { pageOwners, walFrames } from "../core/storage/sqlite/testing.ts";
 import { writtenBytes } from "./_process.ts";
 
 const COMMITS = 100;
@@ -43,29 +43,6 @@ const LEASE_KEY = "/registry/leases/kube-node-lease/sim-0";
 /** The Lease with spec.renewTime moved on by i seconds. */
 const renewed = (i: number) =>
   LEASE.replace("22:00:00.000000Z", `22:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.000000Z`);
-
-/** The page number of each WAL frame, and how many frames end a transaction. */
-function walFrames(path: string): { pages: number[]; commits: number; pageSize: number } {
-  const wal = readFileSync(`${path}-wal`);
-  const pageSize = wal.readUInt32BE(8);
-  const pages: number[] = [];
-  let commits = 0;
-  for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
-    pages.push(wal.readUInt32BE(offset));
-    if (wal.readUInt32BE(offset + 4) !== 0) commits++;
-  }
-  return { pages, commits, pageSize };
-}
-
-/** What each page is, by SQLite's dbstat: "<b-tree>", "<b-tree> overflow", "<b-tree> interior"; else page 1 or a pointer-map/free page. */
-function pageOwners(db: SqliteDatabase): Map<number, string> {
-  const owners = new Map<number, string>([[1, "page 1 (header)"]]);
-  for (const row of db.prepare("SELECT name, pageno, pagetype FROM dbstat").all()) {
-    const kind = row.pagetype === "leaf" ? "" : ` ${row.pagetype}`;
-    if (Number(row.pageno) !== 1) owners.set(Number(row.pageno), `${row.name}${kind}`);
-  }
-  return owners;
-}
 
 interface Budget {
   framesPerCommit: number;
