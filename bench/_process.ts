@@ -24,3 +24,8 @@ export function cpuMilliseconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** Bytes the process has made the kernel write (/proc/<pid>/io write_bytes: pages it dirtied, 4 KiB each). */
+export function writtenBytes(pid: number | "self"): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"))![1]);
+}

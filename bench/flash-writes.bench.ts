@@ -3,14 +3,17 @@
  * block layer, page cache write-back included) while idle with `--simulated-nodes 3` (three node Leases renewed
  * every 10 s and the controllers' leader Lease), extrapolated to an hour; and bytes written per acknowledged
  * create of a 1 KiB ConfigMap (sequential, each answered after its commit). Goals (issue 15): ≤ 5 MB/hour idle,
- * ≤ 4× the object's size per create. Each figure is printed for every storage design given in DESIGNS, measured
- * in the same run on the same machine, the first one being the baseline. Not a test; Linux only.
+ * ≤ 4× the object's size per create. Baselines in the same run: raw bun:sqlite durable commits of one row (an update
+ * of a Lease-sized row at the server's idle commit rate, an insert of the create's size), the least a durable commit
+ * of that row writes; and FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit, e.g. the format-1 storage of
+ * 2ef83ab) runs the server measures on that binary first. Not a test; Linux only.
  * Run: node_modules/.bin/bun bench/flash-writes.bench.ts (after bash compile.sh); FLASH_BENCH_IDLE_S sets the idle
  * window (default 60 s).
  */
-import { readFile } from "node:fs/promises";
 import { startServer, type TestServer } from "../tests/harness.ts";
 import { expectStatus } from "./_load.ts";
+import { writtenBytes } from "./_process.ts";
+import { rawCommitWriteBytes } from "./_raw-sqlite.ts";
 
 const IDLE_SECONDS = Number(process.env.FLASH_BENCH_IDLE_S ?? 60);
 const WARM_UP_MS = 5_000;
@@ -18,13 +21,18 @@ const CREATES = 300;
 const OBJECT_BYTES = 1024;
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
-/** The storage designs compared: a name and the flags that select it. */
-const DESIGNS: [string, string[]][] = [["current design", []]];
+/** The raw baselines' row sizes: a node Lease as stored, and the create's object as stored (metadata added). */
+const LEASE_BYTES = 700;
+const STORED_OBJECT_BYTES = 1300;
+const RAW_COMMITS = 200;
+/** kubun's page size (core/storage/sqlite/schema.ts PAGE_SIZE). */
+const PAGE_SIZE = 1024;
 
-async function writeBytes(pid: number): Promise<number> {
-  const io = await readFile(`/proc/${pid}/io`, "utf8");
-  return Number(/^write_bytes: (\d+)$/m.exec(io)![1]);
-}
+/** The builds compared: a name and the binary (undefined: this build's dist/kubun). */
+const DESIGNS: [string, string | undefined][] = [
+  ...(process.env.FLASH_BENCH_BEFORE ? [["FLASH_BENCH_BEFORE build", process.env.FLASH_BENCH_BEFORE] as [string, string]] : []),
+  ["this build", undefined],
+];
 
 /** A ConfigMap whose JSON body is exactly `size` bytes. */
 function configMapOfSize(name: string, size: number): string {
@@ -43,15 +51,15 @@ async function revision(server: TestServer): Promise<number> {
 /** Bytes and committed writes per hour while idle. */
 async function idlePerHour(server: TestServer): Promise<{ bytes: number; writes: number }> {
   await Bun.sleep(WARM_UP_MS);
-  const [bytesBefore, revisionBefore] = [await writeBytes(server.pid), await revision(server)];
+  const [bytesBefore, revisionBefore] = [writtenBytes(server.pid), await revision(server)];
   await Bun.sleep(IDLE_SECONDS * 1000);
-  const [bytesAfter, revisionAfter] = [await writeBytes(server.pid), await revision(server)];
+  const [bytesAfter, revisionAfter] = [writtenBytes(server.pid), await revision(server)];
   // The revision reads are themselves no writes.
   return { bytes: (bytesAfter - bytesBefore) * (3600 / IDLE_SECONDS), writes: (revisionAfter - revisionBefore) * (3600 / IDLE_SECONDS) };
 }
 
 async function bytesPerCreate(server: TestServer): Promise<number> {
-  const before = await writeBytes(server.pid);
+  const before = writtenBytes(server.pid);
   for (let i = 0; i < CREATES; i++) {
     const response = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
       body: configMapOfSize(`flash-${i}`, OBJECT_BYTES),
@@ -60,12 +68,12 @@ async function bytesPerCreate(server: TestServer): Promise<number> {
     expectStatus(response, 201, "create");
     await response.text();
   }
-  return ((await writeBytes(server.pid)) - before) / CREATES;
+  return ((writtenBytes(server.pid)) - before) / CREATES;
 }
 
 const rows: [string, string][] = [];
-for (const [design, flags] of DESIGNS) {
-  const server = await startServer(["--simulated-nodes=3", ...flags]);
+for (const [design, binary] of DESIGNS) {
+  const server = await startServer(["--simulated-nodes=3"], { binary });
   try {
     const idle = await idlePerHour(server);
     rows.push([`${design}: idle writes with --simulated-nodes 3 (goal ≤ 5 MB/hour)`, `${(idle.bytes / 1e6).toFixed(2)} MB/hour`]);
@@ -73,10 +81,24 @@ for (const [design, flags] of DESIGNS) {
       `${design}: idle commits (Lease renewals) and bytes per commit`,
       `${Math.round(idle.writes).toLocaleString("en-US")}/hour, ${Math.round(idle.bytes / idle.writes).toLocaleString("en-US")} B each`,
     ]);
+    const rawUpdate = await rawCommitWriteBytes(RAW_COMMITS, LEASE_BYTES, { update: true, pageSize: PAGE_SIZE });
+    rows.push([
+      `${design}: baseline, raw one-row durable updates of a ${LEASE_BYTES} B row at that commit rate`,
+      `${((idle.writes * rawUpdate) / 1e6).toFixed(2)} MB/hour (${Math.round(rawUpdate).toLocaleString("en-US")} B each; ratio ${
+        (idle.bytes / (idle.writes * rawUpdate)).toFixed(2)
+      })`,
+    ]);
     const perCreate = await bytesPerCreate(server);
     rows.push([
       `${design}: bytes written per create of a ${OBJECT_BYTES} B object (goal ≤ 4×)`,
       `${Math.round(perCreate).toLocaleString("en-US")} B (${(perCreate / OBJECT_BYTES).toFixed(1)}×)`,
+    ]);
+    const rawInsert = await rawCommitWriteBytes(RAW_COMMITS, STORED_OBJECT_BYTES, { update: false, pageSize: PAGE_SIZE });
+    rows.push([
+      `${design}: baseline, raw one-row durable inserts of ${STORED_OBJECT_BYTES} B`,
+      `${Math.round(rawInsert).toLocaleString("en-US")} B (${(rawInsert / OBJECT_BYTES).toFixed(1)}×; ratio ${
+        (perCreate / rawInsert).toFixed(2)
+      })`,
     ]);
   } finally {
     await server.stop();

@@ -7,12 +7,15 @@
 import { startServer, type TestServer } from "../tests/harness.ts";
 import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
-import { rawInsertRate } from "./_raw-sqlite.ts";
+import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
+import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
 import { servingPathRates } from "./_serving-path.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
 
 const CONCURRENCY = 32;
+/** Issue 16's durable-create figure: 64 clients against the raw single-commit ceiling. */
+const CREATE_CLIENTS = 64;
 const SEQUENTIAL_CREATES = 300;
 const COLLECTION_SIZE = 10_000;
 const GETS = 8_000;
@@ -87,19 +90,23 @@ interface StoreFigures {
   pagedList: number[];
   watch: number[];
   payloadBytes: number;
+  /** SQLite's group commit during the concurrent creates; etcd has no such histogram. */
+  batches?: string;
 }
 
 /** Creates, gets, lists and watch latency against one server: the figures compared between storage backends. */
-async function measureStore(server: TestServer): Promise<StoreFigures> {
+async function measureStore(server: TestServer, options: { groupCommit: boolean }): Promise<StoreFigures> {
   await createNamespace(server, "bench-seq");
   const sequential = await rate(SEQUENTIAL_CREATES, 1, async (i) => void (await (await create(server, "bench-seq", `s-${i}`)).text()));
 
   await createNamespace(server, "bench");
   let payloadBytes = 0;
-  const concurrent = await rate(COLLECTION_SIZE, CONCURRENCY, async (i) => {
+  const batchesBefore = options.groupCommit ? await commitBatchBuckets(server) : undefined;
+  const concurrent = await rate(COLLECTION_SIZE, CREATE_CLIENTS, async (i) => {
     const text = await (await create(server, "bench", `c-${String(i).padStart(5, "0")}`)).text();
     if (i === 0) payloadBytes = text.length;
   });
+  const batches = batchesBefore && describeBatches(batchesBefore, await commitBatchBuckets(server), COLLECTION_SIZE);
 
   const gets = await rate(GETS, CONCURRENCY, async (i) => {
     const response = await server.request(
@@ -119,7 +126,7 @@ async function measureStore(server: TestServer): Promise<StoreFigures> {
   const fullList = await latencies(15, listOf(""));
   const pagedList = await latencies(40, listOf("?limit=500"));
   const watch = await watchLatencies(server);
-  return { sequential, concurrent, gets, fullList, pagedList, watch, payloadBytes };
+  return { sequential, concurrent, gets, fullList, pagedList, watch, payloadBytes, batches };
 }
 
 const p50p95 = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 95))}`;
@@ -129,10 +136,11 @@ async function main(): Promise<void> {
   const rows: [string, string][] = [];
   let sqlite: StoreFigures;
   try {
-    sqlite = await measureStore(server);
+    sqlite = await measureStore(server, { groupCommit: true });
     const { sequential, concurrent, payloadBytes } = sqlite;
     rows.push(["creates/s, sequential (1 client)", perSecond(sequential)]);
-    rows.push([`creates/s, ${CONCURRENCY} concurrent clients`, perSecond(concurrent)]);
+    rows.push([`creates/s, ${CREATE_CLIENTS} concurrent clients`, perSecond(concurrent)]);
+    rows.push([`writes per durable transaction during the ${CREATE_CLIENTS}-client creates (histogram)`, sqlite.batches ?? ""]);
     rows.push([`gets/s, ${CONCURRENCY} concurrent clients`, perSecond(sqlite.gets)]);
     rows.push([`list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`, p50p95(sqlite.fullList)]);
     rows.push(["list with limit=500 (first page), p50 / p95", p50p95(sqlite.pagedList)]);
@@ -141,7 +149,10 @@ async function main(): Promise<void> {
     const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);
     rows.push(["ratio sequential create/s ÷ raw insert/s", (sequential / raw).toFixed(2)]);
-    rows.push([`ratio ${CONCURRENCY}-client create/s ÷ raw insert/s`, (concurrent / raw).toFixed(2)]);
+    rows.push([`ratio ${CREATE_CLIENTS}-client create/s ÷ raw insert/s (goal ≥ 1.5)`, (concurrent / raw).toFixed(2)]);
+    const storageAlone = await storageCreateRate(COLLECTION_SIZE, CREATE_CLIENTS, payloadBytes);
+    rows.push([`kubun's SQLite store alone, ${CREATE_CLIENTS} concurrent writers in the bench process`, perSecond(storageAlone)]);
+    rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
 
     const serving = await servingPathRates(server.dataDir, { durationMs: 3000, concurrency: CONCURRENCY });
     rows.push([`trivial handler, Bun.serve TLS (${CONCURRENCY} clients)`, perSecond(serving.bunServe)]);
@@ -168,18 +179,22 @@ async function etcdRows(sqlite: StoreFigures): Promise<[string, string][]> {
     const server = await startServer(["--etcd-servers", etcd.endpoint]);
     let figures: StoreFigures;
     try {
-      figures = await measureStore(server);
+      figures = await measureStore(server, { groupCommit: false });
     } finally {
       await server.stop();
     }
     const puts = {
       sequential: await rawEtcdPutRate(etcd.endpoint, { count: SEQUENTIAL_CREATES, concurrency: 1, payloadBytes: figures.payloadBytes }),
-      concurrent: await rawEtcdPutRate(etcd.endpoint, { count: RAW_INSERTS, concurrency: CONCURRENCY, payloadBytes: figures.payloadBytes }),
+      concurrent: await rawEtcdPutRate(etcd.endpoint, {
+        count: RAW_INSERTS,
+        concurrency: CREATE_CLIENTS,
+        payloadBytes: figures.payloadBytes,
+      }),
     };
     const beside = (etcdValue: string, sqliteValue: string) => `${etcdValue} (SQLite ${sqliteValue})`;
     return [
       ["etcd: creates/s, sequential (1 client)", beside(perSecond(figures.sequential), perSecond(sqlite.sequential))],
-      [`etcd: creates/s, ${CONCURRENCY} concurrent clients`, beside(perSecond(figures.concurrent), perSecond(sqlite.concurrent))],
+      [`etcd: creates/s, ${CREATE_CLIENTS} concurrent clients`, beside(perSecond(figures.concurrent), perSecond(sqlite.concurrent))],
       [`etcd: gets/s, ${CONCURRENCY} concurrent clients`, beside(perSecond(figures.gets), perSecond(sqlite.gets))],
       [
         `etcd: list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`,
@@ -187,11 +202,11 @@ async function etcdRows(sqlite: StoreFigures): Promise<[string, string][]> {
       ],
       ["etcd: watch event latency, p50 / p95", beside(p50p95(figures.watch), p50p95(sqlite.watch))],
       [
-        `raw etcd puts/s (txn, ${figures.payloadBytes} B), 1 / ${CONCURRENCY} at once`,
+        `raw etcd puts/s (txn, ${figures.payloadBytes} B), 1 / ${CREATE_CLIENTS} at once`,
         `${perSecond(puts.sequential)} / ${perSecond(puts.concurrent)}`,
       ],
       ["ratio etcd sequential create/s ÷ raw put/s", (figures.sequential / puts.sequential).toFixed(2)],
-      [`ratio etcd ${CONCURRENCY}-client create/s ÷ raw put/s`, (figures.concurrent / puts.concurrent).toFixed(2)],
+      [`ratio etcd ${CREATE_CLIENTS}-client create/s ÷ raw put/s`, (figures.concurrent / puts.concurrent).toFixed(2)],
     ];
   } finally {
     await etcd.stop();

@@ -35,6 +35,7 @@ import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { checkEtcdFlags, openStorageBackend } from "./storage-backend.ts";
+import { commitBatchRecorder } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -135,7 +136,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
-  const backend = await openStorageBackend(config, encryption, log);
+  const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
   const broker = new WatchBroker(storage);
   const health = createHealthChecks(storage, config.livezGracePeriodMs);

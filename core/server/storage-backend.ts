@@ -9,7 +9,7 @@ import type { ServerConfig } from "../config/mod.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
 import { openEtcdStorage } from "../storage/etcd/mod.ts";
-import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
+import { openSqliteStorage, scheduleSnapshots, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { makeDatabaseFilesPrivate } from "./data-dir.ts";
 import { storageLayoutFor } from "./storage-layout.ts";
@@ -45,6 +45,7 @@ export async function openStorageBackend(
   config: ServerConfig,
   encryption: EncryptionConfigSource | undefined,
   log: (line: string) => void,
+  sqliteOptions: Pick<SqliteStorageOptions, "onCommit"> = {},
 ): Promise<StorageBackend> {
   if (config.etcdServers.length > 0) {
     const storage = await openEtcdStorage({
@@ -60,7 +61,7 @@ export async function openStorageBackend(
     return { storage, stop: () => {} };
   }
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
-  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync });
+  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync, ...sqliteOptions });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
   const snapshots = scheduleSnapshots(databasePath, {

@@ -18,7 +18,9 @@ export function readStoredRevisions(statements: Statements): Revisions {
 /**
  * Events with afterRevision < revision <= throughRevision, oldest first, at most ROWS_PER_READ
  * (call again from the last one for more). `onLost(from, to)` is told when revisions that should
- * be there were already compacted away by another process.
+ * be there were already compacted by another process; reading resumes after them. Every revision
+ * above the compacted one has exactly one history row; at or below it, compaction keeps only each
+ * key's newest row, which is no event to dispatch again.
  */
 export function readCommittedEvents(
   statements: Statements,
@@ -26,9 +28,8 @@ export function readCommittedEvents(
   throughRevision: number,
   onLost: (from: number, to: number) => void,
 ): StorageEvent[] {
-  const events = statements.historyBetween.all(afterRevision, throughRevision, ROWS_PER_READ).map(historyRowToEvent);
-  // Every revision has exactly one history row, so a missing first row means compaction removed it.
-  const firstFound = events[0]?.revision ?? throughRevision + 1;
-  if (firstFound > afterRevision + 1) onLost(afterRevision + 1, firstFound - 1);
-  return events;
+  const compacted = Math.min(readStoredRevisions(statements).compacted, throughRevision);
+  if (afterRevision < compacted) onLost(afterRevision + 1, compacted);
+  const after = Math.max(afterRevision, compacted);
+  return statements.historyBetween.all(after, throughRevision, ROWS_PER_READ).map(historyRowToEvent);
 }

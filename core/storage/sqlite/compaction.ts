@@ -1,22 +1,35 @@
 /**
- * Deletes compacted history in bounded chunks, yielding to the event loop between them so a large
- * backlog never stalls requests, then returns freed pages to the OS and truncates the WAL.
+ * Deletes the history rows compaction makes unreadable, in bounded chunks, yielding to the event loop between them
+ * so a large backlog never stalls requests. Free pages go back to the OS (incremental vacuum, WAL truncated) only
+ * when a good share of the file is free: in steady state compaction frees about as many pages as new history needs
+ * before the next round, and returning them would only move pages around and grow the file again: writes for
+ * nothing.
  */
 import { setImmediate } from "node:timers";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import type { Statements } from "./statements.ts";
 
 const REVISIONS_PER_CHUNK = 5000;
+/** Give pages back when at least this share of the file, and at least MIN_FREE_PAGES, is free. */
+const FREE_SHARE_TO_VACUUM = 0.25;
+const MIN_FREE_PAGES = 1024;
 
 export async function purgeHistoryThrough(db: SqliteDatabase, statements: Statements, revision: number): Promise<void> {
-  for (;;) {
-    const oldest = statements.oldestHistoryRevision.get()?.rev;
-    if (oldest === null || oldest === undefined || Number(oldest) > revision) break;
-    const through = Math.min(revision, Number(oldest) + REVISIONS_PER_CHUNK - 1);
-    db.transaction(() => statements.deleteHistoryThrough.run(through));
-    if (through === revision) break;
-    await new Promise((resolve) => setImmediate(resolve));
+  let purged = Number(statements.purgedRevision.get()!.purged_rev);
+  while (purged < revision) {
+    const through = Math.min(revision, purged + REVISIONS_PER_CHUNK);
+    const after = purged;
+    db.transaction(() => {
+      statements.deleteSuperseded.run(after, through);
+      statements.savePurgedRevision.run(through);
+    });
+    purged = through;
+    if (purged < revision) await new Promise((resolve) => setImmediate(resolve));
   }
-  db.exec("PRAGMA incremental_vacuum");
-  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const pages = statements.freePages.get()!;
+  const free = Number(pages.free);
+  if (free >= MIN_FREE_PAGES && free >= Number(pages.total) * FREE_SHARE_TO_VACUUM) {
+    db.exec("PRAGMA incremental_vacuum");
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
 }

@@ -16,7 +16,10 @@ export function rowToKeyValue(row: SqliteRow): KeyValue {
   };
 }
 
-/** A `history` row. DELETE rows keep no value of their own: the event carries the last one. */
+/**
+ * A `history` row joined with its predecessor's value as `prev_value` (statements.ts EVENT_COLUMNS). DELETE rows
+ * keep no value of their own: the event carries the last one.
+ */
 export function historyRowToEvent(row: SqliteRow): StorageEvent {
   const type = EVENT_TYPES[Number(row.type)]!;
   const revision = Number(row.rev);
@@ -24,12 +27,8 @@ export function historyRowToEvent(row: SqliteRow): StorageEvent {
   if (type === "ADDED") {
     return { type, revision, kv: { key, value: String(row.value), createRevision: revision, modRevision: revision } };
   }
-  const prev: KeyValue = {
-    key,
-    value: String(row.prev_value),
-    createRevision: Number(row.prev_create_rev),
-    modRevision: Number(row.prev_mod_rev),
-  };
+  const createRevision = Number(row.create_rev);
+  const prev: KeyValue = { key, value: String(row.prev_value), createRevision, modRevision: Number(row.prev_rev) };
   const value = type === "DELETED" ? prev.value : String(row.value);
-  return { type, revision, kv: { key, value, createRevision: prev.createRevision, modRevision: revision }, prev };
+  return { type, revision, kv: { key, value, createRevision, modRevision: revision }, prev };
 }

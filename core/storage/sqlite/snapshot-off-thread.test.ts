@@ -16,6 +16,7 @@ test("a scheduled snapshot's VACUUM INTO runs off the event loop: the loop keeps
   const holder = openSqliteDatabase(dbPath);
   holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
   holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
+  holder.exec("CREATE TABLE history (rev INTEGER PRIMARY KEY)");
   holder.exec("INSERT INTO meta VALUES (1, 1, 0); INSERT INTO kv VALUES ('/core/configmaps/default/a', '{}')");
   holder.exec("BEGIN EXCLUSIVE");
   let finished = false;

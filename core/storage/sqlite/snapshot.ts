@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
+import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
 
 export interface SnapshotStatus {
   /** The store's revision when the snapshot was taken. */
@@ -46,7 +47,7 @@ export function saveSnapshot(dbPath: string, file: string): SnapshotStatus {
 export function snapshotStatus(file: string): SnapshotStatus {
   if (!existsSync(file)) throw new Error(`no snapshot at ${file}`);
   const { revision, keys } = withDatabase(file, (db) => ({
-    revision: Number(db.prepare("SELECT current_rev FROM meta WHERE id = 1").get()?.current_rev),
+    revision: Number(db.prepare(STORED_REVISIONS_SQL).get()?.current_rev),
     keys: Number(db.prepare("SELECT count(*) AS n FROM kv").get()?.n),
   }));
   return { revision, keys, size: statSync(file).size, hash: createHash("sha256").update(readFileSync(file)).digest("hex") };
@@ -58,10 +59,14 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
   if (existsSync(dbPath)) throw new Error(`${dbPath} already exists; restore into a new data directory`);
   writeFileSync(dbPath, readFileSync(file), { mode: 0o600, flag: "wx" });
   const revision = status.revision + bump;
-  withDatabase(dbPath, (db) =>
+  withDatabase(dbPath, (db) => {
+    // A snapshot an older kubun took is in its storage format.
+    ensureFormat(db);
     db.transaction(() => {
-      db.prepare("UPDATE meta SET current_rev = ?, compacted_rev = ? WHERE id = 1").run(revision, revision);
-      db.exec("DELETE FROM history");
-    }));
+      db.prepare("UPDATE meta SET current_rev = ?1, compacted_rev = ?1, purged_rev = ?1 WHERE id = 1").run(revision);
+      // Everything is compacted: only the live keys' values stay.
+      db.exec("DELETE FROM history WHERE rev NOT IN (SELECT mod_rev FROM kv)");
+    });
+  });
   return { ...status, revision };
 }

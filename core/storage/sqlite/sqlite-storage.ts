@@ -2,7 +2,7 @@
  * The SQLite implementation of the storage contract, on any driver that fits SqliteDatabase.
  *
  * Several processes may share one database file. Each write transaction takes the write lock
- * (BEGIN IMMEDIATE) and reads the current revision from the meta row inside it, so revisions stay
+ * (BEGIN IMMEDIATE) and reads the current revision (history's newest row) inside it, so revisions stay
  * unique and contiguous across processes. Subscribers get every committed event exactly once in
  * revision order, other processes' included: a "dispatched revision" cursor is advanced by this
  * process's own commits and by reading other processes' commits from history, which happens when
@@ -42,6 +42,8 @@ export interface SqliteStorageOptions {
   onSubscriberError?: (error: unknown) => void;
   /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
   foreignCommitPollMs?: number;
+  /** Told the number of write ops of each committed transaction (commit-metrics.ts). */
+  onCommit?: (writes: number) => void;
 }
 
 export interface SqliteStorageStats {
@@ -59,6 +61,7 @@ export class SqliteStorage implements Storage {
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onSubscriberError: (error: unknown) => void;
+  readonly #onCommit: (writes: number) => void;
   readonly #foreignCommits: DataVersionPoller;
   /** Every event at or below this revision has been handed to the subscribers. */
   #dispatchedRevision: number;
@@ -73,6 +76,7 @@ export class SqliteStorage implements Storage {
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onSubscriberError = options.onSubscriberError ??
       ((error) => log.error("a storage subscriber threw", error));
+    this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
     this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
       intervalMs: options.foreignCommitPollMs ?? 50,
@@ -182,13 +186,14 @@ export class SqliteStorage implements Storage {
       // Holding the write lock, the stored revision is the latest any process committed.
       const stored = readStoredRevisions(this.#statements);
       const foreign = this.#readForeignEvents(stored.current);
-      const batch = applyWriteBatch(this.#statements, ops, stored.current, Date.now());
+      const batch = applyWriteBatch(this.#statements, ops, stored.current);
       return { batch, foreign, compacted: stored.compacted };
     });
     this.#revisions.current = batch.revision;
     this.#revisions.compacted = Math.max(this.#revisions.compacted, compacted);
     this.#stats.transactions += 1;
     this.#stats.writes += batch.events.length;
+    this.#onCommit(ops.length);
     this.#publish(foreign);
     this.#publish(batch.events);
     this.#dispatchedRevision = batch.revision;

@@ -17,7 +17,8 @@ export interface BatchResult {
   revision: number;
 }
 
-export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRevision: number, timeMs: number): BatchResult {
+/** Each successful op writes one `kv` row and appends one `history` row; the revision is history's newest row. */
+export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRevision: number): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
   const outcomes = ops.map((op): WriteOutcome => {
@@ -27,11 +28,10 @@ export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRev
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
     const event = eventFor(op, current, revision);
-    persist(statements, event, timeMs);
+    persist(statements, event);
     events.push(event);
     return { ok: true, value: event.kv };
   });
-  if (revision !== startRevision) statements.saveCurrentRevision.run(revision);
   return { outcomes, events, revision };
 }
 
@@ -60,19 +60,11 @@ function eventFor(op: WriteOp, prev: KeyValue | undefined, revision: number): St
   return { type: op.op === "update" ? "MODIFIED" : "DELETED", revision, kv, prev: before };
 }
 
-function persist(statements: Statements, event: StorageEvent, timeMs: number): void {
+function persist(statements: Statements, event: StorageEvent): void {
   const { kv, prev, type, revision } = event;
-  if (type === "ADDED") statements.insertKv.run(kv.key, kv.value, kv.createRevision, revision);
-  else if (type === "MODIFIED") statements.updateKv.run(kv.value, revision, kv.key);
+  if (type === "ADDED") statements.insertKv.run(kv.key, revision, revision);
+  else if (type === "MODIFIED") statements.updateKv.run(revision, kv.key);
   else statements.deleteKv.run(kv.key);
-  statements.insertHistory.run(
-    revision,
-    kv.key,
-    EVENT_TYPE_CODES[type],
-    type === "DELETED" ? null : kv.value,
-    prev?.value ?? null,
-    prev?.createRevision ?? null,
-    prev?.modRevision ?? null,
-    timeMs,
-  );
+  const value = type === "DELETED" ? null : kv.value;
+  statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, value);
 }
