@@ -77,7 +77,7 @@ async function serviceAccountToken(server: TestServer): Promise<string> {
 }
 
 /** `objectPath` is a GET path that answers 200 on `server`. */
-export async function requestPathRates(
+async function requestPathRates(
   server: TestServer,
   objectPath: string,
   options: { durationMs: number; connections: number },
@@ -96,4 +96,30 @@ export async function requestPathRates(
     getClientCertificate: await measure(server.pid, { ...admin, path: objectPath }),
     getServiceAccountToken: await measure(server.pid, { ...base, port, token, path: objectPath }),
   };
+}
+
+function perSecond(value: number): string {
+  return `${Math.round(value).toLocaleString("en-US")}/s`;
+}
+
+/** The figures as benchmark rows: each rate and CPU cost beside the node:tls → node:http hello's of the same run. */
+export async function requestPathRows(
+  server: TestServer,
+  objectPath: string,
+  options: { durationMs: number; connections: number },
+): Promise<[string, string][]> {
+  const figures = await requestPathRates(server, objectPath, options);
+  const hello = figures.helloNodeTlsHttp;
+  const against = (figure: Figure) =>
+    `${perSecond(figure.perSecond)} (${(figure.perSecond / hello.perSecond).toFixed(2)} × hello); ${
+      Math.round(figure.cpuMicroseconds)
+    } µs server CPU per request`;
+  const over = `${options.connections} kept-alive TLS connections`;
+  return [
+    [`hello ceiling: node:tls → node:http, trivial handler, ${over}`, against(hello)],
+    [`kubun listener, trivial handler, ${over}`, against(figures.helloKubunListener)],
+    [`GET /healthz (admin client certificate), ${over}`, against(figures.healthz)],
+    [`GET one ConfigMap, admin client certificate, ${over}`, against(figures.getClientCertificate)],
+    [`GET one ConfigMap, service account token, ${over}`, against(figures.getServiceAccountToken)],
+  ];
 }

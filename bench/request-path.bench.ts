@@ -6,10 +6,7 @@
  */
 import { startServer } from "../tests/harness.ts";
 import { expectStatus } from "./_load.ts";
-import { type Figure, requestPathRates } from "./_request-path.ts";
-
-const CONNECTIONS = 32;
-const DURATION_MS = 3000;
+import { requestPathRows } from "./_request-path.ts";
 
 const server = await startServer();
 try {
@@ -18,26 +15,10 @@ try {
     headers: { "Content-Type": "application/json" },
   });
   expectStatus(seed, 201, "seed");
-  const figures = await requestPathRates(server, "/api/v1/namespaces/default/configmaps/bench", {
-    durationMs: DURATION_MS,
-    connections: CONNECTIONS,
-  });
-  const ceiling = figures.helloNodeTlsHttp;
-  const row = (measure: string, { perSecond, cpuMicroseconds }: Figure) =>
-    console.log(
-      `| ${measure} | ${Math.round(perSecond).toLocaleString("en-US")}/s | ${(perSecond / ceiling.perSecond).toFixed(2)} | ${
-        Math.round(cpuMicroseconds)
-      } µs | ${(ceiling.cpuMicroseconds / cpuMicroseconds).toFixed(2)} |`,
-    );
-  console.log(
-    `| ${CONNECTIONS} kept-alive TLS connections (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | Result | ÷ hello | server CPU per request | hello CPU ÷ this |`,
-  );
-  console.log("|---|---|---|---|---|");
-  row("hello ceiling: node:tls → node:http, trivial handler", ceiling);
-  row("kubun listener, trivial handler", figures.helloKubunListener);
-  row("GET /healthz (admin client certificate)", figures.healthz);
-  row("GET one ConfigMap, admin client certificate", figures.getClientCertificate);
-  row("GET one ConfigMap, service account token", figures.getServiceAccountToken);
+  const rows = await requestPathRows(server, "/api/v1/namespaces/default/configmaps/bench", { durationMs: 3000, connections: 32 });
+  console.log(`| Measure (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | Result |`);
+  console.log("|---|---|");
+  for (const [measure, result] of rows) console.log(`| ${measure} | ${result} |`);
 } finally {
   await server.stop();
 }

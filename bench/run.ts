@@ -7,7 +7,7 @@ import { startServer, type TestServer } from "../tests/harness.ts";
 import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { rawInsertRate } from "./_raw-sqlite.ts";
-import { servingPathRates } from "./_serving-path.ts";
+import { requestPathRows } from "./_request-path.ts";
 
 const CONCURRENCY = 32;
 const SEQUENTIAL_CREATES = 300;
@@ -127,10 +127,10 @@ async function main(): Promise<void> {
     rows.push(["ratio sequential create/s ÷ raw insert/s", (sequential / raw).toFixed(2)]);
     rows.push([`ratio ${CONCURRENCY}-client create/s ÷ raw insert/s`, (concurrent / raw).toFixed(2)]);
 
-    const serving = await servingPathRates(server.dataDir, { durationMs: 3000, concurrency: CONCURRENCY });
-    rows.push([`trivial handler, Bun.serve TLS (${CONCURRENCY} clients)`, perSecond(serving.bunServe)]);
-    rows.push([`trivial handler, kubun listener (node:tls + node:http, ${CONCURRENCY} clients)`, perSecond(serving.kubunListener)]);
-    rows.push(["ratio kubun listener ÷ Bun.serve", (serving.kubunListener / serving.bunServe).toFixed(2)]);
+    // Out of process, over kept-alive connections: the fetch clients above open a connection per request.
+    rows.push(
+      ...(await requestPathRows(server, "/api/v1/namespaces/bench/configmaps/c-00000", { durationMs: 3000, connections: CONCURRENCY })),
+    );
   } finally {
     await server.stop();
   }

@@ -36,6 +36,21 @@ const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
 const HTTP1_ONLY_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 const COLON = 58;
+/** Responses whose end this adapter has written. */
+const ended = new WeakSet<NodeResponse>();
+
+function endResponse(outgoing: NodeResponse, chunk?: Uint8Array): void {
+  ended.add(outgoing);
+  outgoing.end(chunk);
+}
+
+/**
+ * Whether a closed response closed before its answer was out: the client went away. Bun reports an HTTP/2 stream the
+ * client reset as finished, so what counts is whether the end was written here at all.
+ */
+function closedEarly(outgoing: NodeResponse): boolean {
+  return !ended.has(outgoing) || !outgoing.writableFinished;
+}
 const NOT_READY = Symbol("not ready");
 
 function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
@@ -96,7 +111,7 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
 export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Request {
   const aborter = new AbortController();
   outgoing.once("close", () => {
-    if (!outgoing.writableFinished) aborter.abort(new Error("the client closed the connection"));
+    if (closedEarly(outgoing)) aborter.abort(new Error("the client closed the connection"));
   });
   const method = incoming.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
@@ -135,17 +150,27 @@ function drained(outgoing: NodeResponse): Promise<void> {
   });
 }
 
-/** Writes the Response; resolves when its body has been handed to the socket (or the client went away). */
-export async function writeResponse(response: Response, outgoing: NodeResponse, http2: boolean): Promise<void> {
+/**
+ * Writes the Response; resolves when its body has been handed to the socket (or the client went away). `corked` is
+ * an HTTP/1.1 connection's socket, whose writes of one complete answer are gathered into one.
+ */
+export async function writeResponse(
+  response: Response,
+  outgoing: NodeResponse,
+  http2: boolean,
+  corked?: { cork(): void; uncork(): void },
+): Promise<void> {
   const headers = responseHeaders(response.headers, http2);
   if (!response.body) {
+    corked?.cork();
     outgoing.writeHead(response.status, headers);
-    outgoing.end();
+    endResponse(outgoing);
+    corked?.uncork();
     return;
   }
   const reader = response.body.getReader();
   outgoing.once("close", () => {
-    if (!outgoing.writableFinished) reader.cancel().catch(() => {});
+    if (closedEarly(outgoing)) reader.cancel().catch(() => {});
   });
   // What the body already holds is taken without waiting, so a complete answer leaves in one write.
   const ready: Uint8Array[] = [];
@@ -154,8 +179,11 @@ export async function writeResponse(response: Response, outgoing: NodeResponse, 
     if (result.done) {
       const body = ready.length === 1 ? ready[0]! : Buffer.concat(ready);
       headers["content-length"] ??= body.byteLength;
+      // Bun's node:http writes the head and the body separately; corked, they leave as one TLS record and one send.
+      corked?.cork();
       outgoing.writeHead(response.status, headers);
-      outgoing.end(body);
+      endResponse(outgoing, body);
+      corked?.uncork();
       return;
     }
     ready.push(result.value);
@@ -168,5 +196,5 @@ export async function writeResponse(response: Response, outgoing: NodeResponse, 
   for (let result = await next; !result.done && !outgoing.destroyed; result = await reader.read()) {
     if (!outgoing.write(result.value)) await drained(outgoing);
   }
-  if (!outgoing.destroyed) outgoing.end();
+  if (!outgoing.destroyed) endResponse(outgoing);
 }

@@ -133,3 +133,27 @@ test("a Host header that Go's httpguts.ValidHostHeader refuses is answered 400 w
   expect(text).toContain("400 Bad Request: malformed Host header");
   expect(reached).toBe(false);
 });
+
+test.skipIf(IS_DENO)("an HTTP/2 stream the client resets aborts its request and cancels its response stream (an ended watch)", async () => {
+  let aborted!: () => void;
+  const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+  let cancelled!: () => void;
+  const cancelSeen = new Promise<void>((resolve) => (cancelled = resolve));
+  handler = async (request) => {
+    request.signal.addEventListener("abort", () => aborted());
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode("first\n")),
+      cancel: () => cancelled(),
+    });
+    return new Response(body);
+  };
+  const h2 = session();
+  try {
+    const stream = h2.request({ ":path": "/watch" });
+    await new Promise((resolve) => stream.once("data", resolve));
+    stream.close(8); // NGHTTP2_CANCEL, as Go's transport resets a stream whose context ended
+    await Promise.all([abortSeen, cancelSeen]);
+  } finally {
+    h2.close();
+  }
+});

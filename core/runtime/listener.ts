@@ -149,7 +149,7 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
   };
   try {
     const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
-    await writeResponse(response, outgoing, http2);
+    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
   } catch (error) {
     // The handler answers its own failures; this is a body stream that broke after its head was sent.
     log.error("response failed", error);
