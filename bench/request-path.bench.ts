@@ -5,6 +5,7 @@
  * Run: node_modules/.bin/bun bench/request-path.bench.ts (after bash compile.sh).
  */
 import { startServer } from "../tests/harness.ts";
+import { appChainCpuMicroseconds } from "./_app-chain.ts";
 import { expectStatus } from "./_load.ts";
 import { requestPathRows } from "./_request-path.ts";
 
@@ -21,4 +22,8 @@ try {
   for (const [measure, result] of rows) console.log(`| ${measure} | ${result} |`);
 } finally {
   await server.stop();
+}
+const chain = await appChainCpuMicroseconds(["/healthz", "/api/v1/namespaces/default/configmaps/bench"]);
+for (const [path, microseconds] of chain) {
+  console.log(`| request chain alone, in-process (no TLS, no sockets), GET ${path} | ${Math.round(microseconds)} µs CPU per request |`);
 }
