@@ -33,6 +33,8 @@ export class BadRequestTarget extends Error {}
  * so a Host cannot change the path of the URL built from it.
  */
 const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+/** The URL's host for a request that named none (Go leaves Request.Host empty; a URL needs one). */
+const HOST_WHEN_NONE = "localhost";
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
 const HTTP1_ONLY_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 const COLON = 58;
@@ -61,7 +63,12 @@ function requestUrl(incoming: NodeRequest): string {
   const target = incoming.url ?? "";
   if (target.startsWith("/")) {
     const host = isHttp2(incoming) ? incoming.authority : incoming.headers.host;
-    if (!host || !VALID_HOST.test(host)) throw new BadRequestTarget("malformed Host header");
+    // Go's readRequest: HTTP/1.1 requires a Host; HTTP/1.0 may go without, and an empty one is valid.
+    if (host === undefined && !isHttp2(incoming) && incoming.httpVersion !== "1.0") {
+      throw new BadRequestTarget("missing required Host header");
+    }
+    if (!host) return `https://${HOST_WHEN_NONE}${target}`;
+    if (!VALID_HOST.test(host)) throw new BadRequestTarget("malformed Host header");
     return `https://${host}${target}`;
   }
   // The absolute form (a proxy's request line); HTTP/2 has only the origin form in :path.
