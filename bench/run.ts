@@ -9,7 +9,7 @@ import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
-import { servingPathRates } from "./_serving-path.ts";
+import { requestPathRows } from "./_request-path.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
 
@@ -154,10 +154,10 @@ async function main(): Promise<void> {
     rows.push([`kubun's SQLite store alone, ${CREATE_CLIENTS} concurrent writers in the bench process`, perSecond(storageAlone)]);
     rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
 
-    const serving = await servingPathRates(server.dataDir, { durationMs: 3000, concurrency: CONCURRENCY });
-    rows.push([`trivial handler, Bun.serve TLS (${CONCURRENCY} clients)`, perSecond(serving.bunServe)]);
-    rows.push([`trivial handler, kubun listener (node:tls + node:http, ${CONCURRENCY} clients)`, perSecond(serving.kubunListener)]);
-    rows.push(["ratio kubun listener ÷ Bun.serve", (serving.kubunListener / serving.bunServe).toFixed(2)]);
+    // Out of process, over kept-alive connections: the fetch clients above open a connection per request.
+    rows.push(
+      ...(await requestPathRows(server, "/api/v1/namespaces/bench/configmaps/c-00000", { durationMs: 3000, connections: CONCURRENCY })),
+    );
   } finally {
     await server.stop();
   }

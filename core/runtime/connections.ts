@@ -7,7 +7,7 @@
  * is cut, and a kept-alive connection with no request is closed after the idle timeout. A connection whose
  * request is being served (a watch may run for many minutes) has no deadline.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NodeRequest, NodeResponse } from "./fetch-adapter.ts";
 import type { Socket } from "node:net";
 
 export interface ConnectionTimeouts {
@@ -56,7 +56,7 @@ export class ConnectionTracker {
   }
 
   /** A request head arrived: its body (if any) is read under the stall deadline, then it is served without one. */
-  trackRequest(socket: Socket, request: IncomingMessage, response: ServerResponse): void {
+  trackRequest(socket: Socket, request: NodeRequest, response: NodeResponse): void {
     const connection = this.#connections.get(socket);
     if (connection === undefined) return;
     connection.running++;

@@ -1,10 +1,11 @@
 /**
  * The HTTPS listener. `Bun.serve` and `Deno.serve` cannot show the handler the client certificate, so TLS is
- * terminated by node's servers (see secureHttpServer) whose requests become fetch `Request`s (via
- * @hono/node-server) together with the peer certificate.
+ * terminated by node's servers (see secureHttpServer); each request becomes a fetch `Request` (fetch-adapter.ts)
+ * handed over with what its connection knows (the peer certificate, read and verified once per connection).
  */
 import { Buffer } from "node:buffer";
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -14,9 +15,9 @@ import {
   type TlsOptions,
   type TLSSocket,
 } from "node:tls";
-import { getRequestListener } from "@hono/node-server";
 import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
+import { BadRequestTarget, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { logger } from "../log/mod.ts";
 
@@ -72,24 +73,9 @@ export interface HttpsListener {
 }
 
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
-  const requestListener = getRequestListener(
-    (request, env) => {
-      const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
-      const outgoing = ("outgoing" in env ? env.outgoing : undefined) as ServerResponse | undefined;
-      return handler(request, {
-        ...connectionInfo(incoming, fromClientCA),
-        requestTarget: incoming?.url,
-        onResponseDone: outgoing && ((callback) => {
-          if (outgoing.destroyed || outgoing.writableFinished) callback();
-          else outgoing.once("close", callback);
-        }),
-      });
-    },
-    { overrideGlobalObjects: false },
-  );
   const fromClientCA = chainVerifier(options.clientCA);
   const timeouts = options.timeouts ?? KUBE_CONNECTION_TIMEOUTS;
-  const { tlsServer, httpServer } = secureHttpServer({
+  const { tlsServer, servers } = secureHttpServer({
     handshakeTimeout: timeouts.readHeaderTimeoutMs,
     key: options.key,
     cert: options.cert,
@@ -97,7 +83,6 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     requestCert: true,
     // Requests without a verified certificate still reach authentication (tokens, anonymous).
     rejectUnauthorized: false,
-    ALPNProtocols: ["http/1.1"],
   });
   const connections = new ConnectionTracker(timeouts);
   tlsServer.maxConnections = options.maxConnections ?? maxConnectionsFor(openFileLimit());
@@ -109,17 +94,22 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   });
   tlsServer.on("secureConnection", (socket: TLSSocket) => {
     connections.add(socket);
+    (socket as ConnectedSocket)[CONNECTION] = { socket };
     socket.on("error", () => socket.destroy());
   });
-  // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
-  httpServer.keepAliveTimeout = timeouts.idleTimeoutMs;
-  httpServer.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    connections.trackRequest(request.socket, request, response);
-    requestListener(request, response);
-  });
+  const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
+    const connection = connectionOf(incoming);
+    if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
+    void answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
+  };
+  for (const server of servers) {
+    // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
+    if ("keepAliveTimeout" in server) server.keepAliveTimeout = timeouts.idleTimeoutMs;
+    server.on("request", serve);
+  }
   // A failed handshake (garbage bytes, unknown CA on the client side, a handshake timeout) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
-  httpServer.on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
+  servers[0].on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
 
   await new Promise<void>((resolve, reject) => {
     tlsServer.once("error", reject);
@@ -133,26 +123,75 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     close: async () => {
       const closed = new Promise<void>((resolve) => tlsServer.close(() => resolve()));
       await connections.drain(options.shutdownGraceMs ?? 5000);
-      if (httpServer !== tlsServer) httpServer.close();
+      for (const server of servers) if (server !== tlsServer) server.close();
       await closed;
     },
   };
 }
 
+/** Serves one request; a response that cannot be written out ends its stream or connection. */
+async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): Promise<void> {
+  const http2 = incoming.httpVersionMajor === 2;
+  let request: Request;
+  try {
+    request = toRequest(incoming, outgoing);
+  } catch (error) {
+    if (!(error instanceof BadRequestTarget)) throw error;
+    // Go's conn.serve answers a request it cannot route as plain text and closes the connection.
+    const text = `400 Bad Request: ${error.message}`;
+    outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8", ...(http2 ? {} : { connection: "close" }) });
+    outgoing.end(text);
+    return;
+  }
+  const onResponseDone = (callback: () => void) => {
+    if (outgoing.destroyed || outgoing.writableFinished) callback();
+    else outgoing.once("close", callback);
+  };
+  try {
+    const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
+  } catch (error) {
+    // The handler answers its own failures; this is a body stream that broke after its head was sent.
+    log.error("response failed", error);
+    outgoing.destroy();
+  }
+}
+
+/** ALPN protocols offered: HTTP/2 first as Go's net/http (http2.ConfigureServer) offers them, then HTTP/1.1. */
+const ALPN_H2_FIRST = ["h2", "http/1.1"];
+
+/**
+ * HTTP/2 settings of kube's secure server (secure_serving.go, Serve): 250 concurrent streams (its default when
+ * --http2-max-streams-per-connection is 0) and 256 KiB per-stream upload buffer and frame size
+ * (resourceBody99Percentile).
+ */
+const HTTP2_SETTINGS = {
+  maxConcurrentStreams: 250,
+  initialWindowSize: 256 * 1024,
+  maxFrameSize: 256 * 1024,
+  maxHeaderListSize: MAX_HEADER_BYTES,
+};
+
 /**
  * Under Bun a node:https server does not show requests the client certificate, so a node:tls server hands each
- * secure socket to a node:http server. Under Deno that hand-off closes kept-alive connections after the first
- * response, and node:https shows the certificate, so one node:https server does both.
+ * secure socket to a node:http server, or to a node:http2 server when the client chose h2 by ALPN. Under Deno that
+ * hand-off closes kept-alive connections after the first response, and node:https shows the certificate, so one
+ * node:https server does both, over HTTP/1.1 only: Deno's node:http2 server reports a client certificate that
+ * chains to the CA as not authorized (Deno 2.9.6).
  */
-function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; httpServer: HttpServer | HttpsServer } {
+function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; servers: [HttpServer | HttpsServer, ...Http2Server[]] } {
   if ("Deno" in globalThis) {
-    const server = createHttpsServer({ ...tlsOptions, maxHeaderSize: MAX_HEADER_BYTES });
-    return { tlsServer: server, httpServer: server };
+    const server = createHttpsServer({ ...tlsOptions, ALPNProtocols: ["http/1.1"], maxHeaderSize: MAX_HEADER_BYTES });
+    return { tlsServer: server, servers: [server] };
   }
-  const tlsServer = createTlsServer(tlsOptions);
+  const tlsServer = createTlsServer({ ...tlsOptions, ALPNProtocols: ALPN_H2_FIRST });
   const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
-  tlsServer.on("secureConnection", (socket: TLSSocket) => httpServer.emit("connection", socket));
-  return { tlsServer, httpServer };
+  const http2Server = createHttp2Server({ settings: HTTP2_SETTINGS, maxSessionMemory: 64 });
+  tlsServer.on(
+    "secureConnection",
+    (socket: TLSSocket) => (socket.alpnProtocol === "h2" ? http2Server : httpServer).emit("connection", socket),
+  );
+  return { tlsServer, servers: [httpServer, http2Server] };
 }
 
 /**
@@ -168,18 +207,24 @@ function answerUnreadableRequest(error: Error & { code?: string }, socket: Socke
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
 }
 
-/** The peer certificate cannot change during a TLS connection, so it is read and verified once per socket. */
-const connectionInfoBySocket = new WeakMap<TLSSocket, ConnectionInfo>();
+/** Where a connection keeps what is known of it; HTTP/2 requests reach their TLS socket through a proxy of it. */
+const CONNECTION = Symbol("connection");
 
-function connectionInfo(incoming: IncomingMessage | undefined, fromClientCA: ChainVerifier): ConnectionInfo {
-  const socket = incoming?.socket as TLSSocket | undefined;
-  if (!socket) return {};
-  let info = connectionInfoBySocket.get(socket);
-  if (!info) {
-    info = { ...readConnectionInfo(socket, fromClientCA), remoteAddress: socket.remoteAddress };
-    connectionInfoBySocket.set(socket, info);
-  }
-  return info;
+interface Connection {
+  socket: TLSSocket;
+  /** The peer certificate cannot change during a TLS connection, so it is read and verified once. */
+  info?: ConnectionInfo;
+}
+
+type ConnectedSocket = TLSSocket & { [CONNECTION]?: Connection };
+
+function connectionOf(incoming: NodeRequest): Connection | undefined {
+  return (incoming.socket as ConnectedSocket | undefined)?.[CONNECTION];
+}
+
+function connectionInfo(connection: Connection, fromClientCA: ChainVerifier): ConnectionInfo {
+  connection.info ??= { ...readConnectionInfo(connection.socket, fromClientCA), remoteAddress: connection.socket.remoteAddress };
+  return connection.info;
 }
 
 function readConnectionInfo(socket: TLSSocket, fromClientCA: ChainVerifier): ConnectionInfo {

@@ -182,7 +182,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     };
     c.set("auditRequest", auditRequest);
     await next();
-    c.res = withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID);
+    setAnswer(c, withHeader(c.res, AUDIT_ID_HEADER, auditRequest.auditID));
   });
 
   // WithLogging, inside WithAuditInit so each line names the request's audit ID.
@@ -204,10 +204,13 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
   app.use("*", async (c, next) => {
-    c.res = await deps.inFlight.serve(c.req.raw, c.get("url").pathname, c.get("info"), async () => {
-      await next();
-      return c.res;
-    });
+    setAnswer(
+      c,
+      await deps.inFlight.serve(c.req.raw, c.get("url").pathname, c.get("info"), async () => {
+        await next();
+        return c.res;
+      }),
+    );
   });
 
   // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
@@ -215,10 +218,13 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.use("*", async (c, next) => {
     const deadlineMs = requestDeadlineMs(c.get("info"), c.get("url").searchParams, deps.options.requestTimeoutMs);
     if (deadlineMs === undefined) return await next();
-    c.res = await withinDeadline(deadlineMs, async () => {
-      await next();
-      return c.res;
-    });
+    setAnswer(
+      c,
+      await withinDeadline(deadlineMs, async () => {
+        await next();
+        return c.res;
+      }),
+    );
   });
 
   app.use(
@@ -234,7 +240,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const warnings: string[] = [];
     c.set("authenticationWarnings", warnings);
     await next();
-    if (warnings.length > 0) c.res = withWarnings(c.res, warnings);
+    if (warnings.length > 0) setAnswer(c, withWarnings(c.res, warnings));
   });
 
   app.use("*", async (c, next) => {
@@ -274,13 +280,14 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       const limiter = deps.requestLimiter;
       if (!limiter) return await authorizeAndRoute();
       // WithMaxInFlightLimit or WithPriorityAndFairness sits between impersonation and authorization in kube's chain.
-      c.res = await limiter(c.req.raw, c.get("info"), user, async () => {
+      const limited = await limiter(c.req.raw, c.get("info"), user, async () => {
         await authorizeAndRoute().catch((error: unknown) => {
           if (!isStatusError(error)) c.set("panic", error);
           c.res = errorResponse(error, c.req.raw);
         });
         return c.res;
       }, c.env.conn.onResponseDone);
+      setAnswer(c, limited);
     };
     if (!auditing || !audit) return await authorizeAndServe().then(() => c.res);
     c.set("audit", audit);
@@ -289,7 +296,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       if (!isStatusError(error)) c.set("panic", error);
       c.res = errorResponse(error, c.req.raw);
     });
-    c.res = await finishAudit(auditing, audit, c.get("info"), c.res, c.get("panic"));
+    setAnswer(c, await finishAudit(auditing, audit, c.get("info"), c.res, c.get("panic")));
   });
 
   app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
@@ -300,7 +307,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
       app.use(path, async (c, next) => {
         await next();
-        c.res = await compressedAnswer(c.req.raw, c.get("info"), c.res, remote);
+        setAnswer(c, await compressedAnswer(c.req.raw, c.get("info"), c.res, remote));
       });
     }
   }
@@ -428,6 +435,14 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
   noteDeprecatedRequest(type!, info, ctx, deps.metrics);
   const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
   return withWarnings(response, ctx.warnings);
+}
+
+/**
+ * Hono's `c.res =` copies the Response it is given and merges the previous answer's headers into the copy, even when
+ * both are one object: a filter handing back the answer it got (most do) leaves it as it is instead.
+ */
+function setAnswer(c: Context<Env>, response: Response): void {
+  if (!c.finalized || c.res !== response) c.res = response;
 }
 
 /** Adds the Warning headers kube's recorder would write (a copy, since proxied answers have immutable headers). */

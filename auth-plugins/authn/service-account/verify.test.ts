@@ -80,3 +80,30 @@ test("a signed token without kubernetes.io claims is rejected", async () => {
     message: "service account token has no kubernetes.io claims",
   });
 });
+
+test("a token verified once is still refused once it has expired: only its signature is remembered", async () => {
+  const issued = new Date(Date.now() - 5 * 60_000);
+  const once = await token(keys, { now: issued });
+  expect((await checkServiceAccountJwt(once, keys.verifying, options)).kind).toBe("valid");
+  const later = { ...options, now: new Date(issued.getTime() + 12 * 60_000) };
+  expect(await checkServiceAccountJwt(once, keys.verifying, later)).toEqual({
+    kind: "error",
+    message: "service account token has expired",
+  });
+});
+
+test("a signature verified by one key set is not taken as verified by another (a changed key file)", async () => {
+  const signed = await token(otherKeys);
+  expect((await checkServiceAccountJwt(signed, otherKeys.verifying, options)).kind).toBe("valid");
+  expect(await checkServiceAccountJwt(signed, keys.verifying, options)).toEqual({ kind: "error", message: "invalid signature" });
+});
+
+test("a token altered after a valid one was verified has an invalid signature", async () => {
+  const valid = await token();
+  expect((await checkServiceAccountJwt(valid, keys.verifying, options)).kind).toBe("valid");
+  const [header, payload, signature] = valid.split(".");
+  const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+  claims["kubernetes.io"].serviceaccount.name = "other";
+  const forged = [header, Buffer.from(JSON.stringify(claims)).toString("base64url"), signature].join(".");
+  expect(await checkServiceAccountJwt(forged, keys.verifying, options)).toEqual({ kind: "error", message: "invalid signature" });
+});

@@ -2,6 +2,7 @@
  * Signature, issuer, time and audience checks of a service account JWT (kube's jwtTokenAuthenticator). A token
  * that is not a JWT or names another issuer is not ours, so the next token authenticator (OIDC, ...) may try it.
  */
+import { createHmac, randomBytes } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
 import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
@@ -32,12 +33,29 @@ function peek(token: string): JWTPayload | undefined {
   }
 }
 
+/** Tokens whose signature each key set has verified; the oldest is forgotten first beyond this many. */
+const VERIFIED_SIGNATURES_KEPT = 4096;
+/** Tokens are remembered by an HMAC under a per-process secret, as kube's tokencache keys them, never in the clear. */
+const TOKEN_DIGEST_SECRET = randomBytes(32);
+const verifiedSignatures = new WeakMap<VerificationKey[], Set<string>>();
+
+/**
+ * Whether one of the keys signed the token. The answer depends on nothing but the token and the keys, so a verified
+ * signature is remembered per key set and a client sending one token on every request pays for the public-key
+ * operation once; the time, audience and revocation checks around it still run on every request.
+ */
 async function signatureVerifies(token: string, keys: VerificationKey[]): Promise<boolean> {
+  let verified = verifiedSignatures.get(keys);
+  if (!verified) verifiedSignatures.set(keys, verified = new Set());
+  const digest = createHmac("sha256", TOKEN_DIGEST_SECRET).update(token).digest("base64");
+  if (verified.has(digest)) return true;
   const { kid } = decodeProtectedHeader(token);
   const candidates = keys.filter((k) => k.kid === kid);
   for (const key of candidates.length > 0 ? candidates : keys) {
     try {
       await compactVerify(token, key.key, { algorithms: [key.alg] });
+      if (verified.size >= VERIFIED_SIGNATURES_KEPT) verified.delete(verified.values().next().value!);
+      verified.add(digest);
       return true;
     } catch {
       // Try the next key, as kube does.

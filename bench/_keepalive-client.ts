@@ -1,0 +1,91 @@
+/**
+ * A load generator meant to run in its own process: `connections` kept-alive HTTP/1.1 connections over TLS, each
+ * sending one GET after the other for `durationMs`. It writes raw request heads and reads just enough of each
+ * answer (status, Content-Length or chunked end) to send the next, so it costs the server's machine little.
+ * Run: bun bench/_keepalive-client.ts '<JSON of LoadOptions>'; prints the JSON of LoadResult.
+ */
+import { connect, type TLSSocket } from "node:tls";
+
+export interface LoadOptions {
+  port: number;
+  path: string;
+  durationMs: number;
+  connections: number;
+  ca: string;
+  cert?: string;
+  key?: string;
+  token?: string;
+}
+
+export interface LoadResult {
+  perSecond: number;
+  requests: number;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
+}
+
+const HEAD_END = "\r\n\r\n";
+const CHUNKED_END = "\r\n0\r\n\r\n";
+
+/** Bytes of one complete answer at the start of `text`, or 0 while it is incomplete. */
+function answerLength(text: string): number {
+  const headEnd = text.indexOf(HEAD_END);
+  if (headEnd < 0) return 0;
+  const head = text.slice(0, headEnd).toLowerCase();
+  const length = /\r\ncontent-length: *(\d+)/.exec(head);
+  if (length) {
+    const total = headEnd + HEAD_END.length + Number(length[1]);
+    return text.length >= total ? total : 0;
+  }
+  if (!head.includes("transfer-encoding: chunked")) return headEnd + HEAD_END.length;
+  const end = text.indexOf(CHUNKED_END, headEnd);
+  return end < 0 ? 0 : end + CHUNKED_END.length;
+}
+
+function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>): Promise<number> {
+  const auth = options.token ? `Authorization: Bearer ${options.token}\r\n` : "";
+  const request = `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${auth}\r\n`;
+  return new Promise((resolve, reject) => {
+    let done = 0;
+    let pending = "";
+    const socket: TLSSocket = connect({
+      host: "127.0.0.1",
+      port: options.port,
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      ALPNProtocols: ["http/1.1"],
+    });
+    socket.setEncoding("latin1");
+    socket.once("secureConnect", () => socket.write(request));
+    socket.on("data", (chunk: string) => {
+      pending += chunk;
+      for (let length = answerLength(pending); length > 0; length = answerLength(pending)) {
+        const status = pending.slice(9, 12);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        pending = pending.slice(length);
+        done++;
+        if (performance.now() >= deadline) {
+          socket.end();
+          return resolve(done);
+        }
+        socket.write(request);
+      }
+    });
+    socket.once("error", reject);
+    socket.once("close", () => resolve(done));
+  });
+}
+
+export async function keepAliveLoad(options: LoadOptions): Promise<LoadResult> {
+  const statuses = new Map<string, number>();
+  const started = performance.now();
+  const counts = await Promise.all(
+    Array.from({ length: options.connections }, () => runConnection(options, started + options.durationMs, statuses)),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const requests = counts.reduce((a, b) => a + b, 0);
+  return { perSecond: requests / seconds, requests, statuses: Object.fromEntries(statuses) };
+}
+
+if (import.meta.main) console.log(JSON.stringify(await keepAliveLoad(JSON.parse(process.argv[2]!))));

@@ -1,0 +1,129 @@
+/**
+ * The per-request cost over kept-alive TLS connections, every figure beside the same-run ceiling of a trivial
+ * server on the same listener stack: the load generator (bench/_keepalive-client.ts) and each server run in
+ * their own processes, so the server has the machine's cores to itself as far as they allow.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { TestServer } from "../tests/harness.ts";
+import type { LoadOptions, LoadResult } from "./_keepalive-client.ts";
+import type { HelloMode } from "./_hello-server.ts";
+import { expectStatus } from "./_load.ts";
+import { cpuMilliseconds } from "./_process.ts";
+
+const CLIENT = resolve(import.meta.dir, "_keepalive-client.ts");
+const HELLO = resolve(import.meta.dir, "_hello-server.ts");
+const WARM_UP_MS = 3000;
+const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
+
+/** Requests per second, and the server's CPU time per request (steadier than the rate on a shared machine). */
+export interface Figure {
+  perSecond: number;
+  cpuMicroseconds: number;
+}
+
+export interface RequestPathFigures {
+  helloNodeTlsHttp: Figure;
+  helloKubunListener: Figure;
+  healthz: Figure;
+  getClientCertificate: Figure;
+  getServiceAccountToken: Figure;
+}
+
+async function measure(pid: number, options: LoadOptions): Promise<Figure> {
+  const cpuBefore = cpuMilliseconds(pid);
+  const result = await load(options);
+  return { perSecond: result.perSecond, cpuMicroseconds: ((cpuMilliseconds(pid) - cpuBefore) * 1000) / result.requests };
+}
+
+function load(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [CLIENT, JSON.stringify(options)], { maxBuffer: 1 << 20 }, (error, stdout) => {
+      if (error) return fail(error);
+      const result: LoadResult = JSON.parse(stdout);
+      const unexpected = Object.keys(result.statuses).filter((status) => status !== "200");
+      if (unexpected.length > 0) return fail(new Error(`${options.path}: answers ${JSON.stringify(result.statuses)}`));
+      done(result);
+    });
+  });
+}
+
+async function helloRate(mode: HelloMode, dataDir: string, base: Omit<LoadOptions, "port" | "path">): Promise<Figure> {
+  const child: ChildProcess = spawn(process.execPath, [HELLO, mode, dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const [line] = (await once(child.stdout!, "data")) as [Buffer];
+    return await measure(child.pid!, { ...base, port: Number(line.toString().trim()), path: "/" });
+  } finally {
+    child.kill();
+  }
+}
+
+/** A service account bound to cluster-admin, and a token for it from the TokenRequest API. */
+async function serviceAccountToken(server: TestServer): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const response = await server.request("POST", path, { body: JSON.stringify(body), headers: JSON_HEADERS });
+    expectStatus(response, 201, `POST ${path}`);
+    return await response.json();
+  };
+  await post("/api/v1/namespaces/default/serviceaccounts", { metadata: { name: "bench" } });
+  await post("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+    metadata: { name: "bench" },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" },
+    subjects: [{ kind: "ServiceAccount", name: "bench", namespace: "default" }],
+  });
+  const review = await post("/api/v1/namespaces/default/serviceaccounts/bench/token", { spec: {} });
+  return review.status.token;
+}
+
+/** `objectPath` is a GET path that answers 200 on `server`. */
+async function requestPathRates(
+  server: TestServer,
+  objectPath: string,
+  options: { durationMs: number; connections: number },
+): Promise<RequestPathFigures> {
+  const [ca, cert, key] = await Promise.all(
+    ["ca.crt", "admin.crt", "admin.key"].map((file) => readFile(join(server.dataDir, file), "utf8")),
+  );
+  const port = Number(new URL(server.url).port);
+  const base = { ...options, ca };
+  const admin = { ...base, port, cert, key };
+  const token = await serviceAccountToken(server);
+  // Not measured: the server's start-up work (controllers' first passes) and its JIT warming up on each path.
+  for (const path of ["/healthz", objectPath]) await load({ ...admin, durationMs: WARM_UP_MS, path });
+  await load({ ...base, port, token, durationMs: WARM_UP_MS, path: objectPath });
+  return {
+    helloNodeTlsHttp: await helloRate("node-tls-http", server.dataDir, base),
+    helloKubunListener: await helloRate("kubun-listener", server.dataDir, base),
+    healthz: await measure(server.pid, { ...admin, path: "/healthz" }),
+    getClientCertificate: await measure(server.pid, { ...admin, path: objectPath }),
+    getServiceAccountToken: await measure(server.pid, { ...base, port, token, path: objectPath }),
+  };
+}
+
+function perSecond(value: number): string {
+  return `${Math.round(value).toLocaleString("en-US")}/s`;
+}
+
+/** The figures as benchmark rows: each rate and CPU cost beside the node:tls → node:http hello's of the same run. */
+export async function requestPathRows(
+  server: TestServer,
+  objectPath: string,
+  options: { durationMs: number; connections: number },
+): Promise<[string, string][]> {
+  const figures = await requestPathRates(server, objectPath, options);
+  const hello = figures.helloNodeTlsHttp;
+  const against = (figure: Figure) =>
+    `${perSecond(figure.perSecond)} (${(figure.perSecond / hello.perSecond).toFixed(2)} × hello); ${
+      Math.round(figure.cpuMicroseconds)
+    } µs server CPU per request`;
+  const over = `${options.connections} kept-alive TLS connections`;
+  return [
+    [`hello ceiling: node:tls → node:http, trivial handler, ${over}`, against(hello)],
+    [`kubun listener, trivial handler, ${over}`, against(figures.helloKubunListener)],
+    [`GET /healthz (admin client certificate), ${over}`, against(figures.healthz)],
+    [`GET one ConfigMap, admin client certificate, ${over}`, against(figures.getClientCertificate)],
+    [`GET one ConfigMap, service account token, ${over}`, against(figures.getServiceAccountToken)],
+  ];
+}

@@ -1,0 +1,207 @@
+/**
+ * Serves a fetch-style handler (Request in, Response out) from node:http and node:http2 compatibility requests.
+ * Per request it builds one Request (URL, headers, a body stream only when there is a body) and writes the Response
+ * with one writeHead and, for an answer whose body is already complete, one end(): a buffered answer leaves in one
+ * write with its Content-Length, a streamed one (a watch) is flushed at once and written as its chunks arrive.
+ */
+import { Buffer } from "node:buffer";
+import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
+
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+
+/** What node:http's ServerResponse and node:http2's compatibility response both offer. */
+export interface NodeResponse {
+  writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
+  write(chunk: Uint8Array): boolean;
+  end(chunk?: Uint8Array | string): unknown;
+  /** node:http only; an HTTP/2 response sends its head on writeHead. */
+  flushHeaders?(): void;
+  destroy(): unknown;
+  readonly destroyed: boolean;
+  readonly writableFinished: boolean;
+  on(event: "close" | "drain", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+  off(event: "close" | "drain", listener: () => void): unknown;
+}
+
+/** Thrown for a request whose target or Host cannot name a URL; answered 400 as Go's net/http does. */
+export class BadRequestTarget extends Error {}
+
+/**
+ * The bytes Go's httpguts.ValidHostHeader accepts in a Host header: "/", "?", "#", "@" and spaces cannot appear,
+ * so a Host cannot change the path of the URL built from it.
+ */
+const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+/** The URL's host for a request that named none (Go leaves Request.Host empty; a URL needs one). */
+const HOST_WHEN_NONE = "localhost";
+/** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
+const HTTP1_ONLY_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
+const COLON = 58;
+/** Responses whose end this adapter has written. */
+const ended = new WeakSet<NodeResponse>();
+
+function endResponse(outgoing: NodeResponse, chunk?: Uint8Array): void {
+  ended.add(outgoing);
+  outgoing.end(chunk);
+}
+
+/**
+ * Whether a closed response closed before its answer was out: the client went away. Bun reports an HTTP/2 stream the
+ * client reset as finished, so what counts is whether the end was written here at all.
+ */
+function closedEarly(outgoing: NodeResponse): boolean {
+  return !ended.has(outgoing) || !outgoing.writableFinished;
+}
+const NOT_READY = Symbol("not ready");
+
+function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
+  return incoming.httpVersionMajor === 2;
+}
+
+function requestUrl(incoming: NodeRequest): string {
+  const target = incoming.url ?? "";
+  if (target.startsWith("/")) {
+    const host = isHttp2(incoming) ? incoming.authority : incoming.headers.host;
+    // Go's readRequest: HTTP/1.1 requires a Host; HTTP/1.0 may go without, and an empty one is valid.
+    if (host === undefined && !isHttp2(incoming) && incoming.httpVersion !== "1.0") {
+      throw new BadRequestTarget("missing required Host header");
+    }
+    if (!host) return `https://${HOST_WHEN_NONE}${target}`;
+    if (!VALID_HOST.test(host)) throw new BadRequestTarget("malformed Host header");
+    return `https://${host}${target}`;
+  }
+  // The absolute form (a proxy's request line); HTTP/2 has only the origin form in :path.
+  if (!isHttp2(incoming) && /^https?:\/\//i.test(target) && URL.canParse(target)) return new URL(target).href;
+  throw new BadRequestTarget("malformed request target");
+}
+
+function requestHeaders(incoming: NodeRequest): Headers {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  // HTTP/2 pseudo-headers (":path", ":authority", ...) are no header fields.
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== COLON) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/** The request body as a byte stream that pauses the socket while the handler has not read what came. */
+function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on("data", (chunk: Buffer) => {
+        if (finished) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+      });
+      incoming.once("end", () => {
+        if (!finished) controller.close();
+        finished = true;
+      });
+      incoming.once("close", () => {
+        if (!finished) controller.error(new Error("the client closed the connection before its body ended"));
+        finished = true;
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    // A handler that stops reading (a body over the size limit) lets the rest drain, so its answer can be written.
+    cancel() {
+      finished = true;
+      incoming.resume();
+    },
+  }, { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 });
+}
+
+/** The Request of a node request; its signal aborts when the client goes away before the answer is written. */
+export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Request {
+  const aborter = new AbortController();
+  outgoing.once("close", () => {
+    if (closedEarly(outgoing)) aborter.abort(new Error("the client closed the connection"));
+  });
+  const method = incoming.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(requestUrl(incoming), {
+    method,
+    headers: requestHeaders(incoming),
+    signal: aborter.signal,
+    ...(hasBody ? { body: requestBody(incoming), duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie" && !(http2 && HTTP1_ONLY_HEADERS.has(name))) out[name] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  return out;
+}
+
+/** The promise's value if it has already settled, else NOT_READY (after two microtask turns, not a timer). */
+function settledNow<T>(promise: Promise<T>): Promise<T | typeof NOT_READY> {
+  return Promise.race([promise, Promise.resolve().then((): typeof NOT_READY => NOT_READY)]);
+}
+
+function drained(outgoing: NodeResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
+}
+
+/**
+ * Writes the Response; resolves when its body has been handed to the socket (or the client went away). `corked` is
+ * an HTTP/1.1 connection's socket, whose writes of one complete answer are gathered into one.
+ */
+export async function writeResponse(
+  response: Response,
+  outgoing: NodeResponse,
+  http2: boolean,
+  corked?: { cork(): void; uncork(): void },
+): Promise<void> {
+  const headers = responseHeaders(response.headers, http2);
+  if (!response.body) {
+    corked?.cork();
+    outgoing.writeHead(response.status, headers);
+    endResponse(outgoing);
+    corked?.uncork();
+    return;
+  }
+  const reader = response.body.getReader();
+  outgoing.once("close", () => {
+    if (closedEarly(outgoing)) reader.cancel().catch(() => {});
+  });
+  // What the body already holds is taken without waiting, so a complete answer leaves in one write.
+  const ready: Uint8Array[] = [];
+  let next = reader.read();
+  for (let result = await settledNow(next); result !== NOT_READY; result = await settledNow(next)) {
+    if (result.done) {
+      const body = ready.length === 1 ? ready[0]! : Buffer.concat(ready);
+      headers["content-length"] ??= body.byteLength;
+      // Bun's node:http writes the head and the body separately; corked, they leave as one TLS record and one send.
+      corked?.cork();
+      outgoing.writeHead(response.status, headers);
+      endResponse(outgoing, body);
+      corked?.uncork();
+      return;
+    }
+    ready.push(result.value);
+    next = reader.read();
+  }
+  outgoing.writeHead(response.status, headers);
+  for (const chunk of ready) outgoing.write(chunk);
+  // A stream with nothing to say yet (a watch) still owes the client its status and headers now.
+  if (ready.length === 0) outgoing.flushHeaders?.();
+  for (let result = await next; !result.done && !outgoing.destroyed; result = await reader.read()) {
+    if (!outgoing.write(result.value)) await drained(outgoing);
+  }
+  if (!outgoing.destroyed) endResponse(outgoing);
+}
