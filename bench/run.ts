@@ -8,6 +8,7 @@ import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { rawInsertRate } from "./_raw-sqlite.ts";
 import { servingPathRates } from "./_serving-path.ts";
+import { watchFanoutRows } from "./watch-fanout.ts";
 
 const CONCURRENCY = 32;
 const SEQUENTIAL_CREATES = 300;
@@ -121,6 +122,8 @@ async function main(): Promise<void> {
       "watch event latency (write sent → event received), p50 / p95",
       `${ms(percentile(watch, 50))} / ${ms(percentile(watch, 95))}`,
     ]);
+
+    rows.push(...await watchFanoutRows(server));
 
     const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);
