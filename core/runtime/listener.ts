@@ -18,12 +18,15 @@ import { getRequestListener } from "@hono/node-server";
 import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
+import { respondDirectly } from "./push-stream.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
 
 /** secure_serving.go's MaxHeaderBytes (1 MiB); Go's server reads 4096 bytes more before answering 431 (initialReadLimitSize). */
 const MAX_HEADER_BYTES = (1 << 20) + 4096;
+/** Under Deno, node:https is not Bun's node:http fallback; push bodies go through the adapter there. */
+const WRITES_PUSH_BODIES = !("Deno" in globalThis);
 /** How often the "connection limit reached" line may be logged. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
@@ -76,7 +79,7 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     (request, env) => {
       const incoming = ("incoming" in env ? env.incoming : undefined) as IncomingMessage | undefined;
       const outgoing = ("outgoing" in env ? env.outgoing : undefined) as ServerResponse | undefined;
-      return handler(request, {
+      const answer = handler(request, {
         ...connectionInfo(incoming, fromClientCA),
         requestTarget: incoming?.url,
         onResponseDone: outgoing && ((callback) => {
@@ -84,6 +87,10 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
           else outgoing.once("close", callback);
         }),
       });
+      if (!outgoing || !WRITES_PUSH_BODIES || request.method === "HEAD") return answer;
+      // A push body (a watch) is written to the socket here; the adapter then gets an answer that never comes
+      // (nothing holds it, so it is collected) and leaves the response alone.
+      return answer.then((response) => respondDirectly(response, outgoing) ? new Promise<Response>(() => {}) : response);
     },
     { overrideGlobalObjects: false },
   );
