@@ -117,3 +117,16 @@ test("respondDirectly leaves other bodies to the adapter", async () => {
   const port = (server.address() as AddressInfo).port;
   expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("false,false");
 });
+
+test("respondDirectly leaves an HTTP/1.0 request's push body to node:http, which has no chunks for it", async () => {
+  let taken: boolean | undefined;
+  server = createServer((_request, response) => {
+    taken = respondDirectly(new Response(pushStream(recordingSource(["a"]).source)), response);
+    response.end("plain");
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const answer = await exchange(port, "GET /push HTTP/1.0\r\n\r\n", (text) => text.endsWith("plain"));
+  expect(taken).toBe(false);
+  expect(answer).not.toContain("chunked");
+});

@@ -59,13 +59,14 @@ export function pushStream(source: PushSource): ReadableStream<Uint8Array> {
 /**
  * Writes `response` to `outgoing` itself when its body is a push stream nobody has read: the head through
  * node:http (which also ends the chunked body and keeps the connection alive afterwards), each chunk straight
- * to the socket. Answers whether it did.
+ * to the socket. Answers whether it did (not for HTTP/1.0 requests).
  */
 export function respondDirectly(response: Response, outgoing: ServerResponse): boolean {
   const body = response.body;
   const source = body && pushSources.get(body);
   const socket = outgoing.socket;
-  if (!source || body.locked || !socket || outgoing.headersSent) return false;
+  // Chunked bodies are HTTP/1.1's; an HTTP/1.0 client gets its body from node:http, which ends it by closing.
+  if (!source || body.locked || !socket || outgoing.headersSent || outgoing.req?.httpVersion !== "1.1") return false;
   pushSources.delete(body);
   const head: Record<string, string> = {};
   response.headers.forEach((value, name) => (head[name] = value));
