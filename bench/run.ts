@@ -12,6 +12,7 @@ import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
 import { requestPathRows } from "./_request-path.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
+import { watchFanoutRows } from "./watch-fanout.ts";
 
 const CONCURRENCY = 32;
 /** Issue 16's durable-create figure: 64 clients against the raw single-commit ceiling. */
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
     rows.push([`list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`, p50p95(sqlite.fullList)]);
     rows.push(["list with limit=500 (first page), p50 / p95", p50p95(sqlite.pagedList)]);
     rows.push(["watch event latency (write sent → event received), p50 / p95", p50p95(sqlite.watch)]);
+    rows.push(...await watchFanoutRows(server));
 
     const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);

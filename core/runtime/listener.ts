@@ -4,7 +4,7 @@
  * handed over with what its connection knows (the peer certificate, read and verified once per connection).
  */
 import { Buffer } from "node:buffer";
-import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -19,12 +19,15 @@ import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
 import { BadRequestTarget, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
+import { respondDirectly } from "./push-stream.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
 
 /** secure_serving.go's MaxHeaderBytes (1 MiB); Go's server reads 4096 bytes more before answering 431 (initialReadLimitSize). */
 const MAX_HEADER_BYTES = (1 << 20) + 4096;
+/** Under Deno, node:https is not Bun's node:http fallback; push bodies go through the adapter there. */
+const WRITES_PUSH_BODIES = !("Deno" in globalThis);
 /** How often the "connection limit reached" line may be logged. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
@@ -149,6 +152,8 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
   };
   try {
     const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
+    if (!http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && respondDirectly(response, outgoing as ServerResponse)) return;
     await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
   } catch (error) {
     // The handler answers its own failures; this is a body stream that broke after its head was sent.

@@ -26,9 +26,8 @@ export interface EncodeOptions {
   printer?: Printer;
 }
 
-function tableOptionsOf(version: string, options: EncodeOptions): TableOptions {
+function tableOptionsOf(version: string, options: EncodeOptions, now = new Date()): TableOptions {
   const printer = options.printer;
-  const now = new Date();
   return {
     version,
     include: options.includeObject,
@@ -37,8 +36,8 @@ function tableOptionsOf(version: string, options: EncodeOptions): TableOptions {
   };
 }
 
-function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions) {
-  return toTable(items, listMeta, tableOptionsOf(version, options));
+function tableOf(items: KubeObject[], listMeta: Partial<ListMeta>, version: string, options: EncodeOptions, now?: Date) {
+  return toTable(items, listMeta, tableOptionsOf(version, options, now));
 }
 
 export function serialize(value: unknown, format: "json" | "yaml", pretty: boolean): string {
@@ -70,10 +69,13 @@ function encoded(body: unknown, status: number, options: EncodeOptions, headers:
   });
 }
 
-/** The form of one object in the negotiated representation (also used for watch event payloads). */
-export function objectBody(obj: KubeObject, options: EncodeOptions): unknown {
+/**
+ * The form of one object in the negotiated representation (also used for watch event payloads); `now` is the time
+ * a Table's cells are rendered at, by default the current time.
+ */
+export function objectBody(obj: KubeObject, options: EncodeOptions, now?: Date): unknown {
   const rep = options.representation;
-  if (rep.format === "table") return tableOf([obj], { resourceVersion: obj.metadata.resourceVersion }, rep.version, options);
+  if (rep.format === "table") return tableOf([obj], { resourceVersion: obj.metadata.resourceVersion }, rep.version, options, now);
   if (rep.format === "partial-metadata") return partialObjectMetadata(obj, rep.version);
   return obj;
 }

@@ -1,80 +1,111 @@
 /**
- * The garbage collector (kube's pkg/controller/garbagecollector, as level-triggered passes over every type):
- * deletes objects whose owners are all gone, drops references to missing owners when others remain, orphans
- * the dependents of owners deleted with the `orphan` finalizer, and deletes the dependents of owners deleted
- * with `foregroundDeletion`, removing that finalizer once no blocking dependent is left.
+ * The garbage collector (kube's pkg/controller/garbagecollector): deletes objects whose owners are all gone,
+ * drops references to missing owners when others remain, orphans the dependents of owners deleted with the
+ * `orphan` finalizer, and deletes the dependents of owners deleted with `foregroundDeletion`, removing that
+ * finalizer once no blocking dependent is left. As kube's GraphBuilder, it follows every change into an owner
+ * graph (one list at start, then the committed events) and looks again only at the nodes an event made dirty
+ * (attemptToDeleteItem / attemptToOrphan), reading an object from the store only to act on it.
  */
+import { isNotFound, newNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from "../../registry/delete-propagation.ts";
-import { listObjects } from "../../registry/list.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { type ControlLoop, startLoop } from "../workloads/mod.ts";
-import { buildOwnerGraph, type GraphNode, hasFinalizer, isOwnerPresent, type OwnerGraph, ownerType, withoutOwners } from "./owner-graph.ts";
-import { isNotFound } from "../../api/errors.ts";
+import { type ControlLoop, startLoop, syncEach } from "../workloads/mod.ts";
+import { type GraphNode, OwnerGraph, ownerType, withoutOwners } from "./owner-graph.ts";
 
+/** How often every node with owners or a deletion in progress is looked at again, in case an action failed. */
 const RESYNC_MS = 10_000;
 const FIELD_MANAGER = "generic-garbage-collector";
 
 export function startGarbageCollector(registry: Registry, catalog: Catalog): ControlLoop {
-  const pass = async () => {
-    const graph = buildOwnerGraph(await listEverything(registry, catalog));
-    for (const node of graph.byUid.values()) {
-      if (node.object.metadata.ownerReferences?.length) await collectIfOrphaned(registry, catalog, graph, node);
-      if (node.object.metadata.deletionTimestamp) await processOwnerFinalizers(registry, graph, node);
-    }
-  };
-  // Owners going away (deleted, or terminating with a finalizer) are what the collector acts on.
-  return startLoop(registry.broker, pass, {
-    name: "garbage-collector",
-    prefixes: ["/"],
-    resyncMs: RESYNC_MS,
-    relevant: (event) => event.type === "DELETED" || event.kv.value.includes('"deletionTimestamp"'),
+  const graph = new OwnerGraph();
+  const dirty = new Set<string>();
+  let lastSweep = Date.now();
+  const following = registry.follow("/", (event) => {
+    const type = collectedType(catalog, event.object);
+    if (!type) return;
+    const changed = graph.apply(event.type, type, event.object);
+    if (changed.size === 0) return;
+    for (const uid of changed) dirty.add(uid);
+    loop.trigger();
   });
+  const pass = async () => {
+    await following;
+    if (Date.now() - lastSweep >= RESYNC_MS) {
+      lastSweep = Date.now();
+      for (const node of graph.nodes()) if (node.owners.length > 0 || node.beingDeleted) dirty.add(node.uid);
+    }
+    const batch = [...dirty];
+    dirty.clear();
+    await syncEach(batch, async (uid: string) => {
+      try {
+        await attemptToDeleteItem(registry, catalog, graph, uid);
+      } catch (error) {
+        dirty.add(uid);
+        throw error;
+      }
+    });
+  };
+  const loop = startLoop(registry.broker, pass, { name: "garbage-collector", prefixes: [], resyncMs: RESYNC_MS });
+  return {
+    ...loop,
+    stop() {
+      loop.stop();
+      following.then((follow) => follow.stop(), () => undefined);
+    },
+  };
 }
 
-async function listEverything(registry: Registry, catalog: Catalog): Promise<GraphNode[]> {
-  const nodes: GraphNode[] = [];
-  for (const type of catalog.all()) {
-    if (!type.verbs.includes("list") || !type.verbs.includes("delete")) continue;
-    const { list } = await listObjects(registry.store(type), { namespace: "", revision: 0, limit: 0 });
-    for (const object of list.items) nodes.push({ type, object });
-  }
-  return nodes;
+/** The served type of a stored object, when the collector may list and delete it. */
+function collectedType(catalog: Catalog, object: KubeObject): ResourceType | undefined {
+  const apiVersion = object.apiVersion ?? "";
+  const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
+  const type = catalog.byKind(group!, version!, object.kind ?? "");
+  return type && type.verbs.includes("list") && type.verbs.includes("delete") ? type : undefined;
+}
+
+async function attemptToDeleteItem(registry: Registry, catalog: Catalog, graph: OwnerGraph, uid: string): Promise<void> {
+  const node = graph.node(uid);
+  if (node && node.owners.length > 0) await collectIfOrphaned(registry, catalog, graph, node);
+  // Our own write may have changed or removed the node.
+  const current = graph.node(uid);
+  if (current?.beingDeleted) await processOwnerFinalizers(registry, graph, current);
 }
 
 async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: OwnerGraph, node: GraphNode): Promise<void> {
-  const refs = node.object.metadata.ownerReferences ?? [];
   const dangling = new Set<string>();
   const waiting = new Set<string>();
-  for (const ref of refs) {
-    if (!isOwnerPresent(graph, ref)) {
-      // The graph is read type by type; an owner made meanwhile is checked live before anything is deleted.
-      if (!(await ownerExists(registry, catalog, node.object, ref))) dangling.add(ref.uid);
+  for (const ref of node.owners) {
+    if (!graph.hasOwner(ref)) {
+      // An owner the graph does not hold (a type it does not follow, another process's commit not seen yet) is read
+      // live, unless it was seen deleted (kube's isDangling consults absentOwnerCache first).
+      if (graph.isAbsent(ref.uid) || !(await ownerExists(registry, catalog, node, ref))) dangling.add(ref.uid);
       continue;
     }
-    const owner = graph.byUid.get(ref.uid)!.object;
-    if (owner.metadata.deletionTimestamp && hasFinalizer(owner, FOREGROUND_FINALIZER)) waiting.add(ref.uid);
+    const owner = graph.node(ref.uid)!;
+    if (owner.beingDeleted && owner.finalizers.includes(FOREGROUND_FINALIZER)) waiting.add(ref.uid);
   }
   if (dangling.size === 0 && waiting.size === 0) return;
-  if (dangling.size + waiting.size < refs.length) {
-    if (dangling.size > 0) await updateObject(registry, node, withoutOwners(node.object, dangling));
+  if (dangling.size + waiting.size < node.owners.length) {
+    if (dangling.size > 0) await updateObject(registry, node, (current) => withoutOwners(current, dangling));
     return;
   }
-  if (node.object.metadata.deletionTimestamp && waiting.size === 0) return;
-  await deleteObject(registry, node, waiting.size > 0 ? "Foreground" : policyFromFinalizers(node.object));
+  if (node.beingDeleted && waiting.size === 0) return;
+  await deleteObject(registry, node, waiting.size > 0 ? "Foreground" : policyFromFinalizers(node));
 }
 
 async function ownerExists(
   registry: Registry,
   catalog: Catalog,
-  dependent: KubeObject,
+  dependent: GraphNode,
   ref: { apiVersion: string; kind: string; name: string; uid: string },
 ): Promise<boolean> {
   const type = ownerType(catalog, ref);
   if (!type) return true;
   try {
-    const owner = await registry.store(type).get(type.namespaced ? dependent.metadata.namespace ?? "" : "", ref.name);
+    const owner = await registry.store(type).get(type.namespaced ? dependent.namespace : "", ref.name);
     return owner.metadata.uid === ref.uid;
   } catch (e) {
     if (isNotFound(e)) return false;
@@ -82,39 +113,40 @@ async function ownerExists(
   }
 }
 
-function policyFromFinalizers(obj: KubeObject): PropagationPolicy {
-  if (hasFinalizer(obj, ORPHAN_FINALIZER)) return "Orphan";
-  if (hasFinalizer(obj, FOREGROUND_FINALIZER)) return "Foreground";
+function policyFromFinalizers(node: GraphNode): PropagationPolicy {
+  if (node.finalizers.includes(ORPHAN_FINALIZER)) return "Orphan";
+  if (node.finalizers.includes(FOREGROUND_FINALIZER)) return "Foreground";
   return "Background";
 }
 
 async function processOwnerFinalizers(registry: Registry, graph: OwnerGraph, owner: GraphNode): Promise<void> {
-  const uid = String(owner.object.metadata.uid);
-  const dependents = graph.dependents.get(uid) ?? [];
-  if (hasFinalizer(owner.object, ORPHAN_FINALIZER)) {
-    for (const dependent of dependents) await updateObject(registry, dependent, withoutOwners(dependent.object, new Set([uid])));
+  const dependents = graph.dependentsOf(owner.uid);
+  if (owner.finalizers.includes(ORPHAN_FINALIZER)) {
+    const released = new Set([owner.uid]);
+    for (const dependent of dependents) await updateObject(registry, dependent, (current) => withoutOwners(current, released));
     await removeFinalizer(registry, owner, ORPHAN_FINALIZER);
     return;
   }
-  if (!hasFinalizer(owner.object, FOREGROUND_FINALIZER)) return;
-  const blocking = dependents.filter((d) =>
-    d.object.metadata.ownerReferences?.some((ref) => ref.uid === uid && ref.blockOwnerDeletion === true)
-  );
+  if (!owner.finalizers.includes(FOREGROUND_FINALIZER)) return;
+  const blocking = dependents.filter((d) => d.owners.some((ref) => ref.uid === owner.uid && ref.blockOwnerDeletion === true));
   if (blocking.length === 0) await removeFinalizer(registry, owner, FOREGROUND_FINALIZER);
 }
 
 async function removeFinalizer(registry: Registry, node: GraphNode, finalizer: string): Promise<void> {
-  const next = structuredClone(node.object);
-  next.metadata.finalizers = (node.object.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-  await updateObject(registry, node, next);
+  await updateObject(registry, node, (current) => {
+    current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    return current;
+  });
 }
 
-async function updateObject(registry: Registry, node: GraphNode, next: KubeObject): Promise<void> {
+/** Changes the object as it is now; an object since replaced by another of the same name is left alone. */
+async function updateObject(registry: Registry, node: GraphNode, change: (current: KubeObject) => KubeObject): Promise<void> {
   const store = registry.store(node.type);
   try {
-    await store.update(node.object.metadata.namespace ?? "", String(node.object.metadata.name), () => next, {
-      fieldManager: FIELD_MANAGER,
-    });
+    await store.update(node.namespace, node.name, (current) => {
+      if (current?.metadata.uid !== node.uid) throw newNotFound(store.qualified, node.name);
+      return change(current);
+    }, { fieldManager: FIELD_MANAGER });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
@@ -123,10 +155,7 @@ async function updateObject(registry: Registry, node: GraphNode, next: KubeObjec
 async function deleteObject(registry: Registry, node: GraphNode, propagationPolicy: PropagationPolicy): Promise<void> {
   const store = registry.store(node.type);
   try {
-    await store.delete(node.object.metadata.namespace ?? "", String(node.object.metadata.name), {
-      propagationPolicy,
-      preconditions: { uid: node.object.metadata.uid },
-    });
+    await store.delete(node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid } });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

@@ -1,31 +1,151 @@
-/** Every object of every type, indexed by uid, with who references whom (the garbage collector's graph). */
+/**
+ * The garbage collector's graph of who owns whom, kept up to date from every committed change as kube's
+ * GraphBuilder keeps it (pkg/controller/garbagecollector/graph_builder.go, processGraphChanges): each event
+ * inserts, updates or removes one node and its owner edges, and answers the nodes the collector must look at
+ * again (the dirty queue): a node that changed, the dependents of a node deleted or starting foreground deletion,
+ * and the owners waiting for their dependents (foregroundDeletion) that a change may unblock.
+ */
 import type { KubeObject, OwnerReference } from "../../api/types.ts";
-import type { Catalog } from "../../registry/catalog.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
+import type { Catalog } from "../../registry/catalog.ts";
+import { FOREGROUND_FINALIZER } from "../../registry/delete-propagation.ts";
 
+/** What the collector needs of an object; the object itself is read again before any write. */
 export interface GraphNode {
   type: ResourceType;
-  object: KubeObject;
+  uid: string;
+  namespace: string;
+  name: string;
+  owners: OwnerReference[];
+  finalizers: string[];
+  beingDeleted: boolean;
 }
 
-export interface OwnerGraph {
-  byUid: Map<string, GraphNode>;
-  /** Owner uid → the nodes whose ownerReferences name it. */
-  dependents: Map<string, GraphNode[]>;
-}
+/** kube's absentOwnerCache holds the last 500 owners known to be gone (garbagecollector.go, NewReferenceCache(500)). */
+const ABSENT_OWNERS_KEPT = 500;
 
-export function buildOwnerGraph(nodes: GraphNode[]): OwnerGraph {
-  const byUid = new Map<string, GraphNode>();
-  const dependents = new Map<string, GraphNode[]>();
-  for (const node of nodes) {
-    byUid.set(String(node.object.metadata.uid), node);
-    for (const ref of node.object.metadata.ownerReferences ?? []) {
-      const list = dependents.get(ref.uid) ?? [];
-      list.push(node);
-      dependents.set(ref.uid, list);
+export class OwnerGraph {
+  readonly #byUid = new Map<string, GraphNode>();
+  /** Uids of owners deleted while they had dependents, oldest first: their dependents need no live lookup. */
+  readonly #absent = new Set<string>();
+  /** Owner uid → the uids of the nodes naming it, whether or not the owner is in the graph. */
+  readonly #dependents = new Map<string, Set<string>>();
+
+  get size(): number {
+    return this.#byUid.size;
+  }
+
+  node(uid: string): GraphNode | undefined {
+    return this.#byUid.get(uid);
+  }
+
+  nodes(): IterableIterator<GraphNode> {
+    return this.#byUid.values();
+  }
+
+  dependentsOf(uid: string): GraphNode[] {
+    const nodes: GraphNode[] = [];
+    for (const dependent of this.#dependents.get(uid) ?? []) {
+      const node = this.#byUid.get(dependent);
+      if (node) nodes.push(node);
+    }
+    return nodes;
+  }
+
+  /** Whether the owner a reference names is in the graph (kube compares the uid, and the kind and name it names). */
+  hasOwner(ref: OwnerReference): boolean {
+    const owner = this.#byUid.get(ref.uid);
+    return owner !== undefined && owner.name === ref.name && owner.type.kind === ref.kind;
+  }
+
+  /** Whether `uid` names an owner seen deleted (kube's absentOwnerCache, consulted before a live lookup). */
+  isAbsent(uid: string): boolean {
+    if (!this.#absent.has(uid)) return false;
+    // Recently used entries are kept longest.
+    this.#absent.delete(uid);
+    this.#absent.add(uid);
+    return true;
+  }
+
+  /** Applies one committed change of `object` (served as `type`); answers the uids to process again. */
+  apply(eventType: "ADDED" | "MODIFIED" | "DELETED", type: ResourceType, object: KubeObject): Set<string> {
+    const uid = String(object.metadata.uid ?? "");
+    const dirty = new Set<string>();
+    if (uid === "") return dirty;
+    const existing = this.#byUid.get(uid);
+    if (eventType === "DELETED") {
+      if (!existing) return dirty;
+      this.#byUid.delete(uid);
+      this.#unlink(existing, existing.owners);
+      for (const dependent of this.#dependents.get(uid) ?? []) dirty.add(dependent);
+      if (dirty.size > 0) this.#markAbsent(uid);
+      this.#addWaitingOwners(existing.owners, dirty);
+      return dirty;
+    }
+    const node = nodeOf(type, uid, object);
+    this.#byUid.set(uid, node);
+    const before = existing?.owners ?? [];
+    if (!sameOwners(before, node.owners)) {
+      this.#unlink(node, before);
+      for (const ref of node.owners) this.#dependentSet(ref.uid).add(uid);
+      // A dependent that names other owners (or differently) may unblock an owner waiting for its dependents.
+      this.#addWaitingOwners(before, dirty);
+      this.#addWaitingOwners(node.owners, dirty);
+    }
+    if (node.owners.length > 0 || node.beingDeleted) dirty.add(uid);
+    // An owner starting foreground deletion has its dependents deleted (processTransitions).
+    if (node.beingDeleted && !existing?.beingDeleted && node.finalizers.includes(FOREGROUND_FINALIZER)) {
+      for (const dependent of this.#dependents.get(uid) ?? []) dirty.add(dependent);
+    }
+    return dirty;
+  }
+
+  #markAbsent(uid: string): void {
+    this.#absent.add(uid);
+    if (this.#absent.size > ABSENT_OWNERS_KEPT) this.#absent.delete(this.#absent.values().next().value!);
+  }
+
+  #dependentSet(owner: string): Set<string> {
+    let set = this.#dependents.get(owner);
+    if (!set) this.#dependents.set(owner, set = new Set());
+    return set;
+  }
+
+  #unlink(node: GraphNode, owners: OwnerReference[]): void {
+    for (const ref of owners) {
+      const set = this.#dependents.get(ref.uid);
+      if (!set) continue;
+      set.delete(node.uid);
+      if (set.size === 0) this.#dependents.delete(ref.uid);
     }
   }
-  return { byUid, dependents };
+
+  /** The owners among `refs` that wait for their dependents to go (kube's isDeletingDependents). */
+  #addWaitingOwners(refs: OwnerReference[], dirty: Set<string>): void {
+    for (const ref of refs) {
+      const owner = this.#byUid.get(ref.uid);
+      if (owner?.beingDeleted && owner.finalizers.includes(FOREGROUND_FINALIZER)) dirty.add(ref.uid);
+    }
+  }
+}
+
+function nodeOf(type: ResourceType, uid: string, object: KubeObject): GraphNode {
+  const metadata = object.metadata;
+  return {
+    type,
+    uid,
+    namespace: metadata.namespace ?? "",
+    name: String(metadata.name),
+    owners: metadata.ownerReferences ?? [],
+    finalizers: metadata.finalizers ?? [],
+    beingDeleted: metadata.deletionTimestamp !== undefined && metadata.deletionTimestamp !== null,
+  };
+}
+
+/** kube's referencesDiffs finding nothing added, removed or changed. */
+function sameOwners(a: OwnerReference[], b: OwnerReference[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((ref, i) => JSON.stringify(ref) === JSON.stringify(b[i]));
 }
 
 /** The resource type an ownerReference names, if the server serves it. */
@@ -34,20 +154,10 @@ export function ownerType(catalog: Catalog, ref: OwnerReference): ResourceType |
   return catalog.byKind(group, version, ref.kind);
 }
 
-/** Whether the graph node matches the reference (kube compares the uid, and the kind and name it names). */
-export function isOwnerPresent(graph: OwnerGraph, ref: OwnerReference): boolean {
-  const owner = graph.byUid.get(ref.uid);
-  return owner !== undefined && owner.object.metadata.name === ref.name && owner.type.kind === ref.kind;
-}
-
 export function withoutOwners(obj: KubeObject, uids: Set<string>): KubeObject {
   const next = structuredClone(obj);
   const remaining = (obj.metadata.ownerReferences ?? []).filter((ref) => !uids.has(ref.uid));
   if (remaining.length > 0) next.metadata.ownerReferences = remaining;
   else delete next.metadata.ownerReferences;
   return next;
-}
-
-export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
-  return (obj.metadata.finalizers ?? []).includes(finalizer);
 }

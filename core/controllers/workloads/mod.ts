@@ -72,6 +72,6 @@ export {
 } from "./client.ts";
 export { setCondition } from "./conditions.ts";
 export { scaledValue } from "./int-or-percent.ts";
-export { type ControlLoop, startLoop } from "./loop.ts";
+export { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 export { controllerRefOf } from "./owner.ts";
 export { isPodReady, podPhase } from "./pod-state.ts";
