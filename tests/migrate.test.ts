@@ -3,13 +3,16 @@
  * every object's uid, creation timestamp, generation and managedFields; a round trip gives the same objects back.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "./harness.ts";
 import { startConfigMapWriters } from "./_writers.ts";
 import { kubunCommand } from "./_kubun-process.ts";
 import { kubectlOk } from "./_kubectl.ts";
+import { getJson } from "./_api.ts";
+import { startTestEtcd } from "../core/storage/etcd/testing.ts";
+import { Buffer } from "node:buffer";
 
 const dir = await mkdtemp(join(tmpdir(), "kubun-migrate-"));
 const servers: TestServer[] = [];
@@ -98,4 +101,64 @@ test("a migration into a store that holds objects is refused and writes nothing;
   expect((await kubunCommand(["migrate", "--from", "postgres:x", "--to", "sqlite:y"])).stderr).toContain(
     'invalid argument "postgres:x" for "--from" flag',
   );
+});
+
+/** One key read straight from etcd through its JSON gateway (etcd 3.4: POST /v3/kv/range). */
+async function etcdValue(endpoint: string, key: string): Promise<Buffer | undefined> {
+  const response = await fetch(`${endpoint}/v3/kv/range`, {
+    method: "POST",
+    body: JSON.stringify({ key: Buffer.from(key).toString("base64") }),
+  });
+  const value = (await response.json()).kvs?.[0]?.value;
+  return value === undefined ? undefined : Buffer.from(value, "base64");
+}
+
+test("sqlite → etcd → sqlite gives every object back equal but for resourceVersion, stored in etcd as kube-apiserver stores it", async () => {
+  const etcd = await startTestEtcd();
+  try {
+    const source = await startServer();
+    servers.push(source);
+    await kubectlOk(source, ["apply", "--server-side", "-f", "-"], DEPLOYMENT);
+    await kubectlOk(source, ["create", "secret", "generic", "token", "--from-literal=key=value"]);
+    await kubectlOk(source, ["create", "configmap", "settings", "--from-literal=mode=fast"]);
+    await kubectlOk(source, ["create", "service", "clusterip", "web", "--tcp=80:8080"]);
+    // Objects no controller of the restored server rewrites (the Deployment's status moves; its spec is checked apart).
+    const collections = [
+      "/api/v1/namespaces/default/configmaps",
+      "/api/v1/namespaces/default/secrets",
+      "/api/v1/namespaces/default/services",
+      "/api/v1/namespaces",
+      "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+    ];
+    const deployment = await getJson(source, "/apis/apps/v1/namespaces/default/deployments/web");
+    const before = await Promise.all(collections.map((path) => objectsOf(source, path)));
+    await source.terminate();
+
+    expect(await migrate(`sqlite:${source.dataDir}`, `etcd:${etcd.endpoint}`)).toMatchObject({ code: 0 });
+    // kube's layout and encoding (the etcd3 store's keys, the protobuf envelope, the allocators' RangeAllocation).
+    expect((await etcdValue(etcd.endpoint, "/registry/configmaps/default/settings"))?.subarray(0, 4)).toEqual(Buffer.from("k8s\0"));
+    expect(await etcdValue(etcd.endpoint, "/registry/services/specs/default/web")).toBeDefined();
+    expect(await etcdValue(etcd.endpoint, "/registry/deployments/default/web")).toBeDefined();
+    expect((await etcdValue(etcd.endpoint, "/registry/ranges/serviceips"))?.includes("RangeAllocation")).toBe(true);
+
+    const back = join(dir, "back");
+    expect(await migrate(`etcd:${etcd.endpoint}`, `sqlite:${back}`)).toMatchObject({ code: 0 });
+    // The restored server keeps the source's PKI, so the cluster CA that kube-root-ca.crt publishes stays the same.
+    for (const file of (await readdir(source.dataDir)).filter((name) => /\.(crt|key)$/.test(name))) {
+      await copyFile(join(source.dataDir, file), join(back, file));
+    }
+    const restored = await startServer([], { dataDir: back });
+    servers.push(restored);
+    const after = await Promise.all(collections.map((path) => objectsOf(restored, path)));
+    // The `kubernetes` Service names the serving port, which each server sets to its own.
+    for (const objects of [...before, ...after]) objects.delete("kubernetes");
+    for (const [i, path] of collections.entries()) expect({ path, objects: after[i] }).toEqual({ path, objects: before[i] });
+    const restoredDeployment = await getJson(restored, "/apis/apps/v1/namespaces/default/deployments/web");
+    for (const field of ["uid", "creationTimestamp", "generation", "labels"]) {
+      expect(restoredDeployment.metadata[field]).toEqual(deployment.metadata[field]);
+    }
+    expect(restoredDeployment.spec).toEqual(deployment.spec);
+  } finally {
+    await etcd.stop();
+  }
 });

@@ -10,7 +10,9 @@ import { type CopyResult, copyStore } from "../storage/migrate.ts";
 import type { Storage } from "../storage/storage.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
+import { openEtcdStorage } from "../storage/etcd/mod.ts";
 import { DATABASE_FILE, makeDatabaseFilesPrivate } from "./data-dir.ts";
+import { storageLayoutFor } from "./storage-layout.ts";
 import { FlagError } from "./flags.ts";
 
 export const MIGRATE_USAGE = `Copy every object of one store into an empty other store, at one revision of the source.
@@ -20,11 +22,17 @@ Usage:
 
 Stores:
   sqlite:DIR     the kubun.db of a data directory (the source may be in use by a running server)
+  etcd:URLS      etcd servers (comma-separated), in kube-apiserver's key layout and storage encoding
 
 Flags:
       --encryption-provider-config string   The EncryptionConfiguration both stores' encrypted resources use
+      --etcd-cafile string                  SSL Certificate Authority file used to secure etcd communication.
+      --etcd-certfile string                SSL certification file used to secure etcd communication.
+      --etcd-keyfile string                 SSL key file used to secure etcd communication.
+      --etcd-prefix string                  The prefix to prepend to all resource paths in etcd. (default "/registry")
       --from string                         The store to read
   -h, --help                                help for migrate
+      --storage-media-type string           The media type objects are written to etcd in. (default "application/vnd.kubernetes.protobuf")
       --to string                           The empty store to write
 
 Objects keep their uids, creation timestamps, generations and managedFields; resourceVersions are the target's own,
@@ -32,25 +40,55 @@ so clients relist after the switch (a watch from an old resourceVersion ends wit
 version", and client-go's reflectors relist on either).
 `;
 
-export type StoreSpec = { kind: "sqlite"; dir: string };
+export type StoreSpec = { kind: "sqlite"; dir: string } | { kind: "etcd"; servers: string[] };
+
+/** How to reach and lay out an etcd store, as the server's etcd flags say. */
+export interface EtcdSettings {
+  etcdPrefix: string;
+  etcdCafile: string;
+  etcdCertfile: string;
+  etcdKeyfile: string;
+  storageMediaType: string;
+}
 
 export interface MigrateArgs {
   help: boolean;
   from?: StoreSpec;
   to?: StoreSpec;
   encryptionProviderConfig: string;
+  etcd: EtcdSettings;
 }
+
+const ETCD_SETTINGS: Record<string, keyof EtcdSettings> = {
+  "etcd-prefix": "etcdPrefix",
+  "etcd-cafile": "etcdCafile",
+  "etcd-certfile": "etcdCertfile",
+  "etcd-keyfile": "etcdKeyfile",
+  "storage-media-type": "storageMediaType",
+};
 
 export function parseStoreSpec(flag: string, text: string): StoreSpec {
   const colon = text.indexOf(":");
   const scheme = colon < 0 ? "" : text.slice(0, colon);
   const location = text.slice(colon + 1);
   if (scheme === "sqlite" && location !== "") return { kind: "sqlite", dir: location };
-  throw new FlagError(`invalid argument "${text}" for "--${flag}" flag: want sqlite:DIR`);
+  const servers = location.split(",").filter(Boolean);
+  if (scheme === "etcd" && servers.length > 0) return { kind: "etcd", servers };
+  throw new FlagError(`invalid argument "${text}" for "--${flag}" flag: want sqlite:DIR or etcd:URLS`);
 }
 
 export function parseMigrateArgs(argv: string[]): MigrateArgs {
-  const args: MigrateArgs = { help: argv.length === 0, encryptionProviderConfig: "" };
+  const args: MigrateArgs = {
+    help: argv.length === 0,
+    encryptionProviderConfig: "",
+    etcd: {
+      etcdPrefix: "/registry",
+      etcdCafile: "",
+      etcdCertfile: "",
+      etcdKeyfile: "",
+      storageMediaType: "application/vnd.kubernetes.protobuf",
+    },
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "-h" || arg === "--help") return { ...args, help: true };
@@ -61,13 +99,32 @@ export function parseMigrateArgs(argv: string[]): MigrateArgs {
     if (match[1] === "from") args.from = parseStoreSpec("from", value);
     else if (match[1] === "to") args.to = parseStoreSpec("to", value);
     else if (match[1] === "encryption-provider-config") args.encryptionProviderConfig = value;
+    else if (match[1]! in ETCD_SETTINGS) args.etcd[ETCD_SETTINGS[match[1]!]!] = value;
     else throw new FlagError(`unknown flag: --${match[1]}`);
   }
   if (!args.help && (!args.from || !args.to)) throw new FlagError('required flag(s) "from", "to" not set');
   return args;
 }
 
-async function openStore(spec: StoreSpec, encryption: EncryptionConfigSource | undefined, role: "source" | "target"): Promise<Storage> {
+async function openStore(
+  spec: StoreSpec,
+  encryption: EncryptionConfigSource | undefined,
+  etcd: EtcdSettings,
+  role: "source" | "target",
+): Promise<Storage> {
+  if (spec.kind === "etcd") {
+    // kube's etcd3 store encrypts after encoding, so the providers go to the store, not around it.
+    return await openEtcdStorage({
+      servers: spec.servers,
+      prefix: etcd.etcdPrefix,
+      caFile: etcd.etcdCafile,
+      certFile: etcd.etcdCertfile,
+      keyFile: etcd.etcdKeyfile,
+      compactionIntervalMs: 0,
+      encryption,
+      ...storageLayoutFor(etcd),
+    });
+  }
   if (role === "source" && !existsSync(join(spec.dir, DATABASE_FILE))) throw new FlagError(`no kubun database in ${spec.dir}`);
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   await chmod(spec.dir, 0o700);
@@ -76,7 +133,7 @@ async function openStore(spec: StoreSpec, encryption: EncryptionConfigSource | u
 }
 
 function describeSpec(spec: StoreSpec): string {
-  return `${spec.kind}:${spec.dir}`;
+  return spec.kind === "sqlite" ? `sqlite:${spec.dir}` : `etcd:${spec.servers.join(",")}`;
 }
 
 /** Runs the copy; returns what to print. */
@@ -85,8 +142,8 @@ export async function runMigrateCommand(args: MigrateArgs, log: (line: string) =
   const encryption = args.encryptionProviderConfig
     ? await encryptionConfigSource(args.encryptionProviderConfig, { reload: false, log })
     : undefined;
-  const source = await openStore(args.from, encryption, "source");
-  const target = await openStore(args.to, encryption, "target");
+  const source = await openStore(args.from, encryption, args.etcd, "source");
+  const target = await openStore(args.to, encryption, args.etcd, "target");
   let result: CopyResult;
   try {
     result = await copyStore(source, target);
