@@ -224,6 +224,25 @@ test("a rule calling a function its declared type has no overload for is refused
   expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
 });
 
+test("rules comparing unlike types or calling list functions on unfit elements are refused at CRD creation (checker internalIsAssignable, lists.go)", async () => {
+  const tags = { items: { type: "object", properties: { name: { type: "string" } } } };
+  const rules = [{ rule: "self == null" }, { rule: "self.isSorted()" }, { rule: "self.all(t, t != t.name)" }];
+  const refused = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd(rules, tags) });
+  expect(refused.code).toBe(1);
+  const field = "spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations";
+  const stderr = refused.stderr.replace(/selfType\d+/g, "selfType#");
+  expect(stderr).toContain(
+    `${field}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self == null", Message:""}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(list(selfType#.@idx), null)'`,
+  );
+  expect(stderr).toContain(
+    `${field}[1].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.isSorted()", Message:""}: compilation failed: ERROR: <input>:1:14: found no matching overload for 'isSorted' applied to 'list(selfType#.@idx).()'`,
+  );
+  expect(stderr).toContain(
+    `${field}[2].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.all(t, t != t.name)", Message:""}: compilation failed: ERROR: <input>:1:15: found no matching overload for '_!=_' applied to '(selfType#.@idx, string)'`,
+  );
+  expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
+});
+
 // isSorted() over strings costs per item 1 plus a traversal of the item (library.CostEstimator): with maxLength
 // 100000 (400000 bytes) that is 40001 per item, so 1000 items estimate 40,001,001 (4.0 times the limit), 200 items
 // 8,000,201.
