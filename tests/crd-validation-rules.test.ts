@@ -262,3 +262,46 @@ test("kube's per-function cost formulas decide at CRD creation: isSorted() over 
   expect(unsorted.stderr).toContain('spec.tags: Invalid value: "array": tags must be sorted');
   await kubectlOk(server, ["create", "-f", "-"], widget(["a", "b"]));
 });
+
+test("a nullable map entry set to null is present to has() and `in` (unstructuredMap.Find)", async () => {
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "gadgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "gadgets", kind: "Gadget" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { slots: { type: "object", additionalProperties: { type: "string", nullable: true } } },
+                "x-kubernetes-validations": [
+                  { rule: "has(self.slots.primary)", message: "slots must name primary" },
+                  { rule: "'primary' in self.slots", message: "primary must be in slots" },
+                ],
+              },
+            },
+          },
+        },
+      }],
+    },
+  };
+  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gadgets.example.com"]);
+  const gadget = (name: string, slots: Record<string, unknown>) =>
+    JSON.stringify({ apiVersion: "example.com/v1", kind: "Gadget", metadata: { name, namespace: NS }, spec: { slots } });
+  await kubectlOk(server, ["create", "-f", "-"], gadget("null-primary", { primary: null }));
+  expect(await kubectlOk(server, ["get", "gadget", "null-primary", "-n", NS, "-o", "jsonpath={.spec.slots}"])).toBe('{"primary":null}');
+  const missing = await server.kubectl(["create", "-f", "-"], { stdin: gadget("no-primary", { other: null }) });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('spec: Invalid value: "object": slots must name primary');
+  expect(missing.stderr).toContain('spec: Invalid value: "object": primary must be in slots');
+});

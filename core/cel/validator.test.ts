@@ -210,3 +210,28 @@ test("a null-valued field is absent to rules: has() is false (ValidationRule: nu
   expect(nullable.validate({ spec: { a: null } })).toEqual([]);
   expect(nullable.validate({ spec: { a: "x" } }).map((e) => e.detail)).toEqual(["a set"]);
 });
+
+test("a map key whose value is null is present: has() and `in` are true, size() counts it (unstructuredMap.Find)", () => {
+  const validator = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { m: { type: "object", additionalProperties: { type: "string" } } },
+        "x-kubernetes-validations": [
+          { rule: "has(self.m.a)", message: "has a" },
+          { rule: "'a' in self.m && !('b' in self.m)", message: "a in m" },
+          { rule: "size(self.m) == 1 && self.m.all(k, k == 'a') && self.m == {'a': null}", message: "one key" },
+          { rule: "type(self.m.a) == null_type && type(self.m['a']) == null_type", message: "a is null" },
+        ],
+      },
+    },
+  })!;
+  expect(validator.validate({ spec: { m: { a: null } } })).toEqual([]);
+  expect(validator.validate({ spec: { m: { b: null } } }).map((e) => e.detail)).toEqual([
+    "has a",
+    "a in m",
+    "one key",
+    "no such key: a evaluating rule: a is null",
+  ]);
+});
