@@ -305,3 +305,42 @@ test("a nullable map entry set to null is present to has() and `in` (unstructure
   expect(missing.stderr).toContain('spec: Invalid value: "object": slots must name primary');
   expect(missing.stderr).toContain('spec: Invalid value: "object": primary must be in slots');
 });
+
+test("a date-time keeps its written offset for string() and the getters (cel-go Timestamp.ConvertToType, Receive)", async () => {
+  const rules = [
+    { rule: "string(self.at) == '2023-01-01T10:00:00.5+02:00'", message: "at must be written as 10:00:00.5+02:00" },
+    { rule: "self.at.getHours() == 10", message: "at must be at 10 o'clock" },
+  ];
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "timers.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "timers", kind: "Timer" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: { type: "object", properties: { at: { type: "string", format: "date-time" } }, "x-kubernetes-validations": rules },
+            },
+          },
+        },
+      }],
+    },
+  };
+  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/timers.example.com"]);
+  const timer = (name: string, at: string) =>
+    JSON.stringify({ apiVersion: "example.com/v1", kind: "Timer", metadata: { name, namespace: NS }, spec: { at } });
+  await kubectlOk(server, ["create", "-f", "-"], timer("local", "2023-01-01T10:00:00.500+02:00"));
+  const utc = await server.kubectl(["create", "-f", "-"], { stdin: timer("utc", "2023-01-01T08:00:00.5Z") });
+  expect(utc.code).toBe(1);
+  expect(utc.stderr).toContain(`spec: Invalid value: "object": at must be written as 10:00:00.5+02:00`);
+  expect(utc.stderr).toContain(`spec: Invalid value: "object": at must be at 10 o'clock`);
+});

@@ -235,3 +235,21 @@ test("a map key whose value is null is present: has() and `in` are true, size() 
     "no such key: a evaluating rule: a is null",
   ]);
 });
+
+test("a date-time field keeps its written offset for string() and the getters (UnstructuredToVal: strfmt.ParseDateTime)", () => {
+  const validator = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { at: { type: "string", format: "date-time" } },
+        "x-kubernetes-validations": [
+          { rule: "string(self.at) == '2023-01-01T10:00:00.5+02:00'", message: "written form" },
+          { rule: "self.at.getHours() == 10 && self.at.getHours('UTC') == 8", message: "wall clock" },
+        ],
+      },
+    },
+  })!;
+  expect(validator.validate({ spec: { at: "2023-01-01T10:00:00.500+02:00" } })).toEqual([]);
+  expect(validator.validate({ spec: { at: "2023-01-01T08:00:00.5Z" } }).map((e) => e.detail)).toEqual(["written form", "wall clock"]);
+});
