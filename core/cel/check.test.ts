@@ -214,3 +214,36 @@ test("kube's URL functions take strings and URLs only (urls.go url, isURL, getSc
   );
   expect(compileError("isURL('https://a') && url('https://a').getHost() == 'a'")).toBeUndefined();
 });
+
+test("a conditional's branches and a literal's elements, keys and values join as cel-go's joinTypes (conditional(bool, A, A))", () => {
+  expect(compileError("(true ? self.spec : self.template) == self.spec")).toBe(
+    issue(
+      "(true ? self.spec : self.template) == self.spec",
+      7,
+      "found no matching overload for '_?_:_' applied to '(bool, selfType#.spec, selfType#.template)'",
+    ),
+  );
+  expect(compileError("(true ? self.count : 'a') == 1")).toBe(
+    issue("(true ? self.count : 'a') == 1", 7, "found no matching overload for '_?_:_' applied to '(bool, int, string)'"),
+  );
+  expect(compileError("[self.spec, self.template].size() == 2")).toBe(
+    issue("[self.spec, self.template].size() == 2", 17, "expected type 'selfType#.spec' but found 'selfType#.template'"),
+  );
+  expect(compileError("[self.names, [1]].size() == 2")).toBe(
+    issue("[self.names, [1]].size() == 2", 14, "expected type 'list(string)' but found 'list(int)'"),
+  );
+  expect(compileError("{'a': 1, 'b': 'c'}.size() == 2")).toBe(
+    issue("{'a': 1, 'b': 'c'}.size() == 2", 15, "expected type 'int' but found 'string'"),
+  );
+  expect(compileError("{'a': 1, 2: 1}.size() == 2")).toBe(
+    issue("{'a': 1, 2: 1}.size() == 2", 10, "expected type 'string' but found 'int'"),
+  );
+  for (
+    const rule of [
+      "(true ? self.ports[0] : self.ports[1]) == self.ports[0] && (true ? [] : self.names) == self.names",
+      "[[], self.names, [self.size]].size() == 3 && [self.size, 1, 'a'].size() == 3 && {'a': self.spec}.size() == 1",
+    ]
+  ) {
+    expect(compileError(rule)).toBeUndefined();
+  }
+});

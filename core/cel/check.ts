@@ -10,7 +10,7 @@ import { ruleEnv } from "./env.ts";
 import { compileRE2 } from "./library/mod.ts";
 import { methodError, operatorResult } from "./operators.ts";
 import { overloadError } from "./overloads.ts";
-import { type CelType, DYN, fieldType, printType } from "./types.ts";
+import { assignable, type CelType, DYN, fieldType, mostGeneral, printType } from "./types.ts";
 
 type Parsed = ReturnType<typeof parse>;
 type Expr = Parsed["expr"];
@@ -40,7 +40,6 @@ const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
 const QUALIFIED_TYPE_NAMES = new Set(["google.protobuf.Duration", "google.protobuf.Timestamp"]);
 /** Operators cel-go places at their token, which @bufbuild/cel places at the left operand. */
 const INFIX_TOKENS: Record<string, string> = { "_&&_": "&&", "_||_": "||", "_?_:_": "?" };
-const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
 
 /** `a.b.c` of a chain of field selections on an identifier. */
 export function qualifiedName(expr: Expr): string | undefined {
@@ -90,6 +89,23 @@ class RuleChecker {
     return DYN;
   }
 
+  /**
+   * HomogeneousAggregateLiterals (cel-go joinTypes): each element or map key or value must be assignable to the type
+   * the ones before it joined to; the literal's type is that joined type.
+   */
+  #join(exprs: Expr[], types: CelType[]): CelType {
+    let joined: CelType | undefined;
+    types.forEach((type, i) => {
+      if (!joined) joined = type;
+      else if (assignable(joined, type)) joined = mostGeneral(joined, type);
+      else {
+        const [expected, found] = [printType(joined), printType(type)];
+        if (expected && found) this.#fail(exprs[i], `expected type '${expected}' but found '${found}'`);
+      }
+    });
+    return joined ?? DYN;
+  }
+
   check(expr: Expr, scope: Map<string, CelType>): CelType {
     const type = this.#visit(expr, scope);
     this.types.set(expr, type);
@@ -128,21 +144,20 @@ class RuleChecker {
         return this.#call(expr, kind.value, scope);
       case "listExpr": {
         const elems = kind.value.elements.map((e) => this.check(e, scope));
-        // HomogeneousAggregateLiterals: every element of a list literal has the first one's type.
-        const first = elems.find((elem) => elem.kind !== "dyn");
-        elems.forEach((elem, i) => {
-          if (first && elem.kind !== "dyn" && elem.kind !== first.kind && SCALAR_KINDS.has(elem.kind) && SCALAR_KINDS.has(first.kind)) {
-            this.#fail(kind.value.elements[i], `expected type '${first.kind}' but found '${elem.kind}'`);
-          }
-        });
-        return { kind: "list", elem: first ?? DYN };
+        return { kind: "list", elem: this.#join(kind.value.elements, elems) };
       }
-      case "structExpr":
+      case "structExpr": {
+        const keys: Expr[] = [];
+        const values: Expr[] = [];
         for (const entry of kind.value.entries) {
-          if (entry.keyKind.case === "mapKey") this.check(entry.keyKind.value, scope);
-          if (entry.value) this.check(entry.value, scope);
+          if (entry.keyKind.case === "mapKey") keys.push(entry.keyKind.value);
+          if (entry.value) values.push(entry.value);
         }
-        return { kind: "map", value: DYN };
+        const keyTypes = keys.map((key) => this.check(key, scope));
+        const valueTypes = values.map((value) => this.check(value, scope));
+        this.#join(keys, keyTypes);
+        return { kind: "map", value: this.#join(values, valueTypes) };
+      }
       case "comprehensionExpr": {
         const c = kind.value;
         const range = this.check(c.iterRange!, scope);
@@ -197,7 +212,7 @@ class RuleChecker {
     if (BOOL_FUNCTIONS.has(name) || name.startsWith("@")) return BOOL;
     if (name === "size" || name === "indexOf" || name === "lastIndexOf") return { kind: "int" };
     if (["_+_", "_-_", "_*_", "_/_", "_%_", "-_"].includes(name)) return args[0] ?? DYN;
-    if (name === "_?_:_") return args[1] ?? DYN;
+    if (name === "_?_:_") return args[1] && args[2] ? mostGeneral(args[2], args[1]) : DYN;
     if (name === "_[_]") return args[0]?.kind === "list" ? args[0].elem : args[0]?.kind === "map" ? args[0].value : DYN;
     if (["lowerAscii", "upperAscii", "trim", "replace", "substring", "charAt", "join", "string", "find"].includes(name)) {
       return { kind: "string" };

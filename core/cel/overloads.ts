@@ -30,7 +30,8 @@ const ACCEPTS: Record<string, Accepts> = {
   "_||_": BOOLS,
   "!_": BOOLS,
   "-_": (_, args) => is(args[0], "int", "double"),
-  "_?_:_": (_, args) => is(args[0], "bool"),
+  // conditional(bool, A, A): the second branch must be assignable to the first's type.
+  "_?_:_": (_, [condition, first, second]) => is(condition, "bool") && (!first || !second || assignable(second, first)),
   // index_list(list(A), int) and index_map(map(string, V), string).
   "_[_]": (_, [container, key]) => is(container, "list", "map") && is(key, container?.kind === "map" ? "string" : "int"),
   // in_list(A, list(A)): the elements must be assignable to the item's type; in_map(string, map(string, V)).

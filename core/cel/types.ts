@@ -105,3 +105,18 @@ export function assignable(from: CelType, to: CelType): boolean {
   if (from.kind === "object" && to.kind === "object") return from.name === to.name;
   return true;
 }
+
+/** cel-go's isEqualOrLessSpecific: `a` is dyn wherever the two differ. */
+function lessSpecific(a: CelType, b: CelType): boolean {
+  if (a.kind === "dyn") return true;
+  if (b.kind === "dyn" || a.kind !== b.kind) return false;
+  if (a.kind === "list" && b.kind === "list") return lessSpecific(a.elem, b.elem);
+  if (a.kind === "map" && b.kind === "map") return lessSpecific(a.value, b.value);
+  if (a.kind === "object" && b.kind === "object") return a.name === b.name;
+  return true;
+}
+
+/** cel-go's mostGeneral: of two types that unify, the one a type parameter binds to. */
+export function mostGeneral(a: CelType, b: CelType): CelType {
+  return lessSpecific(a, b) ? a : b;
+}
