@@ -90,20 +90,15 @@ class RuleChecker {
   }
 
   /**
-   * HomogeneousAggregateLiterals (cel-go joinTypes): each element or map key or value must be assignable to the type
-   * the ones before it joined to; the literal's type is that joined type.
+   * HomogeneousAggregateLiterals (cel-go joinTypes): a list element, map key or map value must be assignable to the
+   * type the ones before it joined to; the result is the joined type.
    */
-  #join(exprs: Expr[], types: CelType[]): CelType {
-    let joined: CelType | undefined;
-    types.forEach((type, i) => {
-      if (!joined) joined = type;
-      else if (assignable(joined, type)) joined = mostGeneral(joined, type);
-      else {
-        const [expected, found] = [printType(joined), printType(type)];
-        if (expected && found) this.#fail(exprs[i], `expected type '${expected}' but found '${found}'`);
-      }
-    });
-    return joined ?? DYN;
+  #joinNext(joined: CelType | undefined, expr: Expr, type: CelType): CelType {
+    if (!joined) return type;
+    if (assignable(joined, type)) return mostGeneral(joined, type);
+    const [expected, found] = [printType(joined), printType(type)];
+    if (expected && found) this.#fail(expr, `expected type '${expected}' but found '${found}'`);
+    return joined;
   }
 
   check(expr: Expr, scope: Map<string, CelType>): CelType {
@@ -143,20 +138,19 @@ class RuleChecker {
       case "callExpr":
         return this.#call(expr, kind.value, scope);
       case "listExpr": {
-        const elems = kind.value.elements.map((e) => this.check(e, scope));
-        return { kind: "list", elem: this.#join(kind.value.elements, elems) };
+        let elem: CelType | undefined;
+        for (const element of kind.value.elements) elem = this.#joinNext(elem, element, this.check(element, scope));
+        return { kind: "list", elem: elem ?? DYN };
       }
       case "structExpr": {
-        const keys: Expr[] = [];
-        const values: Expr[] = [];
+        // Map literals join their keys and their values entry by entry; kubun does not type message literals.
+        let key: CelType | undefined;
+        let value: CelType | undefined;
         for (const entry of kind.value.entries) {
-          if (entry.keyKind.case === "mapKey") keys.push(entry.keyKind.value);
-          if (entry.value) values.push(entry.value);
+          if (entry.keyKind.case === "mapKey") key = this.#joinNext(key, entry.keyKind.value, this.check(entry.keyKind.value, scope));
+          if (entry.value) value = this.#joinNext(value, entry.value, this.check(entry.value, scope));
         }
-        const keyTypes = keys.map((key) => this.check(key, scope));
-        const valueTypes = values.map((value) => this.check(value, scope));
-        this.#join(keys, keyTypes);
-        return { kind: "map", value: this.#join(values, valueTypes) };
+        return kind.value.messageName ? DYN : { kind: "map", value: value ?? DYN };
       }
       case "comprehensionExpr": {
         const c = kind.value;
