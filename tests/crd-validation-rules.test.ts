@@ -224,6 +224,25 @@ test("a rule calling a function its declared type has no overload for is refused
   expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
 });
 
+test("rules comparing unlike types or calling list functions on unfit elements are refused at CRD creation (checker internalIsAssignable, lists.go)", async () => {
+  const tags = { items: { type: "object", properties: { name: { type: "string" } } } };
+  const rules = [{ rule: "self == null" }, { rule: "self.isSorted()" }, { rule: "self.all(t, t != t.name)" }];
+  const refused = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd(rules, tags) });
+  expect(refused.code).toBe(1);
+  const field = "spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations";
+  const stderr = refused.stderr.replace(/selfType\d+/g, "selfType#");
+  expect(stderr).toContain(
+    `${field}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self == null", Message:""}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(list(selfType#.@idx), null)'`,
+  );
+  expect(stderr).toContain(
+    `${field}[1].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.isSorted()", Message:""}: compilation failed: ERROR: <input>:1:14: found no matching overload for 'isSorted' applied to 'list(selfType#.@idx).()'`,
+  );
+  expect(stderr).toContain(
+    `${field}[2].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.all(t, t != t.name)", Message:""}: compilation failed: ERROR: <input>:1:15: found no matching overload for '_!=_' applied to '(selfType#.@idx, string)'`,
+  );
+  expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
+});
+
 // isSorted() over strings costs per item 1 plus a traversal of the item (library.CostEstimator): with maxLength
 // 100000 (400000 bytes) that is 40001 per item, so 1000 items estimate 40,001,001 (4.0 times the limit), 200 items
 // 8,000,201.
@@ -242,4 +261,86 @@ test("kube's per-function cost formulas decide at CRD creation: isSorted() over 
   expect(unsorted.code).toBe(1);
   expect(unsorted.stderr).toContain('spec.tags: Invalid value: "array": tags must be sorted');
   await kubectlOk(server, ["create", "-f", "-"], widget(["a", "b"]));
+});
+
+test("a nullable map entry set to null is present to has() and `in` (unstructuredMap.Find)", async () => {
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "gadgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "gadgets", kind: "Gadget" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { slots: { type: "object", additionalProperties: { type: "string", nullable: true } } },
+                "x-kubernetes-validations": [
+                  { rule: "has(self.slots.primary)", message: "slots must name primary" },
+                  { rule: "'primary' in self.slots", message: "primary must be in slots" },
+                ],
+              },
+            },
+          },
+        },
+      }],
+    },
+  };
+  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gadgets.example.com"]);
+  const gadget = (name: string, slots: Record<string, unknown>) =>
+    JSON.stringify({ apiVersion: "example.com/v1", kind: "Gadget", metadata: { name, namespace: NS }, spec: { slots } });
+  await kubectlOk(server, ["create", "-f", "-"], gadget("null-primary", { primary: null }));
+  expect(await kubectlOk(server, ["get", "gadget", "null-primary", "-n", NS, "-o", "jsonpath={.spec.slots}"])).toBe('{"primary":null}');
+  const missing = await server.kubectl(["create", "-f", "-"], { stdin: gadget("no-primary", { other: null }) });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('spec: Invalid value: "object": slots must name primary');
+  expect(missing.stderr).toContain('spec: Invalid value: "object": primary must be in slots');
+});
+
+test("a date-time keeps its written offset for string() and the getters (cel-go Timestamp.ConvertToType, Receive)", async () => {
+  const rules = [
+    { rule: "string(self.at) == '2023-01-01T10:00:00.5+02:00'", message: "at must be written as 10:00:00.5+02:00" },
+    { rule: "self.at.getHours() == 10", message: "at must be at 10 o'clock" },
+  ];
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "timers.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "timers", kind: "Timer" },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: { type: "object", properties: { at: { type: "string", format: "date-time" } }, "x-kubernetes-validations": rules },
+            },
+          },
+        },
+      }],
+    },
+  };
+  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/timers.example.com"]);
+  const timer = (name: string, at: string) =>
+    JSON.stringify({ apiVersion: "example.com/v1", kind: "Timer", metadata: { name, namespace: NS }, spec: { at } });
+  await kubectlOk(server, ["create", "-f", "-"], timer("local", "2023-01-01T10:00:00.500+02:00"));
+  const utc = await server.kubectl(["create", "-f", "-"], { stdin: timer("utc", "2023-01-01T08:00:00.5Z") });
+  expect(utc.code).toBe(1);
+  expect(utc.stderr).toContain(`spec: Invalid value: "object": at must be written as 10:00:00.5+02:00`);
+  expect(utc.stderr).toContain(`spec: Invalid value: "object": at must be at 10 o'clock`);
 });

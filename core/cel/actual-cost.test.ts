@@ -280,6 +280,7 @@ const CASES: [string, RuleSchema, unknown, Record<string, number>][] = [
   }],
   ["null values in container types", object({ m: map({ ...string, nullable: true } as RuleSchema) }), { m: { a: null, b: "not-nil" } }, {
     "self.m.size() == 2": 4,
+    "'a' in self.m": 3,
     "type(self.m['a']) == null_type": 5,
   }],
   ["object types are not accessible", object({ nestedInMap: map(object({ inMapField: integer })) }), {

@@ -10,7 +10,7 @@ import { ruleEnv } from "./env.ts";
 import { compileRE2 } from "./library/mod.ts";
 import { methodError, operatorResult } from "./operators.ts";
 import { overloadError } from "./overloads.ts";
-import { type CelType, DYN, fieldType, printType } from "./types.ts";
+import { assignable, type CelType, DYN, fieldType, mostGeneral, printType } from "./types.ts";
 
 type Parsed = ReturnType<typeof parse>;
 type Expr = Parsed["expr"];
@@ -40,7 +40,6 @@ const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
 const QUALIFIED_TYPE_NAMES = new Set(["google.protobuf.Duration", "google.protobuf.Timestamp"]);
 /** Operators cel-go places at their token, which @bufbuild/cel places at the left operand. */
 const INFIX_TOKENS: Record<string, string> = { "_&&_": "&&", "_||_": "||", "_?_:_": "?" };
-const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
 
 /** `a.b.c` of a chain of field selections on an identifier. */
 export function qualifiedName(expr: Expr): string | undefined {
@@ -90,6 +89,18 @@ class RuleChecker {
     return DYN;
   }
 
+  /**
+   * HomogeneousAggregateLiterals (cel-go joinTypes): a list element, map key or map value must be assignable to the
+   * type the ones before it joined to; the result is the joined type.
+   */
+  #joinNext(joined: CelType | undefined, expr: Expr, type: CelType): CelType {
+    if (!joined) return type;
+    if (assignable(joined, type)) return mostGeneral(joined, type);
+    const [expected, found] = [printType(joined), printType(type)];
+    if (expected && found) this.#fail(expr, `expected type '${expected}' but found '${found}'`);
+    return joined;
+  }
+
   check(expr: Expr, scope: Map<string, CelType>): CelType {
     const type = this.#visit(expr, scope);
     this.types.set(expr, type);
@@ -127,22 +138,20 @@ class RuleChecker {
       case "callExpr":
         return this.#call(expr, kind.value, scope);
       case "listExpr": {
-        const elems = kind.value.elements.map((e) => this.check(e, scope));
-        // HomogeneousAggregateLiterals: every element of a list literal has the first one's type.
-        const first = elems.find((elem) => elem.kind !== "dyn");
-        elems.forEach((elem, i) => {
-          if (first && elem.kind !== "dyn" && elem.kind !== first.kind && SCALAR_KINDS.has(elem.kind) && SCALAR_KINDS.has(first.kind)) {
-            this.#fail(kind.value.elements[i], `expected type '${first.kind}' but found '${elem.kind}'`);
-          }
-        });
-        return { kind: "list", elem: first ?? DYN };
+        let elem: CelType | undefined;
+        for (const element of kind.value.elements) elem = this.#joinNext(elem, element, this.check(element, scope));
+        return { kind: "list", elem: elem ?? DYN };
       }
-      case "structExpr":
+      case "structExpr": {
+        // Map literals join their keys and their values entry by entry; kubun does not type message literals.
+        let key: CelType | undefined;
+        let value: CelType | undefined;
         for (const entry of kind.value.entries) {
-          if (entry.keyKind.case === "mapKey") this.check(entry.keyKind.value, scope);
-          if (entry.value) this.check(entry.value, scope);
+          if (entry.keyKind.case === "mapKey") key = this.#joinNext(key, entry.keyKind.value, this.check(entry.keyKind.value, scope));
+          if (entry.value) value = this.#joinNext(value, entry.value, this.check(entry.value, scope));
         }
-        return { kind: "map", value: DYN };
+        return kind.value.messageName ? DYN : { kind: "map", value: value ?? DYN };
+      }
       case "comprehensionExpr": {
         const c = kind.value;
         const range = this.check(c.iterRange!, scope);
@@ -197,7 +206,7 @@ class RuleChecker {
     if (BOOL_FUNCTIONS.has(name) || name.startsWith("@")) return BOOL;
     if (name === "size" || name === "indexOf" || name === "lastIndexOf") return { kind: "int" };
     if (["_+_", "_-_", "_*_", "_/_", "_%_", "-_"].includes(name)) return args[0] ?? DYN;
-    if (name === "_?_:_") return args[1] ?? DYN;
+    if (name === "_?_:_") return args[1] && args[2] ? mostGeneral(args[2], args[1]) : DYN;
     if (name === "_[_]") return args[0]?.kind === "list" ? args[0].elem : args[0]?.kind === "map" ? args[0].value : DYN;
     if (["lowerAscii", "upperAscii", "trim", "replace", "substring", "charAt", "join", "string", "find"].includes(name)) {
       return { kind: "string" };

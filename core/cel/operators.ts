@@ -4,20 +4,13 @@
  * checker message when no overload takes them; and the string methods' overloads. Dyn operands are left to the
  * runtime.
  */
-import { type CelType, printType, unifiable } from "./types.ts";
+import { assignable, type CelType, printType } from "./types.ts";
 
 type Scalar = "bool" | "int" | "uint" | "double" | "string" | "bytes" | "timestamp" | "duration" | "null_type";
 
 const SCALARS = new Set<string>(["bool", "int", "uint", "double", "string", "bytes", "timestamp", "duration", "null_type"]);
 const NUMBERS = ["int", "uint", "double"];
 const ORDERED = [...NUMBERS, "string", "bytes", "bool", "timestamp", "duration"];
-
-/** How cel-go's checker names a type in "applied to '(...)'". */
-function typeName(kind: Scalar): string {
-  if (kind === "timestamp") return "google.protobuf.Timestamp";
-  if (kind === "duration") return "google.protobuf.Duration";
-  return kind;
-}
 
 /** name → [argument kinds, result kind] overloads, for two-argument operators. */
 const BINARY: Record<string, [string, string, string][]> = {
@@ -44,14 +37,17 @@ const BINARY: Record<string, [string, string, string][]> = {
   "_>=_": ORDERED.map((t) => [t, t, "bool"]),
 };
 
-/** Operators over lists, maps and objects: equality where the operands unify, list concatenation; nothing else. */
+/**
+ * Operators over lists, maps and objects: equality (equals, not_equals: `(A, A)`) and list concatenation
+ * (add_list: `(list(A), list(A))`) where the second operand is assignable to the first; nothing else.
+ */
 function containerResult(name: string, args: CelType[]): CelType | string | undefined {
   if (args.some((arg) => arg.kind === "dyn") || args.length !== 2) return undefined;
   const names = args.map(printType);
   if (names.some((printed) => printed === undefined)) return undefined;
   const noOverload = `found no matching overload for '${name}' applied to '(${names.join(", ")})'`;
-  if (name === "_==_" || name === "_!=_") return unifiable(args[0], args[1]) ? { kind: "bool" } : noOverload;
-  if (name === "_+_") return args[0].kind === "list" && args[1].kind === "list" && unifiable(args[0], args[1]) ? args[0] : noOverload;
+  if (name === "_==_" || name === "_!=_") return assignable(args[1], args[0]) ? { kind: "bool" } : noOverload;
+  if (name === "_+_") return args[0].kind === "list" && args[1].kind === "list" && assignable(args[1], args[0]) ? args[0] : noOverload;
   return BINARY[name] ? noOverload : undefined;
 }
 
@@ -60,10 +56,9 @@ export function operatorResult(name: string, args: CelType[]): CelType | string 
   if (args.some((arg) => ["list", "map", "object"].includes(arg.kind))) return containerResult(name, args);
   if (!args.every((arg) => SCALARS.has(arg.kind))) return undefined;
   const kinds = args.map((arg) => arg.kind as Scalar);
-  const noOverload = `found no matching overload for '${name}' applied to '(${kinds.map(typeName).join(", ")})'`;
-  if (name === "_==_" || name === "_!=_") {
-    return kinds[0] === kinds[1] || kinds.includes("null_type") ? { kind: "bool" } : noOverload;
-  }
+  const noOverload = `found no matching overload for '${name}' applied to '(${args.map(printType).join(", ")})'`;
+  // equals and not_equals take `(A, A)`: null goes only with null, timestamps and durations (objects above).
+  if (name === "_==_" || name === "_!=_") return assignable(args[1], args[0]) ? { kind: "bool" } : noOverload;
   const overloads = BINARY[name];
   if (!overloads) return undefined;
   const found = overloads.find(([a, b]) => a === kinds[0] && b === kinds[1]);

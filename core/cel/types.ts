@@ -80,17 +80,43 @@ export function printType(type: CelType): string | undefined {
       return type.name;
     case "type":
       return undefined;
+    case "null_type":
+      return "null";
   }
   return type.kind;
 }
 
+const PRIMITIVES = new Set(["bool", "int", "uint", "double", "string", "bytes"]);
+const NULLABLE = new Set(["null_type", "object", "timestamp", "duration"]);
+
 /**
- * Whether cel-go's checker can unify two operand types of `==`: dyn and null go with anything, lists and maps by
- * their elements, objects with objects (kubun does not tell kube's object types apart), scalars only with themselves.
+ * Whether a value of type `from` may stand where `to` is expected, as cel-go's checker decides it (v0.12
+ * internalIsAssignable, with a type parameter already bound to `to`): dyn goes with anything, null only into
+ * objects, timestamps, durations and null (internalIsAssignableNull), a primitive only into itself, lists and maps
+ * by their element types, objects by their type name, anything else only into its own kind. Overloads over a type
+ * parameter (`_==_`, `_!=_`, `@in`, list `_+_`) bind it to their first operand and test the others against it.
  */
-export function unifiable(a: CelType, b: CelType): boolean {
-  if (a.kind === "dyn" || b.kind === "dyn" || a.kind === "null_type" || b.kind === "null_type") return true;
-  if (a.kind === "list" && b.kind === "list") return unifiable(a.elem, b.elem);
-  if (a.kind === "map" && b.kind === "map") return unifiable(a.value, b.value);
-  return a.kind === b.kind;
+export function assignable(from: CelType, to: CelType): boolean {
+  if (from.kind === "dyn" || to.kind === "dyn") return true;
+  if (from.kind === "null_type") return NULLABLE.has(to.kind);
+  if (PRIMITIVES.has(from.kind) || from.kind !== to.kind) return from.kind === to.kind;
+  if (from.kind === "list" && to.kind === "list") return assignable(from.elem, to.elem);
+  if (from.kind === "map" && to.kind === "map") return assignable(from.value, to.value);
+  if (from.kind === "object" && to.kind === "object") return from.name === to.name;
+  return true;
+}
+
+/** cel-go's isEqualOrLessSpecific: `a` is dyn wherever the two differ. */
+function lessSpecific(a: CelType, b: CelType): boolean {
+  if (a.kind === "dyn") return true;
+  if (b.kind === "dyn" || a.kind !== b.kind) return false;
+  if (a.kind === "list" && b.kind === "list") return lessSpecific(a.elem, b.elem);
+  if (a.kind === "map" && b.kind === "map") return lessSpecific(a.value, b.value);
+  if (a.kind === "object" && b.kind === "object") return a.name === b.name;
+  return true;
+}
+
+/** cel-go's mostGeneral: of two types that unify, the one a type parameter binds to. */
+export function mostGeneral(a: CelType, b: CelType): CelType {
+  return lessSpecific(a, b) ? a : b;
 }

@@ -210,3 +210,46 @@ test("a null-valued field is absent to rules: has() is false (ValidationRule: nu
   expect(nullable.validate({ spec: { a: null } })).toEqual([]);
   expect(nullable.validate({ spec: { a: "x" } }).map((e) => e.detail)).toEqual(["a set"]);
 });
+
+test("a map key whose value is null is present: has() and `in` are true, size() counts it (unstructuredMap.Find)", () => {
+  const validator = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { m: { type: "object", additionalProperties: { type: "string" } } },
+        "x-kubernetes-validations": [
+          { rule: "has(self.m.a)", message: "has a" },
+          { rule: "'a' in self.m && !('b' in self.m)", message: "a in m" },
+          { rule: "size(self.m) == 1 && self.m.all(k, k == 'a') && self.m == self.m", message: "one key" },
+          { rule: "type(self.m.a) == null_type && type(self.m['a']) == null_type", message: "a is null" },
+        ],
+      },
+    },
+  })!;
+  expect(validator.validate({ spec: { m: { a: null } } })).toEqual([]);
+  expect(validator.validate({ spec: { m: { b: null } } }).map((e) => e.detail)).toEqual([
+    "has a",
+    "a in m",
+    "one key",
+    "no such key: a evaluating rule: a is null",
+  ]);
+});
+
+test("a date-time field keeps its written offset for string() and the getters (UnstructuredToVal: strfmt.ParseDateTime)", () => {
+  const validator = ruleValidator({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { at: { type: "string", format: "date-time" } },
+        "x-kubernetes-validations": [
+          { rule: "string(self.at) == '2023-01-01T10:00:00.5+02:00'", message: "written form" },
+          { rule: "self.at.getHours() == 10 && self.at.getHours('UTC') == 8", message: "wall clock" },
+        ],
+      },
+    },
+  })!;
+  expect(validator.validate({ spec: { at: "2023-01-01T10:00:00.500+02:00" } })).toEqual([]);
+  expect(validator.validate({ spec: { at: "2023-01-01T08:00:00.5Z" } }).map((e) => e.detail)).toEqual(["written form", "wall clock"]);
+});

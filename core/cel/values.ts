@@ -4,7 +4,7 @@
  * show only their declared (escaped) properties, maps their keys, and resource roots apiVersion, kind and
  * metadata.name/generateName.
  */
-import { isCelError, parse } from "@bufbuild/cel";
+import { type CelInput, type CelMap, celMap, isCelError, parse } from "@bufbuild/cel";
 import { planRule } from "./env.ts";
 import { escapePropertyName } from "./escape.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
@@ -60,15 +60,29 @@ export function toCelValue(value: unknown, schema: RuleSchema, resourceRoot = fa
   return value;
 }
 
-function objectValue(value: Record<string, unknown>, schema: RuleSchema): Map<string, unknown> {
+/**
+ * A map as kube's unstructuredMap.Find sees it: a key whose value is null (nullable additionalProperties) is
+ * present, so `has(self.m.k)` and `'k' in self.m` are true and `self.m.k` is null. @bufbuild/cel's own map tests
+ * presence with `get(key) != undefined`, which reads a null value as absent; has() asks the entries instead.
+ */
+function mapValue(entries: Map<string, unknown>): CelMap {
+  const map = celMap(entries as Map<string, CelInput>);
+  const lookup = map.has.bind(map);
+  map.has = (key) => typeof key === "string" ? entries.has(key) : lookup(key);
+  return map;
+}
+
+function objectValue(value: Record<string, unknown>, schema: RuleSchema): Map<string, unknown> | CelMap {
   const values = mapValueSchema(schema);
   if (!isFieldObject(schema) && values) {
-    return new Map(Object.entries(value).map(([key, item]) => [key, toCelValue(item, values, values["x-kubernetes-embedded-resource"])]));
+    return mapValue(
+      new Map(Object.entries(value).map(([key, item]) => [key, toCelValue(item, values, values["x-kubernetes-embedded-resource"])])),
+    );
   }
   const fields = new Map<string, unknown>();
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const escaped = escapePropertyName(name);
-    // Null-valued fields are absent to rules (ValidationRule.rule's documentation in the 1.26 API).
+    // Null-valued fields are absent to rules (ValidationRule.rule's documentation in the 1.26 API; unstructuredMap.Find).
     if (escaped === undefined || value[name] === null || value[name] === undefined || !hasDeclType(property)) continue;
     fields.set(escaped, toCelValue(value[name], property, property["x-kubernetes-embedded-resource"]));
   }

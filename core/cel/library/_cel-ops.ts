@@ -5,6 +5,7 @@ const env = celEnv();
 const equal = plan(env, parse("a == b"));
 const less = plan(env, parse("a < b"));
 const add = plan(env, parse("a + b"));
+const subtract = plan(env, parse("a - b"));
 
 function run(program: typeof equal, a: CelValue, b: CelValue): CelValue {
   const result = program({ a, b } as never);
@@ -25,4 +26,9 @@ export function celCompare(a: CelValue, b: CelValue): number {
 /** a + b: int, uint, double and duration sums (overflow fails as CEL's does). */
 export function celAdd(a: CelValue, b: CelValue): CelValue {
   return run(add, a, b);
+}
+
+/** a - b: differences of numbers, timestamps and durations with CEL's own range checks. */
+export function celSubtract(a: CelValue, b: CelValue): CelValue {
+  return run(subtract, a, b);
 }
