@@ -1,15 +1,19 @@
 /**
- * One priority level's admission (kube's fairqueuing/queueset): requests execute while their seats (kube's
- * WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. The
- * rest wait in queues picked by shuffle sharding (the queue of the flow's hand with the fewest seats waiting), and freed seats go
- * to the queue whose head would finish first in virtual time (kube's fair queuing: virtual time R advances at
- * min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its work — seats × an estimated
- * 3 ms plus final seats × additional latency — to its queue's next dispatch R, corrected by the time it really
- * took; ties go round-robin). A request that finds nothing waiting and seats free runs without entering a queue,
- * so it is not charged to one. A request is rejected when its queue is full ("queue-full"), when the level
- * does not queue and has no seat free ("concurrency-limit"), when it waited past the limit ("time-out") or when
- * its client went away ("cancelled"), the reasons kube's rejected_requests_total counts.
+ * One priority level's admission (kube's fairqueuing/queueset, queueset.go): requests execute while their seats
+ * (kube's WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. A
+ * level that queues puts every request in a queue first (kube's timeoutOldRequestsAndRejectOrEnqueueLocked: of
+ * the flow's shuffle-sharded hand, the queue with the least work waiting, visited from a rotating offset) and then
+ * dispatches as much as the seats allow (dispatchAsMuchAsPossibleLocked), so a request that finds a seat free is
+ * charged to its queue like any other: freed seats go to the queue whose head would finish first in virtual time
+ * (virtual time R advances at min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its
+ * work — seats × an estimated 3 ms plus final seats × additional latency — to its queue's next dispatch R,
+ * corrected by the time it really took; ties go round-robin). A level without queues dispatches without a queue
+ * (dispatchSansQueueLocked). A request is rejected when its queue is full ("queue-full"), when the level does not
+ * queue and has no seat free ("concurrency-limit"), when it waited past the limit ("time-out") or when its client
+ * went away ("cancelled"), the reasons kube's rejected_requests_total counts. The seats wanted (in use plus
+ * waiting) are integrated over time for the borrowing between levels (kube's seatDemandIntegrator).
  */
+import { Integrator, type IntegratorResults } from "./integrator.ts";
 import { dealHand } from "./shuffle-sharding.ts";
 import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
 
@@ -40,6 +44,8 @@ interface Queue {
   seatsInUse: number;
   /** The waiting requests' seats (kube's QueueSum MaxSeatsSum). */
   waitingSeats: number;
+  /** The waiting requests' work in SeatSeconds units (kube's QueueSum TotalWorkSum). */
+  waitingWork: number;
   /** kube's queue.nextDispatchR: the virtual time at which its head may start. */
   nextDispatchR: number;
 }
@@ -51,6 +57,9 @@ interface Waiter extends WaitingRequest {
   settle(outcome: Seat | RejectReason): void;
 }
 
+/** Hands dealt per flow hash are kept up to this many flows, then dealt afresh. */
+const MAX_REMEMBERED_HANDS = 4096;
+
 export class QueueSet {
   #limit: number;
   #queuing: QueuingConfig | undefined;
@@ -58,11 +67,19 @@ export class QueueSet {
   #executing = 0;
   #seatsInUse = 0;
   #waiting = 0;
+  #seatsWaiting = 0;
+  /** Queues with a request waiting or executing, and their seats in use plus waiting (kube's virtual time ratio). */
+  #activeQueues = 0;
+  #queueSeatsWanted = 0;
   #robinIndex = -1;
+  /** kube's qs.enqueues: where the next shuffle-shard visit of a hand starts. */
+  #enqueues = 0;
+  readonly #hands = new Map<bigint, number[]>();
   /** Virtual time (in SeatSeconds units per queue) and the real time (ms) it was last advanced at. */
   #currentR = 0;
   #lastRealMs: number;
   readonly #clock: () => number;
+  readonly #seatDemand: Integrator;
 
   /** `clock` gives real time in milliseconds (replaceable in tests). */
   constructor(limit: number, queuing?: QueuingConfig, clock: () => number = performance.now.bind(performance)) {
@@ -70,6 +87,7 @@ export class QueueSet {
     this.#queuing = queuing;
     this.#clock = clock;
     this.#lastRealMs = clock();
+    this.#seatDemand = new Integrator(clock);
     this.#resizeQueues();
   }
 
@@ -94,45 +112,63 @@ export class QueueSet {
     this.#syncTime();
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#hands.clear();
     this.#resizeQueues();
     this.#dispatchAsMuchAsPossible();
   }
 
-  /** A seat at once, a rejection at once, or (when the request queues) a promise of either. */
+  /** A new concurrency limit from the borrowing adjustment (kube's DispatchingConfig.ConcurrencyLimit). */
+  setLimit(limit: number): void {
+    if (limit === this.#limit) return;
+    this.#syncTime();
+    this.#limit = limit;
+    this.#dispatchAsMuchAsPossible();
+  }
+
+  /** The seat demand since the last call, and a new period from now (kube's seatDemandIntegrator.Reset). */
+  takeSeatDemand(): IntegratorResults {
+    return this.#seatDemand.reset();
+  }
+
+  /** A seat at once, a rejection at once, or (when the request has to wait) a promise of either. */
   admit(
     request: WaitingRequest,
     flowHash: () => bigint,
-    options: { waitLimitMs: number; signal?: () => AbortSignal },
+    options: { waitLimitMs: number; signal?: () => AbortSignal; queueLength?: { observe(length: number): void } },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     this.#syncTime();
     const queuing = this.#queuing;
     if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
-    if (this.#waiting === 0 && this.#canAccommodate(request.work)) return this.#seat(undefined, request.work);
-    const queue = this.#shortestQueueOfHand(flowHash(), queuing);
+    const queue = this.#shuffleShard(flowHash(), queuing);
     // kube's rejectOrEnqueueToBoundLocked: a full queue refuses only while every seat is taken.
     if (this.#seatsInUse >= this.#limit && queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
-    const signal = options.signal?.();
+    let outcome: Seat | RejectReason | undefined;
+    let deliver: ((outcome: Seat | RejectReason) => void) | undefined;
+    const waiter: Waiter = {
+      ...request,
+      queue,
+      arrivalR: this.#currentR,
+      settle: (settled) => {
+        if (deliver) deliver(settled);
+        else outcome = settled;
+      },
+    };
+    this.#enqueue(waiter);
+    // kube's ObserveQueueLength: the queue's length with this request in it, before anything is dispatched.
+    options.queueLength?.observe(queue.waiting.length);
+    this.#dispatchAsMuchAsPossible();
+    if (outcome !== undefined) return outcome;
     return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined = undefined;
+      const signal = options.signal?.();
       const onAbort = () => this.#remove(waiter, "cancelled");
-      // kube's enqueueToBoundLocked: an idle queue starts at the present virtual time.
-      if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.#currentR;
-      const waiter: Waiter = {
-        ...request,
-        queue,
-        arrivalR: this.#currentR,
-        settle: (outcome) => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-          resolve(outcome);
-        },
+      const timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
+      deliver = (settled) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(settled);
       };
-      queue.waiting.push(waiter);
-      queue.waitingSeats += maxSeats(waiter.work);
-      this.#waiting++;
-      timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#dispatchAsMuchAsPossible();
+      if (signal?.aborted) onAbort();
     });
   }
 
@@ -146,7 +182,7 @@ export class QueueSet {
       executing: queue.executing,
       seatsInUse: queue.seatsInUse,
       nextDispatchR: queue.nextDispatchR,
-      totalWork: queue.waiting.reduce((sum, waiter) => sum + totalWork(waiter.work), 0),
+      totalWork: queue.waitingWork,
     }));
   }
 
@@ -165,14 +201,56 @@ export class QueueSet {
     return maxSeats({ ...work, finalSeats: Math.min(work.finalSeats, this.#limit) });
   }
 
-  /** kube's chooseQueueIndexLocked: of the flow's hand, the queue whose waiting requests want the fewest seats. */
-  #shortestQueueOfHand(hash: bigint, queuing: QueuingConfig): Queue {
+  /**
+   * kube's shuffleShardLocked: of the flow's hand, the queue whose waiting requests carry the least work, visiting
+   * the hand from an offset that advances with every request so equal queues take turns.
+   */
+  #shuffleShard(hash: bigint, queuing: QueuingConfig): Queue {
+    let hand = this.#hands.get(hash);
+    if (!hand) {
+      if (this.#hands.size >= MAX_REMEMBERED_HANDS) this.#hands.clear();
+      hand = dealHand(hash, queuing.queues, Math.min(queuing.handSize, queuing.queues));
+      this.#hands.set(hash, hand);
+    }
+    const offset = this.#enqueues % hand.length;
+    this.#enqueues++;
     let best: Queue | undefined;
-    for (const index of dealHand(hash, queuing.queues, Math.min(queuing.handSize, queuing.queues))) {
-      const queue = this.#queues[index];
-      if (!best || queue.waitingSeats < best.waitingSeats) best = queue;
+    for (let i = 0; i < hand.length; i++) {
+      const queue = this.#queues[hand[(offset + i) % hand.length]!]!;
+      if (!best || queue.waitingWork < best.waitingWork) best = queue;
     }
     return best!;
+  }
+
+  /** kube's enqueueToBoundLocked: an idle queue starts at the present virtual time. */
+  #enqueue(waiter: Waiter): void {
+    const queue = waiter.queue;
+    if (isIdle(queue)) {
+      queue.nextDispatchR = this.#currentR;
+      this.#activeQueues++;
+    }
+    queue.waiting.push(waiter);
+    queue.waitingSeats += maxSeats(waiter.work);
+    queue.waitingWork += totalWork(waiter.work);
+    this.#waiting++;
+    this.#seatsWaiting += maxSeats(waiter.work);
+    this.#queueSeatsWanted += maxSeats(waiter.work);
+    this.#noteSeatDemand();
+    boundNextDispatch(queue);
+  }
+
+  /** Takes a waiting request out of its queue; false when it had left already. */
+  #dequeue(waiter: Waiter): boolean {
+    const queue = waiter.queue;
+    const index = queue.waiting.indexOf(waiter);
+    if (index < 0) return false;
+    queue.waiting.splice(index, 1);
+    queue.waitingSeats -= maxSeats(waiter.work);
+    queue.waitingWork -= totalWork(waiter.work);
+    this.#waiting--;
+    this.#seatsWaiting -= maxSeats(waiter.work);
+    this.#queueSeatsWanted -= maxSeats(waiter.work);
+    return true;
   }
 
   /**
@@ -187,14 +265,20 @@ export class QueueSet {
     const startedMs = this.#clock();
     this.#executing++;
     this.#seatsInUse += seats;
+    this.#noteSeatDemand();
     if (queue) {
       queue.executing++;
       queue.seatsInUse += seats;
+      this.#queueSeatsWanted += seats;
     }
     const freeSeats = () => {
       this.#syncTime();
       this.#seatsInUse -= seats;
-      if (queue) queue.seatsInUse -= seats;
+      this.#noteSeatDemand();
+      if (queue) {
+        queue.seatsInUse -= seats;
+        this.#queueSeatsWanted -= seats;
+      }
       this.#dispatchAsMuchAsPossible();
     };
     let released = false;
@@ -206,6 +290,7 @@ export class QueueSet {
         this.#executing--;
         if (queue) {
           queue.executing--;
+          if (isIdle(queue)) this.#activeQueues--;
           // kube's finishRequestLocked: the queue is charged the real service time instead of the estimate.
           queue.nextDispatchR -= seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS - (this.#clock() - startedMs));
           boundNextDispatch(queue);
@@ -218,24 +303,23 @@ export class QueueSet {
 
   #remove(waiter: Waiter, reason: RejectReason): void {
     this.#syncTime();
-    const index = waiter.queue.waiting.indexOf(waiter);
-    if (index < 0) return;
-    waiter.queue.waiting.splice(index, 1);
-    waiter.queue.waitingSeats -= maxSeats(waiter.work);
-    this.#waiting--;
+    if (!this.#dequeue(waiter)) return;
+    if (isIdle(waiter.queue)) this.#activeQueues--;
+    this.#noteSeatDemand();
+    boundNextDispatch(waiter.queue);
     waiter.settle(reason);
   }
 
+  /** kube's dispatchAsMuchAsPossibleLocked and dispatchLocked. */
   #dispatchAsMuchAsPossible(): void {
-    while (this.#waiting > 0) {
+    while (this.#waiting > 0 && this.#seatsInUse < this.#limit) {
       const index = this.#queueWithEarliestFinish();
-      const queue = this.#queues[index];
+      const queue = this.#queues[index]!;
+      const waiter = queue.waiting[0]!;
       // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
-      if (!this.#canAccommodate(queue.waiting[0].work)) break;
+      if (!this.#canAccommodate(waiter.work)) break;
       this.#robinIndex = index;
-      const waiter = queue.waiting.shift()!;
-      queue.waitingSeats -= maxSeats(waiter.work);
-      this.#waiting--;
+      this.#dequeue(waiter);
       queue.nextDispatchR += totalWork(waiter.work);
       boundNextDispatch(queue);
       waiter.settle(this.#seat(queue, waiter.work));
@@ -244,7 +328,7 @@ export class QueueSet {
   }
 
   /**
-   * kube's findDispatchQueueLocked: the non-empty queue whose head would finish first in virtual time
+   * kube's findDispatchQueueToBoundLocked: the non-empty queue whose head would finish first in virtual time
    * (nextDispatchR plus the head's work), looking from the queue after the last one served so ties go round-robin.
    */
   #queueWithEarliestFinish(): number {
@@ -252,9 +336,9 @@ export class QueueSet {
     let bestFinish = Infinity;
     for (let step = 1; step <= this.#queues.length; step++) {
       const index = (this.#robinIndex + step) % this.#queues.length;
-      const queue = this.#queues[index];
+      const queue = this.#queues[index]!;
       if (queue.waiting.length === 0) continue;
-      const finish = queue.nextDispatchR + totalWork(queue.waiting[0].work);
+      const finish = queue.nextDispatchR + totalWork(queue.waiting[0]!.work);
       if (finish < bestFinish) {
         best = index;
         bestFinish = finish;
@@ -266,30 +350,30 @@ export class QueueSet {
 
   /**
    * kube's syncTimeLocked and getVirtualTimeRatioLocked: virtual time advances by the real time passed times
-   * min(seats wanted, limit) ÷ active queues, so each active queue progresses at its fair share.
+   * min(seats wanted, limit) ÷ active queues, so each active queue progresses at its fair share. Both are kept as
+   * counts rather than summed over the queues on every request.
    */
   #syncTime(): void {
     const nowMs = this.#clock();
     const elapsedMs = nowMs - this.#lastRealMs;
     this.#lastRealMs = nowMs;
-    if (this.#waiting === 0 && this.#seatsInUse === 0) return;
-    let activeQueues = 0;
-    let seatsWanted = 0;
-    for (const queue of this.#queues) {
-      seatsWanted += queue.seatsInUse + queue.waitingSeats;
-      if (queue.waiting.length > 0 || queue.executing > 0) activeQueues++;
-    }
-    if (activeQueues > 0) this.#currentR += seatsTimesMs(Math.min(seatsWanted, this.#limit) / activeQueues, elapsedMs);
+    if (this.#activeQueues === 0) return;
+    this.#currentR += seatsTimesMs(Math.min(this.#queueSeatsWanted, this.#limit) / this.#activeQueues, elapsedMs);
+  }
+
+  /** kube sets its seat demand integrator to totSeatsInUse + totSeatsWaiting whenever either changes. */
+  #noteSeatDemand(): void {
+    this.#seatDemand.set(this.#seatsInUse + this.#seatsWaiting);
   }
 
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
     while (this.#queues.length < wanted) {
-      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, nextDispatchR: this.#currentR });
+      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, waitingWork: 0, nextDispatchR: this.#currentR });
     }
     while (this.#queues.length > wanted) {
-      const last = this.#queues[this.#queues.length - 1];
+      const last = this.#queues[this.#queues.length - 1]!;
       if (last.waiting.length > 0 || last.seatsInUse > 0) break;
       this.#queues.pop();
     }
@@ -317,6 +401,10 @@ function seatsTimesMs(seats: number, ms: number): number {
 /** kube's computeTotalWork: initial seats for the estimated service time, final seats for the additional latency. */
 function totalWork(work: WorkEstimate): number {
   return seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS) + seatsTimesMs(work.finalSeats, work.additionalLatencyMs);
+}
+
+function isIdle(queue: Queue): boolean {
+  return queue.waiting.length === 0 && queue.executing === 0;
 }
 
 /** kube's boundNextDispatchLocked: a queue's next dispatch does not precede its head's arrival in virtual time. */
