@@ -1,28 +1,41 @@
 /**
  * API Priority and Fairness (kube's apf_controller.go configController and apf_filter.go): follows the
  * FlowSchemas and PriorityLevelConfigurations, keeps kube's bootstrap objects in place, classifies each request
- * to a FlowSchema and priority level, and admits it through that level's queues. Each limited level gets
- * ceil(serverConcurrencyLimit × shares / sum of shares) seats (kube's nominal concurrency limit).
+ * to a FlowSchema and priority level, and admits it through that level's queues. Each limited level has a nominal
+ * limit of ceil(serverConcurrencyLimit × shares / sum of shares) seats; its current limit moves between its lower
+ * and upper limits as levels lend and borrow seats every 10 s (borrowing.ts, kube 1.26's updateBorrowing).
+ * A classification is kept per user, groups and request attributes until the configuration changes, so a repeated
+ * kind of request does not walk the FlowSchemas again.
  */
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { KubeObject } from "../api/types.ts";
 import { Informer } from "../controllers/runtime/mod.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { nowTimestamp } from "../registry/object-meta.ts";
 import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import type { Storage } from "../storage/storage.ts";
 import { CATCH_ALL, FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
+import { updateDanglingConditions } from "./dangling.ts";
 import { ensureFlowControlBootstrap } from "./ensure.ts";
 import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
-import { FlowControlMetrics } from "./metrics.ts";
+import {
+  allocateConcurrency,
+  allocationItem,
+  BORROWING_ADJUSTMENT_PERIOD_MS,
+  type LevelLimits,
+  levelLimits,
+  newSeatDemandStats,
+  type SeatDemandStats,
+  updateSeatDemandStats,
+} from "./borrowing.ts";
+import { FlowControlMetrics, type FlowMetrics } from "./metrics.ts";
 import { ObjectCounts } from "./object-counts.ts";
 import { QueueSet, type QueuingConfig, type RejectReason, type Seat } from "./queue-set.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
 import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
-import { estimateWork, maxSeats } from "./work-estimate.ts";
+import { estimateWork, maxSeats, type WorkCounts } from "./work-estimate.ts";
 
 export interface FlowControlOptions {
   /** --max-requests-inflight plus --max-mutating-requests-inflight, as kube's BuildPriorityAndFairness sums them. */
@@ -51,7 +64,23 @@ interface LevelState {
   object: KubeObject;
   queues: QueueSet;
   exempt: boolean;
+  /** Undefined for the exempt level, which neither lends nor borrows in kube 1.26. */
+  limits?: LevelLimits;
+  currentLimit: number;
+  seatDemand: SeatDemandStats;
 }
+
+/** A classified kind of request: where it goes and the series it updates. */
+interface Flow {
+  classification: Classification;
+  level: LevelState;
+  metrics: FlowMetrics;
+  /** kube's hashFlowID, computed when the request first meets a queue. */
+  hash?: bigint;
+}
+
+/** What a request brings to admission: its digest, the details the debug dump shows, and its query (for a LIST). */
+export type AdmittedRequest = RequestDigest & RequestDetails & { query: URLSearchParams };
 
 interface SchemaState {
   name: string;
@@ -62,6 +91,8 @@ interface SchemaState {
 
 const log = logger("flowcontrol");
 const ENSURE_INTERVAL_MS = 60_000;
+/** Classifications kept before the cache starts afresh (a bound for servers with very many users). */
+const MAX_REMEMBERED_FLOWS = 10_000;
 
 export class FlowControl {
   readonly #flowSchemas: Informer;
@@ -73,6 +104,10 @@ export class FlowControl {
   readonly #watchCounts = new WatchCounts();
   readonly #levels = new Map<string, LevelState>();
   #schemas: SchemaState[] = [];
+  #flows = new Map<string, Flow>();
+  /** The limited levels' nominal limits summed (kube's nominalCLSum): what their current limits add up to. */
+  #nominalLimitSum = 0;
+  readonly #workCounts: WorkCounts;
   /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
   #fallback!: SchemaState;
   readonly #stops: (() => void)[] = [];
@@ -90,6 +125,10 @@ export class FlowControl {
     this.#options = options;
     this.#metrics = new FlowControlMetrics(options.metricsRegistry);
     this.#objectCounts = new ObjectCounts(options.storage, options.metricsRegistry);
+    this.#workCounts = {
+      objects: (groupResource) => this.#objectCounts.get(groupResource),
+      interestedWatches: (estimated) => this.#watchCounts.interested(estimated),
+    };
   }
 
   /** Follows the configuration, writes the bootstrap objects, and keeps them (every ensure interval). */
@@ -120,7 +159,8 @@ export class FlowControl {
       () => void ensureFlowControlBootstrap(stores).catch(logFailure),
       options.ensureIntervalMs ?? ENSURE_INTERVAL_MS,
     );
-    flowControl.#stops.push(() => clearInterval(timer));
+    const borrowing = setInterval(() => flowControl.#adjustBorrowing(), BORROWING_ADJUSTMENT_PERIOD_MS);
+    flowControl.#stops.push(() => clearInterval(timer), () => clearInterval(borrowing));
     return flowControl;
   }
 
@@ -130,59 +170,59 @@ export class FlowControl {
     this.#priorityLevels.stop();
   }
 
-  /** kube's classification: the first matching FlowSchema whose priority level exists, else catch-all. */
-  classify(request: RequestDigest): { classification: Classification; level: LevelState } {
-    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
-    const level = schema.level;
-    return {
-      level,
-      classification: {
-        flowSchema: schema.name,
-        flowSchemaUid: schema.uid,
-        priorityLevel: String(level.object.metadata.name),
-        priorityLevelUid: String(level.object.metadata.uid ?? ""),
-        distinguisher: flowDistinguisher(request, schema.spec),
-      },
-    };
-  }
-
   /**
    * Classifies the request, estimates its seats (kube's WorkEstimator) and waits for them at its level, or says why
    * it was rejected. `signal` is asked for only when the request queues: materializing a request's signal costs
    * more than classifying it.
    */
-  async admit(request: RequestDigest & RequestDetails, query: URLSearchParams, signal?: () => AbortSignal): Promise<Admission> {
-    const { classification, level } = this.classify(request);
-    const { flowSchema, priorityLevel, distinguisher } = classification;
-    const work = estimateWork({ ...request, query }, {
-      objects: (groupResource) => this.#objectCounts.get(groupResource),
-      interestedWatches: (estimated) => this.#watchCounts.interested(estimated),
+  async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
+    const flow = this.#flowOf(request);
+    const { classification, level, metrics } = flow;
+    const work = estimateWork(request, this.#workCounts);
+    const seats = maxSeats(work);
+    metrics.estimatedSeats.observe(seats);
+    const waiting = {
+      flowSchema: classification.flowSchema,
+      distinguisher: classification.distinguisher,
+      arrivedAt: new Date(),
+      work,
+      details: request,
+    };
+    const flowHash = () => (flow.hash ??= hashFlowID(classification.flowSchema, classification.distinguisher));
+    let outcome = level.queues.admit(waiting, flowHash, {
+      waitLimitMs: this.#options.queueWaitLimitMs,
+      signal,
+      queueLength: metrics.queueLengthAfterEnqueue,
     });
-    this.#metrics.estimatedSeats(priorityLevel, flowSchema, maxSeats(work));
-    const waiting = { flowSchema, distinguisher, arrivedAt: new Date(), work, details: request };
-    const flowHash = () => hashFlowID(flowSchema, distinguisher);
-    let outcome = level.queues.admit(waiting, flowHash, { waitLimitMs: this.#options.queueWaitLimitMs, signal });
     let waitedSeconds: number | undefined;
     if (outcome instanceof Promise) {
-      this.#metrics.queued(priorityLevel, flowSchema, 1);
+      metrics.inQueue.value++;
       outcome = await outcome;
-      this.#metrics.queued(priorityLevel, flowSchema, -1);
+      metrics.inQueue.value--;
       waitedSeconds = (Date.now() - waiting.arrivedAt.getTime()) / 1000;
     }
     if (typeof outcome === "string") {
-      this.#metrics.rejected(priorityLevel, flowSchema, outcome, waitedSeconds);
+      this.#metrics.rejected(metrics, outcome);
+      if (waitedSeconds !== undefined) metrics.waitedAndRejected.observe(waitedSeconds);
       return { classification, rejected: outcome };
     }
+    if (waitedSeconds !== undefined) metrics.waitedAndExecuted.observe(waitedSeconds);
+    metrics.dispatched.value++;
+    metrics.executing.value++;
+    metrics.concurrencyInUse.value += seats;
     const seat = outcome;
+    const startedMs = performance.now();
+    const execution = request.verb === "watch" ? metrics.watchExecution : metrics.regularExecution;
     let released = false;
-    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds, request.verb === "watch");
     return {
       classification,
       seat: {
         release: () => {
           if (released) return;
           released = true;
-          finished();
+          metrics.executing.value--;
+          metrics.concurrencyInUse.value -= seats;
+          execution.observe((performance.now() - startedMs) / 1000);
           seat.release();
         },
       },
@@ -206,27 +246,75 @@ export class FlowControl {
     return undefined;
   }
 
-  /** Rebuilds levels and the FlowSchema order from the informers' objects (kube's digestConfigObjects). */
+  /**
+   * The request's flow: remembered, or classified now (kube's startRequest: the first matching FlowSchema whose
+   * priority level exists, else catch-all).
+   */
+  #flowOf(request: RequestDigest): Flow {
+    // Everything matching and the distinguisher read; a resource request's name and path are not among them.
+    const target = request.isResourceRequest
+      ? `${request.apiGroup}\0${request.resource}\0${request.subresource}\0${request.namespace}`
+      : request.path;
+    const key = `${request.username}\x01${request.groups.join("\0")}\x01${request.verb}\x01${request.isResourceRequest}\x01${target}`;
+    let flow = this.#flows.get(key);
+    if (flow) return flow;
+    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
+    const level = schema.level;
+    const priorityLevel = String(level.object.metadata.name);
+    flow = {
+      level,
+      metrics: this.#metrics.flow(priorityLevel, schema.name),
+      classification: {
+        flowSchema: schema.name,
+        flowSchemaUid: schema.uid,
+        priorityLevel,
+        priorityLevelUid: String(level.object.metadata.uid ?? ""),
+        distinguisher: flowDistinguisher(request, schema.spec),
+      },
+    };
+    if (this.#flows.size >= MAX_REMEMBERED_FLOWS) this.#flows.clear();
+    this.#flows.set(key, flow);
+    return flow;
+  }
+
+  /**
+   * Rebuilds levels and the FlowSchema order from the informers' objects (kube's digestConfigObjects and
+   * finishQueueSetReconfigsLocked), forgets every remembered classification, and re-divides the concurrency.
+   */
   #digest(): void {
     const levelObjects = withMandatory(this.#priorityLevels.list(), MANDATORY_PRIORITY_LEVELS);
-    const sharesOf = (object: KubeObject) => Number(limitedOf(object)?.assuredConcurrencyShares ?? 0);
     const totalShares = levelObjects.filter((object) => !isExempt(object)).reduce((sum, object) => sum + sharesOf(object), 0);
     const present = new Set<string>();
+    this.#nominalLimitSum = 0;
     for (const object of levelObjects) {
       const name = String(object.metadata.name);
       present.add(name);
       const exempt = isExempt(object);
-      const limit = exempt ? Infinity : Math.ceil((this.#options.serverConcurrencyLimit * sharesOf(object)) / Math.max(totalShares, 1));
+      const limited = limitedOf(object);
+      const limits = exempt ? undefined : levelLimits(
+        this.#options.serverConcurrencyLimit,
+        sharesOf(object),
+        totalShares,
+        optionalNumber(limited?.lendablePercent),
+        optionalNumber(limited?.borrowingLimitPercent),
+      );
       const queuing = exempt ? undefined : queuingOf(object);
-      const state = this.#levels.get(name);
+      let state = this.#levels.get(name);
       if (state) {
         state.object = object;
         state.exempt = exempt;
-        state.queues.reconfigure(limit, queuing);
+        state.limits = limits;
+        if (!limits) state.currentLimit = Infinity;
+        state.queues.reconfigure(state.currentLimit, queuing);
       } else {
-        this.#levels.set(name, { object, exempt, queues: new QueueSet(limit, queuing) });
+        const currentLimit = limits?.initial ?? Infinity;
+        state = { object, exempt, limits, currentLimit, seatDemand: newSeatDemandStats(), queues: new QueueSet(currentLimit, queuing) };
+        this.#levels.set(name, state);
       }
-      if (!exempt) this.#metrics.concurrencyLimit(name, limit);
+      if (limits) {
+        this.#nominalLimitSum += limits.nominal;
+        this.#metrics.levelConfigured(name, limits);
+      }
     }
     // A removed level's queues live on in the requests that hold them; new requests no longer reach it.
     for (const name of this.#levels.keys()) if (!present.has(name)) this.#levels.delete(name);
@@ -238,43 +326,60 @@ export class FlowControl {
     });
     const catchAll = MANDATORY_FLOW_SCHEMAS.find((object) => object.metadata.name === CATCH_ALL)!;
     this.#fallback = { name: CATCH_ALL, uid: "", spec: catchAll.spec as FlowSchemaSpec, level: this.#levels.get(CATCH_ALL)! };
-    void this.#updateDanglingConditions().catch(logFailure);
+    this.#flows = new Map();
+    this.#adjustBorrowing();
+    void updateDanglingConditions(
+      this.#flowSchemas.list(),
+      (name) => this.#priorityLevels.get("", name) !== undefined,
+      this.#stores.flowSchemas,
+    )
+      .catch(logFailure);
   }
 
-  /** kube's FlowSchema status: a Dangling condition saying whether the referenced priority level exists. */
-  async #updateDanglingConditions(): Promise<void> {
-    for (const schema of this.#flowSchemas.list()) {
-      const levelName = String((schema.spec as FlowSchemaSpec | undefined)?.priorityLevelConfiguration?.name ?? "");
-      const dangling = this.#priorityLevels.get("", levelName) === undefined;
-      const wanted = dangling
-        ? {
-          type: "Dangling",
-          status: "True",
-          reason: "NotFound",
-          message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object`,
-        }
-        : {
-          type: "Dangling",
-          status: "False",
-          reason: "Found",
-          message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" and it exists`,
-        };
-      const conditions = (schema.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? [];
-      const current = conditions.find((condition) => condition.type === "Dangling");
-      if (current && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) continue;
-      await this.#stores.flowSchemas.update("", String(schema.metadata.name), (latest) => {
-        if (!latest) throw new Error("FlowSchema gone");
-        const others = ((latest.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? [])
-          .filter((condition) => condition.type !== "Dangling");
-        return {
-          ...latest,
-          status: { ...latest.status as object, conditions: [...others, { ...wanted, lastTransitionTime: nowTimestamp() }] },
-        };
-      }, { subresource: "status" }).catch(() => {
-        // Deleted or changed meanwhile: the informer's next event brings another round.
-      });
+  /**
+   * kube's updateBorrowingLocked: each limited level's seat demand over the period just ended updates its
+   * statistics, and the levels' current limits are re-divided by computeConcurrencyAllocation; when that finds no
+   * allocation the current limits stay.
+   */
+  #adjustBorrowing(): void {
+    const levels = [...this.#levels.entries()].filter(([, state]) => state.limits !== undefined);
+    const items = levels.map(([, state]) => {
+      updateSeatDemandStats(state.seatDemand, state.queues.takeSeatDemand());
+      return allocationItem(state.limits!, state.seatDemand);
+    });
+    let allocations: number[];
+    let fairFraction = 0;
+    try {
+      ({ allocations, fairFraction } = allocateConcurrency(this.#nominalLimitSum, items));
+    } catch (error) {
+      log.error("unable to derive new concurrency limits", error);
+      allocations = levels.map(([, state]) => state.currentLimit);
     }
+    levels.forEach(([name, state], index) => {
+      state.currentLimit = Math.round(allocations[index]!);
+      state.queues.setLimit(state.currentLimit);
+      const { average, stdDev, highWatermark, smoothed } = state.seatDemand;
+      this.#metrics.concurrencyAdjusted(name, {
+        highWatermark,
+        average,
+        stdDev,
+        smoothed,
+        target: items[index]!.target,
+        currentLimit: state.currentLimit,
+      });
+    });
+    this.#metrics.fairFraction(fairFraction);
   }
+}
+
+/** The level's shares: v1beta2's assuredConcurrencyShares (kubun stores v1beta2), v1beta3's nominalConcurrencyShares. */
+function sharesOf(object: KubeObject): number {
+  const limited = limitedOf(object);
+  return Number(limited?.assuredConcurrencyShares ?? limited?.nominalConcurrencyShares ?? 0);
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
 }
 
 function limitedOf(object: KubeObject): Record<string, unknown> | undefined {

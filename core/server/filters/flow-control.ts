@@ -109,8 +109,8 @@ export function priorityAndFairnessLimiter(
         namespace: info.namespace,
         name: info.name,
         path: info.path,
+        query: info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       },
-      info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       () => request.signal,
     );
     if ("rejected" in admission) {
