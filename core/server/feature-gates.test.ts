@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { featureEnabled, featureGateWarnings, parseFeatureGates } from "./feature-gates.ts";
-import { KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
+import { type GateSpec, KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
 
 test("featureGate.Set: pairs are read with strconv.ParseBool, empty items skipped, the last of a name wins", () => {
   expect(parseFeatureGates("APIServerTracing=true,,OpenAPIV3=0, APIServerTracing = false")).toEqual({
@@ -46,7 +46,7 @@ test("kube-apiserver 1.26's stages of the gates kubun switches", () => {
 });
 
 test("k8s.io/apiserver 1.26's own gates, row by row (its pkg/features/kube_features.go defaultKubernetesFeatureGates)", () => {
-  const generic = {
+  const generic: Record<string, GateSpec> = {
     AggregatedDiscoveryEndpoint: { stage: "ALPHA", default: false },
     APIListChunking: { stage: "BETA", default: true },
     APIPriorityAndFairness: { stage: "BETA", default: true },
