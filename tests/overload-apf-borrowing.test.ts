@@ -79,4 +79,10 @@ test("a held request occupies its seat in request_concurrency_in_use until it en
   expect(gauge(text, "dispatched_requests_total", labels)).toBe(1);
   // kube's ObserveQueueLength: every request is enqueued before dispatch, so it saw a queue of 1.
   expect(gauge(text, "request_queue_length_after_enqueue_count", labels)).toBe(1);
+  // kube's ObserveWatchCount: the write reached no watch.
+  expect(gauge(text, "watch_count_samples_bucket", `le="0",${labels}`)).toBe(1);
+  // kube's SetCurrentR and SetDispatchMetrics: virtual time in seat-seconds moved while the request held its seat.
+  expect(gauge(text, "current_r", 'priority_level="global-default"')).toBeGreaterThan(0);
+  expect(gauge(text, "dispatch_r", 'priority_level="global-default"')).toBeGreaterThanOrEqual(0);
+  expect(gauge(text, "latest_s", 'priority_level="global-default"')).toBeGreaterThanOrEqual(0);
 });

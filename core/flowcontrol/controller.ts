@@ -32,7 +32,8 @@ import {
 } from "./borrowing.ts";
 import { FlowControlMetrics, type FlowMetrics } from "./metrics.ts";
 import { ObjectCounts } from "./object-counts.ts";
-import { QueueSet, type QueuingConfig, type RejectReason, type Seat } from "./queue-set.ts";
+import { QueueSet } from "./queue-set.ts";
+import type { QueuingConfig, RejectReason, Seat } from "./queue-set-types.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
 import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
 import { estimateWork, maxSeats, type WorkCounts } from "./work-estimate.ts";
@@ -108,6 +109,8 @@ export class FlowControl {
   /** The limited levels' nominal limits summed (kube's nominalCLSum): what their current limits add up to. */
   #nominalLimitSum = 0;
   readonly #workCounts: WorkCounts;
+  /** The flow whose work is being estimated: kube samples each write's watch count for it (ObserveWatchCount). */
+  #estimating: FlowMetrics | undefined;
   /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
   #fallback!: SchemaState;
   readonly #stops: (() => void)[] = [];
@@ -127,7 +130,11 @@ export class FlowControl {
     this.#objectCounts = new ObjectCounts(options.storage, options.metricsRegistry);
     this.#workCounts = {
       objects: (groupResource) => this.#objectCounts.get(groupResource),
-      interestedWatches: (estimated) => this.#watchCounts.interested(estimated),
+      interestedWatches: (estimated) => {
+        const count = this.#watchCounts.interested(estimated);
+        this.#estimating?.watchCountSamples.observe(count);
+        return count;
+      },
     };
   }
 
@@ -178,7 +185,9 @@ export class FlowControl {
   async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
     const flow = this.#flowOf(request);
     const { classification, level, metrics } = flow;
+    this.#estimating = metrics;
     const work = estimateWork(request, this.#workCounts);
+    this.#estimating = undefined;
     const seats = maxSeats(work);
     metrics.estimatedSeats.observe(seats);
     const waiting = {
@@ -192,7 +201,7 @@ export class FlowControl {
     let outcome = level.queues.admit(waiting, flowHash, {
       waitLimitMs: this.#options.queueWaitLimitMs,
       signal,
-      queueLength: metrics.queueLengthAfterEnqueue,
+      series: metrics,
     });
     let waitedSeconds: number | undefined;
     if (outcome instanceof Promise) {
@@ -308,7 +317,8 @@ export class FlowControl {
         state.queues.reconfigure(state.currentLimit, queuing);
       } else {
         const currentLimit = limits?.initial ?? Infinity;
-        state = { object, exempt, limits, currentLimit, seatDemand: newSeatDemandStats(), queues: new QueueSet(currentLimit, queuing) };
+        const queues = new QueueSet(currentLimit, queuing, undefined, exempt ? undefined : this.#metrics.virtualTime(name));
+        state = { object, exempt, limits, currentLimit, seatDemand: newSeatDemandStats(), queues };
         this.#levels.set(name, state);
       }
       if (limits) {

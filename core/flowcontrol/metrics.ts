@@ -4,13 +4,15 @@
  * prefix; none is deprecated or hidden in 1.26). Per-request updates go to cells a flow keeps (series.ts).
  */
 import type { Registry } from "prom-client";
-import type { RejectReason } from "./queue-set.ts";
+import type { RejectReason, VirtualTimeGauges } from "./queue-set-types.ts";
 import { CounterSeries, GaugeSeries, type HistogramCell, HistogramSeries, type ValueCell } from "./series.ts";
 
 /** kube's requestDurationSecondsBuckets, shared by the wait and execution histograms. */
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 /** kube's queueLengthBuckets. */
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
+/** kube's watch_count_samples buckets. */
+const WATCH_COUNT_BUCKETS = [0, 1, 10, 100, 1000, 10000];
 /** Up to kube's maximum seats per request. */
 const SEATS_BUCKETS = [1, 2, 4, 10];
 const PAIR = ["priority_level", "flow_schema"] as const;
@@ -30,6 +32,8 @@ export interface FlowMetrics {
   readonly waitedAndExecuted: HistogramCell;
   readonly waitedAndRejected: HistogramCell;
   readonly queueLengthAfterEnqueue: HistogramCell;
+  readonly dispatchNoAccommodation: ValueCell;
+  readonly watchCountSamples: HistogramCell;
   readonly priorityLevel: string;
   readonly flowSchema: string;
 }
@@ -65,6 +69,13 @@ export class FlowControlMetrics {
   readonly #target: GaugeSeries;
   readonly #current: GaugeSeries;
   readonly #fairFrac: GaugeSeries;
+  readonly #noAccommodation: CounterSeries;
+  readonly #watchCounts: HistogramSeries;
+  readonly #currentR: GaugeSeries;
+  readonly #dispatchR: GaugeSeries;
+  readonly #latestS: GaugeSeries;
+  readonly #nextS: GaugeSeries;
+  readonly #nextDiscountedS: GaugeSeries;
   readonly #flows = new Map<string, FlowMetrics>();
 
   constructor(registry: Registry) {
@@ -154,6 +165,42 @@ export class FlowControlMetrics {
       "current derived number of execution seats available to each priority level",
       LEVEL,
     );
+    this.#noAccommodation = counter(
+      `${prefix}request_dispatch_no_accommodation_total`,
+      "Number of times a dispatch attempt resulted in a non accommodation due to lack of available seats",
+      PAIR,
+    );
+    this.#watchCounts = histogram(
+      `${prefix}watch_count_samples`,
+      "count of watchers for mutating requests in API Priority and Fairness",
+      PAIR,
+      WATCH_COUNT_BUCKETS,
+    );
+    // kubun's virtual time is a double that never nears an overflow, so no epoch ever advances: the family stays empty.
+    counter(`${prefix}epoch_advance_total`, "Number of times the queueset's progress meter jumped backward", [...LEVEL, "success"]);
+    const bounds = [...LEVEL, "bound"];
+    this.#currentR = gauge(`${prefix}current_r`, "R(time of last change)", LEVEL);
+    this.#dispatchR = gauge(`${prefix}dispatch_r`, "R(time of last dispatch)", LEVEL);
+    this.#latestS = gauge(`${prefix}latest_s`, "S(most recently dispatched request)", LEVEL);
+    this.#nextS = gauge(`${prefix}next_s_bounds`, "min and max, over queues, of S(oldest waiting request in queue)", bounds);
+    this.#nextDiscountedS = gauge(
+      `${prefix}next_discounted_s_bounds`,
+      "min and max, over queues, of S(oldest waiting request in queue) - estimated work in progress",
+      bounds,
+    );
+  }
+
+  /** A level's virtual-time gauges, for its queue set (kube's SetCurrentR and SetDispatchMetrics). */
+  virtualTime(priorityLevel: string): VirtualTimeGauges {
+    return {
+      currentR: this.#currentR.cell(priorityLevel),
+      dispatchR: this.#dispatchR.cell(priorityLevel),
+      latestS: this.#latestS.cell(priorityLevel),
+      nextSMin: this.#nextS.cell(priorityLevel, "min"),
+      nextSMax: this.#nextS.cell(priorityLevel, "max"),
+      nextDiscountedSMin: this.#nextDiscountedS.cell(priorityLevel, "min"),
+      nextDiscountedSMax: this.#nextDiscountedS.cell(priorityLevel, "max"),
+    };
   }
 
   /** The series of one flow schema at one level, kept for the requests that follow. */
@@ -175,6 +222,8 @@ export class FlowControlMetrics {
         waitedAndExecuted: this.#wait.cell(...pair, "true"),
         waitedAndRejected: this.#wait.cell(...pair, "false"),
         queueLengthAfterEnqueue: this.#queueLength.cell(...pair),
+        dispatchNoAccommodation: this.#noAccommodation.cell(...pair),
+        watchCountSamples: this.#watchCounts.cell(...pair),
       };
       this.#flows.set(key, flow);
     }

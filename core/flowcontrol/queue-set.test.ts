@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { QueueSet, type RejectReason, type Seat } from "./queue-set.ts";
+import { QueueSet } from "./queue-set.ts";
+import type { RejectReason, Seat } from "./queue-set-types.ts";
 
 const ONE_SEAT = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 const request = (flowSchema = "fs", distinguisher = "", work = ONE_SEAT) => ({ flowSchema, distinguisher, arrivedAt: new Date(), work });

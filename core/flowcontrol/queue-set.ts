@@ -14,29 +14,10 @@
  * waiting) are integrated over time for the borrowing between levels (kube's seatDemandIntegrator).
  */
 import { Integrator, type IntegratorResults } from "./integrator.ts";
+import { ESTIMATED_SERVICE_MS, SEAT_SECOND, seatsTimesMs, totalWork } from "./seat-seconds.ts";
+import type { FlowSeries, QueuingConfig, RejectReason, Seat, VirtualTimeGauges, WaitingRequest } from "./queue-set-types.ts";
 import { dealHand } from "./shuffle-sharding.ts";
 import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
-
-export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
-
-export interface QueuingConfig {
-  queues: number;
-  handSize: number;
-  queueLengthLimit: number;
-}
-
-/** What the debug dump shows of a waiting request (kube's dump_requests columns). */
-export interface WaitingRequest {
-  flowSchema: string;
-  distinguisher: string;
-  arrivedAt: Date;
-  work: WorkEstimate;
-}
-
-/** A held seat; `release` frees it for the next waiting request. */
-export interface Seat {
-  release(): void;
-}
 
 interface Queue {
   waiting: Waiter[];
@@ -54,6 +35,7 @@ interface Waiter extends WaitingRequest {
   queue: Queue;
   /** Virtual time at arrival: the queue's next dispatch never precedes it (kube's boundNextDispatchLocked). */
   arrivalR: number;
+  series: FlowSeries | undefined;
   settle(outcome: Seat | RejectReason): void;
 }
 
@@ -80,9 +62,18 @@ export class QueueSet {
   #lastRealMs: number;
   readonly #clock: () => number;
   readonly #seatDemand: Integrator;
+  readonly #gauges: VirtualTimeGauges | undefined;
+  /** The start R bounds over the non-empty queues, found with the queue to dispatch from. */
+  readonly #bounds = { sMin: 0, sMax: 0, discountedSMin: 0, discountedSMax: 0 };
 
   /** `clock` gives real time in milliseconds (replaceable in tests). */
-  constructor(limit: number, queuing?: QueuingConfig, clock: () => number = performance.now.bind(performance)) {
+  constructor(
+    limit: number,
+    queuing?: QueuingConfig,
+    clock: () => number = performance.now.bind(performance),
+    gauges?: VirtualTimeGauges,
+  ) {
+    this.#gauges = gauges;
     this.#limit = limit;
     this.#queuing = queuing;
     this.#clock = clock;
@@ -134,7 +125,7 @@ export class QueueSet {
   admit(
     request: WaitingRequest,
     flowHash: () => bigint,
-    options: { waitLimitMs: number; signal?: () => AbortSignal; queueLength?: { observe(length: number): void } },
+    options: { waitLimitMs: number; signal?: () => AbortSignal; series?: FlowSeries },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     this.#syncTime();
     const queuing = this.#queuing;
@@ -148,6 +139,7 @@ export class QueueSet {
       ...request,
       queue,
       arrivalR: this.#currentR,
+      series: options.series,
       settle: (settled) => {
         if (deliver) deliver(settled);
         else outcome = settled;
@@ -155,7 +147,7 @@ export class QueueSet {
     };
     this.#enqueue(waiter);
     // kube's ObserveQueueLength: the queue's length with this request in it, before anything is dispatched.
-    options.queueLength?.observe(queue.waiting.length);
+    options.series?.queueLengthAfterEnqueue.observe(queue.waiting.length);
     this.#dispatchAsMuchAsPossible();
     if (outcome !== undefined) return outcome;
     return new Promise((resolve) => {
@@ -317,8 +309,12 @@ export class QueueSet {
       const queue = this.#queues[index]!;
       const waiter = queue.waiting[0]!;
       // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
-      if (!this.#canAccommodate(waiter.work)) break;
+      if (!this.#canAccommodate(waiter.work)) {
+        if (waiter.series) waiter.series.dispatchNoAccommodation.value++;
+        break;
+      }
       this.#robinIndex = index;
+      this.#noteDispatch(queue);
       this.#dequeue(waiter);
       queue.nextDispatchR += totalWork(waiter.work);
       boundNextDispatch(queue);
@@ -334,10 +330,18 @@ export class QueueSet {
   #queueWithEarliestFinish(): number {
     let best = -1;
     let bestFinish = Infinity;
+    const bounds = this.#bounds;
+    bounds.sMin = bounds.discountedSMin = Infinity;
+    bounds.sMax = bounds.discountedSMax = -Infinity;
     for (let step = 1; step <= this.#queues.length; step++) {
       const index = (this.#robinIndex + step) % this.#queues.length;
       const queue = this.#queues[index]!;
       if (queue.waiting.length === 0) continue;
+      const discounted = queue.nextDispatchR - seatsTimesMs(queue.seatsInUse, ESTIMATED_SERVICE_MS);
+      bounds.sMin = Math.min(bounds.sMin, queue.nextDispatchR);
+      bounds.sMax = Math.max(bounds.sMax, queue.nextDispatchR);
+      bounds.discountedSMin = Math.min(bounds.discountedSMin, discounted);
+      bounds.discountedSMax = Math.max(bounds.discountedSMax, discounted);
       const finish = queue.nextDispatchR + totalWork(queue.waiting[0]!.work);
       if (finish < bestFinish) {
         best = index;
@@ -359,6 +363,20 @@ export class QueueSet {
     this.#lastRealMs = nowMs;
     if (this.#activeQueues === 0) return;
     this.#currentR += seatsTimesMs(Math.min(this.#queueSeatsWanted, this.#limit) / this.#activeQueues, elapsedMs);
+    if (this.#gauges) this.#gauges.currentR.value = this.#currentR / SEAT_SECOND;
+  }
+
+  /** kube's SetDispatchMetrics, as a request leaves `queue` to execute. */
+  #noteDispatch(queue: Queue): void {
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    const bounds = this.#bounds;
+    gauges.dispatchR.value = this.#currentR / SEAT_SECOND;
+    gauges.latestS.value = queue.nextDispatchR / SEAT_SECOND;
+    gauges.nextSMin.value = bounds.sMin / SEAT_SECOND;
+    gauges.nextSMax.value = bounds.sMax / SEAT_SECOND;
+    gauges.nextDiscountedSMin.value = bounds.discountedSMin / SEAT_SECOND;
+    gauges.nextDiscountedSMax.value = bounds.discountedSMax / SEAT_SECOND;
   }
 
   /** kube sets its seat demand integrator to totSeatsInUse + totSeatsWaiting whenever either changes. */
@@ -378,29 +396,6 @@ export class QueueSet {
       this.#queues.pop();
     }
   }
-}
-
-/** kube's estimatedServiceDuration: the time a request is assumed to execute until it has (3 ms). */
-const ESTIMATED_SERVICE_MS = 3;
-
-/** kube's SeatSeconds.String(): units of 1e-8 seat-seconds as seconds with eight decimals and "ss". */
-export function seatSecondsText(units: number): string {
-  const sign = units < 0 ? "-" : "";
-  const magnitude = Math.abs(units);
-  return `${sign}${Math.floor(magnitude / 1e8)}.${String(magnitude % 1e8).padStart(8, "0")}ss`;
-}
-
-/**
- * kube's SeatsTimesDuration: work as an integer count of 1e-8 seat-seconds (kube's fixed-point SeatSeconds), so
- * equal amounts of work compare equal and ties go round-robin.
- */
-function seatsTimesMs(seats: number, ms: number): number {
-  return Math.round(seats * ms * 1e5);
-}
-
-/** kube's computeTotalWork: initial seats for the estimated service time, final seats for the additional latency. */
-function totalWork(work: WorkEstimate): number {
-  return seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS) + seatsTimesMs(work.finalSeats, work.additionalLatencyMs);
 }
 
 function isIdle(queue: Queue): boolean {

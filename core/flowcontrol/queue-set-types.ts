@@ -1,0 +1,44 @@
+/** What a priority level's queue set takes and answers (kube's fairqueuing interface.go, in kubun's terms). */
+import type { WorkEstimate } from "./work-estimate.ts";
+
+export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
+
+export interface QueuingConfig {
+  queues: number;
+  handSize: number;
+  queueLengthLimit: number;
+}
+
+/** What the debug dump shows of a waiting request (kube's dump_requests columns). */
+export interface WaitingRequest {
+  flowSchema: string;
+  distinguisher: string;
+  arrivedAt: Date;
+  work: WorkEstimate;
+}
+
+/** Series a request's flow updates inside the queue set (kube's ObserveQueueLength, AddDispatchWithNoAccommodation). */
+export interface FlowSeries {
+  queueLengthAfterEnqueue: { observe(length: number): void };
+  dispatchNoAccommodation: { value: number };
+}
+
+/**
+ * A level's virtual-time gauges in seat-seconds (kube's SetCurrentR and SetDispatchMetrics): R now, R at the last
+ * dispatch, the dispatched queue's start R (latest S), and the least and greatest start R of the queues with
+ * requests waiting, also less the estimated work in progress (discounted).
+ */
+export interface VirtualTimeGauges {
+  currentR: { value: number };
+  dispatchR: { value: number };
+  latestS: { value: number };
+  nextSMin: { value: number };
+  nextSMax: { value: number };
+  nextDiscountedSMin: { value: number };
+  nextDiscountedSMax: { value: number };
+}
+
+/** A held seat; `release` frees it for the next waiting request. */
+export interface Seat {
+  release(): void;
+}
