@@ -85,4 +85,9 @@ test("a held request occupies its seat in request_concurrency_in_use until it en
   expect(gauge(text, "current_r", 'priority_level="global-default"')).toBeGreaterThan(0);
   expect(gauge(text, "dispatch_r", 'priority_level="global-default"')).toBeGreaterThanOrEqual(0);
   expect(gauge(text, "latest_s", 'priority_level="global-default"')).toBeGreaterThanOrEqual(0);
+  // kube's timing ratio histograms: nanoseconds at each ratio; one seat of global-default's limit was in use for a while.
+  const seatTime = gauge(text, "priority_level_seat_utilization_count", 'phase="executing",priority_level="global-default"');
+  expect(seatTime).toBeGreaterThan(0);
+  expect(gauge(text, "priority_level_seat_utilization_sum", 'phase="executing",priority_level="global-default"')).toBeGreaterThan(0);
+  expect(gauge(text, "read_vs_write_current_requests_sum", 'phase="executing",request_kind="mutating"')).toBeGreaterThan(0);
 });

@@ -31,6 +31,7 @@ import {
   updateSeatDemandStats,
 } from "./borrowing.ts";
 import { FlowControlMetrics, type FlowMetrics } from "./metrics.ts";
+import type { RatioCell } from "./series.ts";
 import { ObjectCounts } from "./object-counts.ts";
 import { QueueSet } from "./queue-set.ts";
 import type { QueuingConfig, RejectReason, Seat } from "./queue-set-types.ts";
@@ -92,6 +93,8 @@ interface SchemaState {
 
 const log = logger("flowcontrol");
 const ENSURE_INTERVAL_MS = 60_000;
+/** kube's nonMutatingRequestVerbs. */
+export const NON_MUTATING_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
 /** Classifications kept before the cache starts afresh (a bound for servers with very many users). */
 const MAX_REMEMBERED_FLOWS = 10_000;
 
@@ -111,6 +114,11 @@ export class FlowControl {
   readonly #workCounts: WorkCounts;
   /** The flow whose work is being estimated: kube samples each write's watch count for it (ObserveWatchCount). */
   #estimating: FlowMetrics | undefined;
+  /** Requests waiting and executing by kind, for kube's read_vs_write_current_requests. */
+  readonly #byKind: Record<
+    "readOnly" | "mutating",
+    { waiting: number; executing: number; series: { waiting: RatioCell; executing: RatioCell } }
+  >;
   /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
   #fallback!: SchemaState;
   readonly #stops: (() => void)[] = [];
@@ -128,6 +136,10 @@ export class FlowControl {
     this.#options = options;
     this.#metrics = new FlowControlMetrics(options.metricsRegistry);
     this.#objectCounts = new ObjectCounts(options.storage, options.metricsRegistry);
+    this.#byKind = {
+      readOnly: { waiting: 0, executing: 0, series: this.#metrics.readVsWrite("readOnly") },
+      mutating: { waiting: 0, executing: 0, series: this.#metrics.readVsWrite("mutating") },
+    };
     this.#workCounts = {
       objects: (groupResource) => this.#objectCounts.get(groupResource),
       interestedWatches: (estimated) => {
@@ -204,10 +216,13 @@ export class FlowControl {
       series: metrics,
     });
     let waitedSeconds: number | undefined;
+    const kind = this.#byKind[NON_MUTATING_VERBS.has(request.verb) ? "readOnly" : "mutating"];
     if (outcome instanceof Promise) {
       metrics.inQueue.value++;
+      kind.series.waiting.setNumerator(++kind.waiting);
       outcome = await outcome;
       metrics.inQueue.value--;
+      kind.series.waiting.setNumerator(--kind.waiting);
       waitedSeconds = (Date.now() - waiting.arrivedAt.getTime()) / 1000;
     }
     if (typeof outcome === "string") {
@@ -219,6 +234,7 @@ export class FlowControl {
     metrics.dispatched.value++;
     metrics.executing.value++;
     metrics.concurrencyInUse.value += seats;
+    kind.series.executing.setNumerator(++kind.executing);
     const seat = outcome;
     const startedMs = performance.now();
     const execution = request.verb === "watch" ? metrics.watchExecution : metrics.regularExecution;
@@ -231,6 +247,7 @@ export class FlowControl {
           released = true;
           metrics.executing.value--;
           metrics.concurrencyInUse.value -= seats;
+          kind.series.executing.setNumerator(--kind.executing);
           execution.observe((performance.now() - startedMs) / 1000);
           seat.release();
         },
@@ -317,7 +334,7 @@ export class FlowControl {
         state.queues.reconfigure(state.currentLimit, queuing);
       } else {
         const currentLimit = limits?.initial ?? Infinity;
-        const queues = new QueueSet(currentLimit, queuing, undefined, exempt ? undefined : this.#metrics.virtualTime(name));
+        const queues = new QueueSet(currentLimit, queuing, undefined, exempt ? undefined : this.#metrics.level(name));
         state = { object, exempt, limits, currentLimit, seatDemand: newSeatDemandStats(), queues };
         this.#levels.set(name, state);
       }
@@ -325,6 +342,15 @@ export class FlowControl {
         this.#nominalLimitSum += limits.nominal;
         this.#metrics.levelConfigured(name, limits);
       }
+    }
+    // kube's lockAndDigestConfigObjects: the read-vs-write ratios are per place in all queues, per nominal seat.
+    const queuePlaces = levelObjects.reduce((sum, object) => {
+      const queuing = isExempt(object) ? undefined : queuingOf(object);
+      return sum + (queuing ? queuing.queues * queuing.queueLengthLimit : 0);
+    }, 0);
+    for (const { series } of Object.values(this.#byKind)) {
+      series.waiting.setDenominator(queuePlaces);
+      series.executing.setDenominator(this.#nominalLimitSum);
     }
     // A removed level's queues live on in the requests that hold them; new requests no longer reach it.
     for (const name of this.#levels.keys()) if (!present.has(name)) this.#levels.delete(name);

@@ -4,13 +4,25 @@
  * prefix; none is deprecated or hidden in 1.26). Per-request updates go to cells a flow keeps (series.ts).
  */
 import type { Registry } from "prom-client";
-import type { RejectReason, VirtualTimeGauges } from "./queue-set-types.ts";
-import { CounterSeries, GaugeSeries, type HistogramCell, HistogramSeries, type ValueCell } from "./series.ts";
+import type { LevelSeries, RejectReason } from "./queue-set-types.ts";
+import {
+  CounterSeries,
+  GaugeSeries,
+  type HistogramCell,
+  HistogramSeries,
+  type RatioCell,
+  TimingRatioHistogramSeries,
+  type ValueCell,
+} from "./series.ts";
 
 /** kube's requestDurationSecondsBuckets, shared by the wait and execution histograms. */
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 /** kube's queueLengthBuckets. */
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
+/** kube's buckets of priority_level_seat_utilization, priority_level_request_utilization, read_vs_write_current_requests. */
+const SEAT_UTILIZATION_BUCKETS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1];
+const REQUEST_UTILIZATION_BUCKETS = [0, 0.001, 0.0025, 0.005, 0.1, 0.25, 0.5, 0.75, 1, 10, 100];
+const READ_WRITE_BUCKETS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1, 3, 10, 30, 100, 300, 1000, 3000];
 /** kube's watch_count_samples buckets. */
 const WATCH_COUNT_BUCKETS = [0, 1, 10, 100, 1000, 10000];
 /** Up to kube's maximum seats per request. */
@@ -76,6 +88,9 @@ export class FlowControlMetrics {
   readonly #latestS: GaugeSeries;
   readonly #nextS: GaugeSeries;
   readonly #nextDiscountedS: GaugeSeries;
+  readonly #seatUtilization: TimingRatioHistogramSeries;
+  readonly #requestUtilization: TimingRatioHistogramSeries;
+  readonly #readVsWrite: TimingRatioHistogramSeries;
   readonly #flows = new Map<string, FlowMetrics>();
 
   constructor(registry: Registry) {
@@ -179,6 +194,34 @@ export class FlowControlMetrics {
     // kubun's virtual time is a double that never nears an overflow, so no epoch ever advances: the family stays empty.
     counter(`${prefix}epoch_advance_total`, "Number of times the queueset's progress meter jumped backward", [...LEVEL, "success"]);
     const bounds = [...LEVEL, "bound"];
+    this.#seatUtilization = new TimingRatioHistogramSeries(
+      registry,
+      `${prefix}priority_level_seat_utilization`,
+      alpha(
+        "Observations, at the end of every nanosecond, of utilization of seats for any stage of execution (but only initial stage for WATCHes)",
+      ),
+      LEVEL,
+      SEAT_UTILIZATION_BUCKETS,
+      { constLabels: { phase: "executing" } },
+    );
+    this.#requestUtilization = new TimingRatioHistogramSeries(
+      registry,
+      `${prefix}priority_level_request_utilization`,
+      alpha(
+        "Observations, at the end of every nanosecond, of number of requests (as a fraction of the relevant limit) waiting or in any stage of execution (but only initial stage for WATCHes)",
+      ),
+      ["phase", ...LEVEL],
+      REQUEST_UTILIZATION_BUCKETS,
+    );
+    this.#readVsWrite = new TimingRatioHistogramSeries(
+      registry,
+      `${prefix}read_vs_write_current_requests`,
+      alpha(
+        "Observations, at the end of every nanosecond, of the number of requests (as a fraction of the relevant limit, if max-in-flight filter is being used) waiting or in regular stage of execution",
+      ),
+      ["phase", "request_kind"],
+      READ_WRITE_BUCKETS,
+    );
     this.#currentR = gauge(`${prefix}current_r`, "R(time of last change)", LEVEL);
     this.#dispatchR = gauge(`${prefix}dispatch_r`, "R(time of last dispatch)", LEVEL);
     this.#latestS = gauge(`${prefix}latest_s`, "S(most recently dispatched request)", LEVEL);
@@ -190,9 +233,12 @@ export class FlowControlMetrics {
     );
   }
 
-  /** A level's virtual-time gauges, for its queue set (kube's SetCurrentR and SetDispatchMetrics). */
-  virtualTime(priorityLevel: string): VirtualTimeGauges {
+  /** A level's series inside its queue set (kube's SetCurrentR, SetDispatchMetrics and the level's ratioed gauges). */
+  level(priorityLevel: string): LevelSeries {
     return {
+      seatUtilization: this.#seatUtilization.cell(priorityLevel),
+      executingRequests: this.#requestUtilization.cell("executing", priorityLevel),
+      waitingRequests: this.#requestUtilization.cell("waiting", priorityLevel),
       currentR: this.#currentR.cell(priorityLevel),
       dispatchR: this.#dispatchR.cell(priorityLevel),
       latestS: this.#latestS.cell(priorityLevel),
@@ -228,6 +274,14 @@ export class FlowControlMetrics {
       this.#flows.set(key, flow);
     }
     return flow;
+  }
+
+  /**
+   * kube's read-vs-write ratioed gauges (GetWaitingReadonlyConcurrency and the like): requests waiting and executing
+   * by kind, per place in all queues and per nominal seat of all levels.
+   */
+  readVsWrite(kind: "readOnly" | "mutating"): { waiting: RatioCell; executing: RatioCell } {
+    return { waiting: this.#readVsWrite.cell("waiting", kind), executing: this.#readVsWrite.cell("executing", kind) };
   }
 
   rejected(flow: FlowMetrics, reason: RejectReason): void {

@@ -23,12 +23,23 @@ export interface FlowSeries {
   dispatchNoAccommodation: { value: number };
 }
 
+/** A ratio weighed by time (kube's RatioedGauge over a TimingRatioHistogram). */
+export interface Ratio {
+  setNumerator(numerator: number): void;
+  setDenominator(denominator: number): void;
+}
+
 /**
- * A level's virtual-time gauges in seat-seconds (kube's SetCurrentR and SetDispatchMetrics): R now, R at the last
- * dispatch, the dispatched queue's start R (latest S), and the least and greatest start R of the queues with
- * requests waiting, also less the estimated work in progress (discounted).
+ * A level's series inside its queue set. Virtual-time gauges in seat-seconds (kube's SetCurrentR and
+ * SetDispatchMetrics): R now, R at the last dispatch, the dispatched queue's start R (latest S), and the least and
+ * greatest start R of the queues with requests waiting, also less the estimated work in progress (discounted).
+ * Utilization ratios (kube's execSeatsGauge and reqsGaugePair): seats in use and requests executing per seat of the
+ * concurrency limit, requests waiting per place of the queue length limit.
  */
-export interface VirtualTimeGauges {
+export interface LevelSeries {
+  seatUtilization: Ratio;
+  executingRequests: Ratio;
+  waitingRequests: Ratio;
   currentR: { value: number };
   dispatchR: { value: number };
   latestS: { value: number };

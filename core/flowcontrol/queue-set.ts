@@ -15,7 +15,7 @@
  */
 import { Integrator, type IntegratorResults } from "./integrator.ts";
 import { ESTIMATED_SERVICE_MS, SEAT_SECOND, seatsTimesMs, totalWork } from "./seat-seconds.ts";
-import type { FlowSeries, QueuingConfig, RejectReason, Seat, VirtualTimeGauges, WaitingRequest } from "./queue-set-types.ts";
+import type { FlowSeries, LevelSeries, QueuingConfig, RejectReason, Seat, WaitingRequest } from "./queue-set-types.ts";
 import { dealHand } from "./shuffle-sharding.ts";
 import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
 
@@ -62,7 +62,7 @@ export class QueueSet {
   #lastRealMs: number;
   readonly #clock: () => number;
   readonly #seatDemand: Integrator;
-  readonly #gauges: VirtualTimeGauges | undefined;
+  readonly #gauges: LevelSeries | undefined;
   /** The start R bounds over the non-empty queues, found with the queue to dispatch from. */
   readonly #bounds = { sMin: 0, sMax: 0, discountedSMin: 0, discountedSMax: 0 };
 
@@ -71,11 +71,12 @@ export class QueueSet {
     limit: number,
     queuing?: QueuingConfig,
     clock: () => number = performance.now.bind(performance),
-    gauges?: VirtualTimeGauges,
+    gauges?: LevelSeries,
   ) {
     this.#gauges = gauges;
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#noteLimits();
     this.#clock = clock;
     this.#lastRealMs = clock();
     this.#seatDemand = new Integrator(clock);
@@ -103,6 +104,7 @@ export class QueueSet {
     this.#syncTime();
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#noteLimits();
     this.#hands.clear();
     this.#resizeQueues();
     this.#dispatchAsMuchAsPossible();
@@ -113,6 +115,7 @@ export class QueueSet {
     if (limit === this.#limit) return;
     this.#syncTime();
     this.#limit = limit;
+    this.#noteLimits();
     this.#dispatchAsMuchAsPossible();
   }
 
@@ -280,6 +283,7 @@ export class QueueSet {
         released = true;
         this.#syncTime();
         this.#executing--;
+        this.#gauges?.executingRequests.setNumerator(this.#executing);
         if (queue) {
           queue.executing--;
           if (isIdle(queue)) this.#activeQueues--;
@@ -379,9 +383,26 @@ export class QueueSet {
     gauges.nextDiscountedSMax.value = bounds.discountedSMax / SEAT_SECOND;
   }
 
-  /** kube sets its seat demand integrator to totSeatsInUse + totSeatsWaiting whenever either changes. */
+  /**
+   * kube sets its seat demand integrator to totSeatsInUse + totSeatsWaiting whenever either changes, and its
+   * utilization ratios to the seats and requests executing and the requests waiting.
+   */
   #noteSeatDemand(): void {
     this.#seatDemand.set(this.#seatsInUse + this.#seatsWaiting);
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    gauges.seatUtilization.setNumerator(this.#seatsInUse);
+    gauges.executingRequests.setNumerator(this.#executing);
+    gauges.waitingRequests.setNumerator(this.#waiting);
+  }
+
+  /** kube's setConfiguration: executing ratios are per seat of the concurrency limit, waiting per queue place. */
+  #noteLimits(): void {
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    gauges.seatUtilization.setDenominator(this.#limit);
+    gauges.executingRequests.setDenominator(this.#limit);
+    gauges.waitingRequests.setDenominator(this.#queuing?.queueLengthLimit ?? 1);
   }
 
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */

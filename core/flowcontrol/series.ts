@@ -138,3 +138,100 @@ export class HistogramSeries extends Family<HistogramCell & Buckets> {
     return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
   }
 }
+
+/** A series that weighs each value by how long it held (kube's TimingRatioHistogram), as a ratio to a denominator. */
+export interface RatioCell {
+  setNumerator(numerator: number): void;
+  setDenominator(denominator: number): void;
+}
+
+interface TimingBuckets {
+  /** Nanoseconds spent at values up to each bound. */
+  weights: number[];
+  /** Σ value × nanoseconds, and all nanoseconds. */
+  sum: number;
+  count: number;
+  value: number;
+  numerator: number;
+  denominator: number;
+  lastMs: number;
+}
+
+/**
+ * kube's TimingRatioHistogramVec (component-base prometheusextension timingHistogram): "observations at the end of
+ * every nanosecond" of numerator ÷ denominator, so each bucket counts the nanoseconds the ratio spent at or under
+ * its bound; a scrape first accounts for the time since the last change.
+ */
+export class TimingRatioHistogramSeries extends Family<RatioCell & TimingBuckets> {
+  readonly #bounds: readonly number[];
+  readonly #clock: () => number;
+  readonly #constLabels: Record<string, string>;
+
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    bounds: readonly number[],
+    options: { clock?: () => number; constLabels?: Record<string, string> } = {},
+  ) {
+    super(registry, name, help, labelNames);
+    this.#bounds = bounds;
+    this.#clock = options.clock ?? performance.now.bind(performance);
+    this.#constLabels = options.constLabels ?? {};
+  }
+
+  protected newCell(): RatioCell & TimingBuckets {
+    const bounds = this.#bounds;
+    const clock = this.#clock;
+    const cell = {
+      weights: bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+      value: 0,
+      numerator: 0,
+      denominator: 1,
+      lastMs: clock(),
+      setNumerator(numerator: number) {
+        accumulate(cell, bounds, clock());
+        cell.numerator = numerator;
+        cell.value = numerator / cell.denominator;
+      },
+      setDenominator(denominator: number) {
+        accumulate(cell, bounds, clock());
+        cell.denominator = denominator;
+        cell.value = cell.numerator / denominator;
+      },
+    };
+    return cell;
+  }
+
+  get(): Snapshot {
+    const values: Snapshot["values"] = [];
+    const now = this.#clock();
+    for (const { labels: own, cell } of this.cells.values()) {
+      accumulate(cell, this.#bounds, now);
+      const labels = { ...this.#constLabels, ...own };
+      let cumulative = 0;
+      this.#bounds.forEach((bound, index) => {
+        cumulative += cell.weights[index]!;
+        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: cell.count });
+      values.push({ metricName: `${this.name}_sum`, labels, value: cell.sum });
+      values.push({ metricName: `${this.name}_count`, labels, value: cell.count });
+    }
+    return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
+  }
+}
+
+/** Weighs the value held since the last change by the nanoseconds that passed (kube's ObserveWithWeight). */
+function accumulate(cell: TimingBuckets, bounds: readonly number[], nowMs: number): void {
+  const nanoseconds = Math.round((nowMs - cell.lastMs) * 1e6);
+  if (nanoseconds <= 0) return;
+  cell.lastMs = nowMs;
+  cell.count += nanoseconds;
+  cell.sum += cell.value * nanoseconds;
+  const index = bounds.findIndex((bound) => cell.value <= bound);
+  if (index >= 0) cell.weights[index]! += nanoseconds;
+}
