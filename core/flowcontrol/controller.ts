@@ -4,8 +4,7 @@
  * to a FlowSchema and priority level, and admits it through that level's queues. Each limited level has a nominal
  * limit of ceil(serverConcurrencyLimit × shares / sum of shares) seats; its current limit moves between its lower
  * and upper limits as levels lend and borrow seats every 10 s (borrowing.ts, kube 1.26's updateBorrowing).
- * A classification is kept per user, groups and request attributes until the configuration changes, so a repeated
- * kind of request does not walk the FlowSchemas again.
+ * Classifications are remembered until the configuration changes (classifier.ts).
  */
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { KubeObject } from "../api/types.ts";
@@ -15,11 +14,12 @@ import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import type { Storage } from "../storage/storage.ts";
-import { CATCH_ALL, FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
+import { FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
 import { updateDanglingConditions } from "./dangling.ts";
 import { ensureFlowControlBootstrap } from "./ensure.ts";
-import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
+import type { RequestDigest } from "./matching.ts";
+import { type Classification, Classifier } from "./classifier.ts";
 import {
   allocateConcurrency,
   allocationItem,
@@ -51,15 +51,6 @@ export interface FlowControlOptions {
   ensureIntervalMs?: number;
 }
 
-/** The FlowSchema and priority level a request was classified to, with their UIDs for the response headers. */
-export interface Classification {
-  flowSchema: string;
-  flowSchemaUid: string;
-  priorityLevel: string;
-  priorityLevelUid: string;
-  distinguisher: string;
-}
-
 export type Admission = { classification: Classification } & ({ seat: Seat } | { rejected: RejectReason });
 
 interface LevelState {
@@ -84,19 +75,10 @@ interface Flow {
 /** What a request brings to admission: its digest, the details the debug dump shows, and its query (for a LIST). */
 export type AdmittedRequest = RequestDigest & RequestDetails & { query: URLSearchParams };
 
-interface SchemaState {
-  name: string;
-  uid: string;
-  spec: FlowSchemaSpec;
-  level: LevelState;
-}
-
 const log = logger("flowcontrol");
 const ENSURE_INTERVAL_MS = 60_000;
 /** kube's nonMutatingRequestVerbs. */
 export const NON_MUTATING_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
-/** Classifications kept before the cache starts afresh (a bound for servers with very many users). */
-const MAX_REMEMBERED_FLOWS = 10_000;
 
 export class FlowControl {
   readonly #flowSchemas: Informer;
@@ -107,8 +89,7 @@ export class FlowControl {
   readonly #objectCounts: ObjectCounts;
   readonly #watchCounts = new WatchCounts();
   readonly #levels = new Map<string, LevelState>();
-  #schemas: SchemaState[] = [];
-  #flows = new Map<string, Flow>();
+  #classifier!: Classifier<LevelState, Flow>;
   /** The limited levels' nominal limits summed (kube's nominalCLSum): what their current limits add up to. */
   #nominalLimitSum = 0;
   readonly #workCounts: WorkCounts;
@@ -119,8 +100,6 @@ export class FlowControl {
     "readOnly" | "mutating",
     { waiting: number; executing: number; series: { waiting: RatioCell; executing: RatioCell } }
   >;
-  /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
-  #fallback!: SchemaState;
   readonly #stops: (() => void)[] = [];
 
   private constructor(registry: Registry, catalog: Catalog, options: FlowControlOptions) {
@@ -195,7 +174,7 @@ export class FlowControl {
    * more than classifying it.
    */
   async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
-    const flow = this.#flowOf(request);
+    const flow = this.#classifier.flowOf(request);
     const { classification, level, metrics } = flow;
     this.#estimating = metrics;
     const work = estimateWork(request, this.#workCounts);
@@ -273,37 +252,6 @@ export class FlowControl {
   }
 
   /**
-   * The request's flow: remembered, or classified now (kube's startRequest: the first matching FlowSchema whose
-   * priority level exists, else catch-all).
-   */
-  #flowOf(request: RequestDigest): Flow {
-    // Everything matching and the distinguisher read; a resource request's name and path are not among them.
-    const target = request.isResourceRequest
-      ? `${request.apiGroup}\0${request.resource}\0${request.subresource}\0${request.namespace}`
-      : request.path;
-    const key = `${request.username}\x01${request.groups.join("\0")}\x01${request.verb}\x01${request.isResourceRequest}\x01${target}`;
-    let flow = this.#flows.get(key);
-    if (flow) return flow;
-    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
-    const level = schema.level;
-    const priorityLevel = String(level.object.metadata.name);
-    flow = {
-      level,
-      metrics: this.#metrics.flow(priorityLevel, schema.name),
-      classification: {
-        flowSchema: schema.name,
-        flowSchemaUid: schema.uid,
-        priorityLevel,
-        priorityLevelUid: String(level.object.metadata.uid ?? ""),
-        distinguisher: flowDistinguisher(request, schema.spec),
-      },
-    };
-    if (this.#flows.size >= MAX_REMEMBERED_FLOWS) this.#flows.clear();
-    this.#flows.set(key, flow);
-    return flow;
-  }
-
-  /**
    * Rebuilds levels and the FlowSchema order from the informers' objects (kube's digestConfigObjects and
    * finishQueueSetReconfigsLocked), forgets every remembered classification, and re-divides the concurrency.
    */
@@ -355,14 +303,11 @@ export class FlowControl {
     // A removed level's queues live on in the requests that hold them; new requests no longer reach it.
     for (const name of this.#levels.keys()) if (!present.has(name)) this.#levels.delete(name);
     const schemaObjects = withMandatory(this.#flowSchemas.list(), MANDATORY_FLOW_SCHEMAS);
-    this.#schemas = inMatchingOrder(schemaObjects).flatMap((object) => {
-      const spec = (object.spec ?? {}) as FlowSchemaSpec;
-      const level = this.#levels.get(spec.priorityLevelConfiguration?.name ?? "");
-      return level ? [{ name: String(object.metadata.name), uid: String(object.metadata.uid ?? ""), spec, level }] : [];
-    });
-    const catchAll = MANDATORY_FLOW_SCHEMAS.find((object) => object.metadata.name === CATCH_ALL)!;
-    this.#fallback = { name: CATCH_ALL, uid: "", spec: catchAll.spec as FlowSchemaSpec, level: this.#levels.get(CATCH_ALL)! };
-    this.#flows = new Map();
+    this.#classifier = new Classifier(schemaObjects, (name) => this.#levels.get(name), (classification, level) => ({
+      classification,
+      level,
+      metrics: this.#metrics.flow(classification.priorityLevel, classification.flowSchema),
+    }));
     this.#adjustBorrowing();
     void updateDanglingConditions(
       this.#flowSchemas.list(),
