@@ -212,7 +212,6 @@ export class FlowControl {
     if (waitedSeconds !== undefined) metrics.waitedAndExecuted.observe(waitedSeconds);
     metrics.dispatched.value++;
     metrics.executing.value++;
-    metrics.concurrencyInUse.value += seats;
     kind.series.executing.setNumerator(++kind.executing);
     const seat = outcome;
     const startedMs = performance.now();
@@ -225,7 +224,6 @@ export class FlowControl {
           if (released) return;
           released = true;
           metrics.executing.value--;
-          metrics.concurrencyInUse.value -= seats;
           kind.series.executing.setNumerator(--kind.executing);
           execution.observe((performance.now() - startedMs) / 1000);
           seat.release();

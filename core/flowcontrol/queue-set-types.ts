@@ -17,8 +17,12 @@ export interface WaitingRequest {
   work: WorkEstimate;
 }
 
-/** Series a request's flow updates inside the queue set (kube's ObserveQueueLength, AddDispatchWithNoAccommodation). */
+/**
+ * Series a request's flow updates inside the queue set (kube's ObserveQueueLength, AddDispatchWithNoAccommodation,
+ * and AddRequestConcurrencyInUse, whose seats stay counted through a write's additional latency).
+ */
 export interface FlowSeries {
+  concurrencyInUse: { value: number };
   queueLengthAfterEnqueue: { observe(length: number): void };
   dispatchNoAccommodation: { value: number };
 }

@@ -144,13 +144,16 @@ test("without queues, a request whose seats do not fit is rejected concurrency-l
 
 test("final seats for watch events stay taken for the additional latency after the request ends (kube's finishRequestLocked)", async () => {
   const set = new QueueSet(5);
-  const seat = set.admit(request("fs", "", { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 }), () => 0n, LONG_WAIT) as Seat;
+  const series = { concurrencyInUse: { value: 0 }, dispatchNoAccommodation: { value: 0 }, queueLengthAfterEnqueue: { observe() {} } };
+  const work = { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 };
+  const seat = set.admit(request("fs", "", work), () => 0n, { ...LONG_WAIT, series }) as Seat;
   expect(set.seatsInUse).toBe(3);
   seat.release();
   expect(set.executing).toBe(0);
-  expect(set.seatsInUse).toBe(3);
+  // kube's AddRequestConcurrencyInUse counts the seats until releaseSeatsLocked, after the additional latency.
+  expect([set.seatsInUse, series.concurrencyInUse.value]).toEqual([3, 3]);
   await new Promise((resolve) => setTimeout(resolve, 30));
-  expect(set.seatsInUse).toBe(0);
+  expect([set.seatsInUse, series.concurrencyInUse.value]).toEqual([0, 0]);
 });
 
 test("a full queue refuses a request only while every seat is taken (kube's rejectOrEnqueueToBoundLocked)", () => {

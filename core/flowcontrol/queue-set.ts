@@ -132,7 +132,7 @@ export class QueueSet {
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     this.#syncTime();
     const queuing = this.#queuing;
-    if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
+    if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work, options.series) : "concurrency-limit";
     const queue = this.#shuffleShard(flowHash(), queuing);
     // kube's rejectOrEnqueueToBoundLocked: a full queue refuses only while every seat is taken.
     if (this.#seatsInUse >= this.#limit && queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
@@ -253,13 +253,14 @@ export class QueueSet {
    * frees MaxSeats only once the watch events' time is over); a capped final width stretches that time so the
    * estimated work stays the same.
    */
-  #seat(queue: Queue | undefined, work: WorkEstimate): Seat {
+  #seat(queue: Queue | undefined, work: WorkEstimate, series: FlowSeries | undefined): Seat {
     const seats = this.#reservedSeats(work);
     const finalSeats = Math.min(work.finalSeats, this.#limit);
     const latencyMs = finalSeats > 0 ? (work.additionalLatencyMs * work.finalSeats) / finalSeats : 0;
     const startedMs = this.#clock();
     this.#executing++;
     this.#seatsInUse += seats;
+    if (series) series.concurrencyInUse.value += seats;
     this.#noteSeatDemand();
     if (queue) {
       queue.executing++;
@@ -269,6 +270,7 @@ export class QueueSet {
     const freeSeats = () => {
       this.#syncTime();
       this.#seatsInUse -= seats;
+      if (series) series.concurrencyInUse.value -= seats;
       this.#noteSeatDemand();
       if (queue) {
         queue.seatsInUse -= seats;
@@ -322,7 +324,7 @@ export class QueueSet {
       this.#dequeue(waiter);
       queue.nextDispatchR += totalWork(waiter.work);
       boundNextDispatch(queue);
-      waiter.settle(this.#seat(queue, waiter.work));
+      waiter.settle(this.#seat(queue, waiter.work, waiter.series));
     }
     this.#resizeQueues();
   }
