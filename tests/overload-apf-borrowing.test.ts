@@ -91,3 +91,11 @@ test("a held request occupies its seat in request_concurrency_in_use until it en
   expect(gauge(text, "priority_level_seat_utilization_sum", 'phase="executing",priority_level="global-default"')).toBeGreaterThan(0);
   expect(gauge(text, "read_vs_write_current_requests_sum", 'phase="executing",request_kind="mutating"')).toBeGreaterThan(0);
 });
+
+test("an exempt request is dispatched at once without a work estimate (kube 1.26's immediateRequest)", async () => {
+  // The admin client is in system:masters: every request of this file's set-up went to the exempt level.
+  const text = await metrics();
+  const labels = 'priority_level="exempt",flow_schema="exempt"';
+  expect(gauge(text, "dispatched_requests_total", labels)).toBeGreaterThan(0);
+  expect(gauge(text, "work_estimated_seats_count", labels) || 0).toBe(0);
+});

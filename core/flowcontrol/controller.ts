@@ -37,7 +37,7 @@ import { QueueSet } from "./queue-set.ts";
 import type { QueuingConfig, RejectReason, Seat } from "./queue-set-types.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
 import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
-import { estimateWork, maxSeats, type WorkCounts } from "./work-estimate.ts";
+import { estimateWork, maxSeats, type WorkCounts, type WorkEstimate } from "./work-estimate.ts";
 
 export interface FlowControlOptions {
   /** --max-requests-inflight plus --max-mutating-requests-inflight, as kube's BuildPriorityAndFairness sums them. */
@@ -76,6 +76,9 @@ interface Flow {
 export type AdmittedRequest = RequestDigest & RequestDetails & { query: URLSearchParams };
 
 const log = logger("flowcontrol");
+/** What an exempt request holds: nothing to give back. */
+const IMMEDIATE: Seat = { release() {} };
+const EXEMPT_WORK: WorkEstimate = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 const ENSURE_INTERVAL_MS = 60_000;
 /** kube's nonMutatingRequestVerbs. */
 export const NON_MUTATING_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
@@ -171,16 +174,20 @@ export class FlowControl {
   /**
    * Classifies the request, estimates its seats (kube's WorkEstimator) and waits for them at its level, or says why
    * it was rejected. `signal` is asked for only when the request queues: materializing a request's signal costs
-   * more than classifying it.
+   * more than classifying it. An exempt request runs at once, with no estimate and outside any queue set (kube
+   * 1.26's startRequest answers it with an immediateRequest), so only the dispatch and execution series see it.
    */
   async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
     const flow = this.#classifier.flowOf(request);
     const { classification, level, metrics } = flow;
-    this.#estimating = metrics;
-    const work = estimateWork(request, this.#workCounts);
-    this.#estimating = undefined;
-    const seats = maxSeats(work);
-    metrics.estimatedSeats.observe(seats);
+    const exempt = level.exempt;
+    let work = EXEMPT_WORK;
+    if (!exempt) {
+      this.#estimating = metrics;
+      work = estimateWork(request, this.#workCounts);
+      this.#estimating = undefined;
+      metrics.estimatedSeats.observe(maxSeats(work));
+    }
     const waiting = {
       flowSchema: classification.flowSchema,
       distinguisher: classification.distinguisher,
@@ -189,7 +196,7 @@ export class FlowControl {
       details: request,
     };
     const flowHash = () => (flow.hash ??= hashFlowID(classification.flowSchema, classification.distinguisher));
-    let outcome = level.queues.admit(waiting, flowHash, {
+    let outcome = exempt ? IMMEDIATE : level.queues.admit(waiting, flowHash, {
       waitLimitMs: this.#options.queueWaitLimitMs,
       signal,
       series: metrics,
@@ -211,7 +218,7 @@ export class FlowControl {
     }
     if (waitedSeconds !== undefined) metrics.waitedAndExecuted.observe(waitedSeconds);
     metrics.dispatched.value++;
-    metrics.executing.value++;
+    if (!exempt) metrics.executing.value++;
     kind.series.executing.setNumerator(++kind.executing);
     const seat = outcome;
     const startedMs = performance.now();
@@ -223,7 +230,7 @@ export class FlowControl {
         release: () => {
           if (released) return;
           released = true;
-          metrics.executing.value--;
+          if (!exempt) metrics.executing.value--;
           kind.series.executing.setNumerator(--kind.executing);
           execution.observe((performance.now() - startedMs) / 1000);
           seat.release();
