@@ -33,6 +33,8 @@ export class Integrator {
   }
 
   set(value: number): void {
+    // An unchanged value keeps accruing until the next change or reset.
+    if (value === this.#value) return;
     this.#accumulate();
     this.#value = value;
     if (value < this.#min) this.#min = value;

@@ -193,6 +193,8 @@ export class TimingRatioHistogramSeries extends Family<RatioCell & TimingBuckets
       denominator: 1,
       lastMs: clock(),
       setNumerator(numerator: number) {
+        // An unchanged value keeps accruing time until the next change or scrape.
+        if (numerator === cell.numerator) return;
         accumulate(cell, bounds, clock());
         cell.numerator = numerator;
         cell.value = numerator / cell.denominator;
@@ -232,6 +234,10 @@ function accumulate(cell: TimingBuckets, bounds: readonly number[], nowMs: numbe
   cell.lastMs = nowMs;
   cell.count += nanoseconds;
   cell.sum += cell.value * nanoseconds;
-  const index = bounds.findIndex((bound) => cell.value <= bound);
-  if (index >= 0) cell.weights[index]! += nanoseconds;
+  for (let index = 0; index < bounds.length; index++) {
+    if (cell.value <= bounds[index]!) {
+      cell.weights[index]! += nanoseconds;
+      return;
+    }
+  }
 }
