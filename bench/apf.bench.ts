@@ -5,11 +5,12 @@
  * its own process. Requests impersonate an ordinary user, so classification walks every FlowSchema down to
  * global-default (precedence 9900), the longest path.
  *
- * On a shared machine one round's throughput swings by more than the cost being measured, so the two servers run
- * interleaved in ROUNDS pairs (which one goes first alternates) and each pair gives a ratio: the median ratio and
- * the spread of the ratios are reported. Beside throughput, each round reads the server's own CPU time from /proc:
- * CPU milliseconds per request is what APF adds to a request, and a busy neighbour stretches it far less than it
- * stretches wall-clock throughput. Goal: APF adds under 10% per request. Not a test.
+ * On a shared machine one round's throughput swings by more than the cost being measured, so each of ROUNDS pairs
+ * loads both servers at the same time (a neighbour's burst falls on both alike; taking turns let it fall on one)
+ * and gives a ratio: the median ratio and the spread of the ratios are reported. Beside throughput, each round reads
+ * each server's own CPU time from /proc: CPU milliseconds per request is what APF adds to a request, and a busy
+ * neighbour stretches it far less than it stretches wall-clock throughput. Goal: APF adds under 10% per request.
+ * Not a test.
  * Run: node_modules/.bin/bun bench/apf.bench.ts [rounds] (after bash compile.sh).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
@@ -77,10 +78,8 @@ try {
   const cpuCosts: number[] = [];
   const rates = { withApf: [] as number[], withoutApf: [] as number[] };
   for (let pair = 0; pair < ROUNDS; pair++) {
-    const order = pair % 2 === 0 ? (["withoutApf", "withApf"] as const) : (["withApf", "withoutApf"] as const);
-    const results: Partial<Record<"withApf" | "withoutApf", Round>> = {};
-    for (const which of order) results[which] = await round(which === "withApf" ? withApf : withoutApf, pids[which]);
-    const { withApf: apf, withoutApf: plain } = results as Record<"withApf" | "withoutApf", Round>;
+    // Both servers take their load at the same time, so a neighbour's burst falls on both alike.
+    const [apf, plain] = await Promise.all([round(withApf, pids.withApf), round(withoutApf, pids.withoutApf)]);
     rates.withApf.push(apf.perSecond);
     rates.withoutApf.push(plain.perSecond);
     throughputCosts.push(plain.perSecond / apf.perSecond - 1);
@@ -88,7 +87,7 @@ try {
   }
   const cpuCost = median(cpuCosts);
   console.log(
-    `GET as an ordinary user, ${CONCURRENCY} clients, ${ROUNDS} interleaved pairs of ${GETS} requests: median ${
+    `GET as an ordinary user, ${CONCURRENCY} clients, ${ROUNDS} rounds of ${GETS} requests to each server side by side: median ${
       Math.round(median(rates.withoutApf))
     }/s with max-in-flight (APF off), ${Math.round(median(rates.withApf))}/s with APF`,
   );
