@@ -116,8 +116,12 @@ export class HistogramSeries extends Family<HistogramCell & Buckets> {
         cell.sum += value;
         cell.count++;
         // Only the first bucket that holds the value counts it; get() makes the counts cumulative.
-        const index = bounds.findIndex((bound) => value <= bound);
-        if (index >= 0) cell.counts[index]!++;
+        for (let index = 0; index < bounds.length; index++) {
+          if (value <= bounds[index]!) {
+            cell.counts[index]!++;
+            return;
+          }
+        }
       },
     };
     return cell;
