@@ -102,6 +102,10 @@ test("a LIST of over 500 stored objects takes 10 seats (listWorkEstimator) and w
   // NextDispatchR and TotalWorkSum (10 seats × kube's estimated 3 ms) in kube's SeatSeconds text.
   expect(queue?.[5]).toMatch(/^\d+\.\d{8}ss$/);
   expect(queue?.[8]).toBe("0.03000000ss");
+  // The 10-seat head did not fit beside the write when it arrived (kube's AddDispatchWithNoAccommodation).
+  expect(await metrics()).toMatch(
+    /^apiserver_flowcontrol_request_dispatch_no_accommodation_total\{priority_level="five-seats",flow_schema="listers"\} [1-9]/m,
+  );
   held!.release();
   expect((await write).status).toBe(201);
   const answer = await list;

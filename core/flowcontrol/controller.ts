@@ -1,28 +1,43 @@
 /**
  * API Priority and Fairness (kube's apf_controller.go configController and apf_filter.go): follows the
  * FlowSchemas and PriorityLevelConfigurations, keeps kube's bootstrap objects in place, classifies each request
- * to a FlowSchema and priority level, and admits it through that level's queues. Each limited level gets
- * ceil(serverConcurrencyLimit × shares / sum of shares) seats (kube's nominal concurrency limit).
+ * to a FlowSchema and priority level, and admits it through that level's queues. Each limited level has a nominal
+ * limit of ceil(serverConcurrencyLimit × shares / sum of shares) seats; its current limit moves between its lower
+ * and upper limits as levels lend and borrow seats every 10 s (borrowing.ts, kube 1.26's updateBorrowing).
+ * Classifications are remembered until the configuration changes (classifier.ts).
  */
 import type { Registry as MetricsRegistry } from "prom-client";
 import type { KubeObject } from "../api/types.ts";
 import { Informer } from "../controllers/runtime/mod.ts";
 import type { Catalog } from "../registry/catalog.ts";
-import { nowTimestamp } from "../registry/object-meta.ts";
 import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import type { Storage } from "../storage/storage.ts";
-import { CATCH_ALL, FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
+import { FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
+import { updateDanglingConditions } from "./dangling.ts";
 import { ensureFlowControlBootstrap } from "./ensure.ts";
-import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
-import { FlowControlMetrics } from "./metrics.ts";
+import type { RequestDigest } from "./matching.ts";
+import { type Classification, Classifier } from "./classifier.ts";
+import {
+  allocateConcurrency,
+  allocationItem,
+  BORROWING_ADJUSTMENT_PERIOD_MS,
+  type LevelLimits,
+  levelLimits,
+  newSeatDemandStats,
+  type SeatDemandStats,
+  updateSeatDemandStats,
+} from "./borrowing.ts";
+import { FlowControlMetrics, type FlowMetrics } from "./metrics.ts";
+import type { RatioCell } from "./series.ts";
 import { ObjectCounts } from "./object-counts.ts";
-import { QueueSet, type QueuingConfig, type RejectReason, type Seat } from "./queue-set.ts";
+import { QueueSet } from "./queue-set.ts";
+import type { QueuingConfig, RejectReason, Seat } from "./queue-set-types.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
 import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
-import { estimateWork, maxSeats } from "./work-estimate.ts";
+import { estimateWork, maxSeats, type WorkCounts, type WorkEstimate } from "./work-estimate.ts";
 
 export interface FlowControlOptions {
   /** --max-requests-inflight plus --max-mutating-requests-inflight, as kube's BuildPriorityAndFairness sums them. */
@@ -36,32 +51,37 @@ export interface FlowControlOptions {
   ensureIntervalMs?: number;
 }
 
-/** The FlowSchema and priority level a request was classified to, with their UIDs for the response headers. */
-export interface Classification {
-  flowSchema: string;
-  flowSchemaUid: string;
-  priorityLevel: string;
-  priorityLevelUid: string;
-  distinguisher: string;
-}
-
 export type Admission = { classification: Classification } & ({ seat: Seat } | { rejected: RejectReason });
 
 interface LevelState {
   object: KubeObject;
   queues: QueueSet;
   exempt: boolean;
+  /** Undefined for the exempt level, which neither lends nor borrows in kube 1.26. */
+  limits?: LevelLimits;
+  currentLimit: number;
+  seatDemand: SeatDemandStats;
 }
 
-interface SchemaState {
-  name: string;
-  uid: string;
-  spec: FlowSchemaSpec;
+/** A classified kind of request: where it goes and the series it updates. */
+interface Flow {
+  classification: Classification;
   level: LevelState;
+  metrics: FlowMetrics;
+  /** kube's hashFlowID, computed when the request first meets a queue. */
+  hash?: bigint;
 }
+
+/** What a request brings to admission: its digest, the details the debug dump shows, and its query (for a LIST). */
+export type AdmittedRequest = RequestDigest & RequestDetails & { query: URLSearchParams };
 
 const log = logger("flowcontrol");
+/** What an exempt request holds: nothing to give back. */
+const IMMEDIATE: Seat = { release() {} };
+const EXEMPT_WORK: WorkEstimate = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 const ENSURE_INTERVAL_MS = 60_000;
+/** kube's nonMutatingRequestVerbs. */
+export const NON_MUTATING_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
 
 export class FlowControl {
   readonly #flowSchemas: Informer;
@@ -72,9 +92,17 @@ export class FlowControl {
   readonly #objectCounts: ObjectCounts;
   readonly #watchCounts = new WatchCounts();
   readonly #levels = new Map<string, LevelState>();
-  #schemas: SchemaState[] = [];
-  /** Where a request no FlowSchema matches goes: kube's mandatory catch-all schema and level. */
-  #fallback!: SchemaState;
+  #classifier!: Classifier<LevelState, Flow>;
+  /** The limited levels' nominal limits summed (kube's nominalCLSum): what their current limits add up to. */
+  #nominalLimitSum = 0;
+  readonly #workCounts: WorkCounts;
+  /** The flow whose work is being estimated: kube samples each write's watch count for it (ObserveWatchCount). */
+  #estimating: FlowMetrics | undefined;
+  /** Requests waiting and executing by kind, for kube's read_vs_write_current_requests. */
+  readonly #byKind: Record<
+    "readOnly" | "mutating",
+    { waiting: number; executing: number; series: { waiting: RatioCell; executing: RatioCell } }
+  >;
   readonly #stops: (() => void)[] = [];
 
   private constructor(registry: Registry, catalog: Catalog, options: FlowControlOptions) {
@@ -90,6 +118,18 @@ export class FlowControl {
     this.#options = options;
     this.#metrics = new FlowControlMetrics(options.metricsRegistry);
     this.#objectCounts = new ObjectCounts(options.storage, options.metricsRegistry);
+    this.#byKind = {
+      readOnly: { waiting: 0, executing: 0, series: this.#metrics.readVsWrite("readOnly") },
+      mutating: { waiting: 0, executing: 0, series: this.#metrics.readVsWrite("mutating") },
+    };
+    this.#workCounts = {
+      objects: (groupResource) => this.#objectCounts.get(groupResource),
+      interestedWatches: (estimated) => {
+        const count = this.#watchCounts.interested(estimated);
+        this.#estimating?.watchCountSamples.observe(count);
+        return count;
+      },
+    };
   }
 
   /** Follows the configuration, writes the bootstrap objects, and keeps them (every ensure interval). */
@@ -120,7 +160,8 @@ export class FlowControl {
       () => void ensureFlowControlBootstrap(stores).catch(logFailure),
       options.ensureIntervalMs ?? ENSURE_INTERVAL_MS,
     );
-    flowControl.#stops.push(() => clearInterval(timer));
+    const borrowing = setInterval(() => flowControl.#adjustBorrowing(), BORROWING_ADJUSTMENT_PERIOD_MS);
+    flowControl.#stops.push(() => clearInterval(timer), () => clearInterval(borrowing));
     return flowControl;
   }
 
@@ -130,59 +171,68 @@ export class FlowControl {
     this.#priorityLevels.stop();
   }
 
-  /** kube's classification: the first matching FlowSchema whose priority level exists, else catch-all. */
-  classify(request: RequestDigest): { classification: Classification; level: LevelState } {
-    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
-    const level = schema.level;
-    return {
-      level,
-      classification: {
-        flowSchema: schema.name,
-        flowSchemaUid: schema.uid,
-        priorityLevel: String(level.object.metadata.name),
-        priorityLevelUid: String(level.object.metadata.uid ?? ""),
-        distinguisher: flowDistinguisher(request, schema.spec),
-      },
-    };
-  }
-
   /**
    * Classifies the request, estimates its seats (kube's WorkEstimator) and waits for them at its level, or says why
    * it was rejected. `signal` is asked for only when the request queues: materializing a request's signal costs
-   * more than classifying it.
+   * more than classifying it. An exempt request runs at once, with no estimate and outside any queue set (kube
+   * 1.26's startRequest answers it with an immediateRequest), so only the dispatch and execution series see it.
    */
-  async admit(request: RequestDigest & RequestDetails, query: URLSearchParams, signal?: () => AbortSignal): Promise<Admission> {
-    const { classification, level } = this.classify(request);
-    const { flowSchema, priorityLevel, distinguisher } = classification;
-    const work = estimateWork({ ...request, query }, {
-      objects: (groupResource) => this.#objectCounts.get(groupResource),
-      interestedWatches: (estimated) => this.#watchCounts.interested(estimated),
+  async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
+    const flow = this.#classifier.flowOf(request);
+    const { classification, level, metrics } = flow;
+    const exempt = level.exempt;
+    let work = EXEMPT_WORK;
+    if (!exempt) {
+      this.#estimating = metrics;
+      work = estimateWork(request, this.#workCounts);
+      this.#estimating = undefined;
+      metrics.estimatedSeats.observe(maxSeats(work));
+    }
+    const waiting = {
+      flowSchema: classification.flowSchema,
+      distinguisher: classification.distinguisher,
+      arrivedAt: new Date(),
+      work,
+      details: request,
+    };
+    const flowHash = () => (flow.hash ??= hashFlowID(classification.flowSchema, classification.distinguisher));
+    let outcome = exempt ? IMMEDIATE : level.queues.admit(waiting, flowHash, {
+      waitLimitMs: this.#options.queueWaitLimitMs,
+      signal,
+      series: metrics,
     });
-    this.#metrics.estimatedSeats(priorityLevel, flowSchema, maxSeats(work));
-    const waiting = { flowSchema, distinguisher, arrivedAt: new Date(), work, details: request };
-    const flowHash = () => hashFlowID(flowSchema, distinguisher);
-    let outcome = level.queues.admit(waiting, flowHash, { waitLimitMs: this.#options.queueWaitLimitMs, signal });
     let waitedSeconds: number | undefined;
+    const kind = this.#byKind[NON_MUTATING_VERBS.has(request.verb) ? "readOnly" : "mutating"];
     if (outcome instanceof Promise) {
-      this.#metrics.queued(priorityLevel, flowSchema, 1);
+      metrics.inQueue.value++;
+      kind.series.waiting.setNumerator(++kind.waiting);
       outcome = await outcome;
-      this.#metrics.queued(priorityLevel, flowSchema, -1);
+      metrics.inQueue.value--;
+      kind.series.waiting.setNumerator(--kind.waiting);
       waitedSeconds = (Date.now() - waiting.arrivedAt.getTime()) / 1000;
     }
     if (typeof outcome === "string") {
-      this.#metrics.rejected(priorityLevel, flowSchema, outcome, waitedSeconds);
+      this.#metrics.rejected(metrics, outcome);
+      if (waitedSeconds !== undefined) metrics.waitedAndRejected.observe(waitedSeconds);
       return { classification, rejected: outcome };
     }
+    if (waitedSeconds !== undefined) metrics.waitedAndExecuted.observe(waitedSeconds);
+    metrics.dispatched.value++;
+    if (!exempt) metrics.executing.value++;
+    kind.series.executing.setNumerator(++kind.executing);
     const seat = outcome;
+    const startedMs = performance.now();
+    const execution = request.verb === "watch" ? metrics.watchExecution : metrics.regularExecution;
     let released = false;
-    const finished = this.#metrics.dispatched(priorityLevel, flowSchema, waitedSeconds, request.verb === "watch");
     return {
       classification,
       seat: {
         release: () => {
           if (released) return;
           released = true;
-          finished();
+          if (!exempt) metrics.executing.value--;
+          kind.series.executing.setNumerator(--kind.executing);
+          execution.observe((performance.now() - startedMs) / 1000);
           seat.release();
         },
       },
@@ -206,75 +256,116 @@ export class FlowControl {
     return undefined;
   }
 
-  /** Rebuilds levels and the FlowSchema order from the informers' objects (kube's digestConfigObjects). */
+  /**
+   * Rebuilds levels and the FlowSchema order from the informers' objects (kube's digestConfigObjects and
+   * finishQueueSetReconfigsLocked), forgets every remembered classification, and re-divides the concurrency.
+   */
   #digest(): void {
     const levelObjects = withMandatory(this.#priorityLevels.list(), MANDATORY_PRIORITY_LEVELS);
-    const sharesOf = (object: KubeObject) => Number(limitedOf(object)?.assuredConcurrencyShares ?? 0);
     const totalShares = levelObjects.filter((object) => !isExempt(object)).reduce((sum, object) => sum + sharesOf(object), 0);
     const present = new Set<string>();
+    this.#nominalLimitSum = 0;
     for (const object of levelObjects) {
       const name = String(object.metadata.name);
       present.add(name);
       const exempt = isExempt(object);
-      const limit = exempt ? Infinity : Math.ceil((this.#options.serverConcurrencyLimit * sharesOf(object)) / Math.max(totalShares, 1));
+      const limited = limitedOf(object);
+      const limits = exempt ? undefined : levelLimits(
+        this.#options.serverConcurrencyLimit,
+        sharesOf(object),
+        totalShares,
+        optionalNumber(limited?.lendablePercent),
+        optionalNumber(limited?.borrowingLimitPercent),
+      );
       const queuing = exempt ? undefined : queuingOf(object);
-      const state = this.#levels.get(name);
+      let state = this.#levels.get(name);
       if (state) {
         state.object = object;
         state.exempt = exempt;
-        state.queues.reconfigure(limit, queuing);
+        state.limits = limits;
+        if (!limits) state.currentLimit = Infinity;
+        state.queues.reconfigure(state.currentLimit, queuing);
       } else {
-        this.#levels.set(name, { object, exempt, queues: new QueueSet(limit, queuing) });
+        const currentLimit = limits?.initial ?? Infinity;
+        const queues = new QueueSet(currentLimit, queuing, undefined, exempt ? undefined : this.#metrics.level(name));
+        state = { object, exempt, limits, currentLimit, seatDemand: newSeatDemandStats(), queues };
+        this.#levels.set(name, state);
       }
-      if (!exempt) this.#metrics.concurrencyLimit(name, limit);
+      if (limits) {
+        this.#nominalLimitSum += limits.nominal;
+        this.#metrics.levelConfigured(name, limits);
+      }
+    }
+    // kube's lockAndDigestConfigObjects: the read-vs-write ratios are per place in all queues, per nominal seat.
+    const queuePlaces = levelObjects.reduce((sum, object) => {
+      const queuing = isExempt(object) ? undefined : queuingOf(object);
+      return sum + (queuing ? queuing.queues * queuing.queueLengthLimit : 0);
+    }, 0);
+    for (const { series } of Object.values(this.#byKind)) {
+      series.waiting.setDenominator(queuePlaces);
+      series.executing.setDenominator(this.#nominalLimitSum);
     }
     // A removed level's queues live on in the requests that hold them; new requests no longer reach it.
     for (const name of this.#levels.keys()) if (!present.has(name)) this.#levels.delete(name);
     const schemaObjects = withMandatory(this.#flowSchemas.list(), MANDATORY_FLOW_SCHEMAS);
-    this.#schemas = inMatchingOrder(schemaObjects).flatMap((object) => {
-      const spec = (object.spec ?? {}) as FlowSchemaSpec;
-      const level = this.#levels.get(spec.priorityLevelConfiguration?.name ?? "");
-      return level ? [{ name: String(object.metadata.name), uid: String(object.metadata.uid ?? ""), spec, level }] : [];
-    });
-    const catchAll = MANDATORY_FLOW_SCHEMAS.find((object) => object.metadata.name === CATCH_ALL)!;
-    this.#fallback = { name: CATCH_ALL, uid: "", spec: catchAll.spec as FlowSchemaSpec, level: this.#levels.get(CATCH_ALL)! };
-    void this.#updateDanglingConditions().catch(logFailure);
+    this.#classifier = new Classifier(schemaObjects, (name) => this.#levels.get(name), (classification, level) => ({
+      classification,
+      level,
+      metrics: this.#metrics.flow(classification.priorityLevel, classification.flowSchema),
+    }));
+    this.#adjustBorrowing();
+    void updateDanglingConditions(
+      this.#flowSchemas.list(),
+      (name) => this.#priorityLevels.get("", name) !== undefined,
+      this.#stores.flowSchemas,
+    )
+      .catch(logFailure);
   }
 
-  /** kube's FlowSchema status: a Dangling condition saying whether the referenced priority level exists. */
-  async #updateDanglingConditions(): Promise<void> {
-    for (const schema of this.#flowSchemas.list()) {
-      const levelName = String((schema.spec as FlowSchemaSpec | undefined)?.priorityLevelConfiguration?.name ?? "");
-      const dangling = this.#priorityLevels.get("", levelName) === undefined;
-      const wanted = dangling
-        ? {
-          type: "Dangling",
-          status: "True",
-          reason: "NotFound",
-          message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object`,
-        }
-        : {
-          type: "Dangling",
-          status: "False",
-          reason: "Found",
-          message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" and it exists`,
-        };
-      const conditions = (schema.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? [];
-      const current = conditions.find((condition) => condition.type === "Dangling");
-      if (current && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) continue;
-      await this.#stores.flowSchemas.update("", String(schema.metadata.name), (latest) => {
-        if (!latest) throw new Error("FlowSchema gone");
-        const others = ((latest.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? [])
-          .filter((condition) => condition.type !== "Dangling");
-        return {
-          ...latest,
-          status: { ...latest.status as object, conditions: [...others, { ...wanted, lastTransitionTime: nowTimestamp() }] },
-        };
-      }, { subresource: "status" }).catch(() => {
-        // Deleted or changed meanwhile: the informer's next event brings another round.
-      });
+  /**
+   * kube's updateBorrowingLocked: each limited level's seat demand over the period just ended updates its
+   * statistics, and the levels' current limits are re-divided by computeConcurrencyAllocation; when that finds no
+   * allocation the current limits stay.
+   */
+  #adjustBorrowing(): void {
+    const levels = [...this.#levels.entries()].filter(([, state]) => state.limits !== undefined);
+    const items = levels.map(([, state]) => {
+      updateSeatDemandStats(state.seatDemand, state.queues.takeSeatDemand());
+      return allocationItem(state.limits!, state.seatDemand);
+    });
+    let allocations: number[];
+    let fairFraction = 0;
+    try {
+      ({ allocations, fairFraction } = allocateConcurrency(this.#nominalLimitSum, items));
+    } catch (error) {
+      log.error("unable to derive new concurrency limits", error);
+      allocations = levels.map(([, state]) => state.currentLimit);
     }
+    levels.forEach(([name, state], index) => {
+      state.currentLimit = Math.round(allocations[index]!);
+      state.queues.setLimit(state.currentLimit);
+      const { average, stdDev, highWatermark, smoothed } = state.seatDemand;
+      this.#metrics.concurrencyAdjusted(name, {
+        highWatermark,
+        average,
+        stdDev,
+        smoothed,
+        target: items[index]!.target,
+        currentLimit: state.currentLimit,
+      });
+    });
+    this.#metrics.fairFraction(fairFraction);
   }
+}
+
+/** The level's shares: v1beta2's assuredConcurrencyShares (kubun stores v1beta2), v1beta3's nominalConcurrencyShares. */
+function sharesOf(object: KubeObject): number {
+  const limited = limitedOf(object);
+  return Number(limited?.assuredConcurrencyShares ?? limited?.nominalConcurrencyShares ?? 0);
+}
+
+function optionalNumber(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
 }
 
 function limitedOf(object: KubeObject): Record<string, unknown> | undefined {

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { dumpPriorityLevels, tabulate } from "./debug.ts";
-import { QueueSet, seatSecondsText } from "./queue-set.ts";
+import { QueueSet } from "./queue-set.ts";
+import { seatSecondsText } from "./seat-seconds.ts";
 
 test("tabulate lays cells out as Go's tabwriter(minwidth 8, padding 1) does kube's ',\\t'-joined rows", () => {
   expect(tabulate([["a", "bb"], ["cccccccccc", "d"]])).toBe("a,          bb\ncccccccccc, d\n");

@@ -4,7 +4,9 @@
  * padding 1. Seats are the requests' work estimates; NextDispatchR and TotalWorkSum are the fair-queuing virtual
  * times in kube's SeatSeconds text.
  */
-import { type QueueSet, seatSecondsText, type WaitingRequest } from "./queue-set.ts";
+import type { QueueSet } from "./queue-set.ts";
+import type { WaitingRequest } from "./queue-set-types.ts";
+import { seatSecondsText } from "./seat-seconds.ts";
 import { maxSeats } from "./work-estimate.ts";
 
 export interface DumpedLevel {

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { QueueSet, type RejectReason, type Seat } from "./queue-set.ts";
+import { QueueSet } from "./queue-set.ts";
+import type { RejectReason, Seat } from "./queue-set-types.ts";
 
 const ONE_SEAT = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 const request = (flowSchema = "fs", distinguisher = "", work = ONE_SEAT) => ({ flowSchema, distinguisher, arrivedAt: new Date(), work });
@@ -42,16 +43,16 @@ test("a waiting request is rejected time-out after the wait limit, and cancelled
 
 /**
  * Runs requests of two flows through a one-seat level on a clock the test moves: each request executes for `ms`
- * (kube's estimated 3 ms unless given). Hash 0 deals queue 0 (flow A), hash 1 queue 1 (flow B). Returns the
- * dispatch order.
+ * (kube's estimated 3 ms unless given). Hash 0 deals queue 0 (flow A), hash 1 queue 1 (flow B); the request that
+ * holds the seat while they arrive is charged to queue 2. Returns the dispatch order.
  */
 async function dispatchOrder(flows: { flow: string; seats: number; ms?: number }[]): Promise<string[]> {
   let now = 0;
-  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 }, () => now);
+  const set = new QueueSet(1, { queues: 3, handSize: 1, queueLengthLimit: 10 }, () => now);
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   const order: string[] = [];
   const seats: { seat: Seat; ms: number }[] = [];
-  seats.push({ seat: set.admit(request(), () => 0n, LONG_WAIT) as Seat, ms: 3 });
+  seats.push({ seat: set.admit(request(), () => 2n, LONG_WAIT) as Seat, ms: 3 });
   for (const { flow, seats: width, ms = 3 } of flows) {
     const hash = flow.startsWith("A") ? 0n : 1n;
     const work = { initialSeats: width, finalSeats: 0, additionalLatencyMs: 0 };
@@ -143,13 +144,16 @@ test("without queues, a request whose seats do not fit is rejected concurrency-l
 
 test("final seats for watch events stay taken for the additional latency after the request ends (kube's finishRequestLocked)", async () => {
   const set = new QueueSet(5);
-  const seat = set.admit(request("fs", "", { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 }), () => 0n, LONG_WAIT) as Seat;
+  const series = { concurrencyInUse: { value: 0 }, dispatchNoAccommodation: { value: 0 }, queueLengthAfterEnqueue: { observe() {} } };
+  const work = { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 };
+  const seat = set.admit(request("fs", "", work), () => 0n, { ...LONG_WAIT, series }) as Seat;
   expect(set.seatsInUse).toBe(3);
   seat.release();
   expect(set.executing).toBe(0);
-  expect(set.seatsInUse).toBe(3);
+  // kube's AddRequestConcurrencyInUse counts the seats until releaseSeatsLocked, after the additional latency.
+  expect([set.seatsInUse, series.concurrencyInUse.value]).toEqual([3, 3]);
   await new Promise((resolve) => setTimeout(resolve, 30));
-  expect(set.seatsInUse).toBe(0);
+  expect([set.seatsInUse, series.concurrencyInUse.value]).toEqual([0, 0]);
 });
 
 test("a full queue refuses a request only while every seat is taken (kube's rejectOrEnqueueToBoundLocked)", () => {
@@ -165,15 +169,46 @@ test("a full queue refuses a request only while every seat is taken (kube's reje
   expect(full.admit(wide(1), () => 0n, LONG_WAIT)).toBe("queue-full");
 });
 
-test("shuffle sharding puts a request in the queue of its hand with the fewest seats waiting (chooseQueueIndexLocked)", () => {
+test("shuffle sharding puts a request in the queue of its hand with the least work waiting, visiting the hand from a rotating offset (shuffleShardLocked)", () => {
   const set = new QueueSet(1, { queues: 2, handSize: 2, queueLengthLimit: 10 });
+  // Hash 0 deals the hand [0, 1]; the n-th request visits it from offset n mod 2 and the first least-loaded queue
+  // visited wins. 1st: queue 0, dispatched at once (waiting work counts, executing work does not); 2nd: queue 1
+  // first, empty; 3rd: queue 0 (nothing waiting) over queue 1 (3 ms of work).
   set.admit(wide(1), () => 0n, LONG_WAIT);
   set.admit(wide(1), () => 0n, LONG_WAIT);
   set.admit(wide(1), () => 0n, LONG_WAIT);
-  // Both queues are in every hand of two: the second and third requests went to different queues.
   expect(set.queues().map((queue) => queue.waiting.length)).toEqual([1, 1]);
+  // 4th: a tie at one 3 ms request each, queue 1 visited first; 5th: queue 0 (3 ms) beats queue 1 (3 + 15 ms);
+  // 6th: queue 0 (6 ms) still beats queue 1.
   set.admit(wide(5), () => 0n, LONG_WAIT);
   set.admit(wide(1), () => 0n, LONG_WAIT);
   set.admit(wide(1), () => 0n, LONG_WAIT);
-  expect(set.queues().map((queue) => queue.waiting.map((waiting) => waiting.work.initialSeats))).toEqual([[1, 5], [1, 1, 1]]);
+  expect(set.queues().map((queue) => queue.waiting.map((waiting) => waiting.work.initialSeats))).toEqual([[1, 1, 1], [1, 5]]);
+});
+
+test("a request that finds a seat free is charged to its queue, so the flow that just ran waits behind a newcomer (dispatchLocked, finishRequestLocked)", async () => {
+  // One seat, flows A (queue 0) and B (queue 1). A1 finds the seat free and runs 3 ms; it is charged to queue 0 as kube
+  // charges every dispatched request, so queue 0's next dispatch is at R = 3 ms·seat. A2 queues behind it at once, B1
+  // arrives 1 ms later when R = 1 ms·seat (one active queue, one seat wanted). When A1 ends, B1 finishes first in
+  // virtual time (1 + 3 = 4 against A2's 3 + 3 = 6). Were A1 not charged, queue 0 would restart at R = 0 for A2
+  // (finishing at 3) and A would run again before B.
+  let now = 0;
+  const set = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 10 }, () => now);
+  const order: string[] = [];
+  const a1 = set.admit(request("fs", "A1"), () => 0n, LONG_WAIT);
+  expect(isSeat(a1)).toBe(true);
+  expect(set.queues().map((queue) => queue.executing)).toEqual([1, 0]);
+  const later = (flow: string, hash: bigint) =>
+    (set.admit(request("fs", flow), () => hash, LONG_WAIT) as Promise<Seat | RejectReason>).then((seat) => {
+      order.push(flow);
+      return seat as Seat;
+    });
+  const a2 = later("A2", 0n);
+  now = 1;
+  const b1 = later("B1", 1n);
+  now = 3;
+  (a1 as Seat).release();
+  (await b1).release();
+  (await a2).release();
+  expect(order).toEqual(["B1", "A2"]);
 });

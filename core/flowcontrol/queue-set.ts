@@ -1,38 +1,23 @@
 /**
- * One priority level's admission (kube's fairqueuing/queueset): requests execute while their seats (kube's
- * WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. The
- * rest wait in queues picked by shuffle sharding (the queue of the flow's hand with the fewest seats waiting), and freed seats go
- * to the queue whose head would finish first in virtual time (kube's fair queuing: virtual time R advances at
- * min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its work — seats × an estimated
- * 3 ms plus final seats × additional latency — to its queue's next dispatch R, corrected by the time it really
- * took; ties go round-robin). A request that finds nothing waiting and seats free runs without entering a queue,
- * so it is not charged to one. A request is rejected when its queue is full ("queue-full"), when the level
- * does not queue and has no seat free ("concurrency-limit"), when it waited past the limit ("time-out") or when
- * its client went away ("cancelled"), the reasons kube's rejected_requests_total counts.
+ * One priority level's admission (kube's fairqueuing/queueset, queueset.go): requests execute while their seats
+ * (kube's WorkEstimate.MaxSeats) fit in the level's `limit`; a request wider than the whole limit runs alone. A
+ * level that queues puts every request in a queue first (kube's timeoutOldRequestsAndRejectOrEnqueueLocked: of
+ * the flow's shuffle-sharded hand, the queue with the least work waiting, visited from a rotating offset) and then
+ * dispatches as much as the seats allow (dispatchAsMuchAsPossibleLocked), so a request that finds a seat free is
+ * charged to its queue like any other: freed seats go to the queue whose head would finish first in virtual time
+ * (virtual time R advances at min(seats wanted, limit) ÷ active queues per second; a dispatched request adds its
+ * work — seats × an estimated 3 ms plus final seats × additional latency — to its queue's next dispatch R,
+ * corrected by the time it really took; ties go round-robin). A level without queues dispatches without a queue
+ * (dispatchSansQueueLocked). A request is rejected when its queue is full ("queue-full"), when the level does not
+ * queue and has no seat free ("concurrency-limit"), when it waited past the limit ("time-out") or when its client
+ * went away ("cancelled"), the reasons kube's rejected_requests_total counts. The seats wanted (in use plus
+ * waiting) are integrated over time for the borrowing between levels (kube's seatDemandIntegrator).
  */
+import { Integrator, type IntegratorResults } from "./integrator.ts";
+import { ESTIMATED_SERVICE_MS, SEAT_SECOND, seatsTimesMs, totalWork } from "./seat-seconds.ts";
+import type { FlowSeries, LevelSeries, QueuingConfig, RejectReason, Seat, WaitingRequest } from "./queue-set-types.ts";
 import { dealHand } from "./shuffle-sharding.ts";
 import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
-
-export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
-
-export interface QueuingConfig {
-  queues: number;
-  handSize: number;
-  queueLengthLimit: number;
-}
-
-/** What the debug dump shows of a waiting request (kube's dump_requests columns). */
-export interface WaitingRequest {
-  flowSchema: string;
-  distinguisher: string;
-  arrivedAt: Date;
-  work: WorkEstimate;
-}
-
-/** A held seat; `release` frees it for the next waiting request. */
-export interface Seat {
-  release(): void;
-}
 
 interface Queue {
   waiting: Waiter[];
@@ -40,6 +25,8 @@ interface Queue {
   seatsInUse: number;
   /** The waiting requests' seats (kube's QueueSum MaxSeatsSum). */
   waitingSeats: number;
+  /** The waiting requests' work in SeatSeconds units (kube's QueueSum TotalWorkSum). */
+  waitingWork: number;
   /** kube's queue.nextDispatchR: the virtual time at which its head may start. */
   nextDispatchR: number;
 }
@@ -48,8 +35,12 @@ interface Waiter extends WaitingRequest {
   queue: Queue;
   /** Virtual time at arrival: the queue's next dispatch never precedes it (kube's boundNextDispatchLocked). */
   arrivalR: number;
+  series: FlowSeries | undefined;
   settle(outcome: Seat | RejectReason): void;
 }
+
+/** Hands dealt per flow hash are kept up to this many flows, then dealt afresh. */
+const MAX_REMEMBERED_HANDS = 4096;
 
 export class QueueSet {
   #limit: number;
@@ -58,18 +49,37 @@ export class QueueSet {
   #executing = 0;
   #seatsInUse = 0;
   #waiting = 0;
+  #seatsWaiting = 0;
+  /** Queues with a request waiting or executing, and their seats in use plus waiting (kube's virtual time ratio). */
+  #activeQueues = 0;
+  #queueSeatsWanted = 0;
   #robinIndex = -1;
+  /** kube's qs.enqueues: where the next shuffle-shard visit of a hand starts. */
+  #enqueues = 0;
+  readonly #hands = new Map<bigint, number[]>();
   /** Virtual time (in SeatSeconds units per queue) and the real time (ms) it was last advanced at. */
   #currentR = 0;
   #lastRealMs: number;
   readonly #clock: () => number;
+  readonly #seatDemand: Integrator;
+  readonly #gauges: LevelSeries | undefined;
+  /** The start R bounds over the non-empty queues, found with the queue to dispatch from. */
+  readonly #bounds = { sMin: 0, sMax: 0, discountedSMin: 0, discountedSMax: 0 };
 
   /** `clock` gives real time in milliseconds (replaceable in tests). */
-  constructor(limit: number, queuing?: QueuingConfig, clock: () => number = performance.now.bind(performance)) {
+  constructor(
+    limit: number,
+    queuing?: QueuingConfig,
+    clock: () => number = performance.now.bind(performance),
+    gauges?: LevelSeries,
+  ) {
+    this.#gauges = gauges;
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#noteLimits();
     this.#clock = clock;
     this.#lastRealMs = clock();
+    this.#seatDemand = new Integrator(clock);
     this.#resizeQueues();
   }
 
@@ -94,45 +104,66 @@ export class QueueSet {
     this.#syncTime();
     this.#limit = limit;
     this.#queuing = queuing;
+    this.#noteLimits();
+    this.#hands.clear();
     this.#resizeQueues();
     this.#dispatchAsMuchAsPossible();
   }
 
-  /** A seat at once, a rejection at once, or (when the request queues) a promise of either. */
+  /** A new concurrency limit from the borrowing adjustment (kube's DispatchingConfig.ConcurrencyLimit). */
+  setLimit(limit: number): void {
+    if (limit === this.#limit) return;
+    this.#syncTime();
+    this.#limit = limit;
+    this.#noteLimits();
+    this.#dispatchAsMuchAsPossible();
+  }
+
+  /** The seat demand since the last call, and a new period from now (kube's seatDemandIntegrator.Reset). */
+  takeSeatDemand(): IntegratorResults {
+    return this.#seatDemand.reset();
+  }
+
+  /** A seat at once, a rejection at once, or (when the request has to wait) a promise of either. */
   admit(
     request: WaitingRequest,
     flowHash: () => bigint,
-    options: { waitLimitMs: number; signal?: () => AbortSignal },
+    options: { waitLimitMs: number; signal?: () => AbortSignal; series?: FlowSeries },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     this.#syncTime();
     const queuing = this.#queuing;
-    if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work) : "concurrency-limit";
-    if (this.#waiting === 0 && this.#canAccommodate(request.work)) return this.#seat(undefined, request.work);
-    const queue = this.#shortestQueueOfHand(flowHash(), queuing);
+    if (!queuing) return this.#canAccommodate(request.work) ? this.#seat(undefined, request.work, options.series) : "concurrency-limit";
+    const queue = this.#shuffleShard(flowHash(), queuing);
     // kube's rejectOrEnqueueToBoundLocked: a full queue refuses only while every seat is taken.
     if (this.#seatsInUse >= this.#limit && queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
-    const signal = options.signal?.();
+    let outcome: Seat | RejectReason | undefined;
+    let deliver: ((outcome: Seat | RejectReason) => void) | undefined;
+    const waiter: Waiter = {
+      ...request,
+      queue,
+      arrivalR: this.#currentR,
+      series: options.series,
+      settle: (settled) => {
+        if (deliver) deliver(settled);
+        else outcome = settled;
+      },
+    };
+    this.#enqueue(waiter);
+    // kube's ObserveQueueLength: the queue's length with this request in it, before anything is dispatched.
+    options.series?.queueLengthAfterEnqueue.observe(queue.waiting.length);
+    this.#dispatchAsMuchAsPossible();
+    if (outcome !== undefined) return outcome;
     return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined = undefined;
+      const signal = options.signal?.();
       const onAbort = () => this.#remove(waiter, "cancelled");
-      // kube's enqueueToBoundLocked: an idle queue starts at the present virtual time.
-      if (queue.waiting.length === 0 && queue.executing === 0) queue.nextDispatchR = this.#currentR;
-      const waiter: Waiter = {
-        ...request,
-        queue,
-        arrivalR: this.#currentR,
-        settle: (outcome) => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-          resolve(outcome);
-        },
+      const timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
+      deliver = (settled) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(settled);
       };
-      queue.waiting.push(waiter);
-      queue.waitingSeats += maxSeats(waiter.work);
-      this.#waiting++;
-      timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#dispatchAsMuchAsPossible();
+      if (signal?.aborted) onAbort();
     });
   }
 
@@ -146,7 +177,7 @@ export class QueueSet {
       executing: queue.executing,
       seatsInUse: queue.seatsInUse,
       nextDispatchR: queue.nextDispatchR,
-      totalWork: queue.waiting.reduce((sum, waiter) => sum + totalWork(waiter.work), 0),
+      totalWork: queue.waitingWork,
     }));
   }
 
@@ -165,14 +196,56 @@ export class QueueSet {
     return maxSeats({ ...work, finalSeats: Math.min(work.finalSeats, this.#limit) });
   }
 
-  /** kube's chooseQueueIndexLocked: of the flow's hand, the queue whose waiting requests want the fewest seats. */
-  #shortestQueueOfHand(hash: bigint, queuing: QueuingConfig): Queue {
+  /**
+   * kube's shuffleShardLocked: of the flow's hand, the queue whose waiting requests carry the least work, visiting
+   * the hand from an offset that advances with every request so equal queues take turns.
+   */
+  #shuffleShard(hash: bigint, queuing: QueuingConfig): Queue {
+    let hand = this.#hands.get(hash);
+    if (!hand) {
+      if (this.#hands.size >= MAX_REMEMBERED_HANDS) this.#hands.clear();
+      hand = dealHand(hash, queuing.queues, Math.min(queuing.handSize, queuing.queues));
+      this.#hands.set(hash, hand);
+    }
+    const offset = this.#enqueues % hand.length;
+    this.#enqueues++;
     let best: Queue | undefined;
-    for (const index of dealHand(hash, queuing.queues, Math.min(queuing.handSize, queuing.queues))) {
-      const queue = this.#queues[index];
-      if (!best || queue.waitingSeats < best.waitingSeats) best = queue;
+    for (let i = 0; i < hand.length; i++) {
+      const queue = this.#queues[hand[(offset + i) % hand.length]!]!;
+      if (!best || queue.waitingWork < best.waitingWork) best = queue;
     }
     return best!;
+  }
+
+  /** kube's enqueueToBoundLocked: an idle queue starts at the present virtual time. */
+  #enqueue(waiter: Waiter): void {
+    const queue = waiter.queue;
+    if (isIdle(queue)) {
+      queue.nextDispatchR = this.#currentR;
+      this.#activeQueues++;
+    }
+    queue.waiting.push(waiter);
+    queue.waitingSeats += maxSeats(waiter.work);
+    queue.waitingWork += totalWork(waiter.work);
+    this.#waiting++;
+    this.#seatsWaiting += maxSeats(waiter.work);
+    this.#queueSeatsWanted += maxSeats(waiter.work);
+    this.#noteSeatDemand();
+    boundNextDispatch(queue);
+  }
+
+  /** Takes a waiting request out of its queue; false when it had left already. */
+  #dequeue(waiter: Waiter): boolean {
+    const queue = waiter.queue;
+    const index = queue.waiting.indexOf(waiter);
+    if (index < 0) return false;
+    queue.waiting.splice(index, 1);
+    queue.waitingSeats -= maxSeats(waiter.work);
+    queue.waitingWork -= totalWork(waiter.work);
+    this.#waiting--;
+    this.#seatsWaiting -= maxSeats(waiter.work);
+    this.#queueSeatsWanted -= maxSeats(waiter.work);
+    return true;
   }
 
   /**
@@ -180,21 +253,29 @@ export class QueueSet {
    * frees MaxSeats only once the watch events' time is over); a capped final width stretches that time so the
    * estimated work stays the same.
    */
-  #seat(queue: Queue | undefined, work: WorkEstimate): Seat {
+  #seat(queue: Queue | undefined, work: WorkEstimate, series: FlowSeries | undefined): Seat {
     const seats = this.#reservedSeats(work);
     const finalSeats = Math.min(work.finalSeats, this.#limit);
     const latencyMs = finalSeats > 0 ? (work.additionalLatencyMs * work.finalSeats) / finalSeats : 0;
     const startedMs = this.#clock();
     this.#executing++;
     this.#seatsInUse += seats;
+    if (series) series.concurrencyInUse.value += seats;
+    this.#noteSeatDemand();
     if (queue) {
       queue.executing++;
       queue.seatsInUse += seats;
+      this.#queueSeatsWanted += seats;
     }
     const freeSeats = () => {
       this.#syncTime();
       this.#seatsInUse -= seats;
-      if (queue) queue.seatsInUse -= seats;
+      if (series) series.concurrencyInUse.value -= seats;
+      this.#noteSeatDemand();
+      if (queue) {
+        queue.seatsInUse -= seats;
+        this.#queueSeatsWanted -= seats;
+      }
       this.#dispatchAsMuchAsPossible();
     };
     let released = false;
@@ -204,8 +285,10 @@ export class QueueSet {
         released = true;
         this.#syncTime();
         this.#executing--;
+        this.#gauges?.executingRequests.setNumerator(this.#executing);
         if (queue) {
           queue.executing--;
+          if (isIdle(queue)) this.#activeQueues--;
           // kube's finishRequestLocked: the queue is charged the real service time instead of the estimate.
           queue.nextDispatchR -= seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS - (this.#clock() - startedMs));
           boundNextDispatch(queue);
@@ -218,43 +301,54 @@ export class QueueSet {
 
   #remove(waiter: Waiter, reason: RejectReason): void {
     this.#syncTime();
-    const index = waiter.queue.waiting.indexOf(waiter);
-    if (index < 0) return;
-    waiter.queue.waiting.splice(index, 1);
-    waiter.queue.waitingSeats -= maxSeats(waiter.work);
-    this.#waiting--;
+    if (!this.#dequeue(waiter)) return;
+    if (isIdle(waiter.queue)) this.#activeQueues--;
+    this.#noteSeatDemand();
+    boundNextDispatch(waiter.queue);
     waiter.settle(reason);
   }
 
+  /** kube's dispatchAsMuchAsPossibleLocked and dispatchLocked. */
   #dispatchAsMuchAsPossible(): void {
-    while (this.#waiting > 0) {
+    while (this.#waiting > 0 && this.#seatsInUse < this.#limit) {
       const index = this.#queueWithEarliestFinish();
-      const queue = this.#queues[index];
+      const queue = this.#queues[index]!;
+      const waiter = queue.waiting[0]!;
       // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
-      if (!this.#canAccommodate(queue.waiting[0].work)) break;
+      if (!this.#canAccommodate(waiter.work)) {
+        if (waiter.series) waiter.series.dispatchNoAccommodation.value++;
+        break;
+      }
       this.#robinIndex = index;
-      const waiter = queue.waiting.shift()!;
-      queue.waitingSeats -= maxSeats(waiter.work);
-      this.#waiting--;
+      this.#noteDispatch(queue);
+      this.#dequeue(waiter);
       queue.nextDispatchR += totalWork(waiter.work);
       boundNextDispatch(queue);
-      waiter.settle(this.#seat(queue, waiter.work));
+      waiter.settle(this.#seat(queue, waiter.work, waiter.series));
     }
     this.#resizeQueues();
   }
 
   /**
-   * kube's findDispatchQueueLocked: the non-empty queue whose head would finish first in virtual time
+   * kube's findDispatchQueueToBoundLocked: the non-empty queue whose head would finish first in virtual time
    * (nextDispatchR plus the head's work), looking from the queue after the last one served so ties go round-robin.
    */
   #queueWithEarliestFinish(): number {
     let best = -1;
     let bestFinish = Infinity;
+    const bounds = this.#bounds;
+    bounds.sMin = bounds.discountedSMin = Infinity;
+    bounds.sMax = bounds.discountedSMax = -Infinity;
     for (let step = 1; step <= this.#queues.length; step++) {
       const index = (this.#robinIndex + step) % this.#queues.length;
-      const queue = this.#queues[index];
+      const queue = this.#queues[index]!;
       if (queue.waiting.length === 0) continue;
-      const finish = queue.nextDispatchR + totalWork(queue.waiting[0].work);
+      const discounted = queue.nextDispatchR - seatsTimesMs(queue.seatsInUse, ESTIMATED_SERVICE_MS);
+      bounds.sMin = Math.min(bounds.sMin, queue.nextDispatchR);
+      bounds.sMax = Math.max(bounds.sMax, queue.nextDispatchR);
+      bounds.discountedSMin = Math.min(bounds.discountedSMin, discounted);
+      bounds.discountedSMax = Math.max(bounds.discountedSMax, discounted);
+      const finish = queue.nextDispatchR + totalWork(queue.waiting[0]!.work);
       if (finish < bestFinish) {
         best = index;
         bestFinish = finish;
@@ -266,57 +360,69 @@ export class QueueSet {
 
   /**
    * kube's syncTimeLocked and getVirtualTimeRatioLocked: virtual time advances by the real time passed times
-   * min(seats wanted, limit) ÷ active queues, so each active queue progresses at its fair share.
+   * min(seats wanted, limit) ÷ active queues, so each active queue progresses at its fair share. Both are kept as
+   * counts rather than summed over the queues on every request.
    */
   #syncTime(): void {
     const nowMs = this.#clock();
     const elapsedMs = nowMs - this.#lastRealMs;
     this.#lastRealMs = nowMs;
-    if (this.#waiting === 0 && this.#seatsInUse === 0) return;
-    let activeQueues = 0;
-    let seatsWanted = 0;
-    for (const queue of this.#queues) {
-      seatsWanted += queue.seatsInUse + queue.waitingSeats;
-      if (queue.waiting.length > 0 || queue.executing > 0) activeQueues++;
-    }
-    if (activeQueues > 0) this.#currentR += seatsTimesMs(Math.min(seatsWanted, this.#limit) / activeQueues, elapsedMs);
+    if (this.#activeQueues === 0) return;
+    this.#currentR += seatsTimesMs(Math.min(this.#queueSeatsWanted, this.#limit) / this.#activeQueues, elapsedMs);
+    if (this.#gauges) this.#gauges.currentR.value = this.#currentR / SEAT_SECOND;
+  }
+
+  /** kube's SetDispatchMetrics, as a request leaves `queue` to execute. */
+  #noteDispatch(queue: Queue): void {
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    const bounds = this.#bounds;
+    gauges.dispatchR.value = this.#currentR / SEAT_SECOND;
+    gauges.latestS.value = queue.nextDispatchR / SEAT_SECOND;
+    gauges.nextSMin.value = bounds.sMin / SEAT_SECOND;
+    gauges.nextSMax.value = bounds.sMax / SEAT_SECOND;
+    gauges.nextDiscountedSMin.value = bounds.discountedSMin / SEAT_SECOND;
+    gauges.nextDiscountedSMax.value = bounds.discountedSMax / SEAT_SECOND;
+  }
+
+  /**
+   * kube sets its seat demand integrator to totSeatsInUse + totSeatsWaiting whenever either changes, and its
+   * utilization ratios to the seats and requests executing and the requests waiting.
+   */
+  #noteSeatDemand(): void {
+    this.#seatDemand.set(this.#seatsInUse + this.#seatsWaiting);
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    gauges.seatUtilization.setNumerator(this.#seatsInUse);
+    gauges.executingRequests.setNumerator(this.#executing);
+    gauges.waitingRequests.setNumerator(this.#waiting);
+  }
+
+  /** kube's setConfiguration: executing ratios are per seat of the concurrency limit, waiting per queue place. */
+  #noteLimits(): void {
+    const gauges = this.#gauges;
+    if (!gauges) return;
+    gauges.seatUtilization.setDenominator(this.#limit);
+    gauges.executingRequests.setDenominator(this.#limit);
+    gauges.waitingRequests.setDenominator(this.#queuing?.queueLengthLimit ?? 1);
   }
 
   /** As many queues as configured, plus trailing ones of an older configuration until they are idle. */
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
     while (this.#queues.length < wanted) {
-      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, nextDispatchR: this.#currentR });
+      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, waitingWork: 0, nextDispatchR: this.#currentR });
     }
     while (this.#queues.length > wanted) {
-      const last = this.#queues[this.#queues.length - 1];
+      const last = this.#queues[this.#queues.length - 1]!;
       if (last.waiting.length > 0 || last.seatsInUse > 0) break;
       this.#queues.pop();
     }
   }
 }
 
-/** kube's estimatedServiceDuration: the time a request is assumed to execute until it has (3 ms). */
-const ESTIMATED_SERVICE_MS = 3;
-
-/** kube's SeatSeconds.String(): units of 1e-8 seat-seconds as seconds with eight decimals and "ss". */
-export function seatSecondsText(units: number): string {
-  const sign = units < 0 ? "-" : "";
-  const magnitude = Math.abs(units);
-  return `${sign}${Math.floor(magnitude / 1e8)}.${String(magnitude % 1e8).padStart(8, "0")}ss`;
-}
-
-/**
- * kube's SeatsTimesDuration: work as an integer count of 1e-8 seat-seconds (kube's fixed-point SeatSeconds), so
- * equal amounts of work compare equal and ties go round-robin.
- */
-function seatsTimesMs(seats: number, ms: number): number {
-  return Math.round(seats * ms * 1e5);
-}
-
-/** kube's computeTotalWork: initial seats for the estimated service time, final seats for the additional latency. */
-function totalWork(work: WorkEstimate): number {
-  return seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS) + seatsTimesMs(work.finalSeats, work.additionalLatencyMs);
+function isIdle(queue: Queue): boolean {
+  return queue.waiting.length === 0 && queue.executing === 0;
 }
 
 /** kube's boundNextDispatchLocked: a queue's next dispatch does not precede its head's arrival in virtual time. */

@@ -2,6 +2,11 @@
  * kube-apiserver 1.26's feature gates: pkg/features/kube_features.go's defaultKubernetesFeatureGates, the generic
  * apiserver's (k8s.io/apiserver pkg/features), component-base's logging gates and featuregate's AllAlpha/AllBeta.
  * One row per gate: stage, default, and whether it is locked to that default.
+ * The generic apiserver's rows were compared one by one with a 1.26 copy of k8s.io/apiserver
+ * pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
+ * locked "remove in 1.29") and all agree. No v1.26.0 pkg/features/kube_features.go was found in the source index
+ * (its only 1.26-cycle copy predates the release and still carries 1.25's stages), so the kube-specific rows stay as
+ * derived from the 1.25 and 1.27 sources.
  */
 export type Stage = "ALPHA" | "BETA" | "GA" | "DEPRECATED";
 

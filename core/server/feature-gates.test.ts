@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { featureEnabled, featureGateWarnings, parseFeatureGates } from "./feature-gates.ts";
-import { KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
+import { type GateSpec, KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
 
 test("featureGate.Set: pairs are read with strconv.ParseBool, empty items skipped, the last of a name wins", () => {
   expect(parseFeatureGates("APIServerTracing=true,,OpenAPIV3=0, APIServerTracing = false")).toEqual({
@@ -43,4 +43,31 @@ test("kube-apiserver 1.26's stages of the gates kubun switches", () => {
   expect(KUBE_1_26_FEATURE_GATES.ServerSideFieldValidation).toEqual({ stage: "BETA", default: true });
   expect(KUBE_1_26_FEATURE_GATES.APIServerIdentity).toEqual({ stage: "BETA", default: true });
   expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true, locked: true });
+});
+
+test("k8s.io/apiserver 1.26's own gates, row by row (its pkg/features/kube_features.go defaultKubernetesFeatureGates)", () => {
+  const generic: Record<string, GateSpec> = {
+    AggregatedDiscoveryEndpoint: { stage: "ALPHA", default: false },
+    APIListChunking: { stage: "BETA", default: true },
+    APIPriorityAndFairness: { stage: "BETA", default: true },
+    APIResponseCompression: { stage: "BETA", default: true },
+    APIServerIdentity: { stage: "BETA", default: true },
+    APIServerTracing: { stage: "ALPHA", default: false },
+    AdvancedAuditing: { stage: "GA", default: true },
+    ValidatingAdmissionPolicy: { stage: "ALPHA", default: false },
+    CustomResourceValidationExpressions: { stage: "BETA", default: true },
+    DryRun: { stage: "GA", default: true, locked: true },
+    EfficientWatchResumption: { stage: "GA", default: true, locked: true },
+    KMSv2: { stage: "ALPHA", default: false },
+    OpenAPIEnums: { stage: "BETA", default: true },
+    OpenAPIV3: { stage: "BETA", default: true },
+    RemainingItemCount: { stage: "BETA", default: true },
+    RemoveSelfLink: { stage: "GA", default: true, locked: true },
+    ServerSideApply: { stage: "GA", default: true, locked: true },
+    ServerSideFieldValidation: { stage: "BETA", default: true },
+    StorageVersionAPI: { stage: "ALPHA", default: false },
+    StorageVersionHash: { stage: "BETA", default: true },
+    WatchBookmark: { stage: "GA", default: true, locked: true },
+  };
+  for (const [name, spec] of Object.entries(generic)) expect([name, KUBE_1_26_FEATURE_GATES[name]]).toEqual([name, spec]);
 });

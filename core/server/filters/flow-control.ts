@@ -6,7 +6,7 @@
  * the watch has started.
  */
 import type { UserInfo } from "../../auth/user.ts";
-import type { Classification, FlowControl } from "../../flowcontrol/mod.ts";
+import { type Classification, type FlowControl, NON_MUTATING_VERBS } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
@@ -47,8 +47,6 @@ export type TooManyRequestsListener = (request: Request, info: RequestInfo) => v
 const SYSTEM_MASTERS = "system:masters";
 /** Only a LIST's estimate reads the query, so other requests skip parsing the URL. */
 const NO_QUERY = new URLSearchParams();
-/** kube's nonMutatingRequestVerbs. */
-const READ_ONLY_VERBS = new Set(["get", "list", "watch"]);
 export const FLOW_SCHEMA_UID_HEADER = "X-Kubernetes-PF-FlowSchema-UID";
 export const PRIORITY_LEVEL_UID_HEADER = "X-Kubernetes-PF-PriorityLevel-UID";
 
@@ -72,7 +70,7 @@ export function maxInFlightLimiter(
   const inFlight = { readOnly: 0, mutating: 0 };
   return async (request, info, user, serve, onResponseDone) => {
     if (isLongRunningRequest(info)) return await serve();
-    const kind = READ_ONLY_VERBS.has(info.verb) ? "readOnly" : "mutating";
+    const kind = NON_MUTATING_VERBS.has(info.verb) ? "readOnly" : "mutating";
     if (limits[kind] === 0) return await serve();
     if (inFlight[kind] >= limits[kind]) {
       if (user.groups.includes(SYSTEM_MASTERS)) return await serve();
@@ -109,8 +107,8 @@ export function priorityAndFairnessLimiter(
         namespace: info.namespace,
         name: info.name,
         path: info.path,
+        query: info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       },
-      info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       () => request.signal,
     );
     if ("rejected" in admission) {

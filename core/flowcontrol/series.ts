@@ -1,0 +1,247 @@
+/**
+ * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps, read by
+ * prom-client only when /metrics is scraped. prom-client's own children validate and hash their labels on every
+ * inc/observe, which made up most of what API Priority and Fairness added to a request; these register into the
+ * same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
+ */
+import type { Registry } from "prom-client";
+
+type MetricType = "counter" | "gauge" | "histogram";
+
+/** What prom-client's Registry reads from a metric's get() to print it. */
+interface Snapshot {
+  name: string;
+  help: string;
+  type: MetricType;
+  values: { metricName?: string; labels: Record<string, string | number>; value: number }[];
+  aggregator: "sum";
+}
+
+export interface ValueCell {
+  value: number;
+}
+
+export interface HistogramCell {
+  observe(value: number): void;
+}
+
+type Labels = Record<string, string>;
+
+abstract class Family<Cell> {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+  /** prom-client's Registry reads the aggregator when it merges registries. */
+  readonly aggregator = "sum";
+  protected readonly cells = new Map<string, { labels: Labels; cell: Cell }>();
+
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
+    registry.registerMetric(this as never);
+  }
+
+  /** The series of these label values (in labelNames order), made on first use. */
+  cell(...labelValues: string[]): Cell {
+    const key = labelValues.join("\0");
+    let entry = this.cells.get(key);
+    if (!entry) {
+      const labels: Labels = {};
+      this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
+      entry = { labels, cell: this.newCell() };
+      this.cells.set(key, entry);
+    }
+    return entry.cell;
+  }
+
+  reset(): void {
+    this.cells.clear();
+  }
+
+  protected abstract newCell(): Cell;
+}
+
+class ValueFamily extends Family<ValueCell> {
+  readonly #type: MetricType;
+
+  constructor(registry: Registry, type: MetricType, name: string, help: string, labelNames: readonly string[]) {
+    super(registry, name, help, labelNames);
+    this.#type = type;
+  }
+
+  protected newCell(): ValueCell {
+    return { value: 0 };
+  }
+
+  get(): Snapshot {
+    const values = [...this.cells.values()].map(({ labels, cell }) => ({ labels, value: cell.value }));
+    return { name: this.name, help: this.help, type: this.#type, values, aggregator: "sum" };
+  }
+}
+
+export class CounterSeries extends ValueFamily {
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
+    super(registry, "counter", name, help, labelNames);
+  }
+}
+
+export class GaugeSeries extends ValueFamily {
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
+    super(registry, "gauge", name, help, labelNames);
+  }
+}
+
+interface Buckets {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export class HistogramSeries extends Family<HistogramCell & Buckets> {
+  readonly #bounds: readonly number[];
+
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[], bounds: readonly number[]) {
+    super(registry, name, help, labelNames);
+    this.#bounds = bounds;
+  }
+
+  protected newCell(): HistogramCell & Buckets {
+    const bounds = this.#bounds;
+    const cell = {
+      counts: bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+      observe(value: number) {
+        cell.sum += value;
+        cell.count++;
+        // Only the first bucket that holds the value counts it; get() makes the counts cumulative.
+        for (let index = 0; index < bounds.length; index++) {
+          if (value <= bounds[index]!) {
+            cell.counts[index]!++;
+            return;
+          }
+        }
+      },
+    };
+    return cell;
+  }
+
+  get(): Snapshot {
+    const values: Snapshot["values"] = [];
+    for (const { labels, cell } of this.cells.values()) {
+      let cumulative = 0;
+      this.#bounds.forEach((bound, index) => {
+        cumulative += cell.counts[index]!;
+        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: cell.count });
+      values.push({ metricName: `${this.name}_sum`, labels, value: cell.sum });
+      values.push({ metricName: `${this.name}_count`, labels, value: cell.count });
+    }
+    return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
+  }
+}
+
+/** A series that weighs each value by how long it held (kube's TimingRatioHistogram), as a ratio to a denominator. */
+export interface RatioCell {
+  setNumerator(numerator: number): void;
+  setDenominator(denominator: number): void;
+}
+
+interface TimingBuckets {
+  /** Nanoseconds spent at values up to each bound. */
+  weights: number[];
+  /** Σ value × nanoseconds, and all nanoseconds. */
+  sum: number;
+  count: number;
+  value: number;
+  numerator: number;
+  denominator: number;
+  lastMs: number;
+}
+
+/**
+ * kube's TimingRatioHistogramVec (component-base prometheusextension timingHistogram): "observations at the end of
+ * every nanosecond" of numerator ÷ denominator, so each bucket counts the nanoseconds the ratio spent at or under
+ * its bound; a scrape first accounts for the time since the last change.
+ */
+export class TimingRatioHistogramSeries extends Family<RatioCell & TimingBuckets> {
+  readonly #bounds: readonly number[];
+  readonly #clock: () => number;
+  readonly #constLabels: Record<string, string>;
+
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    bounds: readonly number[],
+    options: { clock?: () => number; constLabels?: Record<string, string> } = {},
+  ) {
+    super(registry, name, help, labelNames);
+    this.#bounds = bounds;
+    this.#clock = options.clock ?? performance.now.bind(performance);
+    this.#constLabels = options.constLabels ?? {};
+  }
+
+  protected newCell(): RatioCell & TimingBuckets {
+    const bounds = this.#bounds;
+    const clock = this.#clock;
+    const cell = {
+      weights: bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+      value: 0,
+      numerator: 0,
+      denominator: 1,
+      lastMs: clock(),
+      setNumerator(numerator: number) {
+        // An unchanged value keeps accruing time until the next change or scrape.
+        if (numerator === cell.numerator) return;
+        accumulate(cell, bounds, clock());
+        cell.numerator = numerator;
+        cell.value = numerator / cell.denominator;
+      },
+      setDenominator(denominator: number) {
+        accumulate(cell, bounds, clock());
+        cell.denominator = denominator;
+        cell.value = cell.numerator / denominator;
+      },
+    };
+    return cell;
+  }
+
+  get(): Snapshot {
+    const values: Snapshot["values"] = [];
+    const now = this.#clock();
+    for (const { labels: own, cell } of this.cells.values()) {
+      accumulate(cell, this.#bounds, now);
+      const labels = { ...this.#constLabels, ...own };
+      let cumulative = 0;
+      this.#bounds.forEach((bound, index) => {
+        cumulative += cell.weights[index]!;
+        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: cell.count });
+      values.push({ metricName: `${this.name}_sum`, labels, value: cell.sum });
+      values.push({ metricName: `${this.name}_count`, labels, value: cell.count });
+    }
+    return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
+  }
+}
+
+/** Weighs the value held since the last change by the nanoseconds that passed (kube's ObserveWithWeight). */
+function accumulate(cell: TimingBuckets, bounds: readonly number[], nowMs: number): void {
+  const nanoseconds = Math.round((nowMs - cell.lastMs) * 1e6);
+  if (nanoseconds <= 0) return;
+  cell.lastMs = nowMs;
+  cell.count += nanoseconds;
+  cell.sum += cell.value * nanoseconds;
+  for (let index = 0; index < bounds.length; index++) {
+    if (cell.value <= bounds[index]!) {
+      cell.weights[index]! += nanoseconds;
+      return;
+    }
+  }
+}
