@@ -38,6 +38,34 @@ spec:
       type: Reject
 `;
 
+test("kube 1.26's suggested levels lend their bootstrap percentages: each lower limit is nominal minus round(nominal × lendablePercent ÷ 100) (default.go, finishQueueSetReconfigsLocked)", async () => {
+  // Bootstrap shares sum to 245: nominal = ceil(600 × shares ÷ 245); lendable percents system 33, node-high 25,
+  // leader-election 0, workload-high 50, workload-low 90, global-default 50, catch-all 0.
+  const expected: Record<string, [nominal: number, lower: number]> = {
+    "system": [74, 50],
+    "node-high": [98, 73],
+    "leader-election": [25, 25],
+    "workload-high": [98, 49],
+    "workload-low": [245, 24],
+    "global-default": [49, 24],
+    "catch-all": [13, 13],
+  };
+  await until(async () => gauge(await metrics(), "lower_limit_seats", 'priority_level="workload-low"') === 24);
+  const text = await metrics();
+  for (const [level, [nominal, lower]] of Object.entries(expected)) {
+    expect([level, gauge(text, "nominal_limit_seats", `priority_level="${level}"`)]).toEqual([level, nominal]);
+    expect([level, gauge(text, "lower_limit_seats", `priority_level="${level}"`)]).toEqual([level, lower]);
+  }
+  const served = await server.kubectl([
+    "get",
+    "prioritylevelconfigurations.v1beta3.flowcontrol.apiserver.k8s.io",
+    "workload-low",
+    "-o",
+    "jsonpath={.spec.limited.nominalConcurrencyShares} {.spec.limited.lendablePercent}",
+  ]);
+  expect(served.stdout).toBe("100 90");
+});
+
 test("a level lending 40% gets kube's nominal, lower and upper limits, and the idle levels share the lent seats (updateBorrowingLocked)", async () => {
   expect((await server.kubectl(["apply", "-f", "-"], { stdin: LENDER })).code).toBe(0);
   const served = await server.kubectl([
@@ -56,12 +84,14 @@ test("a level lending 40% gets kube's nominal, lower and upper limits, and the i
   expect(gauge(text, "upper_limit_seats", 'priority_level="lender"')).toBe(121);
   expect(gauge(text, "request_concurrency_limit", 'priority_level="lender"')).toBe(110);
   expect(gauge(text, "upper_limit_seats", 'priority_level="global-default"')).toBe(40 + 600);
-  // Nothing demands seats: every level's target is its lower bound, and the fair fraction that makes the limits sum
-  // to the 600 nominal seats is 600 ÷ 556 (the lower bounds' sum), so the lender keeps round(66 × 1.079) = 71 and
-  // global-default (nominal 40, lends nothing) gets round(40 × 1.079) = 43.
-  expect(gauge(text, "seat_fair_frac", "")).toBeCloseTo(600 / 556, 9);
-  expect(gauge(text, "current_limit_seats", 'priority_level="lender"')).toBe(71);
-  expect(gauge(text, "current_limit_seats", 'priority_level="global-default"')).toBe(43);
+  // global-default (nominal 40) lends its bootstrap 50%.
+  expect(gauge(text, "lower_limit_seats", 'priority_level="global-default"')).toBe(20);
+  // Nothing demands seats: every level's target is its lower bound (they sum to 276). The lender stops at its upper
+  // limit 121, so the fair fraction that makes the limits sum to the 600 nominal seats is (600 − 121) ÷ (276 − 66),
+  // and global-default gets round(20 × 2.281) = 46.
+  expect(gauge(text, "seat_fair_frac", "")).toBeCloseTo(479 / 210, 9);
+  expect(gauge(text, "current_limit_seats", 'priority_level="lender"')).toBe(121);
+  expect(gauge(text, "current_limit_seats", 'priority_level="global-default"')).toBe(46);
   expect(gauge(text, "target_seats", 'priority_level="lender"')).toBe(66);
   expect(text).toContain("# HELP apiserver_flowcontrol_current_limit_seats [ALPHA] current derived number of execution seats");
 });

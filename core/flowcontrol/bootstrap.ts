@@ -31,7 +31,15 @@ function metadata(name: string) {
   return { name, annotations: { [AUTO_UPDATE_ANNOTATION]: "true" } };
 }
 
-function limited(shares: number, queuing?: { queues: number; handSize: number; queueLengthLimit: number }): KubeObject {
+/**
+ * A Limited level with its nominal shares and the percent of them it lends (kube 1.26 set every bootstrap level's
+ * LendablePercent when borrowing came in, kubernetes/kubernetes#113485).
+ */
+function limited(
+  shares: number,
+  lendablePercent: number,
+  queuing?: { queues: number; handSize: number; queueLengthLimit: number },
+): KubeObject {
   return {
     apiVersion: API_VERSION,
     kind: "PriorityLevelConfiguration",
@@ -40,6 +48,7 @@ function limited(shares: number, queuing?: { queues: number; handSize: number; q
       type: "Limited",
       limited: {
         assuredConcurrencyShares: shares,
+        lendablePercent,
         limitResponse: queuing ? { type: "Queue", queuing } : { type: "Reject" },
       },
     },
@@ -74,7 +83,7 @@ const everything = (subjects: Subject[]) => ({ subjects, resourceRules: ALL_RESO
 
 export const MANDATORY_PRIORITY_LEVELS: readonly KubeObject[] = [
   priorityLevel(EXEMPT, { apiVersion: API_VERSION, kind: "PriorityLevelConfiguration", metadata: {}, spec: { type: "Exempt" } }),
-  priorityLevel(CATCH_ALL, limited(5)),
+  priorityLevel(CATCH_ALL, limited(5, 0)),
 ];
 
 export const MANDATORY_FLOW_SCHEMAS: readonly KubeObject[] = [
@@ -83,12 +92,12 @@ export const MANDATORY_FLOW_SCHEMAS: readonly KubeObject[] = [
 ];
 
 export const SUGGESTED_PRIORITY_LEVELS: readonly KubeObject[] = [
-  priorityLevel("system", limited(30, { queues: 64, handSize: 6, queueLengthLimit: 50 })),
-  priorityLevel("node-high", limited(40, { queues: 64, handSize: 6, queueLengthLimit: 50 })),
-  priorityLevel("leader-election", limited(10, { queues: 16, handSize: 4, queueLengthLimit: 50 })),
-  priorityLevel("workload-high", limited(40, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
-  priorityLevel("workload-low", limited(100, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
-  priorityLevel("global-default", limited(20, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
+  priorityLevel("system", limited(30, 33, { queues: 64, handSize: 6, queueLengthLimit: 50 })),
+  priorityLevel("node-high", limited(40, 25, { queues: 64, handSize: 6, queueLengthLimit: 50 })),
+  priorityLevel("leader-election", limited(10, 0, { queues: 16, handSize: 4, queueLengthLimit: 50 })),
+  priorityLevel("workload-high", limited(40, 50, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
+  priorityLevel("workload-low", limited(100, 90, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
+  priorityLevel("global-default", limited(20, 50, { queues: 128, handSize: 6, queueLengthLimit: 50 })),
 ];
 
 export const SUGGESTED_FLOW_SCHEMAS: readonly KubeObject[] = [
