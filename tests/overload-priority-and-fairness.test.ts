@@ -207,8 +207,9 @@ test("the debug dumps answer in kube's comma-and-tab layout", async () => {
 test("an edited bootstrap object gets kube's spec back at the next start unless annotated autoupdate-spec false", async () => {
   const patch = (name: string, body: Json) =>
     server.kubectl(["patch", PRIORITY_LEVELS_V1BETA3, name, "--type=merge", "-p", JSON.stringify(body)]);
-  expect((await patch("catch-all", { spec: { limited: { nominalConcurrencyShares: 50 } } })).code).toBe(0);
-  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/catch-all`)).spec.limited.assuredConcurrencyShares).toBe(50);
+  // A suggested level: the mandatory ones refuse any other spec (ValidatePriorityLevelConfiguration, flowcontrol-validation.test.ts).
+  expect((await patch("system", { spec: { limited: { nominalConcurrencyShares: 50 } } })).code).toBe(0);
+  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/system`)).spec.limited.assuredConcurrencyShares).toBe(50);
   expect(
     (await patch("workload-low", {
       metadata: { annotations: { "apf.kubernetes.io/autoupdate-spec": "false" } },
@@ -220,6 +221,6 @@ test("an edited bootstrap object gets kube's spec back at the next start unless 
   held = undefined;
   await server.terminate();
   server = await startServer(["--max-requests-inflight=1", "--max-mutating-requests-inflight=1"], { dataDir: server.dataDir });
-  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/catch-all`)).spec.limited.assuredConcurrencyShares).toBe(5);
+  expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/system`)).spec.limited.assuredConcurrencyShares).toBe(30);
   expect((await getJson(server, `${FLOWCONTROL}/prioritylevelconfigurations/workload-low`)).spec.limited.assuredConcurrencyShares).toBe(7);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from "./bootstrap.ts";
+import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from "../api/flowcontrol-bootstrap.ts";
 import { type Classification, Classifier } from "./classifier.ts";
 import type { RequestDigest } from "./matching.ts";
 

@@ -5,7 +5,7 @@
  * the FlowSchemas again.
  */
 import type { KubeObject } from "../api/types.ts";
-import { CATCH_ALL, MANDATORY_FLOW_SCHEMAS } from "./bootstrap.ts";
+import { CATCH_ALL, MANDATORY_FLOW_SCHEMAS } from "../api/flowcontrol-bootstrap.ts";
 import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
 
 /** The FlowSchema and priority level a request was classified to, with their UIDs for the response headers. */

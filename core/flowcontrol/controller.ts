@@ -14,7 +14,7 @@ import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import type { Storage } from "../storage/storage.ts";
-import { FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "./bootstrap.ts";
+import { FLOWCONTROL_GROUP, FLOWCONTROL_VERSION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from "../api/flowcontrol-bootstrap.ts";
 import { type DumpedLevel, dumpPriorityLevels, dumpQueues, dumpRequests, type RequestDetails } from "./debug.ts";
 import { updateDanglingConditions } from "./dangling.ts";
 import { ensureFlowControlBootstrap } from "./ensure.ts";

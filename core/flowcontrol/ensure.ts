@@ -15,7 +15,7 @@ import {
   MANDATORY_PRIORITY_LEVELS,
   SUGGESTED_FLOW_SCHEMAS,
   SUGGESTED_PRIORITY_LEVELS,
-} from "./bootstrap.ts";
+} from "../api/flowcontrol-bootstrap.ts";
 
 export interface FlowControlStores {
   flowSchemas: ResourceStore;

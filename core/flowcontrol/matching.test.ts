@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { flowDistinguisher, type FlowSchemaSpec, inMatchingOrder, matchesFlowSchema, type RequestDigest } from "./matching.ts";
-import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from "./bootstrap.ts";
+import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from "../api/flowcontrol-bootstrap.ts";
 
 const request = (fields: Partial<RequestDigest>): RequestDigest => ({
   username: "alice",

@@ -197,9 +197,17 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "discovery.k8s.io/endpointslices": { allowCreateOnUpdate: true, printer: printers.endpointSlicePrinter },
   "events.k8s.io/events": { allowCreateOnUpdate: true, printer: printers.eventPrinter, fields: EVENTS_V1_FIELDS },
-  "flowcontrol.apiserver.k8s.io/flowschemas": { tracksGeneration: true, printer: printers.flowSchemaPrinter },
+  "flowcontrol.apiserver.k8s.io/flowschemas": {
+    tracksGeneration: true,
+    rules: { create: rules.validateFlowSchema, update: rules.flowControlUpdate(rules.validateFlowSchema) },
+    printer: printers.flowSchemaPrinter,
+  },
   "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": {
     tracksGeneration: true,
+    rules: {
+      create: rules.validatePriorityLevelConfiguration,
+      update: rules.flowControlUpdate(rules.validatePriorityLevelConfiguration),
+    },
     printer: printers.priorityLevelConfigurationPrinter,
   },
   "networking.k8s.io/ingressclasses": { tracksGeneration: true, printer: printers.ingressClassPrinter },

@@ -18,8 +18,14 @@ export function invalid(field: string, value: unknown, detail: string, valueText
 }
 
 /** kube lists the supported values quoted and comma-separated. */
-export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
-  return { type: "FieldValueNotSupported", field, value, detail: `supported values: ${supported.map(goQuote).join(", ")}` };
+export function notSupported(field: string, value: unknown, supported: readonly string[], valueText?: string): FieldError {
+  const error: FieldError = {
+    type: "FieldValueNotSupported",
+    field,
+    value,
+    detail: `supported values: ${supported.map(goQuote).join(", ")}`,
+  };
+  return valueText === undefined ? error : { ...error, valueText };
 }
 
 export function forbidden(field: string, detail: string): FieldError {

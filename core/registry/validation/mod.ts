@@ -21,6 +21,7 @@ export { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
 export { validateCronJob } from "./cronjob.ts";
 export { validateDaemonSet } from "./daemonset.ts";
 export { validateDeployment, validateReplicaSet, withImmutableSelector } from "./deployment.ts";
+export { flowControlUpdate, validateFlowSchema, validatePriorityLevelConfiguration } from "./flowcontrol.ts";
 export { validateJob, validateJobUpdate } from "./job.ts";
 export { validatePod, validatePodEphemeralContainersUpdate, validatePodUpdate } from "./pod.ts";
 export { validatePodTemplateSpec } from "./_pod-spec.ts";

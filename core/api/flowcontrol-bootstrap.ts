@@ -2,8 +2,10 @@
  * kube's bootstrap flow-control configuration (k8s.io/apiserver pkg/apis/flowcontrol/bootstrap/default.go): the
  * mandatory and suggested PriorityLevelConfigurations and FlowSchemas, in the stored flowcontrol v1beta2 shape,
  * each annotated `apf.kubernetes.io/autoupdate-spec: "true"` as kube's newFlowSchema/newPriorityLevelConfiguration do.
+ * It sits with the API types, as kube's bootstrap package does, because both the APF controller and the registry's
+ * validation (the mandatory objects' fixed specs) read it.
  */
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject } from "./types.ts";
 
 export const FLOWCONTROL_GROUP = "flowcontrol.apiserver.k8s.io";
 export const FLOWCONTROL_VERSION = "v1beta2";
