@@ -5,7 +5,7 @@
  * In-process, on an in-memory store with the real registry. Not a test.
  * Run: node_modules/.bin/bun bench/gc.bench.ts [owners]
  */
-import { startGarbageCollector } from "../core/controllers/gc/garbage-collector.ts";
+import { startGarbageCollector } from "../core/controllers/mod.ts";
 import { builtInCatalog } from "../core/registry/catalog.ts";
 import { Registry } from "../core/registry/registry.ts";
 import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";

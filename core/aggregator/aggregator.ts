@@ -3,6 +3,7 @@
  * catalog, their priorities in discovery, the Available condition of every APIService, and routes requests for a
  * service-backed group/version to its server.
  */
+import { deepEqual } from "../api/equality.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { Informer, type InformerEvent, WorkQueue } from "../controllers/runtime/mod.ts";
@@ -205,7 +206,7 @@ export class Aggregator {
     const condition = await checkAvailability(live, this.#lookup, this.#probe);
     const now = nowTimestamp();
     const current = conditionsOf(live);
-    if (JSON.stringify(withCondition(current, condition, now)) !== JSON.stringify(current)) {
+    if (!deepEqual(withCondition(current, condition, now), current)) {
       await this.#store.update("", name, (latest) => ({
         ...latest!,
         status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },

@@ -3,6 +3,7 @@
  * controllers keep them. Built-in ones are written on start (a user's later change stands until the next start);
  * those of custom resources follow the catalog continuously, restored when changed and removed with the last type.
  */
+import { deepEqual } from "../api/equality.ts";
 import { isAlreadyExists, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
@@ -41,7 +42,7 @@ export function desiredLocalAPIServices(catalog: Catalog): Map<string, KubeObjec
 }
 
 function matches(live: KubeObject, desired: KubeObject): boolean {
-  return JSON.stringify(live.spec) === JSON.stringify(desired.spec) &&
+  return deepEqual(live.spec, desired.spec) &&
     live.metadata.labels?.[AUTO_MANAGED_LABEL] === desired.metadata.labels?.[AUTO_MANAGED_LABEL];
 }
 

@@ -1,4 +1,5 @@
 /** kube's root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap (key ca.crt: the cluster CA) in every namespace. */
+import { deepEqual } from "../api/equality.ts";
 import type { KubeObject } from "../api/types.ts";
 import { keepInEveryNamespace } from "./_per-namespace.ts";
 import type { Controller } from "./runtime/mod.ts";
@@ -35,7 +36,7 @@ function desired(namespace: string, data: Record<string, string>): KubeObject {
 }
 
 function upToDate(cm: KubeObject, data: Record<string, string>): boolean {
-  return JSON.stringify(cm.data) === JSON.stringify(data) && cm.metadata.annotations?.["kubernetes.io/description"] === DESCRIPTION;
+  return deepEqual(cm.data, data) && cm.metadata.annotations?.["kubernetes.io/description"] === DESCRIPTION;
 }
 
 function desiredFields(cm: KubeObject, data: Record<string, string>): KubeObject {

@@ -5,6 +5,7 @@
  * again (the dirty queue): a node that changed, the dependents of a node deleted or starting foreground deletion,
  * and the owners waiting for their dependents (foregroundDeletion) that a change may unblock.
  */
+import { deepEqual } from "../../api/equality.ts";
 import type { KubeObject, OwnerReference } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
@@ -145,7 +146,7 @@ function nodeOf(type: ResourceType, uid: string, object: KubeObject): GraphNode 
 /** kube's referencesDiffs finding nothing added, removed or changed. */
 function sameOwners(a: OwnerReference[], b: OwnerReference[]): boolean {
   if (a.length !== b.length) return false;
-  return a.every((ref, i) => JSON.stringify(ref) === JSON.stringify(b[i]));
+  return a.every((ref, i) => deepEqual(ref, b[i]));
 }
 
 /** The resource type an ownerReference names, if the server serves it. */

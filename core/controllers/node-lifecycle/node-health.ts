@@ -3,6 +3,7 @@
  * node is alive while its Ready condition's heartbeat or its Lease's renewTime keeps moving; after the grace period
  * without either, its kubelet-owned conditions become Unknown.
  */
+import { deepEqual } from "../../api/equality.ts";
 import type { KubeObject } from "../../api/types.ts";
 
 export interface NodeCondition {
@@ -102,5 +103,5 @@ export function staleConditions(
       });
     }
   }
-  return JSON.stringify(next) === JSON.stringify(conditions) ? undefined : next;
+  return deepEqual(next, conditions) ? undefined : next;
 }

@@ -3,6 +3,7 @@
  * (kube-openapi's validator messages, turned into field errors as apiextensions-apiserver's
  * kubeOpenAPIResultToFieldErrors does).
  */
+import { deepEqual } from "../../api/equality.ts";
 import type { FieldError } from "../../api/errors.ts";
 import { isPlainObject } from "../../api/types.ts";
 import { matchesFormat } from "./formats.ts";
@@ -44,7 +45,7 @@ export function validateValue(value: unknown, schema: JSONSchemaProps, path: str
     }];
   }
   const errors: FieldError[] = [];
-  if (schema.enum && !schema.enum.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
+  if (schema.enum && !schema.enum.some((allowed) => deepEqual(allowed, value))) {
     const supported = schema.enum.map((v) => JSON.stringify(typeof v === "string" ? v : JSON.stringify(v))).join(", ");
     errors.push({ type: "FieldValueNotSupported", field: name, value, detail: `supported values: ${supported}` });
   }

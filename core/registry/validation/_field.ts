@@ -57,21 +57,9 @@ export function invalidEach(field: string, value: unknown, messages: string[]): 
   return messages.map((m) => invalid(field, value, m));
 }
 
-/** Semantic equality of JSON values; absent, null and empty containers differ only as kube's Go types would not. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => deepEqual(item, other[i]));
-  }
-  const left = a as Obj;
-  const right = b as Obj;
-  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of keys) if (!deepEqual(left[key], right[key])) return false;
-  return true;
-}
+import { deepEqual } from "../../api/equality.ts";
+
+export { deepEqual };
 
 export function record(value: unknown): Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Obj : {};
