@@ -111,11 +111,11 @@ export class ControllerManager {
       settings: this.#options.settings,
       signal,
       store: (group, version, resource) => registry.store(typeOf(group, version, resource)),
-      informer(group, version, resource) {
-        const id = `${group}/${version}/${resource}`;
+      informer(group, version, resource, options = {}) {
+        const id = options.name === undefined ? `${group}/${version}/${resource}` : `${group}/${version}/${resource}?name=${options.name}`;
         let informer = informers.get(id);
         if (!informer) {
-          const created = new Informer(typeOf(group, version, resource));
+          const created = new Informer(typeOf(group, version, resource), options);
           informer = created.start(registry).then(() => {
             // Started after the stop: nothing else would stop it.
             if (signal.aborted) created.stop();
