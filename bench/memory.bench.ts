@@ -19,7 +19,7 @@ const NPM_START_FLAGS = ["--authorization-mode=Node,RBAC", "--enable-admission-p
 const GOALS = { readyMs: 300, idleBytes: 60e6, perObjects: new Map([[10_000, 120e6], [100_000, 400e6]]) };
 const POLL_MS = 2;
 /** Resident memory is read once the process has been left alone this long (past one check of runtime/memory-release.ts). */
-const SETTLE_MS = 8_000;
+const SETTLE_MS = 12_000;
 const RESTARTS = 3;
 const CREATORS = 64;
 const NS = "bench-memory";

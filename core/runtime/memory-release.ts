@@ -23,7 +23,7 @@ function fullCollection(): FullCollection | undefined {
 
 /**
  * Decides, from the resident size at each check, when a full collection is worth its pause: during a burst once
- * the process grew by `growthBytes` since the last collection, and after one, once the size stopped moving with a
+ * the process grew by `growthBytes` since the last collection, and after one, once the size stopped growing with a
  * quarter of that still above the last collection (what a burst leaves behind until the collector runs).
  */
 export class ReleaseTrigger {
@@ -39,7 +39,7 @@ export class ReleaseTrigger {
 
   due(residentBytes: number): boolean {
     const grown = residentBytes - this.#mark;
-    const settled = Math.abs(residentBytes - this.#previous) < this.#growthBytes / 32;
+    const settled = residentBytes - this.#previous < this.#growthBytes / 32;
     this.#previous = residentBytes;
     if (grown >= this.#growthBytes || (settled && grown >= this.#growthBytes / 4)) return true;
     this.#mark = Math.min(this.#mark, residentBytes);
