@@ -2,29 +2,33 @@ import { expect, test } from "bun:test";
 import { ReleaseTrigger } from "./memory-release.ts";
 
 const MB = 1_000_000;
+const BUSY = 0.9;
+const IDLE = 0.01;
 
-test("during a burst a collection is due once the process grew by the threshold since the last one", () => {
+test("during a burst a collection is due each time the process grew by the threshold since the last one", () => {
   const trigger = new ReleaseTrigger(32 * MB, 100 * MB);
-  expect(trigger.due(110 * MB)).toBe(false);
-  expect(trigger.due(120 * MB)).toBe(false);
-  expect(trigger.due(132 * MB)).toBe(true);
-  trigger.collected(110 * MB);
-  expect(trigger.due(125 * MB)).toBe(false);
-  expect(trigger.due(142 * MB)).toBe(true);
+  expect(trigger.due(120 * MB, BUSY)).toBeUndefined();
+  expect(trigger.due(132 * MB, BUSY)).toBe("growth");
+  trigger.collected("growth", 125 * MB);
+  expect(trigger.due(150 * MB, BUSY)).toBeUndefined();
+  expect(trigger.due(157 * MB, BUSY)).toBe("growth");
 });
 
-test("after a burst a collection is due once the size stops growing a quarter of the threshold above the last one", () => {
+test("once idle after a burst a collection is due while a quarter of the threshold is left above the idle mark", () => {
   const trigger = new ReleaseTrigger(32 * MB, 100 * MB);
-  expect(trigger.due(120 * MB)).toBe(false);
-  expect(trigger.due(119 * MB)).toBe(true);
-  trigger.collected(101 * MB);
-  // Settled near the last collection: nothing more to give back, so an idle server is left alone.
-  expect(trigger.due(102 * MB)).toBe(false);
-  expect(trigger.due(102 * MB)).toBe(false);
+  expect(trigger.due(132 * MB, BUSY)).toBe("growth");
+  // The burst's live data held the size up: collections during it leave the idle mark where it was.
+  trigger.collected("growth", 130 * MB);
+  expect(trigger.due(140 * MB, BUSY)).toBeUndefined();
+  expect(trigger.due(140 * MB, IDLE)).toBe("idle");
+  trigger.collected("idle", 115 * MB);
+  // What is left is held, not garbage: an idle server is left alone.
+  expect(trigger.due(116 * MB, IDLE)).toBeUndefined();
+  expect(trigger.due(116 * MB, IDLE)).toBeUndefined();
 });
 
-test("growth counts from the lowest size seen since the last collection", () => {
+test("growth counts from the lowest size seen", () => {
   const trigger = new ReleaseTrigger(32 * MB, 200 * MB);
-  expect(trigger.due(100 * MB)).toBe(false);
-  expect(trigger.due(134 * MB)).toBe(true);
+  expect(trigger.due(100 * MB, BUSY)).toBeUndefined();
+  expect(trigger.due(134 * MB, BUSY)).toBe("growth");
 });
