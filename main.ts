@@ -11,6 +11,7 @@ import { GIT_VERSION } from "./core/server/version.ts";
 import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
+import { parseMigrateArgs, runMigrateCommand } from "./core/server/migrate-command.ts";
 import { ADMISSION_TEST_USAGE, parseAdmissionTestArgs, runAdmissionTest } from "./plugins/admission-test-command.ts";
 import { initSdkProject, parseSdkArgs, SDK_USAGE } from "./plugins/sdk-init-command.ts";
 
@@ -18,6 +19,9 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
   if (argv[0] === "snapshot") {
     return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
+  }
+  if (argv[0] === "migrate") {
+    return void process.stdout.write(await runMigrateCommand(parseMigrateArgs(argv.slice(1)), (line) => process.stderr.write(`${line}\n`)));
   }
   if (argv[0] === "admission") return admissionCommand(argv.slice(1));
   if (argv[0] === "sdk") return sdkCommand(argv.slice(1));

@@ -1,6 +1,7 @@
 /**
  * kubun's benchmark: starts the compiled server (default --storage-sync FULL) and prints throughput and
- * latency figures next to baselines measured in the same run on the same machine. Not a test.
+ * latency figures next to baselines measured in the same run on the same machine, then the same figures with the
+ * server on etcd beside SQLite's. Not a test.
  * Run: node_modules/.bin/bun bench/run.ts (after bash compile.sh).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
@@ -8,6 +9,8 @@ import { WatchStream } from "../tests/watch-stream.ts";
 import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { rawInsertRate } from "./_raw-sqlite.ts";
 import { servingPathRates } from "./_serving-path.ts";
+import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
+import { existsSync } from "node:fs";
 
 const CONCURRENCY = 32;
 const SEQUENTIAL_CREATES = 300;
@@ -76,51 +79,64 @@ function perSecond(value: number): string {
   return `${Math.round(value).toLocaleString("en-US")}/s`;
 }
 
+interface StoreFigures {
+  sequential: number;
+  concurrent: number;
+  gets: number;
+  fullList: number[];
+  pagedList: number[];
+  watch: number[];
+  payloadBytes: number;
+}
+
+/** Creates, gets, lists and watch latency against one server: the figures compared between storage backends. */
+async function measureStore(server: TestServer): Promise<StoreFigures> {
+  await createNamespace(server, "bench-seq");
+  const sequential = await rate(SEQUENTIAL_CREATES, 1, async (i) => void (await (await create(server, "bench-seq", `s-${i}`)).text()));
+
+  await createNamespace(server, "bench");
+  let payloadBytes = 0;
+  const concurrent = await rate(COLLECTION_SIZE, CONCURRENCY, async (i) => {
+    const text = await (await create(server, "bench", `c-${String(i).padStart(5, "0")}`)).text();
+    if (i === 0) payloadBytes = text.length;
+  });
+
+  const gets = await rate(GETS, CONCURRENCY, async (i) => {
+    const response = await server.request(
+      "GET",
+      `/api/v1/namespaces/bench/configmaps/c-${String((i * 7919) % COLLECTION_SIZE).padStart(5, "0")}`,
+      { headers: JSON_HEADERS },
+    );
+    expectStatus(response, 200, "get");
+    await response.arrayBuffer();
+  });
+
+  const listOf = (query: string) => async () => {
+    const response = await server.request("GET", `/api/v1/namespaces/bench/configmaps${query}`, { headers: JSON_HEADERS });
+    expectStatus(response, 200, "list");
+    await response.arrayBuffer();
+  };
+  const fullList = await latencies(15, listOf(""));
+  const pagedList = await latencies(40, listOf("?limit=500"));
+  const watch = await watchLatencies(server);
+  return { sequential, concurrent, gets, fullList, pagedList, watch, payloadBytes };
+}
+
+const p50p95 = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 95))}`;
+
 async function main(): Promise<void> {
   const server = await startServer();
   const rows: [string, string][] = [];
+  let sqlite: StoreFigures;
   try {
-    await createNamespace(server, "bench-seq");
-    const sequential = await rate(SEQUENTIAL_CREATES, 1, async (i) => void (await (await create(server, "bench-seq", `s-${i}`)).text()));
+    sqlite = await measureStore(server);
+    const { sequential, concurrent, payloadBytes } = sqlite;
     rows.push(["creates/s, sequential (1 client)", perSecond(sequential)]);
-
-    await createNamespace(server, "bench");
-    let payloadBytes = 0;
-    const concurrent = await rate(COLLECTION_SIZE, CONCURRENCY, async (i) => {
-      const text = await (await create(server, "bench", `c-${String(i).padStart(5, "0")}`)).text();
-      if (i === 0) payloadBytes = text.length;
-    });
     rows.push([`creates/s, ${CONCURRENCY} concurrent clients`, perSecond(concurrent)]);
-
-    const gets = await rate(GETS, CONCURRENCY, async (i) => {
-      const response = await server.request(
-        "GET",
-        `/api/v1/namespaces/bench/configmaps/c-${String((i * 7919) % COLLECTION_SIZE).padStart(5, "0")}`,
-        { headers: JSON_HEADERS },
-      );
-      expectStatus(response, 200, "get");
-      await response.arrayBuffer();
-    });
-    rows.push([`gets/s, ${CONCURRENCY} concurrent clients`, perSecond(gets)]);
-
-    const listOf = (query: string) => async () => {
-      const response = await server.request("GET", `/api/v1/namespaces/bench/configmaps${query}`, { headers: JSON_HEADERS });
-      expectStatus(response, 200, "list");
-      await response.arrayBuffer();
-    };
-    const fullList = await latencies(15, listOf(""));
-    rows.push([
-      `list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`,
-      `${ms(percentile(fullList, 50))} / ${ms(percentile(fullList, 95))}`,
-    ]);
-    const pagedList = await latencies(40, listOf("?limit=500"));
-    rows.push(["list with limit=500 (first page), p50 / p95", `${ms(percentile(pagedList, 50))} / ${ms(percentile(pagedList, 95))}`]);
-
-    const watch = await watchLatencies(server);
-    rows.push([
-      "watch event latency (write sent → event received), p50 / p95",
-      `${ms(percentile(watch, 50))} / ${ms(percentile(watch, 95))}`,
-    ]);
+    rows.push([`gets/s, ${CONCURRENCY} concurrent clients`, perSecond(sqlite.gets)]);
+    rows.push([`list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`, p50p95(sqlite.fullList)]);
+    rows.push(["list with limit=500 (first page), p50 / p95", p50p95(sqlite.pagedList)]);
+    rows.push(["watch event latency (write sent → event received), p50 / p95", p50p95(sqlite.watch)]);
 
     const raw = await rawInsertRate(RAW_INSERTS, payloadBytes);
     rows.push([`raw bun:sqlite inserts/s (WAL, synchronous=FULL, 1 row/txn, ${payloadBytes} B)`, perSecond(raw)]);
@@ -134,10 +150,52 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
+  rows.push(...(await etcdRows(sqlite)));
 
   console.log(`| Measure (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}) | Result |`);
   console.log("|---|---|");
   for (const [measure, result] of rows) console.log(`| ${measure} | ${result} |`);
+}
+
+/**
+ * The same figures with the server on etcd (Debian's etcd 3.4 on loopback, --etcd-servers) beside SQLite's, and
+ * raw etcd puts (the etcd client in this process, one txn at a time and 32 at once) as the ceiling of its writes.
+ */
+async function etcdRows(sqlite: StoreFigures): Promise<[string, string][]> {
+  if (!existsSync(ETCD_BINARY)) return [["etcd rows", `skipped: ${ETCD_BINARY} is missing (bash scripts/install-test-deps.sh)`]];
+  const etcd = await startTestEtcd();
+  try {
+    const server = await startServer(["--etcd-servers", etcd.endpoint]);
+    let figures: StoreFigures;
+    try {
+      figures = await measureStore(server);
+    } finally {
+      await server.stop();
+    }
+    const puts = {
+      sequential: await rawEtcdPutRate(etcd.endpoint, { count: SEQUENTIAL_CREATES, concurrency: 1, payloadBytes: figures.payloadBytes }),
+      concurrent: await rawEtcdPutRate(etcd.endpoint, { count: RAW_INSERTS, concurrency: CONCURRENCY, payloadBytes: figures.payloadBytes }),
+    };
+    const beside = (etcdValue: string, sqliteValue: string) => `${etcdValue} (SQLite ${sqliteValue})`;
+    return [
+      ["etcd: creates/s, sequential (1 client)", beside(perSecond(figures.sequential), perSecond(sqlite.sequential))],
+      [`etcd: creates/s, ${CONCURRENCY} concurrent clients`, beside(perSecond(figures.concurrent), perSecond(sqlite.concurrent))],
+      [`etcd: gets/s, ${CONCURRENCY} concurrent clients`, beside(perSecond(figures.gets), perSecond(sqlite.gets))],
+      [
+        `etcd: list of ${COLLECTION_SIZE.toLocaleString("en-US")} objects, p50 / p95`,
+        beside(p50p95(figures.fullList), p50p95(sqlite.fullList)),
+      ],
+      ["etcd: watch event latency, p50 / p95", beside(p50p95(figures.watch), p50p95(sqlite.watch))],
+      [
+        `raw etcd puts/s (txn, ${figures.payloadBytes} B), 1 / ${CONCURRENCY} at once`,
+        `${perSecond(puts.sequential)} / ${perSecond(puts.concurrent)}`,
+      ],
+      ["ratio etcd sequential create/s ÷ raw put/s", (figures.sequential / puts.sequential).toFixed(2)],
+      [`ratio etcd ${CONCURRENCY}-client create/s ÷ raw put/s`, (figures.concurrent / puts.concurrent).toFixed(2)],
+    ];
+  } finally {
+    await etcd.stop();
+  }
 }
 
 await main();

@@ -6,6 +6,8 @@ command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # The official Python client (22.x), driven by tests/client-python.test.ts through Debian's python3.
 /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need+=(python3-kubernetes)
+# Debian's etcd 3.4, for the storage contract and end-to-end tests on the etcd backend (core/storage/etcd/testing.ts).
+[ -x /usr/bin/etcd ] || need+=(etcd-server)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "install-test-deps: need ${need[*]} (run as root to install)" >&2; exit 1; fi
   apt-get update -qq

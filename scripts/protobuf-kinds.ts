@@ -44,8 +44,10 @@ function apiVersionKey(gvk: GroupVersionKind): string {
 const META = "k8s.io.apimachinery.pkg.apis.meta.v1";
 
 // Bodies kube also sends in protobuf (`as=PartialObjectMetadata`) whose definitions carry no group-version-kind,
-// and the meta.k8s.io/v1 DeleteOptions kube's delete handler (endpoints/handlers DeleteResource) also accepts.
+// the meta.k8s.io/v1 DeleteOptions kube's delete handler (endpoints/handlers DeleteResource) also accepts, and the
+// RangeAllocation kube stores (never serves) for the Service IP and node port allocators.
 const EXTRA_KINDS: Record<string, string> = {
+  "v1/RangeAllocation": "k8s.io.api.core.v1.RangeAllocation",
   "meta.k8s.io/v1/DeleteOptions": `${META}.DeleteOptions`,
   "meta.k8s.io/v1/PartialObjectMetadata": `${META}.PartialObjectMetadata`,
   "meta.k8s.io/v1/PartialObjectMetadataList": `${META}.PartialObjectMetadataList`,

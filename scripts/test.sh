@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The project's whole test suite: the format, lint and type checks, unit tests beside the code, end-to-end tests
-# in tests/ that start the compiled binary and drive it with the real kubectl, and a representative part of the
-# end-to-end tests again against the source running under Deno. Installs what the tests need that npm does not
-# bring, and ends with the plain "N passed, N failed" line.
+# in tests/ that start the compiled binary and drive it with the real kubectl, and representative parts of the
+# end-to-end tests again with the source running under Deno and with the server storing in etcd. Installs what the
+# tests need that npm does not bring, and ends with the plain "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,15 @@ deno_e2e=(
   tests/workloads-deployment.test.ts tests/encryption-kms.test.ts
 )
 
+# End-to-end tests again with the server storing in etcd (Debian's etcd-server, one per test process, a prefix per
+# server): kubectl CRUD, watch, writes and conflicts, apply, a Deployment rollout, list paging with continue tokens
+# and 410 once compacted.
+etcd_e2e=(
+  tests/kubectl-crud.test.ts tests/kubectl-watch.test.ts tests/http-writes.test.ts tests/kubectl-apply.test.ts
+  tests/workloads-deployment.test.ts tests/http-resource-version.test.ts tests/kubectl-list.test.ts tests/http-watch.test.ts
+  tests/http-expiry.test.ts tests/controllers-services.test.ts tests/crd.test.ts
+)
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
@@ -33,6 +42,10 @@ if [ $# -eq 0 ]; then
   KUBUN_TEST_RUNTIME=deno node_modules/.bin/bun test --timeout 60000 "${deno_e2e[@]}" 2>&1 | tee -a "$log"
   deno_status=${PIPESTATUS[0]}
   [ "$status" -ne 0 ] || status=$deno_status
+  echo "== end-to-end tests with the server storing in etcd"
+  KUBUN_TEST_STORAGE=etcd node_modules/.bin/bun test --timeout 60000 "${etcd_e2e[@]}" 2>&1 | tee -a "$log"
+  etcd_status=${PIPESTATUS[0]}
+  [ "$status" -ne 0 ] || status=$etcd_status
 fi
 set -e
 sum() { grep -E "^ *[0-9]+ $1$" "$log" | awk '{ total += $1 } END { print total + 0 }'; }

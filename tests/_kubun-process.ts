@@ -2,7 +2,7 @@
  * dist/kubun as a bare process under umask 022, for tests about the data directory itself (several processes on
  * one directory, start-up refusals, file modes): the start-up log is kept, and a failed start is an answer.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { KUBUN_BINARY } from "./harness.ts";
@@ -73,4 +73,11 @@ export async function startKubun(dataDir: string, flags: string[] = []): Promise
 export async function asAdminOnDisk(dataDir: string, url: string, path: string, init: RequestInit = {}): Promise<Response> {
   const [ca, cert, key] = await Promise.all(["ca.crt", "admin.crt", "admin.key"].map((name) => readFile(join(dataDir, name), "utf8")));
   return fetch(url + path, { ...init, tls: { ca, cert, key } });
+}
+
+/** One run of a `dist/kubun` sub-command (snapshot, migrate, ...), answered with its exit code and output. */
+export function kubunCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(KUBUN_BINARY, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+  );
 }

@@ -215,6 +215,15 @@ test("a CRD whose rule does not compile, or costs too much, is refused (Validate
   expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
 });
 
+test("a rule calling a function its declared type has no overload for is refused at CRD creation (checker noMatchingOverload)", async () => {
+  const refused = await server.kubectl(["create", "-f", "-"], { stdin: widgetCrd([{ rule: "self.startsWith('a')" }]) });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(
+    `spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.startsWith('a')", Message:""}: compilation failed: ERROR: <input>:1:16: found no matching overload for 'startsWith' applied to 'list(string).(string)'\n | self.startsWith('a')\n | ...............^`,
+  );
+  expect((await server.kubectl(["get", "crd", "widgets.example.com"])).code).toBe(1);
+});
+
 // isSorted() over strings costs per item 1 plus a traversal of the item (library.CostEstimator): with maxLength
 // 100000 (400000 bytes) that is 40001 per item, so 1000 items estimate 40,001,001 (4.0 times the limit), 200 items
 // 8,000,201.

@@ -6,7 +6,8 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { sharedTestEtcd } from "../core/storage/etcd/testing.ts";
 import { parse } from "yaml";
 import { KUBECTL, KubectlProcess } from "./_kubectl-stream.ts";
 
@@ -89,9 +90,20 @@ export function serverCommand(): string[] {
   return [KUBUN_BINARY];
 }
 
+/**
+ * With KUBUN_TEST_STORAGE=etcd (scripts/test.sh's etcd pass) a server that names no store of its own keeps its data in
+ * one etcd shared by the test process, under a prefix named after its data directory, so a restart finds it again.
+ */
+async function storageFlags(flags: string[], dataDir: string): Promise<string[]> {
+  if (process.env.KUBUN_TEST_STORAGE !== "etcd" || flags.some((flag) => flag.startsWith("--etcd-servers"))) return [];
+  const etcd = await sharedTestEtcd();
+  return ["--etcd-servers", etcd.endpoint, "--etcd-prefix", `/${basename(dataDir)}`];
+}
+
 export async function startServer(flags: string[] = [], options: StartOptions = {}): Promise<TestServer> {
   const [program, ...programArgs] = options.binary ? [options.binary] : serverCommand();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "kubun-e2e-")));
+  flags = [...(await storageFlags(flags, dataDir)), ...flags];
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   // A restart must not read the previous run's kubeconfig (it names the old port).
   await rm(kubeconfig, { force: true });

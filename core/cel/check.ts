@@ -1,28 +1,20 @@
 /**
  * What cel-go's checker refuses in a rule, over kube's types of the schema (model.SchemaDeclType): undeclared
- * identifiers and functions, fields an object does not declare, field selection on scalars, constant regular
- * expressions RE2 cannot parse, and rules whose result is known not to be a bool. Arguments are not matched
- * against overloads: calls that no overload takes fail when evaluated, with cel-go's runtime message.
+ * identifiers and functions, fields an object does not declare, field selection on scalars and lists, ranges of
+ * comprehensions that are neither lists nor maps, calls no overload takes for the declared types of their operands
+ * (operators.ts, overloads.ts), constant regular expressions RE2 cannot parse, and rules whose result is known not to
+ * be a bool. Calls over dyn operands (int-or-string, or what kubun does not type) are left to the runtime.
  */
 import type { parse } from "@bufbuild/cel";
 import { ruleEnv } from "./env.ts";
-import { escapePropertyName } from "./escape.ts";
 import { compileRE2 } from "./library/mod.ts";
-import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
 import { methodError, operatorResult } from "./operators.ts";
 import { overloadError } from "./overloads.ts";
-import { hasDeclType } from "./values.ts";
+import { type CelType, DYN, fieldType, printType } from "./types.ts";
 
 type Parsed = ReturnType<typeof parse>;
 type Expr = Parsed["expr"];
 
-export type CelType =
-  | { kind: "dyn" | "bool" | "int" | "uint" | "double" | "string" | "bytes" | "null_type" | "timestamp" | "duration" | "type" }
-  | { kind: "list"; elem: CelType }
-  | { kind: "map"; value: CelType }
-  | { kind: "object"; schema: RuleSchema };
-
-const DYN: CelType = { kind: "dyn" };
 const BOOL: CelType = { kind: "bool" };
 const TYPE_NAMES = new Set(["int", "uint", "double", "string", "bool", "bytes", "list", "map", "null_type", "type", "dyn"]);
 const BOOL_FUNCTIONS = new Set([
@@ -45,42 +37,18 @@ const BOOL_FUNCTIONS = new Set([
   "_>=_",
 ]);
 const REGEX_FUNCTIONS = new Set(["matches", "find", "findAll"]);
+const QUALIFIED_TYPE_NAMES = new Set(["google.protobuf.Duration", "google.protobuf.Timestamp"]);
 /** Operators cel-go places at their token, which @bufbuild/cel places at the left operand. */
 const INFIX_TOKENS: Record<string, string> = { "_&&_": "&&", "_||_": "||", "_?_:_": "?" };
 const SCALAR_KINDS = new Set(["bool", "int", "uint", "double", "string", "bytes", "null_type"]);
 
-/** kube's CEL type of a schema node. */
-export function schemaCelType(schema: RuleSchema, resourceRoot = false): CelType {
-  if (schema["x-kubernetes-int-or-string"]) return DYN;
-  switch (schema.type) {
-    case "integer":
-      return { kind: "int" };
-    case "number":
-      return { kind: "double" };
-    case "boolean":
-      return BOOL;
-    case "string": {
-      const byFormat = { byte: "bytes", duration: "duration", date: "timestamp", "date-time": "timestamp" } as const;
-      return { kind: byFormat[schema.format as keyof typeof byFormat] ?? "string" };
-    }
-    case "array":
-      return { kind: "list", elem: schema.items ? schemaCelType(schema.items, schema.items["x-kubernetes-embedded-resource"]) : DYN };
-    case "object": {
-      const values = mapValueSchema(schema);
-      if (!isFieldObject(schema) && values) return { kind: "map", value: schemaCelType(values, values["x-kubernetes-embedded-resource"]) };
-      return { kind: "object", schema: resourceRoot ? withTypeAndObjectMeta(schema) : schema };
-    }
-  }
-  return DYN;
-}
-
-function fieldType(schema: RuleSchema, field: string): CelType | undefined {
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (escapePropertyName(name) === field && hasDeclType(property)) {
-      return schemaCelType(property, property["x-kubernetes-embedded-resource"]);
-    }
-  }
-  return undefined;
+/** `a.b.c` of a chain of field selections on an identifier. */
+export function qualifiedName(expr: Expr): string | undefined {
+  const kind = expr.exprKind;
+  if (kind.case === "identExpr") return kind.value.name;
+  if (kind.case !== "selectExpr" || kind.value.testOnly || !kind.value.operand) return undefined;
+  const parent = qualifiedName(kind.value.operand);
+  return parent === undefined ? undefined : `${parent}.${kind.value.field}`;
 }
 
 export interface CheckIssue {
@@ -150,6 +118,8 @@ class RuleChecker {
         return this.#fail(expr, `undeclared reference to '${kind.value.name}' (in container '')`);
       }
       case "selectExpr": {
+        // Qualified type names, which cel-go's checker resolves before any variable.
+        if (QUALIFIED_TYPE_NAMES.has(qualifiedName(expr) ?? "")) return { kind: "type" };
         const operand = this.check(kind.value.operand!, scope);
         const result = this.#select(expr, operand, kind.value.field);
         return kind.value.testOnly ? BOOL : result;
@@ -177,6 +147,12 @@ class RuleChecker {
         const c = kind.value;
         const range = this.check(c.iterRange!, scope);
         const elem = range.kind === "list" ? range.elem : range.kind === "map" ? { kind: "string" } as CelType : DYN;
+        if (!["list", "map", "dyn"].includes(range.kind)) {
+          const printed = printType(range);
+          if (printed) {
+            this.#fail(c.iterRange!, `expression of type '${printed}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+          }
+        }
         const accu = this.check(c.accuInit!, scope);
         const inner = new Map([...scope, [c.iterVar, elem], [c.accuVar, accu]]);
         this.check(c.loopCondition!, inner);
@@ -190,13 +166,13 @@ class RuleChecker {
   #select(expr: Expr, operand: CelType, field: string): CelType {
     switch (operand.kind) {
       case "object":
-        return fieldType(operand.schema, field) ?? this.#fail(expr, `undefined field '${field}'`);
+        return fieldType(operand, field) ?? this.#fail(expr, `undefined field '${field}'`);
       case "map":
         return operand.value;
       case "dyn":
         return DYN;
     }
-    return this.#fail(expr, `type '${operand.kind === "list" ? "list" : operand.kind}' does not support field selection`);
+    return this.#fail(expr, `type '${printType(operand) ?? operand.kind}' does not support field selection`);
   }
 
   #call(expr: Expr, call: { function: string; target?: Expr; args: Expr[] }, scope: Map<string, CelType>): CelType {

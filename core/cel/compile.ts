@@ -4,17 +4,16 @@
  * whether the rule is a transition rule (uses oldSelf). Issues are written as cel-go prints them.
  */
 import { parse } from "@bufbuild/cel";
-import { type CheckIssue, checkRule, schemaCelType } from "./check.ts";
+import { type CheckIssue, checkRule } from "./check.ts";
 import type { TypeMap } from "./cost.ts";
-import { planRule, type Program } from "./env.ts";
 import type { RuleSchema, ValidationRule } from "./schema.ts";
+import { schemaCelType, selfTypeName } from "./types.ts";
 
 export type ParsedRule = ReturnType<typeof parse>;
 
 export interface CompiledRule {
   rule: ValidationRule;
   parsed?: ParsedRule;
-  program?: Program;
   /** The checker's type of every expression, for the cost estimator. */
   types?: TypeMap;
   usesOldSelf: boolean;
@@ -60,7 +59,7 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
     const issue = { message: `Syntax error: ${raw}`, offset: syntaxOffset(e) ?? 0 };
     return { rule, usesOldSelf: false, error: { type: "invalid", detail: `compilation failed: ${formatIssue(source, issue)}` } };
   }
-  const { issues, result, types } = checkRule(parsed, source, schemaCelType(schema, resourceRoot));
+  const { issues, result, types } = checkRule(parsed, source, schemaCelType(schema, resourceRoot, selfTypeName()));
   const transition = usesOldSelf(parsed);
   const checked = issues.filter((issue) => !issue.program);
   if (checked.length > 0) {
@@ -74,5 +73,5 @@ export function compileRule(rule: ValidationRule, schema: RuleSchema, resourceRo
   if (result.kind !== "bool" && result.kind !== "dyn") {
     return { rule, parsed, usesOldSelf: transition, error: { type: "invalid", detail: "cel expression must evaluate to a bool" } };
   }
-  return { rule, parsed, program: planRule(parsed), types, usesOldSelf: transition };
+  return { rule, parsed, types, usesOldSelf: transition };
 }

@@ -1,9 +1,8 @@
 /**
  * The sizes the cost estimator asks for by field path (cel-go's CostEstimator.EstimateSize): from the schema as
- * kube's sizeEstimator reads the DeclType tree of model.SchemaDeclType (1.26) for the check at CRD creation, or from
- * the values being validated for the runtime budget.
+ * kube's sizeEstimator reads the DeclType tree of model.SchemaDeclType (1.26) for the check at CRD creation.
  */
-import { fixed, type Range, UNKNOWN_SIZE } from "./cost-estimate.ts";
+import { type Range, UNKNOWN_SIZE } from "./cost-estimate.ts";
 import { escapePropertyName } from "./escape.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema, withTypeAndObjectMeta } from "./schema.ts";
 import { hasDeclType } from "./values.ts";
@@ -11,7 +10,7 @@ import { hasDeclType } from "./values.ts";
 /** Where sizes come from: a path's node (undefined when unknown; path[0] is the variable), and the unknown size. */
 export interface SizeLookup {
   byPath(path: string[]): Range | undefined;
-  /** cel-go's UnknownSizeEstimate [0, MaxUint64] for the static check; the largest value for the runtime budget. */
+  /** cel-go's UnknownSizeEstimate [0, MaxUint64]. */
   unknown: Range;
 }
 
@@ -136,87 +135,4 @@ export function schemaSizeLookup(schema: RuleSchema, resourceRoot: boolean): Siz
     return { min: 0n, max: BigInt("schema" in node ? maxElements(node.schema) : 0) };
   };
   return { byPath, unknown: UNKNOWN_SIZE };
-}
-
-/** The size of a value for costs: characters of a string, items of a list or map, with the sizes inside. */
-interface Sized {
-  size: number;
-  items?: Sized;
-  keys?: Sized;
-  values?: Sized;
-  fields?: Map<string, Sized>;
-}
-
-/** Folds `b` into `into`, keeping the larger size at every level. */
-function mergeInto(into: Sized, b: Sized): void {
-  into.size = Math.max(into.size, b.size);
-  for (const part of ["items", "keys", "values"] as const) {
-    const inner = b[part];
-    if (!inner) continue;
-    into[part] ??= { size: 0 };
-    mergeInto(into[part], inner);
-  }
-  for (const [name, sized] of b.fields ?? []) {
-    into.fields ??= new Map();
-    const known = into.fields.get(name) ?? { size: 0 };
-    mergeInto(known, sized);
-    into.fields.set(name, known);
-  }
-}
-
-/** Code points, as cel-go sizes strings. */
-function stringSize(value: string): number {
-  // deno-lint-ignore no-control-regex
-  return /^[\x00-\x7f]*$/.test(value) ? value.length : [...value].length;
-}
-
-/** Sizes of a CEL value (Map for objects and maps, array, string, bytes). */
-function valueSizes(value: unknown): Sized {
-  if (typeof value === "string") return { size: stringSize(value) };
-  if (value instanceof Uint8Array) return { size: value.length };
-  if (Array.isArray(value)) {
-    const items: Sized = { size: 0 };
-    for (const item of value) mergeInto(items, valueSizes(item));
-    return { size: value.length, items };
-  }
-  if (value instanceof Map) {
-    const fields = new Map<string, Sized>();
-    const keys: Sized = { size: 0 };
-    const values: Sized = { size: 0 };
-    for (const [key, item] of value) {
-      const sized = valueSizes(item);
-      fields.set(String(key), sized);
-      keys.size = Math.max(keys.size, stringSize(String(key)));
-      mergeInto(values, sized);
-    }
-    return { size: value.size, keys, values, fields };
-  }
-  return { size: 1 };
-}
-
-function largest(sized: Sized | undefined): number {
-  if (!sized) return 0;
-  const inner = [sized.items, sized.keys, sized.values, ...sized.fields?.values() ?? []].map(largest);
-  return Math.max(sized.size, ...inner);
-}
-
-/**
- * Sizes from the values themselves, for the runtime budget: the largest value a path reaches; what no path reaches
- * (types, results of comprehensions) is bounded by the largest value in self or oldSelf.
- */
-export function valueSizeLookup(self: unknown, oldSelf: unknown): SizeLookup {
-  const roots = new Map([["self", valueSizes(self)], ["oldSelf", valueSizes(oldSelf ?? self)]]);
-  const unknown = { min: 0n, max: BigInt(Math.max(1, ...[...roots.values()].map(largest))) };
-  const byPath = (path: string[]): Range | undefined => {
-    let sized = roots.get(path[0]);
-    for (const name of path.slice(1)) {
-      if (!sized) return undefined;
-      if (name === "@items") sized = sized.items;
-      else if (name === "@keys") sized = sized.keys;
-      else if (name === "@values") sized = sized.values;
-      else sized = sized.fields?.get(name);
-    }
-    return sized && fixed(sized.size);
-  };
-  return { byPath, unknown };
 }

@@ -33,6 +33,20 @@ const string: Generator = (max) => ({ type: "string", maxLength: max });
 const bytes: Generator = (max) => ({ type: "string", format: "byte", maxLength: max });
 const boundedStrings: Generator = (max) => ({ type: "array", items: { type: "string", maxLength: max }, maxItems: max });
 
+/**
+ * genAllMaxNestedSpecWithRootRule / genOneMaxNestedSpecWithRootRule: a list of maps of objects, bounded at every level
+ * or only at the middle map.
+ */
+const nestedMaps = (everyLevel: boolean): Generator => (max) => ({
+  type: "array",
+  maxItems: everyLevel ? max : undefined,
+  items: {
+    type: "object",
+    maxProperties: max,
+    additionalProperties: { ...requiredObject, maxProperties: everyLevel ? max : undefined },
+  },
+});
+
 // [name, schema, rule, cost without bounds, bound, cost with bounds]: kube 1.26's
 // apiextensions-apiserver pkg/apiserver/schema/cel compilation_test.go TestCostEstimation.
 const CASES: [string, Generator, string, number | "over", number, number][] = [
@@ -94,6 +108,23 @@ const CASES: [string, Generator, string, number | "over", number, number][] = [
   ["extended library join", boundedStrings, "self.join(' ') == 'aa bb'", 329853068905, 10, 43],
   ["extended library isSorted", boundedStrings, "self.isSorted() == true", 329854432052, 10, 52],
   ["extended library lowerAscii", string, "self.lowerAscii() == 'lower!'", 314575, 10, 6],
+  ["map of strings with has", map(scalar("string")), "has(self.x)", 0, 550, 0],
+  ["map of booleans with has", map(scalar("boolean")), "has(self.x)", 0, 1024, 0],
+  ["map of int-or-strings with has", map(scalar("int-or-string")), "has(self.x)", 0, 5000, 0],
+  ["map of objects with has", map(requiredObject), "has(self.x)", 0, 9001, 0],
+  ["map of number maps with has", map({ type: "object", additionalProperties: scalar("number") }), "has(self.x)", 0, 101, 0],
+  ["map of number arrays with has", map({ type: "array", items: scalar("number") }), "has(self.x)", 0, 40000, 0],
+  ["map of durations with has", map(scalar("duration")), "has(self.x)", 0, 256, 0],
+  ["map of dates with has", map(scalar("date")), "has(self.x)", 0, 65536, 0],
+  ["nested types with root rule with all supporting maxLength", nestedMaps(true), 'self.all(x, x["y"].required == "z")', 7340027, 10, 72],
+  [
+    "nested types with root rule with one supporting maxLength",
+    nestedMaps(false),
+    'self.all(x, x["y"].required == "z")',
+    7340027,
+    10,
+    7340027,
+  ],
   ["check cost of size call", map(scalar("integer")), "oldSelf.size() == self.size()", 5, 10, 5],
   ["check cost of timestamp comparison", map(scalar("date-time")), `self["a"] == self["b"]`, 8, 7, 8],
   ["check cost of duration comparison", map(scalar("duration")), `self["c"] == self["d"]`, 8, 42, 8],

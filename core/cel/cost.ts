@@ -6,7 +6,7 @@
  * Sizes come from computed results and literals, else by field path from a SizeLookup.
  */
 import type { parse } from "@bufbuild/cel";
-import type { CelType } from "./check.ts";
+import type { CelType } from "./types.ts";
 import {
   add,
   fixed,

@@ -1,9 +1,10 @@
 /**
  * The standard operators' overloads in cel-go as kube 1.26 configures it (no cross-type numeric comparisons, which
- * kube's environment enables only from 1.28): the result type of an operator applied to known scalar types, or
- * cel-go's checker message when no overload takes them. Lists, maps, objects and dyn are left to the runtime.
+ * kube's environment enables only from 1.28): the result type of an operator applied to known types, or cel-go's
+ * checker message when no overload takes them; and the string methods' overloads. Dyn operands are left to the
+ * runtime.
  */
-import type { CelType } from "./check.ts";
+import { type CelType, printType, unifiable } from "./types.ts";
 
 type Scalar = "bool" | "int" | "uint" | "double" | "string" | "bytes" | "timestamp" | "duration" | "null_type";
 
@@ -43,8 +44,20 @@ const BINARY: Record<string, [string, string, string][]> = {
   "_>=_": ORDERED.map((t) => [t, t, "bool"]),
 };
 
+/** Operators over lists, maps and objects: equality where the operands unify, list concatenation; nothing else. */
+function containerResult(name: string, args: CelType[]): CelType | string | undefined {
+  if (args.some((arg) => arg.kind === "dyn") || args.length !== 2) return undefined;
+  const names = args.map(printType);
+  if (names.some((printed) => printed === undefined)) return undefined;
+  const noOverload = `found no matching overload for '${name}' applied to '(${names.join(", ")})'`;
+  if (name === "_==_" || name === "_!=_") return unifiable(args[0], args[1]) ? { kind: "bool" } : noOverload;
+  if (name === "_+_") return args[0].kind === "list" && args[1].kind === "list" && unifiable(args[0], args[1]) ? args[0] : noOverload;
+  return BINARY[name] ? noOverload : undefined;
+}
+
 /** The result of operator `name` over `args`; a string is the checker's error. Undefined: not decided here. */
 export function operatorResult(name: string, args: CelType[]): CelType | string | undefined {
+  if (args.some((arg) => ["list", "map", "object"].includes(arg.kind))) return containerResult(name, args);
   if (!args.every((arg) => SCALARS.has(arg.kind))) return undefined;
   const kinds = args.map((arg) => arg.kind as Scalar);
   const noOverload = `found no matching overload for '${name}' applied to '(${kinds.map(typeName).join(", ")})'`;
@@ -76,16 +89,21 @@ const STRING_METHODS: Record<string, string[][]> = {
   findAll: [["string"], ["string", "int"]],
 };
 
+/** kube's list library also declares indexOf and lastIndexOf on lists (overloads.ts checks those). */
+const LIST_METHODS = new Set(["indexOf", "lastIndexOf"]);
+
 /**
- * cel-go's checker message for a string method called on a known scalar that is not a string, or on a string with
+ * cel-go's checker message for a string method called on a known type that is not a string, or on a string with
  * known arguments no overload takes; undefined when an overload may apply.
  */
 export function methodError(name: string, target: CelType, args: CelType[]): string | undefined {
   const overloads = STRING_METHODS[name];
-  if (!overloads || !SCALARS.has(target.kind) || !args.every((arg) => SCALARS.has(arg.kind) || arg.kind === "dyn")) return undefined;
+  if (!overloads || target.kind === "dyn" || (target.kind === "list" && LIST_METHODS.has(name))) return undefined;
   const matches = target.kind === "string" &&
     overloads.some((kinds) => kinds.length === args.length && kinds.every((kind, i) => args[i].kind === "dyn" || args[i].kind === kind));
   if (matches) return undefined;
-  const names = args.map((arg) => arg.kind === "dyn" ? "dyn" : typeName(arg.kind as Scalar));
-  return `found no matching overload for '${name}' applied to '${typeName(target.kind as Scalar)}.(${names.join(", ")})'`;
+  const names = args.map(printType);
+  const targetName = printType(target);
+  if (targetName === undefined || names.some((printed) => printed === undefined)) return undefined;
+  return `found no matching overload for '${name}' applied to '${targetName}.(${names.join(", ")})'`;
 }

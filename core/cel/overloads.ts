@@ -1,33 +1,10 @@
 /**
  * Overload resolution of cel-go's checker for calls whose declared overloads kube 1.26's environment fixes and
  * whose operand types are known: logical operators and negation, the conditional's condition, indexing, `in`,
- * size(), and kube's list functions (isSorted, sum, min, max, indexOf, lastIndexOf). A call no overload takes gives
- * cel-go's "found no matching overload" message; dyn operands, and objects (whose type names are kube's), are left
- * to the runtime.
+ * size(), and kube's list functions (isSorted, sum, min, max, indexOf, lastIndexOf) and join(). A call no overload
+ * takes gives cel-go's "found no matching overload" message; dyn operands are left to the runtime.
  */
-import type { CelType } from "./check.ts";
-
-/** How cel-go prints a type in "applied to", or undefined where kubun leaves the call unchecked. */
-function printed(type: CelType): string | undefined {
-  switch (type.kind) {
-    case "timestamp":
-      return "google.protobuf.Timestamp";
-    case "duration":
-      return "google.protobuf.Duration";
-    case "list": {
-      const elem = printed(type.elem);
-      return elem && `list(${elem})`;
-    }
-    case "map": {
-      const value = printed(type.value);
-      return value && `map(string, ${value})`;
-    }
-    case "object":
-    case "type":
-      return undefined;
-  }
-  return type.kind;
-}
+import { type CelType, printType, unifiable } from "./types.ts";
 
 type Accepts = (target: CelType | undefined, args: CelType[]) => boolean;
 
@@ -44,14 +21,23 @@ const ACCEPTS: Record<string, Accepts> = {
   "!_": BOOLS,
   "-_": (_, args) => is(args[0], "int", "double"),
   "_?_:_": (_, args) => is(args[0], "bool"),
-  "_[_]": (_, args) => is(args[0], "list", "map"),
-  "@in": (_, args) => is(args[1], "list", "map"),
+  // index_list(list(A), int) and index_map(map(string, V), string).
+  "_[_]": (_, [container, key]) => is(container, "list", "map") && is(key, container?.kind === "map" ? "string" : "int"),
+  // in_list(A, list(A)) and in_map(string, map(string, V)).
+  "@in": (_, [item, container]) =>
+    container?.kind === "list"
+      ? unifiable(item, container.elem)
+      : container?.kind === "map"
+      ? is(item, "string")
+      : is(container, "list", "map"),
   size: (target, args) => target ? is(target, ...SIZED) && args.length === 0 : args.length === 1 && is(args[0], ...SIZED),
   isSorted: LIST_FUNCTION,
   sum: LIST_FUNCTION,
   min: LIST_FUNCTION,
   max: LIST_FUNCTION,
   indexOf: INDEX_OF,
+  join: (target, args) =>
+    is(target, "list") && (target?.kind !== "list" || is(target.elem, "string")) && args.every((arg) => is(arg, "string")),
   lastIndexOf: INDEX_OF,
 };
 
@@ -59,8 +45,8 @@ const ACCEPTS: Record<string, Accepts> = {
 export function overloadError(name: string, target: CelType | undefined, args: CelType[]): string | undefined {
   const accepts = ACCEPTS[name];
   if (!accepts || accepts(target, args)) return undefined;
-  const names = args.map(printed);
-  const targetName = target && printed(target);
+  const names = args.map(printType);
+  const targetName = target && printType(target);
   if (names.some((n) => n === undefined) || (target && targetName === undefined)) return undefined;
   const applied = target ? `${targetName}.(${names.join(", ")})` : `(${names.join(", ")})`;
   return `found no matching overload for '${name}' applied to '${applied}'`;

@@ -114,21 +114,21 @@ test("evaluation errors name the rule as kube does: no such key, no such overloa
     properties: {
       spec: {
         type: "object",
-        properties: { a: { type: "string" }, n: { "x-kubernetes-int-or-string": true } },
+        properties: { a: { type: "string" }, n: { "x-kubernetes-int-or-string": true }, one: { type: "integer" } },
         "x-kubernetes-validations": [
           { rule: "self.a == 'x'" },
           { rule: "self.n + 1 > 0", message: "n positive" },
           { rule: "9223372036854775807 + 1 > 0" },
-          { rule: "1 / (size(self) - 1) == 1" },
+          { rule: "1 / (self.one - 1) == 1" },
         ],
       },
     },
   })!;
-  expect(failing.validate({ spec: { n: "s" } }).map((e) => e.detail)).toEqual([
+  expect(failing.validate({ spec: { n: "s", one: 1 } }).map((e) => e.detail)).toEqual([
     "no such key: a evaluating rule: self.a == 'x'",
     "'no such overload': call arguments did not match a supported operator, function or macro signature for rule: n positive",
     "integer overflow evaluating rule: 9223372036854775807 + 1 > 0",
-    "division by zero evaluating rule: 1 / (size(self) - 1) == 1",
+    "division by zero evaluating rule: 1 / (self.one - 1) == 1",
   ]);
 });
 

@@ -2,13 +2,13 @@
  * Running a schema's x-kubernetes-validations over an object as kube's cel.Validator does
  * (apiextensions-apiserver pkg/apiserver/schema/cel/validation.go, 1.26): rules at every level with `self`,
  * transition rules only where an old value correlates (same property of an object or granular map, same key of a
- * list-type map), one cost budget per object (RuntimeCELCostBudget) and a per-rule limit (PerCallLimit).
+ * list-type map), one cost budget per object (RuntimeCELCostBudget) and a per-rule limit (PerCallLimit), both on
+ * the rules' actual cost (actual-cost.ts).
  */
 import { isCelError } from "@bufbuild/cel";
 import type { FieldError } from "../api/errors.ts";
 import { type CompiledRule, compileRule } from "./compile.ts";
-import { estimateCost } from "./cost.ts";
-import { valueSizeLookup } from "./cost-sizes.ts";
+import { evaluateWithCost } from "./actual-cost.ts";
 import { isFieldObject, mapValueSchema, type RuleSchema } from "./schema.ts";
 import { toCelValue } from "./values.ts";
 
@@ -92,7 +92,6 @@ class Run {
     if (this.remaining <= 0) return this.#stop(path, node, OUT_OF_BUDGET);
     const self = toCelValue(value, node.schema, node.resourceRoot);
     const oldSelf = old === undefined || old === null ? undefined : toCelValue(old, node.schema, node.resourceRoot);
-    const sizes = valueSizeLookup(self, oldSelf);
     for (const compiled of node.rules) {
       // An empty rule has neither program nor error in kube (CRD validation refuses it); it is skipped.
       if (compiled.error?.type === "required") continue;
@@ -102,17 +101,18 @@ class Run {
       }
       // Transition rules run only where an old value correlates.
       if (compiled.usesOldSelf && oldSelf === undefined) continue;
-      const cost = Number(estimateCost(compiled.parsed!.expr, compiled.types!, sizes).max);
-      if (cost > PER_CALL_LIMIT) {
+      const variables = oldSelf === undefined ? { self } : { self, oldSelf };
+      const { result, cost, cancelled } = evaluateWithCost(compiled.parsed!.expr, compiled.types!, variables, PER_CALL_LIMIT);
+      // validateExpressions charges the rule's cost before it looks at the outcome, a cancelled one included.
+      if (cost > this.remaining) return this.#stop(path, node, OUT_OF_BUDGET);
+      this.remaining -= cost;
+      if (cancelled) {
         const detail =
           `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${
             ruleText(compiled)
           }`;
         return this.#stop(path, node, detail);
       }
-      if (cost > this.remaining) return this.#stop(path, node, OUT_OF_BUDGET);
-      this.remaining -= cost;
-      const result = compiled.program!({ self, oldSelf });
       if (isCelError(result)) {
         const error = celGoError(result.message);
         this.#invalid(

@@ -77,6 +77,18 @@ export interface ServerConfig extends AuditOptions {
   /** kube's EncryptionConfiguration file: which resources are encrypted at rest, with which keys. */
   encryptionProviderConfig: string;
   encryptionProviderConfigAutomaticReload: boolean;
+  /** kube's etcd flags: when etcdServers is set, etcd is the store instead of SQLite. */
+  etcdServers: string[];
+  etcdPrefix: string;
+  etcdCafile: string;
+  etcdCertfile: string;
+  etcdKeyfile: string;
+  /** kube's --etcd-compaction-interval; 0 turns this server's compaction off. */
+  etcdCompactionIntervalMs: number;
+  /** `group/resource#servers` entries, servers semicolon separated. */
+  etcdServersOverrides: string[];
+  /** kube's --storage-media-type: application/vnd.kubernetes.protobuf, application/json or application/yaml. */
+  storageMediaType: string;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;

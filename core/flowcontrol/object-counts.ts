@@ -33,10 +33,13 @@ export class ObjectCounts {
     });
   }
 
-  /** Counts the listable types' collections (those not yet counted); kube has no count for the virtual ones. */
+  /**
+   * Counts the stored types' collections (those not yet counted); kube has no count for virtual ones such as
+   * componentstatuses, which list without a storage version.
+   */
   async track(types: readonly ResourceType[]): Promise<void> {
     await Promise.all(
-      types.filter((type) => type.verbs.includes("list")).map(async (type) => {
+      types.filter((type) => type.verbs.includes("list") && type.storageVersionHash !== undefined).map(async (type) => {
         const prefix = collectionPrefix(type, "");
         if (this.#counts.has(prefix)) return;
         const count = await this.#storage.count(prefix);

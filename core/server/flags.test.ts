@@ -103,6 +103,7 @@ test("helpText() groups flags in sections with their types and non-zero defaults
     "Authentication flags",
     "Admission flags",
     "Authorization flags",
+    "Etcd flags",
     "Storage flags",
     "Metrics flags",
     "Misc flags",

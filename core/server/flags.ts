@@ -10,6 +10,7 @@ import { ADMISSION_FLAGS } from "./_flags-admission.ts";
 import { AUDIT_FLAGS } from "./_flags-audit.ts";
 import { AUTHENTICATION_FLAGS, AUTHORIZATION_FLAGS } from "./_flags-auth.ts";
 import { CONTROLLER_FLAGS } from "./_flags-controllers.ts";
+import { ETCD_FLAGS } from "./_flags-etcd.ts";
 import { GENERIC_FLAGS, GLOBAL_FLAGS, LOGS_FLAGS, STORAGE_FLAGS } from "./_flags-serving.ts";
 import { readConfigFile } from "./config-file.ts";
 
@@ -21,6 +22,7 @@ const FLAGS: readonly FlagSpec[] = [
   ...AUTHENTICATION_FLAGS,
   ...ADMISSION_FLAGS,
   ...AUTHORIZATION_FLAGS,
+  ...ETCD_FLAGS,
   ...STORAGE_FLAGS,
   ...CONTROLLER_FLAGS,
   ...AUDIT_FLAGS,

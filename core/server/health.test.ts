@@ -50,7 +50,10 @@ test("a failing check answers 500 listing every check with the reason withheld",
 test("/<endpoint>/<check> runs one check and shows its error", async () => {
   const health = createHealthChecks(storageWhoseReads("fail"));
   expect(await get(health, "/livez/ping")).toMatchObject({ status: 200, body: "ok" });
-  expect(await get(health, "/livez/etcd")).toMatchObject({ status: 500, body: "internal server error: database is locked\n" });
+  expect(await get(health, "/livez/etcd")).toMatchObject({
+    status: 500,
+    body: "internal server error: error getting data from etcd: database is locked\n",
+  });
 });
 
 test("after beginShutdown() readyz fails on the shutdown check while livez stays ok", async () => {
@@ -113,4 +116,11 @@ test("newETCD3Check: the storage is read at most once a second; checks in betwee
   clock += 600;
   expect((await get(health, "/healthz"))!.status).toBe(200);
   expect(reads).toBe(2);
+});
+
+test("newETCD3Check: a store that does not answer within the health check timeout fails the check with kube's error", async () => {
+  const hung = { get: () => new Promise(() => {}) } as unknown as Storage;
+  const health = createHealthChecks(hung, 0, Date.now, 20);
+  expect((await get(health, "/healthz"))!.body).toContain("[-]etcd failed: reason withheld");
+  expect((await get(health, "/healthz/etcd"))!.body).toContain("error getting data from etcd: context deadline exceeded");
 });

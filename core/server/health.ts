@@ -103,13 +103,36 @@ function rateLimitedProbe(probe: () => Promise<void>, now: () => number): () => 
  * The checks kube-apiserver has that apply to kubun: ping, log, etcd (a storage read) and shutdown. kube adds
  * etcd through AddHealthChecks, so /livez forgives it during --livez-grace-period.
  */
-export function createHealthChecks(storage: Storage, livezGraceMs = 0, now: () => number = Date.now): HealthChecks {
+/** kube's --etcd-healthcheck-timeout default (storagebackend DefaultHealthcheckTimeout): a hung store fails the check. */
+const STORAGE_PROBE_TIMEOUT_MS = 2000;
+
+/** newETCD3Check's read: `<prefix>/health` within the timeout, failing as `error getting data from etcd: <err>`. */
+async function readHealthKey(storage: Storage, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("context deadline exceeded")), timeoutMs);
+  });
+  try {
+    await Promise.race([storage.get("/health"), deadline]);
+  } catch (error) {
+    throw new Error(`error getting data from etcd: ${(error as Error).message}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createHealthChecks(
+  storage: Storage,
+  livezGraceMs = 0,
+  now: () => number = Date.now,
+  probeTimeoutMs = STORAGE_PROBE_TIMEOUT_MS,
+): HealthChecks {
   const health = new HealthChecks();
   health.add("ping", () => {});
   // Logging goes synchronously to stderr, so it cannot be blocked the way klog's flush can.
   health.add("log", () => {});
   // Named etcd as in kube so probes that exclude or query it keep working.
-  health.add("etcd", rateLimitedProbe(async () => void await storage.get("/health"), now), {}, livezGraceMs);
+  health.add("etcd", rateLimitedProbe(() => readHealthKey(storage, probeTimeoutMs), now), {}, livezGraceMs);
   health.add(
     "shutdown",
     () => {

@@ -32,11 +32,10 @@ import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startMemoryRelease } from "../runtime/memory-release.ts";
-import { startCompactor } from "../storage/compactor.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
-import { openSqliteStorage, scheduleSnapshots } from "../storage/sqlite/mod.ts";
-import { encryptingStorage, encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
+import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
+import { checkEtcdFlags, openStorageBackend } from "./storage-backend.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { createApp } from "./app.ts";
 import { loadDescriptions } from "./openapi-descriptions.ts";
@@ -45,7 +44,7 @@ import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/bu
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import { violationEventRecorder } from "./violation-events.ts";
 import type { ServerConfig } from "../config/mod.ts";
-import { acquireStartupLock, checkDatabaseBesideCertificates, makeDatabaseFilesPrivate, preparePrivateDirectory } from "./data-dir.ts";
+import { acquireStartupLock, checkDatabaseBesideCertificates, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { InFlightRequests } from "./filters/shutdown.ts";
 import { setTimeout as delay } from "node:timers/promises";
@@ -106,6 +105,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
   checkRequestLimitFlags(config);
+  checkEtcdFlags(config);
   checkShowHiddenMetricsForVersion(config.showHiddenMetricsForVersion);
   const catalog = builtInCatalog();
   // The one decision on what is served: disabled built-ins leave the catalog, so discovery, OpenAPI and routing drop them.
@@ -120,7 +120,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   await preparePrivateDirectory(config.dataDir, log);
   // Held until the bootstrap objects exist: processes starting together take turns.
   const startupLock = await acquireStartupLock(config.dataDir);
-  await checkDatabaseBesideCertificates(config.dataDir);
+  // On etcd the data directory holds no database: its objects are in etcd.
+  if (config.etcdServers.length === 0) await checkDatabaseBesideCertificates(config.dataDir);
   const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
   const pki = await ensureCertificates(config.dataDir, { hosts });
   const clusterSigning = clusterSigningFiles(config, pki.files);
@@ -138,18 +139,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
-  const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
-  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync });
-  const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
+  const backend = await openStorageBackend(config, encryption, log);
+  const storage = backend.storage;
   const broker = new WatchBroker(storage);
-  const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
   const memoryRelease = startMemoryRelease(MEMORY_RELEASE);
-  const snapshots = scheduleSnapshots(databasePath, {
-    schedule: config.snapshotScheduleCron,
-    retention: config.snapshotRetention,
-    dir: config.snapshotDir || join(config.dataDir, "snapshots"),
-    log,
-  });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
@@ -268,10 +261,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     requestLimits.flowControl?.stop();
     admission.close();
     aggregator.stop();
-    compactor.stop();
+    backend.stop();
     memoryRelease.stop();
     eventExpiry.stop();
-    snapshots.stop();
     broker.close();
     await storage.close();
     await auditing?.sink.shutdown();

@@ -7,3 +7,4 @@ export { decodeWatchEventFrames, encodeWatchEventFrame, type WatchEventFrame } f
 export { messageFromJson } from "./json-convert.ts";
 export type { MessageJsonFacts, ProtoField, ProtoNamespace } from "./descriptor-types.ts";
 export { specialTypeOf } from "./_special-types.ts";
+export { type FieldPlan, messageNameOfKind, type MessagePlan, planOf } from "./message-plans.ts";

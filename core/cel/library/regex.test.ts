@@ -19,3 +19,9 @@ test("findAll() answers every match, at most `limit` when one is given, none for
 test("a pattern RE2 cannot parse fails with Go regexp's message", () => {
   expect(() => celValue("'abc'.find(string('a('))")).toThrow("error parsing regexp: missing closing ): `a(`");
 });
+
+test("matches() is also a global function over (string, pattern), as cel-go's standard library declares it", () => {
+  expect(celValue("matches('abc 123', '[0-9]+')")).toBe(true);
+  expect(celValue("matches('abc', '^[0-9]+$')")).toBe(false);
+  expect(celValue("'abc 123'.matches('[0-9]+')")).toBe(true);
+});

@@ -1,8 +1,9 @@
 /**
  * kube's CEL regex library of 1.26 (k8s.io/apiserver/pkg/cel/library/regex.go): `find` and `findAll` with an
- * optional limit, in RE2 syntax as `matches` uses.
+ * optional limit, in RE2 syntax as `matches` uses; and the global form of the standard `matches(string, string)`,
+ * which cel-go declares beside the method and @bufbuild/cel does not.
  */
-import { type CelFunc, celMethod, CelScalar, listType } from "@bufbuild/cel";
+import { type CelFunc, celFunc, celMethod, CelScalar, listType } from "@bufbuild/cel";
 import { compileRE2 } from "./_re2.ts";
 
 function findAll(text: string, pattern: string, limit: bigint): string[] {
@@ -17,6 +18,7 @@ function findAll(text: string, pattern: string, limit: bigint): string[] {
 }
 
 export const regexFunctions: CelFunc[] = [
+  celFunc("matches", [CelScalar.STRING, CelScalar.STRING], CelScalar.BOOL, (text, pattern) => compileRE2(pattern, "").test(text)),
   celMethod("find", CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (pattern) {
     return compileRE2(pattern, "").exec(this)?.[0] ?? "";
   }),

@@ -13,6 +13,11 @@ test("the strings extension of kube 1.26: charAt, indexOf, lastIndexOf, lowerAsc
   expect(celValue("'hello hello'.replace('he', 'we')")).toBe("wello wello");
   expect(celValue("'hello hello'.replace('he', 'we', 1)")).toBe("wello hello");
   expect(celValue("'hello world'.split(' ')")).toEqual(["hello", "world"]);
+  expect(celValue("'hello world event'.split(' ', 0)")).toEqual([]);
+  expect(celValue("'hello world event'.split(' ', 1)")).toEqual(["hello world event"]);
+  expect(celValue("'hello world event'.split(' ', 2)")).toEqual(["hello", "world event"]);
+  expect(celValue("'hello world event'.split(' ', -1)")).toEqual(["hello", "world", "event"]);
+  expect(celValue("'👑ab'.split('')")).toEqual(["👑", "a", "b"]);
   expect(celValue("'tacocat'.substring(4)")).toBe("cat");
   expect(celValue("'tacocat'.substring(0, 4)")).toBe("taco");
   expect(celValue("' \\ttrim\\n '.trim()")).toBe("trim");

@@ -87,6 +87,10 @@ export class LeaderElector {
 
   #setLeading(leading: boolean): void {
     this.#leading = leading;
+    // client-go's leaderelection logs the same lines, which operators grep for to see who leads.
+    const lease = `${this.#options.namespace}/${this.#options.name}`;
+    if (leading) log.info(`successfully acquired lease ${lease}`, { identity: this.identity });
+    else log.info(`stopped leading: lease ${lease} lost or given up`, { identity: this.identity });
     if (leading) this.#options.onStartedLeading();
     else this.#options.onStoppedLeading();
   }

@@ -8,7 +8,12 @@ import { goStringSlice } from "../../api/go-text.ts";
 import { type FieldError, newInvalid } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { formatIPv4, type IPRange, offsetOf, type PortRange } from "./ip-range.ts";
-import type { Holdings } from "./reservation-keys.ts";
+
+/** The cluster IPs and node ports a Service holds. */
+export interface Holdings {
+  ips: string[];
+  ports: number[];
+}
 
 /** Values found taken elsewhere (another process's reservation keys) that this allocation must not pick. */
 export interface Exclusions {

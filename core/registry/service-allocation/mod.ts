@@ -1,7 +1,7 @@
 /**
  * Installs Service cluster IP and node port allocation on a registry: the allocator learns every stored Service
- * (and every later commit) and fills in new and updated Services through a write hook that also claims each value
- * as a reservation key; values a commit gives up lose their key, and a periodic repair pass fixes leaks.
+ * (and every later commit) and fills in new and updated Services through a write hook that also takes each value
+ * in kube's stored range allocations; values a commit gives up are freed, and a periodic repair pass fixes leaks.
  */
 import { collectionPrefix } from "../keys.ts";
 import type { Storage } from "../../storage/storage.ts";
@@ -9,9 +9,9 @@ import type { Registry } from "../registry.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import { ServiceAllocator } from "./allocator.ts";
 import { type IPRange, parsePortRange, parseServiceCIDR, type PortRange } from "./ip-range.ts";
-import { repairReservations } from "./repair.ts";
-import { PendingReleases, releaseReservation, reservationKeysOf } from "./reservation-keys.ts";
-import { reservationHook } from "./reservation-hook.ts";
+import { AllocationRepair } from "./repair.ts";
+import { allocationRanges, PendingReleases, releaseHoldings } from "./releases.ts";
+import { allocationHook } from "./allocation-hook.ts";
 import { logger } from "../../log/mod.ts";
 
 const log = logger("service-allocation");
@@ -28,7 +28,7 @@ const REPAIR_INTERVAL_MS = 60_000;
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
-/** `storage` is the registry's: the reservations are keys of their own beside the Services. */
+/** `storage` is the registry's: the range allocations are keys of their own beside the Services. */
 export async function installServiceAllocation(
   registry: Registry,
   storage: Storage,
@@ -36,18 +36,21 @@ export async function installServiceAllocation(
   ranges: { clusterIPRange: string; nodePortRange: string; repairIntervalMs?: number },
 ): Promise<ServiceAllocation> {
   const ipRange = parseServiceCIDR(ranges.clusterIPRange);
-  const allocator = new ServiceAllocator(ipRange, parsePortRange(ranges.nodePortRange));
+  const portRange = parsePortRange(ranges.nodePortRange);
+  const allocator = new ServiceAllocator(ipRange, portRange);
+  const stored = allocationRanges(ipRange, portRange);
   const releases = new PendingReleases();
   const prefix = collectionPrefix(services, "");
-  await repairReservations(storage, prefix);
+  const repair = new AllocationRepair(storage, stored, prefix);
+  await repair.runOnce();
   const follow = await registry.follow(prefix, (event) => {
-    const { namespace, name, uid } = event.object.metadata;
+    const { namespace, name, resourceVersion } = event.object.metadata;
     const given = allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);
-    for (const key of reservationKeysOf(given)) releases.track(key, releaseReservation(storage, key, String(uid)));
+    if (given.ips.length + given.ports.length > 0) releases.track(given, releaseHoldings(storage, stored, given, Number(resourceVersion)));
   });
-  const unregister = registry.writeHooks.register(services.group, services.resource, reservationHook(storage, allocator, releases));
+  const unregister = registry.writeHooks.register(services.group, services.resource, allocationHook(storage, allocator, stored, releases));
   const repairs = setInterval(() => {
-    repairReservations(storage, prefix).catch((error) => log.error("repairing Service IP reservations failed", error));
+    repair.runOnce().catch((error) => log.error("repairing Service IP and node port allocations failed", error));
   }, ranges.repairIntervalMs ?? REPAIR_INTERVAL_MS);
   return {
     ipRange,

@@ -1,62 +1,108 @@
 /**
- * The repair pass (kube's ipallocator/portallocator repair controllers): removes reservation keys no stored
- * Service holds (a crash between a reservation and its Service write leaks one, never double-allocates) and adds
- * the keys of stored Services that lack them (data written before reservation keys existed).
+ * The repair pass (kube's ipallocator/portallocator controller Repair.runOnce): rebuilds each range's bitmap from
+ * the stored Services. A value a Service holds but the bitmap lacks is taken at once; a value the bitmap holds that
+ * no Service does is freed only after it has been seen leaked by numRepairsBeforeLeakCleanup (3) passes in a row,
+ * since the Service write that took it may still be on its way.
  */
 import { decodeStored } from "../codec.ts";
-import { isStorageError, type Storage } from "../../storage/storage.ts";
+import { isStorageError, type KeyValue, type Storage } from "../../storage/storage.ts";
+import { AllocationBitmap } from "./bitmap.ts";
 import { holdingsOf } from "./allocator.ts";
-import {
-  ownerOf,
-  parseOwner,
-  releaseReservation,
-  reservationKeysOf,
-  type ReservationOwner,
-  RESERVATIONS_PREFIX,
-} from "./reservation-keys.ts";
+import { type AllocationRange, decodeRangeAllocation, encodeRangeAllocation } from "./range-allocation.ts";
+import type { AllocationRanges } from "./releases.ts";
 
-/** Keys younger than this may belong to a Service write still in flight. */
-export const LEAK_GRACE_MS = 30_000;
+/** kube's numRepairsBeforeLeakCleanup. */
+export const REPAIRS_BEFORE_LEAK_CLEANUP = 3;
+
+/** Keys of the earlier reservation layout (one key per value), replaced by the range allocations. */
+const LEGACY_RESERVATIONS_PREFIX = "/_allocations/";
 
 export interface RepairResult {
-  removed: string[];
+  /** Values taken because a stored Service holds them. */
   added: string[];
+  /** Leaked values freed. */
+  removed: string[];
 }
 
-export async function repairReservations(
-  storage: Storage,
-  servicesPrefix: string,
-  options: { graceMs?: number } = {},
-): Promise<RepairResult> {
-  const graceMs = options.graceMs ?? LEAK_GRACE_MS;
-  // Keys first, Services second: a reservation made in between is either unseen or its Service is seen.
-  const reservations = await storage.range(RESERVATIONS_PREFIX);
-  const services = await storage.range(servicesPrefix);
-  const wanted = new Map<string, ReservationOwner>();
-  for (const kv of services.items) {
-    const service = decodeStored(kv);
-    const owner = ownerOf(String(service.metadata.namespace ?? ""), service);
-    for (const key of reservationKeysOf(holdingsOf(service))) wanted.set(key, owner);
+export class AllocationRepair {
+  readonly #storage: Storage;
+  readonly #ranges: AllocationRanges;
+  readonly #servicesPrefix: string;
+  /** Per range key: leaked offset → passes it has been seen leaked in. */
+  readonly #leaks = new Map<string, Map<number, number>>();
+
+  constructor(storage: Storage, ranges: AllocationRanges, servicesPrefix: string) {
+    this.#storage = storage;
+    this.#ranges = ranges;
+    this.#servicesPrefix = servicesPrefix;
   }
-  const result: RepairResult = { removed: [], added: [] };
-  for (const kv of reservations.items) {
-    const owner = parseOwner(kv);
-    if (!owner) continue;
-    if (wanted.get(kv.key)?.uid === owner.uid) {
-      wanted.delete(kv.key);
-      continue;
+
+  async runOnce(): Promise<RepairResult> {
+    // The allocations first, the Services second (as kube): a value taken in between is unseen or its Service is seen.
+    const [ips, ports] = [await this.#storage.get(this.#ranges.ips.key), await this.#storage.get(this.#ranges.ports.key)];
+    const services = await this.#storage.range(this.#servicesPrefix);
+    const heldIPs = new Set<number>();
+    const heldPorts = new Set<number>();
+    for (const kv of services.items) {
+      const holdings = holdingsOf(decodeStored(kv));
+      for (const ip of holdings.ips) heldIPs.add(this.#ranges.ipOffset(ip));
+      for (const port of holdings.ports) heldPorts.add(this.#ranges.portOffset(port));
     }
-    if (Date.now() - (owner.reservedAt ?? 0) < graceMs) continue;
-    await releaseReservation(storage, kv.key, owner.uid, kv);
-    result.removed.push(kv.key);
+    const ipResult = await this.#repair(this.#ranges.ips, ips, heldIPs);
+    const portResult = await this.#repair(this.#ranges.ports, ports, heldPorts);
+    await this.#dropLegacyReservations();
+    return {
+      added: [...ipResult.added.map(this.#ranges.ipAt), ...portResult.added.map((o) => String(this.#ranges.portAt(o)))],
+      removed: [...ipResult.removed.map(this.#ranges.ipAt), ...portResult.removed.map((o) => String(this.#ranges.portAt(o)))],
+    };
   }
-  for (const [key, owner] of wanted) {
+
+  async #repair(range: AllocationRange, kv: KeyValue | null, held: Set<number>): Promise<{ added: number[]; removed: number[] }> {
+    held.delete(-1);
+    const leaks = this.#leaks.get(range.key) ?? new Map<number, number>();
+    this.#leaks.set(range.key, leaks);
+    // A bitmap of another range (the flag changed) is rebuilt from the Services alone.
+    const stored = decodeRangeAllocation(range.spec, kv) ?? AllocationBitmap.empty();
+    const rebuilt = AllocationBitmap.empty();
+    const result = { added: [] as number[], removed: [] as number[] };
+    for (const offset of held) {
+      rebuilt.set(offset);
+      if (!stored.has(offset)) result.added.push(offset);
+    }
+    const stillLeaked = new Set<number>();
+    for (const offset of stored.offsets()) {
+      if (held.has(offset)) continue;
+      const seen = (leaks.get(offset) ?? 0) + 1;
+      if (seen >= REPAIRS_BEFORE_LEAK_CLEANUP) {
+        result.removed.push(offset);
+        continue;
+      }
+      leaks.set(offset, seen);
+      stillLeaked.add(offset);
+      rebuilt.set(offset);
+    }
+    for (const offset of leaks.keys()) if (!stillLeaked.has(offset)) leaks.delete(offset);
+    const unchanged = kv !== null && kv.value === encodeRangeAllocation(range.spec, stored) &&
+      result.added.length + result.removed.length === 0;
+    if (unchanged) return result;
+    const value = encodeRangeAllocation(range.spec, rebuilt);
     try {
-      await storage.write({ op: "create", key, value: JSON.stringify({ ...owner, reservedAt: Date.now() }) });
-      result.added.push(key);
+      // Only over the bitmap read before the Services: one changed since may hold values of Services not yet seen.
+      await this.#storage.write(
+        kv ? { op: "update", key: range.key, value, expectedRevision: kv.modRevision } : { op: "create", key: range.key, value },
+      );
     } catch (error) {
-      if (!isStorageError(error, "KeyExists")) throw error;
+      if (!isStorageError(error, "Conflict") && !isStorageError(error, "KeyExists")) throw error;
+      for (const offset of result.removed) leaks.set(offset, REPAIRS_BEFORE_LEAK_CLEANUP - 1);
+      return { added: [], removed: [] };
+    }
+    return result;
+  }
+
+  /** Databases written before the range allocations kept one key per value; the bitmaps rebuilt above replace them. */
+  async #dropLegacyReservations(): Promise<void> {
+    for (const kv of (await this.#storage.range(LEGACY_RESERVATIONS_PREFIX)).items) {
+      await this.#storage.write({ op: "delete", key: kv.key, expectedRevision: kv.modRevision }).catch(() => undefined);
     }
   }
-  return result;
 }

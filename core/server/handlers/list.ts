@@ -6,6 +6,7 @@ import type { ListMeta } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { type ListEnd, listObjects, type ListPage, type ListQuery } from "../../registry/list.ts";
 import { respondListRead } from "../list-response.ts";
+import { isStorageError } from "../../storage/storage.ts";
 import type { HandlerContext } from "./context.ts";
 import { selectionOf } from "./selection.ts";
 
@@ -44,12 +45,31 @@ function listMetaOf(ctx: HandlerContext, revision: number, end: ListEnd): ListMe
 
 /** Reads the page the options ask for, whole; the list carries its continue token. */
 export async function readPage(ctx: HandlerContext, options: ListOptions): Promise<ListPage> {
-  const page = await listObjects(ctx.store, listQueryOf(ctx, options));
+  const query = listQueryOf(ctx, options);
+  const page = await expiredWhenCompacted(ctx, query, () => listObjects(ctx.store, query));
   page.list.metadata = listMetaOf(ctx, Number(page.list.metadata.resourceVersion), page);
   return page;
 }
 
 export async function handleList(ctx: HandlerContext): Promise<Response> {
   const query = listQueryOf(ctx, parseListOptions(ctx.url.searchParams));
-  return await respondListRead(ctx.store, query, ctx.encode, (revision, end) => listMetaOf(ctx, revision, end));
+  return await expiredWhenCompacted(
+    ctx,
+    query,
+    () => respondListRead(ctx.store, query, ctx.encode, (revision, end) => listMetaOf(ctx, revision, end)),
+  );
+}
+
+/**
+ * A read the store finds compacted although the checks in listQueryOf passed (another server sharing etcd
+ * compacted since this one last learned of it) answers 410 as those checks do: kube's interpretListError.
+ */
+async function expiredWhenCompacted<T>(ctx: HandlerContext, query: ListQuery, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isStorageError(error, "Compacted")) throw error;
+    if (query.startAfter !== undefined) throw newContinueExpired(query.startAfter, collectionPrefix(ctx.type, ctx.info.namespace));
+    throw newListTooOld();
+  }
 }

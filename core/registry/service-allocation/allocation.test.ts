@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
+import { Buffer } from "node:buffer";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +12,10 @@ import { builtInCatalog } from "../catalog.ts";
 import { collectionPrefix } from "../keys.ts";
 import { Registry } from "../registry.ts";
 import { installServiceAllocation, type ServiceAllocation } from "./mod.ts";
-import { repairReservations } from "./repair.ts";
-import { ipReservationKey, portReservationKey, RESERVATIONS_PREFIX } from "./reservation-keys.ts";
+import { AllocationRepair, REPAIRS_BEFORE_LEAK_CLEANUP } from "./repair.ts";
+import { claimOffsets, decodeRangeAllocation, releaseOffsets } from "./range-allocation.ts";
+import { allocationRanges } from "./releases.ts";
+import { parsePortRange, parseServiceCIDR } from "./ip-range.ts";
 
 // Two "processes": two storages on one SQLite file, each with its own registry and allocator.
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -45,7 +48,13 @@ async function twoProcesses() {
   return [first, await openProcess(path)] as const;
 }
 
-const reservationKeys = async (storage: Storage) => (await storage.range(RESERVATIONS_PREFIX)).items.map((kv) => kv.key);
+const stored = allocationRanges(parseServiceCIDR(ranges.clusterIPRange), parsePortRange(ranges.nodePortRange));
+/** The values the stored range allocations hold. */
+async function allocated(storage: Storage): Promise<string[]> {
+  const ips = decodeRangeAllocation(stored.ips.spec, await storage.get(stored.ips.key))!;
+  const ports = decodeRangeAllocation(stored.ports.spec, await storage.get(stored.ports.key))!;
+  return [...[...ips.offsets()].map(stored.ipAt), ...[...ports.offsets()].map((offset) => String(stored.portAt(offset)))];
+}
 
 test("the same requested IP asked of two processes at once is given to exactly one", async () => {
   const [a, b] = await twoProcesses();
@@ -91,56 +100,80 @@ test("random IPs and node ports handed out by two processes at once never collid
   expect(new Set(ports).size).toBe(200);
 });
 
-test("deleting a Service or dropping its node ports removes their reservation keys", async () => {
+test("the allocations are kube's RangeAllocations: the range's text and big.Int.Bytes() of the taken offsets (allocator/storage Etcd)", async () => {
+  const [a] = await twoProcesses();
+  await a.services.create("default", service("web", { clusterIP: "10.0.0.9", type: "NodePort", ports: [{ port: 80, nodePort: 30003 }] }));
+  // 10.0.0.9 is offset 8 from the first usable address 10.0.0.1: 2^8 = 0x0100. Port 30003 is offset 3: 0x08.
+  expect(JSON.parse((await a.storage.get("/_ranges/serviceips"))!.value)).toEqual({
+    kind: "RangeAllocation",
+    apiVersion: "v1",
+    metadata: { creationTimestamp: null },
+    range: "10.0.0.0/16",
+    data: Buffer.from([0x01, 0x00]).toString("base64"),
+  });
+  expect(JSON.parse((await a.storage.get("/_ranges/servicenodeports"))!.value)).toMatchObject({
+    range: "30000-32767",
+    data: Buffer.from([0x08]).toString("base64"),
+  });
+});
+
+test("deleting a Service or dropping its node ports frees them in the stored allocations", async () => {
   const [a] = await twoProcesses();
   await a.services.create("default", service("gone", { clusterIP: "10.0.0.9", type: "NodePort", ports: [{ port: 80, nodePort: 30090 }] }));
-  expect(await reservationKeys(a.storage)).toContain(portReservationKey(30090));
+  expect(await allocated(a.storage)).toEqual(expect.arrayContaining(["10.0.0.9", "30090"]));
   await a.services.update(
     "default",
     "gone",
     (live) => ({ ...live!, spec: { type: "ClusterIP", clusterIP: "10.0.0.9", ports: [{ port: 80 }] } }),
   );
-  await Bun.sleep(20);
-  expect(await reservationKeys(a.storage)).toEqual(expect.arrayContaining([ipReservationKey("10.0.0.9")]));
-  expect(await reservationKeys(a.storage)).not.toContain(portReservationKey(30090));
+  await Bun.sleep(50);
+  expect(await allocated(a.storage)).toContain("10.0.0.9");
+  expect(await allocated(a.storage)).not.toContain("30090");
   await a.services.delete("default", "gone");
-  await Bun.sleep(20);
-  expect(await reservationKeys(a.storage)).not.toContain(ipReservationKey("10.0.0.9"));
+  await Bun.sleep(50);
+  expect(await allocated(a.storage)).not.toContain("10.0.0.9");
 });
 
-test("a dry run writes no reservation key but is refused an IP another process holds", async () => {
+test("a late release of a value another Service has taken again since leaves it taken (every server frees what commits give up)", async () => {
+  const [a] = await twoProcesses();
+  const first = await claimOffsets(a.storage, stored.ips, [40]);
+  await releaseOffsets(a.storage, stored.ips, [40], first.revision!);
+  expect(await allocated(a.storage)).not.toContain(stored.ipAt(40));
+  await claimOffsets(a.storage, stored.ips, [40]);
+  // Another server following the same commit frees the value late.
+  await releaseOffsets(a.storage, stored.ips, [40], first.revision!);
+  expect(await allocated(a.storage)).toContain(stored.ipAt(40));
+});
+
+test("a dry run takes nothing but is refused an IP another process holds", async () => {
   const [a, b] = await twoProcesses();
   await a.services.create("default", service("dry", { clusterIP: "10.0.0.11" }), { dryRun: true });
-  expect(await reservationKeys(a.storage)).not.toContain(ipReservationKey("10.0.0.11"));
+  expect(await allocated(a.storage)).not.toContain("10.0.0.11");
   await a.services.create("default", service("real", { clusterIP: "10.0.0.12" }));
   const error = await statusErrorOfAsync(b.services.create("default", service("dry", { clusterIP: "10.0.0.12" }), { dryRun: true }));
   expect(error.code).toBe(422);
 });
 
-test("the repair pass removes a key no Service owns and adds the missing key of a stored Service", async () => {
+test("the repair pass takes a stored Service's missing value at once and frees a leaked one on its third pass in a row (Repair.runOnce)", async () => {
   const [a] = await twoProcesses();
   await a.services.create("default", service("kept", { clusterIP: "10.0.0.20" }));
-  await a.storage.write({ op: "delete", key: ipReservationKey("10.0.0.20"), expectedRevision: 0 });
-  await a.storage.write({
-    op: "create",
-    key: ipReservationKey("10.0.0.21"),
-    value: JSON.stringify({ namespace: "default", name: "crashed", uid: "u-1", reservedAt: 0 }),
-  });
-  const result = await repairReservations(a.storage, collectionPrefix(servicesType, ""), { graceMs: 1000 });
-  expect(result).toEqual({ removed: [ipReservationKey("10.0.0.21")], added: [ipReservationKey("10.0.0.20")] });
-  expect(await reservationKeys(a.storage)).toContain(ipReservationKey("10.0.0.20"));
-  expect(await reservationKeys(a.storage)).not.toContain(ipReservationKey("10.0.0.21"));
+  const kept = stored.ipOffset("10.0.0.20");
+  await releaseOffsets(a.storage, stored.ips, [kept], a.storage.currentRevision());
+  await claimOffsets(a.storage, stored.ips, [stored.ipOffset("10.0.0.21")]);
+  const repair = new AllocationRepair(a.storage, stored, collectionPrefix(servicesType, ""));
+  expect(await repair.runOnce()).toEqual({ added: ["10.0.0.20"], removed: [] });
+  for (let pass = 2; pass < REPAIRS_BEFORE_LEAK_CLEANUP; pass++) expect(await repair.runOnce()).toEqual({ added: [], removed: [] });
+  expect(await allocated(a.storage)).toContain("10.0.0.21");
+  expect(await repair.runOnce()).toEqual({ added: [], removed: ["10.0.0.21"] });
+  expect(await allocated(a.storage)).toEqual(expect.arrayContaining(["10.0.0.20"]));
+  expect(await allocated(a.storage)).not.toContain("10.0.0.21");
 });
 
-test("the repair pass leaves a young key alone, since its Service write may still be in flight", async () => {
+test("the repair pass replaces the reservation keys of the earlier layout", async () => {
   const [a] = await twoProcesses();
-  await a.storage.write({
-    op: "create",
-    key: ipReservationKey("10.0.0.22"),
-    value: JSON.stringify({ namespace: "default", name: "soon", uid: "u-2", reservedAt: Date.now() }),
-  });
-  const result = await repairReservations(a.storage, collectionPrefix(servicesType, ""), { graceMs: 60_000 });
-  expect(result.removed).toEqual([]);
+  await a.storage.write({ op: "create", key: "/_allocations/clusterips/10.0.0.30", value: "{}" });
+  await new AllocationRepair(a.storage, stored, collectionPrefix(servicesType, "")).runOnce();
+  expect((await a.storage.range("/_allocations/")).items).toEqual([]);
 });
 
 test("creating a Service that exists again is 409 AlreadyExists, not a clash with its own reserved IP", async () => {
