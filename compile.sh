@@ -28,5 +28,6 @@ if [ ${#plugins[@]} -gt 0 ]; then
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
 # Worker modules are extra entry points: the binary starts them as Workers (core/runtime/worker.ts): the snapshot
-# worker and the custom admission plugins' worker.
-node_modules/.bin/bun build --compile "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts --outfile "$outfile"
+# worker and the custom admission plugins' worker. --bytecode stores the modules compiled, so a start does not parse
+# the bundle's source again (ESM, as core/runtime/x509.ts awaits at its top level); bench/memory.bench.ts measures it.
+node_modules/.bin/bun build --compile --bytecode --format=esm "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts --outfile "$outfile"

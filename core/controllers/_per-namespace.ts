@@ -16,7 +16,8 @@ export interface PerNamespaceObject {
 
 export async function keepInEveryNamespace(ctx: ControllerContext, wanted: PerNamespaceObject): Promise<void> {
   const namespaces = await ctx.informer("", "v1", "namespaces");
-  const objects = await ctx.informer("", "v1", wanted.resource);
+  // Only the named objects: the root CA publisher need not cache every ConfigMap.
+  const objects = await ctx.informer("", "v1", wanted.resource, { name: wanted.name });
   const queue = ctx.queue(async (namespace) => {
     const ns = namespaces.get("", namespace);
     if (!ns || ns.metadata.deletionTimestamp) return;

@@ -1,5 +1,5 @@
 /** The namespaces kube-apiserver creates at start (default, kube-system, kube-public, kube-node-lease): bootstrap writes. */
-import { isAlreadyExists } from "../api/errors.ts";
+import { createIfMissing } from "../registry/create-if-missing.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
 
@@ -7,11 +7,6 @@ export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube
 
 export async function ensureSystemNamespaces(registry: Registry, catalog: Catalog): Promise<void> {
   const namespaces = registry.bootstrapWriter().store(catalog.byGroupVersionResource("", "v1", "namespaces")!);
-  for (const name of SYSTEM_NAMESPACES) {
-    try {
-      await namespaces.create("", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
-    } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
-    }
-  }
+  // kube's createNamespaceIfNeeded: a restart reads the four namespaces instead of attempting four creates.
+  for (const name of SYSTEM_NAMESPACES) await createIfMissing(namespaces, "", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
 }

@@ -6,6 +6,8 @@
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { Registry } from "../registry/registry.ts";
+import { createIfMissing } from "../registry/create-if-missing.ts";
+import type { ResourceStore } from "../registry/store.ts";
 import { isAlreadyExists } from "../api/errors.ts";
 
 export interface ApiServerEndpoint {
@@ -32,8 +34,8 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
   const services = store("", "v1", "services");
   // Another process sharing the data directory may create it first; its IP is then taken, so the create fails
   // with an allocation error rather than AlreadyExists: the Service being there is what counts.
-  await services.create("default", service).catch(async (e) => {
-    if (isAlreadyExists(e) || (await services.get("default", "kubernetes").then(() => true, () => false))) return;
+  await createIfMissing(services, "default", service).catch(async (e) => {
+    if (await services.get("default", "kubernetes").then(() => true, () => false)) return;
     throw e;
   });
   // Only the target port can change between starts; the cluster IP stays as allocated.
@@ -45,11 +47,11 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
     };
   });
   const port = { name: "https", port: endpoint.port, protocol: "TCP" };
-  await store("", "v1", "endpoints").update("default", "kubernetes", (live) => ({
+  await upsert(store("", "v1", "endpoints"), (live) => ({
     ...(live ?? { apiVersion: "v1", kind: "Endpoints", metadata: { name: "kubernetes", namespace: "default" } }),
     subsets: [{ addresses: [{ ip: endpoint.address }], ports: [port] }],
   }));
-  await store("discovery.k8s.io", "v1", "endpointslices").update("default", "kubernetes", (live) => ({
+  await upsert(store("discovery.k8s.io", "v1", "endpointslices"), (live) => ({
     ...(live ??
       {
         apiVersion: "discovery.k8s.io/v1",
@@ -60,4 +62,17 @@ export async function ensureKubernetesService(registry: Registry, catalog: Catal
     endpoints: [{ addresses: [endpoint.address], conditions: { ready: true } }],
     ports: [port],
   }));
+}
+
+/**
+ * An update of default/kubernetes that creates it when missing. A process sharing the data directory may create
+ * it in between: the create then fails with AlreadyExists, and the update runs again on the object now there.
+ */
+async function upsert(store: ResourceStore, build: (live: KubeObject | null) => KubeObject): Promise<void> {
+  try {
+    await store.update("default", "kubernetes", build);
+  } catch (e) {
+    if (!isAlreadyExists(e)) throw e;
+    await store.update("default", "kubernetes", build);
+  }
 }

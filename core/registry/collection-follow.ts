@@ -1,7 +1,8 @@
 /**
  * Follows one collection the way an informer does: every current object as ADDED, then each committed change,
  * handed over synchronously right after its commit (by the watch broker), so a reader sees a write before its
- * request is answered. Registry.follow() is the way in.
+ * request is answered. Registry.follow() is the way in. A follower interested in some keys only names them with
+ * `keep`: the others are never decoded, so a follower does not hold a parsed copy of a whole collection it ignores.
  */
 import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
@@ -16,6 +17,7 @@ export async function followCollection(
   broker: Pick<WatchBroker, "follow">,
   prefix: string,
   onEvent: (event: CollectionEvent) => void,
+  keep: (key: string) => boolean = () => true,
 ): Promise<CollectionFollow> {
   const deliver = (event: CollectionEvent) => {
     try {
@@ -29,12 +31,13 @@ export async function followCollection(
   let live = false;
   // Follow before listing so nothing committed in between is missed.
   const unsubscribe = broker.follow(prefix, (event) => {
+    if (!keep(event.kv.key)) return;
     if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
     else early.push(event);
   });
   try {
     const listed = await storage.range(prefix);
-    for (const kv of listed.items) deliver({ type: "ADDED", object: decodeStored(kv) });
+    for (const kv of listed.items) if (keep(kv.key)) deliver({ type: "ADDED", object: decodeStored(kv) });
     for (const event of early) {
       if (event.revision > listed.revision) deliver({ type: event.type, object: decodeStored(event.kv) });
     }

@@ -61,9 +61,12 @@ export class Registry {
     return this.#shared.broker;
   }
 
-  /** Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker. */
-  follow(prefix: string, onEvent: (event: CollectionEvent) => void): Promise<CollectionFollow> {
-    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent);
+  /**
+   * Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker;
+   * with `keep`, only the objects whose storage keys it accepts.
+   */
+  follow(prefix: string, onEvent: (event: CollectionEvent) => void, keep?: (key: string) => boolean): Promise<CollectionFollow> {
+    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep);
   }
 
   /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */

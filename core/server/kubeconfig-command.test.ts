@@ -44,7 +44,7 @@ test("issueUserKubeconfig() issues a certificate for the user and groups, signed
   expect(config.users[0].name).toBe("jane");
   const certificate = new x509.X509Certificate(Buffer.from(config.users[0].user["client-certificate-data"], "base64").toString());
   expect(certificate.subject).toBe("O=dev, O=ops, CN=jane");
-  expect(await certificate.verify({ publicKey: pki.ca.certificate.publicKey, signatureOnly: true })).toBe(true);
+  expect(await certificate.verify({ publicKey: (await pki.authority()).certificate.publicKey, signatureOnly: true })).toBe(true);
   const explicit = parse(await issueUserKubeconfig({ user: "x", groups: [], dataDir: dir, server: "https://other:1", help: false }));
   expect(explicit.clusters[0].cluster.server).toBe("https://other:1");
 });

@@ -5,13 +5,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { listenHttps } from "../runtime/listener.ts";
-import { subjectAltNames } from "./certificates.ts";
+import { x509 } from "../runtime/x509.ts";
 import { serverUrl, writeKubeconfig } from "./kubeconfig.ts";
 import { DEFAULT_SERVING_HOSTS, ensureCertificates, issueClientCertificate } from "./pki.ts";
 
 const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), "kubun-pki-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function subjectAltNames(certPem: string): string[] {
+  const extension = new x509.X509Certificate(certPem).getExtension(x509.SubjectAlternativeNameExtension);
+  return extension ? extension.names.items.map((name) => name.value) : [];
+}
 
 function freshDir(): string {
   return mkdtempSync(join(root, "data-"));
@@ -66,6 +71,18 @@ test("a leaf signed by a replaced CA is reissued", async () => {
   await run("openssl", ["verify", "-CAfile", second.files.caCert, second.files.adminCert, second.files.servingCert]);
 });
 
+test("a leaf expiring within the renewal margin is reissued, and the others are kept", async () => {
+  const dir = freshDir();
+  const first = await ensureCertificates(dir, { hosts: [] });
+  const soon = await issueClientCertificate(await first.authority(), { commonName: "admin", organizations: ["system:masters"], days: 10 });
+  writeFileSync(first.files.adminCert, soon.certPem);
+  writeFileSync(first.files.adminKey, soon.keyPem);
+  const second = await ensureCertificates(dir, { hosts: [] });
+  expect(second.admin.certPem).not.toBe(soon.certPem);
+  expect(second.serving).toEqual(first.serving);
+  await run("openssl", ["verify", "-CAfile", second.files.caCert, second.files.adminCert]);
+});
+
 test("kubectl trusts the serving certificate and presents the admin certificate from the kubeconfig", async () => {
   const dir = freshDir();
   const pki = await ensureCertificates(dir, { hosts: [] });
@@ -93,7 +110,7 @@ test("kubectl trusts the serving certificate and presents the admin certificate 
 test("issueClientCertificate() makes certificates that verify against the data directory's CA", async () => {
   const dir = freshDir();
   const pki = await ensureCertificates(dir, { hosts: [] });
-  const issued = await issueClientCertificate(pki.ca, { commonName: "jane", organizations: ["dev", "qa"], days: 30 });
+  const issued = await issueClientCertificate(await pki.authority(), { commonName: "jane", organizations: ["dev", "qa"], days: 30 });
   const certPath = join(dir, "jane.crt");
   writeFileSync(certPath, issued.certPem);
   await run("openssl", ["verify", "-CAfile", pki.files.caCert, certPath]);

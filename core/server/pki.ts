@@ -12,7 +12,7 @@ import {
   issueServingCertificate,
   isUsableLeaf,
   loadCertificateAuthority,
-  subjectAltNames,
+  namesEveryHost,
 } from "./certificates.ts";
 
 export { type CertificateAuthority, issueClientCertificate, type IssuedCertificate } from "./certificates.ts";
@@ -44,7 +44,8 @@ export interface PkiFiles {
 
 export interface Pki {
   files: PkiFiles;
-  ca: CertificateAuthority;
+  /** The CA with its key, loaded on first call: a start that issues nothing never parses it. */
+  authority(): Promise<CertificateAuthority>;
   caPem: string;
   serving: IssuedCertificate;
   admin: IssuedCertificate;
@@ -68,17 +69,17 @@ export function pkiFiles(dataDir: string): PkiFiles {
  */
 export async function ensureCertificates(dataDir: string, options: { hosts: string[] }): Promise<Pki> {
   const files = pkiFiles(dataDir);
-  const { ca, caPem } = await ensureAuthority(files);
+  const authority = await ensureAuthority(files);
   const hosts = [...new Set([...DEFAULT_SERVING_HOSTS, ...options.hosts])];
-  const serving = await ensureLeaf(ca, files.servingCert, files.servingKey, {
-    accept: (certPem) => coversHosts(certPem, hosts),
-    issue: () => issueServingCertificate(ca, { commonName: "kubun-apiserver", hosts, days: LEAF_DAYS }),
+  const serving = await ensureLeaf(authority, files.servingCert, files.servingKey, {
+    accept: (certPem) => namesEveryHost(certPem, hosts),
+    issue: (ca) => issueServingCertificate(ca, { commonName: "kubun-apiserver", hosts, days: LEAF_DAYS }),
   });
-  const admin = await ensureLeaf(ca, files.adminCert, files.adminKey, {
+  const admin = await ensureLeaf(authority, files.adminCert, files.adminKey, {
     accept: () => true,
-    issue: () => issueClientCertificate(ca, { commonName: "admin", organizations: ["system:masters"], days: LEAF_DAYS }),
+    issue: (ca) => issueClientCertificate(ca, { commonName: "admin", organizations: ["system:masters"], days: LEAF_DAYS }),
   });
-  return { files, ca, caPem, serving, admin };
+  return { files, authority: authority.load, caPem: authority.caPem, serving, admin };
 }
 
 /** Where the front-proxy CA and the aggregator's proxy client certificate live (kubeadm's file names). */
@@ -97,41 +98,41 @@ export function frontProxyFiles(dataDir: string): { caCert: string; caKey: strin
  */
 export async function ensureFrontProxyCertificates(dataDir: string): Promise<{ caPem: string; client: IssuedCertificate }> {
   const files = frontProxyFiles(dataDir);
-  const { ca, caPem } = await ensureAuthority({ caCert: files.caCert, caKey: files.caKey }, "front-proxy-ca");
-  const client = await ensureLeaf(ca, files.clientCert, files.clientKey, {
+  const authority = await ensureAuthority({ caCert: files.caCert, caKey: files.caKey }, "front-proxy-ca");
+  const client = await ensureLeaf(authority, files.clientCert, files.clientKey, {
     accept: () => true,
-    issue: () => issueClientCertificate(ca, { commonName: "front-proxy-client", days: LEAF_DAYS }),
+    issue: (ca) => issueClientCertificate(ca, { commonName: "front-proxy-client", days: LEAF_DAYS }),
   });
-  return { caPem, client };
+  return { caPem: authority.caPem, client };
 }
 
-async function ensureAuthority(
-  files: { caCert: string; caKey: string },
-  commonName = "kubun-ca",
-): Promise<{ ca: CertificateAuthority; caPem: string }> {
+interface Authority {
+  caPem: string;
+  load(): Promise<CertificateAuthority>;
+}
+
+async function ensureAuthority(files: { caCert: string; caKey: string }, commonName = "kubun-ca"): Promise<Authority> {
   const existing = await readPair(files.caCert, files.caKey);
-  if (existing) return { ca: await loadCertificateAuthority(existing.certPem, existing.keyPem), caPem: existing.certPem };
+  if (existing) {
+    let loaded: Promise<CertificateAuthority> | undefined;
+    return { caPem: existing.certPem, load: () => (loaded ??= loadCertificateAuthority(existing.certPem, existing.keyPem)) };
+  }
   const created = await createCertificateAuthority(commonName, { days: CA_DAYS });
   await writePair(files.caCert, files.caKey, created);
-  return { ca: created, caPem: created.certPem };
+  return { caPem: created.certPem, load: () => Promise.resolve(created) };
 }
 
 interface LeafPolicy {
   accept(certPem: string): boolean;
-  issue(): Promise<IssuedCertificate>;
+  issue(ca: CertificateAuthority): Promise<IssuedCertificate>;
 }
 
-async function ensureLeaf(ca: CertificateAuthority, certPath: string, keyPath: string, policy: LeafPolicy): Promise<IssuedCertificate> {
+async function ensureLeaf(authority: Authority, certPath: string, keyPath: string, policy: LeafPolicy): Promise<IssuedCertificate> {
   const existing = await readPair(certPath, keyPath);
-  if (existing && policy.accept(existing.certPem) && (await isUsableLeaf(existing.certPem, ca, RENEW_MARGIN_DAYS))) return existing;
-  const issued = await policy.issue();
+  if (existing && policy.accept(existing.certPem) && isUsableLeaf(existing.certPem, authority.caPem, RENEW_MARGIN_DAYS)) return existing;
+  const issued = await policy.issue(await authority.load());
   await writePair(certPath, keyPath, issued);
   return issued;
-}
-
-function coversHosts(certPem: string, hosts: string[]): boolean {
-  const names = new Set(subjectAltNames(certPem));
-  return hosts.every((host) => names.has(host));
 }
 
 async function readPair(certPath: string, keyPath: string): Promise<IssuedCertificate | null> {

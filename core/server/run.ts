@@ -31,6 +31,7 @@ import { builtInCatalog } from "../registry/catalog.ts";
 import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
+import { startMemoryRelease } from "../runtime/memory-release.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
@@ -98,6 +99,9 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
+/** Checked every 5 s; a full collection once the process grew by 32 MiB since the last (runtime/memory-release.ts). */
+const MEMORY_RELEASE = { intervalMs: 5_000, growthBytes: 32 * 2 ** 20 };
+
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => serverLog.info(line));
   checkControllerFlag(config.controllers);
@@ -139,6 +143,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
   const broker = new WatchBroker(storage);
+  const memoryRelease = startMemoryRelease(MEMORY_RELEASE);
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
@@ -258,6 +263,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     admission.close();
     aggregator.stop();
     backend.stop();
+    memoryRelease.stop();
     eventExpiry.stop();
     broker.close();
     await storage.close();

@@ -8,11 +8,9 @@ import { join } from "node:path";
 import type { ServerConfig } from "../config/mod.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
-import { openEtcdStorage } from "../storage/etcd/mod.ts";
 import { openSqliteStorage, scheduleSnapshots, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { makeDatabaseFilesPrivate } from "./data-dir.ts";
-import { storageLayoutFor } from "./storage-layout.ts";
 
 export interface StorageBackend {
   storage: Storage;
@@ -48,6 +46,11 @@ export async function openStorageBackend(
   sqliteOptions: Pick<SqliteStorageOptions, "onCommit"> = {},
 ): Promise<StorageBackend> {
   if (config.etcdServers.length > 0) {
+    // Imported here: the etcd client (@grpc/grpc-js) and kube's storage layout cost every SQLite server start time and heap.
+    const [{ openEtcdStorage }, { storageLayoutFor }] = await Promise.all([
+      import("../storage/etcd/mod.ts"),
+      import("./storage-layout.ts"),
+    ]);
     const storage = await openEtcdStorage({
       servers: config.etcdServers,
       prefix: config.etcdPrefix,

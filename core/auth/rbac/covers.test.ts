@@ -36,6 +36,13 @@ test("uncoveredRules() honours *, */subresource, resource names and URL prefixes
     .toHaveLength(1);
 });
 
+test("uncoveredRules() counts a servant rule the owner holds field for field, in any key order, as covered whole", () => {
+  const owner = [{ verbs: ["get", "watch"], resourceNames: ["a"], resources: ["pods", "secrets"], apiGroups: ["", "apps"] }];
+  const same = { apiGroups: ["", "apps"], resources: ["pods", "secrets"], resourceNames: ["a"], verbs: ["get", "watch"] };
+  expect(uncoveredRules(owner, [same])).toEqual([]);
+  expect(uncoveredRules(owner, [same, { ...same, resourceNames: ["b"], verbs: ["get"] }])).toHaveLength(4);
+});
+
 test("compactRule() writes kube's escalation message form", () => {
   expect(compactRule({ apiGroups: [""], resources: ["pods"], verbs: ["get"] })).toBe('{APIGroups:[""], Resources:["pods"], Verbs:["get"]}');
   expect(compactRule({ apiGroups: [""], resources: ["pods"], resourceNames: ["a", "b"], verbs: ["get"] }))

@@ -53,9 +53,22 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   return verbs && groups && resources && urls && names;
 }
 
-/** The parts of `servant` that no rule of `owner` grants; empty when `owner` covers it all. */
+/** One text per rule content, so rules equal field by field (in any key order) compare equal. */
+function ruleText(rule: PolicyRule): string {
+  const fields = [rule.apiGroups, rule.resources, rule.resourceNames, rule.nonResourceURLs, rule.verbs];
+  return JSON.stringify(fields.map((values) => values ?? []));
+}
+
+/**
+ * The parts of `servant` that no rule of `owner` grants; empty when `owner` covers it all. A servant rule that
+ * `owner` holds verbatim is covered whole (each of its parts is covered by that rule), so only the others are
+ * broken down: the bootstrap reconciliation at every start finds the defaults unchanged without the breakdown.
+ */
 export function uncoveredRules(owner: PolicyRule[], servant: PolicyRule[]): PolicyRule[] {
-  return servant.flatMap(breakdownRule).filter((sub) => !owner.some((rule) => ruleCovers(rule, sub)));
+  const held = new Set(owner.map(ruleText));
+  return servant.filter((rule) => !held.has(ruleText(rule))).flatMap(breakdownRule).filter((sub) =>
+    !owner.some((rule) => ruleCovers(rule, sub))
+  );
 }
 
 /** Go's `%q` of a string slice: `["a" "b"]`. */

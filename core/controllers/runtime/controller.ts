@@ -12,7 +12,7 @@ import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import type { ServerConfig } from "../../config/mod.ts";
-import type { Informer } from "./informer.ts";
+import type { Informer, InformerOptions } from "./informer.ts";
 import type { Reconcile, WorkQueue, WorkQueueOptions } from "./work-queue.ts";
 
 /** What the server hands its controllers besides the stores. */
@@ -39,8 +39,8 @@ export interface ControllerContext {
   readonly signal: AbortSignal;
   /** The store of a built-in or registered type; throws for an unknown one. */
   store(group: string, version: string, resource: string): ResourceStore;
-  /** The shared, synced informer of a type (one per type across all controllers of a manager). */
-  informer(group: string, version: string, resource: string): Promise<Informer>;
+  /** The shared, synced informer of a type (one per type and options across all controllers of a manager). */
+  informer(group: string, version: string, resource: string, options?: InformerOptions): Promise<Informer>;
   /** A work queue whose workers run `reconcile`; stopped with the signal. */
   queue(reconcile: Reconcile, options?: WorkQueueOptions): WorkQueue;
   /** Calls `tick` every `ms` until the signal aborts (periodic resyncs, expiry checks). */

@@ -28,6 +28,25 @@ test("an informer caches the collection and tells late handlers about existing o
   informer.stop();
 });
 
+test("an informer of one name caches and reports only the objects of that name, in every namespace", async () => {
+  cluster = await testCluster();
+  const configmaps = cluster.registry.store(cluster.catalog.byGroupVersionResource("", "v1", "configmaps")!);
+  await configmaps.create("default", { metadata: { name: "wanted" } });
+  await configmaps.create("default", { metadata: { name: "wanted-not" } });
+  const informer = new Informer(configmaps.type, { name: "wanted" });
+  await informer.start(cluster.registry);
+  const seen: string[] = [];
+  informer.onChange((e: InformerEvent) => seen.push(`${e.type} ${keyOf(e.object)}`));
+  await configmaps.create("kube-system", { metadata: { name: "wanted" } });
+  await configmaps.create("kube-system", { metadata: { name: "other" } });
+  await configmaps.update("default", "wanted-not", (cm) => ({ ...cm!, data: { a: "1" } }));
+  await configmaps.delete("default", "wanted");
+  expect(seen).toEqual(["ADDED default/wanted", "ADDED kube-system/wanted", "DELETED default/wanted"]);
+  expect(informer.list().map(keyOf)).toEqual(["kube-system/wanted"]);
+  expect(informer.get("default", "wanted-not")).toBeUndefined();
+  informer.stop();
+});
+
 test("splitKey() reverses keyOf() for namespaced and cluster-scoped objects", () => {
   expect(splitKey("ns/name")).toEqual({ namespace: "ns", name: "name" });
   expect(splitKey("node-1")).toEqual({ namespace: "", name: "node-1" });

@@ -1,7 +1,9 @@
 /**
  * A shared informer (client-go's SharedIndexInformer, in-process): follows one collection through the store's
  * commit stream, keeps the current objects in a cache, and tells handlers about each change. A handler added
- * late first gets every cached object as an add, so no controller depends on when it subscribed.
+ * late first gets every cached object as an add, so no controller depends on when it subscribed. An informer of
+ * one object name (in every namespace) caches only the objects of that name: a controller that keeps one named
+ * object per namespace does not hold a parsed copy of the whole collection.
  */
 import type { KubeObject } from "../../api/types.ts";
 import type { CollectionFollow } from "../../api/client.ts";
@@ -32,19 +34,29 @@ export function splitKey(key: string): { namespace: string; name: string } {
   return slash === -1 ? { namespace: "", name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
+export interface InformerOptions {
+  /** Only objects of this name. */
+  name?: string;
+}
+
 export class Informer {
   readonly type: ResourceType;
   readonly #cache = new Map<string, KubeObject>();
   readonly #handlers = new Set<InformerHandler>();
+  readonly #options: InformerOptions;
   #follow?: CollectionFollow;
 
-  constructor(type: ResourceType) {
+  constructor(type: ResourceType, options: InformerOptions = {}) {
     this.type = type;
+    this.#options = options;
   }
 
-  /** Lists and starts following; resolves once the cache holds the whole collection. */
+  /** Lists and starts following; resolves once the cache holds the whole collection (or its objects of the name). */
   async start(registry: Pick<Registry, "follow">): Promise<void> {
-    this.#follow = await registry.follow(collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object));
+    const { name } = this.#options;
+    // Storage keys end in `/<name>` (registry/keys.ts), so other objects are skipped before they are decoded.
+    const keep = name === undefined ? undefined : (key: string) => key.endsWith(`/${name}`);
+    this.#follow = await registry.follow(collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object), keep);
   }
 
   stop(): void {

@@ -6,7 +6,7 @@ import type { Authorizer } from "../../auth/authorizer.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { Controller, ControllerContext, ControllerSettings } from "./controller.ts";
-import { isAlreadyExists } from "../../api/errors.ts";
+import { createIfMissing } from "../../registry/create-if-missing.ts";
 import { controllerActor, userActor } from "./actor.ts";
 import { controllerServiceAccountRef, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 import { Informer } from "./informer.ts";
@@ -90,10 +90,11 @@ export class ControllerManager {
     const type = this.#catalog.byGroupVersionResource("", "v1", "serviceaccounts");
     if (!account || !type) return;
     const manager = this.#registry.as(userActor(KUBE_CONTROLLER_MANAGER_USER, this.#options.settings.authorizer ?? ALLOW_ALL));
-    await manager.store(type).create(account.namespace, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: account.name } })
-      .catch((error) => {
-        if (!isAlreadyExists(error)) throw error;
-      });
+    await createIfMissing(manager.store(type), account.namespace, {
+      apiVersion: "v1",
+      kind: "ServiceAccount",
+      metadata: { name: account.name },
+    });
   }
 
   #context(name: string, signal: AbortSignal, informers: Map<string, Promise<Informer>>, log: (line: string) => void): ControllerContext {
@@ -111,11 +112,11 @@ export class ControllerManager {
       settings: this.#options.settings,
       signal,
       store: (group, version, resource) => registry.store(typeOf(group, version, resource)),
-      informer(group, version, resource) {
-        const id = `${group}/${version}/${resource}`;
+      informer(group, version, resource, options = {}) {
+        const id = options.name === undefined ? `${group}/${version}/${resource}` : `${group}/${version}/${resource}?name=${options.name}`;
         let informer = informers.get(id);
         if (!informer) {
-          const created = new Informer(typeOf(group, version, resource));
+          const created = new Informer(typeOf(group, version, resource), options);
           informer = created.start(registry).then(() => {
             // Started after the stop: nothing else would stop it.
             if (signal.aborted) created.stop();

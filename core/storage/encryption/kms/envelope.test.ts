@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { KEY_ID, startKmsServer } from "./testdata/kms-plugin-server.ts";
 import { kmsV1Envelope, kmsV2Envelope } from "./envelope.ts";
 import { decode, V2 } from "./messages.ts";
-import { grpcKmsV1Service, grpcKmsV2Service } from "./service.ts";
+import { grpcKmsV1Service, grpcKmsV2Service } from "./grpc-service.ts";
 import { kmsV1Probe, kmsV2Probe } from "./probe.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kubun-kms-"));

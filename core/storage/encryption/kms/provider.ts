@@ -12,7 +12,6 @@ import type { PrefixedTransformer } from "../prefix-transformers.ts";
 import { kmsV1Envelope, kmsV2Envelope } from "./envelope.ts";
 import { type KmsProbe, kmsV1Probe, kmsV2Probe } from "./probe.ts";
 import { type KmsPluginImporter, MODULE_SCHEME, moduleKmsV1Service, moduleKmsV2Service } from "./plugin-module.ts";
-import { grpcKmsV1Service, grpcKmsV2Service } from "./service.ts";
 
 const UNIX_SCHEME = "unix://";
 
@@ -79,6 +78,9 @@ export interface KmsProvider {
   close(): void;
 }
 
+/** @grpc/grpc-js is loaded (and costs start time and memory) only for a provider at a unix socket. */
+const grpcClients = () => import("./grpc-service.ts");
+
 export async function kmsProvider(config: KmsConfiguration, importer: KmsPluginImporter | undefined): Promise<KmsProvider> {
   const { name, endpoint, cachesize, timeout } = config;
   const module = () => {
@@ -88,14 +90,14 @@ export async function kmsProvider(config: KmsConfiguration, importer: KmsPluginI
   const isModule = endpoint.startsWith(MODULE_SCHEME);
   const socket = endpoint.slice(UNIX_SCHEME.length);
   if (config.apiVersion === "v1") {
-    const service = isModule ? await moduleKmsV1Service(module()) : grpcKmsV1Service(socket, timeout);
+    const service = isModule ? await moduleKmsV1Service(module()) : (await grpcClients()).grpcKmsV1Service(socket, timeout);
     return {
       prefixed: { prefix: `k8s:enc:kms:v1:${name}:`, transformer: kmsV1Envelope(service, cachesize) },
       probe: kmsV1Probe(name, service),
       close: () => service.close(),
     };
   }
-  const service = isModule ? await moduleKmsV2Service(module()) : grpcKmsV2Service(socket, timeout);
+  const service = isModule ? await moduleKmsV2Service(module()) : (await grpcClients()).grpcKmsV2Service(socket, timeout);
   return {
     prefixed: { prefix: `k8s:enc:kms:v2:${name}:`, transformer: kmsV2Envelope(service, cachesize) },
     probe: kmsV2Probe(name, service),
