@@ -11,6 +11,7 @@ import { GIT_VERSION } from "./core/server/version.ts";
 import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
+import { parseMigrateArgs, runMigrateCommand } from "./core/server/migrate-command.ts";
 import { ADMISSION_TEST_USAGE, parseAdmissionTestArgs, runAdmissionTest } from "./plugins/admission-test-command.ts";
 import { initSdkProject, parseSdkArgs, SDK_USAGE } from "./plugins/sdk-init-command.ts";
 
@@ -20,8 +21,6 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
     return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
   }
   if (argv[0] === "migrate") {
-    // Loaded on demand: it brings the etcd client, which a serving SQLite server never needs.
-    const { parseMigrateArgs, runMigrateCommand } = await import("./core/server/migrate-command.ts");
     return void process.stdout.write(await runMigrateCommand(parseMigrateArgs(argv.slice(1)), (line) => process.stderr.write(`${line}\n`)));
   }
   if (argv[0] === "admission") return admissionCommand(argv.slice(1));

@@ -6,59 +6,38 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createNamespace } from "./_api.ts";
+import { exampleCrd } from "./_crd.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 const NS = "costs";
 let server: TestServer;
 
-const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "tallies.example.com" },
-  spec: {
-    group: "example.com",
-    scope: "Namespaced",
-    names: { plural: "tallies", singular: "tally", kind: "Tally", listKind: "TallyList" },
-    versions: [{
-      name: "v1",
-      served: true,
-      storage: true,
-      schema: {
-        openAPIV3Schema: {
-          type: "object",
-          properties: {
-            spec: {
-              type: "object",
-              properties: {
-                // Quadratic: estimated at about 5e6 for 1,000 items, under the CRD limit of 1e7, over the per-call
-                // limit of 1e6 when the list is full.
-                pairs: {
-                  type: "array",
-                  maxItems: 1000,
-                  items: { type: "integer" },
-                  "x-kubernetes-validations": [{ rule: "self.all(x, self.all(y, y >= 0))" }],
-                },
-                // Linear with an early exit: estimated at about 6 per item, run until the first zero.
-                counts: {
-                  type: "array",
-                  maxItems: 300000,
-                  items: { type: "integer" },
-                  "x-kubernetes-validations": [{ rule: "self.exists(x, x == 0)", message: "needs a zero" }],
-                },
-              },
-            },
-          },
-        },
-      },
-    }],
+const CRD = exampleCrd({ plural: "tallies", singular: "tally", kind: "Tally", listKind: "TallyList" }, {
+  type: "object",
+  properties: {
+    // Quadratic: estimated at about 5e6 for 1,000 items, under the CRD limit of 1e7, over the per-call
+    // limit of 1e6 when the list is full.
+    pairs: {
+      type: "array",
+      maxItems: 1000,
+      items: { type: "integer" },
+      "x-kubernetes-validations": [{ rule: "self.all(x, self.all(y, y >= 0))" }],
+    },
+    // Linear with an early exit: estimated at about 6 per item, run until the first zero.
+    counts: {
+      type: "array",
+      maxItems: 300000,
+      items: { type: "integer" },
+      "x-kubernetes-validations": [{ rule: "self.exists(x, x == 0)", message: "needs a zero" }],
+    },
   },
-};
+});
 
 beforeAll(async () => {
   server = await startServer();
   await createNamespace(server, NS);
-  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(CRD));
+  await kubectlOk(server, ["create", "-f", "-"], CRD);
   await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/tallies.example.com"]);
 });
 afterAll(() => server.stop());

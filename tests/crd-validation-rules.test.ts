@@ -4,6 +4,7 @@
  * creates, updates, patches, server-side apply and status writes, and ValidateCustomResourceDefinition's
  * refusal of rules that do not compile or cost too much.
  */
+import { exampleCrd } from "./_crd.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { createNamespace } from "./_api.ts";
@@ -178,26 +179,9 @@ test("a transition rule runs only on update: GatewayClass controllerName is immu
 
 /** A Widget CRD whose spec.tags list carries `rules`; `tags` adds to the list's schema. */
 function widgetCrd(rules: unknown, tags: Record<string, unknown> = { items: { type: "string" } }): string {
-  return JSON.stringify({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "widgets.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { plural: "widgets", kind: "Widget" },
-      versions: [{
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: { spec: { type: "object", properties: { tags: { type: "array", ...tags, "x-kubernetes-validations": rules } } } },
-          },
-        },
-      }],
-    },
+  return exampleCrd({ plural: "widgets", kind: "Widget" }, {
+    type: "object",
+    properties: { tags: { type: "array", ...tags, "x-kubernetes-validations": rules } },
   });
 }
 
@@ -264,37 +248,15 @@ test("kube's per-function cost formulas decide at CRD creation: isSorted() over 
 });
 
 test("a nullable map entry set to null is present to has() and `in` (unstructuredMap.Find)", async () => {
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "gadgets.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { plural: "gadgets", kind: "Gadget" },
-      versions: [{
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                properties: { slots: { type: "object", additionalProperties: { type: "string", nullable: true } } },
-                "x-kubernetes-validations": [
-                  { rule: "has(self.slots.primary)", message: "slots must name primary" },
-                  { rule: "'primary' in self.slots", message: "primary must be in slots" },
-                ],
-              },
-            },
-          },
-        },
-      }],
-    },
-  };
-  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  const crd = exampleCrd({ plural: "gadgets", kind: "Gadget" }, {
+    type: "object",
+    properties: { slots: { type: "object", additionalProperties: { type: "string", nullable: true } } },
+    "x-kubernetes-validations": [
+      { rule: "has(self.slots.primary)", message: "slots must name primary" },
+      { rule: "'primary' in self.slots", message: "primary must be in slots" },
+    ],
+  });
+  await kubectlOk(server, ["create", "-f", "-"], crd);
   await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/gadgets.example.com"]);
   const gadget = (name: string, slots: Record<string, unknown>) =>
     JSON.stringify({ apiVersion: "example.com/v1", kind: "Gadget", metadata: { name, namespace: NS }, spec: { slots } });
@@ -311,30 +273,12 @@ test("a date-time keeps its written offset for string() and the getters (cel-go 
     { rule: "string(self.at) == '2023-01-01T10:00:00.5+02:00'", message: "at must be written as 10:00:00.5+02:00" },
     { rule: "self.at.getHours() == 10", message: "at must be at 10 o'clock" },
   ];
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "timers.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { plural: "timers", kind: "Timer" },
-      versions: [{
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: { type: "object", properties: { at: { type: "string", format: "date-time" } }, "x-kubernetes-validations": rules },
-            },
-          },
-        },
-      }],
-    },
-  };
-  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify(crd));
+  const crd = exampleCrd({ plural: "timers", kind: "Timer" }, {
+    type: "object",
+    properties: { at: { type: "string", format: "date-time" } },
+    "x-kubernetes-validations": rules,
+  });
+  await kubectlOk(server, ["create", "-f", "-"], crd);
   await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/timers.example.com"]);
   const timer = (name: string, at: string) =>
     JSON.stringify({ apiVersion: "example.com/v1", kind: "Timer", metadata: { name, namespace: NS }, spec: { at } });

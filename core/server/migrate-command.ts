@@ -10,9 +10,7 @@ import { type CopyResult, copyStore } from "../storage/migrate.ts";
 import type { Storage } from "../storage/storage.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
-import { openEtcdStorage } from "../storage/etcd/mod.ts";
 import { DATABASE_FILE, makeDatabaseFilesPrivate } from "./data-dir.ts";
-import { storageLayoutFor } from "./storage-layout.ts";
 import { FlagError } from "./flags.ts";
 
 export const MIGRATE_USAGE = `Copy every object of one store into an empty other store, at one revision of the source.
@@ -113,6 +111,11 @@ async function openStore(
   role: "source" | "target",
 ): Promise<Storage> {
   if (spec.kind === "etcd") {
+    // Imported here, as the server's storage backend does: the etcd client costs every other start time and heap.
+    const [{ openEtcdStorage }, { storageLayoutFor }] = await Promise.all([
+      import("../storage/etcd/mod.ts"),
+      import("./storage-layout.ts"),
+    ]);
     // kube's etcd3 store encrypts after encoding, so the providers go to the store, not around it.
     return await openEtcdStorage({
       servers: spec.servers,
