@@ -205,6 +205,15 @@ test("a get at the next resourceVersion waits for the store to reach it instead 
   expect(answer.body.metadata.name).toBe("a");
 });
 
+test("an unlimited list at the next resourceVersion waits for the store as kube's watch cache does (WaitUntilFreshAndList)", async () => {
+  const next = (await latestRevision()) + 1;
+  const waiting = sendJson(server, "GET", `${COLLECTION}?resourceVersion=${next}&resourceVersionMatch=NotOlderThan`);
+  await createConfigMap(server, NS, "listed-while-waiting");
+  const answer = await waiting;
+  expect(answer.status).toBe(200);
+  expect(Number(answer.body.metadata.resourceVersion)).toBeGreaterThanOrEqual(next);
+});
+
 test("list without a limit returns no continue token", async () => {
   const list = await getJson(server, COLLECTION);
   expect(list.metadata.continue).toBeUndefined();

@@ -1,6 +1,7 @@
 /** GET of a collection: the resourceVersion / resourceVersionMatch / paging rules of spec 4.5. */
 import { encodeContinue, newContinueExpired } from "../../api/continue-token.ts";
-import { type ListOptions, parseListOptions } from "../../api/list-options.ts";
+import { type ListOptions, parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
+import { waitForRevision } from "../../registry/freshness.ts";
 import { newListTooOld, resolveListRead } from "../../api/list-read.ts";
 import type { ListMeta } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -9,6 +10,20 @@ import { respondListRead } from "../list-response.ts";
 import { isStorageError } from "../../storage/storage.ts";
 import type { HandlerContext } from "./context.ts";
 import { selectionOf } from "./selection.ts";
+
+/**
+ * kube 1.26's cacher answers a list from its watch cache unless shouldDelegateList sends it to storage (no
+ * resourceVersion, a continue token, a limit with a resourceVersion other than "0", or match Exact); from the cache,
+ * a resourceVersion the cache has not reached is waited for up to 3 s (WaitUntilFreshAndList) before the 504.
+ */
+async function waitWhenServedFromCache(ctx: HandlerContext, options: ListOptions): Promise<void> {
+  const { resourceVersion, resourceVersionMatch, limit } = options;
+  const delegated = resourceVersion === "" || options.continue !== "" || (limit > 0 && resourceVersion !== "0") ||
+    resourceVersionMatch === "Exact";
+  if (delegated) return;
+  const requested = parseResourceVersion(resourceVersion);
+  if (requested > 0) await waitForRevision(ctx.storage, requested);
+}
 
 /** The storage read the options ask for, at the revision the 4.5 table gives. */
 function listQueryOf(ctx: HandlerContext, options: ListOptions): ListQuery {
@@ -45,6 +60,7 @@ function listMetaOf(ctx: HandlerContext, revision: number, end: ListEnd): ListMe
 
 /** Reads the page the options ask for, whole; the list carries its continue token. */
 export async function readPage(ctx: HandlerContext, options: ListOptions): Promise<ListPage> {
+  await waitWhenServedFromCache(ctx, options);
   const query = listQueryOf(ctx, options);
   const page = await expiredWhenCompacted(ctx, query, () => listObjects(ctx.store, query));
   page.list.metadata = listMetaOf(ctx, Number(page.list.metadata.resourceVersion), page);
@@ -52,7 +68,9 @@ export async function readPage(ctx: HandlerContext, options: ListOptions): Promi
 }
 
 export async function handleList(ctx: HandlerContext): Promise<Response> {
-  const query = listQueryOf(ctx, parseListOptions(ctx.url.searchParams));
+  const options = parseListOptions(ctx.url.searchParams);
+  await waitWhenServedFromCache(ctx, options);
+  const query = listQueryOf(ctx, options);
   return await expiredWhenCompacted(
     ctx,
     query,
