@@ -157,7 +157,8 @@ test("kubectl drain is blocked while the budget forbids evictions, then evicts a
   await kubectlUntil(server, ["get", "pdb", "web", "-o", "jsonpath={.status.disruptionsAllowed}"], (out) => out === "1");
   // With two pods on the node the second eviction waits (429, retried by drain) until the first is replaced.
   const drained = await server.kubectl(["drain", node, "--ignore-daemonsets", "--timeout=60s"]);
-  expect(drained.code).toBe(0);
+  // On failure the diff shows kubectl's own account of it.
+  expect({ code: drained.code, stderr: drained.stderr }).toMatchObject({ code: 0 });
   expect(drained.stdout).toContain(`node/${node} drained`);
   expect(await kubectlOk(server, ["get", "pods", "-l", "app=web", "--field-selector", `spec.nodeName=${node}`, "-o", "name"])).toBe("");
   await kubectlOk(server, ["rollout", "status", "deployment/web", "--timeout=30s"]);
