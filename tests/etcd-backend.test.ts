@@ -115,7 +115,8 @@ test("with etcd gone /healthz fails its etcd check and requests answer 500; once
     for (let i = 0; i < 100 && (await server.request("GET", "/healthz")).status !== 200; i++) await Bun.sleep(100);
     expect((await server.request("GET", "/healthz")).status).toBe(200);
     expect((await sendJson(server, "POST", path, configMap("after-outage"))).status).toBe(201);
-    const events = await watch.until((event) => event.object.metadata.name === "after-outage");
+    // The store watch reopens with a backoff (and grpc's own reconnect backoff) after the outage: allow it 30 s.
+    const events = await watch.until((event) => event.object.metadata.name === "after-outage", 30_000);
     expect(events.at(-1)?.type).toBe("ADDED");
   } finally {
     await watch.close();
