@@ -98,9 +98,12 @@ function podEvictionHandler(pdbs: ResourceStore): Handler {
       } else if (options.dryRun) {
         decremented(await pdbs.get(namespace, String(pdb.metadata.name)), name, true);
       } else {
-        await pdbs.update(namespace, String(pdb.metadata.name), (latest) => ({ ...latest!, status: decremented(latest!, name, false) }), {
-          subresource: "status",
-        });
+        // kube's EvictionREST.Create retries the budget's check and decrement on a conflict (retry.RetryOnConflict),
+        // reading the budget afresh: without a resourceVersion the store retries rather than answering 409.
+        await pdbs.update(namespace, String(pdb.metadata.name), (latest) => {
+          const { resourceVersion: _, ...metadata } = latest!.metadata;
+          return { ...latest!, metadata, status: decremented(latest!, name, false) };
+        }, { subresource: "status" });
       }
     }
     try {
