@@ -4,6 +4,10 @@
  */
 import type { FieldError } from "../../api/errors.ts";
 import { goQuote } from "../../api/go-text.ts";
+import { deepEqual } from "../../api/equality.ts";
+
+/** kube's Semantic.DeepEqual (core/api/equality.ts), beside the other helpers the per-kind rules share. */
+export { deepEqual };
 
 export type Obj = Record<string, unknown>;
 
@@ -56,10 +60,6 @@ export function nonNegative(value: unknown, field: string): FieldError[] {
 export function invalidEach(field: string, value: unknown, messages: string[]): FieldError[] {
   return messages.map((m) => invalid(field, value, m));
 }
-
-import { deepEqual } from "../../api/equality.ts";
-
-export { deepEqual };
 
 export function record(value: unknown): Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Obj : {};
