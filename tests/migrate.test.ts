@@ -12,6 +12,7 @@ import { kubunCommand } from "./_kubun-process.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { getJson } from "./_api.ts";
 import { startTestEtcd } from "../core/storage/etcd/testing.ts";
+import { etcdValue } from "./_etcd.ts";
 import { Buffer } from "node:buffer";
 
 const dir = await mkdtemp(join(tmpdir(), "kubun-migrate-"));
@@ -102,16 +103,6 @@ test("a migration into a store that holds objects is refused and writes nothing;
     'invalid argument "postgres:x" for "--from" flag',
   );
 });
-
-/** One key read straight from etcd through its JSON gateway (etcd 3.4: POST /v3/kv/range). */
-async function etcdValue(endpoint: string, key: string): Promise<Buffer | undefined> {
-  const response = await fetch(`${endpoint}/v3/kv/range`, {
-    method: "POST",
-    body: JSON.stringify({ key: Buffer.from(key).toString("base64") }),
-  });
-  const value = (await response.json()).kvs?.[0]?.value;
-  return value === undefined ? undefined : Buffer.from(value, "base64");
-}
 
 test("sqlite → etcd → sqlite gives every object back equal but for resourceVersion, stored in etcd as kube-apiserver stores it", async () => {
   const etcd = await startTestEtcd();

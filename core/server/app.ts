@@ -14,8 +14,9 @@ import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
-import type { Storage } from "../storage/storage.ts";
+import { sequenceOf, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -407,7 +408,7 @@ async function serveResource(c: Context<Env>, deps: AppDeps): Promise<Response> 
     info,
     type: type!,
     store,
-    storage: deps.storage,
+    storage: sequenceOf(deps.storage, collectionPrefix(type!, "")),
     broker: deps.broker,
     encode: {
       representation: negotiate(c.req.header("accept"), {

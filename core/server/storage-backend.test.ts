@@ -18,8 +18,12 @@ test("EtcdOptions.Validate: an --etcd-servers-overrides entry not of the form gr
   const format = "--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated";
   expect(check("--etcd-servers-overrides", "events#http://127.0.0.1:2379")).toThrow(format);
   expect(check("--etcd-servers-overrides", "/events")).toThrow(format);
-  // A well-formed entry is refused too: every resource stays on --etcd-servers here.
-  expect(check("--etcd-servers-overrides", "/events#http://127.0.0.1:2379;http://127.0.0.1:2380")).toThrow(
-    "--etcd-servers-overrides: kubun keeps every resource on --etcd-servers",
-  );
+  expect(
+    check("--etcd-servers", "http://127.0.0.1:2379", "--etcd-servers-overrides", "/events#http://127.0.0.1:2389;http://127.0.0.1:2390"),
+  )
+    .not.toThrow();
+});
+
+test("EtcdOptions.Validate: overrides without --etcd-servers are refused as kube refuses a missing --etcd-servers", () => {
+  expect(check("--etcd-servers-overrides", "/events#http://127.0.0.1:2389")).toThrow("--etcd-servers must be specified");
 });

@@ -2,12 +2,16 @@
  * Opens the store the flags name: etcd when --etcd-servers is set (kube's etcd3 store, which applies encryption at
  * rest itself, after the value encoding, and compacts on --etcd-compaction-interval with kube's compactor), else
  * SQLite in --data-dir (wrapped by encryption at rest, compacted to keep --watch-cache-history, snapshotted on
- * schedule). The etcd flags are checked as kube's EtcdOptions.Validate checks them.
+ * schedule). The etcd flags are checked as kube's EtcdOptions.Validate checks them. Each --etcd-servers-overrides
+ * store is an etcd store of its own (its client, revision sequence, compactor), with the same prefix, TLS files,
+ * encoding and encryption, as kube's storage factory gives every overridden resource; a RoutedStorage puts them
+ * behind one Storage.
  */
 import { join } from "node:path";
 import type { ServerConfig } from "../config/mod.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
+import { RoutedStorage, type StorageRoute } from "../storage/routed-storage.ts";
 import { openSqliteStorage, scheduleSnapshots, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
 import { makeDatabaseFilesPrivate } from "./data-dir.ts";
@@ -33,10 +37,8 @@ export function checkEtcdFlags(config: ServerConfig): void {
       `--storage-media-type ${JSON.stringify(config.storageMediaType)} invalid, allowed values: ${STORAGE_MEDIA_TYPES.join(", ")}`,
     );
   }
-  if (config.etcdServersOverrides.length > 0) {
-    // One revision sequence serves every watch here; resources on another etcd would bring a second one.
-    throw new Error("--etcd-servers-overrides: kubun keeps every resource on --etcd-servers");
-  }
+  // kube's Validate requires --etcd-servers outright; kubun asks for it when etcd is asked for.
+  if (config.etcdServersOverrides.length > 0 && config.etcdServers.length === 0) throw new Error("--etcd-servers must be specified");
 }
 
 export async function openStorageBackend(
@@ -45,24 +47,7 @@ export async function openStorageBackend(
   log: (line: string) => void,
   sqliteOptions: Pick<SqliteStorageOptions, "onCommit"> = {},
 ): Promise<StorageBackend> {
-  if (config.etcdServers.length > 0) {
-    // Imported here: the etcd client (@grpc/grpc-js) and kube's storage layout cost every SQLite server start time and heap.
-    const [{ openEtcdStorage }, { storageLayoutFor }] = await Promise.all([
-      import("../storage/etcd/mod.ts"),
-      import("./storage-layout.ts"),
-    ]);
-    const storage = await openEtcdStorage({
-      servers: config.etcdServers,
-      prefix: config.etcdPrefix,
-      caFile: config.etcdCafile,
-      certFile: config.etcdCertfile,
-      keyFile: config.etcdKeyfile,
-      compactionIntervalMs: config.etcdCompactionIntervalMs,
-      encryption,
-      ...storageLayoutFor(config),
-    });
-    return { storage, stop: () => {} };
-  }
+  if (config.etcdServers.length > 0) return { storage: await openEtcdStores(config, encryption), stop: () => {} };
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
   const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync, ...sqliteOptions });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
@@ -80,4 +65,46 @@ export async function openStorageBackend(
       snapshots.stop();
     },
   };
+}
+
+/** The main etcd store and one per distinct server list of --etcd-servers-overrides, routed by key. */
+async function openEtcdStores(config: ServerConfig, encryption: EncryptionConfigSource | undefined): Promise<Storage> {
+  // Imported here: the etcd client (@grpc/grpc-js) and kube's storage layout cost every SQLite server start time and heap.
+  const [{ openEtcdStorage }, { etcdOverrideStores }, { storageLayoutFor }] = await Promise.all([
+    import("../storage/etcd/mod.ts"),
+    import("../storage/kube-layout/mod.ts"),
+    import("./storage-layout.ts"),
+  ]);
+  const open = (servers: readonly string[], storeEncryption: EncryptionConfigSource | undefined) =>
+    openEtcdStorage({
+      servers,
+      prefix: config.etcdPrefix,
+      caFile: config.etcdCafile,
+      certFile: config.etcdCertfile,
+      keyFile: config.etcdKeyfile,
+      compactionIntervalMs: config.etcdCompactionIntervalMs,
+      encryption: storeEncryption,
+      ...storageLayoutFor(config),
+    });
+  const main = await open(config.etcdServers, encryption);
+  const overrides = etcdOverrideStores(config.etcdServersOverrides, config.etcdServers);
+  if (overrides.length === 0) return main;
+  const opened: Storage[] = [main];
+  try {
+    const routes: StorageRoute[] = [];
+    for (const override of overrides) {
+      // The main store owns the providers and stops them; the others share them.
+      const storage = await open(override.servers, encryption && sharedEncryption(encryption));
+      opened.push(storage);
+      routes.push(...override.prefixes.map((prefix) => ({ prefix, storage })));
+    }
+    return new RoutedStorage(main, routes);
+  } catch (error) {
+    await Promise.all(opened.map((storage) => storage.close()));
+    throw error;
+  }
+}
+
+function sharedEncryption(source: EncryptionConfigSource): EncryptionConfigSource {
+  return { current: () => source.current(), healthChecks: () => source.healthChecks(), stop: () => {} };
 }

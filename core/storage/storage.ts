@@ -1,6 +1,6 @@
 /**
- * The storage contract, shaped like etcd v3's MVCC so an etcd backend can implement it later:
- * one global revision that every write increments, compare-on-revision writes, reads at a past
+ * The storage contract, shaped like etcd v3's MVCC:
+ * one revision that every write increments (one per sequence; see sequenceOf), compare-on-revision writes, reads at a past
  * revision inside the kept history, an ordered stream of committed events, and compaction.
  *
  * Keys are opaque strings compared bytewise; the registry lays them out as
@@ -102,4 +102,26 @@ export interface Storage {
   /** Drop history at or below `revision`. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;
+
+  /**
+   * A store made of several revision sequences (--etcd-servers-overrides) names the one holding `key` (or every key
+   * under the prefix `key`); the revision calls above then speak of its main sequence only. A store of one sequence
+   * leaves these out.
+   */
+  sequenceOf?(key: string): Storage;
+  /** The sequences holding keys under `prefix`, the main one first: several for a prefix above routed collections. */
+  sequencesUnder?(prefix: string): readonly Storage[];
+}
+
+/** The store whose revisions `key` (or a key prefix) is written at: what a resourceVersion about it is compared with. */
+export function sequenceOf(storage: Storage, key: string): Storage {
+  return storage.sequenceOf?.(key) ?? storage;
+}
+
+/**
+ * The revision sequences holding keys under `prefix` ("/": all of them), each with its own current and compacted
+ * revision and event stream. Each holds only its own keys, so a reader of a prefix spanning several reads each.
+ */
+export function sequencesUnder(storage: Storage, prefix: string): readonly Storage[] {
+  return storage.sequencesUnder?.(prefix) ?? [storage];
 }

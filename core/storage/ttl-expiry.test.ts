@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { openSqliteStorage } from "./sqlite/mod.ts";
+import { RoutedStorage } from "./routed-storage.ts";
 import { startTtlExpiry } from "./ttl-expiry.ts";
 
 const HOUR = 3_600_000;
@@ -44,6 +45,26 @@ test("expiry goes through storage deletes, so watchers get DELETED", async () =>
   clock = 1_000;
   await expiry.tick();
   expect(seen).toEqual(["DELETED /core/events/ns/e"]);
+  expiry.stop();
+  await storage.close();
+});
+
+test("events on their own store (--etcd-servers-overrides) expire by that store's revisions, not the main store's", async () => {
+  const main = openSqliteStorage(":memory:");
+  const events = openSqliteStorage(":memory:");
+  const storage = new RoutedStorage(main, [{ prefix: "/core/events/", storage: events }]);
+  for (let i = 0; i < 10; i++) await storage.write({ op: "create", key: `/core/pods/ns/p${i}`, value: "v" });
+  let clock = 0;
+  const expiry = startTtlExpiry(storage, ["/core/events/"], { ttlMs: 60_000, intervalMs: HOUR, now: () => clock });
+  await storage.write({ op: "create", key: "/core/events/ns/old", value: "v" });
+  await expiry.tick(); // t=0: the events store is at revision 1, the main one at 10
+  clock = 30_000;
+  await storage.write({ op: "create", key: "/core/events/ns/young", value: "v" });
+  await expiry.tick();
+  clock = 60_000;
+  await expiry.tick();
+  expect(await keys(events, "/core/events/")).toEqual(["/core/events/ns/young"]);
+  expect(await keys(main, "/core/pods/")).toHaveLength(10);
   expiry.stop();
   await storage.close();
 });

@@ -3,11 +3,12 @@
  * write runs out (kube's --event-ttl: the event registry's TTLFunc gives every Event write a fresh lease). Like
  * the compactor, each round samples (time, current revision); a key whose last write is at or below the newest
  * sample at least `ttlMs` old is deleted, so watchers see DELETED as they would on lease expiry. Samples live in
- * memory: after a restart, keys written before it expire `ttlMs` after the start. Uses only the Storage contract.
+ * memory: after a restart, keys written before it expire `ttlMs` after the start. Uses only the Storage contract;
+ * prefixes on different revision sequences (--etcd-servers-overrides) are sampled and swept each on their own.
  */
 import { logger } from "../log/mod.ts";
 import { type AgedRevisionLoop, everyAgedRevision } from "./aged-revisions.ts";
-import { isStorageError, type Storage } from "./storage.ts";
+import { isStorageError, sequenceOf, type Storage } from "./storage.ts";
 
 const log = logger("ttl-expiry");
 
@@ -43,13 +44,22 @@ export function startTtlExpiry(storage: Storage, prefixes: readonly string[], op
     }
   }
 
-  return everyAgedRevision(storage, {
-    ageMs: ttlMs,
-    intervalMs: options.intervalMs ?? Math.min(60_000, Math.max(1_000, ttlMs / 10)),
-    now,
-    onError,
-    act: async (expiredAtOrBelow) => {
-      for (const prefix of prefixes) await sweep(prefix, expiredAtOrBelow);
+  const prefixesBySequence = Map.groupBy(prefixes, (prefix) => sequenceOf(storage, prefix));
+  const loops = [...prefixesBySequence].map(([sequence, sequencePrefixes]) =>
+    everyAgedRevision(sequence, {
+      ageMs: ttlMs,
+      intervalMs: options.intervalMs ?? Math.min(60_000, Math.max(1_000, ttlMs / 10)),
+      now,
+      onError,
+      act: async (expiredAtOrBelow) => {
+        for (const prefix of sequencePrefixes) await sweep(prefix, expiredAtOrBelow);
+      },
+    })
+  );
+  return {
+    stop: () => loops.forEach((loop) => loop.stop()),
+    tick: async () => {
+      await Promise.all(loops.map((loop) => loop.tick()));
     },
-  });
+  };
 }

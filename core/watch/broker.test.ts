@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { RoutedStorage } from "../storage/routed-storage.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { isStorageError, type Storage, type WriteOp } from "../storage/storage.ts";
 import { WatchBroker } from "./broker.ts";
@@ -158,6 +159,21 @@ test("follow() calls an in-process follower at commit, before the write resolves
   stop();
   await storage.write(create("/a/2"));
   expect(seen).toEqual(["/a/1"]);
+  broker.close();
+  await storage.close();
+});
+
+test("on a store of several revision sequences a watch's progress carries its own sequence's revision", async () => {
+  const main = openSqliteStorage(":memory:");
+  const events = openSqliteStorage(":memory:");
+  const storage = new RoutedStorage(main, [{ prefix: "/core/events/", storage: events }]);
+  const broker = new WatchBroker(storage);
+  const watch = broker.watch("/core/events/", 0);
+  await storage.write(create("/core/events/e1"));
+  for (let i = 0; i < 5; i++) await storage.write(create(`/core/pods/p${i}`));
+  broker.requestProgress(watch);
+  await storage.write(create("/core/events/e2"));
+  expect(revisionsOf(await take(watch, 3))).toEqual([1, "progress@1", 2]);
   broker.close();
   await storage.close();
 });

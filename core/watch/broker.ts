@@ -1,9 +1,11 @@
 /**
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
  * per-watch queues; a new watch replays history from its start revision before going live. In-process
- * followers (informers, control loops) hang on the same subscription and prefix index, called at commit.
+ * followers (informers, control loops) hang on the same subscription and prefix index, called at commit. A store of
+ * several revision sequences (--etcd-servers-overrides) is followed sequence by sequence, so a watch's bookmarks
+ * carry revisions of the sequence its collection is on.
  */
-import { type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
+import { sequenceOf, sequencesUnder, type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
 import type { Watch } from "./watch.ts";
 import { WatchStream } from "./watch-stream.ts";
@@ -21,16 +23,20 @@ export class WatchBroker {
   readonly #queueLimit: number;
   readonly #index = new PrefixIndex<WatchStream>();
   readonly #followers = new PrefixIndex<(event: StorageEvent) => void>();
-  readonly #unsubscribe: Unsubscribe;
-  /** Every event at or below this revision has been handed to the matching watches. */
-  #dispatchedRevision: number;
+  readonly #unsubscribes: Unsubscribe[];
+  /** Per revision sequence: every event at or below this revision has been handed to the matching watches. */
+  readonly #dispatchedRevisions = new Map<Storage, number>();
+  /** The sequence each watch's collection is on. */
+  readonly #sequenceOfWatch = new WeakMap<WatchStream, Storage>();
   #closed = false;
 
   constructor(storage: Storage, options: WatchBrokerOptions = {}) {
     this.#storage = storage;
     this.#queueLimit = options.queueLimit ?? 10_000;
-    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(event));
-    this.#dispatchedRevision = storage.currentRevision();
+    this.#unsubscribes = sequencesUnder(storage, "/").map((sequence) => {
+      this.#dispatchedRevisions.set(sequence, sequence.currentRevision());
+      return sequence.subscribe((event) => this.#dispatch(sequence, event));
+    });
   }
 
   /**
@@ -43,6 +49,7 @@ export class WatchBroker {
       queueLimit: this.#queueLimit,
       onEnd: () => this.#index.remove(prefix, stream),
     });
+    this.#sequenceOfWatch.set(stream, sequenceOf(this.#storage, prefix));
     // Register before reading history so nothing committed in between is missed.
     this.#index.add(prefix, stream);
     this.#storage.eventsSince(prefix, afterRevision).then(
@@ -70,20 +77,22 @@ export class WatchBroker {
 
   /** Queues a bookmark on `watch`, behind every event it has been handed so far. */
   requestProgress(watch: Watch): void {
-    if (watch instanceof WatchStream) watch.progress(this.#dispatchedRevision);
+    if (!(watch instanceof WatchStream)) return;
+    const sequence = this.#sequenceOfWatch.get(watch);
+    if (sequence) watch.progress(this.#dispatchedRevisions.get(sequence)!);
   }
 
   /** Ends every watch and stops listening to storage. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#unsubscribe();
+    for (const unsubscribe of this.#unsubscribes) unsubscribe();
     for (const stream of this.#index.all()) stream.close();
   }
 
-  #dispatch(event: StorageEvent): void {
+  #dispatch(sequence: Storage, event: StorageEvent): void {
     for (const follower of this.#followers.matching(event.kv.key)) follower(event);
     for (const stream of this.#index.matching(event.kv.key)) stream.deliver(event);
-    this.#dispatchedRevision = event.revision;
+    this.#dispatchedRevisions.set(sequence, event.revision);
   }
 }

@@ -16,6 +16,7 @@ export interface HandlerContext {
   type: ResourceType;
   store: ResourceStore;
   encode: EncodeOptions;
+  /** The store of this resource's collection: the revision sequence its resourceVersions are compared with. */
   storage: Storage;
   broker: WatchBroker;
   /** Warning header values (code 299) collected while handling the request. */

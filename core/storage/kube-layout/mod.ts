@@ -4,3 +4,4 @@
  */
 export { kubeKeyLayout } from "./key-layout.ts";
 export { kubeValueCodec, type StorageMediaType, type StoredFormConversion, type StoredFormConversions } from "./value-codec.ts";
+export { type EtcdOverrideStore, etcdOverrideStores } from "./etcd-overrides.ts";

@@ -1,0 +1,188 @@
+/**
+ * --etcd-servers-overrides on two real etcds: Events (core, with their events.k8s.io cohabitants) and Leases live on
+ * the second etcd, everything else on --etcd-servers, each resource at its own etcd's revision sequence, as kube's
+ * storage factory (DefaultStorageFactory.NewConfig) gives each overridden resource a store of its own.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createNamespace, type Json, openWatch, sendJson } from "./_api.ts";
+import { etcdKeys, etcdModRevision, etcdRevision } from "./_etcd.ts";
+import { kubectlOk } from "./_kubectl.ts";
+import { startServer, type TestServer } from "./harness.ts";
+import { startTestEtcd, type TestEtcd } from "../core/storage/etcd/testing.ts";
+
+let main: TestEtcd;
+let second: TestEtcd;
+let server: TestServer;
+const flags = () => [
+  "--etcd-servers",
+  main.endpoint,
+  "--etcd-servers-overrides",
+  `/events#${second.endpoint},coordination.k8s.io/leases#${second.endpoint}`,
+];
+
+beforeAll(async () => {
+  [main, second] = await Promise.all([startTestEtcd(), startTestEtcd()]);
+  server = await startServer([...flags(), "--etcd-compaction-interval", "0"]);
+  await createNamespace(server, "ov");
+});
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([main?.stop(), second?.stop()]);
+});
+
+const EVENTS = "/api/v1/namespaces/ov/events";
+const event = (name: string) => ({
+  apiVersion: "v1",
+  kind: "Event",
+  metadata: { name },
+  involvedObject: { kind: "Pod", name: "p", namespace: "ov" },
+  reason: "Tested",
+  message: name,
+  type: "Normal",
+});
+const configMap = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { k: "v" } });
+
+async function created(path: string, body: Json): Promise<Json> {
+  const answer = await sendJson(server, "POST", path, body);
+  expect(answer.status).toBe(201);
+  return answer.body;
+}
+
+test("kubectl creates, gets and lists overridden Events and Leases, kept in the override etcd at its revisions, and ConfigMaps in the main one", async () => {
+  const manifests = `
+apiVersion: v1
+kind: Event
+metadata: {name: started, namespace: ov}
+involvedObject: {kind: Pod, name: p, namespace: ov}
+reason: Started
+message: started
+type: Normal
+---
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: holder, namespace: ov}
+spec: {holderIdentity: me}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: ov}
+data: {k: v}
+`;
+  await kubectlOk(server, ["create", "-f", "-"], manifests);
+  expect(await kubectlOk(server, ["get", "events", "-n", "ov", "-o", "name"])).toContain("event/started");
+  expect(await kubectlOk(server, ["get", "leases", "-n", "ov", "-o", "name"])).toBe("lease.coordination.k8s.io/holder\n");
+  expect(await kubectlOk(server, ["get", "lease", "holder", "-n", "ov", "-o", "jsonpath={.spec.holderIdentity}"])).toBe("me");
+  expect(await kubectlOk(server, ["get", "configmap", "settings", "-n", "ov", "-o", "jsonpath={.data.k}"])).toBe("v");
+
+  expect(await etcdKeys(second.endpoint, "/registry/events/ov/")).toEqual(["/registry/events/ov/started"]);
+  expect(await etcdKeys(second.endpoint, "/registry/leases/ov/")).toEqual(["/registry/leases/ov/holder"]);
+  expect(await etcdKeys(main.endpoint, "/registry/events/")).toEqual([]);
+  expect(await etcdKeys(main.endpoint, "/registry/leases/ov/")).toEqual([]);
+  expect(await etcdKeys(main.endpoint, "/registry/configmaps/ov/")).toContain("/registry/configmaps/ov/settings");
+  expect(await etcdKeys(second.endpoint, "/registry/configmaps/")).toEqual([]);
+
+  // resourceVersions are each etcd's mod_revision: the Event's the second etcd's, the ConfigMap's the main one's.
+  const eventRV = await kubectlOk(server, ["get", "event", "started", "-n", "ov", "-o", "jsonpath={.metadata.resourceVersion}"]);
+  expect(eventRV).toBe(String(await etcdModRevision(second.endpoint, "/registry/events/ov/started")));
+  const configMapRV = await kubectlOk(server, ["get", "configmap", "settings", "-n", "ov", "-o", "jsonpath={.metadata.resourceVersion}"]);
+  expect(configMapRV).toBe(String(await etcdModRevision(main.endpoint, "/registry/configmaps/ov/settings")));
+});
+
+test("a watch on Events from a list's resourceVersion sees exactly the later Events, and its bookmark carries the Events' revision", async () => {
+  await created(EVENTS, event("before"));
+  const listed = (await sendJson(server, "GET", EVENTS)).body.metadata.resourceVersion;
+  // A bookmark goes out 2 s before the watch's timeout.
+  const watch = await openWatch(server, `${EVENTS}?watch=true&resourceVersion=${listed}&allowWatchBookmarks=true&timeoutSeconds=8`);
+  try {
+    const later: string[] = [];
+    for (const name of ["after-1", "after-2"]) {
+      // Writes to the main etcd in between move its revision, not the Events'.
+      await created("/api/v1/namespaces/ov/configmaps", configMap(`between-${name}`));
+      later.push((await created(EVENTS, event(name))).metadata.resourceVersion);
+    }
+    const events = await watch.until((e) => e.type === "BOOKMARK", 20_000);
+    expect(events.filter((e) => e.type !== "BOOKMARK").map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]))
+      .toEqual([["ADDED", "after-1", later[0]], ["ADDED", "after-2", later[1]]]);
+    // The second etcd's revision (Lease renewals there move it too), far below the main etcd's.
+    const bookmark = Number(events.at(-1)!.object.metadata.resourceVersion);
+    expect(bookmark).toBeGreaterThanOrEqual(Number(later[1]));
+    expect(bookmark).toBeLessThanOrEqual(await etcdRevision(second.endpoint));
+    expect(bookmark).toBeLessThan(await etcdRevision(main.endpoint));
+  } finally {
+    await watch.close();
+  }
+});
+
+test("kubectl get -w on Leases follows the override etcd's changes", async () => {
+  const watcher = server.kubectlInBackground(["get", "leases", "-n", "ov", "-w", "-o", "name"]);
+  try {
+    await watcher.waitFor((out) => out.includes("lease.coordination.k8s.io/holder"));
+    await created("/apis/coordination.k8s.io/v1/namespaces/ov/leases", {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: "watched" },
+      spec: { holderIdentity: "you" },
+    });
+    await watcher.waitFor((out) => out.includes("lease.coordination.k8s.io/watched"));
+  } finally {
+    await watcher.stop();
+  }
+});
+
+test("a resourceVersion the override etcd compacted answers 410 Expired while the main etcd's history is untouched", async () => {
+  const old = (await created(EVENTS, event("compacted-away"))).metadata.resourceVersion;
+  const oldConfigMap = (await created("/api/v1/namespaces/ov/configmaps", configMap("kept-history"))).metadata.resourceVersion;
+  await created(EVENTS, event("newer"));
+  await created(EVENTS, event("newest"));
+  // etcd keeps the compaction revision itself: compacting at the newest leaves no way to replay from after `old`.
+  const head = await etcdModRevision(second.endpoint, "/registry/events/ov/newest");
+  await fetch(`${second.endpoint}/v3/kv/compaction`, { method: "POST", body: JSON.stringify({ revision: String(head), physical: true }) });
+
+  const watch = await openWatch(server, `${EVENTS}?watch=true&resourceVersion=${old}`);
+  try {
+    const [expired] = await watch.until((e) => e.type === "ERROR");
+    expect(expired!.object).toMatchObject({ kind: "Status", code: 410, reason: "Expired" });
+    expect(expired!.object.message).toStartWith(`too old resource version: ${old} (`);
+  } finally {
+    await watch.close();
+  }
+  const exact = await sendJson(server, "GET", `${EVENTS}?resourceVersion=${old}&resourceVersionMatch=Exact`);
+  expect(exact.status).toBe(410);
+  // The ConfigMaps' sequence is the main etcd's, which kept its history.
+  const configMaps = await openWatch(server, `/api/v1/namespaces/ov/configmaps?watch=true&resourceVersion=${Number(oldConfigMap) - 1}`);
+  try {
+    const [first] = await configMaps.until(() => true);
+    expect([first!.type, first!.object.metadata.name]).toEqual(["ADDED", "kept-history"]);
+  } finally {
+    await configMaps.close();
+  }
+});
+
+test("/healthz/etcd checks --etcd-servers only (kube 1.26's addEtcdHealthEndpoint): with the override etcd down it passes and Events fail", async () => {
+  await second.kill();
+  try {
+    const failed = await sendJson(server, "GET", `${EVENTS}/started`);
+    expect(failed.status).toBe(500);
+    expect(failed.body.message).toMatch(/^rpc error: code = Unavailable desc = /);
+    expect((await sendJson(server, "GET", "/api/v1/namespaces/ov/configmaps/settings")).status).toBe(200);
+    // The etcd check probes at most once a second: let a probe run after the outage began.
+    await Bun.sleep(1_100);
+    const health = await server.request("GET", "/healthz/etcd");
+    expect([health.status, await health.text()]).toEqual([200, "ok"]);
+  } finally {
+    await second.start();
+  }
+});
+
+test("restarted on both etcds, the server serves every resource again and compacts the override etcd too", async () => {
+  await server.kill9();
+  server = await startServer([...flags(), "--etcd-compaction-interval", "1s"], { dataDir: server.dataDir });
+  expect(await kubectlOk(server, ["get", "events", "-n", "ov", "-o", "name"])).toContain("event/started");
+  expect(await kubectlOk(server, ["get", "leases", "-n", "ov", "-o", "name"])).toContain("lease.coordination.k8s.io/watched");
+  expect(await kubectlOk(server, ["get", "configmap", "settings", "-n", "ov", "-o", "name"])).toBe("configmap/settings\n");
+  await created(EVENTS, event("after-restart"));
+  // kube's compactor records each compaction in compact_rev_key of the etcd it compacts.
+  for (let i = 0; i < 100 && (await etcdKeys(second.endpoint, "compact_rev_key")).length === 0; i++) await Bun.sleep(200);
+  expect(await etcdKeys(second.endpoint, "compact_rev_key")).toEqual(["compact_rev_key"]);
+  expect(await etcdKeys(main.endpoint, "compact_rev_key")).toEqual(["compact_rev_key"]);
+});
