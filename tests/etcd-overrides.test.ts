@@ -1,6 +1,6 @@
 /**
- * --etcd-servers-overrides on two real etcds: Events (core, with their events.k8s.io cohabitants) and Leases live on
- * the second etcd, everything else on --etcd-servers, each resource at its own etcd's revision sequence, as kube's
+ * --etcd-servers-overrides on two real etcds: Events (core, with their events.k8s.io cohabitants), Leases and Services
+ * (with the allocators' RangeAllocations) live on the second etcd, everything else on --etcd-servers, each resource at its own etcd's revision sequence, as kube's
  * storage factory (DefaultStorageFactory.NewConfig) gives each overridden resource a store of its own.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -17,7 +17,7 @@ const flags = () => [
   "--etcd-servers",
   main.endpoint,
   "--etcd-servers-overrides",
-  `/events#${second.endpoint},coordination.k8s.io/leases#${second.endpoint}`,
+  `/events#${second.endpoint},coordination.k8s.io/leases#${second.endpoint},/services#${second.endpoint}`,
 ];
 
 beforeAll(async () => {
@@ -88,6 +88,25 @@ data: {k: v}
   expect(configMapRV).toBe(String(await etcdModRevision(main.endpoint, "/registry/configmaps/ov/settings")));
 });
 
+test("Services and the allocators' RangeAllocations live together on the override etcd, as storage_core.go keeps them", async () => {
+  await kubectlOk(server, ["create", "service", "clusterip", "web", "-n", "ov", "--tcp=80:8080"]);
+  await kubectlOk(server, ["create", "service", "nodeport", "edge", "-n", "ov", "--tcp=80:8080"]);
+  const clusterIP = await kubectlOk(server, ["get", "service", "web", "-n", "ov", "-o", "jsonpath={.spec.clusterIP}"]);
+  expect(clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+  expect(await etcdKeys(second.endpoint, "/registry/services/specs/ov/")).toEqual([
+    "/registry/services/specs/ov/edge",
+    "/registry/services/specs/ov/web",
+  ]);
+  expect(await etcdKeys(second.endpoint, "/registry/ranges/")).toEqual([
+    "/registry/ranges/serviceips",
+    "/registry/ranges/servicenodeports",
+  ]);
+  expect(await etcdKeys(main.endpoint, "/registry/ranges/")).toEqual([]);
+  expect(await etcdKeys(main.endpoint, "/registry/services/specs/")).toEqual([]);
+  // Endpoints are not Services: they stay on the main etcd.
+  expect(await etcdKeys(main.endpoint, "/registry/services/endpoints/default/kubernetes")).toHaveLength(1);
+});
+
 test("a watch on Events from a list's resourceVersion sees exactly the later Events, and its bookmark carries the Events' revision", async () => {
   await created(EVENTS, event("before"));
   const listed = (await sendJson(server, "GET", EVENTS)).body.metadata.resourceVersion;
@@ -127,6 +146,19 @@ test("kubectl get -w on Leases follows the override etcd's changes", async () =>
   } finally {
     await watcher.stop();
   }
+});
+
+test("the garbage collector, which follows every store, deletes a Lease on the override etcd whose ConfigMap owner is gone", async () => {
+  const owner = await created("/api/v1/namespaces/ov/configmaps", configMap("owner"));
+  await created("/apis/coordination.k8s.io/v1/namespaces/ov/leases", {
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { name: "owned", ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.metadata.uid }] },
+    spec: {},
+  });
+  await kubectlOk(server, ["delete", "configmap", "owner", "-n", "ov"]);
+  await kubectlOk(server, ["wait", "--for=delete", "lease/owned", "-n", "ov", "--timeout=60s"]);
+  expect(await etcdKeys(second.endpoint, "/registry/leases/ov/owned")).toEqual([]);
 });
 
 test("a resourceVersion the override etcd compacted answers 410 Expired while the main etcd's history is untouched", async () => {
