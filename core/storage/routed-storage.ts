@@ -74,9 +74,16 @@ export class RoutedStorage implements Storage {
     return this.sequenceOf(prefix).eventsSince(prefix, afterRevision);
   }
 
-  /** Every store's events: in revision order within each store, in no order across them. */
+  /**
+   * Every store's events: in revision order within each store, in no order across them. A store's etcd watch covers
+   * its whole prefix, so keys another store serves (left from before an override, or one etcd named twice) are dropped.
+   */
   subscribe(listener: (event: StorageEvent) => void): Unsubscribe {
-    const unsubscribes = this.#sequences.map((storage) => storage.subscribe(listener));
+    const unsubscribes = this.#sequences.map((storage) =>
+      storage.subscribe((event) => {
+        if (this.sequenceOf(event.kv.key) === storage) listener(event);
+      })
+    );
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };

@@ -2,8 +2,8 @@
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
  * per-watch queues; a new watch replays history from its start revision before going live. In-process
  * followers (informers, control loops) hang on the same subscription and prefix index, called at commit. A store of
- * several revision sequences (--etcd-servers-overrides) is followed sequence by sequence, so a watch's bookmarks
- * carry revisions of the sequence its collection is on.
+ * several revision sequences (--etcd-servers-overrides) is followed with the dispatched revision kept per sequence,
+ * so a watch's bookmarks carry revisions of the sequence its collection is on.
  */
 import { sequenceOf, sequencesUnder, type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
@@ -23,7 +23,7 @@ export class WatchBroker {
   readonly #queueLimit: number;
   readonly #index = new PrefixIndex<WatchStream>();
   readonly #followers = new PrefixIndex<(event: StorageEvent) => void>();
-  readonly #unsubscribes: Unsubscribe[];
+  readonly #unsubscribe: Unsubscribe;
   /** Per revision sequence: every event at or below this revision has been handed to the matching watches. */
   readonly #dispatchedRevisions = new Map<Storage, number>();
   /** The sequence each watch's collection is on. */
@@ -33,10 +33,8 @@ export class WatchBroker {
   constructor(storage: Storage, options: WatchBrokerOptions = {}) {
     this.#storage = storage;
     this.#queueLimit = options.queueLimit ?? 10_000;
-    this.#unsubscribes = sequencesUnder(storage, "/").map((sequence) => {
-      this.#dispatchedRevisions.set(sequence, sequence.currentRevision());
-      return sequence.subscribe((event) => this.#dispatch(sequence, event));
-    });
+    for (const sequence of sequencesUnder(storage, "/")) this.#dispatchedRevisions.set(sequence, sequence.currentRevision());
+    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(sequenceOf(storage, event.kv.key), event));
   }
 
   /**
@@ -86,7 +84,7 @@ export class WatchBroker {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const unsubscribe of this.#unsubscribes) unsubscribe();
+    this.#unsubscribe();
     for (const stream of this.#index.all()) stream.close();
   }
 
