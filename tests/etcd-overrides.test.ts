@@ -17,7 +17,13 @@ const flags = () => [
   "--etcd-servers",
   main.endpoint,
   "--etcd-servers-overrides",
-  `/events#${second.endpoint},coordination.k8s.io/leases#${second.endpoint},/services#${second.endpoint}`,
+  [
+    `/events#${second.endpoint}`,
+    `coordination.k8s.io/leases#${second.endpoint}`,
+    `/services#${second.endpoint}`,
+    // The aggregator stores APIServices through SimpleStorageFactory, which knows no overrides.
+    `apiregistration.k8s.io/apiservices#${second.endpoint}`,
+  ].join(","),
 ];
 
 beforeAll(async () => {
@@ -48,7 +54,7 @@ async function created(path: string, body: Json): Promise<Json> {
   return answer.body;
 }
 
-test("kubectl creates, gets and lists overridden Events and Leases, kept in the override etcd at its revisions, and ConfigMaps in the main one", async () => {
+test("kubectl creates, gets and lists overridden Events and Leases, kept in the override etcd at its revisions; ConfigMaps, and APIServices whose override kube ignores, in the main one", async () => {
   const manifests = `
 apiVersion: v1
 kind: Event
@@ -80,6 +86,10 @@ data: {k: v}
   expect(await etcdKeys(main.endpoint, "/registry/leases/ov/")).toEqual([]);
   expect(await etcdKeys(main.endpoint, "/registry/configmaps/ov/")).toContain("/registry/configmaps/ov/settings");
   expect(await etcdKeys(second.endpoint, "/registry/configmaps/")).toEqual([]);
+  expect(await etcdKeys(main.endpoint, "/registry/apiregistration.k8s.io/apiservices/v1.")).toContain(
+    "/registry/apiregistration.k8s.io/apiservices/v1.apps",
+  );
+  expect(await etcdKeys(second.endpoint, "/registry/apiregistration.k8s.io/")).toEqual([]);
 
   // resourceVersions are each etcd's mod_revision: the Event's the second etcd's, the ConfigMap's the main one's.
   const eventRV = await kubectlOk(server, ["get", "event", "started", "-n", "ov", "-o", "jsonpath={.metadata.resourceVersion}"]);
