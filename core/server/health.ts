@@ -131,7 +131,8 @@ export function createHealthChecks(
   health.add("ping", () => {});
   // Logging goes synchronously to stderr, so it cannot be blocked the way klog's flush can.
   health.add("log", () => {});
-  // Named etcd as in kube so probes that exclude or query it keep working.
+  // Named etcd as in kube so probes that exclude or query it keep working. "/health" is on the main store: kube 1.26's
+  // addEtcdHealthEndpoint checks --etcd-servers only, not the --etcd-servers-overrides servers.
   health.add("etcd", rateLimitedProbe(() => readHealthKey(storage, probeTimeoutMs), now), {}, livezGraceMs);
   health.add(
     "shutdown",
