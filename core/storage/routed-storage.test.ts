@@ -77,9 +77,10 @@ test("subscribe hears every store's commits of the keys it serves, in each store
   ]);
 });
 
-test("a key prefix above a routed collection spans two revision sequences and is refused", () => {
+test("a key prefix above a routed collection spans two revision sequences and is refused", async () => {
   const { storage } = routed();
   expect(() => sequenceOf(storage, "/core/")).toThrow("spans the stores of /core/events/ and the main one");
   expect(() => sequenceOf(storage, "/")).toThrow("spans");
+  await expect(storage.range("/")).rejects.toThrow("spans");
   expect(() => new RoutedStorage(storage, [{ prefix: "/a/", storage }, { prefix: "/a/b/", storage }])).toThrow("overlap");
 });

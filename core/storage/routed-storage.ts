@@ -29,7 +29,7 @@ export class RoutedStorage implements Storage {
 
   /**
    * The store holding `key`, or every key under the prefix `key`. A prefix above a routed collection (`/`, `/core/`)
-   * would mix revision sequences in one answer, so asking about one is a programming error.
+   * would mix revision sequences in one answer, so asking about one is a programming error (a rejected call).
    */
   sequenceOf(key: string): Storage {
     const route = this.#routes.find((candidate) => key.startsWith(candidate.prefix));
@@ -54,24 +54,24 @@ export class RoutedStorage implements Storage {
     return this.#main.compactedRevision();
   }
 
-  get(key: string, revision?: number): Promise<KeyValue | null> {
-    return this.sequenceOf(key).get(key, revision);
+  async get(key: string, revision?: number): Promise<KeyValue | null> {
+    return await this.sequenceOf(key).get(key, revision);
   }
 
-  range(prefix: string, options?: RangeOptions): Promise<RangeResult> {
-    return this.sequenceOf(prefix).range(prefix, options);
+  async range(prefix: string, options?: RangeOptions): Promise<RangeResult> {
+    return await this.sequenceOf(prefix).range(prefix, options);
   }
 
-  count(prefix: string): Promise<number> {
-    return this.sequenceOf(prefix).count(prefix);
+  async count(prefix: string): Promise<number> {
+    return await this.sequenceOf(prefix).count(prefix);
   }
 
-  write(op: WriteOp): Promise<KeyValue> {
-    return this.sequenceOf(op.key).write(op);
+  async write(op: WriteOp): Promise<KeyValue> {
+    return await this.sequenceOf(op.key).write(op);
   }
 
-  eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
-    return this.sequenceOf(prefix).eventsSince(prefix, afterRevision);
+  async eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
+    return await this.sequenceOf(prefix).eventsSince(prefix, afterRevision);
   }
 
   /**
