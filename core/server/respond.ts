@@ -81,6 +81,11 @@ export function objectBody(obj: KubeObject, options: EncodeOptions, now?: Date):
   return obj;
 }
 
+/** An object or list already written as compact JSON (serialize's form, without its closing newline). */
+export function respondJsonText(text: string, status: number): Response {
+  return completeResponse(`${text}\n`, { status, headers: { "Content-Type": "application/json" } });
+}
+
 export function respondObject(obj: KubeObject, status: number, options: EncodeOptions, headers?: HeadersInit): Response {
   return encoded(objectBody(obj, options), status, options, headers);
 }
