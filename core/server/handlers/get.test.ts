@@ -25,7 +25,7 @@ test("compact JSON is the stored text with resourceVersion leading metadata, as 
   const deployment = {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: { name: "web", labels: { app: "web" }, annotations: { note: "é \u2028 \"quoted\"" } },
+    metadata: { name: "web", labels: { app: "web" }, annotations: { note: 'é \u2028 "quoted"' } },
     spec: {
       replicas: 3,
       selector: { matchLabels: { app: "web" } },
