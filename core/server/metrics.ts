@@ -36,7 +36,7 @@ export class ApiMetrics {
   /** Where every kubun metric is registered; not prom-client's global registry. */
   readonly registry = new Registry();
   #requests: RequestSeries;
-  #inflight: Gauge<"request_kind">;
+  #inflightCounts: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
   #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
@@ -55,13 +55,17 @@ export class ApiMetrics {
         buckets: REQUEST_DURATION_BUCKETS,
       },
     });
-    this.#inflight = new Gauge({
+    const inflightCounts = this.#inflightCounts;
+    new Gauge({
       name: "apiserver_current_inflight_requests",
       help: "[STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.",
       labelNames: ["request_kind"],
       registers,
+      // The counts live in plain numbers (a labelled inc and dec per request hash their labels); read at each scrape.
+      collect() {
+        for (const [kind, count] of Object.entries(inflightCounts)) this.set({ request_kind: kind }, count);
+      },
     });
-    for (const kind of ["readOnly", "mutating"] as const) this.#inflight.set({ request_kind: kind }, 0);
     this.#terminations = new Counter({
       name: "apiserver_request_terminations_total",
       help: "[ALPHA] Number of requests which apiserver terminated in self-defense.",
@@ -111,12 +115,12 @@ export class ApiMetrics {
 
   /** Counts a request as in flight until the returned function is called. */
   startRequest(kind: RequestKind): () => void {
-    this.#inflight.inc({ request_kind: kind });
+    this.#inflightCounts[kind]++;
     let finished = false;
     return () => {
       if (finished) return;
       finished = true;
-      this.#inflight.dec({ request_kind: kind });
+      this.#inflightCounts[kind]--;
     };
   }
 
