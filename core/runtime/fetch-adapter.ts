@@ -74,6 +74,13 @@ export function hasCompleteBody(response: Response): boolean {
   return completeBodies.has(response) && !response.bodyUsed;
 }
 
+/** The size in bytes of a complete body (see completeResponse); undefined for any other Response. */
+export function completeBodyBytes(response: Response): number | undefined {
+  if (!hasCompleteBody(response)) return undefined;
+  const body = completeBodies.get(response)!;
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+}
+
 function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
   return incoming.httpVersionMajor === 2;
 }
