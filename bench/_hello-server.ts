@@ -9,6 +9,7 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createServer as createTlsServer, type TLSSocket } from "node:tls";
+import { completeResponse } from "../core/runtime/fetch-adapter.ts";
 import { listenHttps } from "../core/runtime/listener.ts";
 
 export type HelloMode = "node-tls-http" | "kubun-listener";
@@ -25,6 +26,12 @@ if (mode === "node-tls-http") {
   await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
   console.log((tlsServer.address() as AddressInfo).port);
 } else {
-  const listener = await listenHttps(() => Promise.resolve(new Response("ok")), { host: "127.0.0.1", port: 0, key, cert, clientCA: ca });
+  const listener = await listenHttps(() => Promise.resolve(completeResponse("ok")), {
+    host: "127.0.0.1",
+    port: 0,
+    key,
+    cert,
+    clientCA: ca,
+  });
   console.log(listener.port);
 }

@@ -197,9 +197,14 @@ export class ResourceStore {
   }
 
   async get(namespace: string, name: string): Promise<KubeObject> {
+    return await this.decode(await this.getStored(namespace, name));
+  }
+
+  /** The object as stored (see decode), or a NotFound error. */
+  async getStored(namespace: string, name: string): Promise<KeyValue> {
     const kv = await this.#storage.get(this.key(namespace, name));
     if (!kv) throw newNotFound(this.qualified, name);
-    return await this.decode(kv);
+    return kv;
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {

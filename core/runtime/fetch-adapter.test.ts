@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { BadRequestTarget, toRequest, writeResponse } from "./fetch-adapter.ts";
+import { BadRequestTarget, completeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 
 let server: Server;
 let port: number;
@@ -50,6 +50,26 @@ test("a complete answer is sent with its Content-Length, not chunked, and repeat
   expect(answer.toLowerCase()).not.toContain("transfer-encoding");
   expect(answer.match(/set-cookie: /gi)?.length).toBe(2);
   expect(answer).toEndWith('\r\n\r\n{"kind":"Status"}');
+});
+
+test("a complete response is written from the bytes it was made with, its body stream never read, headers set later included", async () => {
+  let made!: Response;
+  handler = async () => {
+    made = completeResponse('{"name":"é"}', { status: 200, headers: { "Content-Type": "application/json" } });
+    made.headers.set("Audit-Id", "a1");
+    return made;
+  };
+  const answer = await raw("GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+  expect(answer.toLowerCase()).toContain("content-length: 13\r\n");
+  expect(answer.toLowerCase()).toContain("audit-id: a1\r\n");
+  expect(answer).toEndWith('\r\n\r\n{"name":"é"}'.replace("é", "\xc3\xa9"));
+  expect(made.bodyUsed).toBe(false);
+
+  // A copy (what a filter adding headers to an immutable answer makes) is read through its stream like any Response.
+  let copy!: Response;
+  handler = async () => (copy = new Response(completeResponse("copied").body, { status: 203 }));
+  expect(await raw("GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")).toEndWith("\r\n\r\ncopied");
+  expect(copy.bodyUsed).toBe(true);
 });
 
 test("a request body larger than the stream's buffer arrives whole, in order", async () => {

@@ -55,6 +55,32 @@ function closedEarly(outgoing: NodeResponse): boolean {
 }
 const NOT_READY = Symbol("not ready");
 
+/** The bodies of Responses made by completeResponse, as they were given. */
+const completeBodies = new WeakMap<Response, string | Uint8Array>();
+
+/**
+ * A Response whose body is complete when it is made (a serialized object, a Status). The adapter writes such a body
+ * as it is: opening a Response's body stream and reading it back costs more than the rest of a small answer's
+ * writing. A copy of the Response (`new Response(response.body, response)`) is an ordinary one again.
+ */
+export function completeResponse(body: string | Uint8Array, init?: ResponseInit): Response {
+  const response = new Response(body as BodyInit, init);
+  completeBodies.set(response, body);
+  return response;
+}
+
+/** Whether the Response was made by completeResponse and nobody has read its body. */
+export function hasCompleteBody(response: Response): boolean {
+  return completeBodies.has(response) && !response.bodyUsed;
+}
+
+/** The size in bytes of a complete body (see completeResponse); undefined for any other Response. */
+export function completeBodyBytes(response: Response): number | undefined {
+  if (!hasCompleteBody(response)) return undefined;
+  const body = completeBodies.get(response)!;
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+}
+
 function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
   return incoming.httpVersionMajor === 2;
 }
@@ -168,6 +194,16 @@ export async function writeResponse(
   corked?: { cork(): void; uncork(): void },
 ): Promise<void> {
   const headers = responseHeaders(response.headers, http2);
+  if (hasCompleteBody(response)) {
+    const body = completeBodies.get(response)!;
+    const complete = typeof body === "string" ? Buffer.from(body) : body;
+    headers["content-length"] ??= complete.byteLength;
+    corked?.cork();
+    outgoing.writeHead(response.status, headers);
+    endResponse(outgoing, complete);
+    corked?.uncork();
+    return;
+  }
   if (!response.body) {
     corked?.cork();
     outgoing.writeHead(response.status, headers);

@@ -17,7 +17,7 @@ import {
 } from "node:tls";
 import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
-import { BadRequestTarget, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
+import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
 import { logger } from "../log/mod.ts";
@@ -153,7 +153,8 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
   try {
     const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
-    if (!http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && respondDirectly(response, outgoing as ServerResponse)) return;
+    const pushes = !http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
+    if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
     await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
   } catch (error) {
     // The handler answers its own failures; this is a body stream that broke after its head was sent.

@@ -16,6 +16,7 @@ import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { ConnectionHandler, ConnectionInfo } from "../runtime/listener.ts";
+import { completeResponse } from "../runtime/fetch-adapter.ts";
 import { sequenceOf, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
@@ -124,7 +125,7 @@ const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function json(body: unknown, pretty = false): Response {
-  return new Response(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
+  return completeResponse(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
 }
 
 /** kube's isPrettyPrint; a request that failed before its URL reached the context has it parsed here. */
@@ -300,7 +301,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     setAnswer(c, await finishAudit(auditing, audit, c.get("info"), c.res, c.get("panic")));
   });
 
-  app.use("*", async (c, next) => (await deps.health.handle(c.req.raw)) ?? next());
+  app.use("*", async (c, next) => (await deps.health.handle(c.req.raw, c.get("url"))) ?? next());
 
   // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
   if (deps.options.responseCompression) {

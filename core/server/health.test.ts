@@ -124,3 +124,13 @@ test("newETCD3Check: a store that does not answer within the health check timeou
   expect((await get(health, "/healthz"))!.body).toContain("[-]etcd failed: reason withheld");
   expect((await get(health, "/healthz/etcd"))!.body).toContain("error getting data from etcd: context deadline exceeded");
 });
+
+test("a check registered after an endpoint has answered is part of its next answer: each endpoint's list is worked out again", async () => {
+  const health = createHealthChecks(storageWhoseReads("succeed"));
+  expect((await get(health, "/readyz"))!.status).toBe(200);
+  health.add("informer-sync", () => {
+    throw new Error("not synced");
+  });
+  expect(await get(health, "/readyz?verbose")).toMatchObject({ status: 500 });
+  expect((await get(health, "/readyz?verbose"))!.body).toContain("[-]informer-sync failed: reason withheld");
+});

@@ -3,6 +3,7 @@
  * with ?verbose one `[+]name ok` line per check, `?exclude=name` to skip checks, `/<endpoint>/<check>`
  * for one check, and on failure a 500 listing every check with the reasons withheld.
  */
+import { completeResponse } from "../runtime/fetch-adapter.ts";
 import type { Storage } from "../storage/storage.ts";
 
 export type HealthCheck = () => Promise<void> | void;
@@ -27,6 +28,8 @@ const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8", "x-content-t
 
 export class HealthChecks {
   #checks: NamedCheck[] = [];
+  /** Each endpoint's checks, worked out once per registration rather than per request. */
+  #byEndpoint = new Map<HealthEndpoint, NamedCheck[]>();
   #shuttingDown = false;
 
   /**
@@ -41,6 +44,18 @@ export class HealthChecks {
     const graceEnds = Date.now() + livezGraceMs;
     const livezCheck = livezGraceMs > 0 ? () => (Date.now() < graceEnds ? undefined : check()) : check;
     this.#checks.push({ name, check, livezCheck, endpoints });
+    this.#byEndpoint.clear();
+  }
+
+  #checksOf(endpoint: HealthEndpoint): NamedCheck[] {
+    let checks = this.#byEndpoint.get(endpoint);
+    if (!checks) {
+      checks = this.#checks
+        .filter((check) => check.endpoints.has(endpoint))
+        .map((check) => (endpoint === "livez" ? { ...check, check: check.livezCheck } : check));
+      this.#byEndpoint.set(endpoint, checks);
+    }
+    return checks;
   }
 
   /** From now on the `shutdown` check fails, so load balancers stop sending requests. */
@@ -52,15 +67,12 @@ export class HealthChecks {
     return this.#shuttingDown;
   }
 
-  /** Answers GET/HEAD of a health path; null for any other request. */
-  async handle(request: Request): Promise<Response | null> {
+  /** Answers GET/HEAD of a health path; null for any other request. `url` is the request's, when already parsed. */
+  async handle(request: Request, url = new URL(request.url)): Promise<Response | null> {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
-    const url = new URL(request.url);
     const [, endpoint, checkName, ...rest] = url.pathname.split("/");
     if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
-    const checks = this.#checks
-      .filter((check) => check.endpoints.has(endpoint as HealthEndpoint))
-      .map((check) => (endpoint === "livez" ? { ...check, check: check.livezCheck } : check));
+    const checks = this.#checksOf(endpoint as HealthEndpoint);
     const response = checkName === undefined
       ? await runAll(endpoint!, checks, url.searchParams)
       : await runOne(checks.find((check) => check.name === checkName));
@@ -147,6 +159,8 @@ export function createHealthChecks(
 async function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Promise<Response> {
   const excluded = new Set(query.getAll("exclude"));
   const outcomes = await Promise.all(checks.map((check) => (excluded.has(check.name) ? "excluded" : passes(check.check))));
+  const failed = outcomes.includes(false);
+  if (!failed && !query.has("verbose")) return text(200, "ok");
   const lines = checks.map((check, index) => {
     excluded.delete(check.name);
     if (outcomes[index] === "excluded") return `[+]${check.name} excluded: ok`;
@@ -156,8 +170,7 @@ async function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchPa
     const names = [...excluded].sort().map((name) => JSON.stringify(name));
     lines.push(`warn: some health checks cannot be excluded: no matches for ${names.join(",")}`);
   }
-  if (outcomes.includes(false)) return text(500, `${lines.join("\n")}\n${endpoint} check failed\n`);
-  if (!query.has("verbose")) return text(200, "ok");
+  if (failed) return text(500, `${lines.join("\n")}\n${endpoint} check failed\n`);
   return text(200, `${lines.join("\n")}\n${endpoint} check passed\n`);
 }
 
@@ -181,5 +194,5 @@ async function passes(check: HealthCheck): Promise<boolean> {
 }
 
 function text(status: number, body: string): Response {
-  return new Response(body, { status, headers: TEXT_HEADERS });
+  return completeResponse(body, { status, headers: TEXT_HEADERS });
 }

@@ -22,7 +22,7 @@ function scopeOf(info: RequestInfo): string {
 export function metricLabels(info: RequestInfo, request: Request, url: URL): RequestInfoLabels {
   const isApply = info.verb === "patch" && (request.headers.get("content-type") ?? "").startsWith("application/apply-patch");
   const verb = isApply ? "APPLY" : METRIC_VERBS[info.verb] ?? request.method.toUpperCase();
-  const dryRun = url.searchParams.getAll("dryRun").filter((v) => v !== "").join(",");
+  const dryRun = url.search === "" ? "" : url.searchParams.getAll("dryRun").filter((v) => v !== "").join(",");
   return {
     verb,
     group: info.apiGroup,

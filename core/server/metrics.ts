@@ -3,7 +3,8 @@
  * of k8s.io/apiserver pkg/endpoints/metrics), plus process metrics. Other parts register their own
  * series on `registry`.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import { RequestSeries } from "./request-series.ts";
 
 export interface RequestInfoLabels {
   /** kube's metric verb: GET, LIST, WATCH, POST, PUT, PATCH, APPLY, DELETE, DELETECOLLECTION, CONNECT. */
@@ -24,39 +25,47 @@ const REQUEST_LABELS = ["verb", "dry_run", "group", "version", "resource", "subr
 const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const COMPONENT = "apiserver";
 
+/** The values, each after its length: no two label sets share a key, whatever characters their values hold. */
+function seriesKey(values: string[]): string {
+  let key = "";
+  for (const value of values) key += `${value.length}:${value}`;
+  return key;
+}
+
 export class ApiMetrics {
   /** Where every kubun metric is registered; not prom-client's global registry. */
   readonly registry = new Registry();
-  #requests: Counter<(typeof REQUEST_LABELS)[number] | "code">;
-  #durations: Histogram<(typeof REQUEST_LABELS)[number]>;
-  #inflight: Gauge<"request_kind">;
+  #requests: RequestSeries;
+  #inflightCounts: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
   #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.#requests = new Counter({
-      name: "apiserver_request_total",
-      help:
-        "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
-      labelNames: [...REQUEST_LABELS, "code"],
-      registers,
+    this.#requests = new RequestSeries(this.registry, {
+      counter: {
+        name: "apiserver_request_total",
+        help:
+          "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+      },
+      histogram: {
+        name: "apiserver_request_duration_seconds",
+        help:
+          "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+        buckets: REQUEST_DURATION_BUCKETS,
+      },
     });
-    this.#durations = new Histogram({
-      name: "apiserver_request_duration_seconds",
-      help:
-        "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
-      labelNames: REQUEST_LABELS,
-      buckets: REQUEST_DURATION_BUCKETS,
-      registers,
-    });
-    this.#inflight = new Gauge({
+    const inflightCounts = this.#inflightCounts;
+    new Gauge({
       name: "apiserver_current_inflight_requests",
       help: "[STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.",
       labelNames: ["request_kind"],
       registers,
+      // The counts live in plain numbers (a labelled inc and dec per request hash their labels); read at each scrape.
+      collect() {
+        for (const [kind, count] of Object.entries(inflightCounts)) this.set({ request_kind: kind }, count);
+      },
     });
-    for (const kind of ["readOnly", "mutating"] as const) this.#inflight.set({ request_kind: kind }, 0);
     this.#terminations = new Counter({
       name: "apiserver_request_terminations_total",
       help: "[ALPHA] Number of requests which apiserver terminated in self-defense.",
@@ -75,18 +84,22 @@ export class ApiMetrics {
 
   /** Records one finished request. */
   observe(info: RequestInfoLabels, code: number, seconds: number): void {
-    const labels = {
-      verb: info.verb,
-      dry_run: info.dryRun,
-      group: info.group,
-      version: info.version,
-      resource: info.resource,
-      subresource: info.subresource,
-      scope: info.scope,
-      component: COMPONENT,
-    };
-    this.#requests.inc({ ...labels, code: String(code) });
-    this.#durations.observe(labels, seconds);
+    const key = seriesKey([info.verb, info.dryRun, info.group, info.version, info.resource, info.subresource, info.scope]);
+    this.#requests.record(
+      key,
+      () => ({
+        verb: info.verb,
+        dry_run: info.dryRun,
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        subresource: info.subresource,
+        scope: info.scope,
+        component: COMPONENT,
+      }),
+      code,
+      seconds,
+    );
   }
 
   /** A request the server refused in self-defense, e.g. a 429 of the in-flight limits (kube's RecordRequestTermination). */
@@ -102,12 +115,12 @@ export class ApiMetrics {
 
   /** Counts a request as in flight until the returned function is called. */
   startRequest(kind: RequestKind): () => void {
-    this.#inflight.inc({ request_kind: kind });
+    this.#inflightCounts[kind]++;
     let finished = false;
     return () => {
       if (finished) return;
       finished = true;
-      this.#inflight.dec({ request_kind: kind });
+      this.#inflightCounts[kind]--;
     };
   }
 

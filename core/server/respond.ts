@@ -13,6 +13,7 @@ import {
   toTable,
 } from "../api/table.ts";
 import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
+import { completeResponse } from "../runtime/fetch-adapter.ts";
 import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 /** Lists with at least this many items are written in pieces when their form is compact JSON. */
@@ -63,7 +64,7 @@ export function encodeBody(body: unknown, options: EncodeOptions): string | Uint
 }
 
 function encoded(body: unknown, status: number, options: EncodeOptions, headers: HeadersInit = {}): Response {
-  return new Response(encodeBody(body, options) as BodyInit, {
+  return completeResponse(encodeBody(body, options), {
     status,
     headers: { ...headers, "Content-Type": contentTypeOf(options.representation) },
   });
@@ -78,6 +79,11 @@ export function objectBody(obj: KubeObject, options: EncodeOptions, now?: Date):
   if (rep.format === "table") return tableOf([obj], { resourceVersion: obj.metadata.resourceVersion }, rep.version, options, now);
   if (rep.format === "partial-metadata") return partialObjectMetadata(obj, rep.version);
   return obj;
+}
+
+/** An object or list already written as compact JSON (serialize's form, without its closing newline). */
+export function respondJsonText(text: string, status: number): Response {
+  return completeResponse(`${text}\n`, { status, headers: { "Content-Type": "application/json" } });
 }
 
 export function respondObject(obj: KubeObject, status: number, options: EncodeOptions, headers?: HeadersInit): Response {
@@ -140,7 +146,7 @@ function statusResponse(
   const form: Representation = representation.format === "yaml" || representation.format === "protobuf"
     ? representation
     : { format: "json" };
-  return new Response(encodeBody(status, { representation: form, pretty, includeObject: "Object" }) as BodyInit, {
+  return completeResponse(encodeBody(status, { representation: form, pretty, includeObject: "Object" }), {
     status: code,
     headers: { ...headers, "Content-Type": contentTypeOf(form) },
   });
@@ -150,7 +156,7 @@ function statusResponse(
 export function respondPlain(body: unknown, status: number, options: EncodeOptions): Response {
   if (options.representation.format === "protobuf") return statusResponse(body, status, options.representation);
   const format = options.representation.format === "yaml" ? "yaml" : "json";
-  return new Response(serialize(body, format, options.pretty), {
+  return completeResponse(serialize(body, format, options.pretty), {
     status,
     headers: { "Content-Type": format === "yaml" ? "application/yaml" : "application/json" },
   });

@@ -7,12 +7,14 @@ import { apiAudiences } from "../../../core/auth/authentication.ts";
 import { serviceAccountUser } from "../../../core/auth/service-account/claims.ts";
 import { loadServiceAccountKeys } from "../../../core/auth/service-account/keys.ts";
 import { defineAuthenticator } from "../../../plugins/sdk.ts";
+import { withServiceAccountCache } from "./account-cache.ts";
 import { revocationProblem } from "./lookup.ts";
 import { checkServiceAccountJwt } from "./verify.ts";
 
 export default defineAuthenticator(async ({ config, client }) => {
   const keys = await loadServiceAccountKeys(config);
   const implicitAudiences = apiAudiences(config);
+  const objects = withServiceAccountCache(client);
   return {
     async authenticateToken(token, audiences) {
       const check = await checkServiceAccountJwt(token, keys.verifying, {
@@ -22,7 +24,7 @@ export default defineAuthenticator(async ({ config, client }) => {
       });
       if (check.kind !== "valid") return check;
       if (!check.claims.legacy || config.serviceAccountLookup) {
-        const problem = await revocationProblem(client, check.claims, token);
+        const problem = await revocationProblem(objects, check.claims, token);
         if (problem) return { kind: "error", message: problem };
       }
       return { kind: "user", user: serviceAccountUser(check.claims), audiences: check.audiences };

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
+import { completeResponse } from "../../runtime/fetch-adapter.ts";
 import { acceptsGzip, GZIP_THRESHOLD_BYTES, gzipLargeResponse } from "./compression.ts";
 
 test("negotiateContentEncoding: only a trimmed `gzip` token counts", () => {
@@ -35,4 +36,14 @@ test("a streamed body past the threshold is compressed as it streams, before its
   expect(answer.headers.get("content-encoding")).toBe("gzip");
   finish();
   expect(gunzipSync(new Uint8Array(await answer.arrayBuffer())).byteLength).toBe(3 * chunk.byteLength);
+});
+
+test("a complete answer is sized without being read: under the threshold it goes out as made, over it is gzipped", async () => {
+  const small = completeResponse("é".repeat(GZIP_THRESHOLD_BYTES / 2));
+  expect(await gzipLargeResponse(small)).toBe(small);
+  expect(small.bodyUsed).toBe(false);
+  // Half as many characters as the threshold, but two bytes each in UTF-8: one byte over.
+  const large = await gzipLargeResponse(completeResponse(`${"é".repeat(GZIP_THRESHOLD_BYTES / 2)}x`));
+  expect(large.headers.get("content-encoding")).toBe("gzip");
+  expect(gunzipSync(new Uint8Array(await large.arrayBuffer())).byteLength).toBe(GZIP_THRESHOLD_BYTES + 1);
 });

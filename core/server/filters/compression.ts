@@ -6,6 +6,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { createGzip } from "node:zlib";
+import { completeBodyBytes } from "../../runtime/fetch-adapter.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
@@ -24,9 +25,10 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
  * body is then compressed as it streams, asynchronously, never held whole in memory or compressed on the event loop.
  */
 export async function gzipLargeResponse(response: Response): Promise<Response> {
+  // A complete answer's size is known without reading it, which would cost more than writing a small one.
+  const known = completeBodyBytes(response) ?? response.headers.get("content-length");
+  if (known !== null && Number(known) <= GZIP_THRESHOLD_BYTES) return response;
   if (response.body === null || response.headers.has("content-encoding")) return response;
-  const declared = response.headers.get("content-length");
-  if (declared !== null && Number(declared) <= GZIP_THRESHOLD_BYTES) return response;
   const reader = response.body.getReader();
   const head: Uint8Array[] = [];
   let size = 0;

@@ -20,3 +20,22 @@ test("resourceVersion=0 and a version already reached answer the object", async 
     expect((await server.json("GET", `/api/v1/namespaces/default/configmaps/cm?resourceVersion=${rv}`)).status).toBe(200);
   }
 });
+
+test("compact JSON is the stored text with resourceVersion leading metadata, as parsing and serializing again writes it", async () => {
+  const deployment = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", labels: { app: "web" }, annotations: { note: 'é \u2028 "quoted"' } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: "web" } },
+      template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    },
+  };
+  expect((await server.request("POST", "/apis/apps/v1/namespaces/default/deployments", { body: deployment })).status).toBe(201);
+  const compact = await (await server.request("GET", "/apis/apps/v1/namespaces/default/deployments/web")).text();
+  // ?pretty is served from the parsed object; compacted, it must be byte for byte the stored-text answer.
+  const pretty = await (await server.request("GET", "/apis/apps/v1/namespaces/default/deployments/web?pretty=true")).text();
+  expect(compact).toBe(`${JSON.stringify(JSON.parse(pretty))}\n`);
+  expect(Object.keys(JSON.parse(compact).metadata)[0]).toBe("resourceVersion");
+});
