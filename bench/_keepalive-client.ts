@@ -1,6 +1,6 @@
 /**
  * A load generator meant to run in its own process: `connections` kept-alive HTTP/1.1 connections over TLS, each
- * sending one GET after the other for `durationMs`. It writes raw request heads and reads just enough of each
+ * sending one request (a GET, or a POST of `body`) after the other for `durationMs`. It writes raw request heads and reads just enough of each
  * answer (status, Content-Length or chunked end) to send the next, so it costs the server's machine little.
  * Run: bun bench/_keepalive-client.ts '<JSON of LoadOptions>'; prints the JSON of LoadResult.
  */
@@ -15,6 +15,8 @@ export interface LoadOptions {
   cert?: string;
   key?: string;
   token?: string;
+  /** A JSON body to POST instead of the GET; each `{n}` in it becomes a number unique to the request (an object name). */
+  body?: string;
 }
 
 export interface LoadResult {
@@ -42,9 +44,17 @@ function answerLength(text: string): number {
   return end < 0 ? 0 : end + CHUNKED_END.length;
 }
 
-function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>): Promise<number> {
+let sent = 0;
+
+function requestText(options: LoadOptions): string {
   const auth = options.token ? `Authorization: Bearer ${options.token}\r\n` : "";
-  const request = `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${auth}\r\n`;
+  const head = `${options.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${auth}`;
+  if (options.body === undefined) return `GET ${head}\r\n`;
+  const body = options.body.replaceAll("{n}", String(sent++));
+  return `POST ${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>): Promise<number> {
   return new Promise((resolve, reject) => {
     let done = 0;
     let pending = "";
@@ -57,7 +67,7 @@ function runConnection(options: LoadOptions, deadline: number, statuses: Map<str
       ALPNProtocols: ["http/1.1"],
     });
     socket.setEncoding("latin1");
-    socket.once("secureConnect", () => socket.write(request));
+    socket.once("secureConnect", () => socket.write(requestText(options)));
     socket.on("data", (chunk: string) => {
       pending += chunk;
       for (let length = answerLength(pending); length > 0; length = answerLength(pending)) {
@@ -69,7 +79,7 @@ function runConnection(options: LoadOptions, deadline: number, statuses: Map<str
           socket.end();
           return resolve(done);
         }
-        socket.write(request);
+        socket.write(requestText(options));
       }
     });
     socket.once("error", reject);

@@ -10,6 +10,7 @@ import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
 import { requestPathRows } from "./_request-path.ts";
+import { keptAliveCreates } from "./_creates.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
 import { watchFanoutRows } from "./watch-fanout.ts";
@@ -155,6 +156,16 @@ async function main(): Promise<void> {
     const storageAlone = await storageCreateRate(COLLECTION_SIZE, CREATE_CLIENTS, payloadBytes);
     rows.push([`kubun's SQLite store alone, ${CREATE_CLIENTS} concurrent writers in the bench process`, perSecond(storageAlone)]);
     rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
+    // The creates above open a connection per request; clients keep theirs, so these show the create path itself.
+    const keptAlive = await keptAliveCreates(server, { durationMs: 4000, clients: CREATE_CLIENTS, warmUpMs: 2000 });
+    const createFigure = (figure: { perSecond: number; cpuMicroseconds: number }) =>
+      `${perSecond(figure.perSecond)} (${(figure.perSecond / raw).toFixed(2)} × raw insert/s); ${
+        Math.round(figure.cpuMicroseconds)
+      } µs server CPU per create`;
+    const overKeptAlive = "kept-alive TLS connections, load generator in its own process";
+    rows.push([`creates/s, 1 client, ${overKeptAlive}`, createFigure(keptAlive.sequential)]);
+    rows.push([`creates/s, ${CREATE_CLIENTS} clients, ${overKeptAlive} (goal ≥ 1.5 × raw)`, createFigure(keptAlive.concurrent)]);
+    rows.push([`writes per durable transaction during those ${CREATE_CLIENTS}-client creates (histogram)`, keptAlive.concurrent.batches]);
 
     // Out of process, over kept-alive connections: the fetch clients above open a connection per request.
     rows.push(

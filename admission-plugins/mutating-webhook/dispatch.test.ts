@@ -195,3 +195,33 @@ test("writes of webhook configurations never reach webhooks", async () => {
   await chainOf(servicesFor([configuration])).admit(write({ type, namespace: "", object: configuration }));
   expect(hook.calls).toHaveLength(0);
 });
+
+/** A chain of one IfNeeded hook that labels the object once, then a built-in plugin that may label it too. */
+async function hookThenBuiltIn(builtInChanges: boolean) {
+  const hook = await server((review) =>
+    review.request.object.metadata.labels.hooked
+      ? reply(review, { allowed: true })
+      : reply(review, { allowed: true, patchType: "JSONPatch", patch: addLabel("hooked") })
+  );
+  const services = servicesFor([configurationFor("MutatingWebhookConfiguration", "once", hook, { reinvocationPolicy: "IfNeeded" })]);
+  let builtInRuns = 0;
+  const chain = new AdmissionChain([
+    { name: "MutatingAdmissionWebhook", admit: (attributes) => admitWithWebhooks(attributes, services) },
+    {
+      name: "BuiltInAfter",
+      admit: (attributes) => void (builtInChanges && (attributes.object!.metadata.labels!.builtIn = String(++builtInRuns))),
+    },
+  ]);
+  await chain.admit(write());
+  return hook.calls;
+}
+
+test("an IfNeeded hook runs again when a built-in plugin after it changed the object (kube's IsOutputChangedSinceLastWebhookInvocation)", async () => {
+  const calls = await hookThenBuiltIn(true);
+  expect(calls.length).toBe(2);
+  expect(calls[1]!.review.request.object.metadata.labels).toEqual({ hooked: "set", builtIn: "1" });
+});
+
+test("an IfNeeded hook whose own change asked for the reinvocation pass is not run again when nothing changed after it", async () => {
+  expect((await hookThenBuiltIn(false)).length).toBe(1);
+});

@@ -27,8 +27,12 @@ export class WebhookReinvocationState {
     return !isDeepStrictEqual(this.#lastOutput, object);
   }
 
+  /**
+   * Kept only while a reinvocable hook has run: a later pass compares against it only to reinvoke those hooks, so
+   * without one the copy (kube's SetLastWebhookInvocationOutput deep copy) would change nothing but the cost.
+   */
   rememberOutput(object: KubeObject | null): void {
-    this.#lastOutput = object === null ? null : structuredClone(object);
+    this.#lastOutput = object === null || this.#invokedReinvocable.size === 0 ? null : structuredClone(object);
   }
 
   /** A hook with reinvocationPolicy IfNeeded has run. */

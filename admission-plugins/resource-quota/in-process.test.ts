@@ -24,3 +24,21 @@ test("CheckRequest: quantities add exactly (100m + 200m fit a 300m quota) and on
     'pods "c" is forbidden: exceeded quota: compute, requested: limits.cpu=1m,requests.cpu=1m, used: limits.cpu=300m,requests.cpu=300m, limited: limits.cpu=300m,requests.cpu=300m',
   );
 });
+
+test("a quota created in a namespace that had none constrains the next create, and its deletion frees it (kube's quotaAccessor lister)", async () => {
+  await server.json("POST", "/api/v1/namespaces", { body: { metadata: { name: "counted" } } });
+  const configMap = (name: string) => ({ body: { metadata: { name } } });
+  // Writes in a namespace without quotas: the followed quotas are listed by now and show none here.
+  for (const name of ["a", "b"]) {
+    expect((await server.json("POST", "/api/v1/namespaces/counted/configmaps", configMap(name))).status).toBe(201);
+  }
+  const quota = { metadata: { name: "two" }, spec: { hard: { "count/configmaps": "2" } } };
+  expect((await server.json("POST", "/api/v1/namespaces/counted/resourcequotas", { body: quota })).status).toBe(201);
+  const refused = await server.json("POST", "/api/v1/namespaces/counted/configmaps", configMap("c"));
+  expect([refused.status, refused.body.message]).toEqual([
+    403,
+    'configmaps "c" is forbidden: exceeded quota: two, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2',
+  ]);
+  expect((await server.json("DELETE", "/api/v1/namespaces/counted/resourcequotas/two")).status).toBe(200);
+  expect((await server.json("POST", "/api/v1/namespaces/counted/configmaps", configMap("c"))).status).toBe(201);
+});

@@ -10,6 +10,8 @@ import type { Catalog } from "../../core/registry/catalog.ts";
 import { listObjects } from "../../core/registry/list.ts";
 import type { Registry } from "../../core/registry/registry.ts";
 import { addQuantities, compareQuantities, formatQuantity, quantityOrZero, ZERO_QUANTITY } from "../../core/api/quantity.ts";
+import { collectionPrefix } from "../../core/registry/keys.ts";
+import { QuotaPresence } from "./quota-presence.ts";
 import { countKey, type Usage, usageOf } from "./usage.ts";
 
 export interface QuotaStatus {
@@ -23,10 +25,12 @@ export class QuotaLedger {
   readonly #registry: Registry;
   readonly #catalog: Catalog;
   readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #presence: QuotaPresence;
 
   constructor(registry: Registry, catalog: Catalog) {
     this.#registry = registry;
     this.#catalog = catalog;
+    this.#presence = new QuotaPresence((onEvent) => registry.follow(collectionPrefix(this.#quotaType(), ""), onEvent));
   }
 
   /** Runs `evaluate` alone for the namespace; it may throw to refuse. */
@@ -42,6 +46,8 @@ export class QuotaLedger {
 
   /** The namespace's quotas with current usage, each with the stored object for the status write. */
   async quotas(namespace: string): Promise<{ object: KubeObject; hard: Usage; used: Usage }[]> {
+    // kube's GetQuotas reads its lister first; quotas that exist are read from storage for their current status.
+    if (this.#presence.surelyNone(namespace)) return [];
     const quotas = await listObjects(this.#quotaStore(), { namespace, revision: 0, limit: 0 });
     const result = [];
     for (const object of quotas.list.items) {

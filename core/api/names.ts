@@ -46,6 +46,13 @@ export function regexError(message: string, fmt: string, ...examples: string[]):
   return `${message} (e.g. ${examples.map((e) => `'${e}', `).join(" or ")}regex used for validation is '${fmt}')`;
 }
 
+// The messages of failed checks, made once: a valid value (the usual case) needs none.
+const DNS1123_LABEL_ERROR = regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc");
+const DNS1123_SUBDOMAIN_ERROR = regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com");
+const DNS1035_LABEL_ERROR = regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123");
+const LABEL_VALUE_ERROR = regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345");
+const QUALIFIED_NAME_ERROR = regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc");
+
 function checkPattern(value: string, max: number, re: RegExp, error: string): string[] {
   const errors: string[] = [];
   if (byteLength(value) > max) errors.push(maxLenError(max));
@@ -58,7 +65,7 @@ export function isDNS1123Label(value: string): string[] {
     value,
     DNS1123_LABEL_MAX_LENGTH,
     DNS1123_LABEL_RE,
-    regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"),
+    DNS1123_LABEL_ERROR,
   );
 }
 
@@ -67,7 +74,7 @@ export function isDNS1123Subdomain(value: string): string[] {
     value,
     DNS1123_SUBDOMAIN_MAX_LENGTH,
     DNS1123_SUBDOMAIN_RE,
-    regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"),
+    DNS1123_SUBDOMAIN_ERROR,
   );
 }
 
@@ -76,7 +83,7 @@ export function isDNS1035Label(value: string): string[] {
     value,
     DNS1035_LABEL_MAX_LENGTH,
     DNS1035_LABEL_RE,
-    regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"),
+    DNS1035_LABEL_ERROR,
   );
 }
 
@@ -85,7 +92,7 @@ export function isValidLabelValue(value: string): string[] {
     value,
     LABEL_VALUE_MAX_LENGTH,
     LABEL_VALUE_RE,
-    regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"),
+    LABEL_VALUE_ERROR,
   );
 }
 
@@ -103,15 +110,13 @@ export function isQualifiedName(value: string): string[] {
     else errors.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
     return [
-      `a qualified name ${
-        regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
-      } with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      `a qualified name ${QUALIFIED_NAME_ERROR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
   if (name.length === 0) errors.push("name part must be non-empty");
   else if (byteLength(name) > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
   if (!QUALIFIED_NAME_RE.test(name)) {
-    errors.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}`);
+    errors.push(`name part ${QUALIFIED_NAME_ERROR}`);
   }
   return errors;
 }

@@ -14,13 +14,14 @@ import { ResourceStore } from "./store.ts";
 import { builtInDefinition, customDefinition, type KindDefinition } from "./definition.ts";
 import { WriteGuards } from "./write-guard.ts";
 import { WriteHooks } from "./write-hook.ts";
-import { checkNamespaceOpen } from "./namespace-gate.ts";
+import { NamespaceGate } from "./namespace-gate.ts";
 import type { AdmissionHook } from "./admission-hook.ts";
 import type { StoreActor } from "./actor.ts";
 
 /** What a registry and its acting views share. */
 interface Shared {
   readonly broker: WatchBroker;
+  readonly namespaces: NamespaceGate;
   admission: AdmissionHook | undefined;
   readonly extensions: Map<string, StoreExtension>;
   readonly views: Map<string, Registry>;
@@ -46,8 +47,13 @@ export class Registry {
     view?: { shared: Shared; actor?: StoreActor; bootstrap?: true; writeGuards: WriteGuards; writeHooks: WriteHooks },
   ) {
     this.#storage = storage;
-    this.#shared = view?.shared ??
-      { broker: broker ?? new WatchBroker(storage), admission: undefined, extensions: new Map(), views: new Map(), root: this };
+    if (view) this.#shared = view.shared;
+    else {
+      const changes = broker ?? new WatchBroker(storage);
+      const follow = (prefix: string, onEvent: (event: CollectionEvent) => void) => followCollection(storage, changes, prefix, onEvent);
+      const namespaces = new NamespaceGate(storage, follow);
+      this.#shared = { broker: changes, namespaces, admission: undefined, extensions: new Map(), views: new Map(), root: this };
+    }
     this.#actor = view?.actor;
     this.#bootstrap = view?.bootstrap === true;
     if (view) {
@@ -71,7 +77,7 @@ export class Registry {
 
   /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */
   checkNamespaceOpen(namespace: string, type: ResourceType, name: string): Promise<void> {
-    return checkNamespaceOpen(this.#storage, namespace, type, name);
+    return this.#shared.namespaces.check(namespace, type, name);
   }
 
   /** The admission chain users' (and actors') writes go through; set once at start (core/admission). */
@@ -150,7 +156,7 @@ export class Registry {
       store = new ResourceStore(this.definition(type), {
         storage: this.#storage,
         changes: this.#shared.broker,
-        namespaceGate: (ns, t, name) => checkNamespaceOpen(this.#storage, ns, t, name),
+        namespaceGate: (ns, t, name) => this.#shared.namespaces.check(ns, t, name),
         writeGate: (attempt) => this.writeGuards.check(attempt),
         admission: () => this.admission,
         writeHooks: this.writeHooks,

@@ -5,9 +5,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { isPlainObject } from "../../api/types.ts";
 import { indexItems, keyType } from "./_items.ts";
-import { emptySet, type FieldSet, insertPath } from "./field-set.ts";
-import { fieldElement, type PathElement } from "./path-element.ts";
-import { isGranular, resolveType, type TypeNode } from "./schema-type.ts";
+import { emptySet, type FieldSet } from "./field-set.ts";
+import { fieldElement, type FieldPath, type PathElement } from "./path-element.ts";
+import { isGranular, type ListType, type MapType, resolveType, type TypeNode } from "./schema-type.ts";
 
 export interface Comparison {
   added: FieldSet;
@@ -21,40 +21,44 @@ export function compareValues(before: unknown, after: unknown, type: TypeNode): 
   return result;
 }
 
-function walk(before: unknown, after: unknown, declared: TypeNode, path: PathElement[], result: Comparison): void {
+/**
+ * Records the changes below one value into `into`'s three nodes for it (the sets are built while descending, one
+ * node per level, rather than by inserting each path from the root). `path` names the value in errors.
+ */
+function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPath, into: Comparison): void {
   const type = resolveType(declared, after ?? before);
   if (!isGranular(type)) {
-    if (before === undefined && after !== undefined) insertPath(result.added, path);
-    else if (after === undefined && before !== undefined) insertPath(result.removed, path);
-    else if (!isDeepStrictEqual(before, after)) insertPath(result.modified, path);
+    if (before === undefined && after !== undefined) into.added.member = true;
+    else if (after === undefined && before !== undefined) into.removed.member = true;
+    else if (!isDeepStrictEqual(before, after)) into.modified.member = true;
     return;
   }
-  const children = type.kind === "list" ? listChildren(before, after, type, path) : mapChildren(before, after, type, path);
-  for (const { element, before: b, after: a, type: childType } of children) {
-    const childPath = [...path, element];
-    walk(b, a, childType, childPath, result);
-    if (b === undefined) insertPath(result.added, childPath);
-    else if (a === undefined) insertPath(result.removed, childPath);
-  }
+  const child = (element: PathElement, b: unknown, a: unknown, childType: TypeNode) => {
+    const nodes: Comparison = { added: emptySet(), removed: emptySet(), modified: emptySet() };
+    walk(b, a, childType, [...path, element], nodes);
+    if (b === undefined) nodes.added.member = true;
+    else if (a === undefined) nodes.removed.member = true;
+    for (const set of ["added", "removed", "modified"] as const) {
+      const node = nodes[set];
+      if (node.member || node.children.size > 0) into[set].children.set(element, node);
+    }
+  };
+  if (type.kind === "list") listChildren(before, after, type, path, child);
+  else mapChildren(before, after, type, path, child);
 }
 
-interface Child {
-  element: PathElement;
-  before: unknown;
-  after: unknown;
-  type: TypeNode;
-}
+type Visit = (element: PathElement, before: unknown, after: unknown, type: TypeNode) => void;
 
-function mapChildren(before: unknown, after: unknown, type: TypeNode & { kind: "map" }, path: PathElement[]): Child[] {
+function mapChildren(before: unknown, after: unknown, type: MapType, path: FieldPath, visit: Visit): void {
   const b = isPlainObject(before) ? before : {};
   const a = isPlainObject(after) ? after : {};
-  const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
-  return [...keys].map((key) => ({ element: fieldElement(key), before: b[key], after: a[key], type: keyType(type, key, path) }));
+  for (const key of Object.keys(b)) visit(fieldElement(key), b[key], a[key], keyType(type, key, path));
+  for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) visit(fieldElement(key), undefined, a[key], keyType(type, key, path));
 }
 
-function listChildren(before: unknown, after: unknown, type: TypeNode & { kind: "list" }, path: PathElement[]): Child[] {
+function listChildren(before: unknown, after: unknown, type: ListType, path: FieldPath, visit: Visit): void {
   const b = indexItems(type, before, path);
   const a = indexItems(type, after, path);
-  const elements = new Set([...b.keys(), ...a.keys()]);
-  return [...elements].map((element) => ({ element, before: b.get(element), after: a.get(element), type: type.element }));
+  for (const [element, item] of b) visit(element, item, a.get(element), type.element);
+  for (const [element, item] of a) if (!b.has(element)) visit(element, undefined, item, type.element);
 }

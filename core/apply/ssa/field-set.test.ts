@@ -22,3 +22,18 @@ test("withNamedParents() owns fields that have owned paths below them, but not l
     ["f:spec", "f:containers", 'k:{"name":"c"}', "f:image"],
   ]);
 });
+
+test("subtrees only one side holds are kept or dropped whole, and the inputs are left as they were", () => {
+  const deep = setFromPaths([["f:spec", "f:template", "f:metadata", "f:labels", "f:app"], ["f:spec", "f:replicas"]]);
+  const other = setFromPaths([["f:spec", "f:replicas"], ["f:status", "f:ready"]]);
+  expect(memberPaths(union(deep, other))).toEqual([
+    ["f:spec", "f:replicas"],
+    ["f:spec", "f:template", "f:metadata", "f:labels", "f:app"],
+    ["f:status", "f:ready"],
+  ]);
+  expect(memberPaths(difference(deep, other))).toEqual([["f:spec", "f:template", "f:metadata", "f:labels", "f:app"]]);
+  expect(memberPaths(difference(other, deep))).toEqual([["f:status", "f:ready"]]);
+  expect(memberPaths(intersection(deep, other))).toEqual([["f:spec", "f:replicas"]]);
+  expect(memberPaths(deep)).toHaveLength(2);
+  expect(memberPaths(other)).toHaveLength(2);
+});

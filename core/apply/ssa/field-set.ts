@@ -50,14 +50,22 @@ export function setFromPaths(paths: FieldPath[]): FieldSet {
   return set;
 }
 
-/** Combines two sets node by node; `keep` decides membership, empty nodes are dropped. */
+/**
+ * Combines two sets node by node; `keep` decides membership (never for a path in neither), empty nodes are dropped.
+ * A subtree only one side has is kept whole or dropped whole, so it is shared rather than copied (sets are not
+ * changed once built).
+ */
 function combine(a: FieldSet, b: FieldSet, keep: (inA: boolean, inB: boolean) => boolean): FieldSet {
   const out: FieldSet = { member: keep(a.member, b.member), children: new Map() };
-  const elements = new Set([...a.children.keys(), ...b.children.keys()]);
-  for (const element of elements) {
-    const child = combine(childSet(a, element), childSet(b, element), keep);
-    if (!isEmptySet(child)) out.children.set(element, child);
+  const keepsOnlyA = keep(true, false);
+  const keepsOnlyB = keep(false, true);
+  for (const [element, childA] of a.children) {
+    const childB = b.children.get(element);
+    const child = childB ? combine(childA, childB, keep) : keepsOnlyA ? childA : undefined;
+    if (child && !isEmptySet(child)) out.children.set(element, child);
   }
+  if (!keepsOnlyB) return out;
+  for (const [element, childB] of b.children) if (!a.children.has(element)) out.children.set(element, childB);
   return out;
 }
 

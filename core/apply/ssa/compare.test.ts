@@ -1,0 +1,30 @@
+import { expect, test } from "bun:test";
+import { compareValues } from "./compare.ts";
+import { memberPaths } from "./field-set.ts";
+import { DEDUCED, typeForKind } from "./schema-type.ts";
+
+const configMap = typeForKind("", "v1", "ConfigMap");
+
+test("TypedValue.Compare: a new subtree is added with every path in it, a changed leaf is modified, a dropped one removed", () => {
+  const before = { metadata: { name: "a", labels: { old: "x", kept: "y" } }, data: { k: "1" } };
+  const after = { metadata: { name: "a", labels: { kept: "z" }, annotations: { note: "n" } }, data: { k: "1" } };
+  const changes = compareValues(before, after, configMap);
+  expect(memberPaths(changes.added)).toEqual([["f:metadata", "f:annotations"], ["f:metadata", "f:annotations", "f:note"]]);
+  expect(memberPaths(changes.modified)).toEqual([["f:metadata", "f:labels", "f:kept"]]);
+  expect(memberPaths(changes.removed)).toEqual([["f:metadata", "f:labels", "f:old"]]);
+});
+
+test("keys named like Object.prototype's members are compared as any other key", () => {
+  const changes = compareValues({ data: {} }, { data: { toString: "a", constructor: "b" } }, DEDUCED);
+  expect(memberPaths(changes.added)).toEqual([["f:data", "f:constructor"], ["f:data", "f:toString"]]);
+});
+
+test("items of an associative list are compared by key", () => {
+  const pod = typeForKind("", "v1", "Pod");
+  const before = { spec: { containers: [{ name: "a", image: "1" }, { name: "b", image: "1" }] } };
+  const after = { spec: { containers: [{ name: "b", image: "2" }, { name: "a", image: "1" }] } };
+  const changes = compareValues(before, after, pod);
+  expect(memberPaths(changes.modified)).toEqual([["f:spec", "f:containers", 'k:{"name":"b"}', "f:image"]]);
+  expect(memberPaths(changes.added)).toEqual([]);
+  expect(memberPaths(changes.removed)).toEqual([]);
+});
