@@ -94,7 +94,7 @@ export function priorityAndFairnessLimiter(
 ): RequestLimiter {
   return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
-    const admission = await flowControl.admit(
+    const admitted = flowControl.admit(
       {
         username: user.username,
         groups: user.groups,
@@ -109,8 +109,10 @@ export function priorityAndFairnessLimiter(
         path: info.path,
         query: info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       },
-      () => request.signal,
+      request,
     );
+    // A request that finds a seat (or a refusal) at once is answered without waiting on a promise.
+    const admission = admitted instanceof Promise ? await admitted : admitted;
     if ("rejected" in admission) {
       onTooManyRequests(request, info);
       return namedResponse(tooManyRequests(), admission.classification);
