@@ -133,7 +133,12 @@ export function priorityAndFairnessLimiter(
   };
 }
 
+/**
+ * kube's setResponseHeaders: the answer carries the UIDs (not the names) of the FlowSchema and priority level, on a
+ * served request (execute) and on a refusal alike, exempt ones included.
+ */
 function namedResponse(response: Response, classification: Classification): Response {
   const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid);
-  return withHeader(named, PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
+  named.headers.set(PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
+  return named;
 }
