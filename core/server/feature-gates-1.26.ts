@@ -1,12 +1,23 @@
 /**
  * kube-apiserver 1.26's feature gates: pkg/features/kube_features.go's defaultKubernetesFeatureGates, the generic
  * apiserver's (k8s.io/apiserver pkg/features), component-base's logging gates and featuregate's AllAlpha/AllBeta.
- * One row per gate: stage, default, and whether it is locked to that default.
- * The generic apiserver's rows were compared one by one with a 1.26 copy of k8s.io/apiserver
- * pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
- * locked "remove in 1.29") and all agree. No v1.26.0 pkg/features/kube_features.go was found in the source index
- * (its only 1.26-cycle copy predates the release and still carries 1.25's stages), so the kube-specific rows stay as
- * derived from the 1.25 and 1.27 sources.
+ * One row per gate, keyed by the gate's name (the string of its Go constant, which differs for two gates): stage,
+ * default, and whether it is locked to that default.
+ * - The generic apiserver's rows were compared one by one with a 1.26 copy of k8s.io/apiserver
+ *   pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
+ *   locked "remove in 1.29") and all agree.
+ * - AllAlpha and AllBeta: component-base featuregate's defaultFeatures ({false, Alpha} and {false, Beta}).
+ * - The kube-specific rows: no v1.26 pkg/features/kube_features.go is in the source index (it holds no version of
+ *   kubernetes/kubernetes at a v1.26 tag; the vendored copies checked — ceph-csi, kubeedge, fluid, cri-dockerd, aws-efs-csi-driver,
+ *   microshift, provider-aws-test-infra — are 1.21 to 1.36). The rows are derived from the 1.25 and 1.27 sources and
+ *   from the 1.28 to 1.30 sources' "alpha/beta/GA: v1.x" history, and their stages and defaults were checked
+ *   against the 1.26 feature-gates page (kubernetes/website@5c2b197, content/ja/.../feature-gates.md, a translation
+ *   whose tables list 1.26's stages): every alpha and beta row there agrees (WindowsHostNetwork excepted: the page says false, the source
+ *   of every release since 1.26 says Default: true). That check added ComponentSLIs (alpha in 1.26, moved to
+ *   component-base in 1.28) and ConsistentHTTPGetHandlers (GA since 1.25, locked only in 1.30), renamed
+ *   CustomCPUCFSQuotaPeriod and ExperimentalHostUserNamespaceDefaulting, which were keyed by their Go constants, and
+ *   dropped NewVolumeManagerReconstruction, a gate only since 1.27 (its "alpha: v1.25" was SELinuxMountReadWriteOncePod's).
+ *   Locks of gates that went GA in 1.24–1.26 are as the 1.27 source has them.
  */
 export type Stage = "ALPHA" | "BETA" | "GA" | "DEPRECATED";
 
@@ -24,7 +35,7 @@ const gaLocked = (): GateSpec => ({ stage: "GA", default: true, locked: true });
 export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   // featuregate's own: setting one sets every unset gate of that stage.
   AllAlpha: alpha(),
-  AllBeta: alpha(),
+  AllBeta: beta(false),
   // k8s.io/apiserver pkg/features
   AggregatedDiscoveryEndpoint: alpha(),
   APIListChunking: beta(),
@@ -55,7 +66,8 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   AnyVolumeDataSource: beta(),
   APISelfSubjectReview: alpha(),
   AppArmor: beta(),
-  CPUCFSQuotaPeriod: alpha(),
+  // The constant CPUCFSQuotaPeriod names this gate.
+  CustomCPUCFSQuotaPeriod: alpha(),
   CPUManager: gaLocked(),
   CPUManagerPolicyAlphaOptions: alpha(),
   CPUManagerPolicyBetaOptions: beta(),
@@ -72,6 +84,8 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   CSINodeExpandSecret: alpha(),
   CSIStorageCapacity: gaLocked(),
   CSIVolumeHealth: alpha(),
+  ComponentSLIs: alpha(),
+  ConsistentHTTPGetHandlers: ga(),
   ContainerCheckpoint: alpha(),
   CronJobTimeZone: beta(),
   CrossNamespaceVolumeDataSource: alpha(),
@@ -88,7 +102,8 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   EventedPLEG: alpha(),
   ExecProbeTimeout: ga(),
   ExpandedDNSConfig: beta(),
-  ExperimentalHostUserNamespaceDefaultingGate: beta(false),
+  // The constant ExperimentalHostUserNamespaceDefaultingGate names this gate.
+  ExperimentalHostUserNamespaceDefaulting: beta(false),
   GRPCContainerProbe: beta(),
   GracefulNodeShutdown: beta(),
   GracefulNodeShutdownBasedOnPodPriority: beta(),
@@ -129,7 +144,6 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   MultiCIDRRangeAllocator: alpha(),
   NetworkPolicyEndPort: gaLocked(),
   NetworkPolicyStatus: alpha(),
-  NewVolumeManagerReconstruction: alpha(),
   NodeInclusionPolicyInPodTopologySpread: beta(),
   NodeOutOfServiceVolumeDetach: beta(),
   NodeSwap: alpha(),
