@@ -7,17 +7,22 @@
  *   pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
  *   locked "remove in 1.29") and all agree.
  * - AllAlpha and AllBeta: component-base featuregate's defaultFeatures ({false, Alpha} and {false, Beta}).
- * - The kube-specific rows: no v1.26 pkg/features/kube_features.go is in the source index (it holds no version of
- *   kubernetes/kubernetes at a v1.26 tag; the vendored copies checked — ceph-csi, kubeedge, fluid, cri-dockerd, aws-efs-csi-driver,
- *   microshift, provider-aws-test-infra — are 1.21 to 1.36). The rows are derived from the 1.25 and 1.27 sources and
- *   from the 1.28 to 1.30 sources' "alpha/beta/GA: v1.x" history, and their stages and defaults were checked
- *   against the 1.26 feature-gates page (kubernetes/website@5c2b197, content/ja/.../feature-gates.md, a translation
- *   whose tables list 1.26's stages): every alpha and beta row there agrees (WindowsHostNetwork excepted: the page says false, the source
- *   of every release since 1.26 says Default: true). That check added ComponentSLIs (alpha in 1.26, moved to
- *   component-base in 1.28) and ConsistentHTTPGetHandlers (GA since 1.25, locked only in 1.30), renamed
- *   CustomCPUCFSQuotaPeriod and ExperimentalHostUserNamespaceDefaulting, which were keyed by their Go constants, and
- *   dropped NewVolumeManagerReconstruction, a gate only since 1.27 (its "alpha: v1.25" was SELinuxMountReadWriteOncePod's).
- *   Locks of gates that went GA in 1.24–1.26 are as the 1.27 source has them.
+ * - The kube-specific rows: the source index holds no pkg/features/kube_features.go at a v1.26 tag, and the vendored
+ *   copies checked (ceph-csi, kubeedge, fluid, cri-dockerd, aws-efs-csi-driver, microshift, provider-aws-test-infra)
+ *   are 1.21 to 1.36. The rows come from a 1.26-cycle copy (with 1.25's stages), the 1.27 to 1.30 sources'
+ *   "alpha/beta/GA: v1.x" history and kube's removal PRs, and were checked against the 1.26 feature-gates page
+ *   (kubernetes/website@5c2b197, content/ja/.../feature-gates.md, a translation whose tables list 1.26's stages):
+ *   - Every alpha and beta row of the page agrees, except WindowsHostNetwork, which the page says is off and every
+ *     source since 1.26 has as {Default: true, Alpha}.
+ *   - ComponentSLIs is alpha (it moved to component-base in 1.28); ConsistentHTTPGetHandlers is GA since 1.25 and
+ *     unlocked until 1.30; NewVolumeManagerReconstruction is a gate only from 1.27 (its "alpha: v1.25" was
+ *     SELinuxMountReadWriteOncePod's).
+ *   - Gates marked "remove in 1.26" are absent where kube's removal merged for 1.26 (#112386, #112567, #112577,
+ *     #112579, #112589, #112643) and present, GA and unlocked, for the volume expansion gates, removed in 1.27
+ *     (#113942).
+ *   - LegacyServiceAccountTokenNoAutoGeneration and CSIMigrationvSphere went GA in 1.26 unlocked and were locked in
+ *     1.27 (#120192: "GA at 1.26 (Lock at 1.27)"; "remove in 1.29" in the 1.28 source); the other gates that went
+ *     GA in 1.26 were locked at graduation.
  */
 export type Stage = "ALPHA" | "BETA" | "GA" | "DEPRECATED";
 
@@ -80,7 +85,7 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   CSIMigrationGCE: gaLocked(),
   CSIMigrationPortworx: beta(false),
   CSIMigrationRBD: alpha(),
-  CSIMigrationvSphere: gaLocked(),
+  CSIMigrationvSphere: ga(),
   CSINodeExpandSecret: alpha(),
   CSIStorageCapacity: gaLocked(),
   CSIVolumeHealth: alpha(),
@@ -101,6 +106,9 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   EphemeralContainers: gaLocked(),
   EventedPLEG: alpha(),
   ExecProbeTimeout: ga(),
+  ExpandCSIVolumes: ga(),
+  ExpandInUsePersistentVolumes: ga(),
+  ExpandPersistentVolumes: ga(),
   ExpandedDNSConfig: beta(),
   // The constant ExperimentalHostUserNamespaceDefaultingGate names this gate.
   ExperimentalHostUserNamespaceDefaulting: beta(false),
@@ -129,7 +137,7 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   KubeletPodResources: beta(),
   KubeletPodResourcesGetAllocatable: beta(),
   KubeletTracing: alpha(),
-  LegacyServiceAccountTokenNoAutoGeneration: gaLocked(),
+  LegacyServiceAccountTokenNoAutoGeneration: ga(),
   LegacyServiceAccountTokenTracking: alpha(),
   LocalStorageCapacityIsolation: gaLocked(),
   LocalStorageCapacityIsolationFSQuotaMonitoring: alpha(),

@@ -42,7 +42,7 @@ test("featureGate.Enabled: the setting, else AllAlpha/AllBeta for unset gates of
 test("kube-apiserver 1.26's stages of the gates kubun switches", () => {
   expect(KUBE_1_26_FEATURE_GATES.ServerSideFieldValidation).toEqual({ stage: "BETA", default: true });
   expect(KUBE_1_26_FEATURE_GATES.APIServerIdentity).toEqual({ stage: "BETA", default: true });
-  expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true, locked: true });
+  expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true });
 });
 
 test("k8s.io/apiserver 1.26's own gates, row by row (its pkg/features/kube_features.go defaultKubernetesFeatureGates)", () => {
@@ -105,11 +105,16 @@ test("kube-specific rows that 1.26 changed or that differ from 1.25 and 1.27, ag
     TopologyManagerPolicyBetaOptions: { stage: "BETA", default: false },
     // Beta but off until 1.27.
     MinDomainsInPodTopologySpread: { stage: "BETA", default: false },
-    // GA in 1.26, locked; GA since 1.25 and not locked before 1.30.
+    // GA in 1.26 and locked; GA in 1.26 but locked only in 1.27; GA since 1.25 and not locked before 1.30.
     CSIMigrationAzureFile: { stage: "GA", default: true, locked: true },
-    LegacyServiceAccountTokenNoAutoGeneration: { stage: "GA", default: true, locked: true },
+    LegacyServiceAccountTokenNoAutoGeneration: { stage: "GA", default: true },
+    CSIMigrationvSphere: { stage: "GA", default: true },
     ConsistentHTTPGetHandlers: { stage: "GA", default: true },
-    // A gate only from 1.27.
+    // GA since 1.24, unlocked, removed only in 1.27.
+    ExpandPersistentVolumes: { stage: "GA", default: true },
+    // Removed in 1.26; a gate only from 1.27.
+    IndexedJob: undefined,
+    PodOverhead: undefined,
     NewVolumeManagerReconstruction: undefined,
   };
   for (const [name, spec] of Object.entries(rows)) {
