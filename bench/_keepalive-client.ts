@@ -15,6 +15,11 @@ export interface LoadOptions {
   cert?: string;
   key?: string;
   token?: string;
+  /**
+   * At most this many requests a second over all connections (each waits for its share of the interval before its
+   * next request), so servers compared at different speeds do the same work per second; unset: as fast as answered.
+   */
+  perSecond?: number;
 }
 
 export interface LoadResult {
@@ -42,11 +47,14 @@ function answerLength(text: string): number {
   return end < 0 ? 0 : end + CHUNKED_END.length;
 }
 
-function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>): Promise<number> {
+function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>, index: number): Promise<number> {
   const auth = options.token ? `Authorization: Bearer ${options.token}\r\n` : "";
   const request = `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${auth}\r\n`;
+  const interval = options.perSecond ? (1000 * options.connections) / options.perSecond : 0;
   return new Promise((resolve, reject) => {
     let done = 0;
+    // Paced connections take turns through the interval rather than all sending at once.
+    let nextAt = performance.now() + (index * interval) / options.connections;
     let pending = "";
     const socket: TLSSocket = connect({
       host: "127.0.0.1",
@@ -65,11 +73,16 @@ function runConnection(options: LoadOptions, deadline: number, statuses: Map<str
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         pending = pending.slice(length);
         done++;
-        if (performance.now() >= deadline) {
+        const now = performance.now();
+        if (now >= deadline) {
           socket.end();
           return resolve(done);
         }
-        socket.write(request);
+        if (interval === 0) socket.write(request);
+        else {
+          nextAt = Math.max(nextAt + interval, now);
+          setTimeout(() => socket.write(request), nextAt - now);
+        }
       }
     });
     socket.once("error", reject);
@@ -81,7 +94,7 @@ export async function keepAliveLoad(options: LoadOptions): Promise<LoadResult> {
   const statuses = new Map<string, number>();
   const started = performance.now();
   const counts = await Promise.all(
-    Array.from({ length: options.connections }, () => runConnection(options, started + options.durationMs, statuses)),
+    Array.from({ length: options.connections }, (_, index) => runConnection(options, started + options.durationMs, statuses, index)),
   );
   const seconds = (performance.now() - started) / 1000;
   const requests = counts.reduce((a, b) => a + b, 0);

@@ -7,14 +7,15 @@
  * remembered. Each server runs in its own process, and so does each server's load generator
  * (bench/_keepalive-client.ts: kept-alive TLS connections, one GET after the other on each).
  *
- * On a shared machine one round's throughput swings by more than the cost being measured, so each of ROUNDS pairs
- * loads both servers at the same time (a neighbour's burst falls on both alike) and gives a ratio; the median ratio
- * and the spread of the ratios are reported beside the same figures for two APF-off servers measured the same way
- * (the noise floor). Beside throughput, each round reads each server's own CPU time from /proc: CPU per request is
- * what APF adds to a request, and a busy neighbour stretches it far less than it stretches throughput. Goal: APF
- * adds under 10% per request. Not a test.
- * Run: node_modules/.bin/bun bench/apf.bench.ts [rounds] [seconds per round] (after bash compile.sh);
- * BENCH_SERVER_BINARY=<path> runs another build.
+ * On a shared machine one round's throughput swings by more than the cost being measured, so each of ROUNDS rounds
+ * loads three servers at the same time — APF on, APF off, and a second APF-off server — so that a neighbour's burst
+ * falls on all alike (which client starts first rotates). Each round gives APF's ratio to the APF-off server and the
+ * second APF-off server's ratio to it (the noise floor); their medians and spreads are reported. Each round reads
+ * each server's own CPU time from /proc: CPU per request is what APF adds to a request. A server's CPU per request also falls as its throughput
+ * rises (its background work and per-wakeup costs spread over more requests), so with a rate given both servers
+ * are held to it and do the same work per second. Goal: APF adds under 10% per request. Not a test.
+ * Run: node_modules/.bin/bun bench/apf.bench.ts [rounds] [seconds per round] [requests per second, 0: unpaced]
+ * (after bash compile.sh); BENCH_SERVER_BINARY=<path> runs another build.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,6 +27,7 @@ import { type Figure, measure, serviceAccountToken } from "./_request-path.ts";
 const CONNECTIONS = 16;
 const ROUNDS = Number(process.argv[2] ?? 9);
 const ROUND_MS = Number(process.argv[3] ?? 4) * 1000;
+const PER_SECOND = Number(process.argv[4] ?? 300);
 const WARM_UP_MS = 4000;
 const GOAL_PERCENT = 10;
 const OBJECT_PATH = "/api/v1/namespaces/default/configmaps/bench";
@@ -44,11 +46,16 @@ async function target(server: TestServer): Promise<Target> {
   const token = await serviceAccountToken(server);
   const ca = await readFile(join(server.dataDir, "ca.crt"), "utf8");
   const port = Number(new URL(server.url).port);
-  return { server, load: { port, path: OBJECT_PATH, durationMs: ROUND_MS, connections: CONNECTIONS, ca, token } };
+  const paced = PER_SECOND > 0 ? { perSecond: PER_SECOND } : {};
+  return { server, load: { port, path: OBJECT_PATH, durationMs: ROUND_MS, connections: CONNECTIONS, ca, token, ...paced } };
 }
 
-function round(of: Target): Promise<Figure> {
-  return measure(of.server.pid, of.load);
+/** The targets loaded at the same time, their clients started from the `turn`-th one on. */
+async function together(targets: Target[], turn: number): Promise<Figure[]> {
+  const order = targets.map((_, index) => (index + turn) % targets.length);
+  const figures: Figure[] = [];
+  await Promise.all(order.map(async (index) => (figures[index] = await measure(targets[index]!.server.pid, targets[index]!.load))));
+  return figures;
 }
 
 function median(values: number[]): number {
@@ -57,7 +64,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** "+4.1% (spread −2.0% … +9.3%)": how much more the first costs per request, median and range over the pairs. */
+/** "+4.1% (spread −2.0% … +9.3%)": how much more the first costs per request, median and range over the rounds. */
 function costText(costs: number[]): string {
   const percent = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value * 100).toFixed(1)}%`;
   return `${percent(median(costs))} (spread ${percent(Math.min(...costs))} … ${percent(Math.max(...costs))})`;
@@ -81,27 +88,26 @@ try {
   await Promise.all([withApf!, withoutApf!, twin!].map((of) => measure(of.server.pid, { ...of.load, durationMs: WARM_UP_MS })));
   const costs = { throughput: [] as number[], cpu: [] as number[], floorThroughput: [] as number[], floorCpu: [] as number[] };
   const figures = { withApf: [] as Figure[], withoutApf: [] as Figure[] };
-  for (let pair = 0; pair < ROUNDS; pair++) {
-    // Both servers of a pair take their load at the same time, so a neighbour's burst falls on both alike.
-    const [apf, plain] = await Promise.all([round(withApf!), round(withoutApf!)]);
-    figures.withApf.push(apf);
-    figures.withoutApf.push(plain);
-    costs.throughput.push(plain.perSecond / apf.perSecond - 1);
-    costs.cpu.push(apf.cpuMicroseconds / plain.cpuMicroseconds - 1);
-    const [other, same] = await Promise.all([round(twin!), round(withoutApf!)]);
-    costs.floorThroughput.push(same.perSecond / other.perSecond - 1);
-    costs.floorCpu.push(other.cpuMicroseconds / same.cpuMicroseconds - 1);
+  for (let round = 0; round < ROUNDS; round++) {
+    // The three servers take their load at the same time, so a neighbour's burst falls on all alike.
+    const [apf, plain, other] = await together([withApf!, withoutApf!, twin!], round);
+    figures.withApf.push(apf!);
+    figures.withoutApf.push(plain!);
+    costs.throughput.push(plain!.perSecond / apf!.perSecond - 1);
+    costs.cpu.push(apf!.cpuMicroseconds / plain!.cpuMicroseconds - 1);
+    costs.floorThroughput.push(plain!.perSecond / other!.perSecond - 1);
+    costs.floorCpu.push(other!.cpuMicroseconds / plain!.cpuMicroseconds - 1);
   }
   const middle = (of: Figure[], key: keyof Figure) => Math.round(median(of.map((figure) => figure[key])));
   const cpuCost = median(costs.cpu);
   console.log(
-    `GET one ConfigMap with a service account token (workload-low), ${CONNECTIONS} kept-alive TLS connections per server, ${ROUNDS} rounds of ${
-      ROUND_MS / 1000
-    } s to each server side by side: median ${middle(figures.withoutApf, "perSecond")}/s and ${
-      middle(figures.withoutApf, "cpuMicroseconds")
-    } µs server CPU per request with max-in-flight (APF off); ${middle(figures.withApf, "perSecond")}/s and ${
-      middle(figures.withApf, "cpuMicroseconds")
-    } µs with APF`,
+    `GET one ConfigMap with a service account token (workload-low), ${CONNECTIONS} kept-alive TLS connections per server${
+      PER_SECOND > 0 ? ` paced to ${PER_SECOND}/s` : ""
+    }, ${ROUNDS} rounds of ${ROUND_MS / 1000} s to the three servers side by side: median ${
+      middle(figures.withoutApf, "perSecond")
+    }/s and ${middle(figures.withoutApf, "cpuMicroseconds")} µs server CPU per request with max-in-flight (APF off); ${
+      middle(figures.withApf, "perSecond")
+    }/s and ${middle(figures.withApf, "cpuMicroseconds")} µs with APF`,
   );
   console.log(
     `  time per request with APF: ${costText(costs.throughput)}; noise floor (APF off twice): ${costText(costs.floorThroughput)}`,
