@@ -110,7 +110,9 @@ try {
     }/s and ${middle(figures.withApf, "cpuMicroseconds")} µs with APF`,
   );
   console.log(
-    `  time per request with APF: ${costText(costs.throughput)}; noise floor (APF off twice): ${costText(costs.floorThroughput)}`,
+    `  ${PER_SECOND > 0 ? "rate shortfall" : "time per request"} with APF: ${costText(costs.throughput)}; noise floor (APF off twice): ${
+      costText(costs.floorThroughput)
+    }`,
   );
   console.log(
     `  server CPU per request with APF: ${costText(costs.cpu)}; noise floor: ${costText(costs.floorCpu)}; goal under +${GOAL_PERCENT}%: ${
