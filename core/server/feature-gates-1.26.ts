@@ -18,8 +18,8 @@
  *     unlocked until 1.30; NewVolumeManagerReconstruction is a gate only from 1.27 (its "alpha: v1.25" was
  *     SELinuxMountReadWriteOncePod's).
  *   - Gates marked "remove in 1.26" are absent where kube's removal merged for 1.26 (#112386, #112567, #112577,
- *     #112579, #112589, #112643) and present, GA and unlocked, for the volume expansion gates, removed in 1.27
- *     (#113942).
+ *     #112579, #112589, #112643) and present where it merged for 1.27 or later: the volume expansion gates, GA and
+ *     unlocked (#113942), ControllerManagerLeaderMigration (#113534) and CSIStorageCapacity (#118018), locked.
  *   - LegacyServiceAccountTokenNoAutoGeneration and CSIMigrationvSphere went GA in 1.26 unlocked and were locked in
  *     1.27 (#120192: "GA at 1.26 (Lock at 1.27)"; "remove in 1.29" in the 1.28 source); the other gates that went
  *     GA in 1.26 were locked at graduation.
@@ -92,6 +92,7 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   ComponentSLIs: alpha(),
   ConsistentHTTPGetHandlers: ga(),
   ContainerCheckpoint: alpha(),
+  ControllerManagerLeaderMigration: gaLocked(),
   CronJobTimeZone: beta(),
   CrossNamespaceVolumeDataSource: alpha(),
   DaemonSetUpdateSurge: gaLocked(),

@@ -110,8 +110,10 @@ test("kube-specific rows that 1.26 changed or that differ from 1.25 and 1.27, ag
     LegacyServiceAccountTokenNoAutoGeneration: { stage: "GA", default: true },
     CSIMigrationvSphere: { stage: "GA", default: true },
     ConsistentHTTPGetHandlers: { stage: "GA", default: true },
-    // GA since 1.24, unlocked, removed only in 1.27.
+    // GA since 1.24 and marked "remove in 1.26", but removed only in 1.27 and 1.28.
     ExpandPersistentVolumes: { stage: "GA", default: true },
+    ControllerManagerLeaderMigration: { stage: "GA", default: true, locked: true },
+    CSIStorageCapacity: { stage: "GA", default: true, locked: true },
     // Removed in 1.26; a gate only from 1.27.
     IndexedJob: undefined,
     PodOverhead: undefined,
