@@ -17,6 +17,11 @@ export interface LoadOptions {
   token?: string;
   /** A JSON body to POST instead of the GET; each `{n}` in it becomes a number unique to the request (an object name). */
   body?: string;
+  /**
+   * At most this many requests a second over all connections (each waits for its share of the interval before its
+   * next request), so servers compared at different speeds do the same work per second; unset: as fast as answered.
+   */
+  perSecond?: number;
 }
 
 export interface LoadResult {
@@ -54,9 +59,12 @@ function requestText(options: LoadOptions): string {
   return `POST ${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>): Promise<number> {
+function runConnection(options: LoadOptions, deadline: number, statuses: Map<string, number>, index: number): Promise<number> {
+  const interval = options.perSecond ? (1000 * options.connections) / options.perSecond : 0;
   return new Promise((resolve, reject) => {
     let done = 0;
+    // Paced connections take turns through the interval rather than all sending at once.
+    let nextAt = performance.now() + (index * interval) / options.connections;
     let pending = "";
     const socket: TLSSocket = connect({
       host: "127.0.0.1",
@@ -75,11 +83,16 @@ function runConnection(options: LoadOptions, deadline: number, statuses: Map<str
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         pending = pending.slice(length);
         done++;
-        if (performance.now() >= deadline) {
+        const now = performance.now();
+        if (now >= deadline) {
           socket.end();
           return resolve(done);
         }
-        socket.write(requestText(options));
+        if (interval === 0) socket.write(requestText(options));
+        else {
+          nextAt = Math.max(nextAt + interval, now);
+          setTimeout(() => socket.write(requestText(options)), nextAt - now);
+        }
       }
     });
     socket.once("error", reject);
@@ -91,7 +104,7 @@ export async function keepAliveLoad(options: LoadOptions): Promise<LoadResult> {
   const statuses = new Map<string, number>();
   const started = performance.now();
   const counts = await Promise.all(
-    Array.from({ length: options.connections }, () => runConnection(options, started + options.durationMs, statuses)),
+    Array.from({ length: options.connections }, (_, index) => runConnection(options, started + options.durationMs, statuses, index)),
   );
   const seconds = (performance.now() - started) / 1000;
   const requests = counts.reduce((a, b) => a + b, 0);

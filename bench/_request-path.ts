@@ -32,7 +32,7 @@ export interface RequestPathFigures {
   getServiceAccountToken: Figure;
 }
 
-async function measure(pid: number, options: LoadOptions): Promise<Figure> {
+export async function measure(pid: number, options: LoadOptions): Promise<Figure> {
   const cpuBefore = cpuMilliseconds(pid);
   const result = await load(options);
   return { perSecond: result.perSecond, cpuMicroseconds: ((cpuMilliseconds(pid) - cpuBefore) * 1000) / result.requests };
@@ -61,7 +61,7 @@ async function helloRate(mode: HelloMode, dataDir: string, base: Omit<LoadOption
 }
 
 /** A service account bound to cluster-admin, and a token for it from the TokenRequest API. */
-async function serviceAccountToken(server: TestServer): Promise<string> {
+export async function serviceAccountToken(server: TestServer): Promise<string> {
   const post = async (path: string, body: unknown) => {
     const response = await server.request("POST", path, { body: JSON.stringify(body), headers: JSON_HEADERS });
     expectStatus(response, 201, `POST ${path}`);

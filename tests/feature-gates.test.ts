@@ -36,6 +36,14 @@ test("SetFromMap: an unknown gate stops start-up with `unrecognized feature gate
   );
 });
 
+test("SetFromMap: a gate's Go constant or a gate kube only has from 1.27 is unrecognized", async () => {
+  for (const name of ["CPUCFSQuotaPeriod", "NewVolumeManagerReconstruction"]) {
+    const answer = await startUpFailure(`--feature-gates=${name}=true`);
+    expect(answer.exitCode).toBe(1);
+    expect(answer.log).toContain(`unrecognized feature gate: ${name}`);
+  }
+});
+
 test("SetFromMap: a locked GA gate set away from its default stops start-up", async () => {
   const answer = await startUpFailure("--feature-gates=DryRun=false");
   expect(answer.exitCode).toBe(1);
@@ -50,12 +58,13 @@ test("featureGate.Set: a pair without a bool stops start-up", async () => {
 test("SetFromMap warns about a GA gate set explicitly; APIResponseCompression, ServerSideFieldValidation, OpenAPIV3, RemainingItemCount and APIPriorityAndFairness switch kubun off", async () => {
   const dataDir = join(scratch, "served");
   const answer = await runKubun(dataDir, [
-    "--feature-gates=ServerSideApply=true,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false,RemainingItemCount=false,APIPriorityAndFairness=false",
+    "--feature-gates=ServerSideApply=true,CustomCPUCFSQuotaPeriod=true,ConsistentHTTPGetHandlers=false,APIResponseCompression=false,ServerSideFieldValidation=false,OpenAPIV3=false,RemainingItemCount=false,APIPriorityAndFairness=false",
   ]);
   if (!("started" in answer)) throw new Error(`kubun did not start:\n${answer.log}`);
   const server = answer.started;
   try {
     expect(server.log()).toContain("Setting GA feature gate ServerSideApply=true. It will be removed in a future release.");
+    expect(server.log()).toContain("Setting GA feature gate ConsistentHTTPGetHandlers=false. It will be removed in a future release.");
     for (const name of ["a", "b", "c"]) {
       const created = await asAdminOnDisk(dataDir, server.url, "/api/v1/namespaces/default/configmaps", {
         method: "POST",

@@ -80,6 +80,20 @@ test("responses name the FlowSchema and priority level by UID: exempt for system
   expect(alice.headers.get("X-Kubernetes-PF-PriorityLevel-UID")).toBe(await uidOf("prioritylevelconfigurations", "global-default"));
 });
 
+test("a watch carries the PF headers and a long-running non-watch request does not (WithPriorityAndFairness skips only the latter)", async () => {
+  const exemptSchema = await uidOf("flowschemas", "exempt");
+  const watch = await server.request("GET", "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1");
+  expect(watch.status).toBe(200);
+  expect(watch.headers.get("X-Kubernetes-PF-FlowSchema-UID")).toBe(exemptSchema);
+  expect(watch.headers.get("X-Kubernetes-PF-PriorityLevel-UID")).toBe(await uidOf("prioritylevelconfigurations", "exempt"));
+  await watch.text();
+  // A pod's log is long-running (BasicLongRunningRequestCheck): served past APF, so its answer names no FlowSchema.
+  const log = await server.request("GET", "/api/v1/namespaces/default/pods/no-such-pod/log");
+  expect(log.status).toBe(404);
+  expect(log.headers.get("X-Kubernetes-PF-FlowSchema-UID")).toBeNull();
+  expect(log.headers.get("X-Kubernetes-PF-PriorityLevel-UID")).toBeNull();
+});
+
 test("a seat is given back once the response is written: one-seat global-default serves request after request", async () => {
   // ceil(2 × 20 / 245) = 1 seat; a seat never given back would leave the next request queued until it times out.
   for (let i = 0; i < 5; i++) {

@@ -24,20 +24,17 @@ import {
   allocateConcurrency,
   allocationItem,
   BORROWING_ADJUSTMENT_PERIOD_MS,
-  type LevelLimits,
   levelLimits,
   newSeatDemandStats,
-  type SeatDemandStats,
   updateSeatDemandStats,
 } from "./borrowing.ts";
 import { FlowControlMetrics, type FlowMetrics } from "./metrics.ts";
-import type { RatioCell } from "./series.ts";
 import { ObjectCounts } from "./object-counts.ts";
 import { QueueSet } from "./queue-set.ts";
 import type { QueuingConfig, RejectReason, Seat } from "./queue-set-types.ts";
-import { hashFlowID } from "./shuffle-sharding.ts";
 import { WatchCounts, type WatchedScope } from "./watch-counts.ts";
-import { estimateWork, maxSeats, type WorkCounts, type WorkEstimate } from "./work-estimate.ts";
+import { ExecutingRequest, Flow, type KindCounts, type LevelState } from "./_flow.ts";
+import { estimateWork, maxSeats, type WorkCounts } from "./work-estimate.ts";
 
 export interface FlowControlOptions {
   /** --max-requests-inflight plus --max-mutating-requests-inflight, as kube's BuildPriorityAndFairness sums them. */
@@ -53,32 +50,12 @@ export interface FlowControlOptions {
 
 export type Admission = { classification: Classification } & ({ seat: Seat } | { rejected: RejectReason });
 
-interface LevelState {
-  object: KubeObject;
-  queues: QueueSet;
-  exempt: boolean;
-  /** Undefined for the exempt level, which neither lends nor borrows in kube 1.26. */
-  limits?: LevelLimits;
-  currentLimit: number;
-  seatDemand: SeatDemandStats;
-}
-
-/** A classified kind of request: where it goes and the series it updates. */
-interface Flow {
-  classification: Classification;
-  level: LevelState;
-  metrics: FlowMetrics;
-  /** kube's hashFlowID, computed when the request first meets a queue. */
-  hash?: bigint;
-}
-
 /** What a request brings to admission: its digest, the details the debug dump shows, and its query (for a LIST). */
 export type AdmittedRequest = RequestDigest & RequestDetails & { query: URLSearchParams };
 
 const log = logger("flowcontrol");
 /** What an exempt request holds: nothing to give back. */
 const IMMEDIATE: Seat = { release() {} };
-const EXEMPT_WORK: WorkEstimate = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
 const ENSURE_INTERVAL_MS = 60_000;
 /** kube's nonMutatingRequestVerbs. */
 export const NON_MUTATING_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
@@ -99,10 +76,7 @@ export class FlowControl {
   /** The flow whose work is being estimated: kube samples each write's watch count for it (ObserveWatchCount). */
   #estimating: FlowMetrics | undefined;
   /** Requests waiting and executing by kind, for kube's read_vs_write_current_requests. */
-  readonly #byKind: Record<
-    "readOnly" | "mutating",
-    { waiting: number; executing: number; series: { waiting: RatioCell; executing: RatioCell } }
-  >;
+  readonly #byKind: Record<"readOnly" | "mutating", KindCounts>;
   readonly #stops: (() => void)[] = [];
 
   private constructor(registry: Registry, catalog: Catalog, options: FlowControlOptions) {
@@ -173,70 +147,63 @@ export class FlowControl {
 
   /**
    * Classifies the request, estimates its seats (kube's WorkEstimator) and waits for them at its level, or says why
-   * it was rejected. `signal` is asked for only when the request queues: materializing a request's signal costs
-   * more than classifying it. An exempt request runs at once, with no estimate and outside any queue set (kube
-   * 1.26's startRequest answers it with an immediateRequest), so only the dispatch and execution series see it.
+   * it was rejected; a request that need not wait is answered at once, without a promise. `cancellation`'s signal is
+   * read only when the request queues: materializing a request's signal costs more than classifying it. An exempt
+   * request runs at once, with no estimate and outside any queue set (kube 1.26's startRequest answers it with an
+   * immediateRequest), so only the dispatch and execution series see it.
    */
-  async admit(request: AdmittedRequest, signal?: () => AbortSignal): Promise<Admission> {
+  admit(request: AdmittedRequest, cancellation?: { readonly signal: AbortSignal }): Admission | Promise<Admission> {
     const flow = this.#classifier.flowOf(request);
-    const { classification, level, metrics } = flow;
-    const exempt = level.exempt;
-    let work = EXEMPT_WORK;
-    if (!exempt) {
-      this.#estimating = metrics;
-      work = estimateWork(request, this.#workCounts);
-      this.#estimating = undefined;
-      metrics.estimatedSeats.observe(maxSeats(work));
-    }
-    const waiting = {
-      flowSchema: classification.flowSchema,
-      distinguisher: classification.distinguisher,
-      arrivedAt: new Date(),
-      work,
-      details: request,
-    };
-    const flowHash = () => (flow.hash ??= hashFlowID(classification.flowSchema, classification.distinguisher));
-    let outcome = exempt ? IMMEDIATE : level.queues.admit(waiting, flowHash, {
-      waitLimitMs: this.#options.queueWaitLimitMs,
-      signal,
-      series: metrics,
-    });
-    let waitedSeconds: number | undefined;
+    const arrivedMs = performance.now();
     const kind = this.#byKind[NON_MUTATING_VERBS.has(request.verb) ? "readOnly" : "mutating"];
-    if (outcome instanceof Promise) {
-      metrics.inQueue.value++;
-      kind.series.waiting.setNumerator(++kind.waiting);
-      outcome = await outcome;
-      metrics.inQueue.value--;
-      kind.series.waiting.setNumerator(--kind.waiting);
-      waitedSeconds = (Date.now() - waiting.arrivedAt.getTime()) / 1000;
+    const watch = request.verb === "watch";
+    if (flow.level.exempt) return this.#dispatched(flow, kind, watch, IMMEDIATE, arrivedMs);
+    this.#estimating = flow.metrics;
+    const work = estimateWork(request, this.#workCounts);
+    this.#estimating = undefined;
+    flow.metrics.estimatedSeats.observe(maxSeats(work));
+    const { flowSchema, distinguisher } = flow.classification;
+    const waiting = { flowSchema, distinguisher, arrivedAtMs: Date.now(), work, details: request };
+    const outcome = flow.level.queues.admit(waiting, flow.hash, flow.queuing, cancellation);
+    if (outcome instanceof Promise) return this.#waitFor(outcome, flow, kind, watch, arrivedMs);
+    if (typeof outcome === "string") return this.#rejected(flow, outcome);
+    return this.#dispatched(flow, kind, watch, outcome, arrivedMs);
+  }
+
+  async #waitFor(
+    outcome: Promise<Seat | RejectReason>,
+    flow: Flow,
+    kind: KindCounts,
+    watch: boolean,
+    arrivedMs: number,
+  ): Promise<Admission> {
+    const metrics = flow.metrics;
+    metrics.inQueue.value++;
+    kind.series.waiting.setNumerator(++kind.waiting, arrivedMs);
+    const settled = await outcome;
+    const nowMs = performance.now();
+    metrics.inQueue.value--;
+    kind.series.waiting.setNumerator(--kind.waiting, nowMs);
+    const waitedSeconds = (nowMs - arrivedMs) / 1000;
+    if (typeof settled === "string") {
+      metrics.waitedAndRejected.observe(waitedSeconds);
+      return this.#rejected(flow, settled);
     }
-    if (typeof outcome === "string") {
-      this.#metrics.rejected(metrics, outcome);
-      if (waitedSeconds !== undefined) metrics.waitedAndRejected.observe(waitedSeconds);
-      return { classification, rejected: outcome };
-    }
-    if (waitedSeconds !== undefined) metrics.waitedAndExecuted.observe(waitedSeconds);
+    metrics.waitedAndExecuted.observe(waitedSeconds);
+    return this.#dispatched(flow, kind, watch, settled, nowMs);
+  }
+
+  #rejected(flow: Flow, reason: RejectReason): Admission {
+    this.#metrics.rejected(flow.metrics, reason);
+    return { classification: flow.classification, rejected: reason };
+  }
+
+  #dispatched(flow: Flow, kind: KindCounts, watch: boolean, seat: Seat, nowMs: number): Admission {
+    const metrics = flow.metrics;
     metrics.dispatched.value++;
-    if (!exempt) metrics.executing.value++;
-    kind.series.executing.setNumerator(++kind.executing);
-    const seat = outcome;
-    const startedMs = performance.now();
-    const execution = request.verb === "watch" ? metrics.watchExecution : metrics.regularExecution;
-    let released = false;
-    return {
-      classification,
-      seat: {
-        release: () => {
-          if (released) return;
-          released = true;
-          if (!exempt) metrics.executing.value--;
-          kind.series.executing.setNumerator(--kind.executing);
-          execution.observe((performance.now() - startedMs) / 1000);
-          seat.release();
-        },
-      },
-    };
+    if (!flow.level.exempt) metrics.executing.value++;
+    kind.series.executing.setNumerator(++kind.executing, nowMs);
+    return { classification: flow.classification, seat: new ExecutingRequest(flow, kind, watch, seat, nowMs) };
   }
 
   /** Files an admitted watch for the write work estimate (kube's RegisterWatch); the result forgets it. */
@@ -308,11 +275,17 @@ export class FlowControl {
     // A removed level's queues live on in the requests that hold them; new requests no longer reach it.
     for (const name of this.#levels.keys()) if (!present.has(name)) this.#levels.delete(name);
     const schemaObjects = withMandatory(this.#flowSchemas.list(), MANDATORY_FLOW_SCHEMAS);
-    this.#classifier = new Classifier(schemaObjects, (name) => this.#levels.get(name), (classification, level) => ({
-      classification,
-      level,
-      metrics: this.#metrics.flow(classification.priorityLevel, classification.flowSchema),
-    }));
+    this.#classifier = new Classifier(
+      schemaObjects,
+      (name) => this.#levels.get(name),
+      (classification, level) =>
+        new Flow(
+          classification,
+          level,
+          this.#metrics.flow(classification.priorityLevel, classification.flowSchema),
+          this.#options.queueWaitLimitMs,
+        ),
+    );
     this.#adjustBorrowing();
     void updateDanglingConditions(
       this.#flowSchemas.list(),

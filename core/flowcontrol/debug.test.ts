@@ -11,7 +11,7 @@ test("tabulate lays cells out as Go's tabwriter(minwidth 8, padding 1) does kube
 test("dump_priority_levels: <none> for the exempt level, counts for a queuing one (kube's dumpPriorityLevels)", () => {
   const queues = new QueueSet(1, { queues: 2, handSize: 1, queueLengthLimit: 5 });
   queues.admit(
-    { flowSchema: "fs", distinguisher: "", arrivedAt: new Date(), work: { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 } },
+    { flowSchema: "fs", distinguisher: "", arrivedAtMs: Date.now(), work: { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 } },
     () => 0n,
     { waitLimitMs: 60_000 },
   );

@@ -115,7 +115,7 @@ export function dumpRequests(levels: readonly DumpedLevel[], includeDetails: boo
           String(queueIndex),
           String(index),
           request.distinguisher,
-          request.arrivedAt.toISOString(),
+          new Date(request.arrivedAtMs).toISOString(),
           String(request.work.initialSeats),
           String(request.work.finalSeats),
           goDuration(request.work.additionalLatencyMs),

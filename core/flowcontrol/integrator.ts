@@ -32,10 +32,11 @@ export class Integrator {
     this.#lastMs = clock();
   }
 
-  set(value: number): void {
+  /** `nowMs` is a reading of the same clock the caller already has. */
+  set(value: number, nowMs?: number): void {
     // An unchanged value keeps accruing until the next change or reset.
     if (value === this.#value) return;
-    this.#accumulate();
+    this.#accumulate(nowMs ?? this.#clock());
     this.#value = value;
     if (value < this.#min) this.#min = value;
     if (value > this.#max) this.#max = value;
@@ -43,7 +44,7 @@ export class Integrator {
 
   /** The figures since the last reset; the next period starts now, at the current value. */
   reset(): IntegratorResults {
-    this.#accumulate();
+    this.#accumulate(this.#clock());
     const elapsed = this.#elapsedSeconds;
     let average = NaN;
     let deviation = NaN;
@@ -62,8 +63,7 @@ export class Integrator {
     return results;
   }
 
-  #accumulate(): void {
-    const now = this.#clock();
+  #accumulate(now: number): void {
     const seconds = (now - this.#lastMs) / 1000;
     this.#lastMs = now;
     this.#elapsedSeconds += seconds;

@@ -13,7 +13,8 @@ export interface QueuingConfig {
 export interface WaitingRequest {
   flowSchema: string;
   distinguisher: string;
-  arrivedAt: Date;
+  /** When it arrived, in milliseconds since the epoch. */
+  arrivedAtMs: number;
   work: WorkEstimate;
 }
 
@@ -27,9 +28,9 @@ export interface FlowSeries {
   dispatchNoAccommodation: { value: number };
 }
 
-/** A ratio weighed by time (kube's RatioedGauge over a TimingRatioHistogram). */
+/** A ratio weighed by time (kube's RatioedGauge over a TimingRatioHistogram); `nowMs` is a clock reading the caller has. */
 export interface Ratio {
-  setNumerator(numerator: number): void;
+  setNumerator(numerator: number, nowMs?: number): void;
   setDenominator(denominator: number): void;
 }
 

@@ -3,7 +3,7 @@ import { QueueSet } from "./queue-set.ts";
 import type { RejectReason, Seat } from "./queue-set-types.ts";
 
 const ONE_SEAT = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
-const request = (flowSchema = "fs", distinguisher = "", work = ONE_SEAT) => ({ flowSchema, distinguisher, arrivedAt: new Date(), work });
+const request = (flowSchema = "fs", distinguisher = "", work = ONE_SEAT) => ({ flowSchema, distinguisher, arrivedAtMs: Date.now(), work });
 const wide = (initialSeats: number) => request("fs", "", { initialSeats, finalSeats: 0, additionalLatencyMs: 0 });
 const LONG_WAIT = { waitLimitMs: 60_000 };
 const isSeat = (outcome: unknown): outcome is Seat => typeof outcome === "object" && outcome !== null && "release" in outcome;
@@ -35,7 +35,7 @@ test("a waiting request is rejected time-out after the wait limit, and cancelled
   set.admit(request(), () => 0n, LONG_WAIT);
   expect(await set.admit(request(), () => 1n, { waitLimitMs: 1 })).toBe("time-out");
   const abort = new AbortController();
-  const waiting = set.admit(request(), () => 2n, { waitLimitMs: 60_000, signal: () => abort.signal });
+  const waiting = set.admit(request(), () => 2n, LONG_WAIT, abort);
   abort.abort();
   expect(await waiting).toBe("cancelled");
   expect(set.waiting).toBe(0);
@@ -211,4 +211,18 @@ test("a request that finds a seat free is charged to its queue, so the flow that
   (await b1).release();
   (await a2).release();
   expect(order).toEqual(["B1", "A2"]);
+});
+
+test("requests left waiting in queues a reconfiguration dropped are still dispatched (finishQueueSetReconfigsLocked keeps them)", async () => {
+  const set = new QueueSet(1, { queues: 4, handSize: 1, queueLengthLimit: 10 });
+  const holder = set.admit(request(), () => 0n, LONG_WAIT) as Seat;
+  // Hash 3 deals queue 3 of 4; the set then shrinks to one queue while that request waits.
+  const waiting = set.admit(request("fs", "late"), () => 3n, LONG_WAIT) as Promise<Seat | RejectReason>;
+  set.reconfigure(1, { queues: 1, handSize: 1, queueLengthLimit: 10 });
+  expect(set.queues().length).toBe(4);
+  holder.release();
+  const seat = await waiting;
+  expect(isSeat(seat)).toBe(true);
+  (seat as Seat).release();
+  expect(set.queues().length).toBe(1);
 });

@@ -17,27 +17,8 @@ import { Integrator, type IntegratorResults } from "./integrator.ts";
 import { ESTIMATED_SERVICE_MS, SEAT_SECOND, seatsTimesMs, totalWork } from "./seat-seconds.ts";
 import type { FlowSeries, LevelSeries, QueuingConfig, RejectReason, Seat, WaitingRequest } from "./queue-set-types.ts";
 import { dealHand } from "./shuffle-sharding.ts";
+import { boundNextDispatch, HeldSeat, isIdle, type Queue, Waiter } from "./_queue.ts";
 import { maxSeats, type WorkEstimate } from "./work-estimate.ts";
-
-interface Queue {
-  waiting: Waiter[];
-  executing: number;
-  seatsInUse: number;
-  /** The waiting requests' seats (kube's QueueSum MaxSeatsSum). */
-  waitingSeats: number;
-  /** The waiting requests' work in SeatSeconds units (kube's QueueSum TotalWorkSum). */
-  waitingWork: number;
-  /** kube's queue.nextDispatchR: the virtual time at which its head may start. */
-  nextDispatchR: number;
-}
-
-interface Waiter extends WaitingRequest {
-  queue: Queue;
-  /** Virtual time at arrival: the queue's next dispatch never precedes it (kube's boundNextDispatchLocked). */
-  arrivalR: number;
-  series: FlowSeries | undefined;
-  settle(outcome: Seat | RejectReason): void;
-}
 
 /** Hands dealt per flow hash are kept up to this many flows, then dealt afresh. */
 const MAX_REMEMBERED_HANDS = 4096;
@@ -46,6 +27,8 @@ export class QueueSet {
   #limit: number;
   #queuing: QueuingConfig | undefined;
   #queues: Queue[] = [];
+  /** The queues with requests waiting: the dispatch looks at these only, not at every queue of the set. */
+  readonly #nonEmpty: Queue[] = [];
   #executing = 0;
   #seatsInUse = 0;
   #waiting = 0;
@@ -57,16 +40,20 @@ export class QueueSet {
   /** kube's qs.enqueues: where the next shuffle-shard visit of a hand starts. */
   #enqueues = 0;
   readonly #hands = new Map<bigint, number[]>();
-  /** Virtual time (in SeatSeconds units per queue) and the real time (ms) it was last advanced at. */
+  /**
+   * Virtual time (in SeatSeconds units per queue) and the real time (ms) it was last advanced at: every operation
+   * reads the clock once, and its bookkeeping and series take that reading.
+   */
   #currentR = 0;
-  #lastRealMs: number;
+  #nowMs: number;
   readonly #clock: () => number;
+  readonly #finish = (seat: HeldSeat) => this.#release(seat);
   readonly #seatDemand: Integrator;
   readonly #gauges: LevelSeries | undefined;
   /** The start R bounds over the non-empty queues, found with the queue to dispatch from. */
   readonly #bounds = { sMin: 0, sMax: 0, discountedSMin: 0, discountedSMax: 0 };
 
-  /** `clock` gives real time in milliseconds (replaceable in tests). */
+  /** `clock` gives real time in milliseconds (replaceable in tests); `gauges` read the same clock. */
   constructor(
     limit: number,
     queuing?: QueuingConfig,
@@ -78,7 +65,7 @@ export class QueueSet {
     this.#queuing = queuing;
     this.#noteLimits();
     this.#clock = clock;
-    this.#lastRealMs = clock();
+    this.#nowMs = clock();
     this.#seatDemand = new Integrator(clock);
     this.#resizeQueues();
   }
@@ -124,11 +111,15 @@ export class QueueSet {
     return this.#seatDemand.reset();
   }
 
-  /** A seat at once, a rejection at once, or (when the request has to wait) a promise of either. */
+  /**
+   * A seat at once, a rejection at once, or (when the request has to wait) a promise of either. `flowHash` is asked
+   * for only when the level queues; `cancellation`'s signal only when the request has to wait.
+   */
   admit(
-    request: WaitingRequest,
+    request: WaitingRequest & { details?: unknown },
     flowHash: () => bigint,
-    options: { waitLimitMs: number; signal?: () => AbortSignal; series?: FlowSeries },
+    options: { waitLimitMs: number; series?: FlowSeries },
+    cancellation?: { readonly signal: AbortSignal },
   ): Seat | RejectReason | Promise<Seat | RejectReason> {
     this.#syncTime();
     const queuing = this.#queuing;
@@ -136,28 +127,17 @@ export class QueueSet {
     const queue = this.#shuffleShard(flowHash(), queuing);
     // kube's rejectOrEnqueueToBoundLocked: a full queue refuses only while every seat is taken.
     if (this.#seatsInUse >= this.#limit && queue.waiting.length >= queuing.queueLengthLimit) return "queue-full";
-    let outcome: Seat | RejectReason | undefined;
-    let deliver: ((outcome: Seat | RejectReason) => void) | undefined;
-    const waiter: Waiter = {
-      ...request,
-      queue,
-      arrivalR: this.#currentR,
-      series: options.series,
-      settle: (settled) => {
-        if (deliver) deliver(settled);
-        else outcome = settled;
-      },
-    };
+    const waiter = new Waiter(request, queue, this.#currentR, options.series);
     this.#enqueue(waiter);
     // kube's ObserveQueueLength: the queue's length with this request in it, before anything is dispatched.
     options.series?.queueLengthAfterEnqueue.observe(queue.waiting.length);
     this.#dispatchAsMuchAsPossible();
-    if (outcome !== undefined) return outcome;
+    if (waiter.outcome !== undefined) return waiter.outcome;
     return new Promise((resolve) => {
-      const signal = options.signal?.();
+      const signal = cancellation?.signal;
       const onAbort = () => this.#remove(waiter, "cancelled");
       const timer = setTimeout(() => this.#remove(waiter, "time-out"), options.waitLimitMs);
-      deliver = (settled) => {
+      waiter.deliver = (settled) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         resolve(settled);
@@ -224,6 +204,7 @@ export class QueueSet {
       queue.nextDispatchR = this.#currentR;
       this.#activeQueues++;
     }
+    if (queue.waiting.length === 0) this.#nonEmpty.push(queue);
     queue.waiting.push(waiter);
     queue.waitingSeats += maxSeats(waiter.work);
     queue.waitingWork += totalWork(waiter.work);
@@ -240,6 +221,7 @@ export class QueueSet {
     const index = queue.waiting.indexOf(waiter);
     if (index < 0) return false;
     queue.waiting.splice(index, 1);
+    if (queue.waiting.length === 0) this.#nonEmpty.splice(this.#nonEmpty.indexOf(queue), 1);
     queue.waitingSeats -= maxSeats(waiter.work);
     queue.waitingWork -= totalWork(waiter.work);
     this.#waiting--;
@@ -257,7 +239,6 @@ export class QueueSet {
     const seats = this.#reservedSeats(work);
     const finalSeats = Math.min(work.finalSeats, this.#limit);
     const latencyMs = finalSeats > 0 ? (work.additionalLatencyMs * work.finalSeats) / finalSeats : 0;
-    const startedMs = this.#clock();
     this.#executing++;
     this.#seatsInUse += seats;
     if (series) series.concurrencyInUse.value += seats;
@@ -267,36 +248,35 @@ export class QueueSet {
       queue.seatsInUse += seats;
       this.#queueSeatsWanted += seats;
     }
-    const freeSeats = () => {
-      this.#syncTime();
-      this.#seatsInUse -= seats;
-      if (series) series.concurrencyInUse.value -= seats;
-      this.#noteSeatDemand();
-      if (queue) {
-        queue.seatsInUse -= seats;
-        this.#queueSeatsWanted -= seats;
-      }
-      this.#dispatchAsMuchAsPossible();
-    };
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#syncTime();
-        this.#executing--;
-        this.#gauges?.executingRequests.setNumerator(this.#executing);
-        if (queue) {
-          queue.executing--;
-          if (isIdle(queue)) this.#activeQueues--;
-          // kube's finishRequestLocked: the queue is charged the real service time instead of the estimate.
-          queue.nextDispatchR -= seatsTimesMs(work.initialSeats, ESTIMATED_SERVICE_MS - (this.#clock() - startedMs));
-          boundNextDispatch(queue);
-        }
-        if (latencyMs > 0) setTimeout(freeSeats, latencyMs);
-        else freeSeats();
-      },
-    };
+    return new HeldSeat(queue, work, seats, latencyMs, this.#nowMs, series, this.#finish);
+  }
+
+  #release(seat: HeldSeat): void {
+    this.#syncTime();
+    this.#executing--;
+    this.#gauges?.executingRequests.setNumerator(this.#executing, this.#nowMs);
+    const queue = seat.queue;
+    if (queue) {
+      queue.executing--;
+      if (isIdle(queue)) this.#activeQueues--;
+      // kube's finishRequestLocked: the queue is charged the real service time instead of the estimate.
+      queue.nextDispatchR -= seatsTimesMs(seat.work.initialSeats, ESTIMATED_SERVICE_MS - (this.#nowMs - seat.startedMs));
+      boundNextDispatch(queue);
+    }
+    if (seat.latencyMs > 0) setTimeout(() => this.#freeSeats(seat), seat.latencyMs);
+    else this.#freeSeats(seat);
+  }
+
+  #freeSeats(seat: HeldSeat): void {
+    if (seat.latencyMs > 0) this.#syncTime();
+    this.#seatsInUse -= seat.seats;
+    if (seat.series) seat.series.concurrencyInUse.value -= seat.seats;
+    this.#noteSeatDemand();
+    if (seat.queue) {
+      seat.queue.seatsInUse -= seat.seats;
+      this.#queueSeatsWanted -= seat.seats;
+    }
+    this.#dispatchAsMuchAsPossible();
   }
 
   #remove(waiter: Waiter, reason: RejectReason): void {
@@ -311,15 +291,14 @@ export class QueueSet {
   /** kube's dispatchAsMuchAsPossibleLocked and dispatchLocked. */
   #dispatchAsMuchAsPossible(): void {
     while (this.#waiting > 0 && this.#seatsInUse < this.#limit) {
-      const index = this.#queueWithEarliestFinish();
-      const queue = this.#queues[index]!;
+      const queue = this.#queueWithEarliestFinish();
       const waiter = queue.waiting[0]!;
       // kube dispatches the chosen queue's head or nothing: a wide request is not overtaken by narrower ones.
       if (!this.#canAccommodate(waiter.work)) {
         if (waiter.series) waiter.series.dispatchNoAccommodation.value++;
         break;
       }
-      this.#robinIndex = index;
+      this.#robinIndex = queue.index;
       this.#noteDispatch(queue);
       this.#dequeue(waiter);
       queue.nextDispatchR += totalWork(waiter.work);
@@ -331,30 +310,33 @@ export class QueueSet {
 
   /**
    * kube's findDispatchQueueToBoundLocked: the non-empty queue whose head would finish first in virtual time
-   * (nextDispatchR plus the head's work), looking from the queue after the last one served so ties go round-robin.
+   * (nextDispatchR plus the head's work); of equal ones, the first after the last queue served, so ties go
+   * round-robin. Only the non-empty queues are looked at, which is what kube's walk over all of them finds too.
    */
-  #queueWithEarliestFinish(): number {
-    let best = -1;
+  #queueWithEarliestFinish(): Queue {
+    let best: Queue | undefined;
     let bestFinish = Infinity;
+    let bestTurn = Infinity;
+    const count = this.#queues.length;
     const bounds = this.#bounds;
     bounds.sMin = bounds.discountedSMin = Infinity;
     bounds.sMax = bounds.discountedSMax = -Infinity;
-    for (let step = 1; step <= this.#queues.length; step++) {
-      const index = (this.#robinIndex + step) % this.#queues.length;
-      const queue = this.#queues[index]!;
-      if (queue.waiting.length === 0) continue;
+    for (const queue of this.#nonEmpty) {
       const discounted = queue.nextDispatchR - seatsTimesMs(queue.seatsInUse, ESTIMATED_SERVICE_MS);
       bounds.sMin = Math.min(bounds.sMin, queue.nextDispatchR);
       bounds.sMax = Math.max(bounds.sMax, queue.nextDispatchR);
       bounds.discountedSMin = Math.min(bounds.discountedSMin, discounted);
       bounds.discountedSMax = Math.max(bounds.discountedSMax, discounted);
       const finish = queue.nextDispatchR + totalWork(queue.waiting[0]!.work);
-      if (finish < bestFinish) {
-        best = index;
+      // Its place in the round from the queue after the last one served.
+      const turn = (((queue.index - this.#robinIndex - 1) % count) + count) % count;
+      if (finish < bestFinish || (finish === bestFinish && turn < bestTurn)) {
+        best = queue;
         bestFinish = finish;
+        bestTurn = turn;
       }
     }
-    if (best < 0) throw new Error("no waiting request although the count says so");
+    if (!best) throw new Error("no waiting request although the count says so");
     return best;
   }
 
@@ -365,8 +347,8 @@ export class QueueSet {
    */
   #syncTime(): void {
     const nowMs = this.#clock();
-    const elapsedMs = nowMs - this.#lastRealMs;
-    this.#lastRealMs = nowMs;
+    const elapsedMs = nowMs - this.#nowMs;
+    this.#nowMs = nowMs;
     if (this.#activeQueues === 0) return;
     this.#currentR += seatsTimesMs(Math.min(this.#queueSeatsWanted, this.#limit) / this.#activeQueues, elapsedMs);
     if (this.#gauges) this.#gauges.currentR.value = this.#currentR / SEAT_SECOND;
@@ -390,12 +372,13 @@ export class QueueSet {
    * utilization ratios to the seats and requests executing and the requests waiting.
    */
   #noteSeatDemand(): void {
-    this.#seatDemand.set(this.#seatsInUse + this.#seatsWaiting);
+    const nowMs = this.#nowMs;
+    this.#seatDemand.set(this.#seatsInUse + this.#seatsWaiting, nowMs);
     const gauges = this.#gauges;
     if (!gauges) return;
-    gauges.seatUtilization.setNumerator(this.#seatsInUse);
-    gauges.executingRequests.setNumerator(this.#executing);
-    gauges.waitingRequests.setNumerator(this.#waiting);
+    gauges.seatUtilization.setNumerator(this.#seatsInUse, nowMs);
+    gauges.executingRequests.setNumerator(this.#executing, nowMs);
+    gauges.waitingRequests.setNumerator(this.#waiting, nowMs);
   }
 
   /** kube's setConfiguration: executing ratios are per seat of the concurrency limit, waiting per queue place. */
@@ -411,7 +394,15 @@ export class QueueSet {
   #resizeQueues(): void {
     const wanted = this.#queuing?.queues ?? 0;
     while (this.#queues.length < wanted) {
-      this.#queues.push({ waiting: [], executing: 0, seatsInUse: 0, waitingSeats: 0, waitingWork: 0, nextDispatchR: this.#currentR });
+      this.#queues.push({
+        index: this.#queues.length,
+        waiting: [],
+        executing: 0,
+        seatsInUse: 0,
+        waitingSeats: 0,
+        waitingWork: 0,
+        nextDispatchR: this.#currentR,
+      });
     }
     while (this.#queues.length > wanted) {
       const last = this.#queues[this.#queues.length - 1]!;
@@ -419,14 +410,4 @@ export class QueueSet {
       this.#queues.pop();
     }
   }
-}
-
-function isIdle(queue: Queue): boolean {
-  return queue.waiting.length === 0 && queue.executing === 0;
-}
-
-/** kube's boundNextDispatchLocked: a queue's next dispatch does not precede its head's arrival in virtual time. */
-function boundNextDispatch(queue: Queue): void {
-  const head = queue.waiting[0];
-  if (head && queue.nextDispatchR < head.arrivalR) queue.nextDispatchR = head.arrivalR;
 }

@@ -145,7 +145,8 @@ export class HistogramSeries extends Family<HistogramCell & Buckets> {
 
 /** A series that weighs each value by how long it held (kube's TimingRatioHistogram), as a ratio to a denominator. */
 export interface RatioCell {
-  setNumerator(numerator: number): void;
+  /** `nowMs`: a reading of the series' clock the caller already has. */
+  setNumerator(numerator: number, nowMs?: number): void;
   setDenominator(denominator: number): void;
 }
 
@@ -196,10 +197,10 @@ export class TimingRatioHistogramSeries extends Family<RatioCell & TimingBuckets
       numerator: 0,
       denominator: 1,
       lastMs: clock(),
-      setNumerator(numerator: number) {
+      setNumerator(numerator: number, nowMs?: number) {
         // An unchanged value keeps accruing time until the next change or scrape.
         if (numerator === cell.numerator) return;
-        accumulate(cell, bounds, clock());
+        accumulate(cell, bounds, nowMs ?? clock());
         cell.numerator = numerator;
         cell.value = numerator / cell.denominator;
       },

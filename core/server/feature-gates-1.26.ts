@@ -1,12 +1,28 @@
 /**
  * kube-apiserver 1.26's feature gates: pkg/features/kube_features.go's defaultKubernetesFeatureGates, the generic
  * apiserver's (k8s.io/apiserver pkg/features), component-base's logging gates and featuregate's AllAlpha/AllBeta.
- * One row per gate: stage, default, and whether it is locked to that default.
- * The generic apiserver's rows were compared one by one with a 1.26 copy of k8s.io/apiserver
- * pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
- * locked "remove in 1.29") and all agree. No v1.26.0 pkg/features/kube_features.go was found in the source index
- * (its only 1.26-cycle copy predates the release and still carries 1.25's stages), so the kube-specific rows stay as
- * derived from the 1.25 and 1.27 sources.
+ * One row per gate, keyed by the gate's name (the string of its Go constant, which differs for two gates): stage,
+ * default, and whether it is locked to that default.
+ * - The generic apiserver's rows were compared one by one with a 1.26 copy of k8s.io/apiserver
+ *   pkg/features/kube_features.go (AggregatedDiscoveryEndpoint and ValidatingAdmissionPolicy alpha, ServerSideApply
+ *   locked "remove in 1.29") and all agree.
+ * - AllAlpha and AllBeta: component-base featuregate's defaultFeatures ({false, Alpha} and {false, Beta}).
+ * - The kube-specific rows: the source index holds no pkg/features/kube_features.go at a v1.26 tag, and the vendored
+ *   copies checked (ceph-csi, kubeedge, fluid, cri-dockerd, aws-efs-csi-driver, microshift, provider-aws-test-infra)
+ *   are 1.21 to 1.36. The rows come from a 1.26-cycle copy (with 1.25's stages), the 1.27 to 1.30 sources'
+ *   "alpha/beta/GA: v1.x" history and kube's removal PRs, and were checked against the 1.26 feature-gates page
+ *   (kubernetes/website@5c2b197, content/ja/.../feature-gates.md, a translation whose tables list 1.26's stages):
+ *   - Every alpha and beta row of the page agrees, except WindowsHostNetwork, which the page says is off and every
+ *     source since 1.26 has as {Default: true, Alpha}.
+ *   - ComponentSLIs is alpha (it moved to component-base in 1.28); ConsistentHTTPGetHandlers is GA since 1.25 and
+ *     unlocked until 1.30; NewVolumeManagerReconstruction is a gate only from 1.27 (its "alpha: v1.25" was
+ *     SELinuxMountReadWriteOncePod's).
+ *   - Gates marked "remove in 1.26" are absent where kube's removal merged for 1.26 (#112386, #112567, #112577,
+ *     #112579, #112589, #112643) and present where it merged for 1.27 or later: the volume expansion gates, GA and
+ *     unlocked (#113942), ControllerManagerLeaderMigration (#113534) and CSIStorageCapacity (#118018), locked.
+ *   - LegacyServiceAccountTokenNoAutoGeneration and CSIMigrationvSphere went GA in 1.26 unlocked and were locked in
+ *     1.27 (#120192: "GA at 1.26 (Lock at 1.27)"; "remove in 1.29" in the 1.28 source); the other gates that went
+ *     GA in 1.26 were locked at graduation.
  */
 export type Stage = "ALPHA" | "BETA" | "GA" | "DEPRECATED";
 
@@ -24,7 +40,7 @@ const gaLocked = (): GateSpec => ({ stage: "GA", default: true, locked: true });
 export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   // featuregate's own: setting one sets every unset gate of that stage.
   AllAlpha: alpha(),
-  AllBeta: alpha(),
+  AllBeta: beta(false),
   // k8s.io/apiserver pkg/features
   AggregatedDiscoveryEndpoint: alpha(),
   APIListChunking: beta(),
@@ -55,7 +71,8 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   AnyVolumeDataSource: beta(),
   APISelfSubjectReview: alpha(),
   AppArmor: beta(),
-  CPUCFSQuotaPeriod: alpha(),
+  // The constant CPUCFSQuotaPeriod names this gate.
+  CustomCPUCFSQuotaPeriod: alpha(),
   CPUManager: gaLocked(),
   CPUManagerPolicyAlphaOptions: alpha(),
   CPUManagerPolicyBetaOptions: beta(),
@@ -68,11 +85,14 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   CSIMigrationGCE: gaLocked(),
   CSIMigrationPortworx: beta(false),
   CSIMigrationRBD: alpha(),
-  CSIMigrationvSphere: gaLocked(),
+  CSIMigrationvSphere: ga(),
   CSINodeExpandSecret: alpha(),
   CSIStorageCapacity: gaLocked(),
   CSIVolumeHealth: alpha(),
+  ComponentSLIs: alpha(),
+  ConsistentHTTPGetHandlers: ga(),
   ContainerCheckpoint: alpha(),
+  ControllerManagerLeaderMigration: gaLocked(),
   CronJobTimeZone: beta(),
   CrossNamespaceVolumeDataSource: alpha(),
   DaemonSetUpdateSurge: gaLocked(),
@@ -87,8 +107,12 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   EphemeralContainers: gaLocked(),
   EventedPLEG: alpha(),
   ExecProbeTimeout: ga(),
+  ExpandCSIVolumes: ga(),
+  ExpandInUsePersistentVolumes: ga(),
+  ExpandPersistentVolumes: ga(),
   ExpandedDNSConfig: beta(),
-  ExperimentalHostUserNamespaceDefaultingGate: beta(false),
+  // The constant ExperimentalHostUserNamespaceDefaultingGate names this gate.
+  ExperimentalHostUserNamespaceDefaulting: beta(false),
   GRPCContainerProbe: beta(),
   GracefulNodeShutdown: beta(),
   GracefulNodeShutdownBasedOnPodPriority: beta(),
@@ -114,7 +138,7 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   KubeletPodResources: beta(),
   KubeletPodResourcesGetAllocatable: beta(),
   KubeletTracing: alpha(),
-  LegacyServiceAccountTokenNoAutoGeneration: gaLocked(),
+  LegacyServiceAccountTokenNoAutoGeneration: ga(),
   LegacyServiceAccountTokenTracking: alpha(),
   LocalStorageCapacityIsolation: gaLocked(),
   LocalStorageCapacityIsolationFSQuotaMonitoring: alpha(),
@@ -129,7 +153,6 @@ export const KUBE_1_26_FEATURE_GATES: Readonly<Record<string, GateSpec>> = {
   MultiCIDRRangeAllocator: alpha(),
   NetworkPolicyEndPort: gaLocked(),
   NetworkPolicyStatus: alpha(),
-  NewVolumeManagerReconstruction: alpha(),
   NodeInclusionPolicyInPodTopologySpread: beta(),
   NodeOutOfServiceVolumeDetach: beta(),
   NodeSwap: alpha(),

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { featureEnabled, featureGateWarnings, parseFeatureGates } from "./feature-gates.ts";
+import { FEATURE_GATES_USAGE, featureEnabled, featureGateWarnings, parseFeatureGates } from "./feature-gates.ts";
 import { type GateSpec, KUBE_1_26_FEATURE_GATES } from "./feature-gates-1.26.ts";
 
 test("featureGate.Set: pairs are read with strconv.ParseBool, empty items skipped, the last of a name wins", () => {
@@ -42,7 +42,7 @@ test("featureGate.Enabled: the setting, else AllAlpha/AllBeta for unset gates of
 test("kube-apiserver 1.26's stages of the gates kubun switches", () => {
   expect(KUBE_1_26_FEATURE_GATES.ServerSideFieldValidation).toEqual({ stage: "BETA", default: true });
   expect(KUBE_1_26_FEATURE_GATES.APIServerIdentity).toEqual({ stage: "BETA", default: true });
-  expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true, locked: true });
+  expect(KUBE_1_26_FEATURE_GATES.LegacyServiceAccountTokenNoAutoGeneration).toEqual({ stage: "GA", default: true });
 });
 
 test("k8s.io/apiserver 1.26's own gates, row by row (its pkg/features/kube_features.go defaultKubernetesFeatureGates)", () => {
@@ -70,4 +70,64 @@ test("k8s.io/apiserver 1.26's own gates, row by row (its pkg/features/kube_featu
     WatchBookmark: { stage: "GA", default: true, locked: true },
   };
   for (const [name, spec] of Object.entries(generic)) expect([name, KUBE_1_26_FEATURE_GATES[name]]).toEqual([name, spec]);
+});
+
+test("gates are known by their names, not their Go constants (CPUCFSQuotaPeriod is CustomCPUCFSQuotaPeriod)", () => {
+  expect(parseFeatureGates("CustomCPUCFSQuotaPeriod=true,ExperimentalHostUserNamespaceDefaulting=true")).toEqual({
+    CustomCPUCFSQuotaPeriod: true,
+    ExperimentalHostUserNamespaceDefaulting: true,
+  });
+  expect(() => parseFeatureGates("CPUCFSQuotaPeriod=true")).toThrow("unrecognized feature gate: CPUCFSQuotaPeriod");
+  expect(() => parseFeatureGates("ExperimentalHostUserNamespaceDefaultingGate=true")).toThrow(
+    "unrecognized feature gate: ExperimentalHostUserNamespaceDefaultingGate",
+  );
+});
+
+test("featuregate's own AllBeta is a beta gate that defaults to false (defaultFeatures), as --help lists it", () => {
+  expect(KUBE_1_26_FEATURE_GATES.AllBeta).toEqual({ stage: "BETA", default: false });
+  expect(FEATURE_GATES_USAGE).toContain("\nAllBeta=true|false (BETA - default=false)\n");
+  expect(FEATURE_GATES_USAGE).toContain("\nAllAlpha=true|false (ALPHA - default=false)\n");
+});
+
+test("kube-specific rows that 1.26 changed or that differ from 1.25 and 1.27, against the 1.26 feature-gates page", () => {
+  const rows: Record<string, GateSpec | undefined> = {
+    // New in 1.26, alpha.
+    ComponentSLIs: { stage: "ALPHA", default: false },
+    DynamicResourceAllocation: { stage: "ALPHA", default: false },
+    PodSchedulingReadiness: { stage: "ALPHA", default: false },
+    APISelfSubjectReview: { stage: "ALPHA", default: false },
+    // Alpha by default on since 1.26 (kube_features.go, every release since; the page says false).
+    WindowsHostNetwork: { stage: "ALPHA", default: true },
+    // Beta in 1.26.
+    PodDisruptionConditions: { stage: "BETA", default: true },
+    NodeOutOfServiceVolumeDetach: { stage: "BETA", default: true },
+    ProxyTerminatingEndpoints: { stage: "BETA", default: true },
+    TopologyManagerPolicyBetaOptions: { stage: "BETA", default: false },
+    // Beta but off until 1.27.
+    MinDomainsInPodTopologySpread: { stage: "BETA", default: false },
+    // GA in 1.26 and locked; GA in 1.26 but locked only in 1.27; GA since 1.25 and not locked before 1.30.
+    CSIMigrationAzureFile: { stage: "GA", default: true, locked: true },
+    LegacyServiceAccountTokenNoAutoGeneration: { stage: "GA", default: true },
+    CSIMigrationvSphere: { stage: "GA", default: true },
+    ConsistentHTTPGetHandlers: { stage: "GA", default: true },
+    // GA since 1.24 and marked "remove in 1.26", but removed only in 1.27 and 1.28.
+    ExpandPersistentVolumes: { stage: "GA", default: true },
+    ControllerManagerLeaderMigration: { stage: "GA", default: true, locked: true },
+    CSIStorageCapacity: { stage: "GA", default: true, locked: true },
+    // Removed in 1.26; a gate only from 1.27.
+    IndexedJob: undefined,
+    PodOverhead: undefined,
+    NewVolumeManagerReconstruction: undefined,
+  };
+  for (const [name, spec] of Object.entries(rows)) {
+    expect<[string, GateSpec | undefined]>([name, KUBE_1_26_FEATURE_GATES[name]]).toEqual([name, spec]);
+  }
+});
+
+test("SetFromMap: an unlocked GA gate may be turned off, with kube's warning", () => {
+  const settings = parseFeatureGates("ConsistentHTTPGetHandlers=false");
+  expect(featureEnabled(settings, "ConsistentHTTPGetHandlers")).toBe(false);
+  expect(featureGateWarnings(settings)).toEqual([
+    "Setting GA feature gate ConsistentHTTPGetHandlers=false. It will be removed in a future release.",
+  ]);
 });

@@ -94,7 +94,7 @@ export function priorityAndFairnessLimiter(
 ): RequestLimiter {
   return async (request, info, user, serve, onResponseDone) => {
     if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
-    const admission = await flowControl.admit(
+    const admitted = flowControl.admit(
       {
         username: user.username,
         groups: user.groups,
@@ -109,8 +109,10 @@ export function priorityAndFairnessLimiter(
         path: info.path,
         query: info.verb === "list" ? new URL(request.url).searchParams : NO_QUERY,
       },
-      () => request.signal,
+      request,
     );
+    // A request that finds a seat (or a refusal) at once is answered without waiting on a promise.
+    const admission = admitted instanceof Promise ? await admitted : admitted;
     if ("rejected" in admission) {
       onTooManyRequests(request, info);
       return namedResponse(tooManyRequests(), admission.classification);
@@ -131,7 +133,12 @@ export function priorityAndFairnessLimiter(
   };
 }
 
+/**
+ * kube's setResponseHeaders: the answer carries the UIDs (not the names) of the FlowSchema and priority level, on a
+ * served request (execute) and on a refusal alike, exempt ones included.
+ */
 function namedResponse(response: Response, classification: Classification): Response {
   const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid);
-  return withHeader(named, PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
+  named.headers.set(PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
+  return named;
 }
