@@ -2,8 +2,10 @@
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
  * per-watch queues; a new watch replays history from its start revision before going live. In-process
  * followers (informers, control loops) hang on the same subscription and prefix index, called at commit.
+ * When the storage lost events before it could hand them over, every watch ends and every follower is told
+ * (to relist), as kube's Cacher.terminateAllWatchers does before its reflector relists.
  */
-import { type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
+import { type LostHistory, type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
 import type { Watch } from "./watch.ts";
 import { WatchStream } from "./watch-stream.ts";
@@ -21,6 +23,7 @@ export class WatchBroker {
   readonly #queueLimit: number;
   readonly #index = new PrefixIndex<WatchStream>();
   readonly #followers = new PrefixIndex<(event: StorageEvent) => void>();
+  readonly #lostFollowers = new Set<(lost: LostHistory) => void>();
   readonly #unsubscribe: Unsubscribe;
   /** Every event at or below this revision has been handed to the matching watches. */
   #dispatchedRevision: number;
@@ -29,7 +32,7 @@ export class WatchBroker {
   constructor(storage: Storage, options: WatchBrokerOptions = {}) {
     this.#storage = storage;
     this.#queueLimit = options.queueLimit ?? 10_000;
-    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(event));
+    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(event), (lost) => this.#lose(lost));
     this.#dispatchedRevision = storage.currentRevision();
   }
 
@@ -55,8 +58,10 @@ export class WatchBroker {
   /**
    * Calls `listener` with every event under `prefix`, synchronously right after its commit (so an in-process reader
    * sees a write before its request is answered); a throwing listener is logged and does not break the commit.
+   * `onLost` is told when events were lost to this process (the follower relists, as client-go's reflector does
+   * after a 410).
    */
-  follow(prefix: string, listener: (event: StorageEvent) => void): Unsubscribe {
+  follow(prefix: string, listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
     const guarded = (event: StorageEvent) => {
       try {
         listener(event);
@@ -65,7 +70,11 @@ export class WatchBroker {
       }
     };
     this.#followers.add(prefix, guarded);
-    return () => this.#followers.remove(prefix, guarded);
+    if (onLost) this.#lostFollowers.add(onLost);
+    return () => {
+      this.#followers.remove(prefix, guarded);
+      if (onLost) this.#lostFollowers.delete(onLost);
+    };
   }
 
   /** Queues a bookmark on `watch`, behind every event it has been handed so far. */
@@ -79,6 +88,22 @@ export class WatchBroker {
     this.#closed = true;
     this.#unsubscribe();
     for (const stream of this.#index.all()) stream.close();
+  }
+
+  /**
+   * Ends every watch: its stream just closes, as a cacheWatcher stopped by terminateAllWatchers closes its result
+   * channel; the client re-watches from its last resourceVersion and gets 410 if that is inside the lost range.
+   */
+  #lose(lost: LostHistory): void {
+    for (const stream of this.#index.all()) stream.close();
+    for (const onLost of [...this.#lostFollowers]) {
+      try {
+        onLost(lost);
+      } catch (error) {
+        log.error("a follower failed to handle lost watch history", error);
+      }
+    }
+    this.#dispatchedRevision = Math.max(this.#dispatchedRevision, lost.to);
   }
 
   #dispatch(event: StorageEvent): void {
