@@ -11,11 +11,13 @@ export async function waitForRevision(storage: Storage, revision: number, timeou
       unsubscribe();
       reject(newTooLargeResourceVersion(revision, storage.currentRevision()));
     }, timeoutMs);
-    const unsubscribe = storage.subscribe((event) => {
-      if (event.revision < revision) return;
+    const reached = (at: number) => {
+      if (at < revision) return;
       clearTimeout(timer);
       unsubscribe();
       resolve();
-    });
+    };
+    // A revision inside lost watch history is reached too: the store is past it.
+    const unsubscribe = storage.subscribe((event) => reached(event.revision), (lost) => reached(lost.to));
   });
 }
