@@ -11,13 +11,11 @@ export async function waitForRevision(storage: Storage, revision: number, timeou
       unsubscribe();
       reject(newTooLargeResourceVersion(revision, storage.currentRevision()));
     }, timeoutMs);
-    const reached = (at: number) => {
-      if (at < revision) return;
+    const unsubscribe = storage.subscribe((event) => {
+      if (event.revision < revision) return;
       clearTimeout(timer);
       unsubscribe();
       resolve();
-    };
-    // A revision inside lost watch history is reached too: the store is past it.
-    const unsubscribe = storage.subscribe((event) => reached(event.revision), (lost) => reached(lost.to));
+    });
   });
 }
