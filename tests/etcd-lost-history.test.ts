@@ -3,7 +3,8 @@
  * wrote and etcd was compacted past those writes) behaves as kube-apiserver's cacher does when its reflector gets
  * ErrCompacted: every open watch ends (Cacher.terminateAllWatchers: the stream just closes), a re-watch from
  * before the gap gets 410 (watchCache.getAllEventsSinceLocked's "too old resource version"), lists show the
- * missed objects, and its controllers, whose informers relisted as client-go's reflector does, keep working.
+ * missed objects, apiserver_storage_objects is counted again, and its controllers, whose informers relisted as
+ * client-go's reflector does, keep working.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createNamespace, getJson, type Json, openWatch, sendJson } from "./_api.ts";
@@ -107,6 +108,14 @@ test("history compacted before the server's etcd watch got it ends every watch (
     // The relist sees what the watch missed.
     const names = (await getJson(cutOff, path)).items.map((item: Json) => item.metadata.name);
     expect(names).toContain("missed");
+
+    // apiserver_storage_objects counts the collections again (the events that kept it current were lost).
+    const countsMatch = await eventually(async () => {
+      const metrics = await (await cutOff.request("GET", "/metrics")).text();
+      const counted = metrics.match(/^apiserver_storage_objects\{resource="configmaps"\} (\d+)$/m)?.[1];
+      return { counted, listed: String((await getJson(cutOff, "/api/v1/configmaps")).items.length) };
+    }, ({ counted, listed }) => counted === listed);
+    expect(countsMatch.counted).toBe(countsMatch.listed);
 
     // Only the cut-off server runs controllers: the namespace made in the gap reaches them through their
     // informers' relist (the root CA publisher acts on namespace events only).
