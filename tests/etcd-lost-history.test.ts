@@ -4,7 +4,7 @@
  * ErrCompacted: every open watch ends (Cacher.terminateAllWatchers: the stream just closes), a re-watch from
  * before the gap gets 410 (watchCache.getAllEventsSinceLocked's "too old resource version"), lists show the
  * missed objects, apiserver_storage_objects is counted again, and its controllers, whose informers relisted as
- * client-go's reflector does, keep working.
+ * client-go's reflector does (the garbage collector's graph too), keep working.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createNamespace, getJson, type Json, openWatch, sendJson } from "./_api.ts";
@@ -76,10 +76,15 @@ test("history compacted before the server's etcd watch got it ends every watch (
   const kubectlWatch = cutOff.kubectlInBackground(["get", "configmaps", "-n", "gap", "--watch", "-o", "name"]);
   try {
     await kubectlWatch.waitFor((out) => out.includes("configmap/kube-root-ca.crt"));
+    const owner = await sendJson(cutOff, "POST", path, configMap("owner"));
+    const ownerRef = { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.body.metadata.uid };
+    const dependent = { ...configMap("dependent"), metadata: { name: "dependent", ownerReferences: [ownerRef] } };
+    expect((await sendJson(cutOff, "POST", path, dependent)).status).toBe(201);
 
     link.cut();
     // Written through the other server while this one cannot see etcd, then compacted away.
     expect((await sendJson(other, "POST", path, configMap("missed"))).status).toBe(201);
+    expect((await sendJson(other, "DELETE", `${path}/owner`)).status).toBe(200);
     expect(
       (await sendJson(other, "POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: "made-in-gap" } }))
         .status,
@@ -124,6 +129,9 @@ test("history compacted before the server's etcd watch got it ends every watch (
       (response) => response.status === 200,
     );
     expect(rootCa.status).toBe(200);
+    // The garbage collector's graph learns from the relist that the owner is gone, and collects its dependent.
+    const dependentGone = await eventually(() => cutOff.request("GET", `${path}/dependent`), (response) => response.status === 404);
+    expect(dependentGone.status).toBe(404);
     const replicaSetsOf = (deploymentName: string) =>
       eventually(
         async () => (await getJson(cutOff, "/apis/apps/v1/namespaces/gap/replicasets")).items as Json[],
