@@ -97,7 +97,7 @@ test("history compacted before the server's etcd watch got it ends every watch (
 
     // The open watches end as a terminated cacheWatcher's do: the HTTP stream closes without an ERROR event, and
     // kubectl's watch ends with it.
-    const events = await untilEnd(watch, 60_000);
+    const events = await untilEnd(watch, 30_000);
     expect(events.filter((event) => event.type === "ERROR")).toEqual([]);
     expect(events.map((event) => event.object.metadata.name)).not.toContain("missed");
     await kubectlWatch.waitForExit(30_000);
