@@ -27,7 +27,7 @@ beforeAll(async () => {
   etcd = await startTestEtcd();
   link = await startEtcdLink(etcd.endpoint);
   cutOff = await startServer([...storeFlags(link.endpoint), ...LEADER_FLAGS]);
-  for (let i = 0; i < 200 && !cutOff.log().includes("successfully acquired lease"); i++) await Bun.sleep(50);
+  for (let i = 0; i < 600 && !cutOff.log().includes("successfully acquired lease"); i++) await Bun.sleep(50);
   expect(cutOff.log()).toContain("successfully acquired lease");
   other = await startServer([...storeFlags(etcd.endpoint), ...LEADER_FLAGS]);
 });
