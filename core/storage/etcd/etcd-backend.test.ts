@@ -245,14 +245,14 @@ test("an etcd that hangs fails a call at its deadline with kube's 504 (request d
     codec: JSON_TEXT_CODEC,
     callTimeoutMs: 300,
   });
-  etcd.pause();
+  await etcd.pause();
   try {
     const failure = await rejection(store.get("/a/1"));
     expect(failure).toBeInstanceOf(StatusError);
     expect((failure as StatusError).code).toBe(504);
     expect((failure as StatusError).message).toBe("Timeout: request did not complete within requested timeout - context deadline exceeded");
   } finally {
-    etcd.resume();
+    await etcd.resume();
   }
   expect(await store.get("/a/1")).toBeNull();
   await store.close();

@@ -28,9 +28,9 @@ export interface TestEtcd {
   kill(): Promise<void>;
   /** Starts it again on the same ports and data (after kill()). */
   start(): Promise<void>;
-  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections. */
-  pause(): void;
-  resume(): void;
+  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections (resolves once the signal is sent). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Stops it and removes its data. */
   stop(): Promise<void>;
 }
@@ -165,8 +165,8 @@ function etcdMember(endpoint: string, args: string[], dir: string, client: Clien
     endpoint,
     spawn: spawnMember,
     kill,
-    pause: () => void signal("SIGSTOP"),
-    resume: () => void signal("SIGCONT"),
+    pause: () => signal("SIGSTOP"),
+    resume: () => signal("SIGCONT"),
   };
 }
 
