@@ -3,7 +3,7 @@
  * loopback client and peer ports with a throwaway data directory.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +28,7 @@ export interface TestEtcd {
   kill(): Promise<void>;
   /** Starts it again on the same ports and data (after kill()). */
   start(): Promise<void>;
-  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections (resolves once the signal is sent). */
+  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections (pause resolves once every thread stopped). */
   pause(): Promise<void>;
   resume(): Promise<void>;
   /** Stops it and removes its data. */
@@ -165,9 +165,20 @@ function etcdMember(endpoint: string, args: string[], dir: string, client: Clien
     endpoint,
     spawn: spawnMember,
     kill,
-    pause: () => signal("SIGSTOP"),
+    pause: async () => {
+      await signal("SIGSTOP");
+      if (alive()) await allThreadsStopped(await child!.pid);
+    },
     resume: () => signal("SIGCONT"),
   };
+}
+
+/** A SIGSTOP stops each thread as it next runs: wait until none can still answer a request. */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const isStopped = (tid: string) => /\) [tT] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+  for (let tries = 0; tries < 400 && !readdirSync(`/proc/${pid}/task`).every(isStopped); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function healthy(endpoint: string, client?: { caFile: string; certFile: string; keyFile: string }): Promise<boolean> {
