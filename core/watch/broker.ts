@@ -70,10 +70,12 @@ export class WatchBroker {
       }
     };
     this.#followers.add(prefix, guarded);
-    if (onLost) this.#lostFollowers.add(onLost);
+    // A wrapper of its own, so one callback given to two follows is told and removed once per follow.
+    const toldOfLoss = onLost && ((lost: LostHistory) => onLost(lost));
+    if (toldOfLoss) this.#lostFollowers.add(toldOfLoss);
     return () => {
       this.#followers.remove(prefix, guarded);
-      if (onLost) this.#lostFollowers.delete(onLost);
+      if (toldOfLoss) this.#lostFollowers.delete(toldOfLoss);
     };
   }
 
