@@ -19,7 +19,8 @@ export class ObjectCounts {
 
   constructor(storage: Storage, metricsRegistry: MetricsRegistry) {
     this.#storage = storage;
-    this.#unsubscribe = storage.subscribe((event) => this.#follow(event));
+    // Lost watch history hid some creates and deletes: every tracked collection is counted again.
+    this.#unsubscribe = storage.subscribe((event) => this.#follow(event), () => void this.#recount());
     const counts = this.#counts;
     new Gauge({
       name: "apiserver_storage_objects",
@@ -58,6 +59,12 @@ export class ObjectCounts {
 
   stop(): void {
     this.#unsubscribe();
+  }
+
+  async #recount(): Promise<void> {
+    await Promise.all([...this.#counts].map(async ([prefix, entry]) => {
+      entry.count = await this.#storage.count(prefix).catch(() => entry.count);
+    }));
   }
 
   #follow(event: StorageEvent): void {

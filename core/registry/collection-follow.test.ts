@@ -1,5 +1,9 @@
 import { expect, test } from "bun:test";
 import { RoutedStorage } from "../storage/routed-storage.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { captureLogs } from "../log/testing.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import type { CollectionEvent } from "../api/client.ts";
@@ -51,5 +55,51 @@ test("following `/` over several revision sequences lists each store's own keys,
     follow.stop();
   } finally {
     await storage.close();
+  }
+});
+
+test("after lost watch history the collection is listed again and the difference handed over, as client-go's reflector relists and DeltaFIFO.Replace reports it", async () => {
+  // Two storages on one file stand in for two processes; the follower's process does not poll, so the other's
+  // writes and compaction land before it reads them: those events are lost to it.
+  const directory = mkdtempSync(join(tmpdir(), "kubun-follow-"));
+  const path = join(directory, "kubun.db");
+  const follower = openSqliteStorage(path, { foreignCommitPollMs: 60_000 });
+  const other = openSqliteStorage(path, { foreignCommitPollMs: 60_000 });
+  const uid = (name: string) => `uid-${name}`;
+  const object = (name: string, data = "") => JSON.stringify({ apiVersion: "v1", kind: "Thing", metadata: { name, uid: uid(name) }, data });
+  try {
+    for (const name of ["kept", "changed", "deleted"]) {
+      await follower.write({ op: "create", key: `/g/things/${name}`, value: object(name) });
+    }
+    const seen: string[] = [];
+    const follow = await followCollection(
+      follower,
+      new WatchBroker(follower),
+      "/g/things/",
+      (e: CollectionEvent) => seen.push(`${e.type} ${e.object.metadata.name} ${e.object.metadata.uid}`),
+    );
+    seen.length = 0;
+    await other.write({ op: "update", key: "/g/things/changed", value: object("changed", "new"), expectedRevision: 0 });
+    await other.write({ op: "delete", key: "/g/things/deleted", expectedRevision: 0 });
+    const added = await other.write({ op: "create", key: "/g/things/added", value: object("added") });
+    await other.compact(added.modRevision);
+    const logged = captureLogs();
+    follower.currentRevision();
+    logged.restore();
+    for (let i = 0; i < 100 && !seen.includes("ADDED added uid-added"); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([
+      "DELETED deleted uid-deleted",
+      "ADDED added uid-added",
+      "ADDED changed uid-changed",
+      "ADDED kept uid-kept",
+    ]);
+    // Live again after the relist.
+    await follower.write({ op: "create", key: "/g/things/later", value: object("later") });
+    expect(seen.at(-1)).toBe("ADDED later uid-later");
+    follow.stop();
+  } finally {
+    await follower.close();
+    await other.close();
+    rmSync(directory, { recursive: true, force: true });
   }
 });

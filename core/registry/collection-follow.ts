@@ -5,8 +5,15 @@
  * `keep`: the others are never decoded, so a follower does not hold a parsed copy of a whole collection it ignores.
  * A prefix over several revision sequences (`/` with --etcd-servers-overrides) is listed sequence by sequence, and a
  * change is new when it is past the list of its own sequence.
+ *
+ * When the store lost events before handing them over (etcd compacted them first), the collection is listed
+ * again, as client-go's reflector relists after a 410 and its DeltaFIFO.Replace reports the difference: each
+ * object the follower holds that the list lacks as DELETED (its last known state, as DeletedFinalStateUnknown
+ * carries it), then every listed object as ADDED (a follower takes an ADDED of an object it holds as an update).
+ * What the follower holds is what `held` answers; without it, the identity of each object handed over is kept here.
  */
 import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
+import type { KubeObject } from "../api/types.ts";
 import { sequenceOf, sequencesUnder, type Storage, type StorageEvent } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
@@ -14,14 +21,20 @@ import { logger } from "../log/mod.ts";
 
 const log = logger("collection-follow");
 
+/** A failed relist is tried again after this long, as kube's cacher restarts its ListAndWatch every second. */
+const RELIST_RETRY_MS = 1000;
+
 export async function followCollection(
   storage: Storage,
   broker: Pick<WatchBroker, "follow">,
   prefix: string,
   onEvent: (event: CollectionEvent) => void,
   keep: (key: string) => boolean = () => true,
+  held?: () => Iterable<KubeObject>,
 ): Promise<CollectionFollow> {
+  const record = held ? undefined : new Map<string, KubeObject>();
   const deliver = (event: CollectionEvent) => {
+    if (record) noteIdentity(record, event);
     try {
       onEvent(event);
     } catch (error) {
@@ -29,31 +42,77 @@ export async function followCollection(
       log.error(`watcher of ${prefix} failed`, error);
     }
   };
-  const early: StorageEvent[] = [];
+  const holding = held ?? (() => record!.values());
+  let early: StorageEvent[] = [];
   let live = false;
-  // Follow before listing so nothing committed in between is missed.
-  const unsubscribe = broker.follow(prefix, (event) => {
-    if (!keep(event.kv.key)) return;
-    if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
-    else early.push(event);
-  });
-  try {
+  let stopped = false;
+  /** Lists, reports what the follower holds that is gone, then every listed object and the changes since. */
+  const list = async () => {
     const listedAt = new Map<Storage, number>();
+    const objects: KubeObject[] = [];
     for (const sequence of sequencesUnder(storage, prefix)) {
       const listed = await sequence.range(prefix);
       listedAt.set(sequence, listed.revision);
       for (const kv of listed.items) {
         // A sequence's own etcd may still hold keys that another sequence now serves (an override added later).
-        if (keep(kv.key) && sequenceOf(storage, kv.key) === sequence) deliver({ type: "ADDED", object: decodeStored(kv) });
+        if (keep(kv.key) && sequenceOf(storage, kv.key) === sequence) objects.push(decodeStored(kv));
       }
     }
+    const present = new Set(objects.map((object) => object.metadata.uid));
+    for (const object of [...holding()]) if (!present.has(object.metadata.uid)) deliver({ type: "DELETED", object });
+    for (const object of objects) deliver({ type: "ADDED", object });
     for (const event of early) {
       if (event.revision > listedAt.get(sequenceOf(storage, event.kv.key))!) deliver({ type: event.type, object: decodeStored(event.kv) });
     }
+    early = [];
+    live = true;
+  };
+  let relisting: Promise<void> | undefined;
+  let relistAgain = false;
+  const relist = async () => {
+    while (!stopped) {
+      relistAgain = false;
+      live = false;
+      try {
+        await list();
+        if (!relistAgain) return;
+      } catch (error) {
+        log.error(`listing ${prefix} again after lost watch history failed`, error);
+        await new Promise((resolve) => setTimeout(resolve, RELIST_RETRY_MS));
+      }
+    }
+  };
+  // Follow before listing so nothing committed in between is missed.
+  const unsubscribe = broker.follow(
+    prefix,
+    (event) => {
+      if (!keep(event.kv.key)) return;
+      if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
+      else early.push(event);
+    },
+    () => {
+      relistAgain = true;
+      relisting ??= relist().finally(() => (relisting = undefined));
+    },
+  );
+  try {
+    await list();
   } catch (error) {
     unsubscribe();
     throw error;
   }
-  live = true;
-  return { stop: unsubscribe };
+  return {
+    stop: () => {
+      stopped = true;
+      unsubscribe();
+    },
+  };
+}
+
+/** Keeps what a DELETED event needs of each object handed over: its identity, not the whole object. */
+function noteIdentity(record: Map<string, KubeObject>, event: CollectionEvent): void {
+  const { apiVersion, kind, metadata: { uid, namespace, name } } = event.object;
+  const key = String(uid);
+  if (event.type === "DELETED") record.delete(key);
+  else record.set(key, { apiVersion, kind, metadata: namespace === undefined ? { uid, name } : { uid, namespace, name } });
 }

@@ -9,6 +9,7 @@ import { WatchBroker } from "../watch/mod.ts";
 import { type CollectionEvent, type CollectionFollow } from "../api/client.ts";
 import { followCollection } from "./collection-follow.ts";
 import type { ResourceType } from "../api/resource-type.ts";
+import type { KubeObject } from "../api/types.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import { ResourceStore } from "./store.ts";
 import { builtInDefinition, customDefinition, type KindDefinition } from "./definition.ts";
@@ -69,10 +70,16 @@ export class Registry {
 
   /**
    * Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker;
-   * with `keep`, only the objects whose storage keys it accepts.
+   * with `keep`, only the objects whose storage keys it accepts. `held` answers the objects the follower holds, for
+   * the deletions a relist after lost watch history reports (collection-follow.ts).
    */
-  follow(prefix: string, onEvent: (event: CollectionEvent) => void, keep?: (key: string) => boolean): Promise<CollectionFollow> {
-    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep);
+  follow(
+    prefix: string,
+    onEvent: (event: CollectionEvent) => void,
+    keep?: (key: string) => boolean,
+    held?: () => Iterable<KubeObject>,
+  ): Promise<CollectionFollow> {
+    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep, held);
   }
 
   /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */

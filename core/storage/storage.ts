@@ -75,6 +75,17 @@ export function isStorageError(e: unknown, code?: StorageErrorCode): e is Storag
 
 export type Unsubscribe = () => void;
 
+/**
+ * Revisions from..to whose events a subscription missed: etcd (or another process on a shared SQLite file)
+ * compacted them before this process received them; replays from inside the range fail as Compacted.
+ */
+export interface LostHistory {
+  from: number;
+  to: number;
+  /** The revision sequence the range is in, for a store of several (see sequenceOf); unset: the store's own. */
+  sequence?: Storage;
+}
+
 export interface Storage {
   /** Latest committed revision. */
   currentRevision(): number;
@@ -96,8 +107,11 @@ export interface Storage {
 
   /** Committed events with revision > afterRevision under prefix, oldest first. Below compacted → StorageError("Compacted"). */
   eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]>;
-  /** Every committed event, in revision order, delivered synchronously after its commit. */
-  subscribe(listener: (event: StorageEvent) => void): Unsubscribe;
+  /**
+   * Every committed event, in revision order, delivered synchronously after its commit. `onLost` is told, in that
+   * order, of revisions whose events this store could not hand over (compacted before it received them).
+   */
+  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe;
 
   /** Drop history at or below `revision`. */
   compact(revision: number): Promise<void>;

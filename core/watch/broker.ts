@@ -1,11 +1,24 @@
 /**
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
  * per-watch queues; a new watch replays history from its start revision before going live. In-process
+/**
+ * Serves many watches from one storage subscription: events fan out by key prefix into bounded
+ * per-watch queues; a new watch replays history from its start revision before going live. In-process
  * followers (informers, control loops) hang on the same subscription and prefix index, called at commit. A store of
  * several revision sequences (--etcd-servers-overrides) is followed with the dispatched revision kept per sequence,
  * so a watch's bookmarks carry revisions of the sequence its collection is on.
+ * When the storage lost events before it could hand them over, every watch ends and every follower is told
+ * (to relist), as kube's Cacher.terminateAllWatchers does before its reflector relists.
  */
-import { sequenceOf, sequencesUnder, type Storage, StorageError, type StorageEvent, type Unsubscribe } from "../storage/storage.ts";
+import {
+  type LostHistory,
+  sequenceOf,
+  sequencesUnder,
+  type Storage,
+  StorageError,
+  type StorageEvent,
+  type Unsubscribe,
+} from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
 import type { Watch } from "./watch.ts";
 import { WatchStream } from "./watch-stream.ts";
@@ -23,6 +36,7 @@ export class WatchBroker {
   readonly #queueLimit: number;
   readonly #index = new PrefixIndex<WatchStream>();
   readonly #followers = new PrefixIndex<(event: StorageEvent) => void>();
+  readonly #lostFollowers = new Set<(lost: LostHistory) => void>();
   readonly #unsubscribe: Unsubscribe;
   /** Per revision sequence: every event at or below this revision has been handed to the matching watches. */
   readonly #dispatchedRevisions = new Map<Storage, number>();
@@ -34,7 +48,10 @@ export class WatchBroker {
     this.#storage = storage;
     this.#queueLimit = options.queueLimit ?? 10_000;
     for (const sequence of sequencesUnder(storage, "/")) this.#dispatchedRevisions.set(sequence, sequence.currentRevision());
-    this.#unsubscribe = storage.subscribe((event) => this.#dispatch(sequenceOf(storage, event.kv.key), event));
+    this.#unsubscribe = storage.subscribe(
+      (event) => this.#dispatch(sequenceOf(storage, event.kv.key), event),
+      (lost) => this.#lose(lost),
+    );
   }
 
   /**
@@ -60,8 +77,10 @@ export class WatchBroker {
   /**
    * Calls `listener` with every event under `prefix`, synchronously right after its commit (so an in-process reader
    * sees a write before its request is answered); a throwing listener is logged and does not break the commit.
+   * `onLost` is told when events were lost to this process (the follower relists, as client-go's reflector does
+   * after a 410).
    */
-  follow(prefix: string, listener: (event: StorageEvent) => void): Unsubscribe {
+  follow(prefix: string, listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
     const guarded = (event: StorageEvent) => {
       try {
         listener(event);
@@ -70,7 +89,13 @@ export class WatchBroker {
       }
     };
     this.#followers.add(prefix, guarded);
-    return () => this.#followers.remove(prefix, guarded);
+    // A wrapper of its own, so one callback given to two follows is told and removed once per follow.
+    const toldOfLoss = onLost && ((lost: LostHistory) => onLost(lost));
+    if (toldOfLoss) this.#lostFollowers.add(toldOfLoss);
+    return () => {
+      this.#followers.remove(prefix, guarded);
+      if (toldOfLoss) this.#lostFollowers.delete(toldOfLoss);
+    };
   }
 
   /** Queues a bookmark on `watch`, behind every event it has been handed so far. */
@@ -86,6 +111,23 @@ export class WatchBroker {
     this.#closed = true;
     this.#unsubscribe();
     for (const stream of this.#index.all()) stream.close();
+  }
+
+  /**
+   * Ends every watch: its stream just closes, as a cacheWatcher stopped by terminateAllWatchers closes its result
+   * channel; the client re-watches from its last resourceVersion and gets 410 if that is inside the lost range.
+   */
+  #lose(lost: LostHistory): void {
+    for (const stream of this.#index.all()) stream.close();
+    for (const onLost of [...this.#lostFollowers]) {
+      try {
+        onLost(lost);
+      } catch (error) {
+        log.error("a follower failed to handle lost watch history", error);
+      }
+    }
+    const sequence = lost.sequence ?? this.#storage;
+    this.#dispatchedRevisions.set(sequence, Math.max(this.#dispatchedRevisions.get(sequence) ?? 0, lost.to));
   }
 
   #dispatch(sequence: Storage, event: StorageEvent): void {

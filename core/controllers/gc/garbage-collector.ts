@@ -7,7 +7,7 @@
  * (attemptToDeleteItem / attemptToOrphan), reading an object from the store only to act on it.
  */
 import { isNotFound, newNotFound } from "../../api/errors.ts";
-import type { KubeObject } from "../../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from "../../registry/delete-propagation.ts";
@@ -23,14 +23,28 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
   const graph = new OwnerGraph();
   const dirty = new Set<string>();
   let lastSweep = Date.now();
-  const following = registry.follow("/", (event) => {
-    const type = collectedType(catalog, event.object);
-    if (!type) return;
-    const changed = graph.apply(event.type, type, event.object);
-    if (changed.size === 0) return;
-    for (const uid of changed) dirty.add(uid);
-    loop.trigger();
-  });
+  const following = registry.follow(
+    "/",
+    (event) => {
+      const type = collectedType(catalog, event.object);
+      if (!type) return;
+      const changed = graph.apply(event.type, type, event.object);
+      if (changed.size === 0) return;
+      for (const uid of changed) dirty.add(uid);
+      loop.trigger();
+    },
+    undefined,
+    // What a relist after lost watch history compares with: the graph's nodes, as identities.
+    () =>
+      Array.from(
+        graph.nodes(),
+        (node) => ({
+          apiVersion: apiVersionOf(node.type.group, node.type.version),
+          kind: node.type.kind,
+          metadata: { uid: node.uid, namespace: node.namespace, name: node.name },
+        }),
+      ),
+  );
   const pass = async () => {
     await following;
     if (Date.now() - lastSweep >= RESYNC_MS) {

@@ -51,12 +51,20 @@ export class Informer {
     this.#options = options;
   }
 
-  /** Lists and starts following; resolves once the cache holds the whole collection (or its objects of the name). */
+  /**
+   * Lists and starts following; resolves once the cache holds the whole collection (or its objects of the name).
+   * After lost watch history the collection is listed again and the difference to the cache handed on as changes.
+   */
   async start(registry: Pick<Registry, "follow">): Promise<void> {
     const { name } = this.#options;
     // Storage keys end in `/<name>` (registry/keys.ts), so other objects are skipped before they are decoded.
     const keep = name === undefined ? undefined : (key: string) => key.endsWith(`/${name}`);
-    this.#follow = await registry.follow(collectionPrefix(this.type, ""), (event) => this.#apply(event.type, event.object), keep);
+    this.#follow = await registry.follow(
+      collectionPrefix(this.type, ""),
+      (event) => this.#apply(event.type, event.object),
+      keep,
+      () => this.#cache.values(),
+    );
   }
 
   stop(): void {

@@ -77,11 +77,12 @@ export function startLoop(changes: Pick<WatchBroker, "follow">, pass: () => Prom
     timerDue = Date.now() + delay;
     timer = setTimeout(run, delay);
   };
+  // Lost watch history may have hidden any change: a pass runs at once.
   const unsubscribes = options.prefixes.map((prefix) =>
     changes.follow(prefix, (event) => {
       if (options.relevant && !options.relevant(event)) return;
       schedule(BATCH_MS);
-    })
+    }, () => schedule(0))
   );
   const resync = setInterval(() => schedule(0), options.resyncMs);
   schedule(0);

@@ -95,7 +95,10 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
       }
     },
     eventsSince: async (prefix, afterRevision) => await Promise.all((await inner.eventsSince(prefix, afterRevision)).map(openEvent)),
-    subscribe: (listener) => inner.subscribe(inOrder(openEvent, listener)),
+    subscribe: (listener, onLost) => {
+      const ordered = inOrder(openEvent, listener);
+      return inner.subscribe(ordered.event, onLost && ((lost) => ordered.after(() => onLost(lost))));
+    },
     compact: (revision) => inner.compact(revision),
     close: () => {
       config.stop();
@@ -109,23 +112,33 @@ const log = logger("storage");
 /**
  * Hands each event to the listener as soon as it is opened, in commit order: at once while nothing is pending,
  * behind the pending ones otherwise. An event that cannot be opened is reported and skipped, as a throwing
- * subscriber is.
+ * subscriber is. `after` runs a step (telling of lost history) behind the events before it.
  */
 function inOrder(openEvent: (event: StorageEvent) => MaybePromise<StorageEvent>, listener: (event: StorageEvent) => void) {
   let pending: Promise<void> | undefined;
   const report = (error: unknown) => log.error("a watch event could not be decrypted", error);
-  return (event: StorageEvent) => {
-    if (!pending) {
-      const opened = openEvent(event);
-      if (!(opened instanceof Promise)) return listener(opened);
-      pending = opened.then(listener, report);
-    } else {
-      pending = pending.then(() => openEvent(event)).then(listener, report);
-    }
-    const settled: Promise<void> = pending.then(() => {
+  const settle = () => {
+    const settled: Promise<void> = pending!.then(() => {
       if (pending === settled) pending = undefined;
     });
     pending = settled;
+  };
+  return {
+    event(event: StorageEvent) {
+      if (!pending) {
+        const opened = openEvent(event);
+        if (!(opened instanceof Promise)) return listener(opened);
+        pending = opened.then(listener, report);
+      } else {
+        pending = pending.then(() => openEvent(event)).then(listener, report);
+      }
+      settle();
+    },
+    after(step: () => void) {
+      if (!pending) return step();
+      pending = pending.then(step).catch((error) => log.error("a storage subscriber threw", error));
+      settle();
+    },
   };
 }
 

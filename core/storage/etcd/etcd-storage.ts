@@ -5,11 +5,15 @@
  * lists are etcd ranges at one revision. One etcd watch over the whole --etcd-prefix feeds the subscribers, in
  * revision order, with other servers' writes too; a write resolves only once that watch has delivered its
  * revision, so a client that watches from the resourceVersion a write returned misses nothing and sees it once.
+ * When etcd compacted revisions before that watch received them (an outage longer than the compaction window),
+ * the subscribers are told of the lost range instead, as kube's cacher learns of it from its reflector's
+ * ErrCompacted: they end their watches and relist.
  */
 import { logger } from "../../log/mod.ts";
 import {
   isStorageError,
   type KeyValue,
+  type LostHistory,
   type RangeOptions,
   type RangeResult,
   type Storage,
@@ -42,6 +46,7 @@ export class EtcdStorage implements Storage {
   readonly #client: EtcdClient;
   readonly #values: StoredValues;
   readonly #listeners = new Set<(event: StorageEvent) => void>();
+  readonly #lostListeners = new Set<(lost: LostHistory) => void>();
   readonly #onSubscriberError: (error: unknown) => void;
   readonly #historyTimeoutMs: number;
   readonly #watch: StoreWatch;
@@ -70,8 +75,13 @@ export class EtcdStorage implements Storage {
       ) => (this.#delivery = this.#delivery.then(() => this.#deliver(response)).catch((error) =>
         log.error("delivering a watch response failed", error)
       )),
-      onLost: (from, to) =>
-        log.warning(`etcd compacted revisions ${from}..${to} before this server's watch received them; its watchers missed them`),
+      onLost: (from, to) => {
+        // New watches and reads from inside the range answer 410 from now on; the subscribers hear of it in order.
+        this.noteCompacted(to + 1);
+        this.#delivery = this.#delivery.then(() => this.#lose({ from, to })).catch((error) =>
+          log.error("reporting lost watch history failed", error)
+        );
+      },
       onBroken: (error) => log.warning(`the etcd watch broke and is reopened: ${(error as Error).message}`),
     });
   }
@@ -174,9 +184,13 @@ export class EtcdStorage implements Storage {
     return events;
   }
 
-  subscribe(listener: (event: StorageEvent) => void): Unsubscribe {
+  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    if (onLost) this.#lostListeners.add(onLost);
+    return () => {
+      this.#listeners.delete(listener);
+      if (onLost) this.#lostListeners.delete(onLost);
+    };
   }
 
   async compact(revision: number): Promise<void> {
@@ -268,8 +282,30 @@ export class EtcdStorage implements Storage {
         }
       }
     }
-    const last = response.events.at(-1)?.kv.modRevision ?? response.header.revision;
-    this.#dispatchedRevision = Math.max(this.#dispatchedRevision, last);
+    this.#advanceDispatched(response.events.at(-1)?.kv.modRevision ?? response.header.revision);
+  }
+
+  /**
+   * The subscribers are told of the lost range; then a write inside it resolves (its event reached nobody, but every
+   * watch that could have missed it has ended and a re-watch from before it answers 410).
+   */
+  #lose(lost: LostHistory): void {
+    log.warning(
+      `etcd compacted revisions ${lost.from}..${lost.to} before this server's watch received them; its watches are ended and its informers relist`,
+    );
+    if (this.#closed) return;
+    for (const onLost of this.#lostListeners) {
+      try {
+        onLost(lost);
+      } catch (error) {
+        this.#onSubscriberError(error);
+      }
+    }
+    this.#advanceDispatched(lost.to);
+  }
+
+  #advanceDispatched(revision: number): void {
+    this.#dispatchedRevision = Math.max(this.#dispatchedRevision, revision);
     while (this.#waiting.length > 0 && this.#waiting[0]!.revision <= this.#dispatchedRevision) this.#waiting.shift()!.resolve();
   }
 

@@ -3,8 +3,8 @@
  * loopback client and peer ports with a throwaway data directory.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -28,9 +28,9 @@ export interface TestEtcd {
   kill(): Promise<void>;
   /** Starts it again on the same ports and data (after kill()). */
   start(): Promise<void>;
-  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections. */
-  pause(): void;
-  resume(): void;
+  /** SIGSTOP / SIGCONT: etcd hangs without closing its connections (pause resolves once every thread stopped). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Stops it and removes its data. */
   stop(): Promise<void>;
 }
@@ -165,9 +165,20 @@ function etcdMember(endpoint: string, args: string[], dir: string, client: Clien
     endpoint,
     spawn: spawnMember,
     kill,
-    pause: () => void signal("SIGSTOP"),
-    resume: () => void signal("SIGCONT"),
+    pause: async () => {
+      await signal("SIGSTOP");
+      if (alive()) await allThreadsStopped(await child!.pid);
+    },
+    resume: () => signal("SIGCONT"),
   };
+}
+
+/** A SIGSTOP stops each thread as it next runs: wait until none can still answer a request. */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const isStopped = (tid: string) => /\) [tT] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+  for (let tries = 0; tries < 400 && !readdirSync(`/proc/${pid}/task`).every(isStopped); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function healthy(endpoint: string, client?: { caFile: string; certFile: string; keyFile: string }): Promise<boolean> {
@@ -179,6 +190,63 @@ async function healthy(endpoint: string, client?: { caFile: string; certFile: st
   } catch {
     return false;
   }
+}
+
+/** Compacts etcd's history through `revision`, as a compactor (kube's, or another server's) does. */
+export async function compactTestEtcd(endpoint: string, revision: number): Promise<void> {
+  const client = new EtcdClient({ endpoints: [endpoint] });
+  try {
+    await client.compact(revision);
+  } finally {
+    client.close();
+  }
+}
+
+/** A TCP relay in front of etcd that a test can cut: one server loses etcd while others keep using it. */
+export interface EtcdLink {
+  /** `http://127.0.0.1:<port>`, as --etcd-servers takes it. */
+  endpoint: string;
+  /** Drops every relayed connection and refuses new ones. */
+  cut(): void;
+  /** Accepts connections again. */
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startEtcdLink(target: string): Promise<EtcdLink> {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  let open = true;
+  const relay = createServer((client) => {
+    if (!open) return void client.destroy();
+    const upstream = connect(Number(port), hostname);
+    const drop = () => {
+      for (const socket of [client, upstream]) {
+        socket.destroy();
+        sockets.delete(socket);
+      }
+    };
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", drop).on("close", drop);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const cut = () => {
+    open = false;
+    for (const socket of [...sockets]) socket.destroy();
+    sockets.clear();
+  };
+  return {
+    endpoint: `http://127.0.0.1:${(relay.address() as { port: number }).port}`,
+    cut,
+    restore: () => void (open = true),
+    close: async () => {
+      cut();
+      await new Promise((resolve) => relay.close(resolve));
+    },
+  };
 }
 
 /**

@@ -100,9 +100,10 @@ test("a watch on one storage sees writes made through the other", async () => {
   broker.close();
 });
 
-test("events the other storage compacted before they were dispatched are skipped, and dispatch resumes after them", async () => {
+test("events the other storage compacted before they were dispatched are reported lost in order, and dispatch resumes after them", async () => {
   const [a, b] = openPair({ foreignCommitPollMs: 60_000 });
-  const seenByA = recordEvents(a);
+  const seenByA: string[] = [];
+  a.subscribe((event) => seenByA.push(`event ${event.revision}`), (lost) => seenByA.push(`lost ${lost.from}..${lost.to}`));
   await b.write(create("/k/1"));
   await b.write(create("/k/2"));
   await b.write(create("/k/3"));
@@ -111,5 +112,25 @@ test("events the other storage compacted before they were dispatched are skipped
   expect(a.currentRevision()).toBe(3);
   logged.restore();
   expect(logged.lines.join("\n")).toContain("revisions 1..2 were compacted");
-  expect(seenByA.map((event) => event.revision)).toEqual([3]);
+  expect(seenByA).toEqual(["lost 1..2", "event 3"]);
+});
+
+test("lost events end every watch of the broker and tell its followers, as kube's Cacher.terminateAllWatchers before its relist", async () => {
+  const [a, b] = openPair({ foreignCommitPollMs: 60_000 });
+  const broker = new WatchBroker(a);
+  const watch = broker.watch("/k/", 0)[Symbol.asyncIterator]();
+  const followed: string[] = [];
+  broker.follow("/k/", (event) => followed.push(`event ${event.revision}`), (lost) => followed.push(`lost ${lost.from}..${lost.to}`));
+  await b.write(create("/k/1"));
+  await b.write(create("/k/2"));
+  await b.compact(2);
+  const logged = captureLogs();
+  a.currentRevision();
+  logged.restore();
+  expect(await watch.next()).toEqual({ done: true, value: undefined });
+  expect(followed).toEqual(["lost 1..2"]);
+  // A watch from inside the lost range is refused, as the watch cache answers 410 after its relist.
+  const error = await broker.watch("/k/", 1)[Symbol.asyncIterator]().next().catch((e) => e);
+  expect(error).toMatchObject({ code: "Compacted" });
+  broker.close();
 });

@@ -9,11 +9,13 @@
  * `PRAGMA data_version` says another connection committed (polled every 50 ms while anyone
  * subscribes, and before reads and revision queries). If another process compacted history this
  * process had not dispatched yet (it stalled for longer than the compaction window), those events
- * are lost to this process's subscribers: that is logged and dispatching resumes after the gap.
+ * are lost to this process's subscribers: they are told of the gap (they end their watches and relist) and
+ * dispatching resumes after it.
  */
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import {
   type KeyValue,
+  type LostHistory,
   type RangeOptions,
   type RangeResult,
   type Storage,
@@ -58,6 +60,7 @@ export class SqliteStorage implements Storage {
   readonly #statements: Statements;
   readonly #revisions: Revisions;
   readonly #listeners = new Set<(event: StorageEvent) => void>();
+  readonly #lostListeners = new Set<(lost: LostHistory) => void>();
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onSubscriberError: (error: unknown) => void;
@@ -149,11 +152,13 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  subscribe(listener: (event: StorageEvent) => void): Unsubscribe {
+  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
     this.#listeners.add(listener);
+    if (onLost) this.#lostListeners.add(onLost);
     if (!this.#closed) this.#foreignCommits.start();
     return () => {
       this.#listeners.delete(listener);
+      if (onLost) this.#lostListeners.delete(onLost);
       if (this.#listeners.size === 0) this.#foreignCommits.stop();
     };
   }
@@ -200,12 +205,12 @@ export class SqliteStorage implements Storage {
     return batch.outcomes;
   }
 
-  /** Other processes' events after the dispatched revision, through `through` (which they all are below). */
-  #readForeignEvents(through: number): StorageEvent[] {
-    const events: StorageEvent[] = [];
+  /** Other processes' events after the dispatched revision, through `through` (which they all are below), and any gap. */
+  #readForeignEvents(through: number): (StorageEvent | LostHistory)[] {
+    const events: (StorageEvent | LostHistory)[] = [];
     let after = this.#dispatchedRevision;
     while (after < through) {
-      const chunk = readCommittedEvents(this.#statements, after, through, reportLostEvents);
+      const chunk = readCommittedEvents(this.#statements, after, through, (from, to) => events.push({ from, to }));
       if (chunk.length === 0) break;
       events.push(...chunk);
       after = chunk[chunk.length - 1]!.revision;
@@ -230,7 +235,13 @@ export class SqliteStorage implements Storage {
     try {
       while (this.#dispatchedRevision < this.#revisions.current) {
         const through = this.#revisions.current;
-        const events = readCommittedEvents(this.#statements, this.#dispatchedRevision, through, reportLostEvents);
+        // Earlier events are published already, so a gap is reported in order as it is found.
+        const events = readCommittedEvents(
+          this.#statements,
+          this.#dispatchedRevision,
+          through,
+          (from, to) => this.#publish([{ from, to }]),
+        );
         this.#publish(events);
         this.#dispatchedRevision = events.length > 0 ? events[events.length - 1]!.revision : through;
       }
@@ -249,14 +260,31 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  #publish(events: StorageEvent[]): void {
+  #publish(events: readonly (StorageEvent | LostHistory)[]): void {
     for (const event of events) {
+      if (!("kv" in event)) {
+        this.#publishLost(event);
+        continue;
+      }
       for (const listener of this.#listeners) {
         try {
           listener(event);
         } catch (error) {
           this.#onSubscriberError(error);
         }
+      }
+    }
+  }
+
+  #publishLost(lost: LostHistory): void {
+    log.warning(
+      `revisions ${lost.from}..${lost.to} were compacted by another process before this one dispatched them; its watches are ended and its informers relist`,
+    );
+    for (const onLost of this.#lostListeners) {
+      try {
+        onLost(lost);
+      } catch (error) {
+        this.#onSubscriberError(error);
       }
     }
   }
@@ -278,8 +306,5 @@ export class SqliteStorage implements Storage {
 // Messages as etcd's mvcc package words them.
 const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
 const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
-const reportLostEvents = (from: number, to: number) =>
-  log.warning(
-    `revisions ${from}..${to} were compacted by another process before this one dispatched them; its watchers missed them`,
-  );
+
 const closedError = () => new StorageError("Closed", "storage is closed");
