@@ -253,8 +253,12 @@ export class ResourceStore {
   }
 
   /**
-   * Read-modify-write with retries (kube's GuaranteedUpdate): `change` gets the current object and returns the
-   * new one. A resourceVersion the new object carries is a precondition; without one, conflicts are retried.
+   * Read-modify-write with retries (kube's Store.Update inside Storage.GuaranteedUpdate): `change` gets the current
+   * object and returns the new one. A resourceVersion the new object carries must equal the current one's (kube's
+   * tryUpdate: ObjectResourceVersion of the updated object against the existing one's, else a 409 with
+   * OptimisticLockErrorMsg). When another write lands between the read and the write, the whole step runs again on
+   * a fresh read (etcd3 store.GuaranteedUpdate: "failed because of a conflict, going to retry"), so `change` decides
+   * again: an object built from the fresh `current` is written, a client's stale resourceVersion answers 409.
    */
   async update(
     namespace: string,
@@ -556,10 +560,7 @@ export class ResourceStore {
         : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
       return finalized ? next : await this.decode(written);
     } catch (e) {
-      if (isStorageError(e, "Conflict")) {
-        if (next.metadata.resourceVersion) throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
-        return null;
-      }
+      if (isStorageError(e, "Conflict")) return null;
       if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, current.metadata.name as string);
       throw e;
     }
