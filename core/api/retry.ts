@@ -33,7 +33,8 @@ export async function retryOnError<T>(backoff: Backoff, retriable: (error: unkno
     // wait.Jitter: the delay plus up to jitter times itself.
     const jittered = delay + (backoff.jitter > 0 ? Math.random() * backoff.jitter * delay : 0);
     await new Promise((resolve) => setTimeout(resolve, jittered));
-    delay *= backoff.factor;
+    // wait.Backoff.Step: a zero factor leaves the delay as it is.
+    if (backoff.factor !== 0) delay *= backoff.factor;
   }
 }
 
