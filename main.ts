@@ -18,7 +18,7 @@ import { initSdkProject, parseSdkArgs, SDK_USAGE } from "./plugins/sdk-init-comm
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === "kubeconfig") return kubeconfigCommand(argv.slice(1), env);
   if (argv[0] === "snapshot") {
-    return void process.stdout.write(runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
+    return void process.stdout.write(await runSnapshotCommand(parseSnapshotArgs(argv.slice(1), parseFlags([], env).dataDir)));
   }
   if (argv[0] === "migrate") {
     return void process.stdout.write(await runMigrateCommand(parseMigrateArgs(argv.slice(1)), (line) => process.stderr.write(`${line}\n`)));

@@ -99,6 +99,47 @@ test("a PUT with a stale resourceVersion answers 409 Conflict and changes nothin
   expect((await getJson(server, `${CONFIGMAPS}/contended`)).data).toEqual({ winner: "first" });
 });
 
+test("concurrent merge patches and applies of one object all land: each is applied again to the newer object on a conflict (kube's patcher in GuaranteedUpdate)", async () => {
+  await createConfigMap(server, NS, "patched-together");
+  const path = `${CONFIGMAPS}/patched-together`;
+  const patches = Array.from(
+    { length: 12 },
+    (_, i) => sendJson(server, "PATCH", path, { data: { [`merge${i}`]: "x" } }, "application/merge-patch+json"),
+  );
+  const applies = Array.from({ length: 12 }, (_, i) =>
+    sendJson(
+      server,
+      "PATCH",
+      `${path}?fieldManager=applier${i}`,
+      { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "patched-together" }, data: { [`apply${i}`]: "y" } },
+      "application/apply-patch+yaml",
+    ));
+  const answers = await Promise.all([...patches, ...applies]);
+  expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+  const data = (await getJson(server, path)).data;
+  expect(Object.keys(data).sort()).toEqual(["key", ...Array.from({ length: 12 }, (_, i) => [`apply${i}`, `merge${i}`]).flat()].sort());
+});
+
+test("a patch naming a stale resourceVersion answers 409 Conflict and changes nothing (kube's Store.Update tryUpdate)", async () => {
+  const created = await createConfigMap(server, NS, "patched-stale");
+  const path = `${CONFIGMAPS}/patched-stale`;
+  expect((await sendJson(server, "PATCH", path, { data: { first: "1" } }, "application/merge-patch+json")).status).toBe(200);
+  const stale = await sendJson(
+    server,
+    "PATCH",
+    path,
+    { metadata: { resourceVersion: created.metadata.resourceVersion }, data: { second: "2" } },
+    "application/merge-patch+json",
+  );
+  expectStatus(
+    stale,
+    409,
+    "Conflict",
+    'Operation cannot be fulfilled on configmaps "patched-stale": the object has been modified; please apply your changes to the latest version and try again',
+  );
+  expect((await getJson(server, path)).data).toEqual({ key: "value", first: "1" });
+});
+
 test("a PUT to /status changes only the status of a Deployment", async () => {
   const created = await createDeployment("status-only");
   const body = { ...created, spec: { ...created.spec, replicas: 5 }, status: { replicas: 3, observedGeneration: 1 } };

@@ -206,11 +206,13 @@ export class Aggregator {
     const condition = await checkAvailability(live, this.#lookup, this.#probe);
     const now = nowTimestamp();
     const current = conditionsOf(live);
-    if (!deepEqual(withCondition(current, condition, now), current)) {
-      await this.#store.update("", name, (latest) => ({
-        ...latest!,
-        status: { ...(latest!.status as object), conditions: withCondition(conditionsOf(latest!), condition, now) },
-      }), { subresource: "status" });
+    const conditions = withCondition(current, condition, now);
+    if (!deepEqual(conditions, current)) {
+      // kube's updateAPIServiceStatus: an UpdateStatus of the cached object, whose resourceVersion is a precondition.
+      // An APIService changed meanwhile fails the pass (409), and the queue runs it again, rate-limited, on the
+      // newer object (AvailableConditionController.processNextWorkItem: AddRateLimited).
+      const next = { ...live, status: { ...(live.status as object), conditions } };
+      await this.#store.update("", name, () => next, { subresource: "status" });
     }
     await this.#followOpenApi(name, live, condition.status === "True").catch(logFailure);
   }

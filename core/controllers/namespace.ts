@@ -45,17 +45,34 @@ export const namespaceController: Controller = {
 async function finalizeNamespace(ctx: ControllerContext, namespaces: ResourceStore, ns: KubeObject): Promise<boolean> {
   const name = ns.metadata.name as string;
   const outcome = await deleteContent(ctx, name);
-  await recordConditions(namespaces, name, outcome);
+  await recordConditions(namespaces, ns, outcome);
   if (outcome.remaining.size > 0 || outcome.deleteErrors.length > 0) return false;
+  await updateNamespace(namespaces, ns, (current) => {
+    const spec = (current.spec ?? {}) as { finalizers?: string[] };
+    return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== "kubernetes") } };
+  }, "finalize");
+  return true;
+}
+
+/**
+ * kube's retryOnConflictError: `change` is applied to the namespace as stored, again on a fresh read after a
+ * conflict (the store's retry), but a namespace deleted and made again meanwhile is left alone (an error: the
+ * queue runs the key again, on the new namespace). A namespace already gone is done.
+ */
+async function updateNamespace(
+  namespaces: ResourceStore,
+  ns: KubeObject,
+  change: (current: KubeObject) => KubeObject,
+  subresource: "status" | "finalize",
+): Promise<void> {
   try {
-    await namespaces.update("", name, (current) => {
-      const spec = (current!.spec ?? {}) as { finalizers?: string[] };
-      return { ...current!, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== "kubernetes") } };
-    }, { subresource: "finalize" });
+    await namespaces.update("", String(ns.metadata.name), (current) => {
+      if (current!.metadata.uid !== ns.metadata.uid) throw new Error("namespace uid has changed across retries");
+      return change(current!);
+    }, { subresource });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
-  return true;
 }
 
 async function deleteContent(ctx: ControllerContext, namespace: string): Promise<DeletionOutcome> {
@@ -92,14 +109,10 @@ async function deleteOne(store: ResourceStore, namespace: string, item: KubeObje
   }
 }
 
-async function recordConditions(namespaces: ResourceStore, name: string, outcome: DeletionOutcome): Promise<void> {
-  try {
-    await namespaces.update("", name, (current) => {
-      const status = (current!.status ?? {}) as { conditions?: NamespaceCondition[] };
-      const conditions = namespaceConditions(status.conditions ?? [], outcome, nowTimestamp());
-      return { ...current!, status: { ...status, conditions } };
-    }, { subresource: "status" });
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
+async function recordConditions(namespaces: ResourceStore, ns: KubeObject, outcome: DeletionOutcome): Promise<void> {
+  await updateNamespace(namespaces, ns, (current) => {
+    const status = (current.status ?? {}) as { conditions?: NamespaceCondition[] };
+    const conditions = namespaceConditions(status.conditions ?? [], outcome, nowTimestamp());
+    return { ...current, status: { ...status, conditions } };
+  }, "status");
 }

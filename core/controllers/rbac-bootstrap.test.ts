@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { builtInCatalog } from "../registry/catalog.ts";
 import { Registry } from "../registry/registry.ts";
 import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { racingStorage } from "../storage/testing.ts";
 import { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
 import { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
 
@@ -88,6 +89,37 @@ test("ensureBootstrapPolicy() run by two starters at once reconciles again when 
     }
     await Promise.all([ensureBootstrapPolicy(registry, catalog), ensureBootstrapPolicy(registry, catalog)]);
     expect((await roles.get("", "system:discovery")).rules).not.toEqual([]);
+  } finally {
+    await storage.close();
+  }
+});
+
+test("ensureBootstrapPolicy() reconciles a role again when another write lands between its read and its update (RetryOnConflict with DefaultBackoff)", async () => {
+  const storage = racingStorage(openSqliteStorage(":memory:"));
+  try {
+    const registry = new Registry(storage);
+    const catalog = builtInCatalog();
+    const roles = registry.store(catalog.byGroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles")!);
+    await ensureSystemNamespaces(registry, catalog);
+    await ensureBootstrapPolicy(registry, catalog);
+    await roles.update("", "system:discovery", (r) => ({ ...r!, rules: [] }));
+    const key = roles.key("", "system:discovery");
+    storage.raceNextUpdate(
+      key,
+      () =>
+        roles.update(
+          "",
+          "system:discovery",
+          (r) => ({ ...r!, metadata: { ...r!.metadata, labels: { ...r!.metadata.labels, edited: "yes" } } }),
+        ),
+    );
+    const before = storage.updatesOf(key);
+    await ensureBootstrapPolicy(registry, catalog);
+    const role = await roles.get("", "system:discovery");
+    expect(role.rules).not.toEqual([]);
+    expect(role.metadata.labels?.edited).toBe("yes");
+    // The reconcile's update (409 on the stale resourceVersion), the interleaved one, and the reconcile's next, on a fresh read.
+    expect(storage.updatesOf(key) - before).toBe(3);
   } finally {
     await storage.close();
   }

@@ -4,7 +4,8 @@
  * starts (kube's rbac/bootstrap-roles post-start hook): missing pieces are added, user additions kept,
  * objects annotated autoupdate "false" untouched.
  */
-import { isAlreadyExists, isConflict, isNotFound } from "../api/errors.ts";
+import { isAlreadyExists, isNotFound } from "../api/errors.ts";
+import { DEFAULT_BACKOFF, retryOnConflict } from "../api/retry.ts";
 import type { KubeObject } from "../api/types.ts";
 import {
   bootstrapClusterRoleBindings,
@@ -20,17 +21,24 @@ import type { ResourceStore } from "../registry/store.ts";
 
 type Reconcile = (existing: KubeObject, expected: KubeObject) => Reconciliation;
 
-/** How often a reconciliation starts over when another writer (a process sharing the data directory, the aggregation loop) got in between. */
-const CONFLICT_ATTEMPTS = 5;
+/** ReconcileRoleOptions.run's limit on starting over when the object appears or disappears meanwhile. */
+const RECONCILE_ATTEMPTS = 3;
 
+/**
+ * kube's rbac/bootstrap-roles PostStartHook: each object is reconciled under retry.RetryOnConflict(
+ * retry.DefaultBackoff), the update naming the resourceVersion read; a create that finds the object made meanwhile,
+ * or an update that finds it deleted, starts over (ReconcileRoleOptions.run, at most 3 attempts).
+ */
 async function ensureObject(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await reconcileOnce(store, expected, reconcile);
-    } catch (e) {
-      if (!(isConflict(e) || isAlreadyExists(e) || isNotFound(e)) || attempt >= CONFLICT_ATTEMPTS) throw e;
+  await retryOnConflict(DEFAULT_BACKOFF, async () => {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await reconcileOnce(store, expected, reconcile);
+      } catch (e) {
+        if (!(isAlreadyExists(e) || isNotFound(e)) || attempt >= RECONCILE_ATTEMPTS) throw e;
+      }
     }
-  }
+  });
 }
 
 async function reconcileOnce(store: ResourceStore, expected: KubeObject, reconcile: Reconcile): Promise<void> {
@@ -41,9 +49,7 @@ async function reconcileOnce(store: ResourceStore, expected: KubeObject, reconci
     throw e;
   });
   if (!existing) {
-    await store.create(namespace, expected).catch((e) => {
-      if (!isAlreadyExists(e)) throw e;
-    });
+    await store.create(namespace, expected);
     return;
   }
   const result = reconcile(existing, expected);

@@ -5,6 +5,7 @@
  * a deleted account. None is created on its own (LegacyServiceAccountTokenNoAutoGeneration is GA in 1.26).
  */
 import { Buffer } from "node:buffer";
+import { isConflict } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Controller, ControllerContext } from "./runtime/mod.ts";
 import { enqueueChanges } from "./runtime/mod.ts";
@@ -60,24 +61,22 @@ async function syncSecret(ctx: ControllerContext, key: string, secret: KubeObjec
         serviceAccountUID: account.metadata.uid as string,
       }),
     );
-    await store.update(namespace, name, (live) => ({
-      ...live!,
+    // kube's generateTokenIfNeeded: the Secret is filled as it was read, its resourceVersion a precondition; one
+    // changed meanwhile (409) is filled when its update event comes.
+    const filled = {
+      ...secret,
       metadata: {
-        ...live!.metadata,
+        ...secret.metadata,
         annotations: {
-          ...live!.metadata.annotations,
+          ...annotations,
           [NAME_ANNOTATION]: account.metadata.name as string,
           [UID_ANNOTATION]: account.metadata.uid as string,
         },
       },
-      data: {
-        ...(live as { data?: Record<string, string> }).data,
-        token,
-        "ca.crt": base64(ctx.settings.caPem),
-        namespace: base64(namespace),
-      },
-    }));
+      data: { ...data, token, "ca.crt": base64(ctx.settings.caPem), namespace: base64(namespace) },
+    };
+    await store.update(namespace, name, () => filled);
   } catch (e) {
-    if (!isBenignRace(e)) throw e;
+    if (!isBenignRace(e) && !isConflict(e)) throw e;
   }
 }

@@ -8,6 +8,8 @@ import { eventually, type TestCluster, testCluster } from "./runtime/testing.ts"
 import { serviceAccountController } from "./service-account.ts";
 import { serviceAccountTokenController } from "./service-account-token.ts";
 import { runControllers } from "./_test-manager.ts";
+import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { racingStorage } from "../storage/testing.ts";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,4 +61,32 @@ test("a legacy token Secret is filled with a signed token, and deleted with its 
   });
   await store("serviceaccounts").delete("default", "robot");
   await eventually(() => store("secrets").get("default", "robot-token").then(() => false, () => true));
+});
+
+test("a legacy token Secret changed before the token is written is filled on its update event, the change kept (generateTokenIfNeeded)", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "kubun-sa-"));
+  const keys = await loadServiceAccountKeys({ dataDir, serviceAccountSigningKeyFile: "", serviceAccountKeyFile: [] });
+  const storage = racingStorage(openSqliteStorage(":memory:"));
+  cluster = await testCluster({ serviceAccountSigningKey: keys.signing }, storage);
+  manager = await runControllers(cluster, [serviceAccountTokenController]);
+  await store("serviceaccounts").create("default", { metadata: { name: "robot" } });
+  const key = store("secrets").key("default", "robot-token");
+  // Someone labels the Secret just before the controller's write, which then names a stale resourceVersion.
+  storage.raceNextUpdate(
+    key,
+    () => store("secrets").update("default", "robot-token", (s) => ({ ...s!, metadata: { ...s!.metadata, labels: { team: "a" } } })),
+  );
+  await store("secrets").create("default", {
+    metadata: { name: "robot-token", annotations: { "kubernetes.io/service-account.name": "robot" } },
+    type: "kubernetes.io/service-account-token",
+  } as never);
+  const filled = await eventually(async () => {
+    const secret = await store("secrets").get("default", "robot-token") as { data?: Record<string, string> } & {
+      metadata: { labels?: object };
+    };
+    return secret.data?.token ? secret : undefined;
+  });
+  expect(filled.metadata.labels).toEqual({ team: "a" });
+  // The controller's write (409, left for the event), the label, and the controller's write on the labelled Secret.
+  expect(storage.updatesOf(key)).toBe(3);
 });

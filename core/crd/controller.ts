@@ -3,7 +3,7 @@
  * types, and for a deleted CRD removes its custom resources, stops serving it and drops the cleanup finalizer.
  * Work runs one CRD at a time; all stored CRDs are served again before start() resolves.
  */
-import { isNotFound } from "../api/errors.ts";
+import { isConflict, isNotFound } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import { collectionPrefix } from "../registry/keys.ts";
@@ -66,14 +66,15 @@ export async function startCRDController(
     );
     const next = JSON.stringify([naming.acceptedNames, naming.namesAccepted, naming.established].map(withoutTime));
     if (current === next) return;
-    await crds.update("", crd.metadata.name as string, (live) => {
-      if (!live) throw new Error("gone");
-      const updated = live as CustomResourceDefinition;
-      updated.status = { ...updated.status, acceptedNames: naming.acceptedNames };
-      withCondition(updated, naming.namesAccepted);
-      withCondition(updated, naming.established);
-      return updated;
-    }, { subresource: "status" });
+    // kube's NamingConditionController.sync: an UpdateStatus of the CRD the names were found for. One deleted or
+    // changed meantime (404, 409) is named again when that change's event comes.
+    const updated = structuredClone(crd);
+    updated.status = { ...updated.status, acceptedNames: naming.acceptedNames };
+    withCondition(updated, naming.namesAccepted);
+    withCondition(updated, naming.established);
+    await crds.update("", crd.metadata.name as string, () => updated, { subresource: "status" }).catch((error) => {
+      if (!isConflict(error) && !isNotFound(error)) throw error;
+    });
   };
 
   const serve = (crd: CustomResourceDefinition): void => {

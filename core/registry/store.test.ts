@@ -77,6 +77,43 @@ test("update() with a stale resourceVersion answers 409 Conflict and changes not
   expect((await configmaps().get("ns", "a")).data).toEqual({ k: "2" });
 });
 
+/** A write by someone else that lands after update() read the object and before it writes (the race a retry must absorb). */
+async function interleave(calls: number): Promise<void> {
+  if (calls === 1) await configmaps().update("ns", "a", (cur) => ({ ...cur!, data: { ...cur!.data as object, other: "y" } }));
+}
+
+test("update() runs its change again on a fresh read when a write lands in between (etcd3 store.GuaranteedUpdate retries tryUpdate)", async () => {
+  await configmaps().create("ns", cm("a", { k: "1" }));
+  let calls = 0;
+  // The change keeps the read object's resourceVersion, as internal writers building on `current` do.
+  const { object } = await configmaps().update("ns", "a", async (live) => {
+    await interleave(++calls);
+    return { ...live!, data: { ...live!.data as object, mine: "x" } };
+  });
+  expect(calls).toBe(2);
+  expect(object.data).toEqual({ k: "1", other: "y", mine: "x" });
+  expect((await configmaps().get("ns", "a")).data).toEqual({ k: "1", other: "y", mine: "x" });
+});
+
+test("a client's resourceVersion stays a precondition across that retry: 409 OptimisticLockErrorMsg (kube's Store.Update tryUpdate)", async () => {
+  const created = await configmaps().create("ns", cm("a", { k: "1" }));
+  let calls = 0;
+  // A PUT body: current when the update read the object, stale once the other write landed.
+  const stale = await failure(
+    configmaps().update("ns", "a", async () => {
+      await interleave(++calls);
+      return { ...created, data: { k: "client" } };
+    }),
+  );
+  expect(calls).toBe(2);
+  expect([stale.code, stale.reason, stale.message]).toEqual([
+    409,
+    "Conflict",
+    'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+  ]);
+  expect((await configmaps().get("ns", "a")).data).toEqual({ k: "1", other: "y" });
+});
+
 test("update() that changes nothing does not write", async () => {
   const created = await configmaps().create("ns", cm("a", { k: "1" }));
   const { object } = await configmaps().update("ns", "a", (cur) => cur!);

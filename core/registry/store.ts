@@ -2,15 +2,7 @@
  * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
  * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
-import {
-  newAlreadyExists,
-  newBadRequest,
-  newConflict,
-  newInvalid,
-  newNotFound,
-  OBJECT_MODIFIED,
-  type QualifiedResource,
-} from "../api/errors.ts";
+import { newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
 import { cloneJSONValue } from "../api/json-clone.ts";
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
@@ -36,8 +28,6 @@ import { finalizersAfterDelete } from "./delete-propagation.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
-
-const MAX_UPDATE_ATTEMPTS = 16;
 
 /** A turn before the next whole-object step of a large body's write; nothing for ordinary bodies. */
 async function turnFor(options: WriteOptions): Promise<void> {
@@ -140,8 +130,8 @@ export class ResourceStore {
    */
   async guaranteedUpdate(namespace: string, name: string, change: (current: KubeObject) => KubeObject): Promise<KubeObject> {
     const key = this.key(namespace, name);
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const kv = await this.#storage.get(key);
+    let kv = await this.#storage.get(key);
+    for (;;) {
       if (!kv) throw newNotFound(this.qualified, name);
       const next = change(await this.decode(kv));
       try {
@@ -149,10 +139,18 @@ export class ResourceStore {
           await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision }),
         );
       } catch (e) {
-        if (!isStorageError(e, "Conflict")) throw e;
+        kv = await this.#afterConflict(e, key);
       }
     }
-    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
+  }
+
+  /**
+   * What a write that lost a race goes on with: the stored value that won, which the conflict carries (etcd3
+   * store.GuaranteedUpdate retries on the txn's Else Get without reading again); any other failure is thrown.
+   */
+  async #afterConflict(e: unknown, key: string): Promise<KeyValue | null> {
+    if (!isStorageError(e, "Conflict")) throw e;
+    return e.current ?? await this.#storage.get(key);
   }
 
   /** True for a custom resource whose CRD is terminating; its creates are refused. */
@@ -258,8 +256,12 @@ export class ResourceStore {
   }
 
   /**
-   * Read-modify-write with retries (kube's GuaranteedUpdate): `change` gets the current object and returns the
-   * new one. A resourceVersion the new object carries is a precondition; without one, conflicts are retried.
+   * Read-modify-write with retries (kube's Store.Update inside Storage.GuaranteedUpdate): `change` gets the current
+   * object and returns the new one. A resourceVersion the new object carries must equal the current one's (kube's
+   * tryUpdate: ObjectResourceVersion of the updated object against the existing one's, else a 409 with
+   * OptimisticLockErrorMsg). When another write lands between the read and the write, the whole step runs again on
+   * a fresh read (etcd3 store.GuaranteedUpdate: "failed because of a conflict, going to retry"), so `change` decides
+   * again: an object built from the fresh `current` is written, a client's stale resourceVersion answers 409.
    */
   async update(
     namespace: string,
@@ -269,8 +271,9 @@ export class ResourceStore {
   ): Promise<{ object: KubeObject; created: boolean }> {
     options = await this.#acting(options, options.patch ? "patch" : "update", namespace, name, options.subresource);
     const key = this.key(namespace, name);
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const kv = await this.#storage.get(key);
+    // As kube's GuaranteedUpdate, tried until it wins or fails otherwise: every lost race means another write won.
+    let kv = await this.#storage.get(key);
+    for (;;) {
       if (!kv) {
         if (!(this.strategy.allowCreateOnUpdate || options.forceAllowCreate) || options.subresource) {
           throw newNotFound(this.qualified, name);
@@ -296,17 +299,17 @@ export class ResourceStore {
         undoReservation?.();
         throw e;
       });
-      if (!result || options.dryRun) undoReservation?.();
-      if (result) return { object: result, created: false };
+      if ("lost" in result || options.dryRun) undoReservation?.();
+      if ("object" in result) return { object: result.object, created: false };
+      kv = result.lost;
     }
-    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     options = await this.#acting(options, "delete", namespace, name);
     const key = this.key(namespace, name);
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const kv = await this.#storage.get(key);
+    let kv = await this.#storage.get(key);
+    for (;;) {
       if (!kv) throw newNotFound(this.qualified, name);
       const current = await this.decode(kv);
       this.#checkDeletePreconditions(current, options);
@@ -330,9 +333,9 @@ export class ResourceStore {
           const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision });
           return { object: await this.decode(gone), deleted: true };
         } catch (e) {
-          if (isStorageError(e, "Conflict")) continue;
           if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
-          throw e;
+          kv = await this.#afterConflict(e, key);
+          continue;
         }
       }
       if (terminating && !propagated) return { object: current, deleted: false };
@@ -349,11 +352,9 @@ export class ResourceStore {
         const written = await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision });
         return { object: await this.decode(written), deleted: false };
       } catch (e) {
-        if (isStorageError(e, "Conflict")) continue;
-        throw e;
+        kv = await this.#afterConflict(e, key);
       }
     }
-    throw newConflict(this.qualified, name, OBJECT_MODIFIED);
   }
 
   async #guard(
@@ -545,28 +546,32 @@ export class ResourceStore {
     return next;
   }
 
-  /** Writes `next` if it differs from what is stored; null when the stored object changed meanwhile (retry). */
-  async #commitUpdate(key: string, kv: KeyValue, current: KubeObject, next: KubeObject, options: WriteOptions): Promise<KubeObject | null> {
+  /** Writes `next` if it differs from what is stored; when the stored object changed meanwhile, the value that won (retry). */
+  async #commitUpdate(
+    key: string,
+    kv: KeyValue,
+    current: KubeObject,
+    next: KubeObject,
+    options: WriteOptions,
+  ): Promise<{ object: KubeObject } | { lost: KeyValue | null }> {
     const value = await this.#encode(next);
-    if (value === kv.value) return current;
+    if (value === kv.value) return { object: current };
     // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
     const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
     // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
     const storedVersion = current.metadata.resourceVersion;
-    if (options.dryRun) return await this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } });
+    if (options.dryRun) {
+      return { object: await this.#asStoredAndRead({ ...next, metadata: { ...next.metadata, resourceVersion: storedVersion } }) };
+    }
     try {
       const written = finalized
         ? await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision })
         : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
-      return finalized ? next : await this.decode(written);
+      return { object: finalized ? next : await this.decode(written) };
     } catch (e) {
-      if (isStorageError(e, "Conflict")) {
-        if (next.metadata.resourceVersion) throw newConflict(this.qualified, current.metadata.name as string, OBJECT_MODIFIED);
-        return null;
-      }
       if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, current.metadata.name as string);
-      throw e;
+      return { lost: await this.#afterConflict(e, key) };
     }
   }
 

@@ -203,8 +203,11 @@ function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; serve
 /**
  * Go's net/http answers (conn.serve) to a request it cannot read: a head over MaxHeaderBytes gets 431, any
  * other malformed head 400, both as plain text closing the connection; a connection that broke gets no answer.
+ * Deno's node:http reports the error again for every further chunk of the request: the answer already sent is
+ * left to finish (destroying the socket would drop it before TLS has flushed it).
  */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (socket.writableEnded) return;
   if (!error.code?.startsWith("HPE_") || !socket.writable) {
     socket.destroy();
     return;

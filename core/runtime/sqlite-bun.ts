@@ -15,6 +15,7 @@ export function openSqliteDatabase(path: string): SqliteDatabase {
       };
     },
     transaction: (fn) => db.transaction(fn).immediate(),
+    copyInto: async (file) => void db.run("VACUUM INTO ?", [file]),
     close: () => db.close(),
   };
 }

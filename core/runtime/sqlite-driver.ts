@@ -18,6 +18,8 @@ export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
   /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT; rolls back and rethrows when it throws. */
   transaction<T>(fn: () => T): T;
+  /** Copies the database, as one read transaction sees it, into `file` (an existing empty file); writers go on. */
+  copyInto(file: string): Promise<void>;
   close(): void;
 }
 

@@ -79,12 +79,12 @@ function describe(status: SnapshotStatus, output: "simple" | "json"): string {
 }
 
 /** Runs the sub-command; returns what to print. */
-export function runSnapshotCommand(args: SnapshotArgs): string {
+export async function runSnapshotCommand(args: SnapshotArgs): Promise<string> {
   switch (args.action) {
     case "help":
       return SNAPSHOT_USAGE;
     case "save": {
-      const status = saveSnapshot(join(args.dataDir, "kubun.db"), args.file);
+      const status = await saveSnapshot(join(args.dataDir, "kubun.db"), args.file);
       return `Snapshot saved at ${args.file} (revision ${status.revision}, ${status.keys} keys)\n`;
     }
     case "status":

@@ -4,7 +4,10 @@
  * unreachable and not-ready nodes NoExecute, marks their pods not ready and evicts the pods that do not tolerate
  * the taints (the NoExecuteTaintManager).
  */
+import { isNotFound, newNotFound } from "../../api/errors.ts";
+import { type Backoff, retryOnConflict, retryOnError } from "../../api/retry.ts";
 import type { KubeObject } from "../../api/types.ts";
+import { logger } from "../../log/mod.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { nowTimestamp } from "../../registry/object-meta.ts";
 import type { Controller } from "../runtime/mod.ts";
@@ -15,6 +18,13 @@ import { type HealthSettings, type NodeHealth, observeHealth, readyStatusOf, sta
 import { controllerTaints, type Taint, taintsOf } from "./node-taints.ts";
 import { disruptionCondition, evictionDue } from "./taint-eviction.ts";
 import { evictionTainting } from "./zone-state.ts";
+
+const log = logger("nodelifecycle");
+
+/** kube's monitorNodeHealth retry: NodeHealthUpdateRetry (5) tries, retrySleepTime (20 ms) apart. */
+const NODE_HEALTH_RETRY: Backoff = { steps: 5, durationMs: 20, factor: 1, jitter: 0 };
+/** kube's UpdateTaintBackoff (controller_utils.go): no factor, so every wait is 100 ms plus up to as much again. */
+const UPDATE_TAINT_BACKOFF: Backoff = { steps: 5, durationMs: 100, factor: 0, jitter: 1 };
 
 interface PodCondition {
   type: string;
@@ -54,6 +64,32 @@ function withTaints(node: KubeObject, taints: Taint[]): Record<string, unknown> 
   return taints.length > 0 ? { ...spec, taints } : spec;
 }
 
+/** The node as stored now; a deleted one is NotFound. */
+async function nodeNamed(client: ControllerClient, name: string): Promise<KubeObject> {
+  const node = await client.get(NODES, "", name);
+  if (!node) throw newNotFound({ group: "", resource: "nodes" }, name);
+  return node;
+}
+
+/**
+ * kube's SwapNodeControllerTaint: the node's controller taints are put right under RetryOnConflict with
+ * UpdateTaintBackoff, the node read again after a conflict.
+ */
+async function withControllerTaints(
+  client: ControllerClient,
+  node: KubeObject,
+  tainting: ReturnType<typeof evictionTainting>,
+  now: string,
+): Promise<KubeObject> {
+  const name = String(node.metadata.name);
+  let attempt = 0;
+  return await retryOnConflict(UPDATE_TAINT_BACKOFF, async () => {
+    const current = attempt++ === 0 ? node : await nodeNamed(client, name);
+    const taints = controllerTaints(current, { noExecute: tainting.get(name) ?? "hold", now });
+    return taints ? await client.update(NODES, { ...current, spec: withTaints(current, taints) }) : current;
+  });
+}
+
 export function startNodeLifecycle(client: ControllerClient, settings: HealthSettings & { monitorPeriodMs: number }) {
   const health = new Map<string, NodeHealth>();
   const pass = async () => {
@@ -63,22 +99,31 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
       String(lease.metadata.name),
       (lease.spec as { renewTime?: string } | undefined)?.renewTime,
     ]));
+    const listed = await client.list(NODES);
     const checked: KubeObject[] = [];
-    for (const node of await client.list(NODES)) {
+    for (const node of listed) {
       const name = String(node.metadata.name);
-      const seen = observeHealth(health.get(name), node, leases.get(name), now);
-      health.set(name, seen);
-      const conditions = staleConditions(node, seen, settings, now, nowText);
-      checked.push(conditions ? await client.updateStatus(NODES, { ...node, status: { ...(node.status as object), conditions } }) : node);
+      // kube's monitorNodeHealth: tryUpdateNodeHealth again on a fresh read of the node; a node whose health
+      // cannot be written is skipped this pass ("no pods will be evicted").
+      let attempt = 0;
+      const updated = await retryOnError(NODE_HEALTH_RETRY, (e) => !isNotFound(e), async () => {
+        const current = attempt++ === 0 ? node : await nodeNamed(client, name);
+        const seen = observeHealth(health.get(name), current, leases.get(name), now);
+        health.set(name, seen);
+        const conditions = staleConditions(current, seen, settings, now, nowText);
+        return conditions
+          ? await client.updateStatus(NODES, { ...current, status: { ...(current.status as object), conditions } })
+          : current;
+      }).catch((error: unknown) => {
+        log.error(`updating the health of node ${name} failed; skipping it`, error);
+        return undefined;
+      });
+      if (updated) checked.push(updated);
     }
-    for (const name of health.keys()) if (!checked.some((n) => n.metadata.name === name)) health.delete(name);
+    for (const name of health.keys()) if (!listed.some((n) => n.metadata.name === name)) health.delete(name);
     const tainting = evictionTainting(checked);
     const nodes = new Map<string, KubeObject>();
-    for (const node of checked) {
-      const name = String(node.metadata.name);
-      const taints = controllerTaints(node, { noExecute: tainting.get(name) ?? "hold", now: nowText });
-      nodes.set(name, taints ? await client.update(NODES, { ...node, spec: withTaints(node, taints) }) : node);
-    }
+    for (const node of checked) nodes.set(String(node.metadata.name), await withControllerTaints(client, node, tainting, nowText));
     for (const pod of await client.list(PODS)) {
       const node = nodes.get((pod.spec as { nodeName?: string } | undefined)?.nodeName ?? "");
       if (!node || pod.metadata.deletionTimestamp) continue;

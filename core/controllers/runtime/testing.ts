@@ -16,8 +16,10 @@ export interface TestCluster {
   close(): Promise<void>;
 }
 
-export async function testCluster(settings: Partial<ControllerSettings> = {}): Promise<TestCluster> {
-  const storage = openSqliteStorage(":memory:");
+export async function testCluster(
+  settings: Partial<ControllerSettings> = {},
+  storage: Storage = openSqliteStorage(":memory:"),
+): Promise<TestCluster> {
   const registry = new Registry(storage);
   const catalog = builtInCatalog();
   await ensureSystemNamespaces(registry, catalog);

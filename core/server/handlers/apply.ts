@@ -26,10 +26,9 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
     created = current === null;
     // Apply that creates needs create as well as patch (spec 4.6.4; kube's withAuthorization on the create path).
     if (created) await authorizeRequest(ctx.services.authorizer, attributesOf({ ...ctx.info, verb: "create" }, ctx.user));
-    const applied = applyOrExplain(current, config, { manager, force, now: nowTimestamp() }, scope, ctx);
-    // Only a resourceVersion the configuration carries is a precondition; otherwise conflicts are retried.
-    if (!isPlainObject(config.metadata) || config.metadata.resourceVersion === undefined) delete applied.metadata.resourceVersion;
-    return applied;
+    // The applied object keeps the resourceVersion it was applied onto unless the configuration sets one, which is
+    // then a precondition; on a conflict the store applies again to the newer object.
+    return applyOrExplain(current, config, { manager, force, now: nowTimestamp() }, scope, ctx);
   }, {
     dryRun: query.dryRun,
     subresource: ctx.info.subresource,

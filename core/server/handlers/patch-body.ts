@@ -118,14 +118,3 @@ function goJsonKind(value: unknown): string {
   if (isPlainObject(value)) return "object";
   return typeof value === "boolean" ? "bool" : typeof value;
 }
-
-/**
- * A resourceVersion is a precondition only when the patch changed it; an unchanged one is dropped so the
- * store retries on conflicts, re-applying the patch to the newer object as kube's GuaranteedUpdate does.
- */
-export function dropUnchangedResourceVersion(current: KubeObject, patched: KubeObject): KubeObject {
-  if (!isPlainObject(patched.metadata)) return patched;
-  const version = patched.metadata.resourceVersion;
-  if (!version || version === current.metadata.resourceVersion) delete patched.metadata.resourceVersion;
-  return patched;
-}

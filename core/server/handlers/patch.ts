@@ -6,7 +6,7 @@ import { newNotFound } from "../../api/errors.ts";
 import { reconcileNamespace } from "../../registry/object-meta.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType, readPatchBody } from "./patch-body.ts";
 import { checkPatchedObject } from "./patch-type-errors.ts";
 import { handleApply } from "./apply.ts";
 import { writerFieldManager } from "./field-manager.ts";
@@ -20,7 +20,10 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
   const body = await readPatchBody(ctx, mediaType, query.fieldValidation);
   const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, (current) => {
     if (current === null) throw newNotFound(ctx.store.qualified, ctx.info.name);
-    const patched = dropUnchangedResourceVersion(current, applyPatchBody(current, body, schema));
+    // The patched object keeps the resourceVersion it was patched onto unless the patch sets one: on a conflict the
+    // store patches the newer object again (kube's patcher inside GuaranteedUpdate), and only a patch's own
+    // resourceVersion can be stale.
+    const patched = applyPatchBody(current, body, schema);
     checkPatchedObject(ctx.type, patched, mediaType, body.value);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;

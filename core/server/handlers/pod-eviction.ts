@@ -8,18 +8,24 @@
 import { decodeBody } from "../../api/decode-body.ts";
 import { isConflict, newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import type { PdbStatus } from "../../controllers/mod.ts";
-import { isPodReady, podPhase } from "../../controllers/workloads/mod.ts";
 import type { DeleteOptions } from "../../registry/store-options.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";
-import { budgetsFor, canIgnorePdb, decremented, stillProcessing, withResourceVersion } from "./eviction-budget.ts";
+import { planEviction, stillProcessing } from "./eviction-budget.ts";
 import { parseDryRun } from "./write-options.ts";
 
 const EVICTION_VERSIONS = new Set(["policy/v1", "policy/v1beta1"]);
+const MORE_THAN_ONE_BUDGET = {
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+  code: 500,
+};
 
 async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteOptions?: Record<string, unknown> }> {
   const { value } = await decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), {
@@ -69,48 +75,13 @@ function podEvictionHandler(pdbs: ResourceStore): Handler {
     const options = deleteOptionsOf(eviction, parseDryRun(ctx.url.searchParams, "CreateOptions"), ctx);
     // kube's create handler admits the Eviction (NodeRestriction lets a node evict only its own pods).
     await ctx.store.admitSubresourceCreate("eviction", namespace, name, eviction, ctx.user, ctx.warnings, options.dryRun);
-    const pod = await ctx.store.get(namespace, name);
-    if (canIgnorePdb(pod)) {
-      const terminal = ["Succeeded", "Failed"].includes(podPhase(pod)) || pod.metadata.deletionTimestamp !== undefined;
-      await ctx.store.delete(namespace, name, terminal ? options : withResourceVersion(options, pod));
-      return success(ctx);
-    }
-    const budgets = await budgetsFor(pdbs, pod);
-    if (budgets.length > 1) {
-      const status = {
-        kind: "Status",
-        apiVersion: "v1",
-        metadata: {},
-        status: "Failure",
-        message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
-        code: 500,
-      };
-      return respondPlain(status, 500, ctx.encode);
-    }
-    let deleteOptions = options;
-    const pdb = budgets[0];
-    if (pdb) {
-      const status = (pdb.status ?? {}) as Partial<PdbStatus>;
-      const desired = status.desiredHealthy ?? 0;
-      if (!isPodReady(pod) && (status.currentHealthy ?? 0) >= desired && desired > 0) {
-        // An unready pod does not count toward healthy: delete it, unless it became ready meanwhile.
-        deleteOptions = withResourceVersion(options, pod);
-      } else if (options.dryRun) {
-        decremented(await pdbs.get(namespace, String(pdb.metadata.name)), name, true);
-      } else {
-        // kube's EvictionREST.Create retries the budget's check and decrement on a conflict (retry.RetryOnConflict),
-        // reading the budget afresh: without a resourceVersion the store retries rather than answering 409.
-        await pdbs.update(namespace, String(pdb.metadata.name), (latest) => {
-          const { resourceVersion: _, ...metadata } = latest!.metadata;
-          return { ...latest!, metadata, status: decremented(latest!, name, false) };
-        }, { subresource: "status" });
-      }
-    }
+    const plan = await planEviction(ctx.store, pdbs, namespace, name, options);
+    if ("moreThanOneBudget" in plan) return respondPlain(MORE_THAN_ONE_BUDGET, 500, ctx.encode);
+    const { deleteOptions, pdbName } = plan;
     try {
       await ctx.store.delete(namespace, name, deleteOptions);
     } catch (error) {
-      const addedPrecondition = deleteOptions !== options;
-      if (pdb && addedPrecondition && isConflict(error)) throw stillProcessing(String(pdb.metadata.name));
+      if (pdbName !== undefined && isConflict(error)) throw stillProcessing(pdbName);
       throw error;
     }
     return success(ctx);

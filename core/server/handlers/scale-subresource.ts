@@ -9,7 +9,7 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
-import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, dropUnchangedResourceVersion, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType, readPatchBody } from "./patch-body.ts";
 import { type FieldValidation, parsePatchQuery, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
 
 const SCALE_SCHEMA = builtInSchemaOf("autoscaling", "v1", "Scale");
@@ -79,7 +79,7 @@ async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Res
   return await writeReplicas(ctx, access, (current) => {
     const patched = applyPatchBody(current, patch, SCALE_SCHEMA);
     checkName(patched, ctx.info.name);
-    return dropUnchangedResourceVersion(current, patched);
+    return patched;
   }, query);
 }
 

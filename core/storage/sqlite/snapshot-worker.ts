@@ -16,9 +16,9 @@ export type SnapshotAnswer = { ready: true } | { status: SnapshotStatus } | { er
 
 declare const self: { onmessage: ((event: MessageEvent<SnapshotRequest>) => void) | null; postMessage(answer: SnapshotAnswer): void };
 
-self.onmessage = ({ data }) => {
+self.onmessage = async ({ data }) => {
   try {
-    self.postMessage({ status: saveSnapshot(data.dbPath, data.file) });
+    self.postMessage({ status: await saveSnapshot(data.dbPath, data.file) });
   } catch (error) {
     self.postMessage({ error: (error as Error).message });
   }

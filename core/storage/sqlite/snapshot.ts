@@ -1,12 +1,12 @@
 /**
- * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: `VACUUM INTO` copies the database as
- * one read transaction sees it (a single revision, encrypted values still encrypted) while writers go on, since
+ * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: `VACUUM INTO` (or, under Deno, the
+ * online backup API) copies the database as one read transaction sees it (a single revision, encrypted values still encrypted) while writers go on, since
  * WAL readers do not block writers. A restore bumps the revision past anything the old server may have handed
  * out and marks everything before as compacted, as `etcdutl snapshot restore --bump-revision --mark-compacted`
  * does, so resourceVersions are never reused and clients watching from older ones get 410 and relist.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
@@ -25,22 +25,36 @@ export interface SnapshotStatus {
 /** How far a restore moves the revision by default: far beyond the writes a server makes between snapshots. */
 export const DEFAULT_REVISION_BUMP = 1_000_000_000;
 
+/** Runs `fn` on the database at `path` and closes it once `fn` is done (its promise settled, for an async one). */
 function withDatabase<T>(path: string, fn: (db: SqliteDatabase) => T): T {
   const db = openSqliteDatabase(path);
+  let result: T;
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    return fn(db);
-  } finally {
+    result = fn(db);
+  } catch (error) {
     db.close();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(() => db.close()) as T;
+  db.close();
+  return result;
 }
 
-/** Copies the live database at `dbPath` to `file` (which must not exist), readable by its owner only. */
-export function saveSnapshot(dbPath: string, file: string): SnapshotStatus {
+/**
+ * Copies the live database at `dbPath` to `file` (which must not exist), readable by its owner only. A copy that
+ * fails leaves no file behind (retention counts only snapshots).
+ */
+export async function saveSnapshot(dbPath: string, file: string): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
-  // VACUUM INTO wants a missing or empty file; creating it first gives it owner-only permissions from the start.
+  // The copy wants a missing or empty file; creating it first gives it owner-only permissions from the start.
   closeSync(openSync(file, "wx", 0o600));
-  withDatabase(dbPath, (db) => db.prepare("VACUUM INTO ?").run(file));
+  try {
+    await withDatabase(dbPath, (db) => db.copyInto(file));
+  } catch (error) {
+    rmSync(file, { force: true });
+    throw error;
+  }
   return snapshotStatus(file);
 }
 
