@@ -6,6 +6,7 @@ export { controllerUser, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 export { type Controller, type ControllerContext, type ControllerSettings, enqueueChanges } from "./controller.ts";
 export { DISABLED_BY_DEFAULT, isControllerEnabled, KNOWN_CONTROLLERS, validateControllerList } from "./controller-names.ts";
 export { Informer, type InformerEvent, type InformerHandler, keyOf, splitKey } from "./informer.ts";
-export { type LeaderElectionOptions, LeaderElector, microTime } from "./leader-election.ts";
+export { type Elector, type LeaderElectionOptions, LeaderElector, microTime } from "./leader-election.ts";
+export { type LeaderLock, LOCK_HELD_LEASE_DURATION_SECONDS, LockLeaderElector } from "./lock-leader-election.ts";
 export { ControllerManager, type ManagerOptions } from "./manager.ts";
 export { type Reconcile, WorkQueue, type WorkQueueOptions } from "./work-queue.ts";
