@@ -9,4 +9,5 @@ export { Informer, type InformerEvent, type InformerHandler, keyOf, splitKey } f
 export { type Elector, type LeaderElectionOptions, LeaderElector, microTime } from "./leader-election.ts";
 export { type LeaderLock, LOCK_HELD_LEASE_DURATION_SECONDS, LockLeaderElector } from "./lock-leader-election.ts";
 export { ControllerManager, type ManagerOptions } from "./manager.ts";
+export { onRenewalTick } from "./renewal-tick.ts";
 export { type Reconcile, WorkQueue, type WorkQueueOptions } from "./work-queue.ts";
