@@ -2,10 +2,13 @@
 import { afterAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlUntil } from "./_workloads.ts";
+import { startTestEtcd, type TestEtcd } from "../core/storage/etcd/testing.ts";
 
 const servers: TestServer[] = [];
+let etcd: TestEtcd | undefined;
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
+  await etcd?.stop();
 });
 
 async function start(flags: string[]): Promise<TestServer> {
@@ -23,7 +26,7 @@ test("on SQLite the leader holds the kube-system/kubun-controller-manager Lease 
       (out) => JSON.parse(out).spec.holderIdentity,
     ),
   );
-  // LOCK_HELD_LEASE_DURATION_SECONDS; renewals by Lease (client-go's) are pinned with etcd in ha-etcd.test.ts.
+  // LOCK_HELD_LEASE_DURATION_SECONDS; the Lease renewals of client-go are pinned on etcd below.
   expect(lease.spec).toMatchObject({ leaseDurationSeconds: 2_147_483_647, leaseTransitions: 0, renewTime: lease.spec.acquireTime });
   await Bun.sleep(1000);
   const later = await server.kubectl([
@@ -36,6 +39,28 @@ test("on SQLite the leader holds the kube-system/kubun-controller-manager Lease 
     "jsonpath={.metadata.resourceVersion}",
   ]);
   expect(later.stdout).toBe(lease.metadata.resourceVersion);
+});
+
+test("on etcd the leader renews the Lease every retry period, as client-go's LeaderElector.tryAcquireOrRenew does", async () => {
+  const server = await start([
+    `--etcd-servers=${(etcd = await startTestEtcd()).endpoint}`,
+    "--leader-elect-retry-period=200ms",
+    "--leader-elect-renew-deadline=1s",
+    "--leader-elect-lease-duration=2s",
+  ]);
+  const lease = JSON.parse(
+    await kubectlUntil(
+      server,
+      ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "json"],
+      (out) => JSON.parse(out).spec.holderIdentity,
+    ),
+  );
+  expect(lease.spec).toMatchObject({ leaseDurationSeconds: 2 });
+  await kubectlUntil(
+    server,
+    ["get", "lease", "kubun-controller-manager", "-n", "kube-system", "-o", "jsonpath={.spec.renewTime}"],
+    (out) => out !== lease.spec.renewTime,
+  );
 });
 
 test("--controllers=*,-serviceaccount turns that loop off and leaves the others on", async () => {
