@@ -45,14 +45,15 @@ export async function storageCreateRate(count: number, concurrency: number, payl
 }
 
 /**
- * Kernel write_bytes of this process per durable bun:sqlite commit (WAL, synchronous=FULL, `pageSize`), each
- * writing one row of `payloadBytes`: `update` rewrites one row, otherwise each commit inserts a new one. The least
- * one durable commit of that row costs, the baseline of the flash-wear figures.
+ * Kernel write_bytes of this process per row written by durable bun:sqlite commits (WAL, synchronous=FULL,
+ * `pageSize`) of rows of `payloadBytes`: `update` rewrites one row per commit, otherwise each commit inserts
+ * `rowsPerCommit` new ones (default 1; more is what group commit shares among concurrent writers). The least a
+ * durable commit of those rows costs, the baseline of the flash-wear figures.
  */
 export async function rawCommitWriteBytes(
   count: number,
   payloadBytes: number,
-  options: { update: boolean; pageSize: number },
+  options: { update: boolean; pageSize: number; rowsPerCommit?: number },
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
   const db = openSqliteDatabase(join(dir, "raw.db"));
@@ -65,11 +66,15 @@ export async function rawCommitWriteBytes(
     const update = db.prepare("UPDATE kv SET value = ? WHERE key = ?");
     const value = (i: number) => `${i}`.padStart(payloadBytes, "x");
     db.transaction(() => insert.run("/raw/0", value(0)));
+    const rows = options.update ? 1 : options.rowsPerCommit ?? 1;
     const before = writtenBytes("self");
     for (let i = 1; i <= count; i++) {
-      db.transaction(() => (options.update ? update.run(value(i), "/raw/0") : insert.run(`/raw/${i}`, value(i))));
+      db.transaction(() => {
+        if (options.update) update.run(value(i), "/raw/0");
+        else for (let row = 0; row < rows; row++) insert.run(`/raw/${i}/${row}`, value(i));
+      });
     }
-    return (writtenBytes("self") - before) / count;
+    return (writtenBytes("self") - before) / (count * rows);
   } finally {
     db.close();
     await rm(dir, { recursive: true, force: true });
