@@ -103,10 +103,10 @@ export async function openLeaderLock(dir: string): Promise<LeaderLock> {
   };
 }
 
-/** SQLITE_BUSY as bun:sqlite (code) and node:sqlite (errcode 5) report it. */
+/** SQLITE_BUSY as bun:sqlite (code), Node's node:sqlite (errcode 5) and Deno's (only SQLite's message for it) report it. */
 function isBusy(error: unknown): boolean {
-  const { code, errcode } = error as { code?: string; errcode?: number };
-  return code === "SQLITE_BUSY" || errcode === 5;
+  const { code, errcode, message } = error as { code?: string; errcode?: number; message?: string };
+  return code === "SQLITE_BUSY" || errcode === 5 || message === "database is locked";
 }
 
 /**

@@ -33,6 +33,8 @@ export class LockLeaderElector implements Elector {
   readonly #lock: LeaderLock;
   readonly #options: LeaderElectionOptions;
   #leading = false;
+  /** The Lease names this candidate (it may not lead yet when stopped in between). */
+  #recorded = false;
   #stopped = false;
   #timer?: ReturnType<typeof setTimeout>;
   #round?: Promise<void>;
@@ -62,8 +64,8 @@ export class LockLeaderElector implements Elector {
       this.#leading = false;
       logLeadership(false, this.#lease, this.identity);
       await this.#options.onStoppedLeading();
-      await releaseLease(this.#leases, this.#options.namespace, this.#options.name, this.identity).catch(() => {});
     }
+    if (this.#recorded) await releaseLease(this.#leases, this.#options.namespace, this.#options.name, this.identity).catch(() => {});
     this.#lock.release();
   }
 
@@ -87,7 +89,8 @@ export class LockLeaderElector implements Elector {
   async #tryAcquire(): Promise<boolean> {
     if (!this.#lock.tryAcquire()) return false;
     try {
-      return await this.#record(new Date());
+      this.#recorded = await this.#record(new Date());
+      return this.#recorded;
     } catch (error) {
       if (!isConflict(error) && !isAlreadyExists(error)) log.error("recording the leader in its Lease failed", error);
       return false;
