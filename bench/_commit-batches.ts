@@ -1,20 +1,5 @@
-/** The server's group-commit histogram (kubun_storage_commit_batch_size on /metrics), read from outside. */
-import type { TestServer } from "../tests/harness.ts";
-import { expectStatus } from "./_load.ts";
-
-const METRIC = "kubun_storage_commit_batch_size";
-
-/** Cumulative transaction counts by upper bound ("+Inf" last), as /metrics shows them now. */
-export async function commitBatchBuckets(server: TestServer): Promise<Map<string, number>> {
-  const response = await server.request("GET", "/metrics");
-  expectStatus(response, 200, "metrics");
-  const buckets = new Map<string, number>();
-  for (const match of (await response.text()).matchAll(new RegExp(`^${METRIC}_bucket\\{le="([^"]+)"\\} (\\d+)$`, "gm"))) {
-    buckets.set(match[1]!, Number(match[2]));
-  }
-  if (buckets.size === 0) throw new Error(`/metrics has no ${METRIC}`);
-  return buckets;
-}
+/** Describes the server's group-commit histogram (kubun_storage_commit_batch_size), read by tests/_commit-batches.ts. */
+export { commitBatchBuckets } from "../tests/_commit-batches.ts";
 
 /** "1: n, 2: n, 3-4: n, …" of the transactions committed between two readings, and the mean batch. */
 export function describeBatches(before: Map<string, number>, after: Map<string, number>, writes: number): string {

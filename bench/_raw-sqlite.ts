@@ -45,14 +45,14 @@ export async function storageCreateRate(count: number, concurrency: number, payl
 }
 
 /**
- * Kernel write_bytes of this process per durable bun:sqlite commit (WAL, synchronous=FULL, `pageSize`), each
- * writing one row of `payloadBytes`: `update` rewrites one row, otherwise each commit inserts a new one. The least
- * one durable commit of that row costs, the baseline of the flash-wear figures.
+ * Kernel write_bytes of this process per row inserted by durable bun:sqlite commits (WAL, synchronous=FULL,
+ * `pageSize`) of `rowsPerCommit` rows of `payloadBytes` each (default 1; more is what group commit shares among
+ * concurrent writers). The least a durable commit of those rows costs, the baseline of the flash-wear figures.
  */
 export async function rawCommitWriteBytes(
   count: number,
   payloadBytes: number,
-  options: { update: boolean; pageSize: number },
+  options: { pageSize: number; rowsPerCommit?: number },
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
   const db = openSqliteDatabase(join(dir, "raw.db"));
@@ -62,14 +62,53 @@ export async function rawCommitWriteBytes(
     db.exec("PRAGMA synchronous=FULL");
     db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     const insert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?)");
-    const update = db.prepare("UPDATE kv SET value = ? WHERE key = ?");
     const value = (i: number) => `${i}`.padStart(payloadBytes, "x");
     db.transaction(() => insert.run("/raw/0", value(0)));
+    const rows = options.rowsPerCommit ?? 1;
     const before = writtenBytes("self");
     for (let i = 1; i <= count; i++) {
-      db.transaction(() => (options.update ? update.run(value(i), "/raw/0") : insert.run(`/raw/${i}`, value(i))));
+      db.transaction(() => {
+        for (let row = 0; row < rows; row++) insert.run(`/raw/${i}/${row}`, value(i));
+      });
     }
-    return (writtenBytes("self") - before) / count;
+    return (writtenBytes("self") - before) / (count * rows);
+  } finally {
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Kernel write_bytes of this process over `windowMs` while bun:sqlite commits `rows` rows of `rowBytes` (rewritten
+ * each time) in one durable transaction every `periodMs` (WAL, synchronous=FULL, `pageSize`): the same durable work
+ * as a server's renewals sharing a tick, over the same wall-clock window, so the kernel's write-back of the WAL and
+ * of SQLite's shared-memory wal-index is counted as it is for the server.
+ */
+export async function rawTickWriteBytes(
+  windowMs: number,
+  options: { rows: number; rowBytes: number; periodMs: number; pageSize: number },
+): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
+  const db = openSqliteDatabase(join(dir, "raw.db"));
+  try {
+    db.exec(`PRAGMA page_size = ${options.pageSize}`);
+    db.exec("PRAGMA journal_mode=WAL");
+    db.exec("PRAGMA synchronous=FULL");
+    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const upsert = db.prepare("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)");
+    const tick = (i: number) =>
+      db.transaction(() => {
+        for (let row = 0; row < options.rows; row++) upsert.run(`/raw/${row}`, `${i}`.padStart(options.rowBytes, "x"));
+      });
+    tick(0);
+    const before = writtenBytes("self");
+    const started = Date.now();
+    for (let i = 1; Date.now() - started + options.periodMs <= windowMs; i++) {
+      await Bun.sleep(options.periodMs);
+      tick(i);
+    }
+    await Bun.sleep(Math.max(0, windowMs - (Date.now() - started)));
+    return writtenBytes("self") - before;
   } finally {
     db.close();
     await rm(dir, { recursive: true, force: true });

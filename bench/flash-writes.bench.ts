@@ -1,28 +1,37 @@
 /**
  * Flash wear: bytes the server process makes the kernel write (/proc/<pid>/io write_bytes, what reaches the
- * block layer, page cache write-back included) while idle with `--simulated-nodes 3` (three node Leases renewed
- * every 10 s and the controllers' leader Lease), extrapolated to an hour; and bytes written per acknowledged
- * create of a 1 KiB ConfigMap (sequential, each answered after its commit). Goals (issue 15): ≤ 5 MB/hour idle,
- * ≤ 4× the object's size per create. Baselines in the same run: raw bun:sqlite durable commits of one row (an update
- * of a Lease-sized row at the server's idle commit rate, an insert of the create's size), the least a durable commit
- * of that row writes; and FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit, e.g. the format-1 storage of
- * 2ef83ab) runs the server measures on that binary first. Not a test; Linux only.
+ * block layer, page cache write-back included) while idle with `--simulated-nodes 3` (three node Leases and the
+ * apiserver identity Lease renewed every 10 s, and the controllers' leader election), extrapolated to an hour;
+ * and bytes written per acknowledged create of a 1 KiB ConfigMap, from one client (each answered after its own
+ * commit) and from 16 concurrent clients (group commit shares each synced page among a batch). Goals (issue 15):
+ * ≤ 5 MB/hour idle, ≤ 4× the object's size per create. Durable transactions are counted by the server's
+ * kubun_storage_commit_batch_size. Baselines in the same run: raw bun:sqlite durable commits (four Lease-sized
+ * rows in one transaction every 10 s during the idle window, the least kube's renewal cadence costs when a tick's
+ * renewals share a commit; inserts of the create's size, one per commit or as many per commit as the server's
+ * mean batch), the least a durable commit of those rows writes; and
+ * FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit) runs the server measures on that binary first. Not a
+ * test; Linux only.
  * Run: node_modules/.bin/bun bench/flash-writes.bench.ts (after bash compile.sh); FLASH_BENCH_IDLE_S sets the idle
  * window (default 60 s).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
-import { expectStatus } from "./_load.ts";
+import { commitBatchBuckets } from "../tests/_commit-batches.ts";
+import { expectStatus, rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
-import { rawCommitWriteBytes } from "./_raw-sqlite.ts";
+import { rawCommitWriteBytes, rawTickWriteBytes } from "./_raw-sqlite.ts";
 
 const IDLE_SECONDS = Number(process.env.FLASH_BENCH_IDLE_S ?? 60);
 const WARM_UP_MS = 5_000;
 const CREATES = 300;
+const CONCURRENT_CLIENTS = 16;
 const OBJECT_BYTES = 1024;
 const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/json" };
 
 /** The raw baselines' row sizes: a node Lease as stored, and the create's object as stored (metadata added). */
 const LEASE_BYTES = 700;
+/** The Leases renewed each 10 s tick with --simulated-nodes 3: three node Leases and the apiserver identity Lease. */
+const LEASES_PER_TICK = 4;
+const TICK_MS = 10_000;
 const STORED_OBJECT_BYTES = 1300;
 const RAW_COMMITS = 200;
 /** kubun's page size (core/storage/sqlite/schema.ts PAGE_SIZE). */
@@ -48,62 +57,90 @@ async function revision(server: TestServer): Promise<number> {
   return Number(((await response.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
 }
 
-/** Bytes and committed writes per hour while idle. */
-async function idlePerHour(server: TestServer): Promise<{ bytes: number; writes: number }> {
-  await Bun.sleep(WARM_UP_MS);
-  const [bytesBefore, revisionBefore] = [writtenBytes(server.pid), await revision(server)];
-  await Bun.sleep(IDLE_SECONDS * 1000);
-  const [bytesAfter, revisionAfter] = [writtenBytes(server.pid), await revision(server)];
-  // The revision reads are themselves no writes.
-  return { bytes: (bytesAfter - bytesBefore) * (3600 / IDLE_SECONDS), writes: (revisionAfter - revisionBefore) * (3600 / IDLE_SECONDS) };
+/** Durable transactions committed so far (the group-commit histogram's count). */
+async function transactions(server: TestServer): Promise<number> {
+  return (await commitBatchBuckets(server)).get("+Inf")!;
 }
 
-async function bytesPerCreate(server: TestServer): Promise<number> {
-  const before = writtenBytes(server.pid);
-  for (let i = 0; i < CREATES; i++) {
+/** Bytes, committed writes and durable transactions per hour while idle. */
+async function idlePerHour(server: TestServer): Promise<{ bytes: number; writes: number; transactions: number }> {
+  await Bun.sleep(WARM_UP_MS);
+  const [bytesBefore, revisionBefore, transactionsBefore] = [writtenBytes(server.pid), await revision(server), await transactions(server)];
+  await Bun.sleep(IDLE_SECONDS * 1000);
+  const [bytesAfter, revisionAfter, transactionsAfter] = [writtenBytes(server.pid), await revision(server), await transactions(server)];
+  // The revision and metrics reads are themselves no writes.
+  const perHour = 3600 / IDLE_SECONDS;
+  return {
+    bytes: (bytesAfter - bytesBefore) * perHour,
+    writes: (revisionAfter - revisionBefore) * perHour,
+    transactions: (transactionsAfter - transactionsBefore) * perHour,
+  };
+}
+
+/** Bytes written per create and creates per durable transaction, `clients` creating at once. */
+async function bytesPerCreate(server: TestServer, prefix: string, clients: number): Promise<{ bytes: number; batch: number }> {
+  const [before, transactionsBefore] = [writtenBytes(server.pid), await transactions(server)];
+  await rate(CREATES, clients, async (i) => {
     const response = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
-      body: configMapOfSize(`flash-${i}`, OBJECT_BYTES),
+      body: configMapOfSize(`${prefix}-${i}`, OBJECT_BYTES),
       headers: JSON_HEADERS,
     });
     expectStatus(response, 201, "create");
     await response.text();
-  }
-  return ((writtenBytes(server.pid)) - before) / CREATES;
+  });
+  const bytes = (writtenBytes(server.pid) - before) / CREATES;
+  return { bytes, batch: CREATES / ((await transactions(server)) - transactionsBefore) };
 }
+
+const perObject = (bytes: number) => `${Math.round(bytes).toLocaleString("en-US")} B (${(bytes / OBJECT_BYTES).toFixed(1)}×)`;
 
 const rows: [string, string][] = [];
 for (const [design, binary] of DESIGNS) {
   const server = await startServer(["--simulated-nodes=3"], { binary });
   try {
-    const idle = await idlePerHour(server);
+    const [idle, rawTicks] = await Promise.all([
+      idlePerHour(server),
+      // Alongside the idle window (after its warm-up), so both see the same kernel write-back.
+      Bun.sleep(WARM_UP_MS).then(() =>
+        rawTickWriteBytes(IDLE_SECONDS * 1000, { rows: LEASES_PER_TICK, rowBytes: LEASE_BYTES, periodMs: TICK_MS, pageSize: PAGE_SIZE })
+      ),
+    ]);
     rows.push([`${design}: idle writes with --simulated-nodes 3 (goal ≤ 5 MB/hour)`, `${(idle.bytes / 1e6).toFixed(2)} MB/hour`]);
     rows.push([
-      `${design}: idle commits (Lease renewals) and bytes per commit`,
-      `${Math.round(idle.writes).toLocaleString("en-US")}/hour, ${Math.round(idle.bytes / idle.writes).toLocaleString("en-US")} B each`,
+      `${design}: idle Lease writes and the durable transactions carrying them, bytes per transaction`,
+      `${Math.round(idle.writes).toLocaleString("en-US")} writes/hour in ${Math.round(idle.transactions).toLocaleString("en-US")}, ${
+        Math.round(idle.bytes / idle.transactions).toLocaleString("en-US")
+      } B each`,
     ]);
-    const rawUpdate = await rawCommitWriteBytes(RAW_COMMITS, LEASE_BYTES, { update: true, pageSize: PAGE_SIZE });
+    const rawPerHour = rawTicks * (3600 / IDLE_SECONDS);
     rows.push([
-      `${design}: baseline, raw one-row durable updates of a ${LEASE_BYTES} B row at that commit rate`,
-      `${((idle.writes * rawUpdate) / 1e6).toFixed(2)} MB/hour (${Math.round(rawUpdate).toLocaleString("en-US")} B each; ratio ${
-        (idle.bytes / (idle.writes * rawUpdate)).toFixed(2)
-      })`,
+      `${design}: baseline, raw SQLite committing ${LEASES_PER_TICK} rows of ${LEASE_BYTES} B in one durable transaction every ${
+        TICK_MS / 1000
+      } s, same window`,
+      `${(rawPerHour / 1e6).toFixed(2)} MB/hour (ratio ${(idle.bytes / rawPerHour).toFixed(2)})`,
     ]);
-    const perCreate = await bytesPerCreate(server);
-    rows.push([
-      `${design}: bytes written per create of a ${OBJECT_BYTES} B object (goal ≤ 4×)`,
-      `${Math.round(perCreate).toLocaleString("en-US")} B (${(perCreate / OBJECT_BYTES).toFixed(1)}×)`,
-    ]);
-    const rawInsert = await rawCommitWriteBytes(RAW_COMMITS, STORED_OBJECT_BYTES, { update: false, pageSize: PAGE_SIZE });
+    const sequential = await bytesPerCreate(server, "flash", 1);
+    rows.push([`${design}: bytes written per sequential create of a ${OBJECT_BYTES} B object (goal ≤ 4×)`, perObject(sequential.bytes)]);
+    const rawInsert = await rawCommitWriteBytes(RAW_COMMITS, STORED_OBJECT_BYTES, { pageSize: PAGE_SIZE });
     rows.push([
       `${design}: baseline, raw one-row durable inserts of ${STORED_OBJECT_BYTES} B`,
-      `${Math.round(rawInsert).toLocaleString("en-US")} B (${(rawInsert / OBJECT_BYTES).toFixed(1)}×; ratio ${
-        (perCreate / rawInsert).toFixed(2)
-      })`,
+      `${perObject(rawInsert)}; ratio ${(sequential.bytes / rawInsert).toFixed(2)}`,
+    ]);
+    const concurrent = await bytesPerCreate(server, "flash-concurrent", CONCURRENT_CLIENTS);
+    rows.push([
+      `${design}: bytes written per create from ${CONCURRENT_CLIENTS} concurrent clients (goal ≤ 4×)`,
+      `${perObject(concurrent.bytes)}, ${concurrent.batch.toFixed(1)} creates per durable transaction`,
+    ]);
+    const rowsPerCommit = Math.max(1, Math.round(concurrent.batch));
+    const rawBatch = await rawCommitWriteBytes(RAW_COMMITS, STORED_OBJECT_BYTES, { pageSize: PAGE_SIZE, rowsPerCommit });
+    rows.push([
+      `${design}: baseline, raw durable inserts of ${STORED_OBJECT_BYTES} B, ${rowsPerCommit} per commit`,
+      `${perObject(rawBatch)}; ratio ${(concurrent.bytes / rawBatch).toFixed(2)}`,
     ]);
   } finally {
     await server.stop();
   }
 }
-console.log(`| Measure (idle window ${IDLE_SECONDS} s, ${CREATES} sequential creates) | Result |`);
+console.log(`| Measure (idle window ${IDLE_SECONDS} s, ${CREATES} creates per row) | Result |`);
 console.log("|---|---|");
 for (const [measure, result] of rows) console.log(`| ${measure} | ${result} |`);

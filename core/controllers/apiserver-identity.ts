@@ -4,6 +4,9 @@
  * derives APIServerID, labelled apiserver.kubernetes.io/identity=kube-apiserver and kubernetes.io/hostname, held
  * by `<id>_<uuid>` for 3600 s and renewed every 10 s (component-helpers' lease controller); apiserverleasegc
  * deletes leases of that label whose renewTime + leaseDurationSeconds has passed, at start and every hour.
+ * The renewal runs on the shared 10 s renewal tick, so it is committed together with the simulated kubelets' node
+ * Leases: the interval stays kube's, only the phase is shared (a first tick sooner than 10 s after start, when
+ * another renewal started the timer, is harmless against an hour's lease duration).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { isConflict, isNotFound } from "../api/errors.ts";
@@ -11,7 +14,7 @@ import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import { listObjects } from "../registry/list.ts";
 import type { Registry } from "../registry/registry.ts";
-import { microTime } from "./runtime/mod.ts";
+import { microTime, onRenewalTick } from "./runtime/mod.ts";
 
 const NAMESPACE = "kube-system";
 const IDENTITY_LABEL = "apiserver.kubernetes.io/identity";
@@ -112,10 +115,16 @@ export function startApiServerIdentity(
     options.log(`kubun: apiserver identity ${what}: ${error instanceof Error ? error.message : String(error)}`);
   void renew().catch(logFailure("lease"));
   void collect().catch(logFailure("lease garbage collection"));
-  const timers = [
-    setInterval(() => void renew().catch(logFailure("lease")), RENEW_INTERVAL_MS),
-    setInterval(() => void collect().catch(logFailure("lease garbage collection")), GC_PERIOD_MS),
-  ];
-  for (const timer of timers) (timer as { unref?: () => void }).unref?.();
-  return { id, renew, collect, stop: () => timers.forEach((timer) => clearInterval(timer)) };
+  const stopRenewing = onRenewalTick(RENEW_INTERVAL_MS, () => void renew().catch(logFailure("lease")));
+  const gcTimer = setInterval(() => void collect().catch(logFailure("lease garbage collection")), GC_PERIOD_MS);
+  (gcTimer as { unref?: () => void }).unref?.();
+  return {
+    id,
+    renew,
+    collect,
+    stop: () => {
+      stopRenewing();
+      clearInterval(gcTimer);
+    },
+  };
 }

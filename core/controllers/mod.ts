@@ -37,4 +37,5 @@ export { bindPod } from "./scheduler/binding.ts";
 export { containerRunning, logUnavailableReason, simulatedLog } from "./simulated-nodes/container-logs.ts";
 export { SIMULATED_NODE_LABEL } from "./simulated-nodes/node-object.ts";
 export { checkControllerFlag, type RunningControllers, startControllers } from "./start.ts";
+export type { LeaderLock } from "./runtime/mod.ts";
 export { startGarbageCollector } from "./gc/garbage-collector.ts";

@@ -8,6 +8,7 @@ import {
   checkDatabaseBesideCertificates,
   fileModeString,
   makeDatabaseFilesPrivate,
+  openLeaderLock,
   preparePrivateDirectory,
 } from "./data-dir.ts";
 
@@ -63,4 +64,16 @@ test("acquireStartupLock() holds an exclusive lock another connection cannot tak
   other.exec("BEGIN EXCLUSIVE");
   other.exec("COMMIT");
   other.close();
+});
+
+test("openLeaderLock() is held by one opener at a time, without waiting, and is free again once released", async () => {
+  const first = await openLeaderLock(dir);
+  const second = await openLeaderLock(dir);
+  expect(first.tryAcquire()).toBe(true);
+  expect(second.tryAcquire()).toBe(false);
+  expect(first.tryAcquire()).toBe(true);
+  first.release();
+  expect(second.tryAcquire()).toBe(true);
+  second.release();
+  expect(((await stat(join(dir, "kubun-leader.lock"))).mode & 0o777).toString(8)).toBe("600");
 });

@@ -5,12 +5,14 @@
  */
 import { chmod, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { LeaderLock } from "../controllers/mod.ts";
 import { openSqliteDatabase } from "../runtime/sqlite.ts";
 
 export const DATABASE_FILE = "kubun.db";
 /** SQLite's companions of the database file; SQLite gives them the database file's permissions. */
 const DATABASE_COMPANIONS = ["-wal", "-shm"];
 const LOCK_FILE = "kubun.lock";
+const LEADER_LOCK_FILE = "kubun-leader.lock";
 const CA_CERT_FILE = "ca.crt";
 const PRIVATE_DIR_MODE = 0o700;
 /** Long enough for another process to create its keys and certificates. */
@@ -66,6 +68,45 @@ export async function acquireStartupLock(dir: string): Promise<StartupLock> {
       lock.close();
     },
   };
+}
+
+/**
+ * The controllers' leader lock of processes sharing this data directory's SQLite file (they share a host, so an OS
+ * lock can elect them): an exclusive SQLite lock on its own file, held while leading. Taking and holding it writes
+ * nothing, and the system drops it the moment its holder dies, kill -9 included.
+ */
+export async function openLeaderLock(dir: string): Promise<LeaderLock> {
+  const path = join(dir, LEADER_LOCK_FILE);
+  await writeFile(path, "", { mode: 0o600, flag: "a" });
+  const lock = openSqliteDatabase(path);
+  lock.exec("PRAGMA busy_timeout = 0");
+  let held = false;
+  let open = true;
+  return {
+    tryAcquire() {
+      if (held || !open) return held;
+      try {
+        lock.exec("BEGIN EXCLUSIVE");
+        held = true;
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+      }
+      return held;
+    },
+    release() {
+      if (!open) return;
+      open = false;
+      if (held) lock.exec("COMMIT");
+      held = false;
+      lock.close();
+    },
+  };
+}
+
+/** SQLITE_BUSY as bun:sqlite (code), Node's node:sqlite (errcode 5) and Deno's (only SQLite's message for it) report it. */
+function isBusy(error: unknown): boolean {
+  const { code, errcode, message } = error as { code?: string; errcode?: number; message?: string };
+  return code === "SQLITE_BUSY" || errcode === 5 || message === "database is locked";
 }
 
 /**

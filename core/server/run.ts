@@ -45,7 +45,7 @@ import { buildAdmissionChain, type LoadedAdmissionPlugin } from "../admission/bu
 import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import { violationEventRecorder } from "./violation-events.ts";
 import type { ServerConfig } from "../config/mod.ts";
-import { acquireStartupLock, checkDatabaseBesideCertificates, preparePrivateDirectory } from "./data-dir.ts";
+import { acquireStartupLock, checkDatabaseBesideCertificates, openLeaderLock, preparePrivateDirectory } from "./data-dir.ts";
 import { createHealthChecks } from "./health.ts";
 import { InFlightRequests } from "./filters/shutdown.ts";
 import { setTimeout as delay } from "node:timers/promises";
@@ -311,6 +311,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       authorizer,
     },
     log,
+    // Processes sharing a SQLite file share a host: a lock elects their leader without a Lease write every retry period.
+    leaderLock: config.leaderElect && config.etcdServers.length === 0 ? await openLeaderLock(config.dataDir) : undefined,
   });
   log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
 

@@ -23,7 +23,7 @@ test("of two candidates on one store only one leads; the other takes over when t
       identity,
       ...TIMING,
       onStartedLeading: () => leading.add(identity),
-      onStoppedLeading: () => leading.delete(identity),
+      onStoppedLeading: () => void leading.delete(identity),
     });
   const a = candidate("a");
   const b = candidate("b");

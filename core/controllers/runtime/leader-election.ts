@@ -9,6 +9,9 @@ import { isAlreadyExists, isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { logger } from "../../log/mod.ts";
+import { leaseExpired, type LeaseSpec, microTime, releaseLease } from "./_lease-record.ts";
+
+export { microTime };
 
 const log = logger("leader-election");
 
@@ -21,23 +24,25 @@ export interface LeaderElectionOptions {
   renewDeadlineMs: number;
   retryPeriodMs: number;
   onStartedLeading(): void;
-  onStoppedLeading(): void;
+  /** A promise is awaited when the elector stops, so a successor starts only after the controllers stopped. */
+  onStoppedLeading(): void | Promise<void>;
 }
 
-interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
+/** What startControllers runs the manager behind: the Lease elector or the lock elector. */
+export interface Elector {
+  readonly identity: string;
+  readonly leading: boolean;
+  start(): void;
+  stop(): Promise<void>;
 }
 
-/** metav1.MicroTime's wire form: RFC 3339 with microseconds. */
-export function microTime(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+/** client-go's leaderelection log lines, which operators grep for to see who leads. */
+export function logLeadership(leading: boolean, lease: string, identity: string): void {
+  if (leading) log.info(`successfully acquired lease ${lease}`, { identity });
+  else log.info(`stopped leading: lease ${lease} lost or given up`, { identity });
 }
 
-export class LeaderElector {
+export class LeaderElector implements Elector {
   readonly identity: string;
   readonly #leases: ResourceStore;
   readonly #options: LeaderElectionOptions;
@@ -69,7 +74,7 @@ export class LeaderElector {
     await this.#round;
     if (!this.#leading) return;
     this.#setLeading(false);
-    await this.#release().catch(() => {});
+    await releaseLease(this.#leases, this.#options.namespace, this.#options.name, this.identity).catch(() => {});
   }
 
   #schedule(delayMs: number): void {
@@ -87,10 +92,7 @@ export class LeaderElector {
 
   #setLeading(leading: boolean): void {
     this.#leading = leading;
-    // client-go's leaderelection logs the same lines, which operators grep for to see who leads.
-    const lease = `${this.#options.namespace}/${this.#options.name}`;
-    if (leading) log.info(`successfully acquired lease ${lease}`, { identity: this.identity });
-    else log.info(`stopped leading: lease ${lease} lost or given up`, { identity: this.identity });
+    logLeadership(leading, `${this.#options.namespace}/${this.#options.name}`, this.identity);
     if (leading) this.#options.onStartedLeading();
     else this.#options.onStoppedLeading();
   }
@@ -112,7 +114,7 @@ export class LeaderElector {
       }
       const spec = (current.spec ?? {}) as LeaseSpec;
       const holder = spec.holderIdentity ?? "";
-      if (holder !== "" && holder !== this.identity && !expired(spec, now)) return false;
+      if (holder !== "" && holder !== this.identity && !leaseExpired(spec, now)) return false;
       const next: KubeObject = {
         ...current,
         spec: this.#spec(now, spec, { acquiring: holder !== this.identity, transition: holder !== this.identity }),
@@ -137,20 +139,4 @@ export class LeaderElector {
       leaseTransitions: (previous.leaseTransitions ?? 0) + (transition ? 1 : 0),
     };
   }
-
-  async #release(): Promise<void> {
-    const { namespace, name } = this.#options;
-    await this.#leases.update(namespace, name, (current) => {
-      const spec = (current!.spec ?? {}) as LeaseSpec;
-      if (spec.holderIdentity !== this.identity) return current!;
-      // client-go's release: no holder, one-second duration, so the next candidate acquires at once.
-      return { ...current!, spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: microTime(new Date()) } };
-    });
-  }
-}
-
-function expired(spec: LeaseSpec, now: Date): boolean {
-  const renewed = Date.parse(spec.renewTime ?? "");
-  if (Number.isNaN(renewed)) return true;
-  return renewed + (spec.leaseDurationSeconds ?? 0) * 1000 <= now.getTime();
 }

@@ -4,7 +4,8 @@
  * after a short run, and pods being deleted are removed once their deletion begins, as a kubelet does after
  * stopping them. Annotating a node `kubun.io/simulated-kubelet=stopped` stops its kubelet (no Lease renewals,
  * no pod updates) until the annotation goes, which is how a node that drops off the network looks to the node
- * lifecycle controller.
+ * lifecycle controller. A kubelet renews its Lease when it starts, then on the shared renewal tick together with the
+ * other kubelets (and the apiserver identity Lease), so one durable commit carries every renewal of a tick.
  */
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
@@ -14,6 +15,8 @@ import { type ControlLoop, startLoop } from "../workloads/mod.ts";
 import { controllerRefOf } from "../workloads/mod.ts";
 import { podPhase } from "../workloads/mod.ts";
 import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
+import { onRenewalTick } from "../runtime/mod.ts";
+import { logger } from "../../log/mod.ts";
 import { readyAgainStatus, runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 
 const RESYNC_MS = 1000;
@@ -21,6 +24,8 @@ const RESYNC_MS = 1000;
 const LEASE_RENEW_MS = 10_000;
 const KUBELET_FIELD_MANAGER = "kubelet";
 const STOPPED_ANNOTATION = "kubun.io/simulated-kubelet";
+
+const log = logger("controllers");
 
 export interface SimulatedNodesOptions {
   /** How long a Job's pod runs before it succeeds. */
@@ -33,24 +38,40 @@ export function startSimulatedNodes(client: ControllerClient, count: number, opt
   const jobPodRunMs = options.jobPodRunMs ?? 2000;
   const leaseRenewMs = Math.min(LEASE_RENEW_MS, options.leaseRenewMs ?? LEASE_RENEW_MS);
   const indexOf = new Map(Array.from({ length: count }, (_, i) => [simulatedNodeName(i), i]));
-  let lastRenewal = 0;
+  /** The Nodes whose kubelets run, as the last pass read them. */
+  let running = new Map<string, KubeObject>();
+  const renewLeases = (nodes: KubeObject[]) => Promise.all(nodes.map((node) => renewLease(client, node, Date.now())));
   const pass = async () => {
     const now = Date.now();
-    const renew = now - lastRenewal >= leaseRenewMs;
-    const running = new Set<string>();
+    const seen = new Map<string, KubeObject>();
     for (let i = 0; i < count; i++) {
-      if (await runKubelet(client, i, now, renew)) running.add(simulatedNodeName(i));
+      const node = await runKubelet(client, i);
+      if (node) seen.set(simulatedNodeName(i), node);
     }
-    if (renew) lastRenewal = now;
+    const started = [...seen].filter(([name]) => !running.has(name)).map(([, node]) => node);
+    running = seen;
+    await renewLeases(started);
     const pods = (await client.list(PODS)).filter((pod) => running.has(nodeNameOf(pod)));
     for (const pod of pods) await playKubelet(client, pod, { pods, index: indexOf.get(nodeNameOf(pod))!, now, jobPodRunMs });
   };
   const podStore = client.store(PODS);
-  return startLoop(podStore.changes, pass, {
+  const loop = startLoop(podStore.changes, pass, {
     name: "simulated-nodes",
     prefixes: [collectionPrefix(podStore.type, "")],
     resyncMs: RESYNC_MS,
   });
+  const stopRenewing = onRenewalTick(
+    leaseRenewMs,
+    () => void renewLeases([...running.values()]).catch((error) => log.error("simulated kubelets' Lease renewal failed", error)),
+  );
+  return {
+    stop() {
+      stopRenewing();
+      loop.stop();
+    },
+    settled: () => loop.settled(),
+    trigger: () => loop.trigger(),
+  };
 }
 
 function nodeNameOf(pod: KubeObject): string {
@@ -59,21 +80,20 @@ function nodeNameOf(pod: KubeObject): string {
 
 /**
  * Creates the Node if missing and, unless its kubelet is stopped, reports it Ready again when something else (the
- * node lifecycle controller) changed that, and renews its Lease when due. Answers whether the kubelet runs.
+ * node lifecycle controller) changed that. Answers the Node while its kubelet runs.
  */
-async function runKubelet(client: ControllerClient, index: number, now: number, renew: boolean): Promise<boolean> {
+async function runKubelet(client: ControllerClient, index: number): Promise<KubeObject | undefined> {
   const name = simulatedNodeName(index);
   const node = (await client.get(NODES, "", name)) ?? (await client.create(NODES, simulatedNode(index, nowTimestamp())));
-  if (!node) return false;
-  if (node.metadata.annotations?.[STOPPED_ANNOTATION] === "stopped") return false;
+  if (!node) return undefined;
+  if (node.metadata.annotations?.[STOPPED_ANNOTATION] === "stopped") return undefined;
   const ready = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find((c) =>
     c.type === "Ready"
   );
   if (ready?.status !== "True") {
     await client.updateStatus(NODES, { ...node, status: { ...(node.status as object), conditions: nodeConditions(nowTimestamp()) } });
   }
-  if (renew) await renewLease(client, node, now);
-  return true;
+  return node;
 }
 
 async function renewLease(client: ControllerClient, node: KubeObject, now: number): Promise<void> {
