@@ -1,5 +1,5 @@
-/** Describes the server's group-commit histogram (kubun_storage_commit_batch_size), read by tests/_commit-batches.ts. */
-export { commitBatchBuckets } from "../tests/_commit-batches.ts";
+/** Describes the server's group-commit histogram (kubun_storage_commit_batch_size), read by tests/commit-batches.ts. */
+export { commitBatchBuckets } from "../tests/commit-batches.ts";
 
 /** "1: n, 2: n, 3-4: n, …" of the transactions committed between two readings, and the mean batch. */
 export function describeBatches(before: Map<string, number>, after: Map<string, number>, writes: number): string {

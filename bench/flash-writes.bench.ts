@@ -15,7 +15,7 @@
  * window (default 60 s).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
-import { commitBatchBuckets } from "../tests/_commit-batches.ts";
+import { commitBatchBuckets } from "../tests/commit-batches.ts";
 import { expectStatus, rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
 import { rawCommitWriteBytes, rawTickWriteBytes } from "./_raw-sqlite.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { getJson, type Json } from "./_api.ts";
-import { commitBatchBuckets } from "./_commit-batches.ts";
+import { commitBatchBuckets } from "./commit-batches.ts";
 import { startServer } from "./harness.ts";
 
 const server = await startServer(["--simulated-nodes=3"]);
