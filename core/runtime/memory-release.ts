@@ -7,6 +7,7 @@
  * and a busy one pays one collection per `growthBytes` of growth, not one per interval.
  */
 import process from "node:process";
+import { cpuShareSampler } from "./cpu-share.ts";
 
 export interface MemoryRelease {
   stop(): void;
@@ -65,19 +66,13 @@ export function startMemoryRelease(options: { intervalMs: number; growthBytes: n
   if (!collect) return { stop: () => {} };
   const residentBytes = () => process.memoryUsage.rss();
   const trigger = new ReleaseTrigger(options.growthBytes, residentBytes());
-  let cpu = process.cpuUsage();
-  let checked = performance.now();
+  const cpuShare = cpuShareSampler();
   const timer = setInterval(() => {
-    const used = process.cpuUsage(cpu);
-    const now = performance.now();
-    const cpuShare = (used.user + used.system) / 1000 / (now - checked);
-    const reason = trigger.due(residentBytes(), cpuShare);
+    const reason = trigger.due(residentBytes(), cpuShare());
     if (reason) {
       collect();
       trigger.collected(reason, residentBytes());
     }
-    cpu = process.cpuUsage();
-    checked = performance.now();
   }, options.intervalMs);
   // Never what keeps the process alive.
   (timer as { unref?: () => void }).unref?.();

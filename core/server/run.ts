@@ -32,6 +32,7 @@ import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startMemoryRelease } from "../runtime/memory-release.ts";
+import { normalJITPolicyUnderLoad } from "../runtime/jit-policy.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
@@ -313,11 +314,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     log,
   });
   log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+  // Start-up ran in the interpreter; the request path gets the JIT's normal thresholds once requests keep it busy.
+  const jitPolicy = normalJITPolicyUnderLoad();
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     // kube's ShutdownInitiated: /readyz fails at once while requests are served as usual for --shutdown-delay-duration.
     health.beginShutdown();
+    jitPolicy.stop();
     await delay(config.shutdownDelayDurationMs);
     if (config.shutdownSendRetryAfter) {
       inFlight.refuseNew();
