@@ -1,37 +1,68 @@
 import { expect, test } from "bun:test";
-import { watchForLoad } from "./jit-policy.ts";
+import { adaptiveJITPolicy, START_UP_JIT_POLICY } from "./jit-policy.ts";
 
-test("watchForLoad calls back once, at the first check that finds the process busy, and checks no more", async () => {
-  const shares = [0.01, 0.1, 0.3, 0.9, 0.9];
+/** A policy driven by a CPU share the test sets, recording every scale it asks for. */
+function drivenPolicy() {
+  const scales: number[] = [];
+  let share = 0;
   let checks = 0;
-  let calls = 0;
-  const busy = Promise.withResolvers<void>();
-  watchForLoad(() => {
-    calls++;
-    busy.resolve();
-  }, { intervalMs: 1, busyShare: 0.25, sample: () => shares[checks++] ?? 1 });
-  await busy.promise;
-  // Later intervals would find 0.9 again: the watch must be over.
-  await Bun.sleep(20);
-  expect(calls).toBe(1);
-  expect(checks).toBe(3);
-});
-
-test("a stopped watch never calls back", async () => {
-  let checks = 0;
-  const watch = watchForLoad(() => {
-    throw new Error("called after stop");
-  }, {
-    intervalMs: 1,
-    busyShare: 0.25,
+  const policy = adaptiveJITPolicy({
+    setJITPolicy: (scale) => scales.push(scale),
     sample: () => {
       checks++;
-      return 0;
+      return share;
     },
+    intervalMs: 1,
   });
-  while (checks < 2) await Bun.sleep(1);
-  watch.stop();
-  const seen = checks;
+  return {
+    policy,
+    scales,
+    setShare: (value: number) => (share = value),
+    /** Resolves once `count` more checks have run. */
+    async checked(count: number) {
+      const until = checks + count;
+      while (checks < until) await Bun.sleep(1);
+    },
+    get checks() {
+      return checks;
+    },
+  };
+}
+
+test("adaptiveJITPolicy keeps the start-up scale while idle and turns to the normal policy, once, at the first busy second", async () => {
+  const driven = drivenPolicy();
+  await driven.checked(3);
+  expect(driven.scales).toEqual([]);
+  driven.setShare(0.9);
+  while (driven.scales.length === 0) await Bun.sleep(1);
+  const checksThen = driven.checks;
   await Bun.sleep(20);
-  expect(checks).toBe(seen);
+  // Busy: nothing is watched any more.
+  expect(driven.checks).toBe(checksThen);
+  expect(driven.scales).toEqual([1]);
+  driven.policy.stop();
+});
+
+test("idle() after a burst returns to the start-up scale and waits for load again", async () => {
+  const driven = drivenPolicy();
+  driven.setShare(0.9);
+  while (driven.scales.length === 0) await Bun.sleep(1);
+  driven.setShare(0.01);
+  driven.policy.idle();
+  expect(driven.scales).toEqual([1, START_UP_JIT_POLICY]);
+  await driven.checked(3);
+  driven.setShare(0.3);
+  while (driven.scales.length === 2) await Bun.sleep(1);
+  expect(driven.scales).toEqual([1, START_UP_JIT_POLICY, 1]);
+  driven.policy.stop();
+});
+
+test("idle() while still at the start-up scale asks for nothing, and a stopped policy never changes the scale", async () => {
+  const driven = drivenPolicy();
+  driven.policy.idle();
+  await driven.checked(2);
+  driven.policy.stop();
+  driven.setShare(0.9);
+  await Bun.sleep(20);
+  expect(driven.scales).toEqual([]);
 });

@@ -69,7 +69,8 @@ export class ReleaseTrigger {
   }
 }
 
-export function startMemoryRelease(options: { intervalMs: number; growthBytes: number }): MemoryRelease {
+/** `onIdleRelease`: told after each idle release, when what a burst left behind has just been given back. */
+export function startMemoryRelease(options: { intervalMs: number; growthBytes: number; onIdleRelease?: () => void }): MemoryRelease {
   const release = releaser();
   if (!release) return { stop: () => {} };
   const residentBytes = () => process.memoryUsage.rss();
@@ -80,6 +81,7 @@ export function startMemoryRelease(options: { intervalMs: number; growthBytes: n
     if (reason) {
       release(reason);
       trigger.collected(reason, residentBytes());
+      if (reason === "idle") options.onIdleRelease?.();
     }
   }, options.intervalMs);
   // Never what keeps the process alive.

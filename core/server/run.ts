@@ -32,7 +32,7 @@ import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startMemoryRelease } from "../runtime/memory-release.ts";
-import { normalJITPolicyUnderLoad } from "../runtime/jit-policy.ts";
+import { adaptiveJITPolicy, type JITPolicy } from "../runtime/jit-policy.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
@@ -144,7 +144,9 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
   const broker = new WatchBroker(storage);
-  const memoryRelease = startMemoryRelease(MEMORY_RELEASE);
+  let jitPolicy: JITPolicy | undefined;
+  // After a burst, code waits for load again before the JIT compiles it (runtime/jit-policy.ts).
+  const memoryRelease = startMemoryRelease({ ...MEMORY_RELEASE, onIdleRelease: () => jitPolicy?.idle() });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
@@ -315,13 +317,13 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   });
   log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
   // Start-up ran in the interpreter; the request path gets the JIT's normal thresholds once requests keep it busy.
-  const jitPolicy = normalJITPolicyUnderLoad();
+  jitPolicy = adaptiveJITPolicy();
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     // kube's ShutdownInitiated: /readyz fails at once while requests are served as usual for --shutdown-delay-duration.
     health.beginShutdown();
-    jitPolicy.stop();
+    jitPolicy?.stop();
     await delay(config.shutdownDelayDurationMs);
     if (config.shutdownSendRetryAfter) {
       inFlight.refuseNew();
