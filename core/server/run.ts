@@ -145,6 +145,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
   const broker = new WatchBroker(storage);
+  // Assigned once serving (memory-release may call back before that), so not a const.
+  // deno-lint-ignore prefer-const
   let jitPolicy: JITPolicy | undefined;
   // After a burst, code waits for load again before the JIT compiles it (runtime/jit-policy.ts).
   const memoryRelease = startMemoryRelease({ ...MEMORY_RELEASE, onIdleRelease: () => jitPolicy?.idle() });
