@@ -32,6 +32,7 @@ import { disabledBuiltIns } from "../registry/api-enablement.ts";
 import { Registry } from "../registry/registry.ts";
 import { listenHttps } from "../runtime/listener.ts";
 import { startMemoryRelease } from "../runtime/memory-release.ts";
+import { adaptiveJITPolicy, type JITPolicy } from "../runtime/jit-policy.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
@@ -99,8 +100,9 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
-/** Checked every 5 s; a full collection once the process grew by 32 MiB since the last (runtime/memory-release.ts). */
-const MEMORY_RELEASE = { intervalMs: 5_000, growthBytes: 32 * 2 ** 20 };
+/** Checked every 2 s (an idle server gives a burst's memory back within two checks); a full collection once the process
+ * grew by 32 MiB since the last (runtime/memory-release.ts). */
+const MEMORY_RELEASE = { intervalMs: 2_000, growthBytes: 32 * 2 ** 20 };
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => serverLog.info(line));
@@ -143,7 +145,11 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
   const broker = new WatchBroker(storage);
-  const memoryRelease = startMemoryRelease(MEMORY_RELEASE);
+  // Assigned once serving (memory-release may call back before that), so not a const.
+  // deno-lint-ignore prefer-const
+  let jitPolicy: JITPolicy | undefined;
+  // After a burst, code waits for load again before the JIT compiles it (runtime/jit-policy.ts).
+  const memoryRelease = startMemoryRelease({ ...MEMORY_RELEASE, onIdleRelease: () => jitPolicy?.idle() });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
@@ -315,11 +321,14 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     leaderLock: config.leaderElect && config.etcdServers.length === 0 ? await openLeaderLock(config.dataDir) : undefined,
   });
   log(`serving the Kubernetes API on ${url} (data dir ${config.dataDir}, admin kubeconfig ${kubeconfigPath})`);
+  // Start-up ran in the interpreter; the request path gets the JIT's normal thresholds once requests keep it busy.
+  jitPolicy = adaptiveJITPolicy();
 
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     // kube's ShutdownInitiated: /readyz fails at once while requests are served as usual for --shutdown-delay-duration.
     health.beginShutdown();
+    jitPolicy?.stop();
     await delay(config.shutdownDelayDurationMs);
     if (config.shutdownSendRetryAfter) {
       inFlight.refuseNew();

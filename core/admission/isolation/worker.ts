@@ -8,6 +8,7 @@ import type { ReadOnlyClient } from "../../api/client.ts";
 import type { PluginLogger } from "../../auth/plugin-context.ts";
 import type { ServerConfig } from "../../config/mod.ts";
 import { importPluginModule } from "../../runtime/plugin-module.ts";
+import { useNormalJITPolicy } from "../../runtime/jit-policy.ts";
 import { dryRunUnsupported, toAdmissionError } from "../errors.ts";
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory } from "../types.ts";
 import type { CallOutcome, ClientRef, FromWorker, PluginInfo, ToWorker, WireAttributes } from "./protocol.ts";
@@ -18,6 +19,8 @@ const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
 };
 const send = (message: FromWorker) => scope.postMessage(message);
+// A plugin's code runs on every admitted request: compiled by the JIT as usual, whatever policy the binary started with.
+useNormalJITPolicy();
 let plugin: AdmissionPlugin | undefined;
 let nextClientCall = 0;
 const clientCalls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
