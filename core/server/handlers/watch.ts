@@ -152,9 +152,10 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
   });
 }
 
+/** watchCache.getAllEventsSinceLocked's 410: the number in parentheses is the oldest resourceVersion still accepted. */
 function expiredStatus(ctx: HandlerContext): unknown {
   const expired: StatusError = newResourceExpired(
-    `too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision() + 1})`,
+    `too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision()})`,
   );
   return expired.toStatus();
 }
