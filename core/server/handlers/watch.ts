@@ -12,7 +12,7 @@ import { waitForRevision } from "../../registry/freshness.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { type PushSink, pushStream } from "../../runtime/push-stream.ts";
-import { isStorageError } from "../../storage/storage.ts";
+import { isStorageError, type Storage } from "../../storage/storage.ts";
 import type { Watch } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
@@ -135,7 +135,9 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
       }
     } catch (e) {
       // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
-      if (!cancelled && isStorageError(e, "Compacted")) sink.write(options.encode({ type: "ERROR", object: expiredStatus(ctx) }));
+      if (!cancelled && isStorageError(e, "Compacted")) {
+        sink.write(options.encode({ type: "ERROR", object: expiredStatus(ctx.url.searchParams.get("resourceVersion"), ctx.storage) }));
+      }
     }
   };
   return pushStream({
@@ -153,9 +155,9 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
 }
 
 /** watchCache.getAllEventsSinceLocked's 410: the number in parentheses is the oldest resourceVersion still accepted. */
-function expiredStatus(ctx: HandlerContext): unknown {
+export function expiredStatus(requested: string | null, storage: Pick<Storage, "compactedRevision">): unknown {
   const expired: StatusError = newResourceExpired(
-    `too old resource version: ${ctx.url.searchParams.get("resourceVersion")} (${ctx.storage.compactedRevision()})`,
+    `too old resource version: ${requested} (${storage.compactedRevision()})`,
   );
   return expired.toStatus();
 }
