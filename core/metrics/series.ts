@@ -1,8 +1,9 @@
 /**
- * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps, read by
- * prom-client only when /metrics is scraped. prom-client's own children validate and hash their labels on every
- * inc/observe, which made up most of what API Priority and Fairness added to a request; these register into the
- * same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
+ * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps (or finds
+ * again by one key joined from its label values), read by prom-client only when /metrics is scraped. prom-client's
+ * own children validate and hash their labels on every inc/observe, which made up most of what API Priority and
+ * Fairness added to a request, and a good part of a create's metric updates (admission, storage); these register
+ * into the same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
  */
 import type { Registry } from "prom-client";
 
