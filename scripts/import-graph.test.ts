@@ -21,6 +21,7 @@ const SKIPPED_DIRS = new Set(["node_modules", "dist", ".git", ".ci"]);
 const LAYERS: Record<string, number> = {
   "core/runtime": 0,
   "core/log": -1,
+  "core/metrics": -1,
   "core/api": 1,
   "core/config": 2,
   "core/storage": 3,

@@ -3,39 +3,39 @@
  * WithControllerMetrics (apiserver_admission_controller_admission_duration_seconds{name,type,operation,rejected})
  * and each phase by WithStepMetrics (apiserver_admission_step_admission_duration_seconds{type,operation,rejected}),
  * same names, help, labels and buckets. kubun's own: custom plugins' worker replacements, failed hot reloads and
- * policy violations by enforcement mode.
+ * policy violations by enforcement mode. The two histograms are observed several times per write request, so they
+ * keep their series behind one key (core/metrics/series.ts) rather than in prom-client's label-hashing children.
  */
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Registry } from "prom-client";
+import { HistogramSeries } from "../metrics/series.ts";
 
 const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
 export type AdmissionStep = "admit" | "validate";
 
 export class AdmissionMetrics {
-  readonly #controller: Histogram<"name" | "type" | "operation" | "rejected">;
-  readonly #step: Histogram<"type" | "operation" | "rejected">;
+  readonly #controller: HistogramSeries;
+  readonly #step: HistogramSeries;
   readonly #workerReplacements: Counter<"name" | "reason">;
   readonly #reloadFailures: Counter<"name">;
   readonly #violations: Counter<"name" | "enforcement">;
 
   constructor(registry: Registry = new Registry()) {
     const registers = [registry];
-    this.#controller = new Histogram({
-      name: "apiserver_admission_controller_admission_duration_seconds",
-      help:
-        "[STABLE] Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).",
-      labelNames: ["name", "type", "operation", "rejected"],
-      buckets: BUCKETS,
-      registers,
-    });
-    this.#step = new Histogram({
-      name: "apiserver_admission_step_admission_duration_seconds",
-      help:
-        "[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).",
-      labelNames: ["type", "operation", "rejected"],
-      buckets: BUCKETS,
-      registers,
-    });
+    this.#controller = new HistogramSeries(
+      registry,
+      "apiserver_admission_controller_admission_duration_seconds",
+      "[STABLE] Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).",
+      ["name", "type", "operation", "rejected"],
+      BUCKETS,
+    );
+    this.#step = new HistogramSeries(
+      registry,
+      "apiserver_admission_step_admission_duration_seconds",
+      "[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).",
+      ["type", "operation", "rejected"],
+      BUCKETS,
+    );
     this.#workerReplacements = new Counter({
       name: "kubun_admission_plugin_worker_replacements_total",
       help: "Workers of custom admission plugins replaced, by plugin and reason (timeout, crash, or recycled after their share of calls).",
@@ -58,12 +58,12 @@ export class AdmissionMetrics {
 
   /** kube's ObserveAdmissionController. */
   observePlugin(name: string, step: AdmissionStep, operation: string, seconds: number, rejected: boolean): void {
-    this.#controller.observe({ name, type: step, operation, rejected: String(rejected) }, seconds);
+    this.#controller.cell(name, step, operation, String(rejected)).observe(seconds);
   }
 
   /** kube's ObserveAdmissionStep. */
   observeStep(step: AdmissionStep, operation: string, seconds: number, rejected: boolean): void {
-    this.#step.observe({ type: step, operation, rejected: String(rejected) }, seconds);
+    this.#step.cell(step, operation, String(rejected)).observe(seconds);
   }
 
   workerReplaced(name: string, reason: "timeout" | "crash" | "recycled"): void {

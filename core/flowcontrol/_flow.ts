@@ -8,7 +8,7 @@ import type { Classification } from "./classifier.ts";
 import type { FlowMetrics } from "./metrics.ts";
 import type { QueueSet } from "./queue-set.ts";
 import type { Seat } from "./queue-set-types.ts";
-import type { RatioCell } from "./series.ts";
+import type { RatioCell } from "../metrics/series.ts";
 import { hashFlowID } from "./shuffle-sharding.ts";
 
 export interface LevelState {

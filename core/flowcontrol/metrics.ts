@@ -1,7 +1,7 @@
 /**
  * The apiserver_flowcontrol_* series of kube 1.26 (names, help, labels and buckets of k8s.io/apiserver
  * pkg/util/flowcontrol/metrics/metrics.go; all ALPHA in 1.26, which component-base prints as a "[ALPHA] " help
- * prefix; none is deprecated or hidden in 1.26). Per-request updates go to cells a flow keeps (series.ts).
+ * prefix; none is deprecated or hidden in 1.26). Per-request updates go to cells a flow keeps (core/metrics/series.ts).
  */
 import type { Registry } from "prom-client";
 import type { LevelSeries, RejectReason } from "./queue-set-types.ts";
@@ -13,7 +13,7 @@ import {
   type RatioCell,
   TimingRatioHistogramSeries,
   type ValueCell,
-} from "./series.ts";
+} from "../metrics/series.ts";
 
 /** kube's requestDurationSecondsBuckets, shared by the wait and execution histograms. */
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];

@@ -4,7 +4,7 @@
  * series on `registry`.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
-import { RequestSeries } from "./request-series.ts";
+import { CounterSeries, HistogramSeries, type Labels } from "../metrics/series.ts";
 
 export interface RequestInfoLabels {
   /** kube's metric verb: GET, LIST, WATCH, POST, PUT, PATCH, APPLY, DELETE, DELETECOLLECTION, CONNECT. */
@@ -35,26 +35,28 @@ function seriesKey(values: string[]): string {
 export class ApiMetrics {
   /** Where every kubun metric is registered; not prom-client's global registry. */
   readonly registry = new Registry();
-  #requests: RequestSeries;
+  // Kept behind one key per label set (prom-client validated and hashed the label object twice per request).
+  #requestCounts: CounterSeries;
+  #requestDurations: HistogramSeries;
   #inflightCounts: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
   #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.#requests = new RequestSeries(this.registry, {
-      counter: {
-        name: "apiserver_request_total",
-        help:
-          "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
-      },
-      histogram: {
-        name: "apiserver_request_duration_seconds",
-        help:
-          "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
-        buckets: REQUEST_DURATION_BUCKETS,
-      },
-    });
+    this.#requestCounts = new CounterSeries(
+      this.registry,
+      "apiserver_request_total",
+      "[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+      [...REQUEST_LABELS, "code"],
+    );
+    this.#requestDurations = new HistogramSeries(
+      this.registry,
+      "apiserver_request_duration_seconds",
+      "[STABLE] Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+      REQUEST_LABELS,
+      REQUEST_DURATION_BUCKETS,
+    );
     const inflightCounts = this.#inflightCounts;
     new Gauge({
       name: "apiserver_current_inflight_requests",
@@ -85,21 +87,19 @@ export class ApiMetrics {
   /** Records one finished request. */
   observe(info: RequestInfoLabels, code: number, seconds: number): void {
     const key = seriesKey([info.verb, info.dryRun, info.group, info.version, info.resource, info.subresource, info.scope]);
-    this.#requests.record(
-      key,
-      () => ({
-        verb: info.verb,
-        dry_run: info.dryRun,
-        group: info.group,
-        version: info.version,
-        resource: info.resource,
-        subresource: info.subresource,
-        scope: info.scope,
-        component: COMPONENT,
-      }),
-      code,
-      seconds,
-    );
+    const labels = (): Labels => ({
+      verb: info.verb,
+      dry_run: info.dryRun,
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.scope,
+      component: COMPONENT,
+    });
+    this.#requestDurations.keyedCell(key, labels).observe(seconds);
+    // The key's values are length-prefixed, so the code after them cannot run into the last value.
+    this.#requestCounts.keyedCell(key + code, () => ({ ...labels(), code: String(code) })).value++;
   }
 
   /** A request the server refused in self-defense, e.g. a 429 of the in-flight limits (kube's RecordRequestTermination). */

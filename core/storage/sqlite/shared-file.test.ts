@@ -90,6 +90,26 @@ test("a read after the other storage commits reports the revision its items are 
   expect(listed.items.length).toBe(2);
 });
 
+test("reads asked first at the other storage's newest revision are answered, not refused as future", async () => {
+  const [a, b] = openPair({ foreignCommitPollMs: 60_000 });
+  await b.write(create("/k/1", "one"));
+  expect(await a.get("/k/1", 1)).toEqual({ key: "/k/1", value: "one", createRevision: 1, modRevision: 1 });
+  await b.write(create("/k/2", "two"));
+  expect((await a.range("/k/", { revision: 2 })).items.map((kv) => kv.value)).toEqual(["one", "two"]);
+  await b.write(create("/k/3", "three"));
+  expect((await a.eventsSince("/k/", 2)).map((event) => event.revision)).toEqual([3]);
+  expect(await a.count("/k/")).toBe(3);
+});
+
+test("a read below the other storage's compaction is refused as compacted even before this storage asked for revisions", async () => {
+  const [a, b] = openPair({ foreignCommitPollMs: 60_000 });
+  await b.write(create("/k/1", "one"));
+  await b.write({ op: "update", key: "/k/1", value: "uno", expectedRevision: 1 });
+  await b.compact(2);
+  expect(await a.get("/k/1", 1).catch((error) => error)).toMatchObject({ code: "Compacted" });
+  expect(await a.get("/k/1")).toMatchObject({ value: "uno", modRevision: 2 });
+});
+
 test("a watch on one storage sees writes made through the other", async () => {
   const [a, b] = openPair({ foreignCommitPollMs: 10 });
   const broker = new WatchBroker(a);

@@ -7,7 +7,7 @@
  * revision order, other processes' included: a "dispatched revision" cursor is advanced by this
  * process's own commits and by reading other processes' commits from history, which happens when
  * `PRAGMA data_version` says another connection committed (polled every 50 ms while anyone
- * subscribes, and before reads and revision queries). If another process compacted history this
+ * subscribes, after reads and before revision queries). If another process compacted history this
  * process had not dispatched yet (it stalled for longer than the compaction window), those events
  * are lost to this process's subscribers: they are told of the gap (they end their watches and relist) and
  * dispatching resumes after it.
@@ -250,11 +250,23 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  /** Runs a read and repeats it when another process committed meanwhile, so the read and the revision it reports match. */
+  /**
+   * Runs a read, then asks `PRAGMA data_version` once: unchanged means no other process committed
+   * before the read finished, so the read and this process's revision marks agree. Changed means
+   * the read may have seen rows newer than the marks (or was refused against stale marks, such as a
+   * revision another process made); the marks are caught up and the read repeated. One check per
+   * read, after it, still makes every read see any commit that finished before it began.
+   */
   #readConsistently<T>(read: () => T): T {
-    this.#syncIfChanged();
     for (;;) {
-      const result = read();
+      let result: T;
+      try {
+        result = read();
+      } catch (error) {
+        if (this.#closed || !this.#foreignCommits.changed()) throw error;
+        this.#catchUp();
+        continue;
+      }
       if (this.#closed || !this.#foreignCommits.changed()) return result;
       this.#catchUp();
     }

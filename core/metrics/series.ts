@@ -1,8 +1,9 @@
 /**
- * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps, read by
- * prom-client only when /metrics is scraped. prom-client's own children validate and hash their labels on every
- * inc/observe, which made up most of what API Priority and Fairness added to a request; these register into the
- * same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
+ * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps (or finds
+ * again by one key joined from its label values), read by prom-client only when /metrics is scraped. prom-client's
+ * own children validate and hash their labels on every inc/observe, which made up most of what API Priority and
+ * Fairness added to a request, and a good part of a create's metric updates (admission, storage); these register
+ * into the same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
  */
 import type { Registry } from "prom-client";
 
@@ -25,7 +26,7 @@ export interface HistogramCell {
   observe(value: number): void;
 }
 
-type Labels = Record<string, string>;
+export type Labels = Record<string, string>;
 
 abstract class Family<Cell> {
   readonly name: string;
@@ -44,12 +45,21 @@ abstract class Family<Cell> {
 
   /** The series of these label values (in labelNames order), made on first use. */
   cell(...labelValues: string[]): Cell {
-    const key = labelValues.join("\0");
-    let entry = this.cells.get(key);
-    if (!entry) {
+    return this.keyedCell(labelValues.join("\0"), () => {
       const labels: Labels = {};
       this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
-      entry = { labels, cell: this.newCell() };
+      return labels;
+    });
+  }
+
+  /**
+   * The series `key` names, made on first use with `labels()` (printed in their order). For callers that already
+   * hold a key per label set; a family is used either through this or through cell(), not both.
+   */
+  keyedCell(key: string, labels: () => Labels): Cell {
+    let entry = this.cells.get(key);
+    if (!entry) {
+      entry = { labels: labels(), cell: this.newCell() };
       this.cells.set(key, entry);
     }
     return entry.cell;
