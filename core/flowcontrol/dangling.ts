@@ -9,6 +9,8 @@ import type { FlowSchemaSpec } from "./matching.ts";
 
 type Conditions = { conditions?: Record<string, unknown>[] } | undefined;
 
+const ALREADY_SET = Symbol("already set");
+
 export async function updateDanglingConditions(
   flowSchemas: readonly KubeObject[],
   levelExists: (name: string) => boolean,
@@ -29,17 +31,24 @@ export async function updateDanglingConditions(
         reason: "NotFound",
         message: `This FlowSchema references the PriorityLevelConfiguration object named "${levelName}" but there is no such object`,
       };
-    const current = ((schema.status as Conditions)?.conditions ?? []).find((condition) => condition.type === "Dangling");
-    if (current && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) continue;
+    const sameAs = (object: KubeObject) => {
+      const current = ((object.status as Conditions)?.conditions ?? []).find((condition) => condition.type === "Dangling");
+      return current !== undefined && current.status === wanted.status && current.reason === wanted.reason &&
+        current.message === wanted.message;
+    };
+    if (sameAs(schema)) continue;
     await store.update("", String(schema.metadata.name), (latest) => {
       if (!latest) throw new Error("FlowSchema gone");
+      // The schema above may be older than storage (a write of this server's previous round not yet followed): decided
+      // again on the stored object, as kube's GuaranteedUpdate re-runs its tryUpdate, so a condition is written once.
+      if (sameAs(latest)) throw ALREADY_SET;
       const others = ((latest.status as Conditions)?.conditions ?? []).filter((condition) => condition.type !== "Dangling");
       return {
         ...latest,
         status: { ...latest.status as object, conditions: [...others, { ...wanted, lastTransitionTime: nowTimestamp() }] },
       };
     }, { subresource: "status" }).catch(() => {
-      // Deleted or changed meanwhile: the informer's next event brings another round.
+      // Already set, deleted, or changed meanwhile: the informer's next event brings another round.
     });
   }
 }
