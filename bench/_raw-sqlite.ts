@@ -11,22 +11,34 @@ import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";
 import { rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
 
-export async function rawInsertRate(count: number, payloadBytes: number): Promise<number> {
+/** A fresh database in a temporary directory, in WAL mode with synchronous=FULL (and `pageSize` when given), with a kv table, removed after `use`. */
+async function withDurableDatabase<T>(
+  pageSize: number | undefined,
+  valueType: "BLOB" | "TEXT",
+  use: (db: ReturnType<typeof openSqliteDatabase>) => T | Promise<T>,
+): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
   const db = openSqliteDatabase(join(dir, "raw.db"));
   try {
+    if (pageSize) db.exec(`PRAGMA page_size = ${pageSize}`);
     db.exec("PRAGMA journal_mode=WAL");
     db.exec("PRAGMA synchronous=FULL");
-    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)");
+    db.exec(`CREATE TABLE kv (key TEXT PRIMARY KEY, value ${valueType} NOT NULL)`);
+    return await use(db);
+  } finally {
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function rawInsertRate(count: number, payloadBytes: number): Promise<number> {
+  return withDurableDatabase(undefined, "BLOB", (db) => {
     const insert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?)");
     const payload = "x".repeat(payloadBytes);
     const started = performance.now();
     for (let i = 0; i < count; i++) db.transaction(() => insert.run(`/registry/configmaps/bench/raw-${i}`, payload));
     return count / ((performance.now() - started) / 1000);
-  } finally {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Durable creates per second through SqliteStorage (default synchronous=FULL) from `concurrency` writers in this process. */
@@ -54,13 +66,7 @@ export async function rawCommitWriteBytes(
   payloadBytes: number,
   options: { pageSize: number; rowsPerCommit?: number },
 ): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
-  const db = openSqliteDatabase(join(dir, "raw.db"));
-  try {
-    db.exec(`PRAGMA page_size = ${options.pageSize}`);
-    db.exec("PRAGMA journal_mode=WAL");
-    db.exec("PRAGMA synchronous=FULL");
-    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  return withDurableDatabase(options.pageSize, "TEXT", (db) => {
     const insert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?)");
     const value = (i: number) => `${i}`.padStart(payloadBytes, "x");
     db.transaction(() => insert.run("/raw/0", value(0)));
@@ -72,10 +78,7 @@ export async function rawCommitWriteBytes(
       });
     }
     return (writtenBytes("self") - before) / (count * rows);
-  } finally {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -88,13 +91,7 @@ export async function rawTickWriteBytes(
   windowMs: number,
   options: { rows: number; rowBytes: number; periodMs: number; pageSize: number },
 ): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
-  const db = openSqliteDatabase(join(dir, "raw.db"));
-  try {
-    db.exec(`PRAGMA page_size = ${options.pageSize}`);
-    db.exec("PRAGMA journal_mode=WAL");
-    db.exec("PRAGMA synchronous=FULL");
-    db.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  return withDurableDatabase(options.pageSize, "TEXT", async (db) => {
     const upsert = db.prepare("INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)");
     const tick = (i: number) =>
       db.transaction(() => {
@@ -109,8 +106,5 @@ export async function rawTickWriteBytes(
     }
     await Bun.sleep(Math.max(0, windowMs - (Date.now() - started)));
     return writtenBytes("self") - before;
-  } finally {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

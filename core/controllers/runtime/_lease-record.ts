@@ -1,4 +1,11 @@
-/** The Lease as a leader-election record (client-go's LeaseLock): its spec, expiry and release, shared by both electors. */
+/**
+ * The Lease as a leader-election record (client-go's LeaseLock): its spec, expiry, reading, creation and release, and
+ * the timed rounds, shared by both electors.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { isNotFound } from "../../api/errors.ts";
+import type { KubeObject } from "../../api/types.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 
 export interface LeaseSpec {
@@ -28,4 +35,52 @@ export async function releaseLease(leases: ResourceStore, namespace: string, nam
     if (spec.holderIdentity !== identity) return current!;
     return { ...current!, spec: { ...spec, holderIdentity: "", leaseDurationSeconds: 1, renewTime: microTime(new Date()) } };
   });
+}
+
+/** A candidate's identity: the one given, else `<hostname>_<uuid>` as kube-controller-manager's. */
+export function candidateIdentity(identity: string | undefined): string {
+  return identity ?? `${hostname()}_${randomUUID()}`;
+}
+
+/** The record, or null when there is none yet. */
+export function readLease(leases: ResourceStore, namespace: string, name: string): Promise<KubeObject | null> {
+  return leases.get(namespace, name).catch((e) => (isNotFound(e) ? null : Promise.reject(e)));
+}
+
+/** The first record, naming its first holder. */
+export async function createLease(leases: ResourceStore, namespace: string, name: string, spec: LeaseSpec): Promise<void> {
+  await leases.create(namespace, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name, namespace }, spec });
+}
+
+/** An elector's rounds: one at a time, each scheduled by the one before; stop() waits for a round under way. */
+export class ElectionRounds {
+  readonly #round: () => Promise<void>;
+  #stopped = false;
+  #timer?: ReturnType<typeof setTimeout>;
+  #running?: Promise<void>;
+
+  constructor(round: () => Promise<void>) {
+    this.#round = round;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.schedule(0);
+  }
+
+  schedule(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      this.#running = this.#round();
+    }, delayMs);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
 }

@@ -3,13 +3,20 @@
  * renews spec.renewTime every retry period; another candidate takes the lease only after leaseDurationSeconds
  * without renewal. Writes carry the read resourceVersion, so two candidates can never both win one round.
  */
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
-import { isAlreadyExists, isConflict, isNotFound } from "../../api/errors.ts";
+import { isAlreadyExists, isConflict } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { logger } from "../../log/mod.ts";
-import { leaseExpired, type LeaseSpec, microTime, releaseLease } from "./_lease-record.ts";
+import {
+  candidateIdentity,
+  createLease,
+  ElectionRounds,
+  leaseExpired,
+  type LeaseSpec,
+  microTime,
+  readLease,
+  releaseLease,
+} from "./_lease-record.ts";
 
 export { microTime };
 
@@ -48,14 +55,21 @@ export class LeaderElector implements Elector {
   readonly #options: LeaderElectionOptions;
   #leading = false;
   #lastRenewal = 0;
-  #timer?: ReturnType<typeof setTimeout>;
-  #stopped = false;
-  #round?: Promise<void>;
+  readonly #rounds: ElectionRounds = new ElectionRounds((): Promise<void> =>
+    this.#tryAcquireOrRenew().then((held) => {
+      if (this.#rounds.stopped) return;
+      const now = Date.now();
+      if (held) this.#lastRenewal = now;
+      // A leader that cannot renew within the deadline stops acting before another may take over.
+      if (held !== this.#leading && (held || now - this.#lastRenewal >= this.#options.renewDeadlineMs)) this.#setLeading(held);
+      this.#rounds.schedule(this.#options.retryPeriodMs);
+    })
+  );
 
   constructor(leases: ResourceStore, options: LeaderElectionOptions) {
     this.#leases = leases;
     this.#options = options;
-    this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;
+    this.identity = candidateIdentity(options.identity);
   }
 
   get leading(): boolean {
@@ -63,31 +77,15 @@ export class LeaderElector implements Elector {
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#rounds.start();
   }
 
   /** Stops campaigning; a leader gives the lease up (ReleaseOnCancel) so a successor need not wait for it to expire. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#round;
+    await this.#rounds.stop();
     if (!this.#leading) return;
     this.#setLeading(false);
     await releaseLease(this.#leases, this.#options.namespace, this.#options.name, this.identity).catch(() => {});
-  }
-
-  #schedule(delayMs: number): void {
-    this.#timer = setTimeout(() => {
-      this.#round = this.#tryAcquireOrRenew().then((held) => {
-        if (this.#stopped) return;
-        const now = Date.now();
-        if (held) this.#lastRenewal = now;
-        // A leader that cannot renew within the deadline stops acting before another may take over.
-        if (held !== this.#leading && (held || now - this.#lastRenewal >= this.#options.renewDeadlineMs)) this.#setLeading(held);
-        this.#schedule(this.#options.retryPeriodMs);
-      });
-    }, delayMs);
   }
 
   #setLeading(leading: boolean): void {
@@ -102,14 +100,9 @@ export class LeaderElector implements Elector {
     const { namespace, name } = this.#options;
     const now = new Date();
     try {
-      const current = await this.#leases.get(namespace, name).catch((e) => (isNotFound(e) ? null : Promise.reject(e)));
+      const current = await readLease(this.#leases, namespace, name);
       if (!current) {
-        await this.#leases.create(namespace, {
-          apiVersion: "coordination.k8s.io/v1",
-          kind: "Lease",
-          metadata: { name, namespace },
-          spec: this.#spec(now, {}, { acquiring: true, transition: false }),
-        });
+        await createLease(this.#leases, namespace, name, this.#spec(now, {}, { acquiring: true, transition: false }));
         return true;
       }
       const spec = (current.spec ?? {}) as LeaseSpec;

@@ -7,12 +7,19 @@
  * released" (LOCK_HELD_LEASE_DURATION_SECONDS) rather than a duration that would declare a live holder expired; a
  * holder that stops writes client-go's release, and one that dies is replaced by the next holder of the lock.
  */
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
-import { isAlreadyExists, isConflict, isNotFound } from "../../api/errors.ts";
+import { isAlreadyExists, isConflict } from "../../api/errors.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { logger } from "../../log/mod.ts";
-import { leaseExpired, type LeaseSpec, microTime, releaseLease } from "./_lease-record.ts";
+import {
+  candidateIdentity,
+  createLease,
+  ElectionRounds,
+  leaseExpired,
+  type LeaseSpec,
+  microTime,
+  readLease,
+  releaseLease,
+} from "./_lease-record.ts";
 import { type Elector, type LeaderElectionOptions, logLeadership } from "./leader-election.ts";
 
 const log = logger("leader-election");
@@ -35,15 +42,22 @@ export class LockLeaderElector implements Elector {
   #leading = false;
   /** The Lease names this candidate (it may not lead yet when stopped in between). */
   #recorded = false;
-  #stopped = false;
-  #timer?: ReturnType<typeof setTimeout>;
-  #round?: Promise<void>;
+  /** Candidates try the lock every retry period; the leader has nothing left to do. */
+  readonly #rounds: ElectionRounds = new ElectionRounds((): Promise<void> =>
+    this.#tryAcquire().then((leading): void => {
+      if (this.#rounds.stopped) return;
+      if (!leading) return this.#rounds.schedule(this.#options.retryPeriodMs);
+      this.#leading = true;
+      logLeadership(true, this.#lease, this.identity);
+      this.#options.onStartedLeading();
+    })
+  );
 
   constructor(leases: ResourceStore, lock: LeaderLock, options: LeaderElectionOptions) {
     this.#leases = leases;
     this.#lock = lock;
     this.#options = options;
-    this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;
+    this.identity = candidateIdentity(options.identity);
   }
 
   get leading(): boolean {
@@ -51,15 +65,12 @@ export class LockLeaderElector implements Elector {
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#rounds.start();
   }
 
   /** A leader stops its controllers, releases the record, then the lock, so a successor never overlaps it. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#round;
+    await this.#rounds.stop();
     if (this.#leading) {
       this.#leading = false;
       logLeadership(false, this.#lease, this.identity);
@@ -71,19 +82,6 @@ export class LockLeaderElector implements Elector {
 
   get #lease(): string {
     return `${this.#options.namespace}/${this.#options.name}`;
-  }
-
-  /** Candidates try the lock every retry period; the leader has nothing left to do. */
-  #schedule(delayMs: number): void {
-    this.#timer = setTimeout(() => {
-      this.#round = this.#tryAcquire().then((leading) => {
-        if (this.#stopped) return;
-        if (!leading) return this.#schedule(this.#options.retryPeriodMs);
-        this.#leading = true;
-        logLeadership(true, this.#lease, this.identity);
-        this.#options.onStartedLeading();
-      });
-    }, delayMs);
   }
 
   async #tryAcquire(): Promise<boolean> {
@@ -100,7 +98,7 @@ export class LockLeaderElector implements Elector {
   /** Writes the record of this holder; false while a holder elected by the Lease itself (an older kubun) still holds it. */
   async #record(now: Date): Promise<boolean> {
     const { namespace, name } = this.#options;
-    const current = await this.#leases.get(namespace, name).catch((e) => (isNotFound(e) ? null : Promise.reject(e)));
+    const current = await readLease(this.#leases, namespace, name);
     const acquired = {
       holderIdentity: this.identity,
       leaseDurationSeconds: LOCK_HELD_LEASE_DURATION_SECONDS,
@@ -108,12 +106,7 @@ export class LockLeaderElector implements Elector {
       renewTime: microTime(now),
     };
     if (!current) {
-      await this.#leases.create(namespace, {
-        apiVersion: "coordination.k8s.io/v1",
-        kind: "Lease",
-        metadata: { name, namespace },
-        spec: { ...acquired, leaseTransitions: 0 },
-      });
+      await createLease(this.#leases, namespace, name, { ...acquired, leaseTransitions: 0 });
       return true;
     }
     const previous = (current.spec ?? {}) as LeaseSpec;
