@@ -215,7 +215,7 @@ export function storageContractSuite(backend: string, open: OpenStorage): void {
 }
 
 /** A small deterministic PRNG (mulberry32) so a failure reproduces. */
-function seededRandom(seed: number) {
+export function seededRandom(seed: number) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

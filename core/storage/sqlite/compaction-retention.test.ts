@@ -1,16 +1,7 @@
 import { expect, test } from "bun:test";
 import type { KeyValue, StorageEvent, WriteOp } from "../storage.ts";
+import { seededRandom } from "../contract-suite.ts";
 import { openSqliteStorage } from "./mod.ts";
-
-/** A small deterministic PRNG (mulberry32) so a failure reproduces. */
-function seededRandom(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomOp(random: () => number, model: Map<string, KeyValue>, step: number): WriteOp {
   const key = `/r/${Math.floor(random() * 12)}`;
