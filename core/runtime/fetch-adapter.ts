@@ -156,7 +156,8 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   } as RequestInit);
 }
 
-function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
+/** A Response's headers for node:http(2): Set-Cookie as a list (never comma-joined), HTTP/1-only ones left out on h2. */
+export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   headers.forEach((value, name) => {
     if (name !== "set-cookie" && !(http2 && HTTP1_ONLY_HEADERS.has(name))) out[name] = value;
@@ -194,23 +195,19 @@ export async function writeResponse(
   corked?: { cork(): void; uncork(): void },
 ): Promise<void> {
   const headers = responseHeaders(response.headers, http2);
+  /** A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). */
+  const writeWhole = (body?: Uint8Array) => {
+    if (body) headers["content-length"] ??= body.byteLength;
+    corked?.cork();
+    outgoing.writeHead(response.status, headers);
+    endResponse(outgoing, body);
+    corked?.uncork();
+  };
   if (hasCompleteBody(response)) {
     const body = completeBodies.get(response)!;
-    const complete = typeof body === "string" ? Buffer.from(body) : body;
-    headers["content-length"] ??= complete.byteLength;
-    corked?.cork();
-    outgoing.writeHead(response.status, headers);
-    endResponse(outgoing, complete);
-    corked?.uncork();
-    return;
+    return writeWhole(typeof body === "string" ? Buffer.from(body) : body);
   }
-  if (!response.body) {
-    corked?.cork();
-    outgoing.writeHead(response.status, headers);
-    endResponse(outgoing);
-    corked?.uncork();
-    return;
-  }
+  if (!response.body) return writeWhole();
   const reader = response.body.getReader();
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) reader.cancel().catch(() => {});
@@ -219,16 +216,7 @@ export async function writeResponse(
   const ready: Uint8Array[] = [];
   let next = reader.read();
   for (let result = await settledNow(next); result !== NOT_READY; result = await settledNow(next)) {
-    if (result.done) {
-      const body = ready.length === 1 ? ready[0]! : Buffer.concat(ready);
-      headers["content-length"] ??= body.byteLength;
-      // Bun's node:http writes the head and the body separately; corked, they leave as one TLS record and one send.
-      corked?.cork();
-      outgoing.writeHead(response.status, headers);
-      endResponse(outgoing, body);
-      corked?.uncork();
-      return;
-    }
+    if (result.done) return writeWhole(ready.length === 1 ? ready[0]! : Buffer.concat(ready));
     ready.push(result.value);
     next = reader.read();
   }

@@ -8,6 +8,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
+import { responseHeaders } from "./fetch-adapter.ts";
 
 export interface PushSink {
   /** Queues a chunk; false when the client's buffer is full: write more only after `onDrain` calls back. */
@@ -68,8 +69,7 @@ export function respondDirectly(response: Response, outgoing: ServerResponse): b
   // Chunked bodies are HTTP/1.1's; an HTTP/1.0 client gets its body from node:http, which ends it by closing.
   if (!source || body.locked || !socket || outgoing.headersSent || outgoing.req?.httpVersion !== "1.1") return false;
   pushSources.delete(body);
-  const head: Record<string, string> = {};
-  response.headers.forEach((value, name) => (head[name] = value));
+  const head = responseHeaders(response.headers, false);
   head["transfer-encoding"] = "chunked";
   outgoing.writeHead(response.status, head);
   outgoing.flushHeaders();
