@@ -12,6 +12,7 @@ import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
 import { DATABASE_FILE, makeDatabaseFilesPrivate } from "./data-dir.ts";
 import { FlagError } from "./flags.ts";
+import { type EtcdStoreSettings, openEtcdStore, sharedEncryption } from "./storage-backend.ts";
 
 export const MIGRATE_USAGE = `Copy every object of one store into an empty other store, at one revision of the source.
 
@@ -40,24 +41,15 @@ version", and client-go's reflectors relist on either).
 
 export type StoreSpec = { kind: "sqlite"; dir: string } | { kind: "etcd"; servers: string[] };
 
-/** How to reach and lay out an etcd store, as the server's etcd flags say. */
-export interface EtcdSettings {
-  etcdPrefix: string;
-  etcdCafile: string;
-  etcdCertfile: string;
-  etcdKeyfile: string;
-  storageMediaType: string;
-}
-
 export interface MigrateArgs {
   help: boolean;
   from?: StoreSpec;
   to?: StoreSpec;
   encryptionProviderConfig: string;
-  etcd: EtcdSettings;
+  etcd: EtcdStoreSettings;
 }
 
-const ETCD_SETTINGS: Record<string, keyof EtcdSettings> = {
+const ETCD_SETTINGS: Record<string, keyof EtcdStoreSettings> = {
   "etcd-prefix": "etcdPrefix",
   "etcd-cafile": "etcdCafile",
   "etcd-certfile": "etcdCertfile",
@@ -107,27 +99,10 @@ export function parseMigrateArgs(argv: string[]): MigrateArgs {
 async function openStore(
   spec: StoreSpec,
   encryption: EncryptionConfigSource | undefined,
-  etcd: EtcdSettings,
+  etcd: EtcdStoreSettings,
   role: "source" | "target",
 ): Promise<Storage> {
-  if (spec.kind === "etcd") {
-    // Imported here, as the server's storage backend does: the etcd client costs every other start time and heap.
-    const [{ openEtcdStorage }, { storageLayoutFor }] = await Promise.all([
-      import("../storage/etcd/mod.ts"),
-      import("./storage-layout.ts"),
-    ]);
-    // kube's etcd3 store encrypts after encoding, so the providers go to the store, not around it.
-    return await openEtcdStorage({
-      servers: spec.servers,
-      prefix: etcd.etcdPrefix,
-      caFile: etcd.etcdCafile,
-      certFile: etcd.etcdCertfile,
-      keyFile: etcd.etcdKeyfile,
-      compactionIntervalMs: 0,
-      encryption,
-      ...storageLayoutFor(etcd),
-    });
-  }
+  if (spec.kind === "etcd") return await openEtcdStore(etcd, spec.servers, 0, encryption);
   if (role === "source" && !existsSync(join(spec.dir, DATABASE_FILE))) throw new FlagError(`no kubun database in ${spec.dir}`);
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   await chmod(spec.dir, 0o700);
@@ -146,7 +121,8 @@ export async function runMigrateCommand(args: MigrateArgs, log: (line: string) =
     ? await encryptionConfigSource(args.encryptionProviderConfig, { reload: false, log })
     : undefined;
   const source = await openStore(args.from, encryption, args.etcd, "source");
-  const target = await openStore(args.to, encryption, args.etcd, "target");
+  // The source owns the providers and stops them when it closes; the target only uses them.
+  const target = await openStore(args.to, encryption && sharedEncryption(encryption), args.etcd, "target");
   let result: CopyResult;
   try {
     result = await copyStore(source, target);

@@ -67,25 +67,38 @@ export async function openStorageBackend(
   };
 }
 
-/** The main etcd store and one per distinct server list of --etcd-servers-overrides, routed by key. */
-async function openEtcdStores(config: ServerConfig, encryption: EncryptionConfigSource | undefined): Promise<Storage> {
-  // Imported here: the etcd client (@grpc/grpc-js) and kube's storage layout cost every SQLite server start time and heap.
-  const [{ openEtcdStorage }, { etcdOverrideStores }, { storageLayoutFor }] = await Promise.all([
+/** How to reach and lay out an etcd store, as the server's etcd flags say. */
+export type EtcdStoreSettings = Pick<ServerConfig, "etcdPrefix" | "etcdCafile" | "etcdCertfile" | "etcdKeyfile" | "storageMediaType">;
+
+/** One etcd store in kube's layout. Imported here: the etcd client (@grpc/grpc-js) and kube's storage layout cost every SQLite server start time and heap. */
+export async function openEtcdStore(
+  settings: EtcdStoreSettings,
+  servers: readonly string[],
+  compactionIntervalMs: number,
+  encryption: EncryptionConfigSource | undefined,
+): Promise<Storage> {
+  const [{ openEtcdStorage }, { storageLayoutFor }] = await Promise.all([
     import("../storage/etcd/mod.ts"),
-    import("../storage/kube-layout/mod.ts"),
     import("./storage-layout.ts"),
   ]);
+  // kube's etcd3 store encrypts after encoding, so the providers go to the store, not around it.
+  return await openEtcdStorage({
+    servers,
+    prefix: settings.etcdPrefix,
+    caFile: settings.etcdCafile,
+    certFile: settings.etcdCertfile,
+    keyFile: settings.etcdKeyfile,
+    compactionIntervalMs,
+    encryption,
+    ...storageLayoutFor(settings),
+  });
+}
+
+/** The main etcd store and one per distinct server list of --etcd-servers-overrides, routed by key. */
+async function openEtcdStores(config: ServerConfig, encryption: EncryptionConfigSource | undefined): Promise<Storage> {
+  const { etcdOverrideStores } = await import("../storage/kube-layout/mod.ts");
   const open = (servers: readonly string[], storeEncryption: EncryptionConfigSource | undefined) =>
-    openEtcdStorage({
-      servers,
-      prefix: config.etcdPrefix,
-      caFile: config.etcdCafile,
-      certFile: config.etcdCertfile,
-      keyFile: config.etcdKeyfile,
-      compactionIntervalMs: config.etcdCompactionIntervalMs,
-      encryption: storeEncryption,
-      ...storageLayoutFor(config),
-    });
+    openEtcdStore(config, servers, config.etcdCompactionIntervalMs, storeEncryption);
   const main = await open(config.etcdServers, encryption);
   const overrides = etcdOverrideStores(config.etcdServersOverrides, config.etcdServers);
   if (overrides.length === 0) return main;
@@ -105,6 +118,7 @@ async function openEtcdStores(config: ServerConfig, encryption: EncryptionConfig
   }
 }
 
-function sharedEncryption(source: EncryptionConfigSource): EncryptionConfigSource {
+/** Encryption providers a second store uses without owning them: only their owner's close() stops them. */
+export function sharedEncryption(source: EncryptionConfigSource): EncryptionConfigSource {
   return { current: () => source.current(), healthChecks: () => source.healthChecks(), stop: () => {} };
 }

@@ -9,6 +9,7 @@ import { stringify } from "yaml";
 import type { KubeObject } from "../../api/types.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import type { Registry } from "../../registry/registry.ts";
+import { createIfMissing } from "../../registry/create-if-missing.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { tolerateBenignRace } from "../_races.ts";
 
@@ -56,13 +57,13 @@ interface ClusterInfoStores {
 
 async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: string): Promise<void> {
   const readerMeta = { name: READER_NAME, namespace: CLUSTER_INFO_NAMESPACE };
-  await createIfMissing(stores.roles, {
+  await ensureInKubePublic(stores.roles, {
     apiVersion: RBAC_API_VERSION,
     kind: "Role",
     metadata: readerMeta,
     rules: [{ apiGroups: [""], resources: ["configmaps"], resourceNames: [CLUSTER_INFO_NAME], verbs: ["get"] }],
   });
-  await createIfMissing(stores.roleBindings, {
+  await ensureInKubePublic(stores.roleBindings, {
     apiVersion: RBAC_API_VERSION,
     kind: "RoleBinding",
     metadata: readerMeta,
@@ -71,9 +72,10 @@ async function createClusterInfo(stores: ClusterInfoStores, kubeconfig: string):
   });
   // Last, so anonymous readers find it readable as soon as it exists.
   const metadata = { name: CLUSTER_INFO_NAME, namespace: CLUSTER_INFO_NAMESPACE };
-  await createIfMissing(stores.configMaps, { apiVersion: "v1", kind: "ConfigMap", metadata, data: { [KUBECONFIG_KEY]: kubeconfig } });
+  await ensureInKubePublic(stores.configMaps, { apiVersion: "v1", kind: "ConfigMap", metadata, data: { [KUBECONFIG_KEY]: kubeconfig } });
 }
 
-async function createIfMissing(store: ResourceStore, object: KubeObject): Promise<void> {
-  await tolerateBenignRace(store.create(CLUSTER_INFO_NAMESPACE, object));
+/** Read first, created only when missing (every restart would otherwise run each create's whole write path). */
+async function ensureInKubePublic(store: ResourceStore, object: KubeObject): Promise<void> {
+  await tolerateBenignRace(createIfMissing(store, CLUSTER_INFO_NAMESPACE, object));
 }

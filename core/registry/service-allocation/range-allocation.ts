@@ -105,16 +105,19 @@ export async function claimOffsets(
   range: AllocationRange,
   offsets: number[],
 ): Promise<{ taken?: number; revision?: number }> {
+  // Most Service writes take nothing new (labels, status): no read of the range, no wait behind its other changes.
+  if (offsets.length === 0) return {};
   const { answer: taken, revision } = await updateRange(storage, range, (bitmap) => {
     const taken = offsets.find((offset) => bitmap.has(offset));
     if (taken === undefined) { for (const offset of offsets) bitmap.set(offset); }
-    return { write: taken === undefined && offsets.length > 0, answer: taken };
+    return { write: taken === undefined, answer: taken };
   });
   return { taken, revision };
 }
 
 /** Whether any of the offsets is taken now (a dry run checks without writing). */
 export async function firstTaken(storage: Storage, range: AllocationRange, offsets: number[]): Promise<number | undefined> {
+  if (offsets.length === 0) return undefined;
   const bitmap = decodeRangeAllocation(range.spec, await storage.get(range.key));
   if (!bitmap) throw rangeMismatch(range);
   return offsets.find((offset) => bitmap.has(offset));
