@@ -61,7 +61,7 @@ export class LeaderElector implements Elector {
       const now = Date.now();
       if (held) this.#lastRenewal = now;
       // A leader that cannot renew within the deadline stops acting before another may take over.
-      if (held !== this.#leading && (held || now - this.#lastRenewal >= this.#options.renewDeadlineMs)) this.#setLeading(held);
+      if (held !== this.#leading && (held || now - this.#lastRenewal >= this.#options.renewDeadlineMs)) void this.#setLeading(held);
       this.#rounds.schedule(this.#options.retryPeriodMs);
     })
   );
@@ -84,15 +84,17 @@ export class LeaderElector implements Elector {
   async stop(): Promise<void> {
     await this.#rounds.stop();
     if (!this.#leading) return;
-    this.#setLeading(false);
+    // The controllers stop before the Lease is released, so a successor never overlaps them.
+    await this.#setLeading(false);
     await releaseLease(this.#leases, this.#options.namespace, this.#options.name, this.identity).catch(() => {});
   }
 
-  #setLeading(leading: boolean): void {
+  /** Resolves once the callback has run (onStoppedLeading's promise included). */
+  async #setLeading(leading: boolean): Promise<void> {
     this.#leading = leading;
     logLeadership(leading, `${this.#options.namespace}/${this.#options.name}`, this.identity);
     if (leading) this.#options.onStartedLeading();
-    else this.#options.onStoppedLeading();
+    else await this.#options.onStoppedLeading();
   }
 
   /** One round; answers whether this candidate holds the lease afterwards. */
