@@ -11,8 +11,6 @@ export interface Queue {
   waiting: Waiter[];
   executing: number;
   seatsInUse: number;
-  /** The waiting requests' seats (kube's QueueSum MaxSeatsSum). */
-  waitingSeats: number;
   /** The waiting requests' work in SeatSeconds units (kube's QueueSum TotalWorkSum). */
   waitingWork: number;
   /** kube's queue.nextDispatchR: the virtual time at which its head may start. */

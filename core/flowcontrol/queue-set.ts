@@ -206,7 +206,6 @@ export class QueueSet {
     }
     if (queue.waiting.length === 0) this.#nonEmpty.push(queue);
     queue.waiting.push(waiter);
-    queue.waitingSeats += maxSeats(waiter.work);
     queue.waitingWork += totalWork(waiter.work);
     this.#waiting++;
     this.#seatsWaiting += maxSeats(waiter.work);
@@ -222,7 +221,6 @@ export class QueueSet {
     if (index < 0) return false;
     queue.waiting.splice(index, 1);
     if (queue.waiting.length === 0) this.#nonEmpty.splice(this.#nonEmpty.indexOf(queue), 1);
-    queue.waitingSeats -= maxSeats(waiter.work);
     queue.waitingWork -= totalWork(waiter.work);
     this.#waiting--;
     this.#seatsWaiting -= maxSeats(waiter.work);
@@ -399,7 +397,6 @@ export class QueueSet {
         waiting: [],
         executing: 0,
         seatsInUse: 0,
-        waitingSeats: 0,
         waitingWork: 0,
         nextDispatchR: this.#currentR,
       });

@@ -1,9 +1,6 @@
 /**
  * Serves many watches from one storage subscription: events fan out by key prefix into bounded
  * per-watch queues; a new watch replays history from its start revision before going live. In-process
-/**
- * Serves many watches from one storage subscription: events fan out by key prefix into bounded
- * per-watch queues; a new watch replays history from its start revision before going live. In-process
  * followers (informers, control loops) hang on the same subscription and prefix index, called at commit. A store of
  * several revision sequences (--etcd-servers-overrides) is followed with the dispatched revision kept per sequence,
  * so a watch's bookmarks carry revisions of the sequence its collection is on.

@@ -92,8 +92,3 @@ export function nodeLease(node: KubeObject, renewTime: string): KubeObject {
     spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
   };
 }
-
-/** MicroTime as kube writes it (RFC 3339 with microseconds). */
-export function microTime(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
-}

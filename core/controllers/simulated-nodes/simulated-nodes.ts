@@ -14,8 +14,8 @@ import { type ControllerClient, LEASES, NODES, PODS } from "../workloads/mod.ts"
 import { type ControlLoop, startLoop } from "../workloads/mod.ts";
 import { controllerRefOf } from "../workloads/mod.ts";
 import { podPhase } from "../workloads/mod.ts";
-import { microTime, nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
-import { onRenewalTick } from "../runtime/mod.ts";
+import { nodeAddress, nodeConditions, nodeLease, podCidrOf, simulatedNode, simulatedNodeName } from "./node-object.ts";
+import { microTime, onRenewalTick } from "../runtime/mod.ts";
 import { logger } from "../../log/mod.ts";
 import { readyAgainStatus, runningStatus, succeededStatus, withEphemeralContainersStarted } from "./pod-status.ts";
 
