@@ -73,6 +73,11 @@ export function isStorageError(e: unknown, code?: StorageErrorCode): e is Storag
   return e instanceof StorageError && (code === undefined || e.code === code);
 }
 
+// The revision errors worded as etcd's mvcc package words ErrCompacted and ErrFutureRev, whichever backend answers.
+export const compactedError = (): StorageError => new StorageError("Compacted", "mvcc: required revision has been compacted");
+export const futureRevisionError = (): StorageError => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
+export const closedError = (): StorageError => new StorageError("Closed", "storage is closed");
+
 export type Unsubscribe = () => void;
 
 /**

@@ -11,7 +11,7 @@ import { checkServerIdentity } from "node:tls";
 import type protobuf from "protobufjs/light.js";
 import { newTimeoutError, newUnknownError } from "../../api/errors.ts";
 import { GrpcError } from "../encryption/mod.ts";
-import { StorageError } from "../storage.ts";
+import { compactedError, futureRevisionError, StorageError } from "../storage.ts";
 import {
   CompactionRequest,
   CompactionResponse,
@@ -156,10 +156,6 @@ function parseEndpoint(endpoint: string): URL {
 function bytes(data: Uint8Array | undefined): Buffer | null {
   return data ? Buffer.from(data) : null;
 }
-
-// etcd's mvcc errors, as its ErrCompacted and ErrFutureRev word them (and the SQLite backend does).
-export const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
-export const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
 
 /**
  * A failed call as the storage layer reports it: etcd's revision errors as the contract's codes; a passed deadline

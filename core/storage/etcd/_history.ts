@@ -5,7 +5,8 @@
  * dropped. A start below etcd's compacted revision fails with Compacted, as kube's watch does with 410.
  */
 import { status } from "@grpc/grpc-js";
-import { compactedError, type EtcdClient, storageErrorOf } from "./_client.ts";
+import { compactedError } from "../storage.ts";
+import { type EtcdClient, storageErrorOf } from "./_client.ts";
 import type { EtcdEvent, EtcdWatchResponse } from "./_messages.ts";
 
 const ALL_KEYS = new Uint8Array([0]);

@@ -11,6 +11,8 @@
  */
 import { logger } from "../../log/mod.ts";
 import {
+  closedError,
+  compactedError,
   isStorageError,
   type KeyValue,
   type LostHistory,
@@ -22,7 +24,7 @@ import {
   type Unsubscribe,
   type WriteOp,
 } from "../storage.ts";
-import { compactedError, type EtcdClient } from "./_client.ts";
+import type { EtcdClient } from "./_client.ts";
 import { readHistory } from "./_history.ts";
 import type { EtcdKeyValue, EtcdTxnResponse, EtcdWatchResponse } from "./_messages.ts";
 import { prefixEnd, type StoredValues } from "./_stored-values.ts";
@@ -320,5 +322,3 @@ function after(key: Uint8Array): Uint8Array {
   next.set(key);
   return next;
 }
-
-const closedError = () => new StorageError("Closed", "storage is closed");

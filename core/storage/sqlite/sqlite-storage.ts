@@ -14,12 +14,14 @@
  */
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import {
+  closedError,
+  compactedError,
+  futureRevisionError,
   type KeyValue,
   type LostHistory,
   type RangeOptions,
   type RangeResult,
   type Storage,
-  StorageError,
   type StorageEvent,
   type Unsubscribe,
   type WriteOp,
@@ -314,9 +316,3 @@ export class SqliteStorage implements Storage {
     if (this.#closed) throw closedError();
   }
 }
-
-// Messages as etcd's mvcc package words them.
-const compactedError = () => new StorageError("Compacted", "mvcc: required revision has been compacted");
-const futureRevisionError = () => new StorageError("FutureRevision", "mvcc: required revision is a future revision");
-
-const closedError = () => new StorageError("Closed", "storage is closed");
