@@ -88,11 +88,11 @@ test("addUnblockedOwnersToDeleteQueue: a dependent that drops its reference or g
   expect(graph.dependentsOf("owner")).toEqual([]);
 });
 
-test("an update that leaves the owner references as they were touches no other node", () => {
+test("processGraphChanges: an update that leaves the owner references as they were touches no node, itself included", () => {
   const graph = new OwnerGraph();
   graph.apply("ADDED", configMaps, object("owner", { finalizers: ["foregroundDeletion"], deleting: true }));
-  graph.apply("ADDED", configMaps, object("dep", { owners: [ref("owner", true)] }));
-  expect(sorted(graph.apply("MODIFIED", configMaps, object("dep", { owners: [ref("owner", true)] })))).toEqual(["dep"]);
+  expect(sorted(graph.apply("ADDED", configMaps, object("dep", { owners: [ref("owner", true)] })))).toEqual(["dep", "owner"]);
+  expect(sorted(graph.apply("MODIFIED", configMaps, object("dep", { owners: [ref("owner", true)] })))).toEqual([]);
 });
 
 test("absentOwnerCache: an owner deleted while it had dependents is known absent; one without dependents is not remembered", () => {

@@ -93,7 +93,10 @@ export class OwnerGraph {
       this.#addWaitingOwners(before, dirty);
       this.#addWaitingOwners(node.owners, dirty);
     }
-    if (node.owners.length > 0 || node.beingDeleted) dirty.add(uid);
+    // As kube's processGraphChanges, a dependent is looked at again when it is new or its references changed, not on a
+    // write that keeps them (a status update); an object being deleted is looked at on each of its writes.
+    const referencesNew = !existing || !sameOwners(before, node.owners);
+    if ((referencesNew && node.owners.length > 0) || node.beingDeleted) dirty.add(uid);
     // An owner starting foreground deletion has its dependents deleted (processTransitions).
     if (node.beingDeleted && !existing?.beingDeleted && node.finalizers.includes(FOREGROUND_FINALIZER)) {
       for (const dependent of this.#dependents.get(uid) ?? []) dirty.add(dependent);
