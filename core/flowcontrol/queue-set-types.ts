@@ -1,4 +1,5 @@
 /** What a priority level's queue set takes and answers (kube's fairqueuing interface.go, in kubun's terms). */
+import type { RatioCell } from "../metrics/series.ts";
 import type { WorkEstimate } from "./work-estimate.ts";
 
 export type RejectReason = "queue-full" | "concurrency-limit" | "time-out" | "cancelled";
@@ -28,12 +29,6 @@ export interface FlowSeries {
   dispatchNoAccommodation: { value: number };
 }
 
-/** A ratio weighed by time (kube's RatioedGauge over a TimingRatioHistogram); `nowMs` is a clock reading the caller has. */
-export interface Ratio {
-  setNumerator(numerator: number, nowMs?: number): void;
-  setDenominator(denominator: number): void;
-}
-
 /**
  * A level's series inside its queue set. Virtual-time gauges in seat-seconds (kube's SetCurrentR and
  * SetDispatchMetrics): R now, R at the last dispatch, the dispatched queue's start R (latest S), and the least and
@@ -42,9 +37,9 @@ export interface Ratio {
  * concurrency limit, requests waiting per place of the queue length limit.
  */
 export interface LevelSeries {
-  seatUtilization: Ratio;
-  executingRequests: Ratio;
-  waitingRequests: Ratio;
+  seatUtilization: RatioCell;
+  executingRequests: RatioCell;
+  waitingRequests: RatioCell;
   currentR: { value: number };
   dispatchR: { value: number };
   latestS: { value: number };

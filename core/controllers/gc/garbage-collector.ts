@@ -74,9 +74,7 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
 
 /** The served type of a stored object, when the collector may list and delete it. */
 function collectedType(catalog: Catalog, object: KubeObject): ResourceType | undefined {
-  const apiVersion = object.apiVersion ?? "";
-  const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
-  const type = catalog.byKind(group!, version!, object.kind ?? "");
+  const type = ownerType(catalog, { apiVersion: object.apiVersion ?? "", kind: object.kind ?? "" });
   return type && type.verbs.includes("list") && type.verbs.includes("delete") ? type : undefined;
 }
 

@@ -153,7 +153,7 @@ function sameOwners(a: OwnerReference[], b: OwnerReference[]): boolean {
 }
 
 /** The resource type an ownerReference names, if the server serves it. */
-export function ownerType(catalog: Catalog, ref: OwnerReference): ResourceType | undefined {
+export function ownerType(catalog: Catalog, ref: Pick<OwnerReference, "apiVersion" | "kind">): ResourceType | undefined {
   const [group, version] = ref.apiVersion.includes("/") ? ref.apiVersion.split("/") : ["", ref.apiVersion];
   return catalog.byKind(group, version, ref.kind);
 }
