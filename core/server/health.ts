@@ -5,6 +5,7 @@
  */
 import { completeResponse } from "../runtime/fetch-adapter.ts";
 import type { Storage } from "../storage/storage.ts";
+import { withTimeout } from "../runtime/with-timeout.ts";
 
 export type HealthCheck = () => Promise<void> | void;
 export type HealthEndpoint = "healthz" | "livez" | "readyz";
@@ -120,16 +121,10 @@ const STORAGE_PROBE_TIMEOUT_MS = 2000;
 
 /** newETCD3Check's read: `<prefix>/health` within the timeout, failing as `error getting data from etcd: <err>`. */
 async function readHealthKey(storage: Storage, timeoutMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("context deadline exceeded")), timeoutMs);
-  });
   try {
-    await Promise.race([storage.get("/health"), deadline]);
+    await withTimeout(storage.get("/health"), timeoutMs);
   } catch (error) {
     throw new Error(`error getting data from etcd: ${(error as Error).message}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,7 @@
  * returns the v2 plugin calls; the server uses them for either apiVersion, with the provider's timeout.
  */
 import { type KmsV1Service, type KmsV2DecryptRequest, type KmsV2EncryptResponse, type KmsV2Service, V2_API_VERSION } from "./service.ts";
+import { withTimeout } from "../../../runtime/with-timeout.ts";
 
 export interface KmsPlugin {
   /** kube's StatusResponse: healthz "ok" when healthy, and the current key's ID. */
@@ -20,15 +21,6 @@ export type KmsPluginFactory = (options: { name: string; apiVersion: "v1" | "v2"
 export type KmsPluginImporter = (path: string) => Promise<KmsPluginFactory>;
 
 export const MODULE_SCHEME = "module://";
-
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    // The wording of a Go context that ran out, as a gRPC call past its deadline reports it.
-    timer = setTimeout(() => reject(new Error("context deadline exceeded")), timeoutMs);
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-}
 
 export interface ModuleEndpoint {
   endpoint: string;
