@@ -11,7 +11,7 @@ import type { TestServer } from "../tests/harness.ts";
 import type { LoadOptions, LoadResult } from "./_keepalive-client.ts";
 import type { HelloMode } from "./_hello-server.ts";
 import { expectStatus } from "./_load.ts";
-import { cpuMilliseconds } from "./_process.ts";
+import { cpuMilliseconds, mainThreadCpuMilliseconds } from "./_process.ts";
 
 const CLIENT = resolve(import.meta.dir, "_keepalive-client.ts");
 const HELLO = resolve(import.meta.dir, "_hello-server.ts");
@@ -24,6 +24,8 @@ const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/
 export interface Figure {
   perSecond: number;
   cpuMicroseconds: number;
+  /** Of that, the main thread's (the JavaScript): the rest is the JIT compiling and the collector's helpers. */
+  mainThreadMicroseconds: number;
 }
 
 export interface RequestPathFigures {
@@ -37,8 +39,14 @@ export interface RequestPathFigures {
 
 export async function measure(pid: number, options: LoadOptions): Promise<Figure> {
   const cpuBefore = cpuMilliseconds(pid);
+  const mainBefore = mainThreadCpuMilliseconds(pid);
   const result = await load(options);
-  return { perSecond: result.perSecond, cpuMicroseconds: ((cpuMilliseconds(pid) - cpuBefore) * 1000) / result.requests };
+  const perRequest = (milliseconds: number) => (milliseconds * 1000) / result.requests;
+  return {
+    perSecond: result.perSecond,
+    cpuMicroseconds: perRequest(cpuMilliseconds(pid) - cpuBefore),
+    mainThreadMicroseconds: perRequest(mainThreadCpuMilliseconds(pid) - mainBefore),
+  };
 }
 
 function load(options: LoadOptions): Promise<LoadResult> {
@@ -125,7 +133,7 @@ export async function requestPathRows(
   const against = (figure: Figure) =>
     `${perSecond(figure.perSecond)} (${(figure.perSecond / hello.perSecond).toFixed(2)} × hello); ${
       Math.round(figure.cpuMicroseconds)
-    } µs server CPU per request`;
+    } µs server CPU per request (${Math.round(figure.mainThreadMicroseconds)} µs on its main thread)`;
   const over = `${options.connections} kept-alive TLS connections`;
   return [
     [`hello ceiling: node:tls → node:http, trivial handler, ${over}`, against(hello)],
