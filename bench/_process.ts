@@ -21,7 +21,19 @@ export function residentBytes(pid: number): number {
 
 /** CPU time (user + system) the process has used, in milliseconds (clock ticks of 10 ms). */
 export function cpuMilliseconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return statCpuMilliseconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * The same for the process's main thread alone, the one that runs JavaScript: the rest of a Bun process's CPU time
+ * goes to the JIT's compiler threads and the collector's helpers.
+ */
+export function mainThreadCpuMilliseconds(pid: number): number {
+  return statCpuMilliseconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMilliseconds(statPath: string): number {
+  const fields = readFileSync(statPath, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
+import { httpDate } from "./http-date.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 
@@ -195,11 +196,16 @@ export async function writeResponse(
   corked?: { cork(): void; uncork(): void },
 ): Promise<void> {
   const headers = responseHeaders(response.headers, http2);
+  // node:http2 dates its answers itself; Bun's node:http would format a Date for every HTTP/1.1 answer, last.
+  const writeHead = () => {
+    if (!http2 && headers.date === undefined) headers.Date = httpDate();
+    outgoing.writeHead(response.status, headers);
+  };
   /** A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). */
   const writeWhole = (body?: Uint8Array) => {
     if (body) headers["content-length"] ??= body.byteLength;
     corked?.cork();
-    outgoing.writeHead(response.status, headers);
+    writeHead();
     endResponse(outgoing, body);
     corked?.uncork();
   };
@@ -220,7 +226,7 @@ export async function writeResponse(
     ready.push(result.value);
     next = reader.read();
   }
-  outgoing.writeHead(response.status, headers);
+  writeHead();
   for (const chunk of ready) outgoing.write(chunk);
   // A stream with nothing to say yet (a watch) still owes the client its status and headers now.
   if (ready.length === 0) outgoing.flushHeaders?.();

@@ -29,7 +29,7 @@ function drivenPolicy() {
   };
 }
 
-test("adaptiveJITPolicy keeps the start-up scale while idle and turns to the normal policy, once, at the first busy second", async () => {
+test("adaptiveJITPolicy keeps the start-up scale while idle and turns to the normal policy, once, at the first busy check", async () => {
   const driven = drivenPolicy();
   await driven.checked(3);
   expect(driven.scales).toEqual([]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { connect } from "node:net";
+import { connect as connectTls } from "node:tls";
 import { setTimeout as delay } from "node:timers/promises";
 import {
   createCertificateAuthority,
@@ -9,6 +10,7 @@ import {
   type IssuedCertificate,
   issueServingCertificate,
 } from "../server/certificates.ts";
+import { completeResponse } from "./fetch-adapter.ts";
 import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
 
 let caPem: string;
@@ -119,6 +121,46 @@ test("a request without a client certificate has no peer certificate (only the r
   currentHandler = echoConnection();
   const body = JSON.parse(await readAll(await send("/anon")));
   expect(body.conn).toEqual({ requestTarget: "/anon", remoteAddress: "127.0.0.1" });
+});
+
+/** The bytes of the first answer on a kept-alive HTTP/1.1 connection, head and body. */
+function rawAnswer(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: "127.0.0.1", port: listener.port, ca: caPem, ALPNProtocols: ["http/1.1"] }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    });
+    let text = "";
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (text.endsWith("\r\n\r\nok")) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+// Go's chunkWriter.writeHeader dates each answer with time.Now() in http.TimeFormat when the handler set no Date.
+test("a complete answer carries one Date of the current second, after its length, as before it was cached", async () => {
+  currentHandler = () => Promise.resolve(completeResponse("ok", { headers: { "Content-Type": "text/plain" } }));
+  const before = Math.floor(Date.now() / 1000) * 1000;
+  const answer = await rawAnswer("/dated");
+  const after = Date.now();
+  expect(answer).toMatch(
+    /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\ncontent-length: 2\r\nDate: [^\r]+\r\nConnection: keep-alive\r\nKeep-Alive: timeout=\d+\r\n\r\nok$/,
+  );
+  const date = Date.parse(/\r\nDate: ([^\r]+)\r\n/.exec(answer)![1]!);
+  expect(date).toBeGreaterThanOrEqual(before);
+  expect(date).toBeLessThanOrEqual(after);
+});
+
+test("an answer that names its own Date keeps it and gets no second one", async () => {
+  const upstreamDate = "Mon, 02 Jan 2006 15:04:05 GMT";
+  currentHandler = () => Promise.resolve(completeResponse("ok", { headers: { Date: upstreamDate } }));
+  const answer = await rawAnswer("/proxied");
+  expect(answer.match(/\r\ndate: /gi)).toHaveLength(1);
+  expect(answer).toContain(`\r\ndate: ${upstreamDate}\r\n`);
 });
 
 test("a streaming response arrives chunk by chunk before the stream ends", async () => {
