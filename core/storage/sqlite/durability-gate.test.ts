@@ -1,0 +1,75 @@
+import { expect, test } from "bun:test";
+import { DurabilityGate } from "./durability-gate.ts";
+import { HeldSync } from "./_held-sync.ts";
+
+test("a commit is released only after a sync begun after it has finished", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: string[] = [];
+  gate.committed(() => released.push("first"), () => {});
+  expect(log.started).toBe(1);
+  gate.committed(() => released.push("second"), () => {});
+  // The second commit came after the running sync began: that sync does not cover it.
+  await log.finish();
+  await Promise.resolve();
+  expect(released).toEqual(["first"]);
+  expect(log.started).toBe(2);
+  await log.finish();
+  await Promise.resolve();
+  expect(released).toEqual(["first", "second"]);
+});
+
+test("commits made while a sync runs share the next sync, and are released in the order they were made", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: number[] = [];
+  gate.committed(() => released.push(0), () => {});
+  for (const n of [1, 2, 3]) gate.committed(() => released.push(n), () => {});
+  await log.finish();
+  await Promise.resolve();
+  await log.finish();
+  await Promise.resolve();
+  expect(released).toEqual([0, 1, 2, 3]);
+  expect(log.started).toBe(2);
+});
+
+test("whenDurable waits for the commits noted before it, and not at all when every one is durable", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  expect(gate.whenDurable()).toBeUndefined();
+  gate.committed(() => {}, () => {});
+  let answered = false;
+  void gate.whenDurable()!.then(() => (answered = true));
+  await Promise.resolve();
+  expect(answered).toBe(false);
+  await log.finish();
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(answered).toBe(true);
+  expect(gate.whenDurable()).toBeUndefined();
+});
+
+test("a failed sync fails what it held and everything after it, and is reported once", async () => {
+  const log = new HeldSync();
+  const reported: unknown[] = [];
+  const gate = new DurabilityGate(log, (error) => reported.push(error));
+  const failures: unknown[] = [];
+  gate.committed(() => failures.push("released"), (error) => failures.push(error));
+  log.fail(new Error("EIO"));
+  await Promise.resolve();
+  gate.committed(() => failures.push("released"), (error) => failures.push(error));
+  expect(failures.map(String)).toEqual(["Error: EIO", "Error: EIO"]);
+  expect(() => gate.assertHealthy()).toThrow("EIO");
+  await expect(gate.whenDurable()!).rejects.toThrow("EIO");
+  expect(reported.length).toBe(1);
+});
+
+test("syncNow releases everything held before it returns, in order", () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: number[] = [];
+  gate.committed(() => released.push(1), () => {});
+  gate.committed(() => released.push(2), () => {});
+  gate.syncNow();
+  expect(released).toEqual([1, 2]);
+  expect(log.syncedNow).toBe(1);
+});
