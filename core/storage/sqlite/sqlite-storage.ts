@@ -94,12 +94,12 @@ export class SqliteStorage implements Storage {
 
   constructor(db: SqliteDatabase, options: SqliteStorageOptions = {}) {
     this.#db = db;
-    // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
-    this.#revisions = initializeSchema(db, "NORMAL");
+    const synchronous = options.synchronous ?? "FULL";
+    this.#revisions = initializeSchema(db, synchronous);
     const walPath = walPathOf(db);
-    const logSync = (options.synchronous ?? "FULL") === "FULL" && walPath
-      ? (options.logSync ?? ((path) => new WalSync(path)))(walPath)
-      : undefined;
+    const logSync = synchronous === "FULL" && walPath ? (options.logSync ?? ((path) => new WalSync(path)))(walPath) : undefined;
+    // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
+    if (logSync) db.exec("PRAGMA synchronous = NORMAL");
     this.#logSync = logSync;
     this.#durability = logSync && new DurabilityGate(logSync, (error) => {
       log.error("the write-ahead log could not be synced; writes and reads fail from now on", error);

@@ -22,8 +22,12 @@ import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync, statSync } fr
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import type { LogSync } from "./durability-gate.ts";
 
-/** The `-wal` file of the database's main file; undefined for an in-memory database. */
+/**
+ * The `-wal` file of the database's main file; undefined for an in-memory database, or when the file is not in WAL
+ * mode (a file system without the shared memory WAL needs keeps SQLite's rollback journal, synced by SQLite).
+ */
 export function walPathOf(db: SqliteDatabase): string | undefined {
+  if (db.prepare("PRAGMA journal_mode").get()?.journal_mode !== "wal") return undefined;
   const main = db.prepare("PRAGMA database_list").all().find((row) => row.name === "main");
   const file = typeof main?.file === "string" ? main.file : "";
   return file === "" ? undefined : `${file}-wal`;
