@@ -2,8 +2,11 @@
  * Holds back what a commit lets the world learn (its acknowledgement, its watch events, a read that saw it) until a
  * sync of the write-ahead log that began after the commit has finished. Syncs run one at a time off the JavaScript
  * thread: commits made while one runs share the next (pipelining), and releases run in the order commits were noted,
- * so acknowledgements and events stay in revision order. A failed sync fails every held release and every later
- * one: after a failed fsync the kernel may have dropped the unsynced pages, so no later sync can vouch for them.
+ * so acknowledgements and events stay in revision order. A commit of one write while no sync runs and nothing is
+ * held is synced on this thread instead: nothing else is committing, and the hop to the thread pool would only add
+ * its wake-ups (sequential durable writes: ~45 µs more CPU and ~100 µs more latency each, measured in Bun). A failed
+ * sync fails every held release and every later one: after a failed fsync the kernel may have dropped the unsynced
+ * pages, so no later sync can vouch for them.
  */
 
 interface Held {
@@ -39,10 +42,21 @@ export class DurabilityGate {
     this.#onFailure = onFailure;
   }
 
-  /** Notes a commit just made (this process's, or another's just read); `release` runs once it is durable. */
-  committed(release: () => void, fail: (error: unknown) => void): void {
+  /**
+   * Notes a commit of `writes` writes just made; `release` runs once it is durable: before this returns when the
+   * commit is synced on this thread (one write, no sync running, nothing held), else after a sync on the thread pool.
+   */
+  committed(writes: number, release: () => void, fail: (error: unknown) => void): void {
     this.#noted += 1;
-    this.#hold({ through: this.#noted, release, fail });
+    if (writes > 1 || this.#syncing || this.#held.length > 0 || this.#failure) {
+      return this.#hold({ through: this.#noted, release, fail });
+    }
+    try {
+      this.syncNow();
+    } catch (error) {
+      return fail(error);
+    }
+    release();
   }
 
   /** Throws the error of a sync that failed. */

@@ -31,6 +31,9 @@ function heldStorage(path = databasePath()): { storage: SqliteStorage; log: Held
 }
 
 const create = (key: string) => ({ op: "create", key, value: "v" }) as const;
+/** Writes sent in one turn share one commit; a batch of two is synced on the thread pool (a lone write is not). */
+const writeTwo = (storage: SqliteStorage, first: string, second = `${first}-pair`) =>
+  Promise.all([storage.write(create(first)), storage.write(create(second))]).then(([kv]) => kv);
 const turns = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 test("a write is acknowledged, told to subscribers and counted in currentRevision only after its WAL sync", async () => {
@@ -38,9 +41,9 @@ test("a write is acknowledged, told to subscribers and counted in currentRevisio
   const events: StorageEvent[] = [];
   storage.subscribe((event) => events.push(event));
   let acknowledged = false;
-  const written = storage.write(create("/k/1")).then((kv) => {
+  const written = writeTwo(storage, "/k/1").then((kv) => {
     // Subscribers (the watch broker, in-process followers) hear of the write before its writer does.
-    expect(events.map((event) => event.revision)).toEqual([1]);
+    expect(events.map((event) => event.revision)).toEqual([1, 2]);
     acknowledged = true;
     return kv;
   });
@@ -50,12 +53,12 @@ test("a write is acknowledged, told to subscribers and counted in currentRevisio
   expect([acknowledged, events.length, storage.currentRevision()]).toEqual([false, 0, 0]);
   await log.finish();
   expect((await written).modRevision).toBe(1);
-  expect(storage.currentRevision()).toBe(1);
+  expect(storage.currentRevision()).toBe(2);
 });
 
 test("a read that sees a commit not yet durable is answered only once it is", async () => {
   const { storage, log } = heldStorage();
-  const written = storage.write(create("/k/1"));
+  const written = writeTwo(storage, "/k/1");
   await turns();
   let answer: unknown;
   const read = storage.get("/k/1").then((kv) => (answer = kv));
@@ -64,14 +67,14 @@ test("a read that sees a commit not yet durable is answered only once it is", as
   expect(answer).toBeUndefined();
   await log.finish();
   await Promise.all([written, read]);
-  expect((await listed).revision).toBe(1);
+  expect((await listed).revision).toBe(2);
   expect(answer).toMatchObject({ key: "/k/1", modRevision: 1 });
 });
 
 test("the next batch commits while the previous one's sync runs, and acknowledgements keep commit order", async () => {
   const { storage, log } = heldStorage();
   const order: string[] = [];
-  const first = storage.write(create("/k/1")).then(() => order.push("first"));
+  const first = writeTwo(storage, "/k/1").then(() => order.push("first"));
   await turns();
   const second = storage.write(create("/k/2")).then(() => order.push("second"));
   const refused = storage.write(create("/k/1")).catch(() => order.push("refused"));
@@ -88,7 +91,7 @@ test("the next batch commits while the previous one's sync runs, and acknowledge
 
 test("after a failed WAL sync the writes it held fail and later writes are refused without being committed", async () => {
   const { storage, log } = heldStorage();
-  const held = storage.write(create("/k/1"));
+  const held = writeTwo(storage, "/k/1");
   await turns();
   log.fail(new Error("EIO: the disk is gone"));
   await expect(held).rejects.toThrow("EIO");
@@ -98,7 +101,7 @@ test("after a failed WAL sync the writes it held fail and later writes are refus
 
 test("a TRUNCATE checkpoint while a commit's sync is pending: the sync still reaches the WAL file, writes go on", async () => {
   const { storage, log, path } = heldStorage();
-  const first = storage.write(create("/k/1"));
+  const first = writeTwo(storage, "/k/1");
   await turns();
   const inode = statSync(`${path}-wal`).ino;
   // As compaction's purge does (compaction.ts), from another connection: the frames go to the database file and
@@ -108,12 +111,12 @@ test("a TRUNCATE checkpoint while a commit's sync is pending: the sync still rea
   expect(statSync(`${path}-wal`).size).toBe(0);
   await log.finish();
   await first;
-  const second = storage.write(create("/k/2"));
+  const second = writeTwo(storage, "/k/2");
   await turns();
   await log.finish();
-  expect((await second).modRevision).toBe(2);
+  expect((await second).modRevision).toBe(3);
   expect(statSync(`${path}-wal`).ino).toBe(inode);
-  expect(other.prepare("SELECT COUNT(*) AS n FROM kv").get()).toEqual({ n: 2 });
+  expect(other.prepare("SELECT COUNT(*) AS n FROM kv").get()).toEqual({ n: 4 });
   other.close();
 });
 
@@ -122,16 +125,22 @@ test("another process's commits are synced here before this process hands them o
   const { storage: reader, log: readerLog } = heldStorage(path);
   const seen: number[] = [];
   reader.subscribe((event) => seen.push(event.revision));
-  const own = reader.write(create("/reader/1"));
+  const own = writeTwo(reader, "/reader/1");
   await turns();
-  const foreign = writer.write(create("/writer/1"));
+  const foreign = writeTwo(writer, "/writer/1");
   await turns();
-  // The writer's commit (revision 2) is not acknowledged yet; the reader finds it and syncs the file itself first,
-  // which also releases the reader's own commit (revision 1) ahead of it.
-  expect(reader.currentRevision()).toBe(2);
+  // The writer's commit (revisions 3, 4) is not acknowledged yet; the reader finds it and syncs the file itself
+  // first, which also releases the reader's own commit (revisions 1, 2) ahead of it.
+  expect(reader.currentRevision()).toBe(4);
   expect(readerLog.syncedNow).toBe(1);
-  expect(seen).toEqual([1, 2]);
+  expect(seen).toEqual([1, 2, 3, 4]);
   await own;
   await writerLog.finish();
   await foreign;
+});
+
+test("a lone write with no sync running is synced on this thread, before its acknowledgement", async () => {
+  const { storage, log } = heldStorage();
+  expect((await storage.write(create("/k/1"))).modRevision).toBe(1);
+  expect([log.syncedNow, log.started]).toEqual([1, 0]);
 });

@@ -245,7 +245,7 @@ export class SqliteStorage implements Storage {
     // Outcomes wait too: a refusal (already exists, conflict) tells of the commits before it.
     const durability = this.#durability;
     return durability
-      ? new Promise<WriteOutcome[]>((resolve, reject) => durability.committed(() => resolve(release()), reject))
+      ? new Promise<WriteOutcome[]>((resolve, reject) => durability.committed(ops.length, () => resolve(release()), reject))
       : release();
   }
 
