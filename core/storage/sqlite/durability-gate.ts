@@ -4,7 +4,7 @@
  * thread: commits made while one runs share the next (pipelining), and releases run in the order commits were noted,
  * so acknowledgements and events stay in revision order. A commit of one write while no sync runs and nothing is
  * held is synced on this thread instead: nothing else is committing, and the hop to the thread pool would only add
- * its wake-ups (sequential durable writes: ~45 µs more CPU and ~100 µs more latency each, measured in Bun). A failed
+ * its wake-ups (sequential durable writes in Bun: 30–55 µs more CPU and 70–100 µs more latency each). A failed
  * sync fails every held release and every later one: after a failed fsync the kernel may have dropped the unsynced
  * pages, so no later sync can vouch for them.
  */

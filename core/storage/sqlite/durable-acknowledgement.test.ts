@@ -71,6 +71,21 @@ test("a read that sees a commit not yet durable is answered only once it is", as
   expect(answer).toMatchObject({ key: "/k/1", modRevision: 1 });
 });
 
+test("a read at a revision already released answers at once, while a later commit's sync is held", async () => {
+  const { storage, log } = heldStorage();
+  const first = writeTwo(storage, "/k/1");
+  await turns();
+  await log.finish();
+  await first;
+  const later = writeTwo(storage, "/k/2");
+  await turns();
+  expect(await storage.get("/k/2-pair", 2)).toBeNull();
+  expect((await storage.range("/k/", { revision: 2 })).items.map((kv) => kv.key)).toEqual(["/k/1", "/k/1-pair"]);
+  expect(log.running).toBe(1);
+  await log.finish();
+  await later;
+});
+
 test("the next batch commits while the previous one's sync runs, and acknowledgements keep commit order", async () => {
   const { storage, log } = heldStorage();
   const order: string[] = [];

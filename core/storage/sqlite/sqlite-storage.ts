@@ -135,11 +135,11 @@ export class SqliteStorage implements Storage {
       const at = this.#readRevision(revision);
       const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
       return row ? rowToKeyValue(row) : null;
-    });
+    }, revision);
   }
 
   range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
-    return this.#readDurably(() => this.#rangeNow(prefix, options));
+    return this.#readDurably(() => this.#rangeNow(prefix, options), options.revision);
   }
 
   #rangeNow(prefix: string, options: RangeOptions): RangeResult {
@@ -298,10 +298,13 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  /** A consistent read (below), answered once every commit it may have seen is durable and released. */
-  async #readDurably<T>(read: () => T): Promise<T> {
+  /**
+   * A consistent read (below), answered once every commit it may have seen is durable and released. A read at a
+   * revision already released answers at once: it returns nothing newer.
+   */
+  async #readDurably<T>(read: () => T, atRevision?: number): Promise<T> {
     const result = this.#readConsistently(read);
-    await this.#durability?.whenDurable();
+    if (!atRevision || atRevision > this.#releasedRevision) await this.#durability?.whenDurable();
     return result;
   }
 
