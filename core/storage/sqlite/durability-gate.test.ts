@@ -100,3 +100,24 @@ test("a lone write while a sync runs waits its turn behind it", async () => {
   await Promise.resolve();
   expect(released).toEqual(["batch", "lone"]);
 });
+
+test("a sync made while releasing (a subscriber reading another process's commits) keeps the releases in order", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: string[] = [];
+  const note = (name: string, then?: () => void) =>
+    gate.committed(BATCH, () => {
+      released.push(name);
+      then?.();
+    }, () => {});
+  note("A");
+  note("B", () => gate.syncNow());
+  note("C");
+  await log.finish();
+  await Promise.resolve();
+  // The second sync covers B and C; D comes after it began, and B's release syncs again, which covers D too.
+  note("D");
+  await log.finish();
+  await Promise.resolve();
+  expect(released).toEqual(["A", "B", "C", "D"]);
+});

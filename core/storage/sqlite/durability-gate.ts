@@ -33,6 +33,7 @@ export class DurabilityGate {
   #durable = 0;
   #syncing = false;
   #held: Held[] = [];
+  #releasing = false;
   #failure: { error: unknown } | undefined;
   #drained: (() => void)[] = [];
 
@@ -114,12 +115,17 @@ export class DurabilityGate {
   #released(covers: number): void {
     if (this.#failure) return;
     this.#durable = Math.max(this.#durable, covers);
-    let released = 0;
-    while (released < this.#held.length && this.#held[released]!.through <= this.#durable) released += 1;
-    const ready = this.#held.splice(0, released);
+    // A release that syncs again (a subscriber reading another process's commits) only moves the mark: the loop
+    // below goes on in order, so nothing is handed out ahead of what was held before it.
+    if (this.#releasing) return;
     // Anything noted while this sync ran needs the next one; it starts before the releases so it overlaps them.
-    if (this.#held.length > 0 && !this.#syncing) this.#startSync();
-    for (const held of ready) held.release();
+    if (!this.#syncing && this.#held.some((held) => held.through > this.#durable)) this.#startSync();
+    this.#releasing = true;
+    try {
+      while (!this.#failure && this.#held.length > 0 && this.#held[0]!.through <= this.#durable) this.#held.shift()!.release();
+    } finally {
+      this.#releasing = false;
+    }
     this.#settleDrained();
   }
 
