@@ -121,3 +121,27 @@ test("a sync made while releasing (a subscriber reading another process's commit
   await Promise.resolve();
   expect(released).toEqual(["A", "B", "C", "D"]);
 });
+
+test("what a release hands out after syncing again (inOrder) goes after the releases already due", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: string[] = [];
+  const note = (name: string, then?: () => void) =>
+    gate.committed(BATCH, () => {
+      released.push(name);
+      then?.();
+    }, () => {});
+  note("A");
+  note("B", () => {
+    gate.syncNow();
+    gate.inOrder(() => released.push("other process"));
+  });
+  note("C");
+  await log.finish();
+  await Promise.resolve();
+  await log.finish();
+  await Promise.resolve();
+  expect(released).toEqual(["A", "B", "C", "other process"]);
+  gate.inOrder(() => released.push("now"));
+  expect(released.at(-1)).toBe("now");
+});

@@ -88,6 +88,16 @@ export class DurabilityGate {
     this.#released(covers);
   }
 
+  /**
+   * Runs `handOut` after everything released so far, after a syncNow: at once, or, when called from inside a
+   * release, after the releases that loop still has to make. Never after a failed sync.
+   */
+  inOrder(handOut: () => void): void {
+    if (this.#failure) return;
+    if (this.#releasing) this.#held.push({ through: this.#durable, release: handOut, fail: () => {} });
+    else handOut();
+  }
+
   /** Settles once nothing is held (every release has run or failed). */
   drain(): Promise<void> {
     if (this.#held.length === 0) return Promise.resolve();

@@ -282,16 +282,19 @@ export class SqliteStorage implements Storage {
       if (this.#dispatchedRevision < this.#revisions.current) this.#durability?.syncNow();
       while (this.#dispatchedRevision < this.#revisions.current) {
         const through = this.#revisions.current;
-        // Earlier events are published already, so a gap is reported in order as it is found.
-        const events = readCommittedEvents(
-          this.#statements,
-          this.#dispatchedRevision,
-          through,
-          (from, to) => this.#publish([{ from, to }]),
-        );
-        this.#publish(events);
-        this.#dispatchedRevision = events.length > 0 ? events[events.length - 1]!.revision : through;
-        this.#releasedRevision = this.#dispatchedRevision;
+        // A gap is reported before the events after it.
+        const found: (StorageEvent | LostHistory)[] = [];
+        const events = readCommittedEvents(this.#statements, this.#dispatchedRevision, through, (from, to) => found.push({ from, to }));
+        found.push(...events);
+        const dispatched = events.length > 0 ? events[events.length - 1]!.revision : through;
+        this.#dispatchedRevision = dispatched;
+        const handOut = () => {
+          this.#publish(found);
+          this.#releasedRevision = Math.max(this.#releasedRevision, dispatched);
+        };
+        // Called from a subscriber while this process's commits are being released, they go after those.
+        if (this.#durability) this.#durability.inOrder(handOut);
+        else handOut();
       }
     } finally {
       this.#dispatching = false;
