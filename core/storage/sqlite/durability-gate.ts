@@ -49,7 +49,7 @@ export class DurabilityGate {
    */
   committed(writes: number, release: () => void, fail: (error: unknown) => void): void {
     this.#noted += 1;
-    if (writes > 1 || this.#syncing || this.#held.length > 0 || this.#failure) {
+    if (writes > 1 || this.#syncing || this.#releasing || this.#held.length > 0 || this.#failure) {
       return this.#hold({ through: this.#noted, release, fail });
     }
     try {
