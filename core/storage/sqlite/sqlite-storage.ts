@@ -307,7 +307,8 @@ export class SqliteStorage implements Storage {
    */
   async #readDurably<T>(read: () => T, atRevision?: number): Promise<T> {
     const result = this.#readConsistently(read);
-    if (!atRevision || atRevision > this.#releasedRevision) await this.#durability?.whenDurable();
+    const pending = !atRevision || atRevision > this.#releasedRevision ? this.#durability?.whenDurable() : undefined;
+    if (pending) await pending;
     return result;
   }
 
