@@ -1,5 +1,6 @@
 /** What a store write takes and answers, and the checks the registry plugs into every store. */
 import type { KubeObject } from "../api/types.ts";
+import type { KeyValue } from "../storage/storage.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { PropagationPolicy } from "./delete-propagation.ts";
@@ -42,6 +43,9 @@ export interface DeleteOptions {
   /** Receives admission's audit annotations. */
   auditAnnotations?: Map<string, string>;
 }
+
+/** A create as stored: the key-value written, or for a dry run the object a real write would have stored and read. */
+export type CreateResult = { kv: KeyValue } | { object: KubeObject };
 
 export interface DeleteResult {
   object: KubeObject;

@@ -22,7 +22,7 @@ import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFr
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
-import type { DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
+import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
 import type { WriteHooks } from "./write-hook.ts";
 import { finalizersAfterDelete } from "./delete-propagation.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
@@ -206,10 +206,19 @@ export class ResourceStore {
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
-    return this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
+    return await this.#createdObject(await this.createStored(namespace, body, options));
   }
 
-  async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<KubeObject> {
+  /** A create as stored: a handler answers the written key-value as its stored text without parsing it back, as a GET does. */
+  async createStored(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
+    return await this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
+  }
+
+  async #createdObject(created: CreateResult): Promise<KubeObject> {
+    return "kv" in created ? await this.decode(created.kv) : created.object;
+  }
+
+  async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
     await turnFor(options);
     const obj = this.#normalize(body, namespace);
     const version = obj.metadata.resourceVersion;
@@ -242,12 +251,12 @@ export class ResourceStore {
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
-      return await this.#asStoredAndRead(obj);
+      return { object: await this.#asStoredAndRead(obj) };
     }
     try {
       await turnFor(options);
       const value = await this.#encode(obj);
-      return await this.decode(await this.#storage.write({ op: "create", key: this.key(namespace, name), value }));
+      return { kv: await this.#storage.write({ op: "create", key: this.key(namespace, name), value }) };
     } catch (e) {
       undoReservation?.();
       if (isStorageError(e, "KeyExists")) throw newAlreadyExists(this.qualified, name);
@@ -281,7 +290,7 @@ export class ResourceStore {
         const body = this.#checkedName(await change(null), name);
         // An update naming a version of an object that does not exist cannot create it.
         if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
-        const created = await this.#create(namespace, body, options);
+        const created = await this.#createdObject(await this.#create(namespace, body, options));
         return { object: created, created: true };
       }
       const current = await this.decode(kv);

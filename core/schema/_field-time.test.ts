@@ -60,3 +60,22 @@ test("canonicalTime() writes metav1.MicroTime as UTC with six fraction digits, a
   expect(canonicalTime(RFC3339_MICRO, "2024-05-01T07:00:00.000001-03:00")).toBe("2024-05-01T10:00:00.000001Z");
   expect(canonicalTime(RFC3339_MICRO, "2024-05-01T10:00:00,500000+00:00")).toBe("2024-05-01T10:00:00.500000Z");
 });
+
+test("timeParseError() and canonicalTime() on values in their marshalled form: every real date parses and is kept, every other is refused as Go refuses it", () => {
+  for (const year of [2023, 2024]) {
+    for (let month = 1; month <= 12; month++) {
+      for (let day = 28; day <= 32; day++) {
+        const date = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+        const real = new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+        for (const [layout, value] of [[RFC3339, `${date}T23:59:59Z`], [RFC3339_MICRO, `${date}T23:59:59.000001Z`]] as const) {
+          const expected = real ? undefined : `parsing time "${value}": day out of range`;
+          expect([value, timeParseError(layout, value)]).toEqual([value, expected]);
+          if (real) expect(canonicalTime(layout, value)).toBe(value);
+        }
+      }
+    }
+  }
+  expect(timeParseError(RFC3339, "2024-00-10T00:00:00Z")).toBe('parsing time "2024-00-10T00:00:00Z": month out of range');
+  expect(timeParseError(RFC3339, "2024-01-10T00:60:00Z")).toBe('parsing time "2024-01-10T00:60:00Z": minute out of range');
+  expect(timeParseError(RFC3339, "2024-01-10T00:00:60Z")).toBe('parsing time "2024-01-10T00:00:60Z": second out of range');
+});

@@ -91,8 +91,28 @@ function readStd(
   }
 }
 
+/**
+ * A timestamp already in the form its MarshalJSON writes (UTC; whole seconds, or six fraction digits for MicroTime):
+ * what this server sets on every create (creationTimestamp, managedFields times) and most clients send back.
+ */
+const MARSHALLED: Record<typeof RFC3339 | typeof RFC3339_MICRO, RegExp> = {
+  [RFC3339]: /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/,
+  [RFC3339_MICRO]: /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/,
+};
+
+/** True for a value in its marshalled form that parses: checked by its parts' ranges alone, as the parser below would. */
+function isMarshalled(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): boolean {
+  const m = MARSHALLED[layout].exec(value);
+  if (!m) return false;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, Number(m[1])) && Number(m[4]) < 24 &&
+    Number(m[5]) < 60 && Number(m[6]) < 60;
+}
+
 /** The error Go's time.Parse(layout, value) gives, or undefined when the value parses. */
 export function timeParseError(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): string | undefined {
+  if (isMarshalled(layout, value)) return undefined;
   const fields: Record<string, number> = {};
   let rest = value;
   const cannotParse = (elem: string, at: string) =>
@@ -124,6 +144,7 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0");
  * whose UTC year leaves 0..9999 (Go refuses to marshal it) is kept as sent.
  */
 export function canonicalTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): string {
+  if (isMarshalled(layout, value)) return value;
   const m = PARSED_TIME.exec(value);
   if (!m) return value;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);

@@ -41,3 +41,30 @@ test("createHandler: a name already taken is kube's 409 AlreadyExists", async ()
   expect(again.status).toBe(409);
   expect(again.body).toMatchObject({ reason: "AlreadyExists", message: 'configmaps "taken" already exists' });
 });
+
+test("createHandler: compact JSON is the written text with resourceVersion leading metadata, as parsing and serializing it again writes it", async () => {
+  const body = configMap("stored-text", {
+    metadata: { name: "stored-text", annotations: { note: 'é \u2028 "quoted"' } },
+    data: { n: "1" },
+  });
+  const created = await server.request("POST", "/api/v1/namespaces/default/configmaps", { body });
+  expect(created.status).toBe(201);
+  expect(created.headers.get("content-type")).toBe("application/json");
+  const text = await created.text();
+  const pretty = await (await server.request("GET", "/api/v1/namespaces/default/configmaps/stored-text?pretty=true")).text();
+  expect(text).toBe(`${JSON.stringify(JSON.parse(pretty))}\n`);
+  expect(Object.keys(JSON.parse(text).metadata)[0]).toBe("resourceVersion");
+});
+
+test("createHandler: a pretty or YAML answer is written from the object read back", async () => {
+  const pretty = await server.request("POST", "/api/v1/namespaces/default/configmaps?pretty=true", { body: configMap("pretty") });
+  expect(pretty.status).toBe(201);
+  const text = await pretty.text();
+  expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  const yaml = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
+    body: configMap("yaml"),
+    headers: { Accept: "application/yaml" },
+  });
+  expect([yaml.status, yaml.headers.get("content-type")]).toEqual([201, "application/yaml"]);
+  expect(await yaml.text()).toContain("name: yaml");
+});

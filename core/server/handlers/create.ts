@@ -1,6 +1,7 @@
 /** POST of a new object. */
 import { StatusError } from "../../api/errors.ts";
-import { respondObject } from "../respond.ts";
+import { storedTextWithVersion } from "../../registry/codec.ts";
+import { respondJsonText, respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
@@ -15,7 +16,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
-  const created = await ctx.store.create(ctx.info.namespace, body, {
+  const created = await ctx.store.createStored(ctx.info.namespace, body, {
     dryRun: query.dryRun,
     fieldValidation: query.fieldValidation,
     largeBody: hasLargeBody(ctx),
@@ -24,5 +25,9 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),
   });
-  return respondObject(created, 201, ctx.encode);
+  // Compact JSON of a kind served as stored is the written text with its resourceVersion put in, as a GET answers it.
+  if ("kv" in created && ctx.encode.representation.format === "json" && !ctx.encode.pretty && !ctx.store.convertsOnRead) {
+    return respondJsonText(storedTextWithVersion(created.kv), 201);
+  }
+  return respondObject("kv" in created ? await ctx.store.decode(created.kv) : created.object, 201, ctx.encode);
 }

@@ -1,6 +1,7 @@
 /**
  * Group commit: ops submitted during the same turn of the event loop are committed together by
- * one call to `commit` (one transaction, one fsync), yet each caller gets its own outcome.
+ * one call to `commit` (one transaction, one fsync), yet each caller gets its own outcome. The outcomes
+ * may come later than the call (once the commit is durable); the next batch does not wait for them.
  */
 import { setImmediate } from "node:timers";
 
@@ -12,8 +13,8 @@ interface Pending<Op, Result> {
   reject: (error: unknown) => void;
 }
 
-/** Commits a batch; throwing fails every op in it. */
-export type CommitBatch<Op, Result> = (ops: Op[]) => Outcome<Result>[];
+/** Commits a batch; throwing (or a rejected promise) fails every op in it. */
+export type CommitBatch<Op, Result> = (ops: Op[]) => Outcome<Result>[] | Promise<Outcome<Result>[]>;
 
 export class GroupCommitQueue<Op, Result> {
   readonly #commit: CommitBatch<Op, Result>;
@@ -40,17 +41,24 @@ export class GroupCommitQueue<Op, Result> {
     const batch = this.#pending;
     if (batch.length === 0) return;
     this.#pending = [];
-    let outcomes: Outcome<Result>[];
+    const fail = (error: unknown) => {
+      for (const pending of batch) pending.reject(error);
+    };
+    let outcomes: Outcome<Result>[] | Promise<Outcome<Result>[]>;
     try {
       outcomes = this.#commit(batch.map((pending) => pending.op));
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
+      return fail(error);
     }
-    batch.forEach((pending, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
-    });
+    if (outcomes instanceof Promise) outcomes.then((settled) => settle(batch, settled), fail);
+    else settle(batch, outcomes);
   }
+}
+
+function settle<Op, Result>(batch: Pending<Op, Result>[], outcomes: Outcome<Result>[]): void {
+  batch.forEach((pending, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome.error);
+  });
 }

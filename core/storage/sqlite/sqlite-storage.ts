@@ -11,6 +11,13 @@
  * process had not dispatched yet (it stalled for longer than the compaction window), those events
  * are lost to this process's subscribers: they are told of the gap (they end their watches and relist) and
  * dispatching resumes after it.
+ *
+ * Durability (default FULL): nothing in this process learns of a commit before it is durable. A commit's
+ * acknowledgements and events, and the answer of any read made after it, wait for a sync of the WAL begun after it
+ * (durability-gate.ts, wal-sync.ts), made off the JavaScript thread while the next batch commits. So no client,
+ * watcher or in-process follower ever holds a revision a power loss could take back and hand out again.
+ * `currentRevision()` is the revision released so far; reads see the newest committed rows and answer once those are
+ * durable.
  */
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import {
@@ -34,18 +41,25 @@ import { keyRange } from "./key-range.ts";
 import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
 import { initializeSchema, type Revisions, type Synchronous } from "./schema.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
-import { applyWriteBatch } from "./write-batch.ts";
+import { applyWriteBatch, type WriteOutcome } from "./write-batch.ts";
+import { DurabilityGate, type LogSync } from "./durability-gate.ts";
+import { walPathOf, WalSync } from "./wal-sync.ts";
 import { logger } from "../../log/mod.ts";
 
 const log = logger("storage");
 
 export interface SqliteStorageOptions {
-  /** FULL (default) syncs every commit; NORMAL may lose the last commits on power loss, not on a crash. */
+  /**
+   * FULL (default): every write is durable before it is acknowledged or seen. NORMAL may lose the last commits on
+   * power loss (not on a crash), and a resourceVersion handed out may then be handed out again.
+   */
   synchronous?: Synchronous;
   /** Told when a subscriber throws (the event stays committed and other subscribers still get it); default the log. */
   onSubscriberError?: (error: unknown) => void;
   /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
   foreignCommitPollMs?: number;
+  /** How FULL syncs the WAL of a database file; default an fdatasync of its `-wal` file (wal-sync.ts). */
+  logSync?: (walPath: string) => LogSync;
   /** Told the number of write ops of each committed transaction (commit-metrics.ts). */
   onCommit?: (writes: number) => void;
 }
@@ -68,21 +82,35 @@ export class SqliteStorage implements Storage {
   readonly #onSubscriberError: (error: unknown) => void;
   readonly #onCommit: (writes: number) => void;
   readonly #foreignCommits: DataVersionPoller;
-  /** Every event at or below this revision has been handed to the subscribers. */
+  readonly #logSync: LogSync | undefined;
+  readonly #durability: DurabilityGate | undefined;
+  /** Every event at or below this revision has been read for dispatch (from this process's commits or history). */
   #dispatchedRevision: number;
+  /** Every event at or below this revision is durable and handed to the subscribers. */
+  #releasedRevision: number;
   #dispatching = false;
   #compaction: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(db: SqliteDatabase, options: SqliteStorageOptions = {}) {
     this.#db = db;
-    this.#revisions = initializeSchema(db, options.synchronous ?? "FULL");
+    const synchronous = options.synchronous ?? "FULL";
+    this.#revisions = initializeSchema(db, synchronous);
+    const walPath = walPathOf(db);
+    const logSync = synchronous === "FULL" && walPath ? (options.logSync ?? ((path) => new WalSync(path)))(walPath) : undefined;
+    // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
+    if (logSync) db.exec("PRAGMA synchronous = NORMAL");
+    this.#logSync = logSync;
+    this.#durability = logSync && new DurabilityGate(logSync, (error) => {
+      log.error("the write-ahead log could not be synced; writes and reads fail from now on", error);
+    });
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onSubscriberError = options.onSubscriberError ??
       ((error) => log.error("a storage subscriber threw", error));
     this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
+    this.#releasedRevision = this.#revisions.current;
     this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
       intervalMs: options.foreignCommitPollMs ?? 50,
     });
@@ -90,7 +118,7 @@ export class SqliteStorage implements Storage {
 
   currentRevision(): number {
     this.#syncIfChanged();
-    return this.#revisions.current;
+    return this.#releasedRevision;
   }
 
   compactedRevision(): number {
@@ -102,16 +130,16 @@ export class SqliteStorage implements Storage {
     return { ...this.#stats };
   }
 
-  async get(key: string, revision?: number): Promise<KeyValue | null> {
-    return this.#readConsistently(() => {
+  get(key: string, revision?: number): Promise<KeyValue | null> {
+    return this.#readDurably(() => {
       const at = this.#readRevision(revision);
       const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
       return row ? rowToKeyValue(row) : null;
-    });
+    }, revision);
   }
 
-  async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
-    return this.#readConsistently(() => this.#rangeNow(prefix, options));
+  range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    return this.#readDurably(() => this.#rangeNow(prefix, options), options.revision);
   }
 
   #rangeNow(prefix: string, options: RangeOptions): RangeResult {
@@ -134,10 +162,12 @@ export class SqliteStorage implements Storage {
     return { items, revision, remaining };
   }
 
-  async count(prefix: string): Promise<number> {
-    this.#assertOpen();
+  count(prefix: string): Promise<number> {
     const { lower, after, upper } = keyRange(prefix);
-    return this.#readConsistently(() => Number(this.#statements.countCurrent.get(lower, after, upper)!.n));
+    return this.#readDurably(() => {
+      this.#assertOpen();
+      return Number(this.#statements.countCurrent.get(lower, after, upper)!.n);
+    });
   }
 
   write(op: WriteOp): Promise<KeyValue> {
@@ -145,10 +175,10 @@ export class SqliteStorage implements Storage {
     return this.#writes.submit(op);
   }
 
-  async eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
-    this.#assertOpen();
+  eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
     const { lower, after, upper } = keyRange(prefix);
-    return this.#readConsistently(() => {
+    return this.#readDurably(() => {
+      this.#assertOpen();
       if (afterRevision < this.#revisions.compacted) throw compactedError();
       return this.#statements.eventsSince.all(lower, after, upper, afterRevision).map(historyRowToEvent);
     });
@@ -184,11 +214,15 @@ export class SqliteStorage implements Storage {
     this.#writes.flush();
     this.#closed = true;
     this.#foreignCommits.stop();
+    await this.#durability?.drain();
     await this.#compaction;
     this.#db.close();
+    this.#logSync?.close();
   }
 
   #commit(ops: WriteOp[]) {
+    // After a failed sync nothing more is committed: it could never be acknowledged (durability-gate.ts).
+    this.#durability?.assertHealthy();
     const { batch, foreign, compacted } = this.#db.transaction(() => {
       // Holding the write lock, the stored revision is the latest any process committed.
       const stored = readStoredRevisions(this.#statements);
@@ -201,10 +235,18 @@ export class SqliteStorage implements Storage {
     this.#stats.transactions += 1;
     this.#stats.writes += batch.events.length;
     this.#onCommit(ops.length);
-    this.#publish(foreign);
-    this.#publish(batch.events);
     this.#dispatchedRevision = batch.revision;
-    return batch.outcomes;
+    const release = () => {
+      this.#publish(foreign);
+      this.#publish(batch.events);
+      this.#releasedRevision = batch.revision;
+      return batch.outcomes;
+    };
+    // Outcomes wait too: a refusal (already exists, conflict) tells of the commits before it.
+    const durability = this.#durability;
+    return durability
+      ? new Promise<WriteOutcome[]>((resolve, reject) => durability.committed(ops.length, () => resolve(release()), reject))
+      : release();
   }
 
   /** Other processes' events after the dispatched revision, through `through` (which they all are below), and any gap. */
@@ -235,21 +277,39 @@ export class SqliteStorage implements Storage {
     if (this.#dispatching) return;
     this.#dispatching = true;
     try {
+      // Another process's commits may not be synced yet: a sync of the file, here and now, covers them and this
+      // process's commits still held, which are released first so that events stay in revision order.
+      if (this.#dispatchedRevision < this.#revisions.current) this.#durability?.syncNow();
       while (this.#dispatchedRevision < this.#revisions.current) {
         const through = this.#revisions.current;
-        // Earlier events are published already, so a gap is reported in order as it is found.
-        const events = readCommittedEvents(
-          this.#statements,
-          this.#dispatchedRevision,
-          through,
-          (from, to) => this.#publish([{ from, to }]),
-        );
-        this.#publish(events);
-        this.#dispatchedRevision = events.length > 0 ? events[events.length - 1]!.revision : through;
+        // A gap is reported before the events after it.
+        const found: (StorageEvent | LostHistory)[] = [];
+        const events = readCommittedEvents(this.#statements, this.#dispatchedRevision, through, (from, to) => found.push({ from, to }));
+        found.push(...events);
+        const dispatched = events.length > 0 ? events[events.length - 1]!.revision : through;
+        this.#dispatchedRevision = dispatched;
+        const handOut = () => {
+          this.#publish(found);
+          this.#releasedRevision = Math.max(this.#releasedRevision, dispatched);
+        };
+        // Called from a subscriber while this process's commits are being released, they go after those.
+        if (this.#durability) this.#durability.inOrder(handOut);
+        else handOut();
       }
     } finally {
       this.#dispatching = false;
     }
+  }
+
+  /**
+   * A consistent read (below), answered once every commit it may have seen is durable and released. A read at a
+   * revision already released answers at once: it returns nothing newer.
+   */
+  async #readDurably<T>(read: () => T, atRevision?: number): Promise<T> {
+    const result = this.#readConsistently(read);
+    const pending = !atRevision || atRevision > this.#releasedRevision ? this.#durability?.whenDurable() : undefined;
+    if (pending) await pending;
+    return result;
   }
 
   /**

@@ -1,0 +1,161 @@
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteDatabase } from "../../runtime/sqlite.ts";
+import type { StorageEvent } from "../storage.ts";
+import { HeldSync } from "./_held-sync.ts";
+import { openSqliteStorage, type SqliteStorage } from "./mod.ts";
+import { WalSync } from "./wal-sync.ts";
+
+const directories: string[] = [];
+const opened: SqliteStorage[] = [];
+
+afterEach(async () => {
+  for (const storage of opened.splice(0)) await storage.close();
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function databasePath(): string {
+  const directory = mkdtempSync(join(tmpdir(), "kubun-durable-"));
+  directories.push(directory);
+  return join(directory, "kubun.db");
+}
+
+/** A storage whose WAL syncs (real ones, on the file) finish only when the test lets them. */
+function heldStorage(path = databasePath()): { storage: SqliteStorage; log: HeldSync; path: string } {
+  let log!: HeldSync;
+  const storage = openSqliteStorage(path, { logSync: (walPath) => (log = new HeldSync(new WalSync(walPath))) });
+  opened.push(storage);
+  return { storage, log, path };
+}
+
+const create = (key: string) => ({ op: "create", key, value: "v" }) as const;
+/** Writes sent in one turn share one commit; a batch of two is synced on the thread pool (a lone write is not). */
+const writeTwo = (storage: SqliteStorage, first: string, second = `${first}-pair`) =>
+  Promise.all([storage.write(create(first)), storage.write(create(second))]).then(([kv]) => kv);
+const turns = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+test("a write is acknowledged, told to subscribers and counted in currentRevision only after its WAL sync", async () => {
+  const { storage, log } = heldStorage();
+  const events: StorageEvent[] = [];
+  storage.subscribe((event) => events.push(event));
+  let acknowledged = false;
+  const written = writeTwo(storage, "/k/1").then((kv) => {
+    // Subscribers (the watch broker, in-process followers) hear of the write before its writer does.
+    expect(events.map((event) => event.revision)).toEqual([1, 2]);
+    acknowledged = true;
+    return kv;
+  });
+  await turns();
+  expect(storage.stats().transactions).toBe(1);
+  expect(log.running).toBe(1);
+  expect([acknowledged, events.length, storage.currentRevision()]).toEqual([false, 0, 0]);
+  await log.finish();
+  expect((await written).modRevision).toBe(1);
+  expect(storage.currentRevision()).toBe(2);
+});
+
+test("a read that sees a commit not yet durable is answered only once it is", async () => {
+  const { storage, log } = heldStorage();
+  const written = writeTwo(storage, "/k/1");
+  await turns();
+  let answer: unknown;
+  const read = storage.get("/k/1").then((kv) => (answer = kv));
+  const listed = storage.range("/k/");
+  await turns();
+  expect(answer).toBeUndefined();
+  await log.finish();
+  await Promise.all([written, read]);
+  expect((await listed).revision).toBe(2);
+  expect(answer).toMatchObject({ key: "/k/1", modRevision: 1 });
+});
+
+test("a read at a revision already released answers at once, while a later commit's sync is held", async () => {
+  const { storage, log } = heldStorage();
+  const first = writeTwo(storage, "/k/1");
+  await turns();
+  await log.finish();
+  await first;
+  const later = writeTwo(storage, "/k/2");
+  await turns();
+  expect(await storage.get("/k/2-pair", 2)).toBeNull();
+  expect((await storage.range("/k/", { revision: 2 })).items.map((kv) => kv.key)).toEqual(["/k/1", "/k/1-pair"]);
+  expect(log.running).toBe(1);
+  await log.finish();
+  await later;
+});
+
+test("the next batch commits while the previous one's sync runs, and acknowledgements keep commit order", async () => {
+  const { storage, log } = heldStorage();
+  const order: string[] = [];
+  const first = writeTwo(storage, "/k/1").then(() => order.push("first"));
+  await turns();
+  const second = storage.write(create("/k/2")).then(() => order.push("second"));
+  const refused = storage.write(create("/k/1")).catch(() => order.push("refused"));
+  await turns();
+  // Two transactions are committed, one sync runs, the second batch waits for the next sync.
+  expect([storage.stats().transactions, log.started]).toEqual([2, 1]);
+  await log.finish();
+  await turns();
+  expect(order).toEqual(["first"]);
+  await log.finish();
+  await Promise.all([first, second, refused]);
+  expect(order).toEqual(["first", "second", "refused"]);
+});
+
+test("after a failed WAL sync the writes it held fail and later writes are refused without being committed", async () => {
+  const { storage, log } = heldStorage();
+  const held = writeTwo(storage, "/k/1");
+  await turns();
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+  await expect(storage.write(create("/k/2"))).rejects.toThrow("EIO");
+  expect(storage.stats().transactions).toBe(1);
+});
+
+test("a TRUNCATE checkpoint while a commit's sync is pending: the sync still reaches the WAL file, writes go on", async () => {
+  const { storage, log, path } = heldStorage();
+  const first = writeTwo(storage, "/k/1");
+  await turns();
+  const inode = statSync(`${path}-wal`).ino;
+  // As compaction's purge does (compaction.ts), from another connection: the frames go to the database file and
+  // the WAL is cut to nothing, in place.
+  const other = openSqliteDatabase(path);
+  other.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  expect(statSync(`${path}-wal`).size).toBe(0);
+  await log.finish();
+  await first;
+  const second = writeTwo(storage, "/k/2");
+  await turns();
+  await log.finish();
+  expect((await second).modRevision).toBe(3);
+  expect(statSync(`${path}-wal`).ino).toBe(inode);
+  expect(other.prepare("SELECT COUNT(*) AS n FROM kv").get()).toEqual({ n: 4 });
+  other.close();
+});
+
+test("another process's commits are synced here before this process hands them out, after its own held commits", async () => {
+  const { storage: writer, log: writerLog, path } = heldStorage();
+  const { storage: reader, log: readerLog } = heldStorage(path);
+  const seen: number[] = [];
+  reader.subscribe((event) => seen.push(event.revision));
+  const own = writeTwo(reader, "/reader/1");
+  await turns();
+  const foreign = writeTwo(writer, "/writer/1");
+  await turns();
+  // The writer's commit (revisions 3, 4) is not acknowledged yet; the reader finds it and syncs the file itself
+  // first, which also releases the reader's own commit (revisions 1, 2) ahead of it.
+  expect(reader.currentRevision()).toBe(4);
+  expect(readerLog.syncedNow).toBe(1);
+  expect(seen).toEqual([1, 2, 3, 4]);
+  await own;
+  await writerLog.finish();
+  await foreign;
+});
+
+test("a lone write with no sync running is synced on this thread, before its acknowledgement", async () => {
+  const { storage, log } = heldStorage();
+  expect((await storage.write(create("/k/1"))).modRevision).toBe(1);
+  expect([log.syncedNow, log.started]).toEqual([1, 0]);
+});
