@@ -32,6 +32,8 @@ export class DurabilityGate {
   /** Commits covered by a finished sync. */
   #durable = 0;
   #syncing = false;
+  /** The sync running on the thread pool, which close waits for before the log's descriptor goes. */
+  #running: Promise<void> = Promise.resolve();
   #held: Held[] = [];
   #releasing = false;
   #failure: { error: unknown } | undefined;
@@ -58,6 +60,11 @@ export class DurabilityGate {
       return fail(error);
     }
     release();
+  }
+
+  /** False once a sync failed. */
+  get healthy(): boolean {
+    return !this.#failure;
   }
 
   /** Throws the error of a sync that failed. */
@@ -98,10 +105,11 @@ export class DurabilityGate {
     else handOut();
   }
 
-  /** Settles once nothing is held (every release has run or failed). */
+  /** Settles once nothing is held (every release has run or failed) and no sync is running. */
   drain(): Promise<void> {
-    if (this.#held.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#drained.push(resolve));
+    const released = this.#held.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.#drained.push(resolve));
+    // A sync still running after everything was released (an on-thread sync released it) must end first.
+    return released.then(() => this.#running);
   }
 
   #hold(held: Held): void {
@@ -113,7 +121,7 @@ export class DurabilityGate {
   #startSync(): void {
     this.#syncing = true;
     const covers = this.#noted;
-    this.#log.sync().then(
+    this.#running = this.#log.sync().then(
       () => {
         this.#syncing = false;
         this.#released(covers);

@@ -7,6 +7,9 @@ import type { StorageEvent } from "../storage.ts";
 import { HeldSync } from "./_held-sync.ts";
 import { openSqliteStorage, type SqliteStorage } from "./mod.ts";
 import { WalSync } from "./wal-sync.ts";
+import { readStoredRevisions } from "./committed-history.ts";
+import { prepareStatements } from "./statements.ts";
+import { applyWriteBatch } from "./write-batch.ts";
 
 const directories: string[] = [];
 const opened: SqliteStorage[] = [];
@@ -114,6 +117,25 @@ test("after a failed WAL sync the writes it held fail and later writes are refus
   expect(storage.stats().transactions).toBe(1);
 });
 
+test("after a failed WAL sync, another process's commits found by the poller fail reads, not the process", async () => {
+  const path = databasePath();
+  let log!: HeldSync;
+  const storage = openSqliteStorage(path, { logSync: (walPath) => (log = new HeldSync(new WalSync(walPath))), foreignCommitPollMs: 5 });
+  opened.push(storage);
+  const { storage: writer } = heldStorage(path);
+  const seen: number[] = [];
+  storage.subscribe((event) => seen.push(event.revision));
+  const held = writeTwo(storage, "/k/1");
+  await turns();
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+  await writer.write(create("/other/1"));
+  // Several polls find the other process's commit; each catch-up's sync refuses, and nothing is handed out.
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  expect(seen).toEqual([]);
+  await expect(storage.get("/other/1")).rejects.toThrow("EIO");
+});
+
 test("a TRUNCATE checkpoint while a commit's sync is pending: the sync still reaches the WAL file, writes go on", async () => {
   const { storage, log, path } = heldStorage();
   const first = writeTwo(storage, "/k/1");
@@ -152,6 +174,57 @@ test("another process's commits are synced here before this process hands them o
   await own;
   await writerLog.finish();
   await foreign;
+  // The reader's own sync, begun before the on-thread one released its commit, is still running.
+  await readerLog.finish();
+});
+
+test("close waits for a sync still running after an on-thread sync released everything, then closes the log", async () => {
+  const { storage: writer, path } = heldStorage();
+  const { storage: reader, log: readerLog } = heldStorage(path);
+  const own = writeTwo(reader, "/reader/1");
+  await turns();
+  await writer.write(create("/writer/1"));
+  // Finding the writer's commit syncs on the thread, which releases the reader's commit; its pool sync runs on.
+  reader.currentRevision();
+  await own;
+  let closed = false;
+  const closing = reader.close().then(() => (closed = true));
+  await turns();
+  expect(closed).toBe(false);
+  await readerLog.finish();
+  await closing;
+  expect(closed).toBe(true);
+});
+
+test("another process's commit found by a read nested in a dispatch is synced before it is handed out", async () => {
+  const path = databasePath();
+  let log!: HeldSync;
+  const reader = openSqliteStorage(path, { logSync: (walPath) => (log = new HeldSync(new WalSync(walPath))), foreignCommitPollMs: 60_000 });
+  opened.push(reader);
+  // Another process committing at synchronous=NORMAL, as a store does before its own sync.
+  const other = openSqliteDatabase(path);
+  other.exec("PRAGMA synchronous = NORMAL");
+  const statements = prepareStatements(other);
+  const commitElsewhere = (key: string) =>
+    other.transaction(() => applyWriteBatch(statements, [create(key)], readStoredRevisions(statements).current));
+  const syncs = () => log.syncedNow + log.started;
+  const handedOut: { revision: number; syncsBefore: number }[] = [];
+  reader.subscribe((event) => {
+    handedOut.push({ revision: event.revision, syncsBefore: syncs() });
+    if (event.revision !== 1) return;
+    // Told of revision 1, a follower reads storage just after the other process committed revision 2.
+    commitElsewhere("/other/2");
+    void reader.get("/other/2");
+  });
+  try {
+    commitElsewhere("/other/1");
+    expect(reader.currentRevision()).toBe(2);
+    expect(handedOut.map((each) => each.revision)).toEqual([1, 2]);
+    // Revision 2 was committed after the sync that covered revision 1, so it took a sync of its own.
+    expect(handedOut[1]!.syncsBefore).toBeGreaterThan(handedOut[0]!.syncsBefore);
+  } finally {
+    other.close();
+  }
 });
 
 test("a lone write with no sync running is synced on this thread, before its acknowledgement", async () => {

@@ -88,6 +88,8 @@ export class SqliteStorage implements Storage {
   #dispatchedRevision: number;
   /** Every event at or below this revision is durable and handed to the subscribers. */
   #releasedRevision: number;
+  /** Other processes' commits through this revision are covered by a sync this process made after finding them. */
+  #foreignSyncedRevision = 0;
   #dispatching = false;
   #compaction: Promise<void> = Promise.resolve();
   #closed = false;
@@ -111,7 +113,7 @@ export class SqliteStorage implements Storage {
     this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
     this.#releasedRevision = this.#revisions.current;
-    this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUp(), {
+    this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUpOnTimer(), {
       intervalMs: options.foreignCommitPollMs ?? 50,
     });
   }
@@ -266,20 +268,36 @@ export class SqliteStorage implements Storage {
     if (!this.#closed && this.#foreignCommits.changed()) this.#catchUp();
   }
 
+  /**
+   * The poller's catch-up. Its failure is the storage's, not the process's: reads and writes answer it themselves,
+   * and a failed sync was reported once by the gate.
+   */
+  #catchUpOnTimer(): void {
+    try {
+      this.#catchUp();
+    } catch (error) {
+      if (this.#durability?.healthy !== false) log.error("reading other processes' commits failed", error);
+    }
+  }
+
   /** Refreshes the revision counters and dispatches other processes' commits not yet dispatched. */
   #catchUp(): void {
     if (this.#closed) return;
     const stored = readStoredRevisions(this.#statements);
     this.#revisions.current = Math.max(this.#revisions.current, stored.current);
     this.#revisions.compacted = Math.max(this.#revisions.compacted, stored.compacted);
+    // Another process's commits may not be synced yet: a sync of the file, here and now, covers them and this
+    // process's commits still held, which are released first so that events stay in revision order. Also when
+    // nested (below): the read that found them returns them, and the loop below hands them out.
+    if (this.#durability && this.#dispatchedRevision < this.#revisions.current && this.#foreignSyncedRevision < this.#revisions.current) {
+      this.#durability.syncNow();
+      this.#foreignSyncedRevision = this.#revisions.current;
+    }
     // A subscriber that reads storage while being told of an event must not start a nested
     // dispatch; the loop below picks up whatever that read found.
     if (this.#dispatching) return;
     this.#dispatching = true;
     try {
-      // Another process's commits may not be synced yet: a sync of the file, here and now, covers them and this
-      // process's commits still held, which are released first so that events stay in revision order.
-      if (this.#dispatchedRevision < this.#revisions.current) this.#durability?.syncNow();
       while (this.#dispatchedRevision < this.#revisions.current) {
         const through = this.#revisions.current;
         // A gap is reported before the events after it.
