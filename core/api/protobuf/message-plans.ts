@@ -4,7 +4,7 @@
  */
 import protobuf from "protobufjs/light.js";
 import type { MessageJsonFacts } from "./descriptor-types.ts";
-import { JSON_FACTS, KIND_MESSAGES, PROTO_DESCRIPTORS } from "./descriptors.gen.ts";
+import { jsonFacts, KIND_MESSAGES, protoDescriptors } from "./descriptors.gen.ts";
 import { specialTypeOf } from "./_special-types.ts";
 import type { SpecialType } from "./_special-type.ts";
 
@@ -34,11 +34,12 @@ export interface MessagePlan {
 const INT64_TYPES = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
 
 let root: protobuf.Root | undefined;
+let facts: Record<string, MessageJsonFacts> | undefined;
 const plans = new Map<string, MessagePlan>();
 
 function protoRoot(): protobuf.Root {
   if (root === undefined) {
-    root = protobuf.Root.fromJSON(PROTO_DESCRIPTORS as protobuf.INamespace);
+    root = protobuf.Root.fromJSON(protoDescriptors() as protobuf.INamespace);
     root.resolveAll();
   }
   return root;
@@ -68,9 +69,9 @@ export function planOf(name: string): MessagePlan {
   let plan = plans.get(name);
   if (plan === undefined) {
     const type = protoRoot().lookupType(name);
-    const facts = JSON_FACTS[name] ?? {};
-    const fields = [...type.fieldsArray].sort((a, b) => a.id - b.id).map((field) => fieldPlan(field, facts));
-    plan = { name, type, fields, list: facts.list === true, special: specialTypeOf(name) };
+    const messageFacts = (facts ??= jsonFacts())[name] ?? {};
+    const fields = [...type.fieldsArray].sort((a, b) => a.id - b.id).map((field) => fieldPlan(field, messageFacts));
+    plan = { name, type, fields, list: messageFacts.list === true, special: specialTypeOf(name) };
     plans.set(name, plan);
   }
   return plan;
