@@ -3,8 +3,8 @@
  * (_engine.ts: @bufbuild/cel and @bufbuild/protobuf, ~4.5 MB of an idle server's memory) is loaded at the first
  * schema that has a rule, so a server whose CRDs have none never loads it (bench/profiles/memory.md).
  */
-import { createRequire } from "node:module";
 import type { FieldError } from "../api/errors.ts";
+import { lazyModule } from "../runtime/lazy-module.ts";
 import type * as Engine from "./_engine.ts";
 import type { RuleSchema } from "./schema.ts";
 import type { RuleValidator } from "./validator.ts";
@@ -12,15 +12,7 @@ import type { RuleValidator } from "./validator.ts";
 export type { RuleSchema, ValidationRule } from "./schema.ts";
 export type { RuleValidator } from "./validator.ts";
 
-let engine: typeof Engine | undefined;
-
-/**
- * Bun's bundler turns a literal require of a bundled module into that module's initializer, so the binary evaluates
- * the engine here, on first use, and not at start. Deno has no require in ES modules: createRequire loads it there.
- */
-function loadEngine(): typeof Engine {
-  return engine ??= typeof require === "function" ? require("./_engine.ts") : createRequire(import.meta.url)("./_engine.ts");
-}
+const loadEngine = lazyModule<typeof Engine>(() => require("./_engine.ts"), import.meta.url, "./_engine.ts");
 
 /** Any "x-kubernetes-validations" key at any depth: a schema without one has no rule to compile or run. */
 function mayHaveRules(value: unknown): boolean {

@@ -2,7 +2,8 @@
  * The compiled protobufjs types of kube's messages and, per message, a plan of how each field maps to JSON.
  * Both are built once on first use and cached, so conversions never re-walk the descriptors.
  */
-import protobuf from "protobufjs/light.js";
+import type protobuf from "protobufjs/light.js";
+import { protobufjs } from "../../runtime/protobufjs.ts";
 import type { MessageJsonFacts } from "./descriptor-types.ts";
 import { jsonFacts, KIND_MESSAGES, protoDescriptors } from "./descriptors.gen.ts";
 import { specialTypeOf } from "./_special-types.ts";
@@ -39,14 +40,14 @@ const plans = new Map<string, MessagePlan>();
 
 function protoRoot(): protobuf.Root {
   if (root === undefined) {
-    root = protobuf.Root.fromJSON(protoDescriptors() as protobuf.INamespace);
+    root = protobufjs().Root.fromJSON(protoDescriptors() as protobuf.INamespace);
     root.resolveAll();
   }
   return root;
 }
 
 function kindOf(field: protobuf.Field, inline: boolean): FieldKind {
-  if (field.resolvedType instanceof protobuf.Type) return inline ? "inline" : "message";
+  if (field.resolvedType instanceof protobufjs().Type) return inline ? "inline" : "message";
   if (INT64_TYPES.has(field.type)) return "int64";
   return field.type === "bytes" ? "bytes" : "scalar";
 }
@@ -60,7 +61,7 @@ function fieldPlan(field: protobuf.Field, facts: MessageJsonFacts): FieldPlan {
     map: field.map,
     keepZero: facts.keepZero?.includes(field.name) ?? false,
   };
-  if (field.resolvedType instanceof protobuf.Type) plan.message = field.resolvedType.fullName.slice(1);
+  if (field.resolvedType instanceof protobufjs().Type) plan.message = field.resolvedType.fullName.slice(1);
   return plan;
 }
 
