@@ -4,7 +4,7 @@
  * schema that has a rule, so a server whose CRDs have none never loads it (bench/profiles/memory.md).
  */
 import type { FieldError } from "../api/errors.ts";
-import { lazyModule } from "../runtime/lazy-module.ts";
+import { lazyEntryPoint } from "../runtime/lazy-module.ts";
 import type * as Engine from "./_engine.ts";
 import type { RuleSchema } from "./schema.ts";
 import type { RuleValidator } from "./validator.ts";
@@ -12,7 +12,8 @@ import type { RuleValidator } from "./validator.ts";
 export type { RuleSchema, ValidationRule } from "./schema.ts";
 export type { RuleValidator } from "./validator.ts";
 
-const loadEngine = lazyModule<typeof Engine>(() => require("./_engine.ts"), import.meta.url, "./_engine.ts");
+/** An entry point of the binary of its own (compile.sh). */
+const loadEngine = lazyEntryPoint<typeof Engine>("core/cel/_engine.ts", import.meta.url, "./_engine.ts");
 
 /** Any "x-kubernetes-validations" key at any depth: a schema without one has no rule to compile or run. */
 function mayHaveRules(value: unknown): boolean {

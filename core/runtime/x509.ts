@@ -5,11 +5,11 @@
  * classes take no constructor parameters: a stand-in is installed first.
  */
 import type * as X509 from "@peculiar/x509";
-import { lazyModule } from "./lazy-module.ts";
+import { lazyEntryPoint } from "./lazy-module.ts";
 
 type MetadataReader = (key: unknown, target: unknown) => unknown;
 
-const loadX509 = lazyModule<typeof X509>(() => require("@peculiar/x509"), import.meta.url, "@peculiar/x509");
+const loadX509 = lazyEntryPoint<typeof X509>("core/runtime/_x509-entry.ts", import.meta.url, "./_x509-entry.ts");
 
 export function x509(): typeof X509 {
   const reflect = Reflect as typeof Reflect & {
