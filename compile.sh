@@ -28,9 +28,11 @@ if [ ${#plugins[@]} -gt 0 ]; then
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
 # Worker modules are extra entry points: the binary starts them as Workers (core/runtime/worker.ts): the snapshot
-# worker and the custom admission plugins' worker. --bytecode stores the modules compiled, so a start does not parse
+# worker and the custom admission plugins' worker. So are the CEL engine and @peculiar/x509, loaded at first use
+# (lazyEntryPoint in core/runtime/lazy-module.ts), so that their bytecode is not read at start. --bytecode stores the modules compiled, so a start does not parse
 # the bundle's source again (ESM, as core/runtime/x509.ts awaits at its top level); bench/memory.bench.ts measures it.
 # --compile-jit-policy keeps start-up and idle code in the interpreter while the server is not busy
 # (core/runtime/jit-policy.ts): 13-14 MB less idle RSS, a third less CPU to the first /readyz.
 jit_policy=$(sed -n 's/^export const START_UP_JIT_POLICY = \([0-9]*\);$/\1/p' core/runtime/jit-policy.ts)
-node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --format=esm "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts --outfile "$outfile"
+node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --format=esm "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts \
+  core/cel/_engine.ts core/runtime/_x509-entry.ts --outfile "$outfile"

@@ -6,7 +6,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { SDK_PROJECT_FILES } from "./sdk-files.gen.ts";
+import { lazyModule } from "../core/runtime/lazy-module.ts";
+import type * as SdkFiles from "./sdk-files.gen.ts";
+
+/** ~110 KB of file texts that only `kubun sdk init` writes: not evaluated by a server's start. */
+const sdkFiles = lazyModule<typeof SdkFiles>(() => require("./sdk-files.gen.ts"), import.meta.url, "./sdk-files.gen.ts");
 
 export const SDK_USAGE = `Writes a new admission plugin project.
 
@@ -52,7 +56,7 @@ export function parseSdkArgs(args: readonly string[]): { help: boolean; dir: str
 /** Writes the project; returns the paths written, relative to `dir`. */
 export async function initSdkProject(dir: string): Promise<string[]> {
   const files: Record<string, string> = {
-    ...SDK_PROJECT_FILES,
+    ...sdkFiles().SDK_PROJECT_FILES,
     "tsconfig.json": JSON.stringify(TSCONFIG, null, 2) + "\n",
     "README.md": README,
   };

@@ -137,7 +137,7 @@ test("status.certificate must be PEM certificates and may be set once (validateC
 async function selfSigned(): Promise<string> {
   const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
   const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]) as CryptoKeyPair;
-  return (await x509.X509CertificateGenerator.createSelfSigned({ name: "CN=test", keys, signingAlgorithm: algorithm })).toString("pem");
+  return (await x509().X509CertificateGenerator.createSelfSigned({ name: "CN=test", keys, signingAlgorithm: algorithm })).toString("pem");
 }
 
 test("a status write keeps the stored Approved condition as it was (preserveConditionInstances)", async () => {

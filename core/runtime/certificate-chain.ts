@@ -26,7 +26,7 @@ const KEY_USAGE_IS_EXTENDED = !("Deno" in globalThis);
 /** The extended key usage OIDs: cheap from node:crypto where it has them, else read from the DER (Deno). */
 function extendedKeyUsages(leaf: X509Certificate): string[] {
   if (KEY_USAGE_IS_EXTENDED) return leaf.keyUsage ?? [];
-  return new x509.X509Certificate(leaf.raw).getExtension(x509.ExtendedKeyUsageExtension)?.usages.map(String) ?? [];
+  return new (x509().X509Certificate)(leaf.raw).getExtension(x509().ExtendedKeyUsageExtension)?.usages.map(String) ?? [];
 }
 
 function allowsClientAuth(leaf: X509Certificate): boolean {

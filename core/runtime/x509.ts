@@ -1,13 +1,24 @@
 /**
- * @peculiar/x509, loaded after a stand-in for the `reflect-metadata` polyfill: its tsyringe
- * dependency refuses to load without one although x509's injectable classes take no constructor
- * parameters. A dynamic import because Bun evaluates a CommonJS dependency before the importing
- * module's earlier side-effect imports.
+ * @peculiar/x509, loaded on first use (issuing a certificate, parsing a CertificateSigningRequest): ~2 MB of an idle
+ * server's memory that a restart on existing certificates never needs (bench/profiles/memory.md; lazy-module.ts).
+ * Its tsyringe dependency refuses to load without the `reflect-metadata` polyfill, although x509's injectable
+ * classes take no constructor parameters: a stand-in is installed first.
  */
-type MetadataReader = (key: unknown, target: unknown) => unknown;
-const reflect = Reflect as typeof Reflect & { getMetadata?: MetadataReader; getOwnMetadata?: MetadataReader; defineMetadata?: () => void };
-reflect.getMetadata ??= () => undefined;
-reflect.getOwnMetadata ??= () => undefined;
-reflect.defineMetadata ??= () => {};
+import type * as X509 from "@peculiar/x509";
+import { lazyEntryPoint } from "./lazy-module.ts";
 
-export const x509 = await import("@peculiar/x509");
+type MetadataReader = (key: unknown, target: unknown) => unknown;
+
+const loadX509 = lazyEntryPoint<typeof X509>("core/runtime/_x509-entry.ts", import.meta.url, "./_x509-entry.ts");
+
+export function x509(): typeof X509 {
+  const reflect = Reflect as typeof Reflect & {
+    getMetadata?: MetadataReader;
+    getOwnMetadata?: MetadataReader;
+    defineMetadata?: () => void;
+  };
+  reflect.getMetadata ??= () => undefined;
+  reflect.getOwnMetadata ??= () => undefined;
+  reflect.defineMetadata ??= () => {};
+  return loadX509();
+}

@@ -42,16 +42,19 @@ export async function createCertificateAuthority(
   options: { days: number },
 ): Promise<CertificateAuthority & IssuedCertificate> {
   const keys = await generateKeyPair();
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+  const certificate = await x509().X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerialNumber(),
     name: [{ CN: [commonName] }],
     ...validity(options.days),
     keys,
     signingAlgorithm: SIGNING_ALGORITHM,
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      new (x509().BasicConstraintsExtension)(true, undefined, true),
+      new (x509().KeyUsagesExtension)(
+        x509().KeyUsageFlags.keyCertSign | x509().KeyUsageFlags.cRLSign | x509().KeyUsageFlags.digitalSignature,
+        true,
+      ),
+      await x509().SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
   return {
@@ -67,12 +70,12 @@ export function issueClientCertificate(ca: CertificateAuthority, options: Client
   const subject: X509.JsonName = [...(options.organizations ?? []).map((organization) => ({ O: [organization] })), {
     CN: [options.commonName],
   }];
-  return issueLeaf(ca, { subject, days: options.days, usage: x509.ExtendedKeyUsage.clientAuth, names: [] });
+  return issueLeaf(ca, { subject, days: options.days, usage: x509().ExtendedKeyUsage.clientAuth, names: [] });
 }
 
 export function issueServingCertificate(ca: CertificateAuthority, options: ServingCertificateOptions): Promise<IssuedCertificate> {
   const names = options.hosts.map((host): X509.JsonGeneralName => ({ type: isIP(host) ? "ip" : "dns", value: host }));
-  return issueLeaf(ca, { subject: [{ CN: [options.commonName] }], days: options.days, usage: x509.ExtendedKeyUsage.serverAuth, names });
+  return issueLeaf(ca, { subject: [{ CN: [options.commonName] }], days: options.days, usage: x509().ExtendedKeyUsage.serverAuth, names });
 }
 
 interface LeafSpec {
@@ -85,13 +88,13 @@ interface LeafSpec {
 async function issueLeaf(ca: CertificateAuthority, spec: LeafSpec): Promise<IssuedCertificate> {
   const keys = await generateKeyPair();
   const extensions: X509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension([spec.usage]),
-    await x509.AuthorityKeyIdentifierExtension.create(ca.certificate.publicKey),
+    new (x509().BasicConstraintsExtension)(false, undefined, true),
+    new (x509().KeyUsagesExtension)(x509().KeyUsageFlags.digitalSignature | x509().KeyUsageFlags.keyEncipherment, true),
+    new (x509().ExtendedKeyUsageExtension)([spec.usage]),
+    await x509().AuthorityKeyIdentifierExtension.create(ca.certificate.publicKey),
   ];
-  if (spec.names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(spec.names));
-  const certificate = await x509.X509CertificateGenerator.create({
+  if (spec.names.length > 0) extensions.push(new (x509().SubjectAlternativeNameExtension)(spec.names));
+  const certificate = await x509().X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
     subject: spec.subject,
     issuer: ca.certificate.subjectName,
@@ -105,8 +108,8 @@ async function issueLeaf(ca: CertificateAuthority, spec: LeafSpec): Promise<Issu
 }
 
 export async function loadCertificateAuthority(certPem: string, keyPem: string): Promise<CertificateAuthority> {
-  const certificate = new x509.X509Certificate(certPem);
-  const der = x509.PemConverter.decodeFirst(keyPem);
+  const certificate = new (x509().X509Certificate)(certPem);
+  const der = x509().PemConverter.decodeFirst(keyPem);
   const privateKey = await globalThis.crypto.subtle.importKey("pkcs8", der, KEY_ALGORITHM, true, ["sign"]);
   return { certificate, privateKey };
 }
@@ -138,7 +141,7 @@ function generateKeyPair(): Promise<CryptoKeyPair> {
 
 async function exportPrivateKeyPem(key: CryptoKey): Promise<string> {
   const der = await globalThis.crypto.subtle.exportKey("pkcs8", key);
-  return x509.PemConverter.encode(der, "PRIVATE KEY");
+  return x509().PemConverter.encode(der, "PRIVATE KEY");
 }
 
 function validity(days: number): { notBefore: Date; notAfter: Date } {

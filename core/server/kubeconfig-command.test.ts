@@ -42,7 +42,7 @@ test("issueUserKubeconfig() issues a certificate for the user and groups, signed
   const config = parse(await issueUserKubeconfig({ user: "jane", groups: ["dev", "ops"], dataDir: dir, server: "", help: false }));
   expect(config.clusters[0].cluster.server).toBe("https://127.0.0.1:7443");
   expect(config.users[0].name).toBe("jane");
-  const certificate = new x509.X509Certificate(Buffer.from(config.users[0].user["client-certificate-data"], "base64").toString());
+  const certificate = new (x509().X509Certificate)(Buffer.from(config.users[0].user["client-certificate-data"], "base64").toString());
   expect(certificate.subject).toBe("O=dev, O=ops, CN=jane");
   expect(await certificate.verify({ publicKey: (await pki.authority()).certificate.publicKey, signatureOnly: true })).toBe(true);
   const explicit = parse(await issueUserKubeconfig({ user: "x", groups: [], dataDir: dir, server: "https://other:1", help: false }));

@@ -3,7 +3,8 @@
  * the Swagger JSON mapped onto openapi.v2.Document (maps become ordered name/value lists, `x-` keys
  * vendor extensions whose values travel as YAML text).
  */
-import protobuf from "protobufjs/light.js";
+import type protobuf from "protobufjs/light.js";
+import { protobufjs } from "../runtime/protobufjs.ts";
 import { stringify as toYaml } from "yaml";
 import { GNOSTIC_OPENAPI_V2 } from "./gnostic-openapiv2.ts";
 
@@ -170,7 +171,7 @@ export function documentMessage(document: Json): Json {
 
 /** The compiled openapi.v2.Document type, built once. */
 export function gnosticDocumentType(): protobuf.Type {
-  documentType ??= protobuf.Root.fromJSON(GNOSTIC_OPENAPI_V2 as protobuf.INamespace).lookupType("openapi.v2.Document");
+  documentType ??= protobufjs().Root.fromJSON(GNOSTIC_OPENAPI_V2 as protobuf.INamespace).lookupType("openapi.v2.Document");
   return documentType;
 }
 

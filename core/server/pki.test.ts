@@ -14,7 +14,7 @@ const root = mkdtempSync(join(tmpdir(), "kubun-pki-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function subjectAltNames(certPem: string): string[] {
-  const extension = new x509.X509Certificate(certPem).getExtension(x509.SubjectAlternativeNameExtension);
+  const extension = new (x509().X509Certificate)(certPem).getExtension(x509().SubjectAlternativeNameExtension);
   return extension ? extension.names.items.map((name) => name.value) : [];
 }
 

@@ -39,12 +39,12 @@ export function parseCSR(pem: string): ParsedCSR {
   if (!block || block.type !== "CERTIFICATE REQUEST") throw new Error("PEM block type must be CERTIFICATE REQUEST");
   let request: X509.Pkcs10CertificateRequest;
   try {
-    request = new x509.Pkcs10CertificateRequest(new Uint8Array(block.der));
+    request = new (x509().Pkcs10CertificateRequest)(new Uint8Array(block.der));
   } catch {
     throw new Error("x509: malformed certificate request");
   }
   const names =
-    request.extensions.find((e): e is X509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension)?.names
+    request.extensions.find((e): e is X509.SubjectAlternativeNameExtension => e instanceof x509().SubjectAlternativeNameExtension)?.names
       .items ?? [];
   const valuesOf = (type: string) => names.filter((n) => n.type === type).map((n) => n.value);
   return {

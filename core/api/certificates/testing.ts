@@ -22,14 +22,14 @@ export async function makeCSR(spec: RequestSpec): Promise<{ csrPem: string; keyP
     ...(spec.dnsNames ?? []).map((value) => ({ type: "dns" as const, value })),
     ...(spec.ipAddresses ?? []).map((value) => ({ type: "ip" as const, value })),
   ];
-  const request = await x509.Pkcs10CertificateRequestGenerator.create({
+  const request = await x509().Pkcs10CertificateRequestGenerator.create({
     name: [...(spec.organizations ?? []).map((o) => ({ O: [o] })), { CN: [spec.commonName] }],
     keys,
     signingAlgorithm: algorithm,
-    extensions: names.length > 0 ? [new x509.SubjectAlternativeNameExtension(names)] : [],
+    extensions: names.length > 0 ? [new (x509().SubjectAlternativeNameExtension)(names)] : [],
   });
   const der = await globalThis.crypto.subtle.exportKey("pkcs8", keys.privateKey);
-  return { csrPem: request.toString("pem"), keyPem: x509.PemConverter.encode(der, "PRIVATE KEY") };
+  return { csrPem: request.toString("pem"), keyPem: x509().PemConverter.encode(der, "PRIVATE KEY") };
 }
 
 /** spec.request as the API carries it: base64 of the PEM text. */

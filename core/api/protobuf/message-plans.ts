@@ -2,9 +2,10 @@
  * The compiled protobufjs types of kube's messages and, per message, a plan of how each field maps to JSON.
  * Both are built once on first use and cached, so conversions never re-walk the descriptors.
  */
-import protobuf from "protobufjs/light.js";
+import type protobuf from "protobufjs/light.js";
+import { protobufjs } from "../../runtime/protobufjs.ts";
 import type { MessageJsonFacts } from "./descriptor-types.ts";
-import { JSON_FACTS, KIND_MESSAGES, PROTO_DESCRIPTORS } from "./descriptors.gen.ts";
+import { jsonFacts, KIND_MESSAGES, protoDescriptors } from "./descriptors.gen.ts";
 import { specialTypeOf } from "./_special-types.ts";
 import type { SpecialType } from "./_special-type.ts";
 
@@ -34,18 +35,19 @@ export interface MessagePlan {
 const INT64_TYPES = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
 
 let root: protobuf.Root | undefined;
+let facts: Record<string, MessageJsonFacts> | undefined;
 const plans = new Map<string, MessagePlan>();
 
 function protoRoot(): protobuf.Root {
   if (root === undefined) {
-    root = protobuf.Root.fromJSON(PROTO_DESCRIPTORS as protobuf.INamespace);
+    root = protobufjs().Root.fromJSON(protoDescriptors() as protobuf.INamespace);
     root.resolveAll();
   }
   return root;
 }
 
 function kindOf(field: protobuf.Field, inline: boolean): FieldKind {
-  if (field.resolvedType instanceof protobuf.Type) return inline ? "inline" : "message";
+  if (field.resolvedType instanceof protobufjs().Type) return inline ? "inline" : "message";
   if (INT64_TYPES.has(field.type)) return "int64";
   return field.type === "bytes" ? "bytes" : "scalar";
 }
@@ -59,7 +61,7 @@ function fieldPlan(field: protobuf.Field, facts: MessageJsonFacts): FieldPlan {
     map: field.map,
     keepZero: facts.keepZero?.includes(field.name) ?? false,
   };
-  if (field.resolvedType instanceof protobuf.Type) plan.message = field.resolvedType.fullName.slice(1);
+  if (field.resolvedType instanceof protobufjs().Type) plan.message = field.resolvedType.fullName.slice(1);
   return plan;
 }
 
@@ -68,9 +70,9 @@ export function planOf(name: string): MessagePlan {
   let plan = plans.get(name);
   if (plan === undefined) {
     const type = protoRoot().lookupType(name);
-    const facts = JSON_FACTS[name] ?? {};
-    const fields = [...type.fieldsArray].sort((a, b) => a.id - b.id).map((field) => fieldPlan(field, facts));
-    plan = { name, type, fields, list: facts.list === true, special: specialTypeOf(name) };
+    const messageFacts = (facts ??= jsonFacts())[name] ?? {};
+    const fields = [...type.fieldsArray].sort((a, b) => a.id - b.id).map((field) => fieldPlan(field, messageFacts));
+    plan = { name, type, fields, list: messageFacts.list === true, special: specialTypeOf(name) };
     plans.set(name, plan);
   }
   return plan;

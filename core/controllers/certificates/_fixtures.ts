@@ -10,20 +10,20 @@ import { x509 } from "../../api/certificates/mod.ts";
 export async function signingCA(days = 365): Promise<{ certFile: string; keyFile: string; certPem: string }> {
   const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
   const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]) as CryptoKeyPair;
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+  const certificate = await x509().X509CertificateGenerator.createSelfSigned({
     name: "CN=test-ca",
     keys,
     signingAlgorithm: algorithm,
     notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + days * 86_400_000),
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      new (x509().BasicConstraintsExtension)(true, undefined, true),
+      await x509().SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
   const dir = await mkdtemp(join(tmpdir(), "kubun-ca-"));
   const certPem = certificate.toString("pem");
-  const keyPem = x509.PemConverter.encode(await crypto.subtle.exportKey("pkcs8", keys.privateKey), "PRIVATE KEY");
+  const keyPem = x509().PemConverter.encode(await crypto.subtle.exportKey("pkcs8", keys.privateKey), "PRIVATE KEY");
   await writeFile(join(dir, "ca.crt"), certPem);
   await writeFile(join(dir, "ca.key"), keyPem, { mode: 0o600 });
   return { certFile: join(dir, "ca.crt"), keyFile: join(dir, "ca.key"), certPem };

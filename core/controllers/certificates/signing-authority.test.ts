@@ -48,7 +48,7 @@ test("loadSigningAuthority() reads kubeadm-style SEC1 EC and PKCS#1 RSA keys and
         "verify",
       ]),
     };
-    const caPem = (await x509.X509CertificateGenerator.createSelfSigned({ name: "CN=kubeadm-ca", keys, signingAlgorithm: c.sign }))
+    const caPem = (await x509().X509CertificateGenerator.createSelfSigned({ name: "CN=kubeadm-ca", keys, signingAlgorithm: c.sign }))
       .toString("pem");
     const authority = await loadSigningAuthority(caPem, keyPem);
     const issued = await signRequest(authority, parseCSR((await makeCSR({ commonName: "u" })).csrPem), {

@@ -4,7 +4,7 @@
  * request, key usages from spec.usages, validity backdated 5 minutes (not for short-lived certificates) and capped
  * by the CA's own expiry.
  */
-import { createPrivateKey } from "node:crypto";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import type * as X509 from "@peculiar/x509";
 import { type ParsedCSR, randomSerialNumber, x509 } from "../../api/certificates/mod.ts";
 
@@ -13,14 +13,18 @@ const SHORT_MS = 8 * 60 * 60 * 1000;
 const CURVES: Record<string, string> = { prime256v1: "P-256", secp384r1: "P-384", secp521r1: "P-521" };
 
 export interface SigningAuthority {
-  certificate: X509.X509Certificate;
+  /** The CA certificate as x509 reads it, parsed at the first signing (x509 is loaded on first use). */
+  certificate(): X509.X509Certificate;
   privateKey: CryptoKey;
   signingAlgorithm: Algorithm | EcdsaParams;
 }
 
 /** Reads a PEM CA certificate and its key (PKCS#8, SEC1 or PKCS#1; ECDSA or RSA). */
 export async function loadSigningAuthority(certPem: string, keyPem: string): Promise<SigningAuthority> {
-  const certificate = new x509.X509Certificate(certPem);
+  // Checked now, as kube loads its CA when the controller starts; x509's own reading waits for a request to sign.
+  new X509Certificate(certPem);
+  let parsed: X509.X509Certificate | undefined;
+  const certificate = () => parsed ??= new (x509().X509Certificate)(certPem);
   const key = createPrivateKey(keyPem);
   const pkcs8 = new Uint8Array(key.export({ format: "der", type: "pkcs8" }));
   if (key.asymmetricKeyType === "ec") {
@@ -36,44 +40,49 @@ export async function loadSigningAuthority(certPem: string, keyPem: string): Pro
   throw new Error(`unsupported signing key type ${key.asymmetricKeyType}`);
 }
 
-const KEY_USAGES: Record<string, number> = {
-  "signing": x509.KeyUsageFlags.digitalSignature,
-  "digital signature": x509.KeyUsageFlags.digitalSignature,
-  "content commitment": x509.KeyUsageFlags.nonRepudiation,
-  "key encipherment": x509.KeyUsageFlags.keyEncipherment,
-  "key agreement": x509.KeyUsageFlags.keyAgreement,
-  "data encipherment": x509.KeyUsageFlags.dataEncipherment,
-  "cert sign": x509.KeyUsageFlags.keyCertSign,
-  "crl sign": x509.KeyUsageFlags.cRLSign,
-  "encipher only": x509.KeyUsageFlags.encipherOnly,
-  "decipher only": x509.KeyUsageFlags.decipherOnly,
-};
-
-const EXTENDED_KEY_USAGES: Record<string, string> = {
-  "any": "2.5.29.37.0",
-  "server auth": x509.ExtendedKeyUsage.serverAuth,
-  "client auth": x509.ExtendedKeyUsage.clientAuth,
-  "code signing": x509.ExtendedKeyUsage.codeSigning,
-  "email protection": x509.ExtendedKeyUsage.emailProtection,
-  "s/mime": x509.ExtendedKeyUsage.emailProtection,
-  "ipsec end system": "1.3.6.1.5.5.7.3.5",
-  "ipsec tunnel": "1.3.6.1.5.5.7.3.6",
-  "ipsec user": "1.3.6.1.5.5.7.3.7",
-  "timestamping": x509.ExtendedKeyUsage.timeStamping,
-  "ocsp signing": x509.ExtendedKeyUsage.ocspSigning,
-  "microsoft sgc": "1.3.6.1.4.1.311.10.3.3",
-  "netscape sgc": "2.16.840.1.113730.4.1",
-};
+/** kube's keyUsagesFromStrings's two tables, in x509's flags and OIDs (built when a request is signed: x509 loads lazily). */
+function usageTables(): { keyUsages: Record<string, number>; extendedKeyUsages: Record<string, string> } {
+  const { KeyUsageFlags: flags, ExtendedKeyUsage: extended } = x509();
+  const keyUsages = {
+    "signing": flags.digitalSignature,
+    "digital signature": flags.digitalSignature,
+    "content commitment": flags.nonRepudiation,
+    "key encipherment": flags.keyEncipherment,
+    "key agreement": flags.keyAgreement,
+    "data encipherment": flags.dataEncipherment,
+    "cert sign": flags.keyCertSign,
+    "crl sign": flags.cRLSign,
+    "encipher only": flags.encipherOnly,
+    "decipher only": flags.decipherOnly,
+  };
+  const extendedKeyUsages = {
+    "any": "2.5.29.37.0",
+    "server auth": extended.serverAuth,
+    "client auth": extended.clientAuth,
+    "code signing": extended.codeSigning,
+    "email protection": extended.emailProtection,
+    "s/mime": extended.emailProtection,
+    "ipsec end system": "1.3.6.1.5.5.7.3.5",
+    "ipsec tunnel": "1.3.6.1.5.5.7.3.6",
+    "ipsec user": "1.3.6.1.5.5.7.3.7",
+    "timestamping": extended.timeStamping,
+    "ocsp signing": extended.ocspSigning,
+    "microsoft sgc": "1.3.6.1.4.1.311.10.3.3",
+    "netscape sgc": "2.16.840.1.113730.4.1",
+  };
+  return { keyUsages, extendedKeyUsages };
+}
 
 /** kube's keyUsagesFromStrings. */
 function usageExtensions(usages: readonly string[]): X509.Extension[] {
-  const unrecognized = usages.filter((u) => !(u in KEY_USAGES) && !(u in EXTENDED_KEY_USAGES));
+  const { keyUsages, extendedKeyUsages } = usageTables();
+  const unrecognized = usages.filter((u) => !(u in keyUsages) && !(u in extendedKeyUsages));
   if (unrecognized.length > 0) throw new Error(`unrecognized usage values: [${unrecognized.map((u) => JSON.stringify(u)).join(" ")}]`);
-  const flags = usages.reduce((all, u) => all | (KEY_USAGES[u] ?? 0), 0);
-  const extended = [...new Set(usages.map((u) => EXTENDED_KEY_USAGES[u]).filter((oid): oid is string => oid !== undefined))];
+  const flags = usages.reduce((all, u) => all | (keyUsages[u] ?? 0), 0);
+  const extended = [...new Set(usages.map((u) => extendedKeyUsages[u]).filter((oid): oid is string => oid !== undefined))];
   const extensions: X509.Extension[] = [];
-  if (flags !== 0) extensions.push(new x509.KeyUsagesExtension(flags, true));
-  if (extended.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension(extended));
+  if (flags !== 0) extensions.push(new (x509().KeyUsagesExtension)(flags, true));
+  if (extended.length > 0) extensions.push(new (x509().ExtendedKeyUsageExtension)(extended));
   return extensions;
 }
 
@@ -101,16 +110,16 @@ export async function signRequest(
     ...csr.emailAddresses.map((value) => ({ type: "email" as const, value })),
     ...csr.uris.map((value) => ({ type: "url" as const, value })),
   ];
-  const extensions: X509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true), ...usageExtensions(options.usages)];
+  const extensions: X509.Extension[] = [new (x509().BasicConstraintsExtension)(false, undefined, true), ...usageExtensions(options.usages)];
   // As Go's CreateCertificate: the authority key id is the CA's subject key id, when it has one.
-  const caKeyId = ca.certificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
-  if (caKeyId) extensions.push(new x509.AuthorityKeyIdentifierExtension(caKeyId));
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
-  const certificate = await x509.X509CertificateGenerator.create({
+  const caKeyId = ca.certificate().getExtension(x509().SubjectKeyIdentifierExtension)?.keyId;
+  if (caKeyId) extensions.push(new (x509().AuthorityKeyIdentifierExtension)(caKeyId));
+  if (names.length > 0) extensions.push(new (x509().SubjectAlternativeNameExtension)(names));
+  const certificate = await x509().X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
     subject: csr.request.subjectName,
-    issuer: ca.certificate.subjectName,
-    ...validity(options.ttlMs, ca.certificate.notAfter),
+    issuer: ca.certificate().subjectName,
+    ...validity(options.ttlMs, ca.certificate().notAfter),
     publicKey: csr.request.publicKey,
     signingKey: ca.privateKey,
     signingAlgorithm: ca.signingAlgorithm,

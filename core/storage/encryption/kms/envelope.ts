@@ -13,8 +13,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { aescbc, aesgcm, type ValueTransformer } from "../providers.ts";
 import type { StorageTransformer } from "../prefix-transformers.ts";
 import { DekCache } from "./dek-cache.ts";
-import { decode, encode, V2 } from "./messages.ts";
+import type * as Messages from "./messages.ts";
 import type { KmsV1Service, KmsV2Service } from "./service.ts";
+import { lazyModule } from "../../../runtime/lazy-module.ts";
+
+/** The protobuf messages (and protobufjs) are loaded by the first KMS v2 value, not by every server at start. */
+const messages = lazyModule<typeof Messages>(() => require("./messages.ts"), import.meta.url, "./messages.ts");
 
 const DEK_SIZE = 32;
 
@@ -130,11 +134,13 @@ export function kmsV2Envelope(service: KmsV2Service, cacheSize: number): Storage
         annotations: response.annotations,
       };
       validateEncryptedObject(object);
+      const { encode, V2 } = messages();
       return encode(V2.EncryptedObject!, { ...object });
     },
     fromStorage(data, key) {
       let object: EncryptedObject;
       try {
+        const { decode, V2 } = messages();
         object = decode<EncryptedObject>(V2.EncryptedObject!, data);
       } catch (error) {
         throw new Error(`proto: ${(error as Error).message}`);
