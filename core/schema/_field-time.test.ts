@@ -79,3 +79,14 @@ test("timeParseError() and canonicalTime() on values in their marshalled form: e
   expect(timeParseError(RFC3339, "2024-01-10T00:60:00Z")).toBe('parsing time "2024-01-10T00:60:00Z": minute out of range');
   expect(timeParseError(RFC3339, "2024-01-10T00:00:60Z")).toBe('parsing time "2024-01-10T00:00:60Z": second out of range');
 });
+
+test("February 29th is a day of every leap year as Go's time.isLeap counts them, year 0 included, and of no other", () => {
+  for (const value of ["0000-02-29T00:00:00Z", "0004-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2024-02-29T00:00:00.5Z"]) {
+    expect(timeParseError(RFC3339, value)).toBeUndefined();
+  }
+  for (const year of ["0100", "1900", "2023"]) {
+    const value = `${year}-02-29T00:00:00Z`;
+    expect(timeParseError(RFC3339, value)).toBe(`parsing time "${value}": day out of range`);
+  }
+  expect(canonicalTime(RFC3339, "0000-02-29T00:00:00Z")).toBe("0000-02-29T00:00:00Z");
+});

@@ -52,7 +52,12 @@ function quote(s: string): string {
   return out + '"';
 }
 
-const daysIn = (month: number, year: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Go's time.isLeap (Date.UTC would read years 0-99 as 1900-1999, making year 0 common). */
+const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const DAYS_IN_COMMON_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Go's time.daysIn. */
+const daysIn = (month: number, year: number): number => month === 2 && isLeap(year) ? 29 : DAYS_IN_COMMON_MONTH[month - 1]!;
 
 /** Reads one element; answers the rest of the value, or a range error name, or undefined when it does not parse. */
 function readStd(
