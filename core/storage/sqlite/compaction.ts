@@ -1,6 +1,6 @@
 /**
  * Deletes the history rows compaction makes unreadable, in bounded chunks, yielding to the event loop between them
- * so a large backlog never stalls requests. Free pages go back to the OS (incremental vacuum, WAL truncated) only
+ * so a large backlog never stalls requests. Free pages go back to the OS (VACUUM, WAL truncated) only
  * when a good share of the file is free: in steady state compaction frees about as many pages as new history needs
  * before the next round, and returning them would only move pages around and grow the file again: writes for
  * nothing.
@@ -29,7 +29,8 @@ export async function purgeHistoryThrough(db: SqliteDatabase, statements: Statem
   const pages = statements.freePages.get()!;
   const free = Number(pages.free);
   if (free >= MIN_FREE_PAGES && free >= Number(pages.total) * FREE_SHARE_TO_VACUUM) {
-    db.exec("PRAGMA incremental_vacuum");
+    // The database keeps no pointer map (schema.ts dropPointerMap), so VACUUM rewrites it without the free pages.
+    db.exec("VACUUM");
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 }
