@@ -14,15 +14,26 @@ const REVISIONS_PER_CHUNK = 5000;
 const FREE_SHARE_TO_VACUUM = 0.25;
 const MIN_FREE_PAGES = 1024;
 
-export async function purgeHistoryThrough(db: SqliteDatabase, statements: Statements, revision: number): Promise<void> {
+/**
+ * Records `revision` as compacted and deletes the history rows it makes unreadable. The mark goes into the first
+ * chunk's transaction, so a compaction while idle is one durable commit (each costs at least a 4 KiB page written
+ * and the wal-index pages it dirties), and no process can see rows gone before it sees the mark saying so.
+ */
+export async function compactThrough(db: SqliteDatabase, statements: Statements, revision: number): Promise<void> {
   let purged = Number(statements.purgedRevision.get()!.purged_rev);
-  while (purged < revision) {
-    const through = Math.min(revision, purged + REVISIONS_PER_CHUNK);
+  let markSaved = false;
+  while (!markSaved || purged < revision) {
+    // Another process may have purged further already: then there is nothing left to delete.
     const after = purged;
+    const through = Math.max(purged, Math.min(revision, purged + REVISIONS_PER_CHUNK));
     db.transaction(() => {
-      statements.deleteSuperseded.run(after, through);
-      statements.savePurgedRevision.run(through);
+      if (!markSaved) statements.saveCompactedRevision.run(revision);
+      if (through > after) {
+        statements.deleteSuperseded.run(after, through);
+        statements.savePurgedRevision.run(through);
+      }
     });
+    markSaved = true;
     purged = through;
     if (purged < revision) await new Promise((resolve) => setImmediate(resolve));
   }

@@ -70,7 +70,7 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
 export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
-  // Both take effect before the first table exists, or at the next VACUUM (see vacuum below).
+  // Both take effect before the first table exists, or at the next VACUUM (dropPointerMap below).
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec("PRAGMA auto_vacuum = NONE");
   if (ensureFormat(db)) rewriteWithPageSize(db);
