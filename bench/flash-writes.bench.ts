@@ -8,7 +8,8 @@
  * kubun_storage_commit_batch_size. Baselines in the same run: raw bun:sqlite durable commits (four Lease-sized
  * rows in one transaction every 10 s during the idle window, the least kube's renewal cadence costs when a tick's
  * renewals share a commit; inserts of the create's size, one per commit or as many per commit as the server's
- * mean batch), the least a durable commit of those rows writes; and
+ * mean batch), the least a durable commit of those rows writes; the physical floor, a record of the object's size
+ * and of its stored size appended to a plain file and fdatasync'd per record (bench/_durable-append.ts); and
  * FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit) runs the server measures on that binary first. Not a
  * test; Linux only.
  * Run: node_modules/.bin/bun bench/flash-writes.bench.ts (after bash compile.sh); FLASH_BENCH_IDLE_S sets the idle
@@ -19,6 +20,7 @@ import { commitBatchBuckets } from "../tests/commit-batches.ts";
 import { expectStatus, rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
 import { rawCommitWriteBytes, rawTickWriteBytes } from "./_raw-sqlite.ts";
+import { durableAppendWriteBytes } from "./_durable-append.ts";
 
 const IDLE_SECONDS = Number(process.env.FLASH_BENCH_IDLE_S ?? 60);
 const WARM_UP_MS = 5_000;
@@ -126,6 +128,13 @@ for (const [design, binary] of DESIGNS) {
       `${design}: baseline, raw one-row durable inserts of ${STORED_OBJECT_BYTES} B`,
       `${perObject(rawInsert)}; ratio ${(sequential.bytes / rawInsert).toFixed(2)}`,
     ]);
+    for (const size of [OBJECT_BYTES, STORED_OBJECT_BYTES]) {
+      const floor = durableAppendWriteBytes(RAW_COMMITS, size);
+      rows.push([
+        `${design}: floor, a ${size} B record appended to a file and fdatasync'd per record`,
+        `${perObject(floor)}; ratio ${(sequential.bytes / floor).toFixed(2)}`,
+      ]);
+    }
     const concurrent = await bytesPerCreate(server, "flash-concurrent", CONCURRENT_CLIENTS);
     rows.push([
       `${design}: bytes written per create from ${CONCURRENT_CLIENTS} concurrent clients (goal ≤ 4×)`,
