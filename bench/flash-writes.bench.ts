@@ -7,8 +7,10 @@
  * ≤ 5 MB/hour idle, ≤ 4× the object's size per create. Durable transactions are counted by the server's
  * kubun_storage_commit_batch_size. Baselines in the same run: raw bun:sqlite durable commits (four Lease-sized
  * rows in one transaction every 10 s during the idle window, the least kube's renewal cadence costs when a tick's
- * renewals share a commit; inserts of the create's size, one per commit or as many per commit as the server's
- * mean batch), the least a durable commit of those rows writes; and
+ * renewals share a commit; one 16 B row per tick, what a durable commit on kube's cadence costs whatever it
+ * carries: the WAL's last 4 KiB page and the wal-index pages it dirties; inserts of the create's size, one per
+ * commit or as many per commit as the server's mean batch), the least a durable commit of those rows writes; the physical floor, a record of the object's size
+ * and of its stored size appended to a plain file and fdatasync'd per record (bench/_durable-append.ts); and
  * FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit) runs the server measures on that binary first. Not a
  * test; Linux only.
  * Run: node_modules/.bin/bun bench/flash-writes.bench.ts (after bash compile.sh); FLASH_BENCH_IDLE_S sets the idle
@@ -19,6 +21,7 @@ import { commitBatchBuckets } from "../tests/commit-batches.ts";
 import { expectStatus, rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
 import { rawCommitWriteBytes, rawTickWriteBytes } from "./_raw-sqlite.ts";
+import { durableAppendWriteBytes } from "./_durable-append.ts";
 
 const IDLE_SECONDS = Number(process.env.FLASH_BENCH_IDLE_S ?? 60);
 const WARM_UP_MS = 5_000;
@@ -33,6 +36,8 @@ const LEASE_BYTES = 700;
 const LEASES_PER_TICK = 4;
 const TICK_MS = 10_000;
 const STORED_OBJECT_BYTES = 1300;
+/** A row small enough that a commit of it is one WAL frame: what a durable commit every tick costs by itself. */
+const CADENCE_ROW_BYTES = 16;
 const RAW_COMMITS = 200;
 /** kubun's page size (core/storage/sqlite/schema.ts PAGE_SIZE). */
 const PAGE_SIZE = 1024;
@@ -48,6 +53,24 @@ function configMapOfSize(name: string, size: number): string {
   const shell = (filler: string) =>
     JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "default" }, data: { v: filler } });
   return shell("x".repeat(size - shell("").length));
+}
+
+/** rawTickWriteBytes of `rows` rows of `rowBytes` on the tick, run by bench/_raw-tick-process.ts. */
+async function rawTickInOwnProcess(windowMs: number, rows: number, rowBytes: number): Promise<number> {
+  const child = Bun.spawn([
+    process.execPath,
+    new URL("./_raw-tick-process.ts", import.meta.url).pathname,
+    ...[
+      windowMs,
+      rows,
+      rowBytes,
+      TICK_MS,
+      PAGE_SIZE,
+    ].map(String),
+  ], { stdout: "pipe", stderr: "inherit" });
+  const output = await new Response(child.stdout).text();
+  if ((await child.exited) !== 0) throw new Error("bench/_raw-tick-process.ts failed");
+  return Number(output.trim());
 }
 
 /** The store's revision: a list's resourceVersion. */
@@ -98,12 +121,14 @@ const rows: [string, string][] = [];
 for (const [design, binary] of DESIGNS) {
   const server = await startServer(["--simulated-nodes=3"], { binary });
   try {
-    const [idle, rawTicks] = await Promise.all([
+    const [idle, rawTicks, cadenceFloor] = await Promise.all([
       idlePerHour(server),
       // Alongside the idle window (after its warm-up), so both see the same kernel write-back.
       Bun.sleep(WARM_UP_MS).then(() =>
         rawTickWriteBytes(IDLE_SECONDS * 1000, { rows: LEASES_PER_TICK, rowBytes: LEASE_BYTES, periodMs: TICK_MS, pageSize: PAGE_SIZE })
       ),
+      // In a process of its own: write_bytes counts a whole process, and the baseline above runs in this one.
+      Bun.sleep(WARM_UP_MS).then(() => rawTickInOwnProcess(IDLE_SECONDS * 1000, 1, CADENCE_ROW_BYTES)),
     ]);
     rows.push([`${design}: idle writes with --simulated-nodes 3 (goal ≤ 5 MB/hour)`, `${(idle.bytes / 1e6).toFixed(2)} MB/hour`]);
     rows.push([
@@ -119,6 +144,12 @@ for (const [design, binary] of DESIGNS) {
       } s, same window`,
       `${(rawPerHour / 1e6).toFixed(2)} MB/hour (ratio ${(idle.bytes / rawPerHour).toFixed(2)})`,
     ]);
+    rows.push([
+      `${design}: floor of the cadence, raw SQLite committing one ${CADENCE_ROW_BYTES} B row in a durable transaction every ${
+        TICK_MS / 1000
+      } s, same window`,
+      `${(cadenceFloor * (3600 / IDLE_SECONDS) / 1e6).toFixed(2)} MB/hour`,
+    ]);
     const sequential = await bytesPerCreate(server, "flash", 1);
     rows.push([`${design}: bytes written per sequential create of a ${OBJECT_BYTES} B object (goal ≤ 4×)`, perObject(sequential.bytes)]);
     const rawInsert = await rawCommitWriteBytes(RAW_COMMITS, STORED_OBJECT_BYTES, { pageSize: PAGE_SIZE });
@@ -126,6 +157,13 @@ for (const [design, binary] of DESIGNS) {
       `${design}: baseline, raw one-row durable inserts of ${STORED_OBJECT_BYTES} B`,
       `${perObject(rawInsert)}; ratio ${(sequential.bytes / rawInsert).toFixed(2)}`,
     ]);
+    for (const size of [OBJECT_BYTES, STORED_OBJECT_BYTES]) {
+      const floor = durableAppendWriteBytes(RAW_COMMITS, size);
+      rows.push([
+        `${design}: floor, a ${size} B record appended to a file and fdatasync'd per record`,
+        `${perObject(floor)}; ratio ${(sequential.bytes / floor).toFixed(2)}`,
+      ]);
+    }
     const concurrent = await bytesPerCreate(server, "flash-concurrent", CONCURRENT_CLIENTS);
     rows.push([
       `${design}: bytes written per create from ${CONCURRENT_CLIENTS} concurrent clients (goal ≤ 4×)`,

@@ -45,6 +45,7 @@ const renewed = (i: number) =>
   LEASE.replace("22:00:00.000000Z", `22:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.000000Z`);
 
 interface Budget {
+  pageSize: number;
   framesPerCommit: number;
   walBytesPerCommit: number;
   writeBytesPerCommit: number;
@@ -69,6 +70,7 @@ async function measure(path: string, prepare: () => Promise<void>, commit: (i: n
     }
     const byOwner = [...counts].sort((a, b) => b[1] - a[1]).map(([owner, n]) => `${owner} ${(n / commits).toFixed(2)}`).join(", ");
     return {
+      pageSize,
       framesPerCommit: pages.length / commits,
       walBytesPerCommit: (pages.length * (pageSize + 24)) / commits,
       writeBytesPerCommit: written / COMMITS,
@@ -121,7 +123,8 @@ try {
     expectedRevision: 0,
   }));
   const create = await storeBudget(dir, "create", (i) => ({ op: "create", key: `/registry/configmaps/default/new-${i}`, value: OBJECT }));
-  const pageSize = walFrames(join(dir, "renewal.db")).pageSize;
+  // Read while measuring: closing the store's last connection may delete its WAL.
+  const pageSize = renewal.pageSize;
   const raw = await rawBudget(dir, pageSize);
   console.log(`| Commit (${COMMITS} sequential, page size ${pageSize}) | WAL frames | WAL bytes | kernel write_bytes | frames by b-tree |`);
   console.log("|---|---|---|---|---|");

@@ -11,7 +11,7 @@ let snapshotRevision: number;
 let continueToken: string;
 
 beforeAll(async () => {
-  // The compactor samples every second and keeps 3 s of history; on etcd (scripts/test.sh's etcd pass) kube's
+  // The compactor samples every 3 s and keeps 3 s of history; on etcd (scripts/test.sh's etcd pass) kube's
   // compactor compacts every second to the revision of a second before.
   server = await startServer(["--watch-cache-history", "3s", "--etcd-compaction-interval", "1s"]);
   await createNamespace(server, NS);

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startCompactor } from "./compactor.ts";
+import { compactionIntervalMs, startCompactor } from "./compactor.ts";
 import { openSqliteStorage } from "./sqlite/mod.ts";
 
 const HOUR = 3_600_000;
@@ -75,4 +75,12 @@ test("a failed compaction is reported and retried on the next round", async () =
   expect(storage.compactedRevision()).toBe(1);
   compactor.stop();
   await storage.close();
+});
+
+// kube's compactor (etcd3/compact.go) compacts once per --etcd-compaction-interval to the previous round's revision;
+// a round per window keeps one to two windows and makes one durable commit per window, not five.
+test("by default the compactor runs once per history window, as kube's compactor once per compaction interval", () => {
+  expect(compactionIntervalMs(300_000)).toBe(300_000);
+  expect(compactionIntervalMs(3_000)).toBe(3_000);
+  expect(compactionIntervalMs(10)).toBe(1_000);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
+import { walFrames } from "./testing.ts";
 
 test("compact() purges history, truncates the WAL and returns free pages", async () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-compact-"));
@@ -28,6 +29,32 @@ test("compact() purges history, truncates the WAL and returns free pages", async
     // Only the 50 live keys' values stay: every superseded revision is gone.
     expect(db.prepare("SELECT COUNT(*) AS n FROM history").get()).toEqual({ n: 50 });
     expect(db.prepare("PRAGMA freelist_count").get()).toEqual({ freelist_count: 0 });
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a compaction with little to purge is one durable commit: the mark is saved with the purge (compactThrough)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-compact-"));
+  try {
+    const path = join(dir, "state.db");
+    const storage = openSqliteStorage(path);
+    for (let i = 0; i < 20; i++) await storage.write({ op: "create", key: `/lease/${i % 4}-${i}`, value: "{}" });
+    for (let i = 0; i < 20; i++) {
+      await storage.write({ op: "update", key: `/lease/${i % 4}-${i}`, value: `{"i":${i}}`, expectedRevision: 0 });
+    }
+    const side = openSqliteDatabase(path);
+    side.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    await storage.compact(storage.currentRevision() - 2);
+    expect(walFrames(path).commits).toBe(1);
+    side.close();
+    await storage.close();
+
+    // The mark and the purge both reached the file.
+    const db = openSqliteDatabase(path);
+    const meta = db.prepare("SELECT compacted_rev, purged_rev FROM meta").get()!;
+    expect(meta).toEqual({ compacted_rev: 38, purged_rev: 38 });
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

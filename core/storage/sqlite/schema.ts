@@ -70,11 +70,12 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
 export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
-  // Both only take effect before the first table exists; auto_vacuum lets compaction return pages.
+  // Both take effect before the first table exists, or at the next VACUUM (dropPointerMap below).
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
-  db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  db.exec("PRAGMA auto_vacuum = NONE");
   if (ensureFormat(db)) rewriteWithPageSize(db);
   db.exec("PRAGMA journal_mode = WAL");
+  if (Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0) dropPointerMap(db);
   db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES}`);
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
@@ -96,6 +97,21 @@ export function ensureFormat(db: SqliteDatabase): boolean {
     db.exec(`PRAGMA user_version = ${FORMAT_VERSION}`);
     return Boolean(formatOne);
   });
+}
+
+/**
+ * Without auto-vacuum SQLite keeps no pointer map, a page of which every commit that allocates a page (a history
+ * row of ~800 B takes a page of its own) wrote: one WAL frame of a renewal tick's eight (bench/flash-writes.bench.ts).
+ * Free pages stay in the file for new history, and compaction gives a large share back with VACUUM. A database
+ * made with incremental auto-vacuum by an earlier kubun is rewritten without it; another process holding the file
+ * busy makes this fail, and the database keeps its pointer map, which costs a frame per commit but nothing else.
+ */
+function dropPointerMap(db: SqliteDatabase): void {
+  try {
+    db.exec("VACUUM");
+  } catch {
+    // Kept as it is; see above.
+  }
 }
 
 /**

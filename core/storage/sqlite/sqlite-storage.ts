@@ -33,7 +33,7 @@ import {
   type Unsubscribe,
   type WriteOp,
 } from "../storage.ts";
-import { purgeHistoryThrough } from "./compaction.ts";
+import { compactThrough } from "./compaction.ts";
 import { readCommittedEvents, readStoredRevisions } from "./committed-history.ts";
 import { DataVersionPoller } from "./data-version-poller.ts";
 import { GroupCommitQueue } from "./group-commit.ts";
@@ -202,11 +202,10 @@ export class SqliteStorage implements Storage {
     this.#syncIfChanged();
     if (revision > this.#revisions.current) return Promise.reject(futureRevisionError());
     if (revision <= this.#revisions.compacted) return Promise.resolve();
-    // Refuse reads below the new mark at once; the rows are purged in chunks after it, and a purge
-    // that fails leaves them for the next compaction to remove.
+    // Refuse reads below the new mark at once; the mark is saved with the first chunk of the purge, and a purge
+    // that fails leaves the rows for the next compaction to remove.
     this.#revisions.compacted = revision;
-    this.#db.transaction(() => this.#statements.saveCompactedRevision.run(revision));
-    const purge = this.#compaction.then(() => purgeHistoryThrough(this.#db, this.#statements, revision));
+    const purge = this.#compaction.then(() => compactThrough(this.#db, this.#statements, revision));
     this.#compaction = purge.catch(() => undefined);
     return purge;
   }
