@@ -70,12 +70,12 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
 export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
-  // Both take effect before the first table exists, or at the next VACUUM (dropPointerMap below).
+  // Both take effect before the first table exists, or at the next VACUUM (vacuumAtOpen below).
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec("PRAGMA auto_vacuum = NONE");
   if (ensureFormat(db)) rewriteWithPageSize(db);
   db.exec("PRAGMA journal_mode = WAL");
-  if (Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0) dropPointerMap(db);
+  if (Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0 || mostlyFree(db)) vacuumAtOpen(db);
   db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES}`);
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
@@ -99,16 +99,28 @@ export function ensureFormat(db: SqliteDatabase): boolean {
   });
 }
 
+/** A file is rewritten at open when at least this share of it, and at least MIN_FREE_PAGES, is free. */
+const FREE_SHARE_TO_VACUUM = 0.25;
+const MIN_FREE_PAGES = 1024;
+
+function mostlyFree(db: SqliteDatabase): boolean {
+  const pages = db.prepare("SELECT freelist_count AS free, (SELECT page_count FROM pragma_page_count) AS total FROM pragma_freelist_count")
+    .get()!;
+  const free = Number(pages.free);
+  return free >= MIN_FREE_PAGES && free >= Number(pages.total) * FREE_SHARE_TO_VACUUM;
+}
+
 /**
- * Without auto-vacuum SQLite keeps no pointer map, a page of which every commit that allocates a page (a history
- * row of ~800 B takes a page of its own) wrote: one WAL frame of a renewal tick's eight (bench/flash-writes.bench.ts).
- * Free pages stay in the file for new history, and compaction gives a large share back with VACUUM. A database
- * made with incremental auto-vacuum by an earlier kubun is rewritten without it; another process holding the file
- * busy makes this fail, and the database keeps its pointer map, which costs a frame per commit but nothing else.
+ * Rewrites the file at open, before anything is served: without the free pages compaction left (it never gives
+ * them back while serving, compaction.ts), and without the auto-vacuum pointer map an earlier kubun kept, a page of
+ * which every commit that allocates a page (a history row of ~800 B takes a page of its own) wrote: one WAL frame of
+ * a renewal tick's eight (bench/flash-writes.bench.ts). Another process holding the file busy makes this fail, and
+ * the file stays as it is, which costs disk space or a frame per commit but nothing else.
  */
-function dropPointerMap(db: SqliteDatabase): void {
+function vacuumAtOpen(db: SqliteDatabase): void {
   try {
     db.exec("VACUUM");
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch {
     // Kept as it is; see above.
   }

@@ -71,7 +71,6 @@ export function prepareStatements(db: SqliteDatabase) {
     // Parameters: after, through.
     deleteSuperseded: db.prepare(`DELETE FROM history WHERE rev IN (${SUPERSEDED_IN})`),
     savePurgedRevision: db.prepare("UPDATE meta SET purged_rev = MAX(purged_rev, ?) WHERE id = 1"),
-    freePages: db.prepare("SELECT freelist_count AS free, (SELECT page_count FROM pragma_page_count) AS total FROM pragma_freelist_count"),
   };
 }
 
