@@ -101,15 +101,20 @@ test("a lone write while a sync runs waits its turn behind it", async () => {
   expect(released).toEqual(["batch", "lone"]);
 });
 
-test("a sync made while releasing (a subscriber reading another process's commits) keeps the releases in order", async () => {
-  const log = new HeldSync();
-  const gate = new DurabilityGate(log, () => {});
-  const released: string[] = [];
-  const note = (name: string, then?: () => void) =>
+/** Notes a commit of a batch named `name`, whose release records the name and then runs `then`. */
+function batchNoter(gate: DurabilityGate, released: string[]) {
+  return (name: string, then?: () => void) =>
     gate.committed(BATCH, () => {
       released.push(name);
       then?.();
     }, () => {});
+}
+
+test("a sync made while releasing (a subscriber reading another process's commits) keeps the releases in order", async () => {
+  const log = new HeldSync();
+  const gate = new DurabilityGate(log, () => {});
+  const released: string[] = [];
+  const note = batchNoter(gate, released);
   note("A");
   note("B", () => gate.syncNow());
   note("C");
@@ -126,11 +131,7 @@ test("what a release hands out after syncing again (inOrder) goes after the rele
   const log = new HeldSync();
   const gate = new DurabilityGate(log, () => {});
   const released: string[] = [];
-  const note = (name: string, then?: () => void) =>
-    gate.committed(BATCH, () => {
-      released.push(name);
-      then?.();
-    }, () => {});
+  const note = batchNoter(gate, released);
   note("A");
   note("B", () => {
     gate.syncNow();
