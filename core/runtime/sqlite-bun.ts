@@ -4,10 +4,14 @@ import type { SqliteDatabase, SqliteRow, SqliteStatement, SqliteValue } from "./
 
 export function openSqliteDatabase(path: string): SqliteDatabase {
   const db = new Database(path, { create: true });
+  // Closed while a statement is still prepared, SQLite keeps the connection (and its locks on the file) until the
+  // statement is finalized, which Bun leaves to the garbage collector: close finalizes them itself.
+  const prepared: { finalize(): void }[] = [];
   return {
     exec: (sql) => db.run(sql),
     prepare(sql): SqliteStatement {
       const statement = db.prepare<SqliteRow, SQLQueryBindings[]>(sql);
+      prepared.push(statement);
       return {
         run: (...params: SqliteValue[]) => statement.run(...params),
         get: (...params: SqliteValue[]) => statement.get(...params) ?? undefined,
@@ -16,6 +20,9 @@ export function openSqliteDatabase(path: string): SqliteDatabase {
     },
     transaction: (fn) => db.transaction(fn).immediate(),
     copyInto: async (file) => void db.run("VACUUM INTO ?", [file]),
-    close: () => db.close(),
+    close: () => {
+      for (const statement of prepared.splice(0)) statement.finalize();
+      db.close();
+    },
   };
 }

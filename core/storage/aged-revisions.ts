@@ -21,9 +21,13 @@ export interface AgedRevisionOptions {
   act: (revision: number) => Promise<void>;
 }
 
+/** setInterval's longest delay; a longer one is taken as 1 ms (Node's TimeoutOverflowWarning), a busy loop. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export function everyAgedRevision(storage: Pick<Storage, "currentRevision">, options: AgedRevisionOptions): AgedRevisionLoop {
   const { ageMs, now = Date.now, onError, act } = options;
-  const samples: { time: number; revision: number }[] = [];
+  // The first sample is taken at the start, so the first round one interval later can already act on it.
+  const samples: { time: number; revision: number }[] = [{ time: now(), revision: storage.currentRevision() }];
   let running: Promise<void> | undefined;
 
   async function round(): Promise<void> {
@@ -39,7 +43,7 @@ export function everyAgedRevision(storage: Pick<Storage, "currentRevision">, opt
     return running;
   }
 
-  const timer = setInterval(tick, options.intervalMs);
+  const timer = setInterval(tick, Math.min(options.intervalMs, LONGEST_TIMER_MS));
   (timer as { unref?: () => void }).unref?.();
   return { stop: () => clearInterval(timer), tick };
 }

@@ -84,3 +84,44 @@ test("by default the compactor runs once per history window, as kube's compactor
   expect(compactionIntervalMs(3_000)).toBe(3_000);
   expect(compactionIntervalMs(10)).toBe(1_000);
 });
+
+test("a round that fires a little early still compacts to the previous round's revision, as kube's compactor does whatever the clock says", async () => {
+  const storage = openSqliteStorage(":memory:");
+  let clock = 0;
+  const compactor = startCompactor(storage, { historyMs: 300_000, now: () => clock });
+  await writeCount(storage, 3);
+  clock = 299_999;
+  await compactor.tick(); // samples revision 3, a millisecond short of a window after the start
+  await writeCount(storage, 2);
+  clock = 599_998;
+  await compactor.tick();
+  expect(storage.compactedRevision()).toBe(3);
+  compactor.stop();
+  await storage.close();
+});
+
+test("the first compaction comes one window after the start: the start is sampled", async () => {
+  const storage = openSqliteStorage(":memory:");
+  await writeCount(storage, 2);
+  let clock = 0;
+  const compactor = startCompactor(storage, { historyMs: 300_000, now: () => clock });
+  clock = 300_000;
+  await compactor.tick();
+  expect(storage.compactedRevision()).toBe(2);
+  compactor.stop();
+  await storage.close();
+});
+
+test("a window longer than setInterval's longest delay does not turn the rounds into a busy loop", async () => {
+  let samples = 0;
+  const storage = {
+    currentRevision: () => ++samples,
+    compactedRevision: () => 0,
+    compact: () => Promise.resolve(),
+  } as unknown as Parameters<typeof startCompactor>[0];
+  const compactor = startCompactor(storage, { historyMs: 720 * HOUR });
+  await sleep(50);
+  compactor.stop();
+  // The start's sample only: an overflowing delay fires every millisecond.
+  expect(samples).toBe(1);
+});

@@ -1,7 +1,7 @@
 /**
  * Periodic compaction that keeps at least `historyMs` of event history (kube's
- * --watch-cache-history window): each round samples (time, current revision) and compacts to the
- * newest sample that is at least `historyMs` old, so every event after that sample is kept.
+ * --watch-cache-history window), less a second of timer slack: each round samples (time, current revision) and
+ * compacts to the newest sample that old, so every event after that sample is kept.
  * Uses only the Storage contract, so it works for any backend.
  *
  * A round every `historyMs`, as kube's compactor (k8s.io/apiserver/pkg/storage/etcd3/compact.go `compactor`)
@@ -17,7 +17,7 @@ const log = logger("compactor");
 
 export interface CompactorOptions {
   historyMs: number;
-  /** How often to sample and compact; default historyMs (at least 1 s). */
+  /** How often to sample and compact; default historyMs (at least 1 s, at most setInterval's longest delay). */
   intervalMs?: number;
   now?: () => number;
   /** Told when a compaction fails (the next round retries); default the log. */
@@ -31,11 +31,22 @@ export function compactionIntervalMs(historyMs: number): number {
   return Math.max(1_000, historyMs);
 }
 
+/**
+ * How much earlier than `historyMs` a sample may be taken as aged. With a round every window, the previous round's
+ * sample is a window old give or take the timer's jitter (a round may fire a millisecond early); without this slack
+ * such a round would skip its compaction and keep a third window, where kube compacts to the previous round's
+ * revision whatever the clock says.
+ */
+const ROUND_SLACK_MS = 1_000;
+
 export function startCompactor(storage: Storage, options: CompactorOptions): Compactor {
   const { historyMs, now, onError = (error) => log.error("compaction failed", error) } = options;
+  const intervalMs = options.intervalMs ?? compactionIntervalMs(historyMs);
+  // Only a round per window can lose a whole window to jitter; a shorter interval catches up at its next round.
+  const slackMs = options.intervalMs === undefined ? Math.min(ROUND_SLACK_MS, intervalMs / 10) : 0;
   return everyAgedRevision(storage, {
-    ageMs: historyMs,
-    intervalMs: options.intervalMs ?? compactionIntervalMs(historyMs),
+    ageMs: historyMs - slackMs,
+    intervalMs,
     now,
     onError,
     act: async (revision) => {

@@ -51,3 +51,30 @@ test("a database an earlier kubun made with incremental auto-vacuum is rewritten
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the rewrite at open happens only alone with the file: beside a store serving from it, the file stays as it is and both go on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-pointer-map-"));
+  try {
+    const path = join(dir, "kubun.db");
+    const serving = openSqliteStorage(path);
+    await serving.write({ op: "create", key: "/a", value: "{}" });
+    // Beside it, the file becomes what an earlier kubun made (a VACUUM in WAL mode runs beside other connections).
+    const earlier = openSqliteDatabase(path);
+    earlier.exec("PRAGMA auto_vacuum = INCREMENTAL");
+    earlier.exec("VACUUM");
+    earlier.close();
+    expect(autoVacuum(path)).toBe(2);
+
+    const second = openSqliteStorage(path);
+    expect(autoVacuum(path)).toBe(2);
+    expect((await serving.write({ op: "create", key: "/b", value: "{}" })).modRevision).toBe(2);
+    expect((await second.write({ op: "create", key: "/c", value: "{}" })).modRevision).toBe(3);
+    await second.close();
+    await serving.close();
+    // Alone at the next open, it is rewritten.
+    await openSqliteStorage(path).close();
+    expect(autoVacuum(path)).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -70,12 +70,12 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
 export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
-  // Both take effect before the first table exists, or at the next VACUUM (vacuumAtOpen below).
+  // Both take effect before the first table exists, or at the next VACUUM (rewriteIfAlone below).
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec("PRAGMA auto_vacuum = NONE");
-  if (ensureFormat(db)) rewriteWithPageSize(db);
+  const migrated = ensureFormat(db);
+  if (migrated || Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0 || mostlyFree(db)) rewriteIfAlone(db);
   db.exec("PRAGMA journal_mode = WAL");
-  if (Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0 || mostlyFree(db)) vacuumAtOpen(db);
   db.exec(`PRAGMA synchronous = ${synchronous}`);
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_FRAMES}`);
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
@@ -111,32 +111,24 @@ function mostlyFree(db: SqliteDatabase): boolean {
 }
 
 /**
- * Rewrites the file at open, before anything is served: without the free pages compaction left (it never gives
- * them back while serving, compaction.ts), and without the auto-vacuum pointer map an earlier kubun kept, a page of
- * which every commit that allocates a page (a history row of ~800 B takes a page of its own) wrote: one WAL frame of
- * a renewal tick's eight (bench/flash-writes.bench.ts). Another process holding the file busy makes this fail, and
- * the file stays as it is, which costs disk space or a frame per commit but nothing else.
+ * Rewrites the file with VACUUM at open, before anything is served, when this process is alone with it: with
+ * PAGE_SIZE after a migration from format 1; without the auto-vacuum pointer map an earlier kubun kept, a page of
+ * which every commit that allocates a page (a history row of ~800 B takes a page of its own) wrote, one WAL frame of
+ * a renewal tick's eight (bench/flash-writes.bench.ts); without the free pages compaction left (it never gives them
+ * back while serving, compaction.ts). Leaving WAL mode needs every other connection gone, so that switch, tried
+ * without waiting, is the test: a VACUUM in WAL mode would run beside another process serving from the file and hold
+ * its writes for the whole rewrite (~1 s per 100 MB). Another process there keeps the file as it is, which costs
+ * disk space or bytes per write but nothing else.
  */
-function vacuumAtOpen(db: SqliteDatabase): void {
+function rewriteIfAlone(db: SqliteDatabase): void {
+  db.exec("PRAGMA busy_timeout = 0");
   try {
-    db.exec("VACUUM");
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  } catch {
-    // Kept as it is; see above.
-  }
-}
-
-/**
- * A migrated database still has its old page size; VACUUM rewrites it with PAGE_SIZE, which SQLite allows only
- * outside WAL mode. Another process holding the file open makes this fail: the database then keeps its page size,
- * which costs bytes per write but nothing else.
- */
-function rewriteWithPageSize(db: SqliteDatabase): void {
-  try {
-    db.exec("PRAGMA journal_mode = DELETE");
+    if (db.prepare("PRAGMA journal_mode = DELETE").get()?.journal_mode !== "delete") return;
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     db.exec("VACUUM");
   } catch {
     // Kept as it is; see above.
+  } finally {
+    db.exec("PRAGMA busy_timeout = 5000");
   }
 }
