@@ -94,7 +94,6 @@ export interface AppDeps {
   inFlight: InFlightRequests;
   options: {
     maxRequestBytes: number;
-    historyMs: number;
     anonymous: boolean;
     /** --request-timeout and --min-request-timeout. */
     requestTimeoutMs: number;

@@ -242,7 +242,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     inFlight,
     options: {
       maxRequestBytes: config.maxRequestBytes,
-      historyMs: config.watchCacheHistoryMs,
       anonymous: anonymousEnabled(config),
       requestTimeoutMs: config.requestTimeoutMs,
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
