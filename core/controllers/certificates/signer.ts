@@ -38,7 +38,7 @@ export const csrSigningController: Controller = {
       ctx.log("no cluster signing certificate configured; not signing");
       return;
     }
-    const authority = await loadSigningAuthority(await readFile(files.certFile, "utf8"), await readFile(files.keyFile, "utf8"));
+    const authority = await loadSigningAuthority(await readFile(files.certFile, "utf8"), await readFile(files.keyFile, "utf8"), files);
     const maxTtlMs = ctx.settings.config.clusterSigningDurationMs;
     const informer = await ctx.informer("certificates.k8s.io", "v1", "certificatesigningrequests");
     const store = ctx.store("certificates.k8s.io", "v1", "certificatesigningrequests");

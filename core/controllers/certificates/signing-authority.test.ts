@@ -58,3 +58,17 @@ test("loadSigningAuthority() reads kubeadm-style SEC1 EC and PKCS#1 RSA keys and
     expect(new X509Certificate(issued).verify(new X509Certificate(caPem).publicKey)).toBe(true);
   }
 });
+
+test("loadSigningAuthority() names the file it could not read, as kube's caProvider.setCA (error reading CA cert/key file)", async () => {
+  const files = { certFile: "/etc/kubun/ca.crt", keyFile: "/etc/kubun/ca.key" };
+  await expect(loadSigningAuthority("not a certificate", "not a key", files)).rejects.toThrow(
+    /^error reading CA cert file "\/etc\/kubun\/ca\.crt": ./,
+  );
+  const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+  const caPem = (await x509().X509CertificateGenerator.createSelfSigned({
+    name: "CN=ca",
+    keys,
+    signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+  })).toString("pem");
+  await expect(loadSigningAuthority(caPem, "not a key", files)).rejects.toThrow(/^error reading CA key file "\/etc\/kubun\/ca\.key": ./);
+});

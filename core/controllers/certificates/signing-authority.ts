@@ -19,13 +19,28 @@ export interface SigningAuthority {
   signingAlgorithm: Algorithm | EcdsaParams;
 }
 
-/** Reads a PEM CA certificate and its key (PKCS#8, SEC1 or PKCS#1; ECDSA or RSA). */
-export async function loadSigningAuthority(certPem: string, keyPem: string): Promise<SigningAuthority> {
+/** Runs `read`, naming `file` in its error as kube's caProvider.setCA does ("error reading CA cert file %q: %v"). */
+function reading<T>(what: string, file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new Error(`error reading CA ${what} file ${JSON.stringify(file)}: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/**
+ * Reads a PEM CA certificate and its key (PKCS#8, SEC1 or PKCS#1; ECDSA or RSA); `files` names them in errors.
+ */
+export async function loadSigningAuthority(
+  certPem: string,
+  keyPem: string,
+  files = { certFile: "", keyFile: "" },
+): Promise<SigningAuthority> {
   // Checked now, as kube loads its CA when the controller starts; x509's own reading waits for a request to sign.
-  new X509Certificate(certPem);
+  reading("cert", files.certFile, () => new X509Certificate(certPem));
   let parsed: X509.X509Certificate | undefined;
   const certificate = () => parsed ??= new (x509().X509Certificate)(certPem);
-  const key = createPrivateKey(keyPem);
+  const key = reading("key", files.keyFile, () => createPrivateKey(keyPem));
   const pkcs8 = new Uint8Array(key.export({ format: "der", type: "pkcs8" }));
   if (key.asymmetricKeyType === "ec") {
     const namedCurve = CURVES[key.asymmetricKeyDetails?.namedCurve ?? ""];
