@@ -2,7 +2,7 @@
  * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
  * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
-import { newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
+import { newAlreadyExists, newBadRequest, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
 import { cloneJSONValue } from "../api/json-clone.ts";
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
@@ -25,6 +25,7 @@ import type { WriteAttempt } from "./write-guard.ts";
 import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
 import type { WriteHooks } from "./write-hook.ts";
 import { finalizersAfterDelete } from "./delete-propagation.ts";
+import { checkDeletePreconditions } from "./delete-preconditions.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
@@ -321,7 +322,7 @@ export class ResourceStore {
     for (;;) {
       if (!kv) throw newNotFound(this.qualified, name);
       const current = await this.decode(kv);
-      this.#checkDeletePreconditions(current, options);
+      checkDeletePreconditions(this.qualified, current, options.preconditions);
       await this.#admitDelete(namespace, current, options);
       const terminating = current.metadata.deletionTimestamp !== undefined;
       // A pending graceful deletion keeps its finalizers (kube changes them only with the deletion request that starts it or after).
@@ -581,25 +582,6 @@ export class ResourceStore {
     } catch (e) {
       if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, current.metadata.name as string);
       return { lost: await this.#afterConflict(e, key) };
-    }
-  }
-
-  #checkDeletePreconditions(current: KubeObject, options: DeleteOptions): void {
-    const pre = options.preconditions;
-    const name = current.metadata.name as string;
-    if (pre?.uid && pre.uid !== current.metadata.uid) {
-      throw newConflict(
-        this.qualified,
-        name,
-        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`,
-      );
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-      throw newConflict(
-        this.qualified,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`,
-      );
     }
   }
 }
