@@ -42,8 +42,8 @@ const ROUND_SLACK_MS = 1_000;
 export function startCompactor(storage: Storage, options: CompactorOptions): Compactor {
   const { historyMs, now, onError = (error) => log.error("compaction failed", error) } = options;
   const intervalMs = options.intervalMs ?? compactionIntervalMs(historyMs);
-  // Only a round per window can lose a whole window to jitter; a shorter interval catches up at its next round.
-  const slackMs = options.intervalMs === undefined ? Math.min(ROUND_SLACK_MS, intervalMs / 10) : 0;
+  // Only rounds a window or more apart can lose a whole round to jitter; shorter ones catch up at their next round.
+  const slackMs = intervalMs >= historyMs ? Math.min(ROUND_SLACK_MS, historyMs / 10) : 0;
   return everyAgedRevision(storage, {
     ageMs: historyMs - slackMs,
     intervalMs,
