@@ -18,6 +18,25 @@ interface Snapshot {
   aggregator: "sum";
 }
 
+/** One histogram series as prom-client snapshots it: cumulative buckets, +Inf, then sum and count. */
+function pushHistogramSamples(
+  values: Snapshot["values"],
+  name: string,
+  bounds: readonly number[],
+  labels: Snapshot["values"][number]["labels"],
+  perBucket: ArrayLike<number>,
+  totals: { sum: number; count: number },
+): void {
+  let cumulative = 0;
+  bounds.forEach((bound, index) => {
+    cumulative += perBucket[index]!;
+    values.push({ metricName: `${name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
+  });
+  values.push({ metricName: `${name}_bucket`, labels: { le: "+Inf", ...labels }, value: totals.count });
+  values.push({ metricName: `${name}_sum`, labels, value: totals.sum });
+  values.push({ metricName: `${name}_count`, labels, value: totals.count });
+}
+
 export interface ValueCell {
   value: number;
 }
@@ -140,14 +159,7 @@ export class HistogramSeries extends Family<HistogramCell & Buckets> {
   get(): Snapshot {
     const values: Snapshot["values"] = [];
     for (const { labels, cell } of this.cells.values()) {
-      let cumulative = 0;
-      this.#bounds.forEach((bound, index) => {
-        cumulative += cell.counts[index]!;
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
-      });
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: cell.count });
-      values.push({ metricName: `${this.name}_sum`, labels, value: cell.sum });
-      values.push({ metricName: `${this.name}_count`, labels, value: cell.count });
+      pushHistogramSamples(values, this.name, this.#bounds, labels, cell.counts, cell);
     }
     return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
   }
@@ -229,14 +241,7 @@ export class TimingRatioHistogramSeries extends Family<RatioCell & TimingBuckets
     for (const { labels: own, cell } of this.cells.values()) {
       accumulate(cell, this.#bounds, now);
       const labels = { ...this.#constLabels, ...own };
-      let cumulative = 0;
-      this.#bounds.forEach((bound, index) => {
-        cumulative += cell.weights[index]!;
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound, ...labels }, value: cumulative });
-      });
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: "+Inf", ...labels }, value: cell.count });
-      values.push({ metricName: `${this.name}_sum`, labels, value: cell.sum });
-      values.push({ metricName: `${this.name}_count`, labels, value: cell.count });
+      pushHistogramSamples(values, this.name, this.#bounds, labels, cell.weights, cell);
     }
     return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
   }
