@@ -48,6 +48,8 @@ if [ $# -eq 0 ]; then
   [ "$status" -ne 0 ] || status=$etcd_status
 fi
 set -e
+# The failed tests' names again, next to the totals, so the end of the output says which ones failed.
+grep -E "^\(fail\) " "$log" || true
 sum() { grep -E "^ *[0-9]+ $1$" "$log" | awk '{ total += $1 } END { print total + 0 }'; }
 echo "$(sum pass) passed, $(sum fail) failed"
 exit "$status"
