@@ -69,7 +69,10 @@ export class ReleaseTrigger {
   }
 }
 
-/** `onIdleRelease`: told after each idle release, when what a burst left behind has just been given back. */
+/**
+ * `onIdleRelease`: told at each idle release, right after the collection and before the resident size is read again,
+ * so what it gives back counts toward the next mark.
+ */
 export function startMemoryRelease(options: { intervalMs: number; growthBytes: number; onIdleRelease?: () => void }): MemoryRelease {
   const release = releaser();
   if (!release) return { stop: () => {} };
@@ -80,8 +83,8 @@ export function startMemoryRelease(options: { intervalMs: number; growthBytes: n
     const reason = trigger.due(residentBytes(), cpuShare());
     if (reason) {
       release(reason);
-      trigger.collected(reason, residentBytes());
       if (reason === "idle") options.onIdleRelease?.();
+      trigger.collected(reason, residentBytes());
     }
   }, options.intervalMs);
   // Never what keeps the process alive.

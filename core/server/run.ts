@@ -148,8 +148,15 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   // Assigned once serving (memory-release may call back before that), so not a const.
   // deno-lint-ignore prefer-const
   let jitPolicy: JITPolicy | undefined;
-  // After a burst, code waits for load again before the JIT compiles it (runtime/jit-policy.ts).
-  const memoryRelease = startMemoryRelease({ ...MEMORY_RELEASE, onIdleRelease: () => jitPolicy?.idle() });
+  // After a burst, code waits for load again before the JIT compiles it (runtime/jit-policy.ts), and the store
+  // gives its page cache back.
+  const memoryRelease = startMemoryRelease({
+    ...MEMORY_RELEASE,
+    onIdleRelease: () => {
+      jitPolicy?.idle();
+      backend.releaseMemory();
+    },
+  });
   const health = createHealthChecks(storage, config.livezGracePeriodMs);
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);

@@ -6,7 +6,7 @@
  * does, so resourceVersions are never reused and clients watching from older ones get 410 and relist.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
@@ -41,9 +41,24 @@ function withDatabase<T>(path: string, fn: (db: SqliteDatabase) => T): T {
   return result;
 }
 
+/** fdatasync(2) of the file at `path`, if there is one; a read-only descriptor is enough. */
+function syncFileData(path: string): void {
+  if (!existsSync(path)) return;
+  const fd = openSync(path, "r");
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Copies the live database at `dbPath` to `file` (which must not exist), readable by its owner only. A copy that
- * fails leaves no file behind (retention counts only snapshots).
+ * fails leaves no file behind (retention counts only snapshots). Before it answers, both the copy and the live WAL
+ * are on disk: a serving kubun commits at synchronous=NORMAL and makes each batch durable with its own fdatasync
+ * afterwards (wal-sync.ts), so the copy may hold a batch whose sync has not run yet. Syncing the WAL after the copy
+ * makes every revision in the snapshot durable in the live file too, so a power loss cannot leave the server below
+ * a snapshot already taken of it (etcd's snapshot streams only what its backend has committed and synced).
  */
 export async function saveSnapshot(dbPath: string, file: string): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
@@ -51,6 +66,8 @@ export async function saveSnapshot(dbPath: string, file: string): Promise<Snapsh
   closeSync(openSync(file, "wx", 0o600));
   try {
     await withDatabase(dbPath, (db) => db.copyInto(file));
+    syncFileData(`${dbPath}-wal`);
+    syncFileData(file);
   } catch (error) {
     rmSync(file, { force: true });
     throw error;
@@ -72,6 +89,8 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
   const status = snapshotStatus(file);
   if (existsSync(dbPath)) throw new Error(`${dbPath} already exists; restore into a new data directory`);
   writeFileSync(dbPath, readFileSync(file), { mode: 0o600, flag: "wx" });
+  // On disk before the revision bump commits, which syncs only its WAL.
+  syncFileData(dbPath);
   const revision = status.revision + bump;
   withDatabase(dbPath, (db) => {
     // A snapshot an older kubun took is in its storage format.

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storageContractSuite } from "../contract-suite.ts";
@@ -33,6 +33,34 @@ test("reopening a closed database keeps its data and revisions", async () => {
     expect((await second.get("/a/2"))?.value).toBe("two");
     expect((await second.write(create("/a/3"))).modRevision).toBe(3);
     await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Bytes this process has read through read(2)/pread(2), page-cache hits included (/proc/self/io's rchar). */
+function bytesReadBySyscalls(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+}
+
+test("releaseMemory gives the page cache back: reads take their pages from the file again, and answer the same", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-sqlite-"));
+  try {
+    const storage = openSqliteStorage(join(dir, "state.db"));
+    await Promise.all(Array.from({ length: 2000 }, (_, i) => storage.write(create(`/a/${i}`, "x".repeat(1024)))));
+    const readAll = async () => {
+      const before = bytesReadBySyscalls();
+      const { items } = await storage.range("/a/");
+      return { count: items.length, bytesRead: bytesReadBySyscalls() - before };
+    };
+    await readAll();
+    const cached = await readAll();
+    storage.releaseMemory();
+    const released = await readAll();
+    expect([cached.count, released.count]).toEqual([2000, 2000]);
+    expect(released.bytesRead).toBeGreaterThan(2_000_000);
+    expect(cached.bytesRead).toBeLessThan(released.bytesRead / 4);
+    await storage.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

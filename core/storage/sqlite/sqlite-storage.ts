@@ -128,6 +128,15 @@ export class SqliteStorage implements Storage {
     return this.#revisions.compacted;
   }
 
+  /**
+   * Gives the connection's page cache back (SQLite's sqlite3_db_release_memory). Called when the process is idle
+   * again after a burst: a LIST or a burst of writes fills the cache (up to schema.ts's cache_size), which an idle
+   * server would otherwise keep resident; the next read takes its pages from the operating system's cache again.
+   */
+  releaseMemory(): void {
+    if (!this.#closed) this.#db.exec("PRAGMA shrink_memory");
+  }
+
   stats(): SqliteStorageStats {
     return { ...this.#stats };
   }
