@@ -79,4 +79,8 @@ test("after a failed WAL sync an open watch ends without an ERROR event and a re
 
   const rewatch = await sendJson(server, "GET", `${COLLECTION}?watch=1&resourceVersion=${since}`);
   expectStatus(rewatch, 503, "ServiceUnavailable", "apiserver cacher is stopped");
+  // A watch that starts with the current state fails on the list that gives it, as every read does now.
+  for (const start of ["", "&resourceVersion=0"]) {
+    expectStatus(await sendJson(server, "GET", `${COLLECTION}?watch=1${start}`), 500, "InternalError");
+  }
 });
