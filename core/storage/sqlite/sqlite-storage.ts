@@ -209,7 +209,7 @@ export class SqliteStorage implements Storage {
       this.#failureListeners.add(onFailure);
       // A subscriber arriving after the failure is told of it once subscribe has returned.
       const failed = this.#durability?.failure;
-      if (failed) queueMicrotask(() => this.#failureListeners.has(onFailure) && this.#tell(onFailure, failed));
+      if (failed) queueMicrotask(() => this.#failureListeners.has(onFailure) && this.#tell(onFailure, { error: failed.error }));
     }
     if (!this.#closed) this.#foreignCommits.start();
     return () => {
