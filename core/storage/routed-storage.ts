@@ -4,7 +4,17 @@
  * the store holding it, so every revision a caller sees comes from that store's sequence; the revision calls of the
  * Storage contract speak of the main store, and a caller comparing revisions asks sequenceOf(key) for its store.
  */
-import type { KeyValue, LostHistory, RangeOptions, RangeResult, Storage, StorageEvent, Unsubscribe, WriteOp } from "./storage.ts";
+import type {
+  KeyValue,
+  LostHistory,
+  RangeOptions,
+  RangeResult,
+  Storage,
+  StorageEvent,
+  StorageFailure,
+  Unsubscribe,
+  WriteOp,
+} from "./storage.ts";
 
 export interface StorageRoute {
   /** A key prefix (a collection's, ending in "/"); every key under it lives on `storage`. */
@@ -77,14 +87,20 @@ export class RoutedStorage implements Storage {
   /**
    * Every store's events: in revision order within each store, in no order across them. A store's etcd watch covers
    * its whole prefix, so keys another store serves (left from before an override, or one etcd named twice) are dropped.
+   * Lost history and a failure name the store they happened to.
    */
-  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
+  subscribe(
+    listener: (event: StorageEvent) => void,
+    onLost?: (lost: LostHistory) => void,
+    onFailure?: (failure: StorageFailure) => void,
+  ): Unsubscribe {
     const unsubscribes = this.#sequences.map((storage) =>
       storage.subscribe(
         (event) => {
           if (this.sequenceOf(event.kv.key) === storage) listener(event);
         },
         onLost && ((lost) => onLost({ ...lost, sequence: storage })),
+        onFailure && ((failure) => onFailure({ ...failure, sequence: storage })),
       )
     );
     return () => {

@@ -91,6 +91,16 @@ export interface LostHistory {
   sequence?: Storage;
 }
 
+/**
+ * The store failed for good: it commits and hands over nothing more, and its reads answer `error` (SQLite: a WAL sync
+ * failed, so no later sync can vouch for what it held; durability-gate.ts).
+ */
+export interface StorageFailure {
+  error: unknown;
+  /** The revision sequence that failed, for a store of several (see sequenceOf); unset: the store's own. */
+  sequence?: Storage;
+}
+
 export interface Storage {
   /** Latest committed revision. */
   currentRevision(): number;
@@ -114,9 +124,15 @@ export interface Storage {
   eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]>;
   /**
    * Every committed event, in revision order, delivered synchronously after its commit. `onLost` is told, in that
-   * order, of revisions whose events this store could not hand over (compacted before it received them).
+   * order, of revisions whose events this store could not hand over (compacted before it received them). `onFailure`
+   * is told once, after the events handed over before it, when the store fails for good (a subscriber arriving later
+   * is told just after subscribing); a backend that cannot fail so (etcd: its client reconnects) never calls it.
    */
-  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe;
+  subscribe(
+    listener: (event: StorageEvent) => void,
+    onLost?: (lost: LostHistory) => void,
+    onFailure?: (failure: StorageFailure) => void,
+  ): Unsubscribe;
 
   /** Drop history at or below `revision`. */
   compact(revision: number): Promise<void>;

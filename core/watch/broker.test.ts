@@ -1,7 +1,12 @@
-import { expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { StatusError } from "../api/errors.ts";
 import { RoutedStorage } from "../storage/routed-storage.ts";
-import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { openSqliteStorage, type SqliteStorage } from "../storage/sqlite/mod.ts";
+import { HeldSync } from "../storage/sqlite/testing.ts";
 import { isStorageError, type Storage, type WriteOp } from "../storage/storage.ts";
 import { WatchBroker } from "./broker.ts";
 import { type Watch, type WatchMessage, WatchOverflowError } from "./watch.ts";
@@ -174,6 +179,78 @@ test("on a store of several revision sequences a watch's progress carries its ow
   broker.requestProgress(watch);
   await storage.write(create("/core/events/e2"));
   expect(revisionsOf(await take(watch, 3))).toEqual([1, "progress@1", 2]);
+  broker.close();
+  await storage.close();
+});
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** A store on a file whose WAL syncs the test fails by hand (a lone write is synced on the thread, and passes). */
+function storeWithHeldSync(): { storage: SqliteStorage; log: HeldSync } {
+  const directory = mkdtempSync(join(tmpdir(), "kubun-broker-"));
+  directories.push(directory);
+  let log!: HeldSync;
+  const storage = openSqliteStorage(join(directory, "kubun.db"), { logSync: () => (log = new HeldSync()) });
+  return { storage, log };
+}
+
+/** Fails the WAL sync of a two-write commit on `storage`: the storage fails for good. */
+async function failSync(storage: Storage, log: HeldSync, key: string): Promise<void> {
+  const held = Promise.all([storage.write(create(`${key}-1`)), storage.write(create(`${key}-2`))]);
+  while (log.running === 0) await sleep(1);
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+}
+
+function expectServiceUnavailable(start: () => unknown): void {
+  let refusal: unknown;
+  try {
+    start();
+  } catch (error) {
+    refusal = error;
+  }
+  expect(refusal).toBeInstanceOf(StatusError);
+  expect((refusal as StatusError).toStatus()).toMatchObject({
+    code: 503,
+    reason: "ServiceUnavailable",
+    message: "apiserver cacher is stopped",
+  });
+}
+
+test("after a failed WAL sync every open watch just ends and a new one is refused with 503 (Cacher.terminateAllWatchers, ready.wait Stopped)", async () => {
+  const { storage, log } = storeWithHeldSync();
+  const broker = new WatchBroker(storage);
+  const watch = broker.watch("/a/", 0);
+  await storage.write(create("/a/1"));
+  const messages = watch[Symbol.asyncIterator]();
+  expect(revisionsOf([(await messages.next()).value])).toEqual([1]);
+  const replaying = broker.watch("/a/", 1);
+  await failSync(storage, log, "/a/held");
+  // The stream closes without an error: WatchServer returns when the cacheWatcher's result channel closes.
+  expect(await messages.next()).toEqual({ done: true, value: undefined });
+  expect(await replaying[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
+  expectServiceUnavailable(() => broker.watch("/a/", 1));
+  expectServiceUnavailable(() => broker.watch("/b/", 0));
+  broker.close();
+  await storage.close();
+});
+
+test("on a store of several revision sequences only the failed sequence's watches end and refuse new ones", async () => {
+  const main = storeWithHeldSync();
+  const events = storeWithHeldSync();
+  const storage = new RoutedStorage(main.storage, [{ prefix: "/core/events/", storage: events.storage }]);
+  const broker = new WatchBroker(storage);
+  const eventWatch = broker.watch("/core/events/", 0);
+  const podWatch = broker.watch("/core/pods/", 0);
+  await failSync(storage, events.log, "/core/events/e");
+  expect(await eventWatch[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
+  expectServiceUnavailable(() => broker.watch("/core/events/", 0));
+  await storage.write(create("/core/pods/p1"));
+  expect(revisionsOf(await take(podWatch, 1))).toEqual([1]);
+  expect(revisionsOf(await take(broker.watch("/core/pods/", 0), 1))).toEqual([1]);
   broker.close();
   await storage.close();
 });

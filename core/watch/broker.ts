@@ -5,8 +5,11 @@
  * several revision sequences (--etcd-servers-overrides) is followed with the dispatched revision kept per sequence,
  * so a watch's bookmarks carry revisions of the sequence its collection is on.
  * When the storage lost events before it could hand them over, every watch ends and every follower is told
- * (to relist), as kube's Cacher.terminateAllWatchers does before its reflector relists.
+ * (to relist), as kube's Cacher.terminateAllWatchers does before its reflector relists. When a revision sequence
+ * failed for good (a failed WAL sync), its watches end the same way and new ones on it are refused with 503, as a
+ * stopped cacher answers.
  */
+import { newServiceUnavailable } from "../api/errors.ts";
 import {
   type LostHistory,
   sequenceOf,
@@ -14,6 +17,7 @@ import {
   type Storage,
   StorageError,
   type StorageEvent,
+  type StorageFailure,
   type Unsubscribe,
 } from "../storage/storage.ts";
 import { PrefixIndex } from "./prefix-index.ts";
@@ -39,6 +43,8 @@ export class WatchBroker {
   readonly #dispatchedRevisions = new Map<Storage, number>();
   /** The sequence each watch's collection is on. */
   readonly #sequenceOfWatch = new WeakMap<WatchStream, Storage>();
+  /** Sequences that failed for good: they hand over nothing more. */
+  readonly #failedSequences = new Set<Storage>();
   #closed = false;
 
   constructor(storage: Storage, options: WatchBrokerOptions = {}) {
@@ -48,6 +54,7 @@ export class WatchBroker {
     this.#unsubscribe = storage.subscribe(
       (event) => this.#dispatch(sequenceOf(storage, event.kv.key), event),
       (lost) => this.#lose(lost),
+      (failure) => this.#fail(failure),
     );
   }
 
@@ -57,11 +64,15 @@ export class WatchBroker {
    */
   watch(prefix: string, afterRevision: number): Watch {
     if (this.#closed) throw new StorageError("Closed", "watch broker is closed");
+    const sequence = sequenceOf(this.#storage, prefix);
+    // Cacher.Watch answers errors.NewServiceUnavailable with ready.wait's error once the cacher is Stopped; a
+    // failed sequence never becomes ready again, so the watch is refused at once rather than left waiting.
+    if (this.#failedSequences.has(sequence)) throw newServiceUnavailable("apiserver cacher is stopped");
     const stream = new WatchStream(afterRevision, {
       queueLimit: this.#queueLimit,
       onEnd: () => this.#index.remove(prefix, stream),
     });
-    this.#sequenceOfWatch.set(stream, sequenceOf(this.#storage, prefix));
+    this.#sequenceOfWatch.set(stream, sequence);
     // Register before reading history so nothing committed in between is missed.
     this.#index.add(prefix, stream);
     this.#storage.eventsSince(prefix, afterRevision).then(
@@ -125,6 +136,19 @@ export class WatchBroker {
     }
     const sequence = lost.sequence ?? this.#storage;
     this.#dispatchedRevisions.set(sequence, Math.max(this.#dispatchedRevisions.get(sequence) ?? 0, lost.to));
+  }
+
+  /**
+   * Ends every watch on the failed sequence, as kube's cacher ends its watches (terminateAllWatchers) when its
+   * reflector's ListAndWatch fails: the HTTP stream just closes (WatchServer returns when the result channel closes),
+   * and the client's re-watch is refused (above).
+   */
+  #fail(failure: StorageFailure): void {
+    const sequence = failure.sequence ?? this.#storage;
+    this.#failedSequences.add(sequence);
+    for (const stream of this.#index.all()) {
+      if (this.#sequenceOfWatch.get(stream) === sequence) stream.close();
+    }
   }
 
   #dispatch(sequence: Storage, event: StorageEvent): void {

@@ -1,7 +1,11 @@
 import { expect, test } from "bun:test";
 import { Buffer } from "node:buffer";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSqliteStorage } from "../sqlite/mod.ts";
+import { HeldSync } from "../sqlite/testing.ts";
 import type { StorageEvent } from "../storage.ts";
 import { encryptingStorage } from "./encrypting-storage.ts";
 import { PrefixTransformers, type StorageTransformer } from "./prefix-transformers.ts";
@@ -56,6 +60,25 @@ test("watch events reach subscribers in commit order when one of them waits for 
     '{"v":"fast"}',
   ]);
   await storage.close();
+});
+
+test("a failed WAL sync is told to subscribers behind the events still being decrypted before it", async () => {
+  const directory = mkdtempSync(join(tmpdir(), "kubun-encrypting-"));
+  let log!: HeldSync;
+  const storage = encryptingStorage(openSqliteStorage(join(directory, "kubun.db"), { logSync: () => (log = new HeldSync()) }), source());
+  const told: string[] = [];
+  storage.subscribe((event) => told.push(event.kv.key), undefined, (failure) => told.push(`failure ${failure.error}`));
+  const key = (name: string) => `/core/configmaps/default/${name}`;
+  // A lone write is synced on the thread and released; its event waits for the slow decryption.
+  await storage.write({ op: "create", key: key("slow"), value: '{"v":"slow"}' });
+  const held = Promise.all(["b", "c"].map((name) => storage.write({ op: "create", key: key(name), value: '{"v":"fast"}' })));
+  while (log.running === 0) await sleep(1);
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+  while (told.length < 2) await sleep(5);
+  expect(told).toEqual([key("slow"), "failure Error: EIO: the disk is gone"]);
+  await storage.close();
+  rmSync(directory, { recursive: true, force: true });
 });
 
 test("encrypted bytes are stored without NUL characters (node:sqlite ends TEXT at a NUL) and read back whole", async () => {

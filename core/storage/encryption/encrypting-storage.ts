@@ -95,9 +95,13 @@ export function encryptingStorage(inner: Storage, config: EncryptionConfigSource
       }
     },
     eventsSince: async (prefix, afterRevision) => await Promise.all((await inner.eventsSince(prefix, afterRevision)).map(openEvent)),
-    subscribe: (listener, onLost) => {
+    subscribe: (listener, onLost, onFailure) => {
       const ordered = inOrder(openEvent, listener);
-      return inner.subscribe(ordered.event, onLost && ((lost) => ordered.after(() => onLost(lost))));
+      return inner.subscribe(
+        ordered.event,
+        onLost && ((lost) => ordered.after(() => onLost(lost))),
+        onFailure && ((failure) => ordered.after(() => onFailure(failure))),
+      );
     },
     compact: (revision) => inner.compact(revision),
     close: () => {
@@ -112,7 +116,7 @@ const log = logger("storage");
 /**
  * Hands each event to the listener as soon as it is opened, in commit order: at once while nothing is pending,
  * behind the pending ones otherwise. An event that cannot be opened is reported and skipped, as a throwing
- * subscriber is. `after` runs a step (telling of lost history) behind the events before it.
+ * subscriber is. `after` runs a step (telling of lost history or of a failure) behind the events before it.
  */
 function inOrder(openEvent: (event: StorageEvent) => MaybePromise<StorageEvent>, listener: (event: StorageEvent) => void) {
   let pending: Promise<void> | undefined;

@@ -117,6 +117,26 @@ test("after a failed WAL sync the writes it held fail and later writes are refus
   expect(storage.stats().transactions).toBe(1);
 });
 
+test("a failed WAL sync is told once to every failure subscriber, after the events released before it; a later subscriber is told too", async () => {
+  const { storage, log } = heldStorage();
+  const told: string[] = [];
+  storage.subscribe((event) => told.push(`event ${event.revision}`), undefined, (failure) => told.push(`failure ${failure.error}`));
+  const released = writeTwo(storage, "/k/1");
+  await turns();
+  await log.finish();
+  await released;
+  const held = writeTwo(storage, "/k/2");
+  await turns();
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+  await expect(storage.write(create("/k/3"))).rejects.toThrow("EIO");
+  expect(told).toEqual(["event 1", "event 2", "failure Error: EIO: the disk is gone"]);
+  const late: unknown[] = [];
+  storage.subscribe(() => {}, undefined, (failure) => late.push(failure.error));
+  await turns();
+  expect(late.map(String)).toEqual(["Error: EIO: the disk is gone"]);
+});
+
 test("after a failed WAL sync, another process's commits found by the poller fail reads, not the process", async () => {
   const path = databasePath();
   let log!: HeldSync;

@@ -30,6 +30,7 @@ import {
   type RangeResult,
   type Storage,
   type StorageEvent,
+  type StorageFailure,
   type Unsubscribe,
   type WriteOp,
 } from "../storage.ts";
@@ -77,6 +78,7 @@ export class SqliteStorage implements Storage {
   readonly #revisions: Revisions;
   readonly #listeners = new Set<(event: StorageEvent) => void>();
   readonly #lostListeners = new Set<(lost: LostHistory) => void>();
+  readonly #failureListeners = new Set<(failure: StorageFailure) => void>();
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onSubscriberError: (error: unknown) => void;
@@ -105,6 +107,7 @@ export class SqliteStorage implements Storage {
     this.#logSync = logSync;
     this.#durability = logSync && new DurabilityGate(logSync, (error) => {
       log.error("the write-ahead log could not be synced; writes and reads fail from now on", error);
+      for (const onFailure of [...this.#failureListeners]) this.#tell(onFailure, { error });
     });
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
@@ -195,13 +198,24 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  subscribe(listener: (event: StorageEvent) => void, onLost?: (lost: LostHistory) => void): Unsubscribe {
+  subscribe(
+    listener: (event: StorageEvent) => void,
+    onLost?: (lost: LostHistory) => void,
+    onFailure?: (failure: StorageFailure) => void,
+  ): Unsubscribe {
     this.#listeners.add(listener);
     if (onLost) this.#lostListeners.add(onLost);
+    if (onFailure) {
+      this.#failureListeners.add(onFailure);
+      // A subscriber arriving after the failure is told of it once subscribe has returned.
+      const failed = this.#durability?.failure;
+      if (failed) queueMicrotask(() => this.#failureListeners.has(onFailure) && this.#tell(onFailure, { error: failed.error }));
+    }
     if (!this.#closed) this.#foreignCommits.start();
     return () => {
       this.#listeners.delete(listener);
       if (onLost) this.#lostListeners.delete(onLost);
+      if (onFailure) this.#failureListeners.delete(onFailure);
       if (this.#listeners.size === 0) this.#foreignCommits.stop();
     };
   }
@@ -366,13 +380,7 @@ export class SqliteStorage implements Storage {
         this.#publishLost(event);
         continue;
       }
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          this.#onSubscriberError(error);
-        }
-      }
+      for (const listener of this.#listeners) this.#tell(listener, event);
     }
   }
 
@@ -380,12 +388,15 @@ export class SqliteStorage implements Storage {
     log.warning(
       `revisions ${lost.from}..${lost.to} were compacted by another process before this one dispatched them; its watches are ended and its informers relist`,
     );
-    for (const onLost of this.#lostListeners) {
-      try {
-        onLost(lost);
-      } catch (error) {
-        this.#onSubscriberError(error);
-      }
+    for (const onLost of this.#lostListeners) this.#tell(onLost, lost);
+  }
+
+  /** A throwing subscriber is reported; the others are still told. */
+  #tell<T>(listener: (value: T) => void, value: T): void {
+    try {
+      listener(value);
+    } catch (error) {
+      this.#onSubscriberError(error);
     }
   }
 

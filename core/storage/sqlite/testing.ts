@@ -1,6 +1,12 @@
-/** Test kit: what the WAL of a database file holds, page by page, and which b-tree each page belongs to. */
+/**
+ * Test kit: what the WAL of a database file holds, page by page, and which b-tree each page belongs to; a WAL sync
+ * held by the test.
+ */
 import { readFileSync } from "node:fs";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
+
+/** A WAL sync the test finishes or fails by hand, for tests of the storage's users (the watch broker). */
+export { HeldSync } from "./_held-sync.ts";
 
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
