@@ -8,7 +8,8 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need+=(python3-kubernetes)
 # Debian's etcd 3.4, for the storage contract and end-to-end tests on the etcd backend (core/storage/etcd/testing.ts).
 [ -x /usr/bin/etcd ] || need+=(etcd-server)
-# strace, for tests/snapshot-durability.test.ts: which files a command syncs, from its system calls.
+# strace, for tests/snapshot-durability.test.ts (which files a command syncs, from its system calls) and
+# tests/storage-sync-failure.test.ts (a running server's syncs made to fail with EIO).
 command -v strace >/dev/null 2>&1 || need+=(strace)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "install-test-deps: need ${need[*]} (run as root to install)" >&2; exit 1; fi

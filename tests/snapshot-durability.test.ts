@@ -20,6 +20,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Runs dist/kubun with `args` under strace, tracing opens and syncs; answers the trace. */
+async function traced(args: string[]): Promise<string> {
+  const traceFile = join(dir, `trace-${args[1]}.txt`);
+  await promisify(execFile)("strace", ["-f", "-qq", "-e", "trace=openat,fsync,fdatasync", "-o", traceFile, KUBUN_BINARY, ...args]);
+  return await readFile(traceFile, "utf8");
+}
+
 /** The descriptors each path was opened as, and the descriptors fdatasync'd, in the order of the trace. */
 function syscalls(trace: string): { opened: Map<number, string>; synced: { fd: number; path: string | undefined }[] } {
   const opened = new Map<number, string>();
@@ -37,29 +44,28 @@ test("snapshot save syncs the copy and the live WAL after copying, while the ser
   const writers = startConfigMapWriters(server, 4);
   await Bun.sleep(300);
   const file = join(dir, "snap.db");
-  const traceFile = join(dir, "trace.txt");
+  let trace: string;
   try {
-    await promisify(execFile)("strace", [
-      "-f",
-      "-qq",
-      "-e",
-      "trace=openat,fsync,fdatasync",
-      "-o",
-      traceFile,
-      KUBUN_BINARY,
-      "snapshot",
-      "save",
-      file,
-      "--data-dir",
-      server.dataDir,
-    ]);
+    trace = await traced(["snapshot", "save", file, "--data-dir", server.dataDir]);
   } finally {
     await writers.stop();
   }
-  const { synced } = syscalls(await readFile(traceFile, "utf8"));
+  const { synced } = syscalls(trace);
   const syncedPaths = synced.map((sync) => sync.path);
   expect(syncedPaths).toContain(join(server.dataDir, "kubun.db-wal"));
   expect(syncedPaths).toContain(file);
   // The WAL's sync comes after the copy was written and synced by SQLite, if it syncs it at all: the last two.
   expect(syncedPaths.slice(-2)).toEqual([join(server.dataDir, "kubun.db-wal"), file]);
+});
+
+test("snapshot restore syncs the restored database, then its entry in the new data directory and the directory's in its parent", async () => {
+  const file = join(dir, "restore-source.db");
+  await traced(["snapshot", "save", file, "--data-dir", server.dataDir]);
+  const restoredDir = join(dir, "restored");
+  const { synced } = syscalls(await traced(["snapshot", "restore", file, "--data-dir", restoredDir]));
+  const syncedPaths = synced.map((sync) => sync.path);
+  const database = join(restoredDir, "kubun.db");
+  // The bytes written before SQLite opens the file, then SQLite's own commit, then the two directories.
+  expect(syncedPaths[0]).toBe(database);
+  expect(syncedPaths.slice(-2)).toEqual([restoredDir, dir]);
 });

@@ -38,7 +38,9 @@ async function failEverySync(pid: number): Promise<void> {
   ], {
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const tracerPid = tracer.pid!;
+  let spawnError: Error | undefined;
+  tracer.once("error", (error) => (spawnError = error));
+  const tracerPid = tracer.pid;
   // A thread that exited since the listing holds nothing to trace.
   const tracedThread = (task: string) => {
     try {
@@ -49,13 +51,16 @@ async function failEverySync(pid: number): Promise<void> {
   };
   const traced = () => readdirSync(`/proc/${pid}/task`).every(tracedThread);
   for (let wait = 0; !traced(); wait++) {
-    if (tracer.exitCode !== null || wait > 400) throw new Error("strace did not attach to every thread of the server");
+    if (spawnError || tracer.exitCode !== null || wait > 400) {
+      throw new Error(`strace did not attach to every thread of the server${spawnError ? `: ${spawnError.message}` : ""}`);
+    }
     await Bun.sleep(25);
   }
 }
 
 async function detach(): Promise<void> {
-  if (!tracer || tracer.exitCode !== null) return;
+  // A tracer that never started (no pid) has no exit to wait for.
+  if (!tracer?.pid || tracer.exitCode !== null) return;
   const exited = new Promise((resolve) => tracer!.once("exit", resolve));
   tracer.kill("SIGTERM");
   await exited;

@@ -16,13 +16,19 @@ const REVISIONS_PER_CHUNK = 5000;
  * chunk's transaction, so a compaction while idle is one durable commit (each costs at least a 4 KiB page written
  * and the wal-index pages it dirties), and no process can see rows gone before it sees the mark saying so.
  */
-export async function compactThrough(db: SqliteDatabase, statements: Statements, revision: number): Promise<void> {
+export async function compactThrough(
+  db: SqliteDatabase,
+  statements: Statements,
+  revision: number,
+  assertWritable: () => void = () => {},
+): Promise<void> {
   let purged = Number(statements.purgedRevision.get()!.purged_rev);
   let markSaved = false;
   while (!markSaved || purged < revision) {
     // Another process may have purged further already: then there is nothing left to delete.
     const after = purged;
     const through = Math.max(purged, Math.min(revision, purged + REVISIONS_PER_CHUNK));
+    assertWritable();
     db.transaction(() => {
       if (!markSaved) statements.saveCompactedRevision.run(revision);
       if (through > after) {

@@ -117,6 +117,19 @@ test("after a failed WAL sync the writes it held fail and later writes are refus
   expect(storage.stats().transactions).toBe(1);
 });
 
+test("after a failed WAL sync a compaction commits nothing either: the compacted mark stays on disk where it was", async () => {
+  const { storage, log, path } = heldStorage();
+  await storage.write(create("/k/1"));
+  const held = writeTwo(storage, "/k/2");
+  await turns();
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+  await expect(storage.compact(1)).rejects.toThrow("EIO");
+  const db = openSqliteDatabase(path);
+  expect(db.prepare("SELECT compacted_rev FROM meta").get()).toEqual({ compacted_rev: 0 });
+  db.close();
+});
+
 test("a failed WAL sync is told once to every failure subscriber, after the events released before it; a later subscriber is told too", async () => {
   const { storage, log } = heldStorage();
   const told: string[] = [];

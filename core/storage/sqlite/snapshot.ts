@@ -6,7 +6,8 @@
  * does, so resourceVersions are never reused and clients watching from older ones get 410 and relist.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
@@ -41,12 +42,27 @@ function withDatabase<T>(path: string, fn: (db: SqliteDatabase) => T): T {
   return result;
 }
 
-/** fdatasync(2) of the file at `path`, if there is one; a read-only descriptor is enough. */
+/** fdatasync(2) of the file at `path`, if there is one (a server closing meanwhile removes its WAL); read-only is enough. */
 function syncFileData(path: string): void {
-  if (!existsSync(path)) return;
-  const fd = openSync(path, "r");
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
   try {
     fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** fsync(2) of a directory, so the entries made in it are on disk, as etcd's fileutil.Fsync of its directories. */
+function syncDirectory(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -89,7 +105,8 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
   const status = snapshotStatus(file);
   if (existsSync(dbPath)) throw new Error(`${dbPath} already exists; restore into a new data directory`);
   writeFileSync(dbPath, readFileSync(file), { mode: 0o600, flag: "wx" });
-  // On disk before the revision bump commits, which syncs only its WAL.
+  // On disk before the revision bump commits: SQLite's commit syncs its journal and the pages it changes, not the
+  // bytes written here.
   syncFileData(dbPath);
   const revision = status.revision + bump;
   withDatabase(dbPath, (db) => {
@@ -101,5 +118,8 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
       db.exec("DELETE FROM history WHERE rev NOT IN (SELECT mod_rev FROM kv)");
     });
   });
+  // The new database's entry in the data directory, and the data directory's in its parent (restore makes it).
+  syncDirectory(dirname(dbPath));
+  syncDirectory(dirname(dirname(dbPath)));
   return { ...status, revision };
 }

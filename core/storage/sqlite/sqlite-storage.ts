@@ -228,7 +228,10 @@ export class SqliteStorage implements Storage {
     // Refuse reads below the new mark at once; the mark is saved with the first chunk of the purge, and a purge
     // that fails leaves the rows for the next compaction to remove.
     this.#revisions.compacted = revision;
-    const purge = this.#compaction.then(() => compactThrough(this.#db, this.#statements, revision));
+    // After a failed sync nothing more is committed, a purge chunk neither (durability-gate.ts).
+    const purge = this.#compaction.then(() =>
+      compactThrough(this.#db, this.#statements, revision, () => this.#durability?.assertHealthy())
+    );
     this.#compaction = purge.catch(() => undefined);
     return purge;
   }
