@@ -45,6 +45,7 @@ import { prepareStatements, type Statements } from "./statements.ts";
 import { applyWriteBatch, type WriteOutcome } from "./write-batch.ts";
 import { DurabilityGate, type LogSync } from "./durability-gate.ts";
 import { walPathOf, WalSync } from "./wal-sync.ts";
+import { Subscribers } from "./subscribers.ts";
 import { logger } from "../../log/mod.ts";
 
 const log = logger("storage");
@@ -76,12 +77,9 @@ export class SqliteStorage implements Storage {
   readonly #db: SqliteDatabase;
   readonly #statements: Statements;
   readonly #revisions: Revisions;
-  readonly #listeners = new Set<(event: StorageEvent) => void>();
-  readonly #lostListeners = new Set<(lost: LostHistory) => void>();
-  readonly #failureListeners = new Set<(failure: StorageFailure) => void>();
+  readonly #subscribers: Subscribers;
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
-  readonly #onSubscriberError: (error: unknown) => void;
   readonly #onCommit: (writes: number) => void;
   readonly #foreignCommits: DataVersionPoller;
   readonly #logSync: LogSync | undefined;
@@ -105,14 +103,13 @@ export class SqliteStorage implements Storage {
     // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
     if (logSync) db.exec("PRAGMA synchronous = NORMAL");
     this.#logSync = logSync;
+    this.#subscribers = new Subscribers(options.onSubscriberError ?? ((error) => log.error("a storage subscriber threw", error)));
     this.#durability = logSync && new DurabilityGate(logSync, (error) => {
       log.error("the write-ahead log could not be synced; writes and reads fail from now on", error);
-      for (const onFailure of [...this.#failureListeners]) this.#tell(onFailure, { error });
+      this.#subscribers.fail(error);
     });
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
-    this.#onSubscriberError = options.onSubscriberError ??
-      ((error) => log.error("a storage subscriber threw", error));
     this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
     this.#releasedRevision = this.#revisions.current;
@@ -203,20 +200,11 @@ export class SqliteStorage implements Storage {
     onLost?: (lost: LostHistory) => void,
     onFailure?: (failure: StorageFailure) => void,
   ): Unsubscribe {
-    this.#listeners.add(listener);
-    if (onLost) this.#lostListeners.add(onLost);
-    if (onFailure) {
-      this.#failureListeners.add(onFailure);
-      // A subscriber arriving after the failure is told of it once subscribe has returned.
-      const failed = this.#durability?.failure;
-      if (failed) queueMicrotask(() => this.#failureListeners.has(onFailure) && this.#tell(onFailure, { error: failed.error }));
-    }
+    const unsubscribe = this.#subscribers.add(listener, onLost, onFailure, this.#durability?.failure);
     if (!this.#closed) this.#foreignCommits.start();
     return () => {
-      this.#listeners.delete(listener);
-      if (onLost) this.#lostListeners.delete(onLost);
-      if (onFailure) this.#failureListeners.delete(onFailure);
-      if (this.#listeners.size === 0) this.#foreignCommits.stop();
+      unsubscribe();
+      if (this.#subscribers.size === 0) this.#foreignCommits.stop();
     };
   }
 
@@ -264,8 +252,8 @@ export class SqliteStorage implements Storage {
     this.#onCommit(ops.length);
     this.#dispatchedRevision = batch.revision;
     const release = () => {
-      this.#publish(foreign);
-      this.#publish(batch.events);
+      this.#subscribers.publish(foreign);
+      this.#subscribers.publish(batch.events);
       this.#releasedRevision = batch.revision;
       return batch.outcomes;
     };
@@ -332,7 +320,7 @@ export class SqliteStorage implements Storage {
         const dispatched = events.length > 0 ? events[events.length - 1]!.revision : through;
         this.#dispatchedRevision = dispatched;
         const handOut = () => {
-          this.#publish(found);
+          this.#subscribers.publish(found);
           this.#releasedRevision = Math.max(this.#releasedRevision, dispatched);
         };
         // Called from a subscriber while this process's commits are being released, they go after those.
@@ -374,32 +362,6 @@ export class SqliteStorage implements Storage {
       }
       if (this.#closed || !this.#foreignCommits.changed()) return result;
       this.#catchUp();
-    }
-  }
-
-  #publish(events: readonly (StorageEvent | LostHistory)[]): void {
-    for (const event of events) {
-      if (!("kv" in event)) {
-        this.#publishLost(event);
-        continue;
-      }
-      for (const listener of this.#listeners) this.#tell(listener, event);
-    }
-  }
-
-  #publishLost(lost: LostHistory): void {
-    log.warning(
-      `revisions ${lost.from}..${lost.to} were compacted by another process before this one dispatched them; its watches are ended and its informers relist`,
-    );
-    for (const onLost of this.#lostListeners) this.#tell(onLost, lost);
-  }
-
-  /** A throwing subscriber is reported; the others are still told. */
-  #tell<T>(listener: (value: T) => void, value: T): void {
-    try {
-      listener(value);
-    } catch (error) {
-      this.#onSubscriberError(error);
     }
   }
 
