@@ -1,9 +1,9 @@
 /**
  * Records which functions of a compiled binary a server start uses, for compile.sh's second build
  * (`--bytecode-order`): Bun then lays that bytecode out together at the front of the embedded bundle, so a start
- * touches fewer of its pages (idle RSS 69 → 65 MB, bench/profiles/memory.md). The binary runs with `npm start`'s
- * flags on a fresh data directory, is stopped once /readyz answers 200 and its controllers had their first passes,
- * then started again on the same directory, as a restart takes paths the first start does not (certificates read,
+ * touches fewer of its pages (bench/profiles/memory.md). The binary runs with `npm start`'s flags on a fresh data
+ * directory, answers a client's first requests once /readyz says 200, is stopped after its controllers' first passes,
+ * then is started again on the same directory, as a restart takes paths the first start does not (certificates read,
  * not issued); each run writes its own profile (BUN_BYTECODE_ORDER_OUT). Bun gives the first profile listed the
  * front: the restart's, the way a server usually starts.
  * Run: bun scripts/record-bytecode-order.ts BINARY OUT_PREFIX (writes OUT_PREFIX.start and OUT_PREFIX.restart,
@@ -13,6 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Buffer } from "node:buffer";
+import { connect } from "node:http2";
 import { get } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -34,15 +35,75 @@ export function npmStartFlags(): string[] {
   return words.slice(words.indexOf("main.ts") + 1);
 }
 
-function readyz(kubeconfigPath: string): Promise<boolean> {
-  const cluster = parse(readFileSync(kubeconfigPath, "utf8")).clusters[0].cluster;
-  const ca = Buffer.from(cluster["certificate-authority-data"], "base64");
-  return new Promise((resolve) => {
-    get(`${cluster.server}/readyz`, { ca }, (response) => {
+/**
+ * What a client asks right after start, as the kubeconfig's admin, over HTTP/1.1 and HTTP/2 (kubectl's): discovery,
+ * one object and one list. A served request runs code a start does not (TLS with a client certificate, the filters,
+ * the router); without it in the profile the first request read 1.3 MB more (bench/profiles/memory.md).
+ */
+const CLIENT_PATHS = ["/api", "/apis", "/api/v1/namespaces/default", "/api/v1/namespaces"];
+
+type Get = (path: string) => Promise<number | undefined>;
+
+interface Admin {
+  server: string;
+  tls: { ca: Buffer; cert: Buffer; key: Buffer };
+}
+
+function readAdmin(kubeconfigPath: string): Admin {
+  const config = parse(readFileSync(kubeconfigPath, "utf8"));
+  const cluster = config.clusters[0].cluster;
+  const user = config.users[0].user;
+  const decode = (value: string) => Buffer.from(value, "base64");
+  return {
+    server: cluster.server,
+    tls: {
+      ca: decode(cluster["certificate-authority-data"]),
+      cert: decode(user["client-certificate-data"]),
+      key: decode(user["client-key-data"]),
+    },
+  };
+}
+
+/** A GET over HTTP/1.1; answers the status, undefined when the connection failed. */
+const http1Get = ({ server, tls }: Admin): Get => (path) =>
+  new Promise((resolve) => {
+    get(`${server}${path}`, tls, (response) => {
       response.resume();
-      resolve(response.statusCode === 200);
-    }).on("error", () => resolve(false));
+      response.on("end", () => resolve(response.statusCode));
+    }).on("error", () => resolve(undefined));
   });
+
+/** The same over HTTP/2, one session per GET. */
+const http2Get = ({ server, tls }: Admin): Get => (path) =>
+  new Promise((resolve) => {
+    const session = connect(server, tls);
+    session.on("error", () => resolve(undefined));
+    const request = session.request({ ":path": path });
+    let status: number | undefined;
+    request.on("response", (headers) => (status = Number(headers[":status"])));
+    request.on("error", () => resolve(undefined));
+    request.resume();
+    request.on("end", () => {
+      session.close();
+      resolve(status);
+    });
+  });
+
+/** Waits for /readyz 200 while `running`, GETs CLIENT_PATHS, then lets the controllers have their first passes. */
+async function clientSession(kubeconfig: string, running: () => boolean): Promise<void> {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  while (!(existsSync(kubeconfig) && await http1Get(readAdmin(kubeconfig))("/readyz") === 200)) {
+    if (!running() || performance.now() > deadline) throw new Error("did not become ready");
+    await sleep(POLL_MS);
+  }
+  const admin = readAdmin(kubeconfig);
+  for (const client of [http1Get(admin), http2Get(admin)]) {
+    for (const path of CLIENT_PATHS) {
+      const status = await client(path);
+      if (status !== 200) throw new Error(`GET ${path} answered ${status}, not 200`);
+    }
+  }
+  await sleep(SETTLE_MS);
 }
 
 async function recordRun(binary: string, dataDir: string, out: string): Promise<void> {
@@ -57,16 +118,13 @@ async function recordRun(binary: string, dataDir: string, out: string): Promise<
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   // "close": exited and its stderr read to the end.
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const deadline = performance.now() + START_TIMEOUT_MS;
-  while (!(existsSync(kubeconfig) && await readyz(kubeconfig))) {
-    if (child.exitCode !== null || performance.now() > deadline) {
-      child.kill("SIGKILL");
-      await closed;
-      throw new Error(`${binary} did not become ready:\n${stderr}`);
-    }
-    await sleep(POLL_MS);
+  try {
+    await clientSession(kubeconfig, () => child.exitCode === null);
+  } catch (error) {
+    child.kill("SIGKILL");
+    await closed;
+    throw new Error(`${binary}: ${(error as Error).message}\n${stderr}`);
   }
-  await sleep(SETTLE_MS);
   child.kill("SIGTERM");
   await closed;
   if (!existsSync(out) || statSync(out).size === 0) throw new Error(`${binary} wrote no bytecode order to ${out}`);
