@@ -21,10 +21,11 @@ if [ ! -d node_modules ]; then
 fi
 mkdir -p dist "$(dirname "$outfile")"
 entry=main.ts
+order_dir=$(mktemp -d)
+trap 'rm -rf "$order_dir"; [ "$entry" = main.ts ] || rm -f "$entry"' EXIT
 if [ ${#plugins[@]} -gt 0 ]; then
   # An entry module that imports each plugin literally (so the bundle holds it) and registers it before main runs.
   entry=$(mktemp dist/baked-entry.XXXXXX.ts)
-  trap 'rm -f "$entry"' EXIT
   node_modules/.bin/bun scripts/baked-entry.ts "${plugins[@]}" >"$entry"
 fi
 # Worker modules are extra entry points: the binary starts them as Workers (core/runtime/worker.ts): the snapshot
@@ -34,5 +35,12 @@ fi
 # --compile-jit-policy keeps start-up and idle code in the interpreter while the server is not busy
 # (core/runtime/jit-policy.ts): 13-14 MB less idle RSS, a third less CPU to the first /readyz.
 jit_policy=$(sed -n 's/^export const START_UP_JIT_POLICY = \([0-9]*\);$/\1/p' core/runtime/jit-policy.ts)
-node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --format=esm "$entry" core/storage/sqlite/snapshot-worker.ts core/admission/isolation/worker.ts \
-  core/cel/_engine.ts core/runtime/_x509-entry.ts --outfile "$outfile"
+build() {
+  node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --format=esm "$@" "$entry" core/storage/sqlite/snapshot-worker.ts \
+    core/admission/isolation/worker.ts core/cel/_engine.ts core/runtime/_x509-entry.ts --outfile "$outfile"
+}
+build
+# Profile-guided bytecode layout: the binary just built starts (and restarts) a server once, recording the functions a
+# start uses; built again with that profile, their bytecode sits together at the front of the embedded bundle, so a
+# start reads fewer of its pages (idle RSS -3 to -4 MB, scripts/record-bytecode-order.ts).
+build --bytecode-order="$(node_modules/.bin/bun scripts/record-bytecode-order.ts "$outfile" "$order_dir/order")"

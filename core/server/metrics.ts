@@ -3,8 +3,9 @@
  * of k8s.io/apiserver pkg/endpoints/metrics), plus process metrics. Other parts register their own
  * series on `registry`.
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import { CounterSeries, HistogramSeries, type Labels } from "../metrics/series.ts";
+import { collectProcessMetrics } from "./process-metrics.ts";
 
 export interface RequestInfoLabels {
   /** kube's metric verb: GET, LIST, WATCH, POST, PUT, PATCH, APPLY, DELETE, DELETECOLLECTION, CONNECT. */
@@ -81,7 +82,7 @@ export class ApiMetrics {
       labelNames: ["group", "version", "resource", "subresource", "removed_release"],
       registers,
     });
-    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics !== false) collectProcessMetrics(this.registry);
   }
 
   /** Records one finished request. */
