@@ -39,6 +39,22 @@ const writeTwo = (storage: SqliteStorage, first: string, second = `${first}-pair
   Promise.all([storage.write(create(first)), storage.write(create(second))]).then(([kv]) => kv);
 const turns = () => new Promise((resolve) => setTimeout(resolve, 5));
 
+/** Writes two keys in one batch and lets its sync finish: both are acknowledged. */
+async function releaseTwo(storage: SqliteStorage, log: HeldSync, first: string): Promise<void> {
+  const written = writeTwo(storage, first);
+  await turns();
+  await log.finish();
+  await written;
+}
+
+/** Writes two keys in one batch whose sync then fails: both writes fail with its error. */
+async function failHeldTwo(storage: SqliteStorage, log: HeldSync, first: string): Promise<void> {
+  const held = writeTwo(storage, first);
+  await turns();
+  log.fail(new Error("EIO: the disk is gone"));
+  await expect(held).rejects.toThrow("EIO");
+}
+
 test("a write is acknowledged, told to subscribers and counted in currentRevision only after its WAL sync", async () => {
   const { storage, log } = heldStorage();
   const events: StorageEvent[] = [];
@@ -76,10 +92,7 @@ test("a read that sees a commit not yet durable is answered only once it is", as
 
 test("a read at a revision already released answers at once, while a later commit's sync is held", async () => {
   const { storage, log } = heldStorage();
-  const first = writeTwo(storage, "/k/1");
-  await turns();
-  await log.finish();
-  await first;
+  await releaseTwo(storage, log, "/k/1");
   const later = writeTwo(storage, "/k/2");
   await turns();
   expect(await storage.get("/k/2-pair", 2)).toBeNull();
@@ -109,10 +122,7 @@ test("the next batch commits while the previous one's sync runs, and acknowledge
 
 test("after a failed WAL sync the writes it held fail and later writes are refused without being committed", async () => {
   const { storage, log } = heldStorage();
-  const held = writeTwo(storage, "/k/1");
-  await turns();
-  log.fail(new Error("EIO: the disk is gone"));
-  await expect(held).rejects.toThrow("EIO");
+  await failHeldTwo(storage, log, "/k/1");
   await expect(storage.write(create("/k/2"))).rejects.toThrow("EIO");
   expect(storage.stats().transactions).toBe(1);
 });
@@ -120,10 +130,7 @@ test("after a failed WAL sync the writes it held fail and later writes are refus
 test("after a failed WAL sync a compaction commits nothing either: the compacted mark stays on disk where it was", async () => {
   const { storage, log, path } = heldStorage();
   await storage.write(create("/k/1"));
-  const held = writeTwo(storage, "/k/2");
-  await turns();
-  log.fail(new Error("EIO: the disk is gone"));
-  await expect(held).rejects.toThrow("EIO");
+  await failHeldTwo(storage, log, "/k/2");
   await expect(storage.compact(1)).rejects.toThrow("EIO");
   const db = openSqliteDatabase(path);
   expect(db.prepare("SELECT compacted_rev FROM meta").get()).toEqual({ compacted_rev: 0 });
@@ -134,14 +141,8 @@ test("a failed WAL sync is told once to every failure subscriber, after the even
   const { storage, log } = heldStorage();
   const told: string[] = [];
   storage.subscribe((event) => told.push(`event ${event.revision}`), undefined, (failure) => told.push(`failure ${failure.error}`));
-  const released = writeTwo(storage, "/k/1");
-  await turns();
-  await log.finish();
-  await released;
-  const held = writeTwo(storage, "/k/2");
-  await turns();
-  log.fail(new Error("EIO: the disk is gone"));
-  await expect(held).rejects.toThrow("EIO");
+  await releaseTwo(storage, log, "/k/1");
+  await failHeldTwo(storage, log, "/k/2");
   await expect(storage.write(create("/k/3"))).rejects.toThrow("EIO");
   expect(told).toEqual(["event 1", "event 2", "failure Error: EIO: the disk is gone"]);
   const late: unknown[] = [];
@@ -158,10 +159,7 @@ test("after a failed WAL sync, another process's commits found by the poller fai
   const { storage: writer } = heldStorage(path);
   const seen: number[] = [];
   storage.subscribe((event) => seen.push(event.revision));
-  const held = writeTwo(storage, "/k/1");
-  await turns();
-  log.fail(new Error("EIO: the disk is gone"));
-  await expect(held).rejects.toThrow("EIO");
+  await failHeldTwo(storage, log, "/k/1");
   await writer.write(create("/other/1"));
   // Several polls find the other process's commit; each catch-up's sync refuses, and nothing is handed out.
   await new Promise((resolve) => setTimeout(resolve, 40));

@@ -42,29 +42,25 @@ function withDatabase<T>(path: string, fn: (db: SqliteDatabase) => T): T {
   return result;
 }
 
-/** fdatasync(2) of the file at `path`, if there is one (a server closing meanwhile removes its WAL); read-only is enough. */
-function syncFileData(path: string): void {
-  let fd: number;
+/**
+ * Puts what was written to `path` on disk through a read-only descriptor (enough for both calls): `fdatasync` for a
+ * file, `fsync` for a directory, so the entries made in it last too (etcd's fileutil.Fsync of its directories).
+ */
+function syncPath(path: string, sync: (fd: number) => void = fdatasyncSync): void {
+  const fd = openSync(path, "r");
   try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  try {
-    fdatasyncSync(fd);
+    sync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
-/** fsync(2) of a directory, so the entries made in it are on disk, as etcd's fileutil.Fsync of its directories. */
-function syncDirectory(path: string): void {
-  const fd = openSync(path, "r");
+/** A server closing meanwhile removes its WAL: then there is nothing of it to sync. */
+function syncWalIfPresent(walPath: string): void {
   try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    syncPath(walPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
 }
 
@@ -82,8 +78,8 @@ export async function saveSnapshot(dbPath: string, file: string): Promise<Snapsh
   closeSync(openSync(file, "wx", 0o600));
   try {
     await withDatabase(dbPath, (db) => db.copyInto(file));
-    syncFileData(`${dbPath}-wal`);
-    syncFileData(file);
+    syncWalIfPresent(`${dbPath}-wal`);
+    syncPath(file);
   } catch (error) {
     rmSync(file, { force: true });
     throw error;
@@ -107,7 +103,7 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
   writeFileSync(dbPath, readFileSync(file), { mode: 0o600, flag: "wx" });
   // On disk before the revision bump commits: SQLite's commit syncs its journal and the pages it changes, not the
   // bytes written here.
-  syncFileData(dbPath);
+  syncPath(dbPath);
   const revision = status.revision + bump;
   withDatabase(dbPath, (db) => {
     // A snapshot an older kubun took is in its storage format.
@@ -119,7 +115,7 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
     });
   });
   // The new database's entry in the data directory, and the data directory's in its parent (restore makes it).
-  syncDirectory(dirname(dbPath));
-  syncDirectory(dirname(dirname(dbPath)));
+  syncPath(dirname(dbPath), fsyncSync);
+  syncPath(dirname(dirname(dbPath)), fsyncSync);
   return { ...status, revision };
 }
