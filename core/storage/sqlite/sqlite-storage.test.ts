@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storageContractSuite } from "../contract-suite.ts";
 import { openSqliteStorage } from "./mod.ts";
+import { withDatabasePath } from "./testing.ts";
 
 const create = (key: string, value = "v") => ({ op: "create", key, value }) as const;
 
@@ -44,9 +45,8 @@ function bytesReadBySyscalls(): number {
 }
 
 test("releaseMemory gives the page cache back: reads take their pages from the file again, and answer the same", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "kubun-sqlite-"));
-  try {
-    const storage = openSqliteStorage(join(dir, "state.db"));
+  await withDatabasePath(async (path) => {
+    const storage = openSqliteStorage(path);
     await Promise.all(Array.from({ length: 2000 }, (_, i) => storage.write(create(`/a/${i}`, "x".repeat(1024)))));
     const readAll = async () => {
       const before = bytesReadBySyscalls();
@@ -61,7 +61,5 @@ test("releaseMemory gives the page cache back: reads take their pages from the f
     expect(released.bytesRead).toBeGreaterThan(2_000_000);
     expect(cached.bytesRead).toBeLessThan(released.bytesRead / 4);
     await storage.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -2,11 +2,23 @@
  * Test kit: what the WAL of a database file holds, page by page, and which b-tree each page belongs to; a WAL sync
  * held by the test.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 
 /** A WAL sync the test finishes or fails by hand, for tests of the storage's users (the watch broker). */
 export { HeldSync } from "./_held-sync.ts";
+
+/** Runs `fn` with the path of a database file in a new temporary directory, removed afterwards. */
+export async function withDatabasePath<T>(fn: (path: string) => T | Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-sqlite-"));
+  try {
+    return await fn(join(dir, "kubun.db"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
