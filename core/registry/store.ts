@@ -207,7 +207,7 @@ export class ResourceStore {
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
-    return await this.#createdObject(await this.createStored(namespace, body, options));
+    return await this.createdObject(await this.createStored(namespace, body, options));
   }
 
   /** A create as stored: a handler answers the written key-value as its stored text without parsing it back, as a GET does. */
@@ -215,7 +215,8 @@ export class ResourceStore {
     return await this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
   }
 
-  async #createdObject(created: CreateResult): Promise<KubeObject> {
+  /** The object a create stored, decoded from its stored text where the create kept only that. */
+  async createdObject(created: CreateResult): Promise<KubeObject> {
     return "kv" in created ? await this.decode(created.kv) : created.object;
   }
 
@@ -291,7 +292,7 @@ export class ResourceStore {
         const body = this.#checkedName(await change(null), name);
         // An update naming a version of an object that does not exist cannot create it.
         if (body.metadata.resourceVersion) throw newNotFound(this.qualified, name);
-        const created = await this.#createdObject(await this.#create(namespace, body, options));
+        const created = await this.createdObject(await this.#create(namespace, body, options));
         return { object: created, created: true };
       }
       const current = await this.decode(kv);

@@ -1,9 +1,9 @@
 /** POST of a new object. */
 import { StatusError } from "../../api/errors.ts";
-import { storedTextWithVersion } from "../../registry/codec.ts";
-import { respondJsonText, respondObject } from "../respond.ts";
+import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
+import { respondStoredText, servesStoredText } from "./stored-text.ts";
 import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
 
 /** kube's crdHandler serveResource: a MethodNotSupported error whose message names the terminating CRD. */
@@ -25,9 +25,6 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),
   });
-  // Compact JSON of a kind served as stored is the written text with its resourceVersion put in, as a GET answers it.
-  if ("kv" in created && ctx.encode.representation.format === "json" && !ctx.encode.pretty && !ctx.store.convertsOnRead) {
-    return respondJsonText(storedTextWithVersion(created.kv), 201);
-  }
-  return respondObject("kv" in created ? await ctx.store.decode(created.kv) : created.object, 201, ctx.encode);
+  if ("kv" in created && servesStoredText(ctx)) return respondStoredText(created.kv, 201);
+  return respondObject(await ctx.store.createdObject(created), 201, ctx.encode);
 }
