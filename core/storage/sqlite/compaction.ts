@@ -15,12 +15,13 @@ const REVISIONS_PER_CHUNK = 5000;
  * Records `revision` as compacted and deletes the history rows it makes unreadable. The mark goes into the first
  * chunk's transaction, so a compaction while idle is one durable commit (each costs at least a 4 KiB page written
  * and the wal-index pages it dirties), and no process can see rows gone before it sees the mark saying so.
+ * `assertWritable` runs before each chunk and throws when nothing may be committed any more (a failed WAL sync).
  */
 export async function compactThrough(
   db: SqliteDatabase,
   statements: Statements,
   revision: number,
-  assertWritable: () => void = () => {},
+  assertWritable: () => void,
 ): Promise<void> {
   let purged = Number(statements.purgedRevision.get()!.purged_rev);
   let markSaved = false;

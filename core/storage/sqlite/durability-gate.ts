@@ -67,11 +67,6 @@ export class DurabilityGate {
     return !this.#failure;
   }
 
-  /** The error of the sync that failed, once one has. */
-  get failure(): { error: unknown } | undefined {
-    return this.#failure;
-  }
-
   /** Throws the error of a sync that failed. */
   assertHealthy(): void {
     if (this.#failure) throw this.#failure.error;

@@ -200,7 +200,7 @@ export class SqliteStorage implements Storage {
     onLost?: (lost: LostHistory) => void,
     onFailure?: (failure: StorageFailure) => void,
   ): Unsubscribe {
-    const unsubscribe = this.#subscribers.add(listener, onLost, onFailure, this.#durability?.failure);
+    const unsubscribe = this.#subscribers.add(listener, onLost, onFailure);
     if (!this.#closed) this.#foreignCommits.start();
     return () => {
       unsubscribe();

@@ -13,6 +13,8 @@ export class Subscribers {
   readonly #lost = new Set<(lost: LostHistory) => void>();
   readonly #failure = new Set<(failure: StorageFailure) => void>();
   readonly #onSubscriberError: (error: unknown) => void;
+  /** The store's failure, once told: a subscriber arriving later is told of it too. */
+  #failed: StorageFailure | undefined;
 
   constructor(onSubscriberError: (error: unknown) => void) {
     this.#onSubscriberError = onSubscriberError;
@@ -23,17 +25,17 @@ export class Subscribers {
     return this.#events.size;
   }
 
-  /** `failed`: the store's failure if it already failed; the new subscriber is told of it once `add` has returned. */
+  /** After the store failed, a new `onFailure` is told of it once `add` has returned. */
   add(
     listener: (event: StorageEvent) => void,
     onLost: ((lost: LostHistory) => void) | undefined,
     onFailure: ((failure: StorageFailure) => void) | undefined,
-    failed: StorageFailure | undefined,
   ): Unsubscribe {
     this.#events.add(listener);
     if (onLost) this.#lost.add(onLost);
     if (onFailure) {
       this.#failure.add(onFailure);
+      const failed = this.#failed;
       if (failed) queueMicrotask(() => this.#failure.has(onFailure) && this.#tell(onFailure, { error: failed.error }));
     }
     return () => {
@@ -58,6 +60,7 @@ export class Subscribers {
   }
 
   fail(error: unknown): void {
+    this.#failed = { error };
     for (const onFailure of [...this.#failure]) this.#tell(onFailure, { error });
   }
 
