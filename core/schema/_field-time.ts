@@ -149,7 +149,8 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0");
  * whose UTC year leaves 0..9999 (Go refuses to marshal it) is kept as sent.
  */
 export function canonicalTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): string {
-  if (isMarshalled(layout, value)) return value;
+  // timeParseError accepted it, ranges included: the marshalled shape alone says it is already canonical.
+  if (MARSHALLED[layout].test(value)) return value;
   const m = PARSED_TIME.exec(value);
   if (!m) return value;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
