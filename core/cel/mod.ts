@@ -19,7 +19,10 @@ const loadEngine = lazyEntryPoint<typeof Engine>("core/cel/_engine.ts", import.m
 function mayHaveRules(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.some(mayHaveRules);
-  return Object.entries(value).some(([key, child]) => key === "x-kubernetes-validations" || mayHaveRules(child));
+  for (const key in value) {
+    if (key === "x-kubernetes-validations" || mayHaveRules((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** ValidateCustomResourceDefinition's x-kubernetes-validations checks (crd-rules.ts); none without rules. */
