@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Credentials, readCredentials, serverCommand } from "../tests/harness.ts";
+import { npmStartFlags } from "../scripts/record-bytecode-order.ts";
 import { expectStatus, rate } from "./_load.ts";
 import { residentBytes } from "./_process.ts";
 
-const NPM_START_FLAGS = ["--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction"];
 const GOALS = { readyMs: 300, idleBytes: 60e6, perObjects: new Map([[10_000, 120e6], [100_000, 400e6]]) };
 const POLL_MS = 2;
 /** Resident memory is read once the process has been left alone this long (past one check of runtime/memory-release.ts). */
@@ -57,7 +57,7 @@ async function startKubun(dataDir: string): Promise<Started & { credentials: Cre
   await rm(kubeconfig, { force: true });
   const [program, ...args] = serverCommand();
   const started = performance.now();
-  const child = spawn(program!, [...args, "--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...NPM_START_FLAGS], {
+  const child = spawn(program!, [...args, "--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...npmStartFlags()], {
     stdio: ["ignore", "ignore", "ignore"],
   });
   await waitUntil(() => existsSync(kubeconfig), child, "kubeconfig");
