@@ -6,7 +6,22 @@
  */
 import type { SqliteStatement } from "../../runtime/sqlite-driver.ts";
 
-export class DataVersionPoller {
+/** How the store learns of other connections' commits. */
+export interface ForeignCommits {
+  /** True when another connection committed since the previous call. */
+  changed(): boolean;
+  /** Watches on a timer while anyone subscribes (idempotent). */
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * A connection in exclusive locking mode (schema.ts) is the file's only one for as long as it is open, so no other
+ * connection can commit: there is nothing to poll for, neither per read nor on a timer.
+ */
+export const NO_FOREIGN_COMMITS: ForeignCommits = { changed: () => false, start: () => {}, stop: () => {} };
+
+export class DataVersionPoller implements ForeignCommits {
   readonly #dataVersion: SqliteStatement;
   readonly #onChange: () => void;
   readonly #intervalMs: number;
@@ -21,7 +36,6 @@ export class DataVersionPoller {
     this.#last = this.#read();
   }
 
-  /** True when another connection committed since the previous call. */
   changed(): boolean {
     const version = this.#read();
     if (version === this.#last) return false;
@@ -29,7 +43,7 @@ export class DataVersionPoller {
     return true;
   }
 
-  /** Polls on a timer (idempotent); the timer never keeps the process alive. */
+  /** The timer never keeps the process alive. */
   start(): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => {

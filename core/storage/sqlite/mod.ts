@@ -10,5 +10,12 @@ export { COMMIT_BATCH_METRIC, commitBatchRecorder } from "./commit-metrics.ts";
 
 /** Opens (creating if needed) the database at `path`; ":memory:" gives a throwaway store. */
 export function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {
-  return new SqliteStorage(openSqliteDatabase(path), options);
+  const db = openSqliteDatabase(path);
+  try {
+    return new SqliteStorage(db, options);
+  } catch (error) {
+    // A file another process holds (SQLITE_BUSY) or of a newer format: let go of it at once.
+    db.close();
+    throw error;
+  }
 }

@@ -66,8 +66,17 @@ INSERT OR IGNORE INTO meta (id, current_rev, compacted_rev, purged_rev) VALUES (
 export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(rev) FROM history), 0)) AS current_rev, compacted_rev
   FROM meta WHERE id = 1`;
 
-/** Configures the connection, creates or migrates the tables and returns the stored revision counters. */
-export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous): Revisions {
+/**
+ * Configures the connection, creates or migrates the tables and returns the stored revision counters. `exclusive`
+ * makes this connection the file's only one (README "Storage format and flash writes"): SQLite then keeps the WAL
+ * index in heap memory instead of the `-shm` file every process maps, whose dirtied pages the kernel writes back
+ * every 30 s. SQLite's rule (pragma.html#pragma_locking_mode, wal.html "Use of WAL Without Shared-Memory"): the mode
+ * must be set before the connection's first access to a database in WAL mode, or the shared index is used from
+ * then on; so it comes before anything that reads the file. The exclusive lock is taken at that first read and held
+ * until the connection closes: another connection, in either mode, gets SQLITE_BUSY.
+ */
+export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous, exclusive = false): Revisions {
+  if (exclusive) db.exec("PRAGMA locking_mode = EXCLUSIVE");
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
   // Both take effect before the first table exists, or at the next VACUUM (rewriteIfAlone below).

@@ -1,9 +1,11 @@
 /**
- * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: `VACUUM INTO` (or, under Deno, the
- * online backup API) copies the database as one read transaction sees it (a single revision, encrypted values still encrypted) while writers go on, since
- * WAL readers do not block writers. A restore bumps the revision past anything the old server may have handed
- * out and marks everything before as compacted, as `etcdutl snapshot restore --bump-revision --mark-compacted`
- * does, so resourceVersions are never reused and clients watching from older ones get 410 and relist.
+ * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: a consistent copy of the live files taken
+ * without a lock (live-copy.ts, so it works while the server holds the database exclusively), opened privately and
+ * written out by `VACUUM INTO` (or, under Deno, the online backup API) as one read transaction sees it: a single
+ * revision, encrypted values still encrypted. Writers go on meanwhile. A restore bumps the revision past anything the
+ * old server may have handed out and marks everything before as compacted, as `etcdutl snapshot restore
+ * --bump-revision --mark-compacted` does, so resourceVersions are never reused and clients watching from older ones
+ * get 410 and relist.
  */
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -11,6 +13,7 @@ import { dirname } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
+import { type LiveCopyHooks, withLiveCopy } from "./live-copy.ts";
 
 export interface SnapshotStatus {
   /** The store's revision when the snapshot was taken. */
@@ -72,12 +75,13 @@ function syncWalIfPresent(walPath: string): void {
  * makes every revision in the snapshot durable in the live file too, so a power loss cannot leave the server below
  * a snapshot already taken of it (etcd's snapshot streams only what its backend has committed and synced).
  */
-export async function saveSnapshot(dbPath: string, file: string): Promise<SnapshotStatus> {
+export async function saveSnapshot(dbPath: string, file: string, hooks: LiveCopyHooks = {}): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
   // The copy wants a missing or empty file; creating it first gives it owner-only permissions from the start.
   closeSync(openSync(file, "wx", 0o600));
   try {
-    await withDatabase(dbPath, (db) => db.copyInto(file));
+    // The private copy goes beside the snapshot, on the filesystem chosen to hold snapshots.
+    await withLiveCopy(dbPath, dirname(file), (copy) => withDatabase(copy, (db) => db.copyInto(file)), hooks);
     syncWalIfPresent(`${dbPath}-wal`);
     syncPath(file);
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * The SQLite implementation of the storage contract, on any driver that fits SqliteDatabase.
  *
- * Several processes may share one database file. Each write transaction takes the write lock
+ * Several processes may share one database file (unless opened `exclusive`). Each write transaction takes the write lock
  * (BEGIN IMMEDIATE) and reads the current revision (history's newest row) inside it, so revisions stay
  * unique and contiguous across processes. Subscribers get every committed event exactly once in
  * revision order, other processes' included: a "dispatched revision" cursor is advanced by this
@@ -36,7 +36,7 @@ import {
 } from "../storage.ts";
 import { compactThrough } from "./compaction.ts";
 import { readCommittedEvents, readStoredRevisions } from "./committed-history.ts";
-import { DataVersionPoller } from "./data-version-poller.ts";
+import { DataVersionPoller, type ForeignCommits, NO_FOREIGN_COMMITS } from "./data-version-poller.ts";
 import { GroupCommitQueue } from "./group-commit.ts";
 import { keyRange } from "./key-range.ts";
 import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
@@ -58,7 +58,13 @@ export interface SqliteStorageOptions {
   synchronous?: Synchronous;
   /** Told when a subscriber throws (the event stays committed and other subscribers still get it); default the log. */
   onSubscriberError?: (error: unknown) => void;
-  /** How often to look for other processes' commits while anyone subscribes; default 50 ms. */
+  /**
+   * The connection is the database file's only one (SQLite's exclusive locking mode, schema.ts): no `-shm` file, no
+   * polling for other processes' commits, and another process opening the file fails with SQLITE_BUSY. Default
+   * false: several processes (and a test's inspecting connection) may share the file.
+   */
+  exclusive?: boolean;
+  /** How often to look for other processes' commits while anyone subscribes (shared mode); default 50 ms. */
   foreignCommitPollMs?: number;
   /** How FULL syncs the WAL of a database file; default an fdatasync of its `-wal` file (wal-sync.ts). */
   logSync?: (walPath: string) => LogSync;
@@ -81,7 +87,7 @@ export class SqliteStorage implements Storage {
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onCommit: (writes: number) => void;
-  readonly #foreignCommits: DataVersionPoller;
+  readonly #foreignCommits: ForeignCommits;
   readonly #logSync: LogSync | undefined;
   readonly #durability: DurabilityGate | undefined;
   /** Every event at or below this revision has been read for dispatch (from this process's commits or history). */
@@ -97,7 +103,7 @@ export class SqliteStorage implements Storage {
   constructor(db: SqliteDatabase, options: SqliteStorageOptions = {}) {
     this.#db = db;
     const synchronous = options.synchronous ?? "FULL";
-    this.#revisions = initializeSchema(db, synchronous);
+    this.#revisions = initializeSchema(db, synchronous, options.exclusive);
     const walPath = walPathOf(db);
     const logSync = synchronous === "FULL" && walPath ? (options.logSync ?? ((path) => new WalSync(path)))(walPath) : undefined;
     // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
@@ -113,9 +119,11 @@ export class SqliteStorage implements Storage {
     this.#onCommit = options.onCommit ?? (() => {});
     this.#dispatchedRevision = this.#revisions.current;
     this.#releasedRevision = this.#revisions.current;
-    this.#foreignCommits = new DataVersionPoller(this.#statements.dataVersion, () => this.#catchUpOnTimer(), {
-      intervalMs: options.foreignCommitPollMs ?? 50,
-    });
+    this.#foreignCommits = options.exclusive ? NO_FOREIGN_COMMITS : new DataVersionPoller(
+      this.#statements.dataVersion,
+      () => this.#catchUpOnTimer(),
+      { intervalMs: options.foreignCommitPollMs ?? 50 },
+    );
   }
 
   currentRevision(): number {
