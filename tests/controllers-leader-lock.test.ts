@@ -9,7 +9,13 @@ import { rm } from "node:fs/promises";
 import { createNamespace, getJson, type Json } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
-const FLAGS = ["--leader-elect-retry-period=200ms", "--leader-elect-renew-deadline=1s", "--leader-elect-lease-duration=2s"];
+// Sharing one data directory needs --data-dir-shared on every process.
+const FLAGS = [
+  "--data-dir-shared",
+  "--leader-elect-retry-period=200ms",
+  "--leader-elect-renew-deadline=1s",
+  "--leader-elect-lease-duration=2s",
+];
 const LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubun-controller-manager";
 const ACQUIRED = "successfully acquired lease kube-system/kubun-controller-manager";
 /** LOCK_HELD_LEASE_DURATION_SECONDS: the record of a lock holder never expires by time. */

@@ -22,7 +22,8 @@ const modeOf = async (path: string) => ((await stat(path)).mode & 0o777).toStrin
 
 test("data directory: kubun.db, -wal and -shm and every key are 0600, the created directory 0700, whatever the umask", async () => {
   const dataDir = join(scratch, "fresh");
-  const server = await startKubun(dataDir);
+  // Shared, so that SQLite makes the -shm file too.
+  const server = await startKubun(dataDir, ["--data-dir-shared"]);
   try {
     expect(await modeOf(dataDir)).toBe("700");
     for (

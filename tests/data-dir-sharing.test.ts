@@ -1,5 +1,5 @@
 /**
- * Several processes on one data directory (the README's promise): processes started at the same moment on an
+ * Several processes on one data directory, all started with --data-dir-shared (the README's promise): processes started at the same moment on an
  * empty directory create one CA, one serving and admin certificate and one database; a process restarted while
  * another writes comes up. Loops are bounded; each start has the harness's start-up limit.
  */
@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { asAdminOnDisk, startKubun } from "./_kubun-process.ts";
 
 const ROUNDS = 3;
-const FLAGS = ["--authorization-mode=Node,RBAC"];
+// Every process on a shared data directory says so (without it the first holds the directory alone).
+const FLAGS = ["--data-dir-shared", "--authorization-mode=Node,RBAC"];
 
 test("two processes started at once on an empty data directory share one CA, certificates and database", async () => {
   for (let round = 0; round < ROUNDS; round++) {

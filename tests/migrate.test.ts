@@ -1,5 +1,6 @@
 /**
- * `kubun migrate`: a copy of a serving, writing store into an empty one at one revision of the source, keeping
+ * `kubun migrate`: a copy of a serving, writing store (held exclusively by its server, so read from a lock-free copy of
+ * its files) into an empty one at one revision of the source, keeping
  * every object's uid, creation timestamp, generation and managedFields; a round trip gives the same objects back.
  */
 import { afterAll, expect, test } from "bun:test";
@@ -91,11 +92,18 @@ test("a migration under 8 writers copies exactly the writes acknowledged at its 
   expect((await objectsOf(target, "/api/v1/namespaces/default/secrets")).get("token")).toEqual(sourceSecrets.get("token"));
 });
 
-test("a migration into a store that holds objects is refused and writes nothing; a missing source is refused", async () => {
-  const server = servers.at(-1)!;
-  const refused = await migrate(`sqlite:${server.dataDir}`, `sqlite:${server.dataDir}`);
+test("a migration into a store that holds objects, or into a serving server's data directory, is refused and writes nothing; a missing source is refused", async () => {
+  // The first test's source, stopped: its store holds objects.
+  const stopped = servers[0]!.dataDir;
+  const refused = await migrate(`sqlite:${stopped}`, `sqlite:${stopped}`);
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toMatch(/the target store already holds \d+ keys; migrate into an empty store/);
+  // A serving server holds its database alone (core/server/data-dir.ts openDataDirStore).
+  const serving = servers.at(-1)!;
+  const inUse = await migrate(`sqlite:${stopped}`, `sqlite:${serving.dataDir}`);
+  expect(inUse.code).not.toBe(0);
+  expect(inUse.stderr).toContain(`data directory ${serving.dataDir} is in use by another kubun process`);
+  expect((await serving.request("GET", "/api/v1/namespaces/default")).status).toBe(200);
   const missing = await migrate(`sqlite:${join(dir, "nothing-here")}`, `sqlite:${join(dir, "unused")}`);
   expect(missing.code).not.toBe(0);
   expect(missing.stderr).toContain(`no kubun database in ${join(dir, "nothing-here")}`);

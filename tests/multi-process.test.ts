@@ -4,8 +4,13 @@ import { join } from "node:path";
 import { createConfigMap, createNamespace, getJson, type Json, openWatch } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
-// Two kubun processes on ONE data directory, as two replicas of an API server sharing a store.
-const FLAGS = ["--leader-elect-retry-period=200ms", "--leader-elect-renew-deadline=1s", "--leader-elect-lease-duration=2s"];
+// Two kubun processes on ONE data directory, as two replicas of an API server sharing a store (--data-dir-shared).
+const FLAGS = [
+  "--data-dir-shared",
+  "--leader-elect-retry-period=200ms",
+  "--leader-elect-renew-deadline=1s",
+  "--leader-elect-lease-duration=2s",
+];
 const LEASE_PATH = "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubun-controller-manager";
 
 const PKI_FILES = [

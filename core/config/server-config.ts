@@ -70,6 +70,8 @@ export interface ServerConfig extends AuditOptions {
   /** Milliseconds of watch history kept for resuming watches. */
   watchCacheHistoryMs: number;
   storageSync: "FULL" | "NORMAL";
+  /** Several kubun processes may open the data directory's database; false: this process holds it exclusively. */
+  dataDirShared: boolean;
   /** k3s's --etcd-snapshot-schedule-cron: when to snapshot the database; "" for never. */
   snapshotScheduleCron: string;
   snapshotRetention: number;

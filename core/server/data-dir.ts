@@ -7,6 +7,7 @@ import { chmod, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LeaderLock } from "../controllers/mod.ts";
 import { openSqliteDatabase } from "../runtime/sqlite.ts";
+import { openSqliteStorage, type SqliteStorage, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
 
 export const DATABASE_FILE = "kubun.db";
 /** SQLite's companions of the database file; SQLite gives them the database file's permissions. */
@@ -135,6 +136,23 @@ export async function makeDatabaseFilesPrivate(dir: string): Promise<string> {
     await chmod(path, 0o600).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
   }
   return database;
+}
+
+/**
+ * Opens the data directory's store, its files made private first. A store held by another process answers
+ * SQLITE_BUSY: one holding it exclusively (the default), or one sharing it while this one asks for it exclusively.
+ * That becomes an error saying so and what to do, instead of SQLite's "database is locked".
+ */
+export async function openDataDirStore(dir: string, options: SqliteStorageOptions): Promise<{ path: string; storage: SqliteStorage }> {
+  const path = await makeDatabaseFilesPrivate(dir);
+  try {
+    return { path, storage: openSqliteStorage(path, options) };
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    throw new Error(
+      `data directory ${dir} is in use by another kubun process; to share one data directory, start every process on it with --data-dir-shared`,
+    );
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,8 @@
 /**
  * `kubun migrate --from sqlite:DIR|etcd:URLS --to sqlite:DIR|etcd:URLS`: copies a store into an empty one at one
- * revision of the source, which may keep serving meanwhile (core/storage/migrate.ts). Encrypted resources are read
+ * revision of the source, which may keep serving meanwhile (core/storage/migrate.ts): a SQLite source is read from a
+ * copy of its files taken without a lock, since a serving kubun holds its database exclusively (live-copy.ts). The
+ * copy is made in the source's data directory, private like it and on its filesystem. Encrypted resources are read
  * and written through the same --encryption-provider-config, so they stay encrypted on both sides.
  */
 import { existsSync } from "node:fs";
@@ -8,9 +10,9 @@ import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type CopyResult, copyStore } from "../storage/migrate.ts";
 import type { Storage } from "../storage/storage.ts";
-import { openSqliteStorage } from "../storage/sqlite/mod.ts";
+import { openSqliteStorage, withLiveCopy } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
-import { DATABASE_FILE, makeDatabaseFilesPrivate } from "./data-dir.ts";
+import { DATABASE_FILE, openDataDirStore } from "./data-dir.ts";
 import { FlagError } from "./flags.ts";
 import { type EtcdStoreSettings, openEtcdStore, sharedEncryption } from "./storage-backend.ts";
 
@@ -96,17 +98,15 @@ export function parseMigrateArgs(argv: string[]): MigrateArgs {
   return args;
 }
 
-async function openStore(
-  spec: StoreSpec,
-  encryption: EncryptionConfigSource | undefined,
-  etcd: EtcdStoreSettings,
-  role: "source" | "target",
-): Promise<Storage> {
+/** The store to write: empty, checked by copyStore. */
+async function openTarget(spec: StoreSpec, encryption: EncryptionConfigSource | undefined, etcd: EtcdStoreSettings): Promise<Storage> {
   if (spec.kind === "etcd") return await openEtcdStore(etcd, spec.servers, 0, encryption);
-  if (role === "source" && !existsSync(join(spec.dir, DATABASE_FILE))) throw new FlagError(`no kubun database in ${spec.dir}`);
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   await chmod(spec.dir, 0o700);
-  const store = openSqliteStorage(await makeDatabaseFilesPrivate(spec.dir));
+  return withEncryption((await openDataDirStore(spec.dir, {})).storage, encryption);
+}
+
+function withEncryption(store: Storage, encryption: EncryptionConfigSource | undefined): Storage {
   return encryption ? encryptingStorage(store, encryption) : store;
 }
 
@@ -120,14 +120,27 @@ export async function runMigrateCommand(args: MigrateArgs, log: (line: string) =
   const encryption = args.encryptionProviderConfig
     ? await encryptionConfigSource(args.encryptionProviderConfig, { reload: false, log })
     : undefined;
-  const source = await openStore(args.from, encryption, args.etcd, "source");
   // The source owns the providers and stops them when it closes; the target only uses them.
-  const target = await openStore(args.to, encryption && sharedEncryption(encryption), args.etcd, "target");
+  const to = args.to;
+  const copyFrom = async (source: Storage): Promise<CopyResult> => {
+    try {
+      const target = await openTarget(to, encryption && sharedEncryption(encryption), args.etcd);
+      try {
+        return await copyStore(source, target);
+      } finally {
+        await target.close();
+      }
+    } finally {
+      await source.close();
+    }
+  };
+  const from = args.from;
   let result: CopyResult;
-  try {
-    result = await copyStore(source, target);
-  } finally {
-    await Promise.all([source.close(), target.close()]);
+  if (from.kind === "etcd") result = await copyFrom(await openEtcdStore(args.etcd, from.servers, 0, encryption));
+  else {
+    const database = join(from.dir, DATABASE_FILE);
+    if (!existsSync(database)) throw new FlagError(`no kubun database in ${from.dir}`);
+    result = await withLiveCopy(database, from.dir, (copy) => copyFrom(withEncryption(openSqliteStorage(copy), encryption)));
   }
   return `Migrated ${result.keys} keys at revision ${result.revision} from ${describeSpec(args.from)} to ${describeSpec(args.to)}\n`;
 }

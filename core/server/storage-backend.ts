@@ -1,7 +1,7 @@
 /**
  * Opens the store the flags name: etcd when --etcd-servers is set (kube's etcd3 store, which applies encryption at
  * rest itself, after the value encoding, and compacts on --etcd-compaction-interval with kube's compactor), else
- * SQLite in --data-dir (wrapped by encryption at rest, compacted to keep --watch-cache-history, snapshotted on
+ * SQLite in --data-dir (held by this process alone unless --data-dir-shared; wrapped by encryption at rest, compacted to keep --watch-cache-history, snapshotted on
  * schedule). The etcd flags are checked as kube's EtcdOptions.Validate checks them. Each --etcd-servers-overrides
  * store is an etcd store of its own (its client, revision sequence, compactor), with the same prefix, TLS files,
  * encoding and encryption, as kube's storage factory gives every overridden resource; a RoutedStorage puts them
@@ -12,9 +12,9 @@ import type { ServerConfig } from "../config/mod.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
 import { RoutedStorage, type StorageRoute } from "../storage/routed-storage.ts";
-import { openSqliteStorage, scheduleSnapshots, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
+import { scheduleSnapshots, type SqliteStorageOptions } from "../storage/sqlite/mod.ts";
 import type { Storage } from "../storage/storage.ts";
-import { makeDatabaseFilesPrivate } from "./data-dir.ts";
+import { openDataDirStore } from "./data-dir.ts";
 
 export interface StorageBackend {
   storage: Storage;
@@ -50,8 +50,12 @@ export async function openStorageBackend(
   sqliteOptions: Pick<SqliteStorageOptions, "onCommit"> = {},
 ): Promise<StorageBackend> {
   if (config.etcdServers.length > 0) return { storage: await openEtcdStores(config, encryption), stop: () => {}, releaseMemory: () => {} };
-  const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
-  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync, ...sqliteOptions });
+  // One process per data directory unless asked otherwise: no shared wal-index to write back (README "Storage format and flash writes").
+  const { path: databasePath, storage: sqlite } = await openDataDirStore(config.dataDir, {
+    synchronous: config.storageSync,
+    exclusive: !config.dataDirShared,
+    ...sqliteOptions,
+  });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
   const snapshots = scheduleSnapshots(databasePath, {
