@@ -11,7 +11,11 @@ import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";
 import { rate } from "./_load.ts";
 import { writtenBytes } from "./_process.ts";
 
-/** A fresh database in a temporary directory, in WAL mode with synchronous=FULL (and `pageSize` when given), with a kv table, removed after `use`. */
+/**
+ * A fresh database in a temporary directory, in WAL mode with synchronous=FULL (and `pageSize` when given), with a kv
+ * table, removed after `use`. Held in exclusive locking mode, as a server holds its data directory by default: the
+ * WAL index in heap memory, no shared `-shm` file for the kernel to write back.
+ */
 async function withDurableDatabase<T>(
   pageSize: number | undefined,
   valueType: "BLOB" | "TEXT",
@@ -20,6 +24,7 @@ async function withDurableDatabase<T>(
   const dir = await mkdtemp(join(tmpdir(), "kubun-bench-sqlite-"));
   const db = openSqliteDatabase(join(dir, "raw.db"));
   try {
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
     if (pageSize) db.exec(`PRAGMA page_size = ${pageSize}`);
     db.exec("PRAGMA journal_mode=WAL");
     db.exec("PRAGMA synchronous=FULL");
@@ -84,8 +89,8 @@ export async function rawCommitWriteBytes(
 /**
  * Kernel write_bytes of this process over `windowMs` while bun:sqlite commits `rows` rows of `rowBytes` (rewritten
  * each time) in one durable transaction every `periodMs` (WAL, synchronous=FULL, `pageSize`): the same durable work
- * as a server's renewals sharing a tick, over the same wall-clock window, so the kernel's write-back of the WAL and
- * of SQLite's shared-memory wal-index is counted as it is for the server.
+ * as a server's renewals sharing a tick, over the same wall-clock window, so the kernel's write-back of the WAL is
+ * counted as it is for the server.
  */
 export async function rawTickWriteBytes(
   windowMs: number,

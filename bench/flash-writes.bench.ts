@@ -8,7 +8,8 @@
  * kubun_storage_commit_batch_size. Baselines in the same run: raw bun:sqlite durable commits (four Lease-sized
  * rows in one transaction every 10 s during the idle window, the least kube's renewal cadence costs when a tick's
  * renewals share a commit; one 16 B row per tick, what a durable commit on kube's cadence costs whatever it
- * carries: the WAL's last 4 KiB page and the wal-index pages it dirties; inserts of the create's size, one per
+ * carries: the WAL's last 4 KiB page (the raw database held exclusively, as the server holds its own, so there
+ * is no shared wal-index to write back); inserts of the create's size, one per
  * commit or as many per commit as the server's mean batch), the least a durable commit of those rows writes; the physical floor, a record of the object's size
  * and of its stored size appended to a plain file and fdatasync'd per record (bench/_durable-append.ts); and
  * FLASH_BENCH_BEFORE=<binary> (a build of an earlier commit) runs the server measures on that binary first. Not a
