@@ -28,6 +28,7 @@ test("parseFlags() with no arguments returns kube-apiserver's defaults", () => {
     maxConnections: 0,
     watchCacheHistoryMs: 300_000,
     storageSync: "FULL",
+    dataDirShared: false,
     help: false,
     version: false,
     anonymousAuth: true,
@@ -56,6 +57,16 @@ test("boolean flags are set bare and cleared with =false", () => {
   expect(parseFlags(["--version"]).version).toBe(true);
   expect(parseFlags(["--version=false"]).version).toBe(false);
   expect(parseFlags(["-h"]).help).toBe(true);
+});
+
+test("--data-dir-shared is a bool flag (pflag's boolValue, strconv.ParseBool spellings): bare or =true shares, a bad value is refused", () => {
+  expect(parseFlags(["--data-dir-shared"]).dataDirShared).toBe(true);
+  expect(parseFlags(["--data-dir-shared=T"]).dataDirShared).toBe(true);
+  expect(parseFlags(["--data-dir-shared=false"]).dataDirShared).toBe(false);
+  expect(() => parseFlags(["--data-dir-shared=yes"])).toThrow(
+    'invalid argument "yes" for "--data-dir-shared" flag: strconv.ParseBool: parsing "yes": invalid syntax',
+  );
+  expect(helpText()).toContain("--data-dir-shared");
 });
 
 test("an unknown flag fails in cobra's words", () => {
