@@ -18,10 +18,18 @@
  *   log there: the copy is the database as of an earlier commit, which is consistent.
  * A database not in WAL mode (a rollback journal) cannot be copied like this: its file is changed in place by each
  * commit. It is read through a connection instead, under SQLite's read lock.
+ *
+ * The process whose SQLite connection holds the file (a server's scheduled snapshots) must never close a descriptor
+ * of the database file: POSIX fcntl locks belong to the process and the file, so closing any descriptor of it drops
+ * every lock the connection holds (SQLite's os_unix.c defers its own closes for this reason), and another process
+ * could then open a file the server believes it holds alone. Such a process reads the file through
+ * `heldDescriptor`, opened once and kept for the process's lifetime.
  */
 import { Buffer } from "node:buffer";
-import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, openSync, read, readSync, rmSync } from "node:fs";
+import { copyFile, mkdtemp, open } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { promisify } from "node:util";
 
 /** The WAL header: magic, format version, page size, checkpoint sequence, salt-1, salt-2, two checksums. */
 const WAL_HEADER_BYTES = 32;
@@ -30,85 +38,124 @@ const WRITE_VERSION_OFFSET = 18;
 const WAL_FORMAT_VERSION = 2;
 /** Copies tried before giving up on a WAL that restarts during every one of them. */
 const MAX_ATTEMPTS = 5;
+/** The database file is read in pieces of this size, off the JavaScript thread. */
+const CHUNK_BYTES = 1 << 20;
 
-export interface LiveCopyHooks {
+const readAt = promisify(read);
+
+export interface LiveCopyOptions {
+  /**
+   * Read the database file through a descriptor this process keeps open (heldDescriptor, above): for a process whose
+   * own SQLite connection holds the file. Use it on the thread that opened the connection.
+   */
+  writerProcess?: boolean;
   /** Runs between the database file's copy and the WAL's (a test seam; `attempt` counts from 1). */
   betweenCopies?: (attempt: number) => void | Promise<void>;
 }
 
 /**
- * Runs `read` on the path of a consistent copy of the database at `dbPath`, made in a private directory (0700)
+ * Runs `use` on the path of a consistent copy of the database at `dbPath`, made in a private directory (0700)
  * created in `near` (so on the same filesystem as what the caller writes) and removed afterwards whatever happens.
  * A database not in WAL mode is handed over as it is (see above).
  */
 export async function withLiveCopy<T>(
   dbPath: string,
   near: string,
-  read: (path: string) => T | Promise<T>,
-  hooks: LiveCopyHooks = {},
+  use: (path: string) => T | Promise<T>,
+  options: LiveCopyOptions = {},
 ): Promise<T> {
-  if (!inWalMode(dbPath)) return await read(dbPath);
-  // mkdtemp creates the directory 0700: the copies hold whatever the database holds.
-  const dir = mkdtempSync(join(near, ".kubun-copy-"));
+  const fd = options.writerProcess ? heldDescriptor(dbPath) : openSync(dbPath, "r");
   try {
-    const copy = join(dir, basename(dbPath));
-    await copyConsistently(dbPath, copy, hooks);
-    return await read(copy);
+    if (!inWalMode(fd)) return await use(dbPath);
+    // mkdtemp creates the directory 0700: the copies hold whatever the database holds.
+    const dir = await mkdtemp(join(near, ".kubun-copy-"));
+    try {
+      const copy = join(dir, basename(dbPath));
+      await copyConsistently(dbPath, fd, copy, options);
+      return await use(copy);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.writerProcess) closeSync(fd);
   }
 }
 
-async function copyConsistently(dbPath: string, copy: string, hooks: LiveCopyHooks): Promise<void> {
+const heldDescriptors = new Map<string, number>();
+
+/** A read-only descriptor of the file, opened once per process and path and never closed (see above). */
+function heldDescriptor(path: string): number {
+  let fd = heldDescriptors.get(path);
+  if (fd === undefined) heldDescriptors.set(path, fd = openSync(path, "r"));
+  return fd;
+}
+
+async function copyConsistently(dbPath: string, fd: number, copy: string, options: LiveCopyOptions): Promise<void> {
   const walPath = `${dbPath}-wal`;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     rmSync(`${copy}-wal`, { force: true });
     const before = walHeader(walPath);
-    copyFileSync(dbPath, copy);
-    await hooks.betweenCopies?.(attempt);
-    const walCopied = before !== undefined && copyIfPresent(walPath, `${copy}-wal`);
+    await copyFromDescriptor(fd, copy);
+    await options.betweenCopies?.(attempt);
+    const walCopied = before !== undefined && await copyIfPresent(walPath, `${copy}-wal`);
     const after = walHeader(walPath);
     if (walCopied === (before !== undefined) && sameHeader(before, after)) return;
   }
   throw new Error(`the write-ahead log of ${dbPath} was restarted during each of ${MAX_ATTEMPTS} copies; try again`);
 }
 
-function inWalMode(dbPath: string): boolean {
-  const header = readStart(dbPath, WRITE_VERSION_OFFSET + 2);
-  return header !== undefined && header.length === WRITE_VERSION_OFFSET + 2 && header[WRITE_VERSION_OFFSET] === WAL_FORMAT_VERSION &&
+function inWalMode(fd: number): boolean {
+  const header = readStart(fd, WRITE_VERSION_OFFSET + 2);
+  return header.length === WRITE_VERSION_OFFSET + 2 && header[WRITE_VERSION_OFFSET] === WAL_FORMAT_VERSION &&
     header[WRITE_VERSION_OFFSET + 1] === WAL_FORMAT_VERSION;
 }
 
 /** The WAL's header as it is now (shorter when the file is; undefined when there is no WAL). */
 function walHeader(walPath: string): Buffer | undefined {
-  return readStart(walPath, WAL_HEADER_BYTES);
+  let fd: number;
+  try {
+    fd = openSync(walPath, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    return readStart(fd, WAL_HEADER_BYTES);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function sameHeader(before: Buffer | undefined, after: Buffer | undefined): boolean {
   return before === undefined || after === undefined ? before === after : before.equals(after);
 }
 
-/** The first `bytes` bytes of the file (fewer if it is shorter), or undefined when it does not exist. */
-function readStart(path: string, bytes: number): Buffer | undefined {
-  let fd: number;
+/** The first `bytes` bytes of the file (fewer if it is shorter). */
+function readStart(fd: number, bytes: number): Buffer {
+  const start = Buffer.alloc(bytes);
+  return start.subarray(0, readSync(fd, start, 0, bytes, 0));
+}
+
+/** The whole file behind `fd` into a new file `to` (0600), read at offsets so the descriptor is shared safely. */
+async function copyFromDescriptor(fd: number, to: string): Promise<void> {
+  const out = await open(to, "w", 0o600);
   try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  try {
-    const start = Buffer.alloc(bytes);
-    return start.subarray(0, readSync(fd, start, 0, bytes, 0));
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    for (let position = 0;;) {
+      const { bytesRead } = await readAt(fd, chunk, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) return;
+      await out.write(chunk, 0, bytesRead);
+      position += bytesRead;
+    }
   } finally {
-    closeSync(fd);
+    await out.close();
   }
 }
 
-/** False when the file vanished (a closing server removes its WAL). */
-function copyIfPresent(from: string, to: string): boolean {
+/** False when the file vanished (a closing server removes its WAL). No SQLite lock is on the WAL file itself. */
+async function copyIfPresent(from: string, to: string): Promise<boolean> {
   try {
-    copyFileSync(from, to, constants.COPYFILE_EXCL);
+    await copyFile(from, to);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;

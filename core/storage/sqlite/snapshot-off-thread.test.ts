@@ -4,8 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
+import { openSqliteStorage } from "./mod.ts";
 import { saveSnapshotOffThread } from "./snapshot-off-thread.ts";
 import { snapshotStatus } from "./snapshot.ts";
+import { withDatabasePath } from "./testing.ts";
+
+/** What another process reading the database at `path` gets, without waiting for a lock. */
+function readFromAnotherProcess(path: string): string {
+  const script = `const { Database } = require("bun:sqlite");
+    const db = new Database(${JSON.stringify(path)});
+    db.run("PRAGMA busy_timeout = 0");
+    try { console.log("read " + db.query("SELECT count(*) AS n FROM kv").get().n); } catch (e) { console.log(e.message); }`;
+  return Bun.spawnSync([process.execPath, "-e", script]).stdout.toString().trim();
+}
 
 test("a scheduled snapshot's VACUUM INTO runs off the event loop: the loop keeps turning while the copy waits", async () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-snapshot-thread-"));
@@ -38,4 +49,18 @@ test("a snapshot that fails in the worker rejects with SQLite's reason", async (
   await expect(saveSnapshotOffThread(join(dir, "missing.db"), join(dir, "s.db"))).rejects.toThrow(
     `no database at ${join(dir, "missing.db")}`,
   );
+});
+
+test("a server's own snapshot leaves its exclusive lock in place: another process still cannot read the database (live-copy.ts heldDescriptor)", async () => {
+  await withDatabasePath(async (path) => {
+    const store = openSqliteStorage(path, { exclusive: true });
+    await store.write({ op: "create", key: "/core/configmaps/default/a", value: "{}" });
+    expect(readFromAnotherProcess(path)).toBe("database is locked");
+    for (const name of ["first.db", "second.db"]) {
+      expect(await saveSnapshotOffThread(path, join(path, "..", name))).toMatchObject({ revision: 1, keys: 1 });
+      expect(readFromAnotherProcess(path)).toBe("database is locked");
+    }
+    await store.close();
+    expect(readFromAnotherProcess(path)).toBe("read 1");
+  });
 });

@@ -1,10 +1,13 @@
 /**
- * saveSnapshot on a worker thread (snapshot-worker.ts), so a scheduled snapshot never stalls the requests the
- * server is answering. The compiled binary carries the worker as a second entry point (compile.sh); from source
- * it is loaded beside this file.
+ * A server's own snapshots (scheduled ones): the consistent copy of the live files is read on this thread with
+ * asynchronous reads, through a descriptor kept open (live-copy.ts: this process's connection holds the file's
+ * locks), and the rest — `VACUUM INTO`, the syncs and the hash, which read and write the whole database — runs on a
+ * worker thread (snapshot-worker.ts), so a scheduled snapshot never stalls the requests the server is answering.
+ * The compiled binary carries the worker as a second entry point (compile.sh); from source it is loaded beside this
+ * file.
  */
 import { startWorker } from "../../runtime/worker.ts";
-import type { SnapshotStatus } from "./snapshot.ts";
+import { saveSnapshot, type SnapshotStatus } from "./snapshot.ts";
 import type { SnapshotAnswer, SnapshotRequest } from "./snapshot-worker.ts";
 
 const WORKER_URL = new URL("./snapshot-worker.ts", import.meta.url);
@@ -12,6 +15,10 @@ const WORKER_URL = new URL("./snapshot-worker.ts", import.meta.url);
 const WORKER_ENTRY = "core/storage/sqlite/snapshot-worker.ts";
 
 export function saveSnapshotOffThread(dbPath: string, file: string): Promise<SnapshotStatus> {
+  return saveSnapshot(dbPath, file, { writerProcess: true, write: writeOffThread });
+}
+
+function writeOffThread(copy: string, file: string, dbPath: string): Promise<SnapshotStatus> {
   return new Promise((resolve, reject) => {
     const worker = startWorker(WORKER_URL, WORKER_ENTRY);
     const finish = (outcome: () => void) => {
@@ -19,7 +26,7 @@ export function saveSnapshotOffThread(dbPath: string, file: string): Promise<Sna
       outcome();
     };
     worker.onmessage = ({ data }: MessageEvent<SnapshotAnswer>) => {
-      if ("ready" in data) worker.postMessage({ dbPath, file } satisfies SnapshotRequest);
+      if ("ready" in data) worker.postMessage({ copy, file, dbPath } satisfies SnapshotRequest);
       else finish(() => ("status" in data ? resolve(data.status) : reject(new Error(data.error))));
     };
     worker.onerror = (event) => finish(() => reject(new Error(event.message)));

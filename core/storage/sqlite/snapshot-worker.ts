@@ -1,15 +1,17 @@
 /**
- * The worker that takes scheduled snapshots: `VACUUM INTO` reads and writes the whole database, which would hold
- * the server's event loop for as long as the copy takes; here it runs on a thread of its own, with its own
- * SQLite connection. It says `{ ready: true }` once loaded (the SQLite driver is imported with a top-level await,
+ * The worker that writes scheduled snapshots out (snapshot-off-thread.ts): `VACUUM INTO` of the private copy, the
+ * syncs and the hash read and write the whole database, which would hold the server's event loop for as long as they
+ * take; here they run on a thread of its own, with its own SQLite connection to the copy. It says `{ ready: true }` once loaded (the SQLite driver is imported with a top-level await,
  * and a message that arrives before the handler exists is lost), then answers one request with `{ status }` or
  * `{ error }`.
  */
-import { saveSnapshot, type SnapshotStatus } from "./snapshot.ts";
+import { type SnapshotStatus, writeSnapshotFile } from "./snapshot.ts";
 
+/** writeSnapshotFile's arguments. */
 export interface SnapshotRequest {
-  dbPath: string;
+  copy: string;
   file: string;
+  dbPath: string;
 }
 
 export type SnapshotAnswer = { ready: true } | { status: SnapshotStatus } | { error: string };
@@ -18,7 +20,7 @@ declare const self: { onmessage: ((event: MessageEvent<SnapshotRequest>) => void
 
 self.onmessage = async ({ data }) => {
   try {
-    self.postMessage({ status: await saveSnapshot(data.dbPath, data.file) });
+    self.postMessage({ status: await writeSnapshotFile(data.copy, data.file, data.dbPath) });
   } catch (error) {
     self.postMessage({ error: (error as Error).message });
   }

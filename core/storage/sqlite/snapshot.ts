@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
-import { type LiveCopyHooks, withLiveCopy } from "./live-copy.ts";
+import { type LiveCopyOptions, withLiveCopy } from "./live-copy.ts";
 
 export interface SnapshotStatus {
   /** The store's revision when the snapshot was taken. */
@@ -67,27 +67,41 @@ function syncWalIfPresent(walPath: string): void {
   }
 }
 
+export interface SaveSnapshotOptions extends LiveCopyOptions {
+  /** Writes the consistent private copy out as the snapshot; default writeSnapshotFile on this thread. */
+  write?: (copy: string, file: string, dbPath: string) => Promise<SnapshotStatus>;
+}
+
 /**
  * Copies the live database at `dbPath` to `file` (which must not exist), readable by its owner only. A copy that
- * fails leaves no file behind (retention counts only snapshots). Before it answers, both the copy and the live WAL
- * are on disk: a serving kubun commits at synchronous=NORMAL and makes each batch durable with its own fdatasync
- * afterwards (wal-sync.ts), so the copy may hold a batch whose sync has not run yet. Syncing the WAL after the copy
- * makes every revision in the snapshot durable in the live file too, so a power loss cannot leave the server below
- * a snapshot already taken of it (etcd's snapshot streams only what its backend has committed and synced).
+ * fails leaves no file behind (retention counts only snapshots).
  */
-export async function saveSnapshot(dbPath: string, file: string, hooks: LiveCopyHooks = {}): Promise<SnapshotStatus> {
+export async function saveSnapshot(dbPath: string, file: string, options: SaveSnapshotOptions = {}): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
   // The copy wants a missing or empty file; creating it first gives it owner-only permissions from the start.
   closeSync(openSync(file, "wx", 0o600));
+  const write = options.write ?? writeSnapshotFile;
   try {
     // The private copy goes beside the snapshot, on the filesystem chosen to hold snapshots.
-    await withLiveCopy(dbPath, dirname(file), (copy) => withDatabase(copy, (db) => db.copyInto(file)), hooks);
-    syncWalIfPresent(`${dbPath}-wal`);
-    syncPath(file);
+    return await withLiveCopy(dbPath, dirname(file), (copy) => write(copy, file, dbPath), options);
   } catch (error) {
     rmSync(file, { force: true });
     throw error;
   }
+}
+
+/**
+ * Writes the consistent copy at `copy` of the live database at `dbPath` into the empty `file`. Before it answers,
+ * both the snapshot and the live WAL are on disk: a serving kubun commits at synchronous=NORMAL and makes each batch
+ * durable with its own fdatasync afterwards (wal-sync.ts), so the copy may hold a batch whose sync has not run yet.
+ * Syncing the live WAL after the copy makes every revision in the snapshot durable in the live file too, so a power
+ * loss cannot leave the server below a snapshot already taken of it (etcd's snapshot streams only what its backend
+ * has committed and synced).
+ */
+export async function writeSnapshotFile(copy: string, file: string, dbPath: string): Promise<SnapshotStatus> {
+  await withDatabase(copy, (db) => db.copyInto(file));
+  syncWalIfPresent(`${dbPath}-wal`);
+  syncPath(file);
   return snapshotStatus(file);
 }
 
