@@ -4,7 +4,7 @@
  * connection can read or commit while it is open, which is why the store polls for no foreign commits.
  */
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
 import { withDatabasePath } from "./testing.ts";
@@ -27,6 +27,26 @@ test("an exclusive store writes no -shm file, neither when it creates the databa
     const reopened = openSqliteStorage(path, { exclusive: true });
     await reopened.write(create("/a/3"));
     expect((await reopened.range("/a/")).items.map((kv) => kv.key)).toEqual(["/a/1", "/a/2", "/a/3"]);
+    expect(existsSync(`${path}-shm`)).toBe(false);
+    await reopened.close();
+  });
+});
+
+test("an exclusive store rewrites a mostly free file at open (schema.ts rewriteIfAlone) and returns to WAL without -shm", async () => {
+  await withDatabasePath(async (path) => {
+    const shared = openSqliteStorage(path, { synchronous: "NORMAL" });
+    const value = "x".repeat(2000);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => shared.write(create(`/a/${i}`, value))));
+    for (let round = 0; round < 60; round++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => shared.write({ op: "update", key: `/a/${i}`, value, expectedRevision: 0 })));
+    }
+    await shared.compact(shared.currentRevision());
+    await shared.close();
+    const sizeBefore = statSync(path).size;
+    const reopened = openSqliteStorage(path, { exclusive: true });
+    expect(statSync(path).size).toBeLessThan(sizeBefore / 5);
+    await reopened.write(create("/b/1"));
+    expect((await reopened.get("/a/7"))?.value).toBe(value);
     expect(existsSync(`${path}-shm`)).toBe(false);
     await reopened.close();
   });
