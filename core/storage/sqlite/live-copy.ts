@@ -15,7 +15,8 @@
  *   copy tells whether the WAL copy may mix generations; if it changed, the copy is taken again.
  * - Recovery replays exactly the frames up to the last commit frame whose salts match the header and whose
  *   cumulative checksums are valid. A frame caught half-written, or a stale one of an earlier generation, ends the
- *   log there: the copy is the database as of an earlier commit, which is consistent.
+ *   log there: the copy is the database as of an earlier commit, which is consistent. It is never earlier than a
+ *   frame a checkpoint copied into the database file: those were complete before the checkpoint began.
  * A database not in WAL mode (a rollback journal) cannot be copied like this: its file is changed in place by each
  * commit. It is read through a connection instead, under SQLite's read lock.
  *
