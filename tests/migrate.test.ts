@@ -4,7 +4,7 @@
  * every object's uid, creation timestamp, generation and managedFields; a round trip gives the same objects back.
  */
 import { afterAll, expect, test } from "bun:test";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "./harness.ts";
@@ -50,7 +50,7 @@ function migrate(from: string, to: string) {
   return kubunCommand(["migrate", "--from", from, "--to", to]);
 }
 
-test("a migration under 8 writers copies exactly the writes acknowledged at its revision, objects unchanged but for resourceVersion", async () => {
+test("a migration under 8 writers copies exactly the writes acknowledged at its revision, objects unchanged but for resourceVersion; a private copy an interrupted migrate left is removed", async () => {
   const source = await startServer();
   servers.push(source);
   await kubectlOk(source, ["apply", "--server-side", "-f", "-"], DEPLOYMENT);
@@ -58,12 +58,16 @@ test("a migration under 8 writers copies exactly the writes acknowledged at its 
   await kubectlOk(source, ["create", "secret", "generic", "token", "--from-literal=key=value"]);
   const writers = startConfigMapWriters(source, WRITERS);
   const acknowledged = writers.acknowledged;
+  // What a migrate killed during its copy leaves in the source directory (core/storage/sqlite/live-copy.ts withLiveCopy).
+  await mkdir(join(source.dataDir, ".kubun-copy-Stale1"), { mode: 0o700 });
+  await writeFile(join(source.dataDir, ".kubun-copy-Stale1", "kubun.db"), "a full-size copy");
   await Bun.sleep(300);
   const copy = join(dir, "copy");
   const migrated = await migrate(`sqlite:${source.dataDir}`, `sqlite:${copy}`);
   await Bun.sleep(200);
   await writers.stop();
   expect(migrated).toMatchObject({ code: 0 });
+  expect((await readdir(source.dataDir)).filter((name) => name.startsWith(".kubun-copy-"))).toEqual([]);
   const [, keys, revision] = /^Migrated (\d+) keys at revision (\d+) from /.exec(migrated.stdout)!.map(Number);
   expect(keys).toBeGreaterThan(0);
   const before = acknowledged.filter((write) => write.revision <= revision!);

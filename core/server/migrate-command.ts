@@ -2,7 +2,8 @@
  * `kubun migrate --from sqlite:DIR|etcd:URLS --to sqlite:DIR|etcd:URLS`: copies a store into an empty one at one
  * revision of the source, which may keep serving meanwhile (core/storage/migrate.ts): a SQLite source is read from a
  * copy of its files taken without a lock, since a serving kubun holds its database exclusively (live-copy.ts). The
- * copy is made in the source's data directory, private like it and on its filesystem. Encrypted resources are read
+ * copy is made in the source's data directory, private like it and on its filesystem; copies an interrupted migrate
+ * left there are removed first. Encrypted resources are read
  * and written through the same --encryption-provider-config, so they stay encrypted on both sides.
  */
 import { existsSync } from "node:fs";
@@ -10,7 +11,7 @@ import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type CopyResult, copyStore } from "../storage/migrate.ts";
 import type { Storage } from "../storage/storage.ts";
-import { openSqliteStorage, withLiveCopy } from "../storage/sqlite/mod.ts";
+import { openSqliteStorage, removeStaleCopies, withLiveCopy } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
 import { DATABASE_FILE, openDataDirStore } from "./data-dir.ts";
 import { FlagError } from "./flags.ts";
@@ -140,6 +141,7 @@ export async function runMigrateCommand(args: MigrateArgs, log: (line: string) =
   else {
     const database = join(from.dir, DATABASE_FILE);
     if (!existsSync(database)) throw new FlagError(`no kubun database in ${from.dir}`);
+    removeStaleCopies(from.dir);
     result = await withLiveCopy(database, from.dir, (copy) => copyFrom(withEncryption(openSqliteStorage(copy), encryption)));
   }
   return `Migrated ${result.keys} keys at revision ${result.revision} from ${describeSpec(args.from)} to ${describeSpec(args.to)}\n`;

@@ -18,8 +18,11 @@ import { openDataDirStore } from "./data-dir.ts";
 
 export interface StorageBackend {
   storage: Storage;
-  /** Stops the background work beside the store (compaction, snapshots); the store itself closes with storage.close(). */
-  stop(): void;
+  /**
+   * Stops the background work beside the store (compaction, snapshots), resolving once a snapshot in progress is
+   * done; the store itself closes with storage.close().
+   */
+  stop(): Promise<void>;
   /** The process is idle after a burst: the store gives back the memory it keeps only to be faster. */
   releaseMemory(): void;
 }
@@ -49,7 +52,13 @@ export async function openStorageBackend(
   log: (line: string) => void,
   sqliteOptions: Pick<SqliteStorageOptions, "onCommit"> = {},
 ): Promise<StorageBackend> {
-  if (config.etcdServers.length > 0) return { storage: await openEtcdStores(config, encryption), stop: () => {}, releaseMemory: () => {} };
+  if (config.etcdServers.length > 0) {
+    return {
+      storage: await openEtcdStores(config, encryption),
+      stop: () => Promise.resolve(),
+      releaseMemory: () => {},
+    };
+  }
   // One process per data directory unless asked otherwise: no shared wal-index to write back (README "Storage format and flash writes").
   const { path: databasePath, storage: sqlite } = await openDataDirStore(config.dataDir, {
     synchronous: config.storageSync,
@@ -68,7 +77,7 @@ export async function openStorageBackend(
     storage,
     stop: () => {
       compactor.stop();
-      snapshots.stop();
+      return snapshots.stop();
     },
     releaseMemory: () => sqlite.releaseMemory(),
   };

@@ -6,7 +6,7 @@ export { SqliteStorage } from "./sqlite-storage.ts";
 export type { SqliteStorageOptions, SqliteStorageStats } from "./sqlite-storage.ts";
 export { DEFAULT_REVISION_BUMP, restoreSnapshot, saveSnapshot, type SnapshotStatus, snapshotStatus } from "./snapshot.ts";
 export { scheduleSnapshots } from "./snapshot-schedule.ts";
-export { withLiveCopy } from "./live-copy.ts";
+export { removeStaleCopies, withLiveCopy } from "./live-copy.ts";
 export { COMMIT_BATCH_METRIC, commitBatchRecorder } from "./commit-metrics.ts";
 
 /** Opens (creating if needed) the database at `path`; ":memory:" gives a throwaway store. */

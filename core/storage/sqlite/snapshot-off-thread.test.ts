@@ -8,6 +8,7 @@ import { openSqliteStorage } from "./mod.ts";
 import { saveSnapshotOffThread } from "./snapshot-off-thread.ts";
 import { snapshotStatus } from "./snapshot.ts";
 import { withDatabasePath } from "./testing.ts";
+import { copyLiveFiles } from "./live-copy.ts";
 
 /** What another process reading the database at `path` gets, without waiting for a lock. */
 function readFromAnotherProcess(path: string): string {
@@ -18,12 +19,12 @@ function readFromAnotherProcess(path: string): string {
   return Bun.spawnSync([process.execPath, "-e", script]).stdout.toString().trim();
 }
 
-test("a scheduled snapshot's VACUUM INTO runs off the event loop: the loop keeps turning while the copy waits", async () => {
+test("a scheduled snapshot's SQLite work runs off the event loop: the loop keeps turning while the worker waits for a lock", async () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-snapshot-thread-"));
   const dbPath = join(dir, "kubun.db");
-  // The store's tables in a rollback-journal database, held exclusively by this thread's connection: the copy
-  // cannot start until this thread lets go. Were the copy on this thread, the loop below would never run and
-  // the copy would fail with "database is locked".
+  // The store's tables in a rollback-journal database (copied by SQLite under its read lock, snapshot.ts
+  // finishSnapshot), held exclusively by this thread's connection: the copy cannot start until this thread lets go.
+  // Were the copy on this thread, the loop below would never run and the copy would fail with "database is locked".
   const holder = openSqliteDatabase(dbPath);
   holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
   holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
@@ -62,5 +63,33 @@ test("a server's own snapshot leaves its exclusive lock in place: another proces
     }
     await store.close();
     expect(readFromAnotherProcess(path)).toBe("read 1");
+  });
+});
+
+test("the held descriptor is read in chunks with a turn of the event loop between them (live-copy.ts copyFromDescriptor)", async () => {
+  await withDatabasePath(async (path) => {
+    const store = openSqliteStorage(path, { exclusive: true });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => store.write({ op: "create", key: `/k/${i}`, value: "x".repeat(100_000) })));
+    await store.close();
+    const reopened = openSqliteStorage(path, { exclusive: true });
+    let turns = 0;
+    let copying = true;
+    const counting = (async () => {
+      while (copying) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns++;
+      }
+    })();
+    const copy = join(path, "..", "copy.db");
+    // Counted when the database file's copy is done, before the WAL's (whose asynchronous copy turns the loop too).
+    let turnsDuringCopy = 0;
+    const copied = await copyLiveFiles(path, copy, { writerProcess: true, betweenCopies: () => void (turnsDuringCopy = turns) });
+    copying = false;
+    await counting;
+    expect(copied).toBe(true);
+    // Over 4 MB in chunks of 256 KiB.
+    expect(turnsDuringCopy).toBeGreaterThanOrEqual(8);
+    expect(readFromAnotherProcess(path)).toBe("database is locked");
+    await reopened.close();
   });
 });

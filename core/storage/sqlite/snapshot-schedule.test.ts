@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
+import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
 import { pruneSnapshots, scheduleSnapshots } from "./snapshot-schedule.ts";
 import { snapshotStatus } from "./snapshot.ts";
@@ -47,4 +49,47 @@ test("scheduleSnapshots() refuses a schedule that does not parse, and an empty o
   );
   scheduleSnapshots(join(dir, "kubun.db"), { schedule: "", retention: 1, dir: join(dir, "none"), log: () => {} }).stop();
   expect(readdirSync(dir)).toEqual([]);
+});
+
+test("scheduleSnapshots() removes what interrupted snapshots left (.part files, private copy directories) when it starts, and nothing else", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-schedule-"));
+  const leftovers = ["kubun-snapshot-100.db.part", "kubun-snapshot-100.db.part-wal", "kubun-snapshot-100.db.part-journal"];
+  for (const name of [...leftovers, "kubun-snapshot-50.db", "manual.db.part", "notes.txt"]) writeFileSync(join(dir, name), "");
+  mkdirSync(join(dir, ".kubun-copy-Ab12Cd"));
+  writeFileSync(join(dir, ".kubun-copy-Ab12Cd", "kubun.db"), "");
+  const lines: string[] = [];
+  const snapshots = scheduleSnapshots(join(dir, "kubun.db"), { schedule: "@yearly", retention: 1, dir, log: (line) => lines.push(line) });
+  void snapshots.stop();
+  expect(readdirSync(dir).sort()).toEqual(["kubun-snapshot-50.db", "manual.db.part", "notes.txt"]);
+  expect(lines).toEqual([`removed unfinished snapshot files ${[...leftovers.sort(), ".kubun-copy-Ab12Cd"].join(", ")} from ${dir}`]);
+});
+
+test("stop() resolves only once the snapshot in progress is done, which then is complete", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubun-schedule-"));
+  const dbPath = join(dir, "kubun.db");
+  // A rollback-journal database held exclusively by this thread: the worker's copy waits until it is let go.
+  const holder = openSqliteDatabase(dbPath);
+  holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
+  holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
+  holder.exec("CREATE TABLE history (rev INTEGER PRIMARY KEY)");
+  holder.exec("INSERT INTO meta VALUES (1, 1, 0); INSERT INTO kv VALUES ('/core/configmaps/default/a', '{}')");
+  holder.exec("BEGIN EXCLUSIVE");
+  const snapshotDir = join(dir, "snapshots");
+  const snapshots = scheduleSnapshots(dbPath, { schedule: "@every 1s", retention: 5, dir: snapshotDir, log: () => {} });
+  // Bounded wait for the first activation: its FILE.part exists while the worker waits.
+  const parts = () => readdirSync(snapshotDir).filter((name) => name.endsWith(".db.part"));
+  for (let i = 0; i < 100 && parts().length === 0; i++) await Bun.sleep(100);
+  const [part] = parts();
+  expect(part).toBeDefined();
+  let stopped = false;
+  const stopping = snapshots.stop().then(() => (stopped = true));
+  for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+  expect(stopped).toBe(false);
+  holder.exec("COMMIT");
+  holder.close();
+  await stopping;
+  const file = join(snapshotDir, part!.slice(0, -".part".length));
+  expect(readdirSync(snapshotDir)).toEqual([part!.slice(0, -".part".length)]);
+  expect(existsSync(file)).toBe(true);
+  expect(snapshotStatus(file)).toMatchObject({ revision: 1, keys: 1 });
 });

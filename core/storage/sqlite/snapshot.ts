@@ -1,19 +1,32 @@
 /**
- * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: a consistent copy of the live files taken
- * without a lock (live-copy.ts, so it works while the server holds the database exclusively), opened privately and
- * written out by `VACUUM INTO` (or, under Deno, the online backup API) as one read transaction sees it: a single
- * revision, encrypted values still encrypted. Writers go on meanwhile. A restore bumps the revision past anything the
- * old server may have handed out and marks everything before as compacted, as `etcdutl snapshot restore
- * --bump-revision --mark-compacted` does, so resourceVersions are never reused and clients watching from older ones
- * get 410 and relist.
+ * Online snapshots of the SQLite store, in the manner of `etcdctl snapshot`: the live database file and WAL are
+ * copied without a lock (live-copy.ts, so it works while the server holds the database exclusively) straight into
+ * `FILE.part` and `FILE.part-wal`; SQLite's WAL recovery then makes them one committed state of the database — a
+ * single revision, encrypted values still encrypted — which is checkpointed into `FILE.part`, made a standalone
+ * rollback-mode file and renamed to FILE once on disk, as etcd's snapshot.SaveWithVersion writes `<path>.part` and
+ * renames it when complete. The database is written once per snapshot, free pages included (as an etcd snapshot
+ * keeps bbolt's). Writers go on meanwhile. A restore bumps the revision past anything the old server may have handed
+ * out and marks everything before as compacted, as `etcdutl snapshot restore --bump-revision --mark-compacted` does,
+ * so resourceVersions are never reused and clients watching from older ones get 410 and relist.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { ensureFormat, STORED_REVISIONS_SQL } from "./schema.ts";
-import { type LiveCopyOptions, withLiveCopy } from "./live-copy.ts";
+import { copyLiveFiles, type LiveCopyOptions } from "./live-copy.ts";
 
 export interface SnapshotStatus {
   /** The store's revision when the snapshot was taken. */
@@ -67,42 +80,77 @@ function syncWalIfPresent(walPath: string): void {
   }
 }
 
+/** The files a snapshot is made in before it is renamed to its name: the copies and what SQLite may add beside them. */
+function snapshotPartFiles(file: string): string[] {
+  const part = `${file}.part`;
+  return [part, `${part}-wal`, `${part}-journal`, `${part}-shm`];
+}
+
+/** What finishSnapshot needs: `copied` says whether `part` holds the live files' copy (else it is empty). */
+export interface SnapshotParts {
+  part: string;
+  file: string;
+  dbPath: string;
+  copied: boolean;
+}
+
 export interface SaveSnapshotOptions extends LiveCopyOptions {
-  /** Writes the consistent private copy out as the snapshot; default writeSnapshotFile on this thread. */
-  write?: (copy: string, file: string, dbPath: string) => Promise<SnapshotStatus>;
+  /** Makes the copied files the snapshot; default finishSnapshot on this thread. */
+  finish?: (parts: SnapshotParts) => Promise<SnapshotStatus>;
 }
 
 /**
  * Copies the live database at `dbPath` to `file` (which must not exist), readable by its owner only. A copy that
- * fails leaves no file behind (retention counts only snapshots).
+ * fails leaves nothing behind (retention counts only snapshots).
  */
 export async function saveSnapshot(dbPath: string, file: string, options: SaveSnapshotOptions = {}): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
-  // The copy wants a missing or empty file; creating it first gives it owner-only permissions from the start.
-  closeSync(openSync(file, "wx", 0o600));
-  const write = options.write ?? writeSnapshotFile;
+  if (existsSync(file)) throw new Error(`${file} already exists`);
+  const [part] = snapshotPartFiles(file);
+  const finish = options.finish ?? finishSnapshot;
   try {
-    // The private copy goes beside the snapshot, on the filesystem chosen to hold snapshots.
-    return await withLiveCopy(dbPath, dirname(file), (copy) => write(copy, file, dbPath), options);
+    const copied = await copyLiveFiles(dbPath, part!, options);
+    return await finish({ part: part!, file, dbPath, copied });
   } catch (error) {
-    rmSync(file, { force: true });
+    for (const path of snapshotPartFiles(file)) rmSync(path, { force: true });
     throw error;
   }
 }
 
 /**
- * Writes the consistent copy at `copy` of the live database at `dbPath` into the empty `file`. Before it answers,
- * both the snapshot and the live WAL are on disk: a serving kubun commits at synchronous=NORMAL and makes each batch
- * durable with its own fdatasync afterwards (wal-sync.ts), so the copy may hold a batch whose sync has not run yet.
- * Syncing the live WAL after the copy makes every revision in the snapshot durable in the live file too, so a power
- * loss cannot leave the server below a snapshot already taken of it (etcd's snapshot streams only what its backend
- * has committed and synced).
+ * Makes the snapshot out of `part`: the copied files become one standalone database there, or, for a live database
+ * not in WAL mode, SQLite copies it into `part` under its read lock. Before it answers, both the snapshot and the
+ * live WAL are on disk: a serving kubun commits at synchronous=NORMAL and makes each batch durable with its own
+ * fdatasync afterwards (wal-sync.ts), so the copy may hold a batch whose sync has not run yet. Syncing the live WAL
+ * after the copy makes every revision in the snapshot durable in the live file too, so a power loss cannot leave
+ * the server below a snapshot already taken of it (etcd's snapshot streams only what its backend has committed and
+ * synced). Then `part` is synced, renamed to `file`, and the directory synced, so `file` is only ever complete.
  */
-export async function writeSnapshotFile(copy: string, file: string, dbPath: string): Promise<SnapshotStatus> {
-  await withDatabase(copy, (db) => db.copyInto(file));
+export async function finishSnapshot({ part, file, dbPath, copied }: SnapshotParts): Promise<SnapshotStatus> {
+  if (copied) makeStandalone(part);
+  else await withDatabase(dbPath, (db) => db.copyInto(part));
   syncWalIfPresent(`${dbPath}-wal`);
-  syncPath(file);
+  syncPath(part);
+  renameSync(part, file);
+  syncPath(dirname(file), fsyncSync);
   return snapshotStatus(file);
+}
+
+/**
+ * Recovers the copied WAL into the copied database file and leaves WAL mode, so the file is a database of its own.
+ * The exclusive locking mode comes before the first read, so recovery builds its index in heap memory and no `-shm`
+ * is made (schema.ts initializeSchema).
+ */
+function makeStandalone(path: string): void {
+  const db = openSqliteDatabase(path);
+  try {
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const mode = db.prepare("PRAGMA journal_mode = DELETE").get()?.journal_mode;
+    if (mode !== "delete") throw new Error(`the snapshot copy ${path} stayed in journal mode ${String(mode)}`);
+  } finally {
+    db.close();
+  }
 }
 
 export function snapshotStatus(file: string): SnapshotStatus {
