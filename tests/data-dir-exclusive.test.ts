@@ -6,8 +6,9 @@
  * keeps serving.
  */
 import { afterAll, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "./harness.ts";
@@ -47,29 +48,41 @@ test("a server writes no kubun.db-shm, neither after writes nor restarted by kil
 const IN_USE = (dir: string) =>
   `Error: data directory ${dir} is in use by another kubun process; to share one data directory, start every process on it with --data-dir-shared`;
 
-// The first exclusive server takes scheduled snapshots meanwhile: its own reads of the database file must not drop its
-// lock (core/storage/sqlite/live-copy.ts heldDescriptor).
+// A first server taking scheduled snapshots has completed one before the second process starts: its own reads of the
+// database file must not have dropped its lock, exclusive or shared (core/storage/sqlite/live-copy.ts heldDescriptor).
 const SNAPSHOTTING = ["--snapshot-schedule-cron=@every 1s"];
+
+async function snapshotSaved(server: TestServer): Promise<void> {
+  for (let i = 0; i < 300 && !server.log().includes("saved snapshot"); i++) await Bun.sleep(100);
+  expect(server.log()).toContain("saved snapshot");
+}
 
 for (
   const [first, second] of [
     [SNAPSHOTTING, []],
     [[], ["--data-dir-shared"]],
-    [["--data-dir-shared"], []],
+    [["--data-dir-shared", ...SNAPSHOTTING], []],
   ]
 ) {
   test(
     `a second process on a data directory in use (first ${first.join(" ") || "exclusive"}, second ${
       second.join(" ") || "exclusive"
-    }) exits with 1 and says why; the first keeps serving`,
+    }) exits with 1 and says why, leaving the first's serving certificate and key as they were; the first keeps serving`,
     async () => {
       const server = await serve(first);
-      const answer = await runKubun(server.dataDir, second);
+      if (first.includes(SNAPSHOTTING[0]!)) await snapshotSaved(server);
+      // The second process asks for an address the serving certificate does not name, which would reissue it
+      // (pki.ts ensureCertificates); run.ts opens the store, the data directory's lock, before any PKI file is written.
+      const servingFiles = ["apiserver.crt", "apiserver.key"].map((name) => join(server.dataDir, name));
+      const digests = () => Promise.all(servingFiles.map(async (file) => createHash("sha256").update(await readFile(file)).digest("hex")));
+      const before = await digests();
+      const answer = await runKubun(server.dataDir, [...second, "--bind-address", "127.0.0.2"]);
       if ("started" in answer) await answer.started.stop();
       expect("started" in answer).toBe(false);
       expect(answer).toMatchObject({ exitCode: 1 });
       expect((answer as { log: string }).log).toContain(IN_USE(server.dataDir));
       expect((answer as { log: string }).log).not.toContain("database is locked");
+      expect(await digests()).toEqual(before);
       await kubectlOk(server, ["create", "configmap", "still-serving", "--from-literal=a=b"]);
     },
   );

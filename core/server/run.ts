@@ -125,14 +125,6 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const startupLock = await acquireStartupLock(config.dataDir);
   // On etcd the data directory holds no database: its objects are in etcd.
   if (config.etcdServers.length === 0) await checkDatabaseBesideCertificates(config.dataDir);
-  const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
-  const pki = await ensureCertificates(config.dataDir, { hosts });
-  const clusterSigning = clusterSigningFiles(config, pki.files);
-  const serving = await servingKeyPair(config, pki.serving);
-  const clientCA = config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem;
-  const frontProxy = await ensureFrontProxyCertificates(config.dataDir);
-  const requestHeaderCA = config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined;
-
   const metrics = new ApiMetrics();
   const encryption = config.encryptionProviderConfig
     ? await encryptionConfigSource(config.encryptionProviderConfig, {
@@ -142,8 +134,19 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
       importKmsPlugin: options.importKmsPlugin,
     })
     : undefined;
+  // Before any PKI file is written: opening the store takes the data directory (data-dir.ts openDataDirStore), so a
+  // process refused because another one serves from it leaves that one's certificates and keys alone.
   const backend = await openStorageBackend(config, encryption, log, { onCommit: commitBatchRecorder(metrics.registry) });
   const storage = backend.storage;
+  const { pki, clusterSigning, serving, clientCA, frontProxy, requestHeaderCA } = await loadCertificates(config).catch(
+    async (error: unknown) => {
+      startupLock.release();
+      await backend.stop();
+      await storage.close();
+      throw error;
+    },
+  );
+
   const broker = new WatchBroker(storage);
   // Assigned once serving (memory-release may call back before that), so not a const.
   // deno-lint-ignore prefer-const
@@ -274,7 +277,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     requestLimits.flowControl?.stop();
     admission.close();
     aggregator.stop();
-    backend.stop();
+    await backend.stop();
     memoryRelease.stop();
     eventExpiry.stop();
     broker.close();
@@ -367,6 +370,20 @@ export function stopOnSignals(server: RunningServer, exit: (code: number) => voi
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+}
+
+/** The data directory's PKI (created where missing) and the certificate files the flags name instead. */
+async function loadCertificates(config: ServerConfig) {
+  const hosts = WILDCARD_ADDRESSES.has(config.bindAddress) ? [] : [config.bindAddress];
+  const pki = await ensureCertificates(config.dataDir, { hosts });
+  return {
+    pki,
+    clusterSigning: clusterSigningFiles(config, pki.files),
+    serving: await servingKeyPair(config, pki.serving),
+    clientCA: config.clientCaFile ? await readFile(config.clientCaFile, "utf8") : pki.caPem,
+    frontProxy: await ensureFrontProxyCertificates(config.dataDir),
+    requestHeaderCA: config.requestheaderClientCaFile ? await readFile(config.requestheaderClientCaFile, "utf8") : undefined,
+  };
 }
 
 async function servingKeyPair(
