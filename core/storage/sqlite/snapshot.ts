@@ -80,11 +80,8 @@ function syncWalIfPresent(walPath: string): void {
   }
 }
 
-/** The files a snapshot is made in before it is renamed to its name: the copies and what SQLite may add beside them. */
-function snapshotPartFiles(file: string): string[] {
-  const part = `${file}.part`;
-  return [part, `${part}-wal`, `${part}-journal`, `${part}-shm`];
-}
+/** The files beside `FILE.part`, the snapshot being made: the WAL copy and what SQLite may add. */
+const PART_COMPANIONS = ["-wal", "-journal", "-shm"];
 
 /** What finishSnapshot needs: `copied` says whether `part` holds the live files' copy (else it is empty). */
 export interface SnapshotParts {
@@ -106,13 +103,13 @@ export interface SaveSnapshotOptions extends LiveCopyOptions {
 export async function saveSnapshot(dbPath: string, file: string, options: SaveSnapshotOptions = {}): Promise<SnapshotStatus> {
   if (!existsSync(dbPath)) throw new Error(`no database at ${dbPath}`);
   if (existsSync(file)) throw new Error(`${file} already exists`);
-  const [part] = snapshotPartFiles(file);
+  const part = `${file}.part`;
   const finish = options.finish ?? finishSnapshot;
   try {
-    const copied = await copyLiveFiles(dbPath, part!, options);
-    return await finish({ part: part!, file, dbPath, copied });
+    const copied = await copyLiveFiles(dbPath, part, options);
+    return await finish({ part, file, dbPath, copied });
   } catch (error) {
-    for (const path of snapshotPartFiles(file)) rmSync(path, { force: true });
+    for (const suffix of ["", ...PART_COMPANIONS]) rmSync(part + suffix, { force: true });
     throw error;
   }
 }
