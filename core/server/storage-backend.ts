@@ -9,6 +9,8 @@
  */
 import { join } from "node:path";
 import type { ServerConfig } from "../config/mod.ts";
+import { BUILT_IN_RESOURCE_TYPES } from "../registry/catalog.gen.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
 import { RoutedStorage, type StorageRoute } from "../storage/routed-storage.ts";
@@ -27,6 +29,13 @@ export interface StorageBackend {
 const STORAGE_MEDIA_TYPES = ["application/json", "application/vnd.kubernetes.protobuf", "application/yaml"];
 const OVERRIDE_FORMAT =
   "--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated";
+
+/**
+ * The resources SQLite stores deflated (core/storage/sqlite/stored-value.ts): the Leases, which kubelets, the apiserver
+ * identity and leader election rewrite every few seconds forever and which are read rarely, so that a tick's renewals
+ * share a history page. Everything else stays text, which a read hands on as it is.
+ */
+const RENEWED_ON_A_TIMER = BUILT_IN_RESOURCE_TYPES.filter((type) => type.group === "coordination.k8s.io" && type.resource === "leases");
 
 /** kube's EtcdOptions.Validate for the etcd flags kubun has: each message as kube words it. */
 export function checkEtcdFlags(config: ServerConfig): void {
@@ -51,7 +60,11 @@ export async function openStorageBackend(
 ): Promise<StorageBackend> {
   if (config.etcdServers.length > 0) return { storage: await openEtcdStores(config, encryption), stop: () => {}, releaseMemory: () => {} };
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
-  const sqlite = openSqliteStorage(databasePath, { synchronous: config.storageSync, ...sqliteOptions });
+  const sqlite = openSqliteStorage(databasePath, {
+    synchronous: config.storageSync,
+    compressedKeyPrefixes: RENEWED_ON_A_TIMER.map((type) => collectionPrefix(type, "")),
+    ...sqliteOptions,
+  });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
   const compactor = startCompactor(storage, { historyMs: config.watchCacheHistoryMs });
   const snapshots = scheduleSnapshots(databasePath, {
