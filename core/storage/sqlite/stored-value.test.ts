@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { LEASE_DICTIONARY_V1 } from "./lease-dictionary.ts";
 import { CODEC_DEFLATE_LEASE_DICTIONARY_V1, decodeStoredValue, storedValueEncoder } from "./stored-value.ts";
@@ -54,6 +56,21 @@ test("a BLOB with a codec tag this kubun does not know is an error naming the ke
     `the stored value of ${NODE_LEASE_KEY} is encoded with codec 2, which this kubun does not know`,
   );
   expect(() => decodeStoredValue(NODE_LEASE_KEY, new Uint8Array())).toThrow("codec (none)");
+});
+
+// The format is plain raw deflate with a preset dictionary, so any zlib reads it: Python's here (zlib.decompressobj
+// with zdict), not the code that wrote it.
+test("codec 1 is raw deflate with the dictionary as zlib defines it: Python's zlib inflates it to the Lease", () => {
+  const value = leaseValue("kube-apiserver-lphjr5z7h3imqn7sokpnsue3ha", 7, true);
+  const body = asBytes(encode(IDENTITY_KEY, value)).subarray(1);
+  const inflate = "import sys, zlib, base64; d, b = sys.stdin.read().split(); " +
+    "sys.stdout.write(zlib.decompressobj(-15, zdict=base64.b64decode(d)).decompress(base64.b64decode(b)).decode())";
+  const python = spawnSync("python3", ["-c", inflate], {
+    input: `${Buffer.from(LEASE_DICTIONARY_V1).toString("base64")} ${Buffer.from(body).toString("base64")}`,
+    encoding: "utf8",
+  });
+  expect(python.stderr).toBe("");
+  expect(python.stdout).toBe(value);
 });
 
 // Values on disk refer to the dictionary's bytes: changing it would make them unreadable (a new one gets a new tag).
