@@ -12,7 +12,7 @@ import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
 import { DATABASE_FILE, makeDatabaseFilesPrivate } from "./data-dir.ts";
 import { FlagError } from "./flags.ts";
-import { type EtcdStoreSettings, openEtcdStore, sharedEncryption } from "./storage-backend.ts";
+import { type EtcdStoreSettings, openEtcdStore, sharedEncryption, SQLITE_DEFLATED_KEY_PREFIXES } from "./storage-backend.ts";
 
 export const MIGRATE_USAGE = `Copy every object of one store into an empty other store, at one revision of the source.
 
@@ -106,7 +106,7 @@ async function openStore(
   if (role === "source" && !existsSync(join(spec.dir, DATABASE_FILE))) throw new FlagError(`no kubun database in ${spec.dir}`);
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   await chmod(spec.dir, 0o700);
-  const store = openSqliteStorage(await makeDatabaseFilesPrivate(spec.dir));
+  const store = openSqliteStorage(await makeDatabaseFilesPrivate(spec.dir), { compressedKeyPrefixes: SQLITE_DEFLATED_KEY_PREFIXES });
   return encryption ? encryptingStorage(store, encryption) : store;
 }
 

@@ -31,11 +31,14 @@ const OVERRIDE_FORMAT =
   "--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated";
 
 /**
- * The resources SQLite stores deflated (core/storage/sqlite/stored-value.ts): the Leases, which kubelets, the apiserver
- * identity and leader election rewrite every few seconds forever and which are read rarely, so that a tick's renewals
- * share a history page. Everything else stays text, which a read hands on as it is.
+ * The key prefixes SQLite stores deflated (core/storage/sqlite/stored-value.ts), in the server and in what `kubun
+ * migrate` writes: the Leases, which kubelets, the apiserver identity and leader election rewrite every few seconds
+ * forever and which are read rarely, so that a tick's renewals share a history page. Everything else stays text,
+ * which a read hands on as it is.
  */
-const RENEWED_ON_A_TIMER = BUILT_IN_RESOURCE_TYPES.filter((type) => type.group === "coordination.k8s.io" && type.resource === "leases");
+export const SQLITE_DEFLATED_KEY_PREFIXES: readonly string[] = BUILT_IN_RESOURCE_TYPES
+  .filter((type) => type.group === "coordination.k8s.io" && type.resource === "leases")
+  .map((type) => collectionPrefix(type, ""));
 
 /** kube's EtcdOptions.Validate for the etcd flags kubun has: each message as kube words it. */
 export function checkEtcdFlags(config: ServerConfig): void {
@@ -62,7 +65,7 @@ export async function openStorageBackend(
   const databasePath = await makeDatabaseFilesPrivate(config.dataDir);
   const sqlite = openSqliteStorage(databasePath, {
     synchronous: config.storageSync,
-    compressedKeyPrefixes: RENEWED_ON_A_TIMER.map((type) => collectionPrefix(type, "")),
+    compressedKeyPrefixes: SQLITE_DEFLATED_KEY_PREFIXES,
     ...sqliteOptions,
   });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;
