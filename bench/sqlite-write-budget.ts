@@ -1,9 +1,10 @@
 /**
  * What one durable commit of the SQLite store writes, by component: WAL frames per commit by the b-tree (table,
  * overflow, interior page, page 1 header, pointer map) each frame's page belongs to, WAL bytes, and the kernel's
- * write_bytes for this process (what reaches the block layer, 4 KiB per dirtied page). Two workloads: a Lease
- * renewal (update of a ~730 B Lease) and a create of a 1.3 KiB object, each 100 sequential commits after 300
- * objects exist. Baseline in the same run: raw bun:sqlite updating one 730 B row per transaction (WAL,
+ * write_bytes for this process (what reaches the block layer, 4 KiB per dirtied page). Workloads: a Lease renewal
+ * (update of a 762 B node Lease), an idle tick's four Lease renewals in one commit with the values as text and with
+ * the Leases deflated (format 3, stored-value.ts), and a create of a 1.3 KiB object, each 100 sequential commits after
+ * 300 objects exist. Baseline in the same run: raw bun:sqlite updating one Lease row per transaction (WAL,
  * synchronous=FULL, the store's page size), the least any durable commit of that row writes. Not a test; Linux only.
  * Run: node_modules/.bin/bun bench/sqlite-write-budget.ts
  */
@@ -13,36 +14,24 @@ import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import type { WriteOp } from "../core/storage/storage.ts";
 import { openSqliteStorage, type SqliteStorage } from "../core/storage/sqlite/mod.ts";
-import { pageOwners, walFrames } from "../core/storage/sqlite/testing.ts";
+import { LEASE_PREFIX, leaseValue, pageOwners, walFrames } from "../core/storage/sqlite/testing.ts";
 import { writtenBytes } from "./_process.ts";
 
 const COMMITS = 100;
-const LEASE = JSON.stringify({
-  apiVersion: "coordination.k8s.io/v1",
-  kind: "Lease",
-  metadata: {
-    name: "sim-0",
-    namespace: "kube-node-lease",
-    uid: "0b4f3c5e-1f1e-4c1b-9a57-3a1f2f9f9d11",
-    creationTimestamp: "2026-11-25T22:00:00Z",
-    ownerReferences: [{ apiVersion: "v1", kind: "Node", name: "sim-0", uid: "6a0e7cf2-3d33-4e5e-8a8d-5f0a0b0c0d0e" }],
-    managedFields: [{
-      manager: "kubelet",
-      operation: "Update",
-      apiVersion: "coordination.k8s.io/v1",
-      time: "2026-11-25T22:00:00Z",
-      fieldsType: "FieldsV1",
-      fieldsV1: { "f:spec": { "f:holderIdentity": {}, "f:leaseDurationSeconds": {}, "f:renewTime": {} } },
-    }],
-  },
-  spec: { holderIdentity: "sim-0", leaseDurationSeconds: 40, renewTime: "2026-11-25T22:00:00.000000Z" },
-});
 const OBJECT = "x".repeat(1300);
-const LEASE_KEY = "/registry/leases/kube-node-lease/sim-0";
-
-/** The Lease with spec.renewTime moved on by i seconds. */
-const renewed = (i: number) =>
-  LEASE.replace("22:00:00.000000Z", `22:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.000000Z`);
+const LEASE_KEY = `${LEASE_PREFIX}kube-node-lease/sim-0`;
+const LEASE = leaseValue("sim-0", 0);
+/** The Lease renewed i * 10 seconds later. */
+const renewed = (i: number) => leaseValue("sim-0", i * 10);
+/** An idle `--simulated-nodes 3` tick: three node Leases and the apiserver identity Lease, renewed in one commit. */
+const IDENTITY = "kube-apiserver-lphjr5z7h3imqn7sokpnsue3ha";
+const TICK: { key: string; value: (i: number) => string }[] = [
+  ...["sim-0", "sim-1", "sim-2"].map((name) => ({
+    key: `${LEASE_PREFIX}kube-node-lease/${name}`,
+    value: (i: number) => leaseValue(name, i * 10),
+  })),
+  { key: `${LEASE_PREFIX}kube-system/${IDENTITY}`, value: (i: number) => leaseValue(IDENTITY, i * 10, true) },
+];
 
 interface Budget {
   pageSize: number;
@@ -81,15 +70,16 @@ async function measure(path: string, prepare: () => Promise<void>, commit: (i: n
   }
 }
 
-async function storeBudget(dir: string, name: string, op: (i: number) => WriteOp): Promise<Budget> {
+/** COMMITS commits of `ops(i)` each, after 300 objects and the tick's Leases exist; Leases deflated when `deflated`. */
+async function storeBudget(dir: string, name: string, ops: (i: number) => WriteOp[], deflated = false): Promise<Budget> {
   const path = join(dir, `${name}.db`);
   let storage: SqliteStorage | undefined;
   try {
     return await measure(path, async () => {
-      storage = openSqliteStorage(path);
+      storage = openSqliteStorage(path, { compressedKeyPrefixes: deflated ? [LEASE_PREFIX] : [] });
       for (let i = 0; i < 300; i++) await storage.write({ op: "create", key: `/registry/configmaps/default/pre-${i}`, value: OBJECT });
-      await storage.write({ op: "create", key: LEASE_KEY, value: LEASE });
-    }, async (i) => void (await storage!.write(op(i))));
+      for (const lease of TICK) await storage.write({ op: "create", key: lease.key, value: lease.value(0) });
+    }, async (i) => void (await Promise.all(ops(i).map((op) => storage!.write(op)))));
   } finally {
     await storage?.close();
   }
@@ -116,13 +106,12 @@ async function rawBudget(dir: string, pageSize: number): Promise<Budget> {
 
 const dir = mkdtempSync(join(tmpdir(), "kubun-write-budget-"));
 try {
-  const renewal = await storeBudget(dir, "renewal", (i) => ({
-    op: "update",
-    key: LEASE_KEY,
-    value: renewed(i),
-    expectedRevision: 0,
-  }));
-  const create = await storeBudget(dir, "create", (i) => ({ op: "create", key: `/registry/configmaps/default/new-${i}`, value: OBJECT }));
+  const renewal = await storeBudget(dir, "renewal", (i) => [{ op: "update", key: LEASE_KEY, value: renewed(i + 1), expectedRevision: 0 }]);
+  const tickOps = (i: number): WriteOp[] =>
+    TICK.map((lease) => ({ op: "update", key: lease.key, value: lease.value(i + 1), expectedRevision: 0 }));
+  const tick = await storeBudget(dir, "tick", tickOps);
+  const tickDeflated = await storeBudget(dir, "tick-deflated", tickOps, true);
+  const create = await storeBudget(dir, "create", (i) => [{ op: "create", key: `/registry/configmaps/default/new-${i}`, value: OBJECT }]);
   // Read while measuring: closing the store's last connection may delete its WAL.
   const pageSize = renewal.pageSize;
   const raw = await rawBudget(dir, pageSize);
@@ -135,6 +124,8 @@ try {
       } | ${b.byOwner} |`,
     );
   row(`Lease renewal (${LEASE.length} B)`, renewal);
+  row(`tick of four Lease renewals (3 node, 1 identity), values as text (format 2)`, tick);
+  row(`the same tick, Leases deflated with the dictionary (format 3)`, tickDeflated);
   row(`create of a ${OBJECT.length} B object`, create);
   row(`baseline: raw one-row update of the ${LEASE.length} B Lease`, raw);
 } finally {

@@ -15,6 +15,7 @@ import { getJson } from "./_api.ts";
 import { startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { etcdValue } from "./_etcd.ts";
 import { Buffer } from "node:buffer";
+import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "kubun-migrate-"));
 const servers: TestServer[] = [];
@@ -44,6 +45,24 @@ function identity(object: { metadata: Record<string, unknown> }): unknown {
 async function objectsOf(server: TestServer, path: string): Promise<Map<string, unknown>> {
   const list = await (await server.request("GET", path)).json();
   return new Map(list.items.map((item: { metadata: { name: string } }) => [item.metadata.name, identity(item)]));
+}
+
+const LEASE = `apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: { name: lock }
+spec: { holderIdentity: node-a_1f2e, leaseDurationSeconds: 15, renewTime: "2026-11-26T10:00:00.000000Z" }
+`;
+
+/** SQLite's storage class of a key's current value in the database at `path`. */
+function storedType(path: string, key: string): string {
+  const db = openSqliteDatabase(path);
+  try {
+    return String(
+      db.prepare("SELECT typeof(h.value) AS type FROM kv k JOIN history h ON h.rev = k.mod_rev WHERE k.key = ?").get(key)?.type,
+    );
+  } finally {
+    db.close();
+  }
 }
 
 function migrate(from: string, to: string) {
@@ -125,6 +144,7 @@ test("sqlite → etcd → sqlite gives every object back equal but for resourceV
     await kubectlOk(source, ["create", "secret", "generic", "token", "--from-literal=key=value"]);
     await kubectlOk(source, ["create", "configmap", "settings", "--from-literal=mode=fast"]);
     await kubectlOk(source, ["create", "service", "clusterip", "web", "--tcp=80:8080"]);
+    await kubectlOk(source, ["create", "-f", "-"], LEASE);
     // Objects no controller of the restored server rewrites (the Deployment's status moves; its spec is checked apart).
     const collections = [
       "/api/v1/namespaces/default/configmaps",
@@ -132,6 +152,7 @@ test("sqlite → etcd → sqlite gives every object back equal but for resourceV
       "/api/v1/namespaces/default/services",
       "/api/v1/namespaces",
       "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+      "/apis/coordination.k8s.io/v1/namespaces/default/leases",
     ];
     const deployment = await getJson(source, "/apis/apps/v1/namespaces/default/deployments/web");
     const before = await Promise.all(collections.map((path) => objectsOf(source, path)));
@@ -146,6 +167,8 @@ test("sqlite → etcd → sqlite gives every object back equal but for resourceV
 
     const back = join(dir, "back");
     expect(await migrate(`etcd:${etcd.endpoint}`, `sqlite:${back}`)).toMatchObject({ code: 0 });
+    // Written into SQLite as the server writes Leases: deflated (core/storage/sqlite/stored-value.ts).
+    expect(storedType(join(back, "kubun.db"), "/coordination.k8s.io/leases/default/lock")).toBe("blob");
     // The restored server keeps the source's PKI, so the cluster CA that kube-root-ca.crt publishes stays the same.
     for (const file of (await readdir(source.dataDir)).filter((name) => /\.(crt|key)$/.test(name))) {
       await copyFile(join(source.dataDir, file), join(back, file));

@@ -15,7 +15,7 @@ import { openSqliteStorage, removeStaleCopies, withLiveCopy } from "../storage/s
 import { encryptingStorage, type EncryptionConfigSource, encryptionConfigSource } from "../storage/encryption/mod.ts";
 import { DATABASE_FILE, openDataDirStore } from "./data-dir.ts";
 import { FlagError } from "./flags.ts";
-import { type EtcdStoreSettings, openEtcdStore, sharedEncryption } from "./storage-backend.ts";
+import { type EtcdStoreSettings, openEtcdStore, sharedEncryption, SQLITE_DEFLATED_KEY_PREFIXES } from "./storage-backend.ts";
 
 export const MIGRATE_USAGE = `Copy every object of one store into an empty other store, at one revision of the source.
 
@@ -104,7 +104,7 @@ async function openTarget(spec: StoreSpec, encryption: EncryptionConfigSource | 
   if (spec.kind === "etcd") return await openEtcdStore(etcd, spec.servers, 0, encryption);
   await mkdir(spec.dir, { recursive: true, mode: 0o700 });
   await chmod(spec.dir, 0o700);
-  return withEncryption((await openDataDirStore(spec.dir, {})).storage, encryption);
+  return withEncryption((await openDataDirStore(spec.dir, { compressedKeyPrefixes: SQLITE_DEFLATED_KEY_PREFIXES })).storage, encryption);
 }
 
 function withEncryption(store: Storage, encryption: EncryptionConfigSource | undefined): Storage {

@@ -9,6 +9,8 @@
  */
 import { join } from "node:path";
 import type { ServerConfig } from "../config/mod.ts";
+import { BUILT_IN_RESOURCE_TYPES } from "../registry/catalog.gen.ts";
+import { collectionPrefix } from "../registry/keys.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
 import { RoutedStorage, type StorageRoute } from "../storage/routed-storage.ts";
@@ -30,6 +32,16 @@ export interface StorageBackend {
 const STORAGE_MEDIA_TYPES = ["application/json", "application/vnd.kubernetes.protobuf", "application/yaml"];
 const OVERRIDE_FORMAT =
   "--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated";
+
+/**
+ * The key prefixes SQLite stores deflated (core/storage/sqlite/stored-value.ts), in the server and in what `kubun
+ * migrate` writes: the Leases, which kubelets, the apiserver identity and leader election rewrite every few seconds
+ * forever and which are read rarely, so that a tick's renewals share a history page. Everything else stays text,
+ * which a read hands on as it is.
+ */
+export const SQLITE_DEFLATED_KEY_PREFIXES: readonly string[] = BUILT_IN_RESOURCE_TYPES
+  .filter((type) => type.group === "coordination.k8s.io" && type.resource === "leases")
+  .map((type) => collectionPrefix(type, ""));
 
 /** kube's EtcdOptions.Validate for the etcd flags kubun has: each message as kube words it. */
 export function checkEtcdFlags(config: ServerConfig): void {
@@ -63,6 +75,7 @@ export async function openStorageBackend(
   const { path: databasePath, storage: sqlite } = await openDataDirStore(config.dataDir, {
     synchronous: config.storageSync,
     exclusive: !config.dataDirShared,
+    compressedKeyPrefixes: SQLITE_DEFLATED_KEY_PREFIXES,
     ...sqliteOptions,
   });
   const storage = encryption ? encryptingStorage(sqlite, encryption) : sqlite;

@@ -10,6 +10,7 @@ import { WalSync } from "./wal-sync.ts";
 import { readStoredRevisions } from "./committed-history.ts";
 import { prepareStatements } from "./statements.ts";
 import { applyWriteBatch } from "./write-batch.ts";
+import { storedValueEncoder } from "./stored-value.ts";
 
 const directories: string[] = [];
 const opened: SqliteStorage[] = [];
@@ -237,7 +238,7 @@ test("another process's commit found by a read nested in a dispatch is synced be
   other.exec("PRAGMA synchronous = NORMAL");
   const statements = prepareStatements(other);
   const commitElsewhere = (key: string) =>
-    other.transaction(() => applyWriteBatch(statements, [create(key)], readStoredRevisions(statements).current));
+    other.transaction(() => applyWriteBatch(statements, [create(key)], readStoredRevisions(statements).current, storedValueEncoder([])));
   const syncs = () => log.syncedNow + log.started;
   const handedOut: { revision: number; syncsBefore: number }[] = [];
   reader.subscribe((event) => {

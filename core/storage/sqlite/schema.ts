@@ -1,10 +1,11 @@
 /**
- * Pragmas and tables (format 2, README "Storage layout"). `kv` indexes the live keys (key → create and mod
+ * Pragmas and tables (format 3, README "Storage format and flash writes"). `kv` indexes the live keys (key → create and mod
  * revision, small rows so one page holds many); `history` holds every kept revision's value once, by revision, so a
  * write appends one row and rewrites one `kv` leaf: no value copies, no per-key history index, no counter row.
  * Reads join `kv.mod_rev` to `history.rev`. `meta` keeps the marks a write does not carry: the compacted revision,
  * how far history was purged, and the current revision as of the last compaction (history's newest row may since
- * have been purged with a DELETE).
+ * have been purged with a DELETE). `history.value` is TEXT or, since format 3, a BLOB (stored-value.ts): a column of
+ * TEXT affinity stores a BLOB as it is.
  */
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { migrateFormat1 } from "./migrate-format-1.ts";
@@ -16,8 +17,12 @@ export interface Revisions {
   compacted: number;
 }
 
-/** `PRAGMA user_version` of this layout; format 1 (no user_version) is migrated at open. */
-export const FORMAT_VERSION = 2;
+/**
+ * `PRAGMA user_version` of this layout; format 1 (no user_version) is migrated at open. Format 3 is format 2 whose
+ * `history.value` may also be a BLOB (stored-value.ts): a format-2 database becomes format 3 as it is, its TEXT values
+ * read unchanged, and a kubun reading format 2 refuses a format-3 file instead of taking a BLOB for text.
+ */
+export const FORMAT_VERSION = 3;
 
 /**
  * A WAL frame is one page: 1 KiB pages make a renewal of a ~800 B Lease two to four 1 KiB frames where 4 KiB pages
@@ -94,7 +99,10 @@ export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous, e
   return { current: Number(row.current_rev), compacted: Number(row.compacted_rev) };
 }
 
-/** Creates the tables of an empty database or migrates an older format; answers whether it migrated. */
+/**
+ * Creates the tables of an empty database or migrates an older format; answers whether it migrated (rewrote the
+ * rows). Format 2's tables are format 3's, so they only get the new user_version.
+ */
 export function ensureFormat(db: SqliteDatabase): boolean {
   return db.transaction(() => {
     const version = Number(db.prepare("PRAGMA user_version").get()!.user_version);

@@ -43,6 +43,7 @@ import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
 import { initializeSchema, type Revisions, type Synchronous } from "./schema.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
 import { applyWriteBatch, type WriteOutcome } from "./write-batch.ts";
+import { type StoredValueEncoder, storedValueEncoder } from "./stored-value.ts";
 import { DurabilityGate, type LogSync } from "./durability-gate.ts";
 import { walPathOf, WalSync } from "./wal-sync.ts";
 import { Subscribers } from "./subscribers.ts";
@@ -70,6 +71,11 @@ export interface SqliteStorageOptions {
   logSync?: (walPath: string) => LogSync;
   /** Told the number of write ops of each committed transaction (commit-metrics.ts). */
   onCommit?: (writes: number) => void;
+  /**
+   * Keys whose values are stored deflated when that is smaller (stored-value.ts): the Leases, rewritten on a timer
+   * forever and read rarely. Default none. Any store reads such values whatever it is given here.
+   */
+  compressedKeyPrefixes?: readonly string[];
 }
 
 export interface SqliteStorageStats {
@@ -87,6 +93,7 @@ export class SqliteStorage implements Storage {
   readonly #writes: GroupCommitQueue<WriteOp, KeyValue>;
   readonly #stats: SqliteStorageStats = { transactions: 0, writes: 0 };
   readonly #onCommit: (writes: number) => void;
+  readonly #encodeValue: StoredValueEncoder;
   readonly #foreignCommits: ForeignCommits;
   readonly #logSync: LogSync | undefined;
   readonly #durability: DurabilityGate | undefined;
@@ -117,6 +124,7 @@ export class SqliteStorage implements Storage {
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onCommit = options.onCommit ?? (() => {});
+    this.#encodeValue = storedValueEncoder(options.compressedKeyPrefixes ?? []);
     this.#dispatchedRevision = this.#revisions.current;
     this.#releasedRevision = this.#revisions.current;
     this.#foreignCommits = options.exclusive ? NO_FOREIGN_COMMITS : new DataVersionPoller(
@@ -250,7 +258,7 @@ export class SqliteStorage implements Storage {
       // Holding the write lock, the stored revision is the latest any process committed.
       const stored = readStoredRevisions(this.#statements);
       const foreign = this.#readForeignEvents(stored.current);
-      const batch = applyWriteBatch(this.#statements, ops, stored.current);
+      const batch = applyWriteBatch(this.#statements, ops, stored.current, this.#encodeValue);
       return { batch, foreign, compacted: stored.compacted };
     });
     this.#revisions.current = batch.revision;

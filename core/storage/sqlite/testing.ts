@@ -2,6 +2,7 @@
  * Test kit: what the WAL of a database file holds, page by page, and which b-tree each page belongs to; a WAL sync
  * held by the test.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,4 +49,58 @@ export function pageOwners(db: SqliteDatabase): Map<number, string> {
     if (Number(row.pageno) !== 1) owners.set(Number(row.pageno), `${row.name}${kind}`);
   }
   return owners;
+}
+
+/** The key a Lease is stored under, as the registry forms it (registry/keys.ts objectKey). */
+export const LEASE_PREFIX = "/coordination.k8s.io/leases/";
+
+/**
+ * A Lease as kubun stores a kubelet's node Lease (`identity` false) or the apiserver identity Lease (`identity`
+ * true), renewed `second` seconds after 10:00:00: the values a renewal tick writes.
+ */
+export function leaseValue(name: string, second: number, identity = false): string {
+  const time = `2026-11-26T10:${String(Math.floor(second / 60) % 60).padStart(2, "0")}:${String(second % 60).padStart(2, "0")}`;
+  // As random as real uids are, so that they compress no better.
+  const uid = (n: number) =>
+    createHash("sha256").update(`${n}/${name}`).digest("hex").slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+  const metadata = identity
+    ? {
+      name,
+      namespace: "kube-system",
+      labels: { "apiserver.kubernetes.io/identity": "kube-apiserver", "kubernetes.io/hostname": "vm" },
+      uid: uid(1),
+      creationTimestamp: "2026-11-26T09:11:12Z",
+      managedFields: [{
+        manager: "kube-apiserver",
+        operation: "Update",
+        apiVersion: "coordination.k8s.io/v1",
+        time: `${time}Z`,
+        fieldsType: "FieldsV1",
+        fieldsV1: {
+          "f:metadata": { "f:labels": { ".": {}, "f:apiserver.kubernetes.io/identity": {}, "f:kubernetes.io/hostname": {} } },
+          "f:spec": { "f:holderIdentity": {}, "f:leaseDurationSeconds": {}, "f:renewTime": {} },
+        },
+      }],
+    }
+    : {
+      name,
+      namespace: "kube-node-lease",
+      ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: uid(2) }],
+      uid: uid(3),
+      creationTimestamp: "2026-11-26T09:11:12Z",
+      managedFields: [{
+        manager: "kubelet",
+        operation: "Update",
+        apiVersion: "coordination.k8s.io/v1",
+        time: `${time}Z`,
+        fieldsType: "FieldsV1",
+        fieldsV1: {
+          "f:metadata": { "f:ownerReferences": { ".": {}, [`k:{"uid":"${uid(2)}"}`]: {} } },
+          "f:spec": { "f:holderIdentity": {}, "f:leaseDurationSeconds": {}, "f:renewTime": {} },
+        },
+      }],
+    };
+  const holderIdentity = identity ? `${name}_9242dd1d-57f0-47a2-8e48-18088fe5d30d` : name;
+  const spec = { holderIdentity, leaseDurationSeconds: identity ? 3600 : 40, renewTime: `${time}.459000Z` };
+  return JSON.stringify({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata, spec });
 }

@@ -6,6 +6,7 @@
 import { type KeyValue, StorageError, type StorageEvent, type WriteOp } from "../storage.ts";
 import { EVENT_TYPE_CODES, rowToKeyValue } from "./rows.ts";
 import type { Statements } from "./statements.ts";
+import type { StoredValueEncoder } from "./stored-value.ts";
 
 export type WriteOutcome = { ok: true; value: KeyValue } | { ok: false; error: StorageError };
 
@@ -17,8 +18,11 @@ export interface BatchResult {
   revision: number;
 }
 
-/** Each successful op writes one `kv` row and appends one `history` row; the revision is history's newest row. */
-export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRevision: number): BatchResult {
+/**
+ * Each successful op writes one `kv` row and appends one `history` row, its value as `encode` stores it; the revision
+ * is history's newest row. The events carry the values as given, never read back.
+ */
+export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRevision: number, encode: StoredValueEncoder): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
   const outcomes = ops.map((op): WriteOutcome => {
@@ -28,7 +32,7 @@ export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRev
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
     const event = eventFor(op, current, revision);
-    persist(statements, event);
+    persist(statements, event, encode);
     events.push(event);
     return { ok: true, value: event.kv };
   });
@@ -60,11 +64,11 @@ function eventFor(op: WriteOp, prev: KeyValue | undefined, revision: number): St
   return { type: op.op === "update" ? "MODIFIED" : "DELETED", revision, kv, prev: before };
 }
 
-function persist(statements: Statements, event: StorageEvent): void {
+function persist(statements: Statements, event: StorageEvent, encode: StoredValueEncoder): void {
   const { kv, prev, type, revision } = event;
   if (type === "ADDED") statements.insertKv.run(kv.key, revision, revision);
   else if (type === "MODIFIED") statements.updateKv.run(revision, kv.key);
   else statements.deleteKv.run(kv.key);
-  const value = type === "DELETED" ? null : kv.value;
+  const value = type === "DELETED" ? null : encode(kv.key, kv.value);
   statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, value);
 }

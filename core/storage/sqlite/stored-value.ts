@@ -1,0 +1,68 @@
+/**
+ * How `history.value` holds a value (format 3). TEXT: the value itself, as format 2 stored every value. BLOB: one tag
+ * byte naming the codec, then the encoded bytes. Codec 1 is raw deflate with LEASE_DICTIONARY_V1 as preset
+ * dictionary, used for keys under the prefixes the server names (the Leases kube rewrites on a timer forever) when
+ * it is smaller: four renewed node and identity Leases then share one 1 KiB history page instead of taking a page
+ * each (README "Storage format and flash writes"). Everything else stays TEXT, which a read hands on without work.
+ *
+ * Neither direction uses node:zlib's `dictionary` option: Bun 1.4's deflateRawSync with it now and then wrote a stream
+ * that zlib inflates to something else (the same input, a different first byte), and Deno's inflateRawSync ignores
+ * it and returns garbage. fflate deflates with the dictionary (plain JavaScript, the same bytes on every runtime);
+ * node:zlib inflates (native, ~4 µs a Lease) the dictionary sent first as a stored block, which is what a preset
+ * dictionary is to the decoder: bytes already in its window that later back-references may reach (RFC 1951, 3.2).
+ */
+import { deflateSync } from "fflate";
+import { inflateRawSync } from "node:zlib";
+import type { SqliteValue } from "../../runtime/sqlite-driver.ts";
+import { LEASE_DICTIONARY_V1 } from "./lease-dictionary.ts";
+
+/** The codec tags a BLOB value begins with. */
+export const CODEC_DEFLATE_LEASE_DICTIONARY_V1 = 1;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const dictionaryV1 = encoder.encode(LEASE_DICTIONARY_V1);
+
+/** A non-final stored block (BFINAL 0, BTYPE 00, then LEN and its complement) holding the dictionary. */
+function storedBlock(bytes: Uint8Array): Uint8Array {
+  const length = bytes.length;
+  const block = new Uint8Array(5 + length);
+  block.set([0, length & 0xff, length >> 8, ~length & 0xff, (~length >> 8) & 0xff]);
+  block.set(bytes, 5);
+  return block;
+}
+
+const dictionaryV1Block = storedBlock(dictionaryV1);
+
+/** Writes a value for `key` as it is stored: compressed under the given key prefixes when that is smaller, else the text. */
+export type StoredValueEncoder = (key: string, value: string) => SqliteValue;
+
+export function storedValueEncoder(compressedKeyPrefixes: readonly string[]): StoredValueEncoder {
+  if (compressedKeyPrefixes.length === 0) return (_key, value) => value;
+  return (key, value) => {
+    // A JSON object, which the dictionary is made of; an encrypted value (`k8s:enc:...`) or any other encoding is
+    // stored as the layer above gave it.
+    if (!value.startsWith("{") || !compressedKeyPrefixes.some((prefix) => key.startsWith(prefix))) return value;
+    const text = encoder.encode(value);
+    const deflated = deflateSync(text, { level: 9, mem: 4, dictionary: dictionaryV1 });
+    if (deflated.length + 1 >= text.length) return value;
+    const stored = new Uint8Array(deflated.length + 1);
+    stored[0] = CODEC_DEFLATE_LEASE_DICTIONARY_V1;
+    stored.set(deflated, 1);
+    return stored;
+  };
+}
+
+/** The value a `history.value` of `key` holds: every read of the column goes through here. */
+export function decodeStoredValue(key: string, stored: SqliteValue): string {
+  if (!(stored instanceof Uint8Array)) return String(stored);
+  const tag = stored[0];
+  if (tag !== CODEC_DEFLATE_LEASE_DICTIONARY_V1) {
+    throw new Error(`the stored value of ${key} is encoded with codec ${tag ?? "(none)"}, which this kubun does not know`);
+  }
+  const stream = new Uint8Array(dictionaryV1Block.length + stored.length - 1);
+  stream.set(dictionaryV1Block);
+  stream.set(stored.subarray(1), dictionaryV1Block.length);
+  const inflated = inflateRawSync(stream);
+  return decoder.decode(inflated.subarray(dictionaryV1.length));
+}
