@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { StorageEvent } from "../storage.ts";
 import { openSqliteStorage, restoreSnapshot, saveSnapshot, type SqliteStorage } from "./mod.ts";
-import { FORMAT_VERSION } from "./schema.ts";
+import { FORMAT_VERSION, TEXT_ONLY_FORMAT } from "./schema.ts";
 import { LEASE_PREFIX, leaseValue, withDatabasePath } from "./testing.ts";
 
 const KEY = (name: string) => `${LEASE_PREFIX}kube-node-lease/${name}`;
@@ -84,28 +84,71 @@ test("compaction purges superseded compressed rows and keeps the newest readable
     await storage.close();
   }));
 
-test("a format-2 database opens as format 3 with its TEXT rows as they were, and reads beside new BLOB rows (ensureFormat)", () =>
-  withDatabasePath(async (path) => {
-    // Format 2 is format 3's tables with every value TEXT.
-    const formatTwo = openSqliteStorage(path);
-    await formatTwo.write({ op: "create", key: KEY("sim-0"), value: leaseValue("sim-0", 0) });
-    await formatTwo.close();
-    const db = openSqliteDatabase(path);
-    db.exec("PRAGMA user_version = 2");
-    db.close();
+/** A format-2 file holding sim-0 created at revision 1: format 3's tables with every value TEXT. */
+async function makeFormatTwoFile(path: string): Promise<void> {
+  const storage = openSqliteStorage(path);
+  await storage.write({ op: "create", key: KEY("sim-0"), value: leaseValue("sim-0", 0) });
+  await storage.close();
+  const db = openSqliteDatabase(path);
+  db.exec(`PRAGMA user_version = ${TEXT_ONLY_FORMAT}`);
+  db.close();
+}
 
-    const storage = openSqliteStorage(path, compressed);
-    expect(storedValues(path).get(1)).toBe(leaseValue("sim-0", 0));
+function userVersion(path: string): unknown {
+  const db = openSqliteDatabase(path);
+  try {
+    return db.prepare("PRAGMA user_version").get()!.user_version;
+  } finally {
+    db.close();
+  }
+}
+
+test("a format-2 database opened exclusively becomes format 3 with its TEXT rows as they were, and reads beside new BLOB rows (ensureFormat)", () =>
+  withDatabasePath(async (path) => {
+    await makeFormatTwoFile(path);
+    const storage = openSqliteStorage(path, { ...compressed, exclusive: true });
     await storage.write({ op: "update", key: KEY("sim-0"), value: leaseValue("sim-0", 10), expectedRevision: 0 });
-    expect(storedValues(path).get(2)).toBeInstanceOf(Uint8Array);
     expect((await storage.eventsSince(LEASE_PREFIX, 1)).map((event) => [event.kv.value, event.prev?.value])).toEqual([
       [leaseValue("sim-0", 10), leaseValue("sim-0", 0)],
     ]);
     await storage.close();
-    const after = openSqliteDatabase(path);
-    expect(after.prepare("PRAGMA user_version").get()).toEqual({ user_version: FORMAT_VERSION });
-    after.close();
+    const stored = storedValues(path);
+    expect(stored.get(1)).toBe(leaseValue("sim-0", 0));
+    expect(stored.get(2)).toBeInstanceOf(Uint8Array);
+    expect(userVersion(path)).toBe(FORMAT_VERSION);
     expect(FORMAT_VERSION).toBe(3);
+  }));
+
+// A kubun of format 2 serving from a shared file reads history.value as text: a BLOB there would reach its clients
+// as "1,163,94,...". So only a store holding the file alone makes it format 3 (ensureFormat).
+test("a format-2 file opened shared stays format 2: a second store writes no BLOB and the first reads its Leases as text (ensureFormat)", () =>
+  withDatabasePath(async (path) => {
+    await makeFormatTwoFile(path);
+    const first = openSqliteStorage(path, { foreignCommitPollMs: 5 });
+    const second = openSqliteStorage(path, compressed);
+    await second.write({ op: "update", key: KEY("sim-0"), value: leaseValue("sim-0", 10), expectedRevision: 0 });
+    await second.write({ op: "create", key: KEY("sim-1"), value: leaseValue("sim-1", 10) });
+    expect(userVersion(path)).toBe(TEXT_ONLY_FORMAT);
+    expect([...storedValues(path).values()]).toEqual([leaseValue("sim-0", 0), leaseValue("sim-0", 10), leaseValue("sim-1", 10)]);
+    expect((await first.range(LEASE_PREFIX)).items.map((kv) => kv.value)).toEqual([leaseValue("sim-0", 10), leaseValue("sim-1", 10)]);
+    await second.close();
+    await first.close();
+
+    // Alone with the file, a store makes it format 3 and deflates from then on.
+    const alone = openSqliteStorage(path, { ...compressed, exclusive: true });
+    await alone.write({ op: "update", key: KEY("sim-1"), value: leaseValue("sim-1", 20), expectedRevision: 0 });
+    await alone.close();
+    expect(userVersion(path)).toBe(FORMAT_VERSION);
+    expect(storedValues(path).get(4)).toBeInstanceOf(Uint8Array);
+  }));
+
+test("a new database is created at format 3 by a shared store too, which deflates its Leases (ensureFormat)", () =>
+  withDatabasePath(async (path) => {
+    const storage = openSqliteStorage(path, compressed);
+    await storage.write({ op: "create", key: KEY("sim-0"), value: leaseValue("sim-0", 0) });
+    await storage.close();
+    expect(userVersion(path)).toBe(FORMAT_VERSION);
+    expect(storedValues(path).get(1)).toBeInstanceOf(Uint8Array);
   }));
 
 test("a kubun of an older format refuses a format-3 file with its clear error instead of reading a BLOB as text", () =>

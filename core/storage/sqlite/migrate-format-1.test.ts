@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
-import { FORMAT_VERSION, PAGE_SIZE } from "./schema.ts";
+import { PAGE_SIZE, TEXT_ONLY_FORMAT } from "./schema.ts";
 import { restoreSnapshot } from "./snapshot.ts";
 
 /**
@@ -59,7 +59,8 @@ test("a format-1 database opens with its objects, revisions and uncompacted even
     await storage.close();
 
     const db = openSqliteDatabase(path);
-    expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: FORMAT_VERSION });
+    // Opened shared, it stays format 2 (ensureFormat): format 3 only for a store holding the file alone.
+    expect(db.prepare("PRAGMA user_version").get()).toEqual({ user_version: TEXT_ONLY_FORMAT });
     expect(db.prepare("PRAGMA page_size").get()).toEqual({ page_size: PAGE_SIZE });
     expect(db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();

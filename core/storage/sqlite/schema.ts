@@ -24,6 +24,18 @@ export interface Revisions {
  */
 export const FORMAT_VERSION = 3;
 
+/** Format 2: every `history.value` is TEXT, which a kubun of format 2 reads as it is. */
+export const TEXT_ONLY_FORMAT = 2;
+
+/** The storage format an open file has: TEXT_ONLY_FORMAT or FORMAT_VERSION. */
+export type StorageFormat = typeof TEXT_ONLY_FORMAT | typeof FORMAT_VERSION;
+
+export interface OpenedSchema {
+  revisions: Revisions;
+  /** What the file is now; a store writes BLOBs only into FORMAT_VERSION. */
+  format: StorageFormat;
+}
+
 /**
  * A WAL frame is one page: 1 KiB pages make a renewal of a ~800 B Lease two to four 1 KiB frames where 4 KiB pages
  * made it five to six 4 KiB frames (bench/sqlite-write-budget.ts). Takes effect for new databases and migrations.
@@ -72,7 +84,8 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
   FROM meta WHERE id = 1`;
 
 /**
- * Configures the connection, creates or migrates the tables and returns the stored revision counters. `exclusive`
+ * Configures the connection, creates or migrates the tables and returns the stored revision counters and the format
+ * the file has (ensureFormat: a shared open leaves a format-2 file at format 2). `exclusive`
  * makes this connection the file's only one (README "Storage format and flash writes"): SQLite then keeps the WAL
  * index in heap memory instead of the `-shm` file every process maps, whose dirtied pages the kernel writes back
  * every 30 s. SQLite's rule (pragma.html#pragma_locking_mode, wal.html "Use of WAL Without Shared-Memory"): the mode
@@ -80,14 +93,14 @@ export const STORED_REVISIONS_SQL = `SELECT MAX(current_rev, IFNULL((SELECT MAX(
  * then on; so it comes before anything that reads the file. The exclusive lock is taken at that first read and held
  * until the connection closes: another connection, in either mode, gets SQLITE_BUSY.
  */
-export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous, exclusive = false): Revisions {
+export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous, exclusive = false): OpenedSchema {
   if (exclusive) db.exec("PRAGMA locking_mode = EXCLUSIVE");
   // First, so that switching to WAL waits for another process's lock instead of failing with "database is locked".
   db.exec("PRAGMA busy_timeout = 5000");
   // Both take effect before the first table exists, or at the next VACUUM (rewriteIfAlone below).
   db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   db.exec("PRAGMA auto_vacuum = NONE");
-  const migrated = ensureFormat(db);
+  const { format, migrated } = ensureFormat(db, exclusive);
   if (migrated || Number(db.prepare("PRAGMA auto_vacuum").get()!.auto_vacuum) !== 0 || mostlyFree(db)) rewriteIfAlone(db);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${synchronous}`);
@@ -96,23 +109,28 @@ export function initializeSchema(db: SqliteDatabase, synchronous: Synchronous, e
   // Truncate the WAL back to this size after checkpoints instead of keeping its high-water mark.
   db.exec("PRAGMA journal_size_limit = 67108864");
   const row = db.prepare(STORED_REVISIONS_SQL).get()!;
-  return { current: Number(row.current_rev), compacted: Number(row.compacted_rev) };
+  return { revisions: { current: Number(row.current_rev), compacted: Number(row.compacted_rev) }, format };
 }
 
 /**
- * Creates the tables of an empty database or migrates an older format; answers whether it migrated (rewrote the
- * rows). Format 2's tables are format 3's, so they only get the new user_version.
+ * Creates the tables of an empty database (at FORMAT_VERSION) or migrates an older format; answers the format the file
+ * has now and whether it migrated (rewrote the rows). Format 2's tables are format 3's, so a format-2 file becomes
+ * format 3 by its user_version alone, and only when `alone` (the caller holds the file exclusively): a kubun of
+ * format 2 may be serving from a shared file and would hand out a BLOB as text, so a shared open leaves the file at
+ * format 2 and its store writes none. A format-1 file is migrated to format 2's tables and then follows that rule.
  */
-export function ensureFormat(db: SqliteDatabase): boolean {
+export function ensureFormat(db: SqliteDatabase, alone: boolean): { format: StorageFormat; migrated: boolean } {
   return db.transaction(() => {
     const version = Number(db.prepare("PRAGMA user_version").get()!.user_version);
     if (version > FORMAT_VERSION) throw new Error(`kubun.db is of storage format ${version}; this kubun reads format ${FORMAT_VERSION}`);
-    if (version === FORMAT_VERSION) return false;
-    const formatOne = db.prepare("SELECT 1 AS found FROM pragma_table_info('history') WHERE name = 'prev_value'").get();
+    if (version === FORMAT_VERSION) return { format: FORMAT_VERSION, migrated: false };
+    const empty = !db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'history'").get();
+    const formatOne = !empty && Boolean(db.prepare("SELECT 1 AS found FROM pragma_table_info('history') WHERE name = 'prev_value'").get());
     if (formatOne) migrateFormat1(db, TABLES);
-    else db.exec(TABLES);
-    db.exec(`PRAGMA user_version = ${FORMAT_VERSION}`);
-    return Boolean(formatOne);
+    else if (empty) db.exec(TABLES);
+    const format = empty || alone ? FORMAT_VERSION : TEXT_ONLY_FORMAT;
+    if (format !== version) db.exec(`PRAGMA user_version = ${format}`);
+    return { format, migrated: formatOne };
   });
 }
 

@@ -169,8 +169,9 @@ export function restoreSnapshot(file: string, dbPath: string, bump = DEFAULT_REV
   syncPath(dbPath);
   const revision = status.revision + bump;
   withDatabase(dbPath, (db) => {
-    // A snapshot an older kubun took is in its storage format.
-    ensureFormat(db);
+    // A snapshot an older kubun took is in its storage format. The restored file is new and no process holds it yet,
+    // so it takes this kubun's format, as a new database does.
+    ensureFormat(db, true);
     db.transaction(() => {
       db.prepare("UPDATE meta SET current_rev = ?1, compacted_rev = ?1, purged_rev = ?1 WHERE id = 1").run(revision);
       // Everything is compacted: only the live keys' values stay.

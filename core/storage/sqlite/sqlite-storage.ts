@@ -40,7 +40,7 @@ import { DataVersionPoller, type ForeignCommits, NO_FOREIGN_COMMITS } from "./da
 import { GroupCommitQueue } from "./group-commit.ts";
 import { keyRange } from "./key-range.ts";
 import { historyRowToEvent, rowToKeyValue } from "./rows.ts";
-import { initializeSchema, type Revisions, type Synchronous } from "./schema.ts";
+import { FORMAT_VERSION, initializeSchema, type Revisions, type Synchronous } from "./schema.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
 import { applyWriteBatch, type WriteOutcome } from "./write-batch.ts";
 import { type StoredValueEncoder, storedValueEncoder } from "./stored-value.ts";
@@ -73,7 +73,8 @@ export interface SqliteStorageOptions {
   onCommit?: (writes: number) => void;
   /**
    * Keys whose values are stored deflated when that is smaller (stored-value.ts): the Leases, rewritten on a timer
-   * forever and read rarely. Default none. Any store reads such values whatever it is given here.
+   * forever and read rarely. Default none. Any store reads such values whatever it is given here; a store that left
+   * a shared format-2 file at format 2 (schema.ts ensureFormat) stores every value as text.
    */
   compressedKeyPrefixes?: readonly string[];
 }
@@ -110,7 +111,8 @@ export class SqliteStorage implements Storage {
   constructor(db: SqliteDatabase, options: SqliteStorageOptions = {}) {
     this.#db = db;
     const synchronous = options.synchronous ?? "FULL";
-    this.#revisions = initializeSchema(db, synchronous, options.exclusive);
+    const schema = initializeSchema(db, synchronous, options.exclusive);
+    this.#revisions = schema.revisions;
     const walPath = walPathOf(db);
     const logSync = synchronous === "FULL" && walPath ? (options.logSync ?? ((path) => new WalSync(path)))(walPath) : undefined;
     // SQLite at NORMAL syncs the WAL only around checkpoints; FULL's sync at each commit is made off the thread.
@@ -124,7 +126,7 @@ export class SqliteStorage implements Storage {
     this.#statements = prepareStatements(db);
     this.#writes = new GroupCommitQueue((ops) => this.#commit(ops));
     this.#onCommit = options.onCommit ?? (() => {});
-    this.#encodeValue = storedValueEncoder(options.compressedKeyPrefixes ?? []);
+    this.#encodeValue = storedValueEncoder(schema.format === FORMAT_VERSION ? options.compressedKeyPrefixes ?? [] : []);
     this.#dispatchedRevision = this.#revisions.current;
     this.#releasedRevision = this.#revisions.current;
     this.#foreignCommits = options.exclusive ? NO_FOREIGN_COMMITS : new DataVersionPoller(
