@@ -1,8 +1,10 @@
-import { expect, test } from "bun:test";
+import { expect, spyOn, test } from "bun:test";
+import * as fflate from "fflate";
 import { join } from "node:path";
+import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import type { StorageEvent } from "../storage.ts";
-import { openSqliteStorage, restoreSnapshot, saveSnapshot, type SqliteStorage } from "./mod.ts";
+import { openSqliteStorage, restoreSnapshot, saveSnapshot, SqliteStorage } from "./mod.ts";
 import { FORMAT_VERSION, TEXT_ONLY_FORMAT } from "./schema.ts";
 import { LEASE_PREFIX, leaseValue, withDatabasePath } from "./testing.ts";
 
@@ -72,6 +74,41 @@ test("a watch from an old revision and another process's store get the events wi
     expect(seenByOther).toEqual(seenHere);
     await other.close();
     await storage.close();
+  }));
+
+test("a Lease is deflated before its write transaction begins, so the write lock is not held while deflating (SqliteStorage #commit)", () =>
+  withDatabasePath(async (path) => {
+    const db = openSqliteDatabase(path);
+    let inTransaction = false;
+    const watched: SqliteDatabase = {
+      exec: (sql) => db.exec(sql),
+      prepare: (sql) => db.prepare(sql),
+      copyInto: (file) => db.copyInto(file),
+      close: () => db.close(),
+      transaction: (fn) => {
+        inTransaction = true;
+        try {
+          return db.transaction(fn);
+        } finally {
+          inTransaction = false;
+        }
+      },
+    };
+    const deflateSync = fflate.deflateSync;
+    const deflatedInTransaction: boolean[] = [];
+    const deflate = spyOn(fflate, "deflateSync").mockImplementation((...args) => {
+      deflatedInTransaction.push(inTransaction);
+      return deflateSync(...args);
+    });
+    try {
+      const storage = new SqliteStorage(watched, compressed);
+      await writeLeaseHistory(storage);
+      await storage.close();
+    } finally {
+      deflate.mockRestore();
+    }
+    expect(deflatedInTransaction).toEqual([false, false, false]);
+    expect(storedValues(path).get(4)).toBeInstanceOf(Uint8Array);
   }));
 
 test("compaction purges superseded compressed rows and keeps the newest readable (compactThrough)", () =>

@@ -10,7 +10,6 @@ import { WalSync } from "./wal-sync.ts";
 import { readStoredRevisions } from "./committed-history.ts";
 import { prepareStatements } from "./statements.ts";
 import { applyWriteBatch } from "./write-batch.ts";
-import { storedValueEncoder } from "./stored-value.ts";
 
 const directories: string[] = [];
 const opened: SqliteStorage[] = [];
@@ -237,8 +236,10 @@ test("another process's commit found by a read nested in a dispatch is synced be
   const other = openSqliteDatabase(path);
   other.exec("PRAGMA synchronous = NORMAL");
   const statements = prepareStatements(other);
-  const commitElsewhere = (key: string) =>
-    other.transaction(() => applyWriteBatch(statements, [create(key)], readStoredRevisions(statements).current, storedValueEncoder([])));
+  const commitElsewhere = (key: string) => {
+    const op = create(key);
+    other.transaction(() => applyWriteBatch(statements, [op], [op.value], readStoredRevisions(statements).current));
+  };
   const syncs = () => log.syncedNow + log.started;
   const handedOut: { revision: number; syncsBefore: number }[] = [];
   reader.subscribe((event) => {

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { LEASE_DICTIONARY_V1 } from "./lease-dictionary.ts";
-import { CODEC_DEFLATE_LEASE_DICTIONARY_V1, decodeStoredValue, storedValueEncoder } from "./stored-value.ts";
+import { CODEC_DEFLATE_LEASE_DICTIONARY_V1, decodeStoredValue, storedBlock, storedValueEncoder } from "./stored-value.ts";
 import { LEASE_PREFIX, leaseValue } from "./testing.ts";
 
 const encode = storedValueEncoder([LEASE_PREFIX]);
@@ -36,6 +36,25 @@ test("values round-trip whatever their characters", () => {
   for (const value of ['{"a":"ünïcödé ✓ 日本"}', `{"big":"${"xyz".repeat(20_000)}"}`, "{}", '{"nul":"\\u0000"}']) {
     expect(decodeStoredValue(NODE_LEASE_KEY, encode(NODE_LEASE_KEY, value))).toBe(value);
   }
+});
+
+// A read inflates the dictionary's stored block and the body from one buffer kept between reads (decodeStoredValue).
+test("bodies longer than the kept inflate buffer decode, and so do shorter ones read after them", () => {
+  const random = (n: number) => createHash("sha256").update(String(n)).digest("hex");
+  const big = `{"data":"${Array.from({ length: 400 }, (_, i) => random(i)).join("")}"}`;
+  const small = leaseValue("sim-0", 7);
+  const bigStored = asBytes(encode(NODE_LEASE_KEY, big));
+  expect(bigStored.length).toBeGreaterThan(4 * 1024);
+  for (const value of [small, big, small, big]) expect(decodeStoredValue(NODE_LEASE_KEY, encode(NODE_LEASE_KEY, value))).toBe(value);
+});
+
+// Deflate refers back at most 32 KiB (RFC 1951, 3.2.5): zlib's deflateSetDictionary keeps the last window of a
+// longer dictionary and fflate takes dictionary.subarray(-32768), so such a dictionary could never be used whole.
+test("storedBlock takes a dictionary of up to 32,768 bytes, the deflate window, and refuses a longer one", () => {
+  const block = storedBlock(new Uint8Array(32_768).fill(7));
+  expect([...block.subarray(0, 5)]).toEqual([0, 0x00, 0x80, 0xff, 0x7f]);
+  expect(block.length).toBe(5 + 32_768);
+  expect(() => storedBlock(new Uint8Array(32_769))).toThrow("a deflate dictionary holds at most 32768 bytes, not 32769");
 });
 
 test("other keys, encrypted values, non-JSON values and values that deflate no smaller stay the text as given", () => {

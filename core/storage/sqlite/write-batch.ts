@@ -6,7 +6,7 @@
 import { type KeyValue, StorageError, type StorageEvent, type WriteOp } from "../storage.ts";
 import { EVENT_TYPE_CODES, rowToKeyValue } from "./rows.ts";
 import type { Statements } from "./statements.ts";
-import type { StoredValueEncoder } from "./stored-value.ts";
+import type { SqliteValue } from "../../runtime/sqlite-driver.ts";
 
 export type WriteOutcome = { ok: true; value: KeyValue } | { ok: false; error: StorageError };
 
@@ -19,20 +19,26 @@ export interface BatchResult {
 }
 
 /**
- * Each successful op writes one `kv` row and appends one `history` row, its value as `encode` stores it; the revision
- * is history's newest row. The events carry the values as given, never read back.
+ * Each successful op writes one `kv` row and appends one `history` row holding `storedValues[i]`, op i's value as
+ * stored (stored-value.ts, encoded by the caller before the transaction; null for a delete); the revision is
+ * history's newest row. The events carry the values as given, never read back.
  */
-export function applyWriteBatch(statements: Statements, ops: WriteOp[], startRevision: number, encode: StoredValueEncoder): BatchResult {
+export function applyWriteBatch(
+  statements: Statements,
+  ops: WriteOp[],
+  storedValues: readonly SqliteValue[],
+  startRevision: number,
+): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
-  const outcomes = ops.map((op): WriteOutcome => {
+  const outcomes = ops.map((op, index): WriteOutcome => {
     const row = statements.getCurrent.get(op.key);
     const current = row ? rowToKeyValue(row) : undefined;
     const rejection = checkOp(op, current);
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
     const event = eventFor(op, current, revision);
-    persist(statements, event, encode);
+    persist(statements, event, storedValues[index] ?? null);
     events.push(event);
     return { ok: true, value: event.kv };
   });
@@ -64,11 +70,10 @@ function eventFor(op: WriteOp, prev: KeyValue | undefined, revision: number): St
   return { type: op.op === "update" ? "MODIFIED" : "DELETED", revision, kv, prev: before };
 }
 
-function persist(statements: Statements, event: StorageEvent, encode: StoredValueEncoder): void {
+function persist(statements: Statements, event: StorageEvent, storedValue: SqliteValue): void {
   const { kv, prev, type, revision } = event;
   if (type === "ADDED") statements.insertKv.run(kv.key, revision, revision);
   else if (type === "MODIFIED") statements.updateKv.run(revision, kv.key);
   else statements.deleteKv.run(kv.key);
-  const value = type === "DELETED" ? null : encode(kv.key, kv.value);
-  statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, value);
+  statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, storedValue);
 }
