@@ -9,7 +9,6 @@
  */
 import { join } from "node:path";
 import type { ServerConfig } from "../config/mod.ts";
-import { BUILT_IN_RESOURCE_TYPES } from "../registry/catalog.gen.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import { startCompactor } from "../storage/compactor.ts";
 import { encryptingStorage, type EncryptionConfigSource } from "../storage/encryption/mod.ts";
@@ -39,9 +38,9 @@ const OVERRIDE_FORMAT =
  * forever and which are read rarely, so that a tick's renewals share a history page. Everything else stays text,
  * which a read hands on as it is.
  */
-export const SQLITE_DEFLATED_KEY_PREFIXES: readonly string[] = BUILT_IN_RESOURCE_TYPES
-  .filter((type) => type.group === "coordination.k8s.io" && type.resource === "leases")
-  .map((type) => collectionPrefix(type, ""));
+export const SQLITE_DEFLATED_KEY_PREFIXES: readonly string[] = [
+  collectionPrefix({ group: "coordination.k8s.io", resource: "leases", namespaced: true }, ""),
+];
 
 /** kube's EtcdOptions.Validate for the etcd flags kubun has: each message as kube words it. */
 export function checkEtcdFlags(config: ServerConfig): void {

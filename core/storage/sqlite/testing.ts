@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
+import { SQLITE_DEFLATED_KEY_PREFIXES } from "../../server/storage-backend.ts";
 
 /** A WAL sync the test finishes or fails by hand, for tests of the storage's users (the watch broker). */
 export { HeldSync } from "./_held-sync.ts";
@@ -51,8 +52,8 @@ export function pageOwners(db: SqliteDatabase): Map<number, string> {
   return owners;
 }
 
-/** The key a Lease is stored under, as the registry forms it (registry/keys.ts objectKey). */
-export const LEASE_PREFIX = "/coordination.k8s.io/leases/";
+/** The prefix of the keys Leases are stored under: the one the server has SQLite deflate. */
+export const LEASE_PREFIX = SQLITE_DEFLATED_KEY_PREFIXES[0]!;
 
 /**
  * A Lease as kubun stores a kubelet's node Lease (`identity` false) or the apiserver identity Lease (`identity`
