@@ -45,7 +45,7 @@ const dictionaryV1Block = storedBlock(dictionaryV1);
 
 /**
  * The stream a read inflates: the dictionary's stored block, then the value's deflated body. Kept between reads so
- * that a read copies only the body (the block is ~1.9 KB); grown when a body does not fit.
+ * that a read copies only the body (the block is 2 KB); grown when a body does not fit.
  */
 let inflateInput = new Uint8Array(dictionaryV1Block.length + 1024);
 inflateInput.set(dictionaryV1Block);
@@ -71,7 +71,7 @@ export function storedValueEncoder(compressedKeyPrefixes: readonly string[]): St
     // stored as the layer above gave it.
     if (!value.startsWith("{") || !compressedKeyPrefixes.some((prefix) => key.startsWith(prefix))) return value;
     const text = encoder.encode(value);
-    // fflate's default memory level: `mem: 4` gave the same bytes for a Lease at nearly twice the time.
+    // fflate's default memory level: `mem: 4` gave the same bytes for a Lease in ~70–90 µs instead of ~50.
     const deflated = deflateSync(text, { level: 9, dictionary: dictionaryV1 });
     if (deflated.length + 1 >= text.length) return value;
     const stored = new Uint8Array(deflated.length + 1);
