@@ -1,13 +1,16 @@
 /**
  * Test kit: what the WAL of a database file holds, page by page, and which b-tree each page belongs to; a WAL sync
- * held by the test.
+ * held by the test; Leases as kubun stores them, and a database made format 2 again.
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
+import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { SQLITE_DEFLATED_KEY_PREFIXES } from "../../server/storage-backend.ts";
+import { TEXT_ONLY_FORMAT } from "./schema.ts";
+import { decodeStoredValue } from "./stored-value.ts";
 
 /** A WAL sync the test finishes or fails by hand, for tests of the storage's users (the watch broker). */
 export { HeldSync } from "./_held-sync.ts";
@@ -50,6 +53,22 @@ export function pageOwners(db: SqliteDatabase): Map<number, string> {
     if (Number(row.pageno) !== 1) owners.set(Number(row.pageno), `${row.name}${kind}`);
   }
   return owners;
+}
+
+/** Makes the database at `path` what a kubun of format 2 would have left: every value text, user_version 2. */
+export function rewriteAsFormatTwo(path: string): void {
+  const db = openSqliteDatabase(path);
+  try {
+    db.transaction(() => {
+      const setValue = db.prepare("UPDATE history SET value = ?2 WHERE rev = ?1");
+      for (const row of db.prepare("SELECT rev, key, value FROM history WHERE typeof(value) = 'blob'").all()) {
+        setValue.run(row.rev, decodeStoredValue(String(row.key), row.value));
+      }
+    });
+    db.exec(`PRAGMA user_version = ${TEXT_ONLY_FORMAT}`);
+  } finally {
+    db.close();
+  }
 }
 
 /** The prefix of the keys Leases are stored under: the one the server has SQLite deflate. */
