@@ -116,6 +116,8 @@ test(
       ["sim-2", "sim-2", 40],
     ]);
 
+    // The server holds kubun.db alone while it runs (locking_mode=EXCLUSIVE): the file is read once it has stopped.
+    await server.terminate();
     const leaseRows = storedRows("/coordination.k8s.io/leases/");
     expect(leaseRows.filter((row) => row.key === "/coordination.k8s.io/leases/default/leader").length).toBe(2);
     expect(leaseRows.some((row) => row.key.startsWith("/coordination.k8s.io/leases/kube-node-lease/"))).toBe(true);
