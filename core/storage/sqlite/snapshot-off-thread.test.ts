@@ -3,11 +3,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
 import { saveSnapshotOffThread } from "./snapshot-off-thread.ts";
 import { snapshotStatus } from "./snapshot.ts";
-import { withDatabasePath } from "./testing.ts";
+import { holdRollbackStore, withDatabasePath } from "./testing.ts";
 import { copyLiveFiles } from "./live-copy.ts";
 
 /** What another process reading the database at `path` gets, without waiting for a lock. */
@@ -25,12 +24,7 @@ test("a scheduled snapshot's SQLite work runs off the event loop: the loop keeps
   // The store's tables in a rollback-journal database (copied by SQLite under its read lock, snapshot.ts
   // finishSnapshot), held exclusively by this thread's connection: the copy cannot start until this thread lets go.
   // Were the copy on this thread, the loop below would never run and the copy would fail with "database is locked".
-  const holder = openSqliteDatabase(dbPath);
-  holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
-  holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
-  holder.exec("CREATE TABLE history (rev INTEGER PRIMARY KEY)");
-  holder.exec("INSERT INTO meta VALUES (1, 1, 0); INSERT INTO kv VALUES ('/core/configmaps/default/a', '{}')");
-  holder.exec("BEGIN EXCLUSIVE");
+  const holder = holdRollbackStore(dbPath);
   let finished = false;
   const snapshot = saveSnapshotOffThread(dbPath, join(dir, "snapshot.db")).finally(() => (finished = true));
   let turns = 0;

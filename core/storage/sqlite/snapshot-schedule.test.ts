@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
 import { pruneSnapshots, scheduleSnapshots } from "./snapshot-schedule.ts";
 import { snapshotStatus } from "./snapshot.ts";
+import { holdRollbackStore } from "./testing.ts";
 
 test("pruneSnapshots() keeps the newest scheduled snapshots and leaves other files alone", () => {
   const dir = mkdtempSync(join(tmpdir(), "kubun-prune-"));
@@ -68,12 +68,7 @@ test("stop() resolves only once the snapshot in progress is done, which then is 
   const dir = mkdtempSync(join(tmpdir(), "kubun-schedule-"));
   const dbPath = join(dir, "kubun.db");
   // A rollback-journal database held exclusively by this thread: the worker's copy waits until it is let go.
-  const holder = openSqliteDatabase(dbPath);
-  holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
-  holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
-  holder.exec("CREATE TABLE history (rev INTEGER PRIMARY KEY)");
-  holder.exec("INSERT INTO meta VALUES (1, 1, 0); INSERT INTO kv VALUES ('/core/configmaps/default/a', '{}')");
-  holder.exec("BEGIN EXCLUSIVE");
+  const holder = holdRollbackStore(dbPath);
   const snapshotDir = join(dir, "snapshots");
   const snapshots = scheduleSnapshots(dbPath, { schedule: "@every 1s", retention: 5, dir: snapshotDir, log: () => {} });
   // Bounded wait for the first activation: its FILE.part exists while the worker waits.

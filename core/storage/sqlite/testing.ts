@@ -72,6 +72,20 @@ export function rewriteAsFormatTwo(path: string): void {
 }
 
 /** The prefix of the keys Leases are stored under: the one the server has SQLite deflate. */
+/**
+ * A one-key database of the store's tables in rollback-journal mode (which a snapshot copies through SQLite under its
+ * read lock), held by an exclusive transaction on the returned connection: a copy waits until it commits or closes.
+ */
+export function holdRollbackStore(dbPath: string): SqliteDatabase {
+  const holder = openSqliteDatabase(dbPath);
+  holder.exec("CREATE TABLE meta (id INTEGER PRIMARY KEY, current_rev INTEGER, compacted_rev INTEGER)");
+  holder.exec("CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT)");
+  holder.exec("CREATE TABLE history (rev INTEGER PRIMARY KEY)");
+  holder.exec("INSERT INTO meta VALUES (1, 1, 0); INSERT INTO kv VALUES ('/core/configmaps/default/a', '{}')");
+  holder.exec("BEGIN EXCLUSIVE");
+  return holder;
+}
+
 export const LEASE_PREFIX = SQLITE_DEFLATED_KEY_PREFIXES[0]!;
 
 /**
