@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
-import { withDatabasePath } from "./testing.ts";
+import { leaveMostlyFree, withDatabasePath } from "./testing.ts";
 
 const create = (key: string, value = "v") => ({ op: "create", key, value }) as const;
 
@@ -34,14 +34,7 @@ test("an exclusive store writes no -shm file, neither when it creates the databa
 
 test("an exclusive store rewrites a mostly free file at open (schema.ts rewriteIfAlone) and returns to WAL without -shm", async () => {
   await withDatabasePath(async (path) => {
-    const shared = openSqliteStorage(path, { synchronous: "NORMAL" });
-    const value = "x".repeat(2000);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => shared.write(create(`/a/${i}`, value))));
-    for (let round = 0; round < 60; round++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => shared.write({ op: "update", key: `/a/${i}`, value, expectedRevision: 0 })));
-    }
-    await shared.compact(shared.currentRevision());
-    await shared.close();
+    const value = await leaveMostlyFree(path, { synchronous: "NORMAL" });
     const sizeBefore = statSync(path).size;
     const reopened = openSqliteStorage(path, { exclusive: true });
     expect(statSync(path).size).toBeLessThan(sizeBefore / 5);

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { openSqliteStorage } from "./mod.ts";
 import { saveSnapshot, snapshotStatus } from "./snapshot.ts";
-import { withDatabasePath } from "./testing.ts";
+import { leaveMostlyFree, withDatabasePath } from "./testing.ts";
 
 const create = (key: string, value = `value of ${key}`) => ({ op: "create", key, value }) as const;
 
@@ -62,14 +62,7 @@ test("a snapshot of a database held exclusively is written as FILE.part, recover
 test("a database rewritten in rollback mode between the copies (schema.ts rewriteIfAlone, no WAL) is noticed by its file change counter and copied again (live-copy.ts)", async () => {
   await withDatabasePath(async (path) => {
     // A WAL-mode file with many free pages and no -wal (its last store closed), which the next store rewrites at open.
-    const first = openSqliteStorage(path);
-    const value = "x".repeat(2000);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => first.write(create(`/a/${i}`, value))));
-    for (let round = 0; round < 60; round++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => first.write({ op: "update", key: `/a/${i}`, value, expectedRevision: 0 })));
-    }
-    await first.compact(first.currentRevision());
-    await first.close();
+    await leaveMostlyFree(path);
     expect(formatVersions(path)).toEqual([2, 2]);
     expect(existsSync(`${path}-wal`)).toBe(false);
     const attempts: number[] = [];

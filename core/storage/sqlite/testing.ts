@@ -11,6 +11,7 @@ import { openSqliteDatabase } from "../../runtime/sqlite.ts";
 import { SQLITE_DEFLATED_KEY_PREFIXES } from "../../server/storage-backend.ts";
 import { TEXT_ONLY_FORMAT } from "./schema.ts";
 import { decodeStoredValue } from "./stored-value.ts";
+import { openSqliteStorage, type SqliteStorageOptions } from "./mod.ts";
 
 /** A WAL sync the test finishes or fails by hand, for tests of the storage's users (the watch broker). */
 export { HeldSync } from "./_held-sync.ts";
@@ -72,6 +73,24 @@ export function rewriteAsFormatTwo(path: string): void {
 }
 
 /** The prefix of the keys Leases are stored under: the one the server has SQLite deflate. */
+/**
+ * Leaves a WAL-mode database at `path` with many free pages and no `-wal` (its store closed): 20 keys of 2,000 B
+ * rewritten 60 times, then compacted, which the next store opening it alone rewrites (schema.ts rewriteIfAlone).
+ * Answers the value every key holds.
+ */
+export async function leaveMostlyFree(path: string, options: SqliteStorageOptions = {}): Promise<string> {
+  const storage = openSqliteStorage(path, options);
+  const value = "x".repeat(2000);
+  const keys = Array.from({ length: 20 }, (_, i) => `/a/${i}`);
+  await Promise.all(keys.map((key) => storage.write({ op: "create", key, value })));
+  for (let round = 0; round < 60; round++) {
+    await Promise.all(keys.map((key) => storage.write({ op: "update", key, value, expectedRevision: 0 })));
+  }
+  await storage.compact(storage.currentRevision());
+  await storage.close();
+  return value;
+}
+
 /**
  * A one-key database of the store's tables in rollback-journal mode (which a snapshot copies through SQLite under its
  * read lock), held by an exclusive transaction on the returned connection: a copy waits until it commits or closes.
