@@ -28,3 +28,35 @@ test("items of an associative list are compared by key", () => {
   expect(memberPaths(changes.added)).toEqual([]);
   expect(memberPaths(changes.removed)).toEqual([]);
 });
+
+test("TypedValue.Compare: a new object's keyed lists, atomic maps and nulls are added path by path, nothing else changes", () => {
+  const pod = typeForKind("", "v1", "Pod");
+  const after = {
+    metadata: { name: "p", labels: { app: "x" } },
+    spec: { containers: [{ name: "a", ports: [{ containerPort: 80 }] }], nodeSelector: { zone: "z" }, affinity: null },
+  };
+  const changes = compareValues({}, after, pod);
+  expect(memberPaths(changes.added)).toEqual([
+    ["f:metadata"],
+    ["f:spec"],
+    ["f:metadata", "f:labels"],
+    ["f:metadata", "f:name"],
+    ["f:metadata", "f:labels", "f:app"],
+    ["f:spec", "f:affinity"],
+    ["f:spec", "f:containers"],
+    ["f:spec", "f:nodeSelector"],
+    ["f:spec", "f:containers", 'k:{"name":"a"}'],
+    ["f:spec", "f:containers", 'k:{"name":"a"}', "f:name"],
+    ["f:spec", "f:containers", 'k:{"name":"a"}', "f:ports"],
+    ["f:spec", "f:containers", 'k:{"name":"a"}', "f:ports", 'k:{"containerPort":80,"protocol":"TCP"}'],
+    ["f:spec", "f:containers", 'k:{"name":"a"}', "f:ports", 'k:{"containerPort":80,"protocol":"TCP"}', "f:containerPort"],
+  ]);
+  expect(memberPaths(changes.modified)).toEqual([]);
+  expect(memberPaths(changes.removed)).toEqual([]);
+});
+
+test("TypedValue.Compare: a new list with two items of one key fails as structured-merge-diff's duplicate entries", () => {
+  const pod = typeForKind("", "v1", "Pod");
+  const after = { spec: { containers: [{ name: "a" }, { name: "a" }] } };
+  expect(() => compareValues({}, after, pod)).toThrow('.spec.containers: duplicate entries for key [name="a"]');
+});

@@ -34,10 +34,13 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
     return;
   }
   const child = (element: PathElement, b: unknown, a: unknown, childType: TypeNode) => {
+    if (b === undefined) {
+      into.added.children.set(element, addedTree(a, childType, [...path, element]));
+      return;
+    }
     const nodes: Comparison = { added: emptySet(), removed: emptySet(), modified: emptySet() };
     walk(b, a, childType, [...path, element], nodes);
-    if (b === undefined) nodes.added.member = true;
-    else if (a === undefined) nodes.removed.member = true;
+    if (a === undefined) nodes.removed.member = true;
     for (const set of ["added", "removed", "modified"] as const) {
       const node = nodes[set];
       if (node.member || node.children.size > 0) into[set].children.set(element, node);
@@ -45,6 +48,27 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
   };
   if (type.kind === "list") listChildren(before, after, type, path, child);
   else mapChildren(before, after, type, path, child);
+}
+
+/**
+ * The changes below a value its parent did not have before: every path of it is added, nothing removed or modified.
+ * It is the set walk would build for it, made as one tree (a create's whole object is such a value).
+ */
+function addedTree(after: unknown, declared: TypeNode, path: FieldPath): FieldSet {
+  const node: FieldSet = { member: true, children: new Map() };
+  const type = resolveType(declared, after);
+  if (!isGranular(type)) return node;
+  if (type.kind === "list") {
+    for (const [element, item] of indexItems(type, after, path)) {
+      node.children.set(element, addedTree(item, type.element, [...path, element]));
+    }
+  } else if (isPlainObject(after)) {
+    for (const key of Object.keys(after)) {
+      const element = fieldElement(key);
+      node.children.set(element, addedTree(after[key], keyType(type, key, path), [...path, element]));
+    }
+  }
+  return node;
 }
 
 type Visit = (element: PathElement, before: unknown, after: unknown, type: TypeNode) => void;

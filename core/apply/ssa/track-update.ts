@@ -51,8 +51,9 @@ export function managedFieldsAfterUpdate(
         apiVersion: scope.apiVersion,
         subresource: scope.subresource || undefined,
       };
-      const previous = managers.get(managerId(identity));
-      managers.set(managerId(identity), { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
+      const id = managerId(identity);
+      const previous = managers.get(id);
+      managers.set(id, { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
     }
     dropEmptyManagers(managers);
     capUpdateManagers(managers);
