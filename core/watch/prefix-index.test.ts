@@ -25,3 +25,17 @@ test("remove() unregisters one item and keeps others with the same prefix", () =
   expect(index.matching("/b/x")).toEqual([3]);
   expect(index.all()).toEqual([3]);
 });
+
+test("matching() finds directory prefixes at each / of the key, and other prefixes (an object's own key) by length", () => {
+  const index = new PrefixIndex<string>();
+  index.add("/", "root");
+  index.add("/core/pods/default/", "namespace");
+  index.add("/core/pods/default/web", "one pod");
+  index.add("/core/pods/default/we", "part of a name");
+  index.add("/core/pods/default/web-2", "a longer name");
+  expect(index.matching("/core/pods/default/web").sort()).toEqual(["namespace", "one pod", "part of a name", "root"]);
+  index.remove("/core/pods/default/web", "one pod");
+  index.remove("/core/pods/default/", "namespace");
+  expect(index.matching("/core/pods/default/web").sort()).toEqual(["part of a name", "root"]);
+  expect(index.matching("/core/pods/default/web-2/x").sort()).toEqual(["a longer name", "part of a name", "root"]);
+});

@@ -1,18 +1,20 @@
 /**
- * Items registered under key prefixes, found by key. Lookup costs one map probe per distinct
- * prefix length in use (a handful: `/pods/`, `/pods/<ns>/`, ...), not one compare per watcher.
+ * Items registered under key prefixes, found by key. Keys are paths (`/core/pods/<ns>/<name>`) and most prefixes
+ * are directories of them (`/`, `/core/pods/`, `/core/pods/<ns>/`): those are found with one map probe per `/` of
+ * the key, however many resources are followed. Any other prefix (an object's own key) costs one probe per distinct
+ * length of such prefixes in use.
  */
 export class PrefixIndex<T> {
   readonly #byPrefix = new Map<string, Set<T>>();
-  /** Distinct prefix lengths in use → how many registered prefixes have that length. */
-  readonly #lengths = new Map<number, number>();
+  /** Distinct lengths of the prefixes that do not end in `/` → how many registered prefixes have that length. */
+  readonly #otherLengths = new Map<number, number>();
 
   add(prefix: string, item: T): void {
     let items = this.#byPrefix.get(prefix);
     if (!items) {
       items = new Set();
       this.#byPrefix.set(prefix, items);
-      this.#lengths.set(prefix.length, (this.#lengths.get(prefix.length) ?? 0) + 1);
+      if (!prefix.endsWith("/")) this.#otherLengths.set(prefix.length, (this.#otherLengths.get(prefix.length) ?? 0) + 1);
     }
     items.add(item);
   }
@@ -21,15 +23,20 @@ export class PrefixIndex<T> {
     const items = this.#byPrefix.get(prefix);
     if (!items?.delete(item) || items.size > 0) return;
     this.#byPrefix.delete(prefix);
-    const remaining = this.#lengths.get(prefix.length)! - 1;
-    if (remaining === 0) this.#lengths.delete(prefix.length);
-    else this.#lengths.set(prefix.length, remaining);
+    if (prefix.endsWith("/")) return;
+    const remaining = this.#otherLengths.get(prefix.length)! - 1;
+    if (remaining === 0) this.#otherLengths.delete(prefix.length);
+    else this.#otherLengths.set(prefix.length, remaining);
   }
 
   /** Every item whose prefix starts `key`, collected first so callers may remove items while handling them. */
   matching(key: string): T[] {
     const found: T[] = [];
-    for (const length of this.#lengths.keys()) {
+    for (let slash = key.indexOf("/"); slash >= 0; slash = key.indexOf("/", slash + 1)) {
+      const items = this.#byPrefix.get(key.slice(0, slash + 1));
+      if (items) found.push(...items);
+    }
+    for (const length of this.#otherLengths.keys()) {
       if (length > key.length) continue;
       const items = this.#byPrefix.get(key.slice(0, length));
       if (items) found.push(...items);
