@@ -35,3 +35,17 @@ test("a timing ratio histogram counts the nanoseconds the ratio spent in each bu
       't_bucket{le="+Inf",phase="executing",l="a"} 4000000\nt_sum{phase="executing",l="a"} 2000000\nt_count{phase="executing",l="a"} 4000000',
   );
 });
+
+test("cell() finds one series per label values and forgets them at reset()", async () => {
+  const registry = new Registry();
+  const counter = new CounterSeries(registry, "c_total", "help", ["a", "b"]);
+  counter.cell("x", "y").value += 1;
+  counter.cell("x", "y").value += 1;
+  counter.cell("x", "z").value += 5;
+  expect(await registry.metrics()).toContain('c_total{a="x",b="y"} 2\nc_total{a="x",b="z"} 5');
+  counter.reset();
+  counter.cell("x", "y").value += 7;
+  const text = await registry.metrics();
+  expect(text).toContain('c_total{a="x",b="y"} 7');
+  expect(text).not.toContain('b="z"');
+});

@@ -1,6 +1,6 @@
 /**
  * Labelled metric series whose per-request updates are plain number writes on a cell the caller keeps (or finds
- * again by one key joined from its label values), read by prom-client only when /metrics is scraped. prom-client's
+ * again by its label values, one map probe per value), read by prom-client only when /metrics is scraped. prom-client's
  * own children validate and hash their labels on every inc/observe, which made up most of what API Priority and
  * Fairness added to a request, and a good part of a create's metric updates (admission, storage); these register
  * into the same prom-client Registry (its metric interface: name, get, reset) and print in its text format.
@@ -47,6 +47,16 @@ export interface HistogramCell {
 
 export type Labels = Record<string, string>;
 
+/** Series under the label values so far: `next` by the next value, `cells` by the last one. */
+interface SeriesLevel<Cell> {
+  next: Map<string, SeriesLevel<Cell>>;
+  cells: Map<string, Cell>;
+}
+
+function newLevel<Cell>(): SeriesLevel<Cell> {
+  return { next: new Map(), cells: new Map() };
+}
+
 abstract class Family<Cell> {
   readonly name: string;
   readonly help: string;
@@ -54,6 +64,8 @@ abstract class Family<Cell> {
   /** prom-client's Registry reads the aggregator when it merges registries. */
   readonly aggregator = "sum";
   protected readonly cells = new Map<string, { labels: Labels; cell: Cell }>();
+  /** cell()'s series by label values, one level per value, so an update finds its series without joining a key. */
+  readonly #byValues: SeriesLevel<Cell> = newLevel();
 
   constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
     this.name = name;
@@ -64,11 +76,25 @@ abstract class Family<Cell> {
 
   /** The series of these label values (in labelNames order), made on first use. */
   cell(...labelValues: string[]): Cell {
-    return this.keyedCell(labelValues.join("\0"), () => {
-      const labels: Labels = {};
-      this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
-      return labels;
-    });
+    let level = this.#byValues;
+    const last = labelValues.length - 1;
+    for (let index = 0; index < last; index++) {
+      const value = labelValues[index]!;
+      let next = level.next.get(value);
+      if (!next) level.next.set(value, next = newLevel());
+      level = next;
+    }
+    const value = labelValues[last] ?? "";
+    let cell = level.cells.get(value);
+    if (!cell) {
+      cell = this.keyedCell(labelValues.join("\0"), () => {
+        const labels: Labels = {};
+        this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
+        return labels;
+      });
+      level.cells.set(value, cell);
+    }
+    return cell;
   }
 
   /**
@@ -86,6 +112,8 @@ abstract class Family<Cell> {
 
   reset(): void {
     this.cells.clear();
+    this.#byValues.next.clear();
+    this.#byValues.cells.clear();
   }
 
   protected abstract newCell(): Cell;
