@@ -10,7 +10,7 @@ import type { TestServer } from "../tests/harness.ts";
 import type { LoadOptions, LoadResult } from "./_keepalive-client.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { expectStatus } from "./_load.ts";
-import { cpuMilliseconds } from "./_process.ts";
+import { cpuMilliseconds, mainThreadCpuMilliseconds } from "./_process.ts";
 
 const CLIENT = join(import.meta.dir, "_keepalive-client.ts");
 const NAMESPACE = "bench-keepalive";
@@ -18,6 +18,11 @@ const NAMESPACE = "bench-keepalive";
 export interface CreateFigure {
   perSecond: number;
   cpuMicroseconds: number;
+  /**
+   * Of that, the JavaScript thread's: the rest is mostly the JIT compiling what the run made hot, which goes on for
+   * ~15 s of creates after a start or an idle release (runtime/memory-release.ts drops the compiled code).
+   */
+  mainThreadMicroseconds: number;
   batches: string;
 }
 
@@ -57,10 +62,12 @@ export async function keptAliveCreates(
     });
     const batchesBefore = await commitBatchBuckets(server);
     const cpuBefore = cpuMilliseconds(server.pid);
+    const mainBefore = mainThreadCpuMilliseconds(server.pid);
     const result = await load({ ...base, connections, durationMs, body });
     const cpuMicroseconds = ((cpuMilliseconds(server.pid) - cpuBefore) * 1000) / result.requests;
+    const mainThreadMicroseconds = ((mainThreadCpuMilliseconds(server.pid) - mainBefore) * 1000) / result.requests;
     const batches = describeBatches(batchesBefore, await commitBatchBuckets(server), result.requests);
-    return { perSecond: result.perSecond, cpuMicroseconds, batches };
+    return { perSecond: result.perSecond, cpuMicroseconds, mainThreadMicroseconds, batches };
   };
   await run(options.clients, options.warmUpMs);
   return { sequential: await run(1, options.durationMs), concurrent: await run(options.clients, options.durationMs) };

@@ -158,10 +158,10 @@ async function main(): Promise<void> {
     rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
     // The creates above open a connection per request; clients keep theirs, so these show the create path itself.
     const keptAlive = await keptAliveCreates(server, { durationMs: 4000, clients: CREATE_CLIENTS, warmUpMs: 2000 });
-    const createFigure = (figure: { perSecond: number; cpuMicroseconds: number }) =>
+    const createFigure = (figure: { perSecond: number; cpuMicroseconds: number; mainThreadMicroseconds: number }) =>
       `${perSecond(figure.perSecond)} (${(figure.perSecond / raw).toFixed(2)} × raw insert/s); ${
         Math.round(figure.cpuMicroseconds)
-      } µs server CPU per create`;
+      } µs server CPU per create, ${Math.round(figure.mainThreadMicroseconds)} µs of it on the JavaScript thread`;
     const overKeptAlive = "kept-alive TLS connections, load generator in its own process";
     rows.push([`creates/s, 1 client, ${overKeptAlive}`, createFigure(keptAlive.sequential)]);
     rows.push([`creates/s, ${CREATE_CLIENTS} clients, ${overKeptAlive} (goal ≥ 1.5 × raw)`, createFigure(keptAlive.concurrent)]);
