@@ -30,7 +30,7 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
   if (!isGranular(type)) {
     if (before === undefined && after !== undefined) into.added.member = true;
     else if (after === undefined && before !== undefined) into.removed.member = true;
-    else if (!isDeepStrictEqual(before, after)) into.modified.member = true;
+    else if (before !== after && !isDeepStrictEqual(before, after)) into.modified.member = true;
     return;
   }
   const child = (element: PathElement, b: unknown, a: unknown, childType: TypeNode) => {
@@ -41,13 +41,16 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
     const nodes: Comparison = { added: emptySet(), removed: emptySet(), modified: emptySet() };
     walk(b, a, childType, [...path, element], nodes);
     if (a === undefined) nodes.removed.member = true;
-    for (const set of ["added", "removed", "modified"] as const) {
-      const node = nodes[set];
-      if (node.member || node.children.size > 0) into[set].children.set(element, node);
-    }
+    keepNonEmpty(into.added, element, nodes.added);
+    keepNonEmpty(into.removed, element, nodes.removed);
+    keepNonEmpty(into.modified, element, nodes.modified);
   };
   if (type.kind === "list") listChildren(before, after, type, path, child);
   else mapChildren(before, after, type, path, child);
+}
+
+function keepNonEmpty(parent: FieldSet, element: PathElement, node: FieldSet): void {
+  if (node.member || node.children.size > 0) parent.children.set(element, node);
 }
 
 /**
