@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     const createFigure = (figure: { perSecond: number; cpuMicroseconds: number; mainThreadMicroseconds: number }) =>
       `${perSecond(figure.perSecond)} (${(figure.perSecond / raw).toFixed(2)} × raw insert/s); ${
         Math.round(figure.cpuMicroseconds)
-      } µs server CPU per create, ${Math.round(figure.mainThreadMicroseconds)} µs of it on the JavaScript thread`;
+      } µs server CPU per create (${Math.round(figure.mainThreadMicroseconds)} µs on its main thread)`;
     const overKeptAlive = "kept-alive TLS connections, load generator in its own process";
     rows.push([`creates/s, 1 client, ${overKeptAlive}`, createFigure(keptAlive.sequential)]);
     rows.push([`creates/s, ${CREATE_CLIENTS} clients, ${overKeptAlive} (goal ≥ 1.5 × raw)`, createFigure(keptAlive.concurrent)]);
