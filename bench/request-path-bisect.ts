@@ -49,7 +49,7 @@ function startServer(): ChildProcess {
   if (values.perf) mkdirSync(jitDumps, { recursive: true });
   const flags = ["--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...serverFlags];
   const [program, args] = values.binary ? [values.binary, flags] : [process.execPath, [SERVER, variant, ...flags]];
-  return spawn(program, args, { stdio: ["ignore", values.binary ? "ignore" : "pipe", values.gc ? "pipe" : "inherit"], env });
+  return spawn(program, args, { stdio: ["ignore", values.binary ? "ignore" : "pipe", values.gc ? "pipe" : "ignore"], env });
 }
 
 /** The port: the variant server prints it; a compiled server writes it into its admin kubeconfig. */
