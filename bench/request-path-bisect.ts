@@ -5,7 +5,8 @@
  * JavaScriptCore's heap and its collections' time (--gc), or a perf profile of the main thread with the JIT's
  * functions named (--perf; needs perf and perf_event_paranoid ≤ 2). Not a test.
  * `--binary PATH` runs a compiled server instead (the full variant), to compare two builds. KEEP_BISECT=1 keeps the
- * data directory, jitdump and perf.data for a closer look.
+ * data directory, jitdump and perf.data for a closer look. `--token` sends a ServiceAccount token bound to cluster-admin
+ * instead of the admin's client certificate; the ConfigMap default/bench exists for `--path`.
  * Run: node_modules/.bin/bun bench/request-path-bisect.ts [full|answer-at-once|pre-verified] [--connections N]
  *      [--rounds N] [--path P] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
  */
@@ -18,7 +19,7 @@ import { parseArgs } from "node:util";
 import { keepAliveLoad, type LoadOptions } from "./_keepalive-client.ts";
 import { attribute, topRows } from "./_perf-attribution.ts";
 import { writePerfMap } from "./_jitdump.ts";
-import { measure } from "./_request-path.ts";
+import { measure, serviceAccountToken } from "./_request-path.ts";
 import type { ServerVariant } from "./_request-path-server.ts";
 
 const SERVER = resolve(import.meta.dir, "_request-path-server.ts");
@@ -35,6 +36,7 @@ const { values, positionals } = parseArgs({
     gc: { type: "boolean", default: false },
     perf: { type: "boolean", default: false },
     binary: { type: "string" },
+    token: { type: "boolean", default: false },
   },
 });
 const [variant = "full", ...serverFlags] = positionals as [ServerVariant?, ...string[]];
@@ -102,17 +104,27 @@ try {
   const port = await serverPort(server);
   const pid = server.pid!;
   const [ca, cert, key] = ["ca.crt", "admin.crt", "admin.key"].map((file) => readFileSync(join(dataDir, file), "utf8"));
+  const admin = {
+    request: (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+      fetch(`https://127.0.0.1:${port}${path}`, { method, ...init, tls: { ca, cert, key } }),
+  };
+  const seeded = await admin.request("POST", "/api/v1/namespaces/default/configmaps", {
+    body: JSON.stringify({ metadata: { name: "bench" }, data: { key: "value".repeat(20) } }),
+    headers: { "Content-Type": "application/json" },
+  });
+  if (seeded.status !== 201) throw new Error(`seeding default/bench: ${seeded.status}`);
+  const identity = values.token ? { token: await serviceAccountToken(admin) } : { cert, key };
   const options: LoadOptions = {
     port,
     path: values.path!,
     ca,
-    cert,
-    key,
+    ...identity,
     connections: Number(values.connections),
     durationMs: MEASURE_MS,
   };
   await keepAliveLoad({ ...options, durationMs: WARM_UP_MS });
-  console.log(`${values.binary ?? variant} ${serverFlags.join(" ")}, GET ${options.path}, ${options.connections} connections`);
+  const as = values.token ? "a ServiceAccount token" : "the admin's client certificate";
+  console.log(`${values.binary ?? variant} ${serverFlags.join(" ")}, GET ${options.path} with ${as}, ${options.connections} connections`);
   for (let round = 0; round < Number(values.rounds); round++) {
     const [faults, [voluntary, involuntary]] = [minorFaults(pid), contextSwitches(pid)];
     if (values.gc && round === 0) server.kill("SIGUSR1");
