@@ -24,13 +24,16 @@ export interface JwtCheckOptions {
   now?: Date;
 }
 
-/** Tokens whose signature each key set has verified, and decoded payloads; the oldest is forgotten first beyond this. */
+/** Tokens whose signature each key set has verified, and their payloads; the oldest is forgotten first beyond this. */
 const TOKENS_KEPT = 4096;
 /** Tokens are remembered by an HMAC under a per-process secret, as kube's tokencache keys them, never in the clear. */
 const TOKEN_DIGEST_SECRET = randomBytes(32);
 const verifiedSignatures = new WeakMap<VerificationKey[], Set<string>>();
-/** Payloads by token digest: decoding depends on nothing but the token, so a client sending one token decodes it once. */
-const decodedPayloads = new Map<string, Readonly<JWTPayload>>();
+/**
+ * Payloads of tokens whose signature verified, by digest: decoding depends on nothing but the token, so a client
+ * sending one token decodes it once. Only signed tokens are kept: anyone can send well-formed tokens of any size.
+ */
+const signedPayloads = new Map<string, Readonly<JWTPayload>>();
 
 function tokenDigest(token: string): string {
   return createHmac("sha256", TOKEN_DIGEST_SECRET).update(token).digest("base64");
@@ -50,20 +53,22 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The token's payload if it is a JWT; shared by every request with that token, so frozen. */
+/** The token's payload if it is a JWT; shared by every request with a signed token, so frozen. */
 function peek(token: string, digest: string): Readonly<JWTPayload> | undefined {
-  const remembered = decodedPayloads.get(digest);
+  const remembered = signedPayloads.get(digest);
   if (remembered) return remembered;
-  let payload: JWTPayload;
   try {
     decodeProtectedHeader(token);
-    payload = deepFreeze(decodeJwt(token));
+    return deepFreeze(decodeJwt(token));
   } catch {
     return undefined;
   }
-  if (decodedPayloads.size >= TOKENS_KEPT) decodedPayloads.delete(decodedPayloads.keys().next().value!);
-  decodedPayloads.set(digest, payload);
-  return payload;
+}
+
+function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
+  if (signedPayloads.has(digest)) return;
+  if (signedPayloads.size >= TOKENS_KEPT) signedPayloads.delete(signedPayloads.keys().next().value!);
+  signedPayloads.set(digest, payload);
 }
 
 /**
@@ -109,6 +114,7 @@ export async function checkServiceAccountJwt(token: string, keys: VerificationKe
   if (!payload || typeof payload.iss !== "string") return { kind: "not-mine" };
   if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return { kind: "not-mine" };
   if (!(await signatureVerifies(token, digest, keys))) return { kind: "error", message: "invalid signature" };
+  rememberSigned(digest, payload);
   const problem = timeProblem(payload, Math.floor((options.now ?? new Date()).getTime() / 1000));
   if (problem) return { kind: "error", message: problem };
   const claims = readServiceAccountClaims(payload);
