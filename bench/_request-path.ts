@@ -72,7 +72,7 @@ async function helloRate(mode: HelloMode, dataDir: string, base: Omit<LoadOption
 }
 
 /** A service account bound to cluster-admin, and a token for it from the TokenRequest API. */
-export async function serviceAccountToken(server: TestServer): Promise<string> {
+export async function serviceAccountToken(server: Pick<TestServer, "request">): Promise<string> {
   const post = async (path: string, body: unknown) => {
     const response = await server.request("POST", path, { body: JSON.stringify(body), headers: JSON_HEADERS });
     expectStatus(response, 201, `POST ${path}`);

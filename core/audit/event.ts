@@ -188,9 +188,18 @@ function withoutEmpty<T extends object>(value: T): T {
 /** The whole seconds of the last stamp, so stamps within one second share their formatting. */
 let lastSecond = { epochSecond: NaN, text: "" };
 
+/** Microseconds since the Unix epoch, now: a timestamp kept as a number until something prints it. */
+export function epochMicrosNow(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
 /** A metav1.MicroTime now: RFC 3339 in UTC with exactly six fractional digits. */
 export function microTimeNow(): string {
-  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  return microTime(epochMicrosNow());
+}
+
+/** The metav1.MicroTime of `micros` (see epochMicrosNow). */
+export function microTime(micros: number): string {
   const epochSecond = Math.floor(micros / 1_000_000);
   if (epochSecond !== lastSecond.epochSecond) lastSecond = { epochSecond, text: new Date(epochSecond * 1000).toISOString().slice(0, 19) };
   return `${lastSecond.text}.${String(micros % 1_000_000).padStart(6, "0")}Z`;

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { AuditEvent } from "./event.ts";
-import { eventJson, microTimeNow, newEvent, sourceIPs } from "./event.ts";
+import { eventJson, microTime, microTimeNow, newEvent, sourceIPs } from "./event.ts";
 import { formatEvent } from "./format.ts";
 
 function sample(): AuditEvent {
@@ -88,4 +88,11 @@ test("metav1.MicroTime: microTimeNow is RFC 3339 UTC with six fractional digits,
     expect(Math.abs(Date.parse(stamp) - before)).toBeLessThan(60_000);
   }
   expect([...stamps].sort()).toEqual(stamps);
+});
+
+test("metav1.MicroTime (RFC3339Micro): microTime prints a kept epoch-microsecond stamp with six zero-padded digits", () => {
+  const second = Date.UTC(2026, 0, 2, 3, 4, 5) * 1000;
+  expect(microTime(second + 120)).toBe("2026-01-02T03:04:05.000120Z");
+  expect(microTime(second + 999_999)).toBe("2026-01-02T03:04:05.999999Z");
+  expect(microTime(second + 1_000_000)).toBe("2026-01-02T03:04:06.000000Z");
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { BadRequestTarget, completeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
+import { BadRequestTarget, completeResponse, responseHeaders, toRequest, writeResponse } from "./fetch-adapter.ts";
 
 let server: Server;
 let port: number;
@@ -148,4 +148,16 @@ test("a streamed answer whose first chunk is not ready sends its head at once, t
   release();
   await new Promise((resolve) => socket.on("close", resolve));
   expect(answer).toContain("event\n");
+});
+
+test("responseHeaders: every field once, comma-joined when repeated, Set-Cookie as a list, HTTP/1-only fields dropped on h2", () => {
+  const headers = new Headers([["Content-Type", "text/plain"], ["Warning", "a"], ["Warning", "b"], ["Connection", "close"]]);
+  headers.append("Set-Cookie", "a=1");
+  headers.append("Set-Cookie", "b=2");
+  const http1 = { "content-type": "text/plain", warning: "a, b", connection: "close", "set-cookie": ["a=1", "b=2"] };
+  expect(responseHeaders(headers, false)).toEqual(http1);
+  const { connection: _, ...http2 } = http1;
+  expect(responseHeaders(headers, true)).toEqual(http2);
+  expect(responseHeaders(new Headers({ "Keep-Alive": "timeout=5", "Transfer-Encoding": "chunked" }), true)).toEqual({});
+  expect(responseHeaders(new Headers({ "Set-Cookie": "only=1" }), false)).toEqual({ "set-cookie": ["only=1"] });
 });

@@ -43,7 +43,7 @@ import {
   type RequestAudit,
   startAudit,
 } from "./filters/audit.ts";
-import { type Auditing, microTimeNow } from "../audit/mod.ts";
+import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
 import type { VirtualHandlers } from "./virtual-handlers.ts";
 import { type IssuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH } from "./issuer-discovery.ts";
 import { apiResourceList, apiVersions } from "../registry/discovery.ts";
@@ -178,7 +178,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       url: c.get("url"),
       info: c.get("info"),
       auditID: auditIdOf(c.req.raw),
-      receivedAt: microTimeNow(),
+      receivedAtMicros: epochMicrosNow(),
       remoteAddress: c.env.conn.remoteAddress,
     };
     c.set("auditRequest", auditRequest);

@@ -87,28 +87,29 @@ const STORAGE_PROBE_INTERVAL_MS = 1000;
 /**
  * kube's newETCD3Check: one storage read per interval (a rate limiter with a burst of one); a check in between gets
  * the outcome of the last probe sent that has finished, not a new read, so health probes under load cost nothing.
+ * That outcome is given at once (returned or thrown), with no promise to settle.
  */
-function rateLimitedProbe(probe: () => Promise<void>, now: () => number): () => Promise<void> {
+function rateLimitedProbe(probe: () => Promise<void>, now: () => number): HealthCheck {
   let nextProbeAt = -Infinity;
   let last: { sentAt: number; error?: unknown } | undefined;
   const record = (sentAt: number, error?: unknown) => {
     // atomicLastError.Store: an outcome only replaces one of a probe sent earlier.
     if (!last || last.sentAt < sentAt) last = { sentAt, error };
   };
-  return async () => {
+  return () => {
     const sentAt = now();
     if (sentAt < nextProbeAt && last) {
       if (last.error !== undefined) throw last.error;
       return;
     }
     nextProbeAt = sentAt + STORAGE_PROBE_INTERVAL_MS;
-    try {
-      await probe();
-      record(sentAt);
-    } catch (error) {
-      record(sentAt, error);
-      throw error;
-    }
+    return probe().then(
+      () => record(sentAt),
+      (error: unknown) => {
+        record(sentAt, error);
+        throw error;
+      },
+    );
   };
 }
 
@@ -151,18 +152,22 @@ export function createHealthChecks(
   return health;
 }
 
+const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
+
 async function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Promise<Response> {
-  const excluded = new Set(query.getAll("exclude"));
-  const outcomes = await Promise.all(checks.map((check) => (excluded.has(check.name) ? "excluded" : passes(check.check))));
+  // A plain probe (no query) is what load balancers and kubelets send, again and again.
+  const excluded: ReadonlySet<string> = query.size === 0 ? NOTHING_EXCLUDED : new Set(query.getAll("exclude"));
+  const pending = checks.map((check) => (excluded.has(check.name) ? "excluded" : outcomeOf(check.check)));
+  const outcomes = pending.some((outcome) => outcome instanceof Promise) ? await Promise.all(pending) : pending;
   const failed = outcomes.includes(false);
   if (!failed && !query.has("verbose")) return text(200, "ok");
   const lines = checks.map((check, index) => {
-    excluded.delete(check.name);
     if (outcomes[index] === "excluded") return `[+]${check.name} excluded: ok`;
     return outcomes[index] ? `[+]${check.name} ok` : `[-]${check.name} failed: reason withheld`;
   });
-  if (excluded.size > 0) {
-    const names = [...excluded].sort().map((name) => JSON.stringify(name));
+  const unmatched = [...excluded].filter((name) => !checks.some((check) => check.name === name));
+  if (unmatched.length > 0) {
+    const names = unmatched.sort().map((name) => JSON.stringify(name));
     lines.push(`warn: some health checks cannot be excluded: no matches for ${names.join(",")}`);
   }
   if (failed) return text(500, `${lines.join("\n")}\n${endpoint} check failed\n`);
@@ -179,13 +184,15 @@ async function runOne(check: NamedCheck | undefined): Promise<Response | null> {
   }
 }
 
-async function passes(check: HealthCheck): Promise<boolean> {
+/** Whether the check passes: at once for a check that answers at once, else once its promise settles. */
+function outcomeOf(check: HealthCheck): boolean | Promise<boolean> {
+  let result: Promise<void> | void;
   try {
-    await check();
-    return true;
+    result = check();
   } catch {
     return false;
   }
+  return result instanceof Promise ? result.then(() => true, () => false) : true;
 }
 
 function text(status: number, body: string): Response {

@@ -138,3 +138,15 @@ test('parseRequestInfo() reads the path as sent: an encoded ".." stays a name (k
   const info = parseRequestInfo("GET", new URL(`https://h${sent}`), sent);
   expect([info.namespace, info.resource, info.name, info.verb]).toEqual(["default", "configmaps", "..", "get"]);
 });
+
+test("RequestInfoFactory.NewRequestInfo: runs of slashes, a too-short /apis path, the proxy verb, legacy watch and escapes in segments", () => {
+  const parse = (path: string, method = "GET") => parseRequestInfo(method, new URL(`https://h${path}`), path);
+  expect(parse("//api//v1//namespaces//ns1//pods//p1//")).toMatchObject({ resource: "pods", namespace: "ns1", name: "p1", verb: "get" });
+  expect(parse("/apis/apps")).toMatchObject({ isResourceRequest: false, apiPrefix: "apis", apiGroup: "", verb: "get" });
+  expect(parse("/apis/apps/v1")).toMatchObject({ isResourceRequest: false, apiGroup: "apps", apiVersion: "v1" });
+  expect(parse("/api/v1/proxy/namespaces/ns1/pods/p1")).toMatchObject({ verb: "proxy", resource: "pods", name: "p1" });
+  expect(parse("/api/v1/watch/namespaces/ns1/pods", "GET")).toMatchObject({ verb: "watch", resource: "pods", parts: ["pods"] });
+  expect(parse("/api/v1/namespaces/ns1/configmaps/a%3Ab")).toMatchObject({ name: "a:b" });
+  expect(parse("/api/v1/namespaces/ns1/configmaps/bad%E0%A4%A")).toMatchObject({ name: "bad%E0%A4%A" });
+  expect(parse("/api/v1/namespaces/ns1/status", "PUT")).toMatchObject({ resource: "namespaces", name: "ns1", subresource: "status" });
+});

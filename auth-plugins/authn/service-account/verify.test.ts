@@ -107,3 +107,12 @@ test("a token altered after a valid one was verified has an invalid signature", 
   const forged = [header, Buffer.from(JSON.stringify(claims)).toString("base64url"), signature].join(".");
   expect(await checkServiceAccountJwt(forged, keys.verifying, options)).toEqual({ kind: "error", message: "invalid signature" });
 });
+
+test("a bootstrap token (one dot) and a JWE-like five-part string are not ours; a remembered JWT gives the same answer again", async () => {
+  expect(await checkServiceAccountJwt("abcdef.0123456789abcdef", keys.verifying, options)).toEqual({ kind: "not-mine" });
+  expect(await checkServiceAccountJwt("a.b.c.d.e", keys.verifying, options)).toEqual({ kind: "not-mine" });
+  const signed = await token();
+  const first = await checkServiceAccountJwt(signed, keys.verifying, options);
+  expect(await checkServiceAccountJwt(signed, keys.verifying, options)).toEqual(first);
+  expect(first.kind).toBe("valid");
+});

@@ -24,37 +24,68 @@ export interface JwtCheckOptions {
   now?: Date;
 }
 
-function peek(token: string): JWTPayload | undefined {
+/** Tokens whose signature each key set has verified, and their payloads; the oldest is forgotten first beyond this. */
+const TOKENS_KEPT = 4096;
+/** Tokens are remembered by an HMAC under a per-process secret, as kube's tokencache keys them, never in the clear. */
+const TOKEN_DIGEST_SECRET = randomBytes(32);
+const verifiedSignatures = new WeakMap<VerificationKey[], Set<string>>();
+/**
+ * Payloads of tokens whose signature verified, by digest: decoding depends on nothing but the token, so a client
+ * sending one token decodes it once. Only signed tokens are kept: anyone can send well-formed tokens of any size.
+ */
+const signedPayloads = new Map<string, Readonly<JWTPayload>>();
+
+function tokenDigest(token: string): string {
+  return createHmac("sha256", TOKEN_DIGEST_SECRET).update(token).digest("base64");
+}
+
+/** A compact JWS has three dot-separated parts; anything else (a static or bootstrap token) is not worth a digest. */
+function hasJwsShape(token: string): boolean {
+  const first = token.indexOf(".");
+  return first > 0 && token.indexOf(".", first + 1) > first + 1;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const field of Object.values(value)) deepFreeze(field);
+  }
+  return value;
+}
+
+/** The token's payload if it is a JWT; shared by every request with a signed token, so frozen. */
+function peek(token: string, digest: string): Readonly<JWTPayload> | undefined {
+  const remembered = signedPayloads.get(digest);
+  if (remembered) return remembered;
   try {
     decodeProtectedHeader(token);
-    return decodeJwt(token);
+    return deepFreeze(decodeJwt(token));
   } catch {
     return undefined;
   }
 }
 
-/** Tokens whose signature each key set has verified; the oldest is forgotten first beyond this many. */
-const VERIFIED_SIGNATURES_KEPT = 4096;
-/** Tokens are remembered by an HMAC under a per-process secret, as kube's tokencache keys them, never in the clear. */
-const TOKEN_DIGEST_SECRET = randomBytes(32);
-const verifiedSignatures = new WeakMap<VerificationKey[], Set<string>>();
+function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
+  if (signedPayloads.has(digest)) return;
+  if (signedPayloads.size >= TOKENS_KEPT) signedPayloads.delete(signedPayloads.keys().next().value!);
+  signedPayloads.set(digest, payload);
+}
 
 /**
  * Whether one of the keys signed the token. The answer depends on nothing but the token and the keys, so a verified
  * signature is remembered per key set and a client sending one token on every request pays for the public-key
  * operation once; the time, audience and revocation checks around it still run on every request.
  */
-async function signatureVerifies(token: string, keys: VerificationKey[]): Promise<boolean> {
+async function signatureVerifies(token: string, digest: string, keys: VerificationKey[]): Promise<boolean> {
   let verified = verifiedSignatures.get(keys);
   if (!verified) verifiedSignatures.set(keys, verified = new Set());
-  const digest = createHmac("sha256", TOKEN_DIGEST_SECRET).update(token).digest("base64");
   if (verified.has(digest)) return true;
   const { kid } = decodeProtectedHeader(token);
   const candidates = keys.filter((k) => k.kid === kid);
   for (const key of candidates.length > 0 ? candidates : keys) {
     try {
       await compactVerify(token, key.key, { algorithms: [key.alg] });
-      if (verified.size >= VERIFIED_SIGNATURES_KEPT) verified.delete(verified.values().next().value!);
+      if (verified.size >= TOKENS_KEPT) verified.delete(verified.values().next().value!);
       verified.add(digest);
       return true;
     } catch {
@@ -64,7 +95,7 @@ async function signatureVerifies(token: string, keys: VerificationKey[]): Promis
   return false;
 }
 
-function timeProblem(payload: JWTPayload, now: number): string | undefined {
+function timeProblem(payload: Readonly<JWTPayload>, now: number): string | undefined {
   if (payload.exp !== undefined && now > payload.exp + LEEWAY_SECONDS) return "service account token has expired";
   if (payload.nbf !== undefined && now < payload.nbf - LEEWAY_SECONDS) return "service account token is not valid yet";
   if (payload.iat !== undefined && now < payload.iat - LEEWAY_SECONDS) return "service account token is issued in the future";
@@ -77,10 +108,13 @@ function quotedList(values: string[]): string {
 }
 
 export async function checkServiceAccountJwt(token: string, keys: VerificationKey[], options: JwtCheckOptions): Promise<JwtCheck> {
-  const payload = peek(token);
+  if (!hasJwsShape(token)) return { kind: "not-mine" };
+  const digest = tokenDigest(token);
+  const payload = peek(token, digest);
   if (!payload || typeof payload.iss !== "string") return { kind: "not-mine" };
   if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return { kind: "not-mine" };
-  if (!(await signatureVerifies(token, keys))) return { kind: "error", message: "invalid signature" };
+  if (!(await signatureVerifies(token, digest, keys))) return { kind: "error", message: "invalid signature" };
+  rememberSigned(digest, payload);
   const problem = timeProblem(payload, Math.floor((options.now ?? new Date()).getTime() / 1000));
   if (problem) return { kind: "error", message: problem };
   const claims = readServiceAccountClaims(payload);

@@ -14,6 +14,7 @@ import {
   type AuditEvent,
   type Auditing,
   auditUser,
+  microTime,
   microTimeNow,
   newEvent,
   type RequestAuditConfig,
@@ -35,7 +36,8 @@ export interface AuditRequest {
   url: URL;
   info: RequestInfo;
   auditID: string;
-  receivedAt: string;
+  /** Epoch microseconds; formatted only when an audit event is made, so requests the policy skips never pay for it. */
+  receivedAtMicros: number;
   remoteAddress?: string;
 }
 
@@ -60,7 +62,7 @@ function eventFor(
     headers: r.request.headers,
     remoteAddress: r.remoteAddress,
     attributes,
-    receivedAt: r.receivedAt,
+    receivedAt: microTime(r.receivedAtMicros),
   });
   return { event, config };
 }

@@ -101,3 +101,26 @@ test("impersonateRequest() answers groups, extras or uid without a user with kub
   );
   expect(asked).toEqual([]);
 });
+
+test("impersonateRequest() (kube's buildImpersonationRequests) reads every Impersonate-Extra-* field, in name order, each value once", async () => {
+  const { authorizer, asked } = recordingAuthorizer();
+  const request = requestWith([
+    ["Impersonate-User", "jane"],
+    ["Impersonate-Extra-Zone", "b"],
+    ["Accept", "application/json"],
+    ["Impersonate-Extra-Color", "red"],
+    ["Impersonate-Extra-Color", "green"],
+    ["Impersonate-Extra-Empty", ""],
+  ]);
+  expect(await impersonateRequest(authorizer, request, ADMIN)).toEqual({
+    username: "jane",
+    groups: ["system:authenticated"],
+    extra: { color: ["red", "green"], zone: ["b"] },
+  });
+  expect(asked.map((a) => [a.resource, a.subresource, a.name])).toEqual([
+    ["users", "", "jane"],
+    ["userextras", "color", "red"],
+    ["userextras", "color", "green"],
+    ["userextras", "zone", "b"],
+  ]);
+});
