@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { BUILT_IN_RESOURCE_TYPES } from "../core/registry/catalog.gen.ts";
 import { HAND_WRITTEN_TYPES } from "./catalog-facts.ts";
 import { reachableDefinitions } from "../core/schema/references.ts";
+import { kindKey } from "../core/schema/kind-key.ts";
 import type { Schema } from "../core/schema/types.ts";
 import { canonicalSchema, compactSchema } from "./schema-from-openapi.ts";
 import { POD_SECURITY_POLICY_DEFINITIONS } from "./schema-psp.ts";
@@ -73,15 +74,29 @@ export function buildDefinitions(readData: (relativePath: string) => string): Re
   return Object.fromEntries(names.map((name) => [name, merged[name]]));
 }
 
-/** The source text of builtin.gen.ts: one definition per line. */
+/**
+ * The source text of builtin.gen.ts: each definition's JSON text, one per line, parsed at its first read
+ * (core/schema/_parsed-on-first-read.ts), and the kind index, so that finding a kind's definition parses no other.
+ */
 export function renderSchemaModule(definitions: Record<string, Schema>): string {
-  const lines = Object.keys(definitions).sort().map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(definitions[name])},`);
+  const names = Object.keys(definitions).sort();
+  const texts = names.map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(JSON.stringify(definitions[name]))},`);
+  const kinds = names.flatMap((name) =>
+    (definitions[name]!["x-kubernetes-group-version-kind"] ?? []).map((gvk) =>
+      `  ${JSON.stringify(kindKey(gvk.group, gvk.version, gvk.kind))}: ${JSON.stringify(name)},`
+    )
+  );
   return [
     HEADER,
-    'import type { Definitions } from "./types.ts";',
+    'import { parsedOnFirstRead } from "./_parsed-on-first-read.ts";',
     "",
-    "export const BUILT_IN_DEFINITIONS: Definitions = {",
-    ...lines,
+    "export const BUILT_IN_DEFINITIONS = parsedOnFirstRead({",
+    ...texts,
+    "});",
+    "",
+    "/** kindKey(group, version, kind) → the definition whose x-kubernetes-group-version-kind lists it. */",
+    "export const BUILT_IN_KINDS: Readonly<Record<string, string>> = {",
+    ...kinds,
     "};",
     "",
   ].join("\n");

@@ -3,12 +3,12 @@
  * definitions of the custom resources currently served, rebuilt when a CRD's schemas change.
  */
 import { BUILT_IN_DEFINITIONS } from "../schema/builtin.gen.ts";
-import { createSchemaLookup, type SchemaLookup } from "../schema/lookup.ts";
+import { builtInSchemas, createSchemaLookup, type SchemaLookup } from "../schema/lookup.ts";
 import type { Schema } from "../schema/types.ts";
 
 export class CustomSchemas {
   #byOwner = new Map<string, Record<string, Schema>>();
-  #current: SchemaLookup = createSchemaLookup(BUILT_IN_DEFINITIONS);
+  #current: SchemaLookup = builtInSchemas;
 
   /** A lookup that always answers from the current definitions. */
   readonly lookup: SchemaLookup;

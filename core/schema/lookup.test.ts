@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { BUILT_IN_DEFINITIONS, BUILT_IN_KINDS } from "./builtin.gen.ts";
 import { builtInSchemas, createSchemaLookup } from "./lookup.ts";
 
 test("schemaForKind() finds a built-in kind by group, version and kind", () => {
@@ -60,4 +61,16 @@ test("createSchemaLookup() resolves chains of refs inside the given definitions"
   });
   expect(lookup.resolve("a.Alias").properties?.x).toEqual({ type: "integer" });
   expect(lookup.definition("toString")).toBeUndefined();
+});
+
+test("the generated BUILT_IN_KINDS index names the definitions that list each kind, as an index built from them would", () => {
+  const indexedFromDefinitions = createSchemaLookup(BUILT_IN_DEFINITIONS);
+  const keys = Object.keys(BUILT_IN_KINDS);
+  expect(keys.length).toBeGreaterThan(200);
+  for (const key of keys) {
+    const [group, version, kind] = key.split("/") as [string, string, string];
+    expect(indexedFromDefinitions.definitionNameFor(group, version, kind)).toBe(BUILT_IN_KINDS[key]);
+  }
+  const listed = Object.values(BUILT_IN_DEFINITIONS).flatMap((schema) => schema["x-kubernetes-group-version-kind"] ?? []);
+  expect(new Set(listed.map((gvk) => `${gvk.group}/${gvk.version}/${gvk.kind}`)).size).toBe(keys.length);
 });

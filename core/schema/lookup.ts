@@ -1,5 +1,6 @@
 /** Finding schemas by definition name or by group/version/kind, and following refs while walking an object. */
-import { BUILT_IN_DEFINITIONS } from "./builtin.gen.ts";
+import { BUILT_IN_DEFINITIONS, BUILT_IN_KINDS } from "./builtin.gen.ts";
+import { kindKey } from "./kind-key.ts";
 import type { Definitions, Schema } from "./types.ts";
 
 export interface SchemaLookup {
@@ -19,16 +20,16 @@ export interface SchemaLookup {
   propertySchema(schema: Schema, field: string): Schema | undefined;
 }
 
-function kindKey(group: string, version: string, kind: string): string {
-  return `${group}/${version}/${kind}`;
-}
-
-/** A lookup over `definitions`; the kind index is built on first use. */
-export function createSchemaLookup(definitions: Definitions): SchemaLookup {
+/**
+ * A lookup over `definitions`; the kind index is `kinds` when given (so that it reads no definition), otherwise built
+ * from every definition on first use.
+ */
+export function createSchemaLookup(definitions: Definitions, kinds?: Readonly<Record<string, string>>): SchemaLookup {
   let byKind: Map<string, string> | undefined;
   const kindIndex = (): Map<string, string> => {
     if (byKind) return byKind;
-    byKind = new Map();
+    byKind = new Map(kinds && Object.entries(kinds));
+    if (kinds) return byKind;
     for (const [name, schema] of Object.entries(definitions)) {
       for (const gvk of schema["x-kubernetes-group-version-kind"] ?? []) {
         byKind.set(kindKey(gvk.group, gvk.version, gvk.kind), name);
@@ -63,4 +64,4 @@ export function createSchemaLookup(definitions: Definitions): SchemaLookup {
 }
 
 /** The lookup over kube 1.26's built-in definitions. */
-export const builtInSchemas: SchemaLookup = createSchemaLookup(BUILT_IN_DEFINITIONS);
+export const builtInSchemas: SchemaLookup = createSchemaLookup(BUILT_IN_DEFINITIONS, BUILT_IN_KINDS);
