@@ -77,27 +77,28 @@ export function buildDefinitions(readData: (relativePath: string) => string): Re
 /**
  * The source text of builtin.gen.ts: each definition's JSON text, one per line, parsed at its first read
  * (core/schema/_parsed-on-first-read.ts), and the kind index, so that finding a kind's definition parses no other.
+ * Both are Maps built from pairs: an object literal of 500 keys would leave a chain of 500 shapes in the heap.
  */
 export function renderSchemaModule(definitions: Record<string, Schema>): string {
   const names = Object.keys(definitions).sort();
-  const texts = names.map((name) => `  ${JSON.stringify(name)}: ${JSON.stringify(JSON.stringify(definitions[name]))},`);
+  const texts = names.map((name) => `  [${JSON.stringify(name)}, ${JSON.stringify(JSON.stringify(definitions[name]))}],`);
   const kinds = names.flatMap((name) =>
     (definitions[name]!["x-kubernetes-group-version-kind"] ?? []).map((gvk) =>
-      `  ${JSON.stringify(kindKey(gvk.group, gvk.version, gvk.kind))}: ${JSON.stringify(name)},`
+      `  [${JSON.stringify(kindKey(gvk.group, gvk.version, gvk.kind))}, ${JSON.stringify(name)}],`
     )
   );
   return [
     HEADER,
     'import { parsedOnFirstRead } from "./_parsed-on-first-read.ts";',
     "",
-    "export const BUILT_IN_DEFINITIONS = parsedOnFirstRead({",
+    "export const BUILT_IN_DEFINITIONS = parsedOnFirstRead(new Map([",
     ...texts,
-    "});",
+    "]));",
     "",
     "/** kindKey(group, version, kind) → the definition whose x-kubernetes-group-version-kind lists it. */",
-    "export const BUILT_IN_KINDS: Readonly<Record<string, string>> = {",
+    "export const BUILT_IN_KINDS: ReadonlyMap<string, string> = new Map([",
     ...kinds,
-    "};",
+    "]);",
     "",
   ].join("\n");
 }

@@ -4,7 +4,9 @@ import { parsedOnFirstRead } from "./_parsed-on-first-read.ts";
 const isParsed = (definitions: object, name: string) => "value" in Object.getOwnPropertyDescriptor(definitions, name)!;
 
 test("parsedOnFirstRead() lists every name but parses a definition only when it is read, once", () => {
-  const definitions = parsedOnFirstRead({ "a.A": '{"type":"string"}', "a.B": '{"type":"object","properties":{"x":{"ref":"a.A"}}}' });
+  const definitions = parsedOnFirstRead(
+    new Map([["a.A", '{"type":"string"}'], ["a.B", '{"type":"object","properties":{"x":{"ref":"a.A"}}}']]),
+  );
   expect(Object.keys(definitions)).toEqual(["a.A", "a.B"]);
   expect(Object.hasOwn(definitions, "a.B")).toBe(true);
   expect(isParsed(definitions, "a.A") || isParsed(definitions, "a.B")).toBe(false);

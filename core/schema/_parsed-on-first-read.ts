@@ -10,14 +10,14 @@ import type { Definitions, Schema } from "./types.ts";
  * Listing the names (Object.keys, `in`, Object.hasOwn) parses nothing; reading a value parses that definition once,
  * and later reads get the same object. Copies (Object.assign, spread, Object.entries) read, so parse, every value.
  */
-export function parsedOnFirstRead(texts: Readonly<Record<string, string>>): Definitions {
+export function parsedOnFirstRead(texts: ReadonlyMap<string, string>): Definitions {
   const definitions: Record<string, Schema> = {};
-  for (const name of Object.keys(texts)) {
+  for (const [name, text] of texts) {
     Object.defineProperty(definitions, name, {
       enumerable: true,
       configurable: true,
       get(): Schema {
-        const schema = JSON.parse(texts[name]!) as Schema;
+        const schema = JSON.parse(text) as Schema;
         Object.defineProperty(definitions, name, { value: schema, enumerable: true, writable: false, configurable: false });
         return schema;
       },

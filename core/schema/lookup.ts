@@ -24,18 +24,18 @@ export interface SchemaLookup {
  * A lookup over `definitions`; the kind index is `kinds` when given (so that it reads no definition), otherwise built
  * from every definition on first use.
  */
-export function createSchemaLookup(definitions: Definitions, kinds?: Readonly<Record<string, string>>): SchemaLookup {
-  let byKind: Map<string, string> | undefined;
-  const kindIndex = (): Map<string, string> => {
+export function createSchemaLookup(definitions: Definitions, kinds?: ReadonlyMap<string, string>): SchemaLookup {
+  let byKind: ReadonlyMap<string, string> | undefined = kinds;
+  const kindIndex = (): ReadonlyMap<string, string> => {
     if (byKind) return byKind;
-    byKind = new Map(kinds && Object.entries(kinds));
-    if (kinds) return byKind;
+    const index = new Map<string, string>();
+    byKind = index;
     for (const [name, schema] of Object.entries(definitions)) {
       for (const gvk of schema["x-kubernetes-group-version-kind"] ?? []) {
-        byKind.set(kindKey(gvk.group, gvk.version, gvk.kind), name);
+        index.set(kindKey(gvk.group, gvk.version, gvk.kind), name);
       }
     }
-    return byKind;
+    return index;
   };
   const definition = (name: string): Schema | undefined => Object.hasOwn(definitions, name) ? definitions[name] : undefined;
   const resolve = (schemaOrName: Schema | string): Schema => {
