@@ -39,3 +39,11 @@ test("matching() finds directory prefixes at each / of the key, and other prefix
   expect(index.matching("/core/pods/default/web").sort()).toEqual(["part of a name", "root"]);
   expect(index.matching("/core/pods/default/web-2/x").sort()).toEqual(["a longer name", "part of a name", "root"]);
 });
+
+test("matching() finds a directory prefix once when another prefix has its length (each watcher gets an event once, as Cacher.dispatchEvent sends it)", () => {
+  const index = new PrefixIndex<string>();
+  index.add("/core/pods/default/", "namespace watch");
+  index.add("/core/pods/ns/abcde", "one pod's log");
+  expect(index.matching("/core/pods/default/web-0")).toEqual(["namespace watch"]);
+  expect(index.matching("/core/pods/ns/abcde").sort()).toEqual(["one pod's log"]);
+});

@@ -4,6 +4,8 @@
  * the key, however many resources are followed. Any other prefix (an object's own key) costs one probe per distinct
  * length of such prefixes in use.
  */
+const SLASH = 47;
+
 export class PrefixIndex<T> {
   readonly #byPrefix = new Map<string, Set<T>>();
   /** Distinct lengths of the prefixes that do not end in `/` → how many registered prefixes have that length. */
@@ -37,7 +39,8 @@ export class PrefixIndex<T> {
       if (items) found.push(...items);
     }
     for (const length of this.#otherLengths.keys()) {
-      if (length > key.length) continue;
+      // A cut ending in "/" names a directory prefix, which the loop above has already found.
+      if (length > key.length || key.charCodeAt(length - 1) === SLASH) continue;
       const items = this.#byPrefix.get(key.slice(0, length));
       if (items) found.push(...items);
     }
