@@ -50,7 +50,7 @@ export interface ConnectionInfo {
   onResponseDone?: (callback: () => void) => void;
 }
 
-export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Promise<Response>;
+export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Response | Promise<Response>;
 
 export interface HttpsOptions {
   host: string;

@@ -68,17 +68,25 @@ export class HealthChecks {
     return this.#shuttingDown;
   }
 
-  /** Answers GET/HEAD of a health path; null for any other request. `url` is the request's, when already parsed. */
-  async handle(request: Request, url = new URL(request.url)): Promise<Response | null> {
+  /**
+   * Answers GET/HEAD of a health path; null for any other request. `url` is the request's, when already parsed. Any
+   * other path, and a probe whose checks all answer at once, is answered without a promise.
+   */
+  handle(request: Request, url = new URL(request.url)): Response | null | Promise<Response | null> {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
     const [, endpoint, checkName, ...rest] = url.pathname.split("/");
     if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
     const checks = this.#checksOf(endpoint as HealthEndpoint);
     const response = checkName === undefined
-      ? await runAll(endpoint!, checks, url.searchParams)
-      : await runOne(checks.find((check) => check.name === checkName));
-    return request.method === "HEAD" && response ? new Response(null, response) : response;
+      ? runAll(endpoint!, checks, url.searchParams)
+      : runOne(checks.find((check) => check.name === checkName));
+    if (request.method !== "HEAD") return response;
+    return response instanceof Promise ? response.then(headAnswer) : headAnswer(response);
   }
+}
+
+function headAnswer(response: Response | null): Response | null {
+  return response && new Response(null, response);
 }
 
 /** kube's DefaultHealthcheckTimeout (2 s): the storage is probed at most once per half of it. */
@@ -154,11 +162,23 @@ export function createHealthChecks(
 
 const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
 
-async function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Promise<Response> {
+function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Response | Promise<Response> {
   // A plain probe (no query) is what load balancers and kubelets send, again and again.
   const excluded: ReadonlySet<string> = query.size === 0 ? NOTHING_EXCLUDED : new Set(query.getAll("exclude"));
   const pending = checks.map((check) => (excluded.has(check.name) ? "excluded" : outcomeOf(check.check)));
-  const outcomes = pending.some((outcome) => outcome instanceof Promise) ? await Promise.all(pending) : pending;
+  if (pending.some((outcome) => outcome instanceof Promise)) {
+    return Promise.all(pending).then((outcomes) => report(endpoint, checks, query, excluded, outcomes));
+  }
+  return report(endpoint, checks, query, excluded, pending as (boolean | "excluded")[]);
+}
+
+function report(
+  endpoint: string,
+  checks: NamedCheck[],
+  query: URLSearchParams,
+  excluded: ReadonlySet<string>,
+  outcomes: (boolean | "excluded")[],
+): Response {
   const failed = outcomes.includes(false);
   if (!failed && !query.has("verbose")) return text(200, "ok");
   const lines = checks.map((check, index) => {

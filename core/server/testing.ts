@@ -52,11 +52,11 @@ export async function startInProcess(flags: string[] = []): Promise<InProcessSer
     const { name, groups = [] } = options.user ?? ADMIN;
     const body = options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     const headers = { ...(typeof options.body === "object" ? { "Content-Type": "application/json" } : {}), ...options.headers };
-    return handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
+    return Promise.resolve(handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
       peerCertificate: { commonName: name, organizations: groups, verified: true, chain: [] },
       requestTarget: path,
       remoteAddress: "127.0.0.1",
-    });
+    }));
   };
   return {
     request,

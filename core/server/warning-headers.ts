@@ -46,3 +46,11 @@ export function warningHeaderValues(texts: Iterable<string>): string[] {
   }
   return headers;
 }
+
+/** Adds the Warning headers kube's recorder would write (a copy, since proxied answers have immutable headers). */
+export function withWarnings(response: Response, warnings: string[]): Response {
+  if (warnings.length === 0) return response;
+  const copy = new Response(response.body, response);
+  for (const value of warningHeaderValues(warnings)) copy.headers.append("Warning", value);
+  return copy;
+}

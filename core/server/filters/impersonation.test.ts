@@ -82,7 +82,9 @@ test("impersonateRequest() lets given groups replace the defaults and keeps syst
 
 test("impersonateRequest() answers a denial with kube's 403 naming the requester", async () => {
   const { authorizer } = recordingAuthorizer((a) => a.resource === "groups");
-  const failure = await impersonateRequest(authorizer, requestWith([["Impersonate-User", "jane"], ["Impersonate-Group", "dev"]]), ADMIN)
+  const failure = await Promise.resolve(
+    impersonateRequest(authorizer, requestWith([["Impersonate-User", "jane"], ["Impersonate-Group", "dev"]]), ADMIN),
+  )
     .catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(StatusError);
   expect((failure as StatusError).code).toBe(403);

@@ -111,13 +111,27 @@ function missingUserResponse(requestUri: string, requests: ImpersonationRequest[
  * user once every part was allowed. A denial throws kube's 403; headers that need Impersonate-User without it
  * give kube's plain-text 500, returned as the Response to send.
  */
-export async function impersonateRequest(authorizer: Authorizer, request: Request, requestor: UserInfo): Promise<UserInfo | Response> {
+export function impersonateRequest(
+  authorizer: Authorizer,
+  request: Request,
+  requestor: UserInfo,
+): UserInfo | Response | Promise<UserInfo | Response> {
   const requests = impersonationRequests(request.headers);
+  // The common request impersonates nobody: answered at once, with no promise.
   if (requests.length === 0) return requestor;
   if (!requests.some((r) => r.kind === "User" || r.kind === "ServiceAccount")) {
     const url = new URL(request.url);
     return missingUserResponse(url.pathname + url.search, requests);
   }
+  return impersonated(authorizer, request, requestor, requests);
+}
+
+async function impersonated(
+  authorizer: Authorizer,
+  request: Request,
+  requestor: UserInfo,
+  requests: ImpersonationRequest[],
+): Promise<UserInfo> {
   const groupsGiven = headerValues(request.headers, GROUP_HEADER).length > 0;
   let username = "";
   let uid = "";

@@ -45,13 +45,12 @@ export function timeoutResponse(): Response {
   return new Response(`${JSON.stringify(status)}\n`, { status: 504, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
-/** Runs serve; if it has not answered within deadlineMs, resolves with kube's 504 instead. */
-export async function withinDeadline(deadlineMs: number, serve: () => Promise<Response>): Promise<Response> {
+/** The answer served, or kube's 504 if it has not come within deadlineMs. */
+export async function withinDeadline(deadlineMs: number, served: Promise<Response>): Promise<Response> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<Response>((resolve) => {
     timer = setTimeout(() => resolve(timeoutResponse()), deadlineMs);
   });
-  const served = serve();
   // The handler's late failure, after the 504 went out, is post-timeout activity nobody waits for.
   served.catch(() => {});
   try {

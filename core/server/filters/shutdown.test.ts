@@ -5,7 +5,9 @@ import { InFlightRequests } from "./shutdown.ts";
 function call(inFlight: InFlightRequests, target: string, next: () => Promise<Response>, userAgent = "kubectl/v1.26.0") {
   const url = new URL(`https://h${target}`);
   const request = new Request(url, { headers: { "user-agent": userAgent } });
-  return inFlight.serve(request, url.pathname, parseRequestInfo("GET", url), next);
+  const admitted = inFlight.enter(request, url.pathname, parseRequestInfo("GET", url));
+  if (admitted instanceof Response) return Promise.resolve(admitted);
+  return admitted ? next().finally(() => inFlight.leave()) : next();
 }
 
 const ok = () => Promise.resolve(new Response("ok"));

@@ -33,17 +33,20 @@ export class InFlightRequests {
   #refusing = false;
   #idle: (() => void)[] = [];
 
-  /** Serves the request, counted while it runs, or refuses it once refuseNew() was called. */
-  async serve(request: Request, path: string, info: RequestInfo, next: () => Promise<Response>): Promise<Response> {
-    if (isExemptFromRetryAfter(request, path)) return await next();
+  /**
+   * Admits a request: kube's 429 once refuseNew() was called, else whether it is counted in flight; a counted
+   * request is ended with leave() once answered. No callback, so the chain stays synchronous where it can.
+   */
+  enter(request: Request, path: string, info: RequestInfo): Response | boolean {
+    if (isExemptFromRetryAfter(request, path)) return false;
     if (this.#refusing) return retryAfterResponse();
-    if (isLongRunningRequest(info)) return await next();
+    if (isLongRunningRequest(info)) return false;
     this.#count++;
-    try {
-      return await next();
-    } finally {
-      if (--this.#count === 0) this.#idle.splice(0).forEach((wake) => wake());
-    }
+    return true;
+  }
+
+  leave(): void {
+    if (--this.#count === 0) this.#idle.splice(0).forEach((wake) => wake());
   }
 
   /** From now on new requests get the 429 (NotAcceptingNewRequest with --shutdown-send-retry-after). */

@@ -1,0 +1,257 @@
+/**
+ * The filters before routing, in kube's DefaultBuildHandlerChain order, as plain functions: request info and metrics
+ * → WithAuditInit → WithLogging → WithRetryAfter and WithWaitGroup → WithRequestDeadline → body limit →
+ * authentication (its warnings on every answer) → audit → impersonation → max-in-flight or priority and fairness →
+ * authorization → the inner handler. Each stage answers with a Response, or with a promise only when something it
+ * calls waits, so a filter with nothing to do makes no async frame, promise or closure. No stage throws or rejects:
+ * a stage's own failure becomes its error answer there (kube's WithPanicRecovery), so the outer stages still
+ * see an answer to count, log, audit and stamp with the Audit-ID.
+ */
+import { isStatusError } from "../api/errors.ts";
+import type { Auditing } from "../audit/mod.ts";
+import { epochMicrosNow } from "../audit/mod.ts";
+import type { Authentication } from "../auth/authentication.ts";
+import type { Authorizer } from "../auth/authorizer.ts";
+import type { UserInfo } from "../auth/user.ts";
+import type { ConnectionInfo } from "../runtime/listener.ts";
+import { errorResponse } from "./error-response.ts";
+import { authenticateRequest } from "./filters/authentication.ts";
+import { attributesOf, authorizeRequest, type DecisionAnnotations } from "./filters/authorization.ts";
+import {
+  addAnnotations,
+  AUDIT_ID_HEADER,
+  auditFailedAuthentication,
+  auditIdOf,
+  type AuditRequest,
+  finishAudit,
+  recordImpersonation,
+  type RequestAudit,
+  startAudit,
+} from "./filters/audit.ts";
+import { limitBody } from "./filters/body-limit.ts";
+import type { RequestLimiter } from "./filters/flow-control.ts";
+import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
+import { impersonateRequest } from "./filters/impersonation.ts";
+import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
+import type { InFlightRequests } from "./filters/shutdown.ts";
+import type { ApiMetrics } from "./metrics.ts";
+import { metricLabels } from "./metric-labels.ts";
+import { isPublicPath } from "./public-paths.ts";
+import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
+import { withHeader } from "./respond.ts";
+import { withWarnings } from "./warning-headers.ts";
+
+/** What the chain learns about one request, read by the stages after it and by the routes. */
+export interface RequestState {
+  /** The request as served: a copy holding the bytes once a chunked body was read for its size. */
+  request: Request;
+  conn: ConnectionInfo;
+  url: URL;
+  info: RequestInfo;
+  auditRequest: AuditRequest;
+  /** Authentication's warnings (kube's warning.AddWarning), sent with every answer, a 401 included. */
+  warnings: string[];
+  /** The user the request runs as, once authenticated and impersonated. */
+  user: UserInfo | undefined;
+  audit: RequestAudit | undefined;
+  /** An exception that is no API error (kube's panic), for the audit. */
+  panic: unknown;
+}
+
+/** A step after the chain; it may throw or reject, which the chain answers as the failing stage would. */
+export type Stage = (s: RequestState) => Response | Promise<Response>;
+
+export interface ChainDeps {
+  metrics: ApiMetrics;
+  authentication: Authentication;
+  authorizer: Authorizer;
+  auditing?: Auditing;
+  requestLimiter?: RequestLimiter;
+  inFlight: InFlightRequests;
+  options: { maxRequestBytes: number; anonymous: boolean; requestTimeoutMs: number };
+}
+
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A stage's own failure as its answer; an exception that is no API error is kept as the request's panic. */
+export function failed(s: RequestState, error: unknown): Response {
+  if (!isStatusError(error)) s.panic = error;
+  return errorResponse(error, s.request);
+}
+
+export function createChain(deps: ChainDeps, inner: Stage): (request: Request, conn: ConnectionInfo) => Response | Promise<Response> {
+  const { metrics, inFlight, options } = deps;
+
+  function innerStage(s: RequestState): Response | Promise<Response> {
+    try {
+      const answered = inner(s);
+      return answered instanceof Promise ? answered.catch((error: unknown) => failed(s, error)) : answered;
+    } catch (error) {
+      return failed(s, error);
+    }
+  }
+
+  // Request info, metrics, WithAuditInit and WithLogging: their work after the answer only reads its status and
+  // sets a header, so one continuation does all of it.
+  return function answer(request, conn) {
+    let s: RequestState;
+    try {
+      const url = new URL(request.url);
+      const info = parseRequestInfo(request.method, url, sentPath(conn.requestTarget) ?? url.pathname);
+      const auditRequest = {
+        request,
+        url,
+        info,
+        auditID: auditIdOf(request),
+        receivedAtMicros: epochMicrosNow(),
+        remoteAddress: conn.remoteAddress,
+      };
+      s = { request, conn, url, info, auditRequest, warnings: [], user: undefined, audit: undefined, panic: undefined };
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+    const started = performance.now();
+    // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
+    const finished = s.info.verb === "watch"
+      ? undefined
+      : metrics.startRequest(READ_ONLY_METHODS.has(request.method) ? "readOnly" : "mutating");
+    const answered = retryAfter(s);
+    if (answered instanceof Promise) return answered.then((response) => answeredFor(s, response, started, finished));
+    return answeredFor(s, answered, started, finished);
+  };
+
+  function answeredFor(s: RequestState, response: Response, started: number, finished: (() => void) | undefined): Response {
+    finished?.();
+    const { request, url, info, auditID, remoteAddress } = s.auditRequest;
+    const latencyMs = performance.now() - started;
+    try {
+      if (httpLoggingEnabled()) {
+        logHttpRequest({
+          verb: metricLabels(info, request, url).verb,
+          uri: s.conn.requestTarget ?? url.pathname + url.search,
+          latencyMs,
+          userAgent: request.headers.get("user-agent") ?? "",
+          auditID,
+          srcIP: remoteAddress ?? "",
+          status: response.status,
+        });
+      }
+      response = withHeader(response, AUDIT_ID_HEADER, auditID);
+      metrics.observe(metricLabels(info, request, url), response.status, latencyMs / 1000);
+    } catch (error) {
+      response = failed(s, error);
+    }
+    return response;
+  }
+
+  // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
+  function retryAfter(s: RequestState): Response | Promise<Response> {
+    const admitted = inFlight.enter(s.request, s.url.pathname, s.info);
+    if (admitted instanceof Response) return admitted;
+    const answered = deadline(s);
+    if (!admitted) return answered;
+    if (answered instanceof Promise) return answered.finally(() => inFlight.leave());
+    inFlight.leave();
+    return answered;
+  }
+
+  // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
+  // kube reads the body inside its handlers, so the deadline covers a body that stalls too. An answer given at once
+  // needs no timer.
+  function deadline(s: RequestState): Response | Promise<Response> {
+    let deadlineMs: number | undefined;
+    try {
+      deadlineMs = requestDeadlineMs(s.info, s.url.searchParams, options.requestTimeoutMs);
+    } catch (error) {
+      return failed(s, error);
+    }
+    const answered = bodyLimited(s);
+    return deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
+  }
+
+  function bodyLimited(s: RequestState): Response | Promise<Response> {
+    const limited = limitBody(s.request, options.maxRequestBytes);
+    if (limited instanceof Promise) return limited.then((served) => servedOrRefused(s, served), (error: unknown) => failed(s, error));
+    return servedOrRefused(s, limited);
+  }
+
+  function servedOrRefused(s: RequestState, served: Request | Response): Response | Promise<Response> {
+    if (served instanceof Response) return served;
+    s.request = served;
+    return authenticated(s);
+  }
+
+  // Authentication, then the audit of what follows; the warnings authentication gave go on every answer, a 401 too.
+  async function authenticated(s: RequestState): Promise<Response> {
+    const auditing = deps.auditing;
+    let requestor: UserInfo;
+    let audit: RequestAudit | undefined;
+    try {
+      const credentials = { headers: s.request.headers, url: s.url, peerCertificate: s.conn.peerCertificate, warnings: s.warnings };
+      const anonymous = options.anonymous || isPublicPath(s.url.pathname);
+      try {
+        requestor = await authenticateRequest(deps.authentication.request, credentials, anonymous);
+      } catch (error) {
+        if (auditing) await auditFailedAuthentication(auditing, s.auditRequest, 401, s.conn.peerCertificate !== undefined);
+        throw error;
+      }
+      audit = auditing && (await startAudit(auditing, s.auditRequest, requestor));
+      s.audit = audit;
+    } catch (error) {
+      return withWarnings(failed(s, error), s.warnings);
+    }
+    let answered = impersonated(s, requestor);
+    if (answered instanceof Promise) answered = await answered;
+    if (!audit) return withWarnings(answered, s.warnings);
+    // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
+    try {
+      answered = await finishAudit(auditing!, audit, s.info, answered, s.panic);
+    } catch (error) {
+      answered = failed(s, error);
+    }
+    return withWarnings(answered, s.warnings);
+  }
+
+  function impersonated(s: RequestState, requestor: UserInfo): Response | Promise<Response> {
+    try {
+      const user = impersonateRequest(deps.authorizer, s.request, requestor);
+      if (user instanceof Promise) return user.then((u) => limited(s, requestor, u), (error: unknown) => failed(s, error));
+      return limited(s, requestor, user);
+    } catch (error) {
+      return failed(s, error);
+    }
+  }
+
+  // WithMaxInFlightLimit or WithPriorityAndFairness sits between impersonation and authorization in kube's chain.
+  function limited(s: RequestState, requestor: UserInfo, user: UserInfo | Response): Response | Promise<Response> {
+    if (user instanceof Response) return user;
+    try {
+      recordImpersonation(s.audit, requestor, user);
+      s.user = user;
+      const limiter = deps.requestLimiter;
+      if (!limiter) return authorized(s);
+      return limiter(s.request, s.info, user, () => Promise.resolve(authorized(s)), s.conn.onResponseDone)
+        .catch((error: unknown) => failed(s, error));
+    } catch (error) {
+      return failed(s, error);
+    }
+  }
+
+  function authorized(s: RequestState): Response | Promise<Response> {
+    try {
+      const audit = s.audit;
+      const annotate = audit && ((annotations: DecisionAnnotations) => addAnnotations(audit, annotations));
+      return authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), annotate)
+        .then(() => innerStage(s), (error: unknown) => failed(s, error));
+    } catch (error) {
+      return failed(s, error);
+    }
+  }
+}
+
+/** The path of an origin-form request-target (`/api/v1/...?query`); undefined for any other form. */
+function sentPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith("/")) return undefined;
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}

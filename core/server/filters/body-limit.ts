@@ -1,0 +1,35 @@
+/**
+ * The request body's size limit (kube's --max-request-bytes, read through limitedReadBody): a larger body is kube's
+ * 413. A declared Content-Length is judged before reading; a chunked body is read up to the limit and handed on as
+ * bytes. A request without a body, or with one of an acceptable declared length, passes with no promise.
+ */
+import { newRequestEntityTooLarge } from "../../api/errors.ts";
+import { respondError } from "../respond.ts";
+
+function tooLarge(request: Request, maxBytes: number): Response {
+  return respondError(newRequestEntityTooLarge(maxBytes), request.headers.get("accept"));
+}
+
+/** `request` when it may be served, a buffered copy of it after reading a chunked body, or the 413 to answer with. */
+export function limitBody(request: Request, maxBytes: number): Request | Response | Promise<Request | Response> {
+  if (!request.body) return request;
+  const length = request.headers.get("content-length");
+  if (length !== null && !request.headers.has("transfer-encoding")) {
+    return Number.parseInt(length, 10) > maxBytes ? tooLarge(request, maxBytes) : request;
+  }
+  return readLimited(request, request.body, maxBytes);
+}
+
+async function readLimited(request: Request, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Request | Response> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) return tooLarge(request, maxBytes);
+    chunks.push(value);
+  }
+  return new Request(request, { body: Buffer.concat(chunks, size) });
+}
