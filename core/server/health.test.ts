@@ -134,3 +134,15 @@ test("a check registered after an endpoint has answered is part of its next answ
   expect(await get(health, "/readyz?verbose")).toMatchObject({ status: 500 });
   expect((await get(health, "/readyz?verbose"))!.body).toContain("[-]informer-sync failed: reason withheld");
 });
+
+test("handle() answers another path, and a probe whose checks answer at once, without a promise", () => {
+  const health = new HealthChecks();
+  health.add("ping", () => {});
+  expect(health.handle(new Request("https://kubun.test/api/v1/pods"))).toBeNull();
+  const probe = health.handle(new Request("https://kubun.test/healthz"));
+  expect(probe).toBeInstanceOf(Response);
+  expect((probe as Response).status).toBe(200);
+  const head = health.handle(new Request("https://kubun.test/livez", { method: "HEAD" }));
+  expect(head).toBeInstanceOf(Response);
+  expect((head as Response).body).toBeNull();
+});

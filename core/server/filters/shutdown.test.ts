@@ -42,3 +42,13 @@ test("WithWaitGroup: drained() waits for the request in flight, not for a watch"
   await waiting;
   expect((await slow).status).toBe(200);
 });
+
+test("enter() admits without a callback: false for exempt and long-running requests, true for counted ones", () => {
+  const inFlight = new InFlightRequests();
+  const info = (target: string) => parseRequestInfo("GET", new URL(`https://h${target}`));
+  const request = new Request("https://h/", { headers: { "user-agent": "kubectl/v1.26.0" } });
+  expect(inFlight.enter(request, "/healthz", info("/healthz"))).toBe(false);
+  expect(inFlight.enter(request, "/api/v1/pods", info("/api/v1/pods?watch=1"))).toBe(false);
+  expect(inFlight.enter(request, "/api/v1/pods", info("/api/v1/pods"))).toBe(true);
+  inFlight.leave();
+});

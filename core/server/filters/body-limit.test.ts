@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { limitBody } from "./body-limit.ts";
+
+const URL_ = "https://h/api/v1/namespaces/default/configmaps";
+
+function chunked(parts: string[]): Request {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+      controller.close();
+    },
+  });
+  return new Request(URL_, { method: "POST", body, headers: { "transfer-encoding": "chunked" } });
+}
+
+test("a request without a body passes as it is, with no promise", () => {
+  const request = new Request(URL_);
+  expect(limitBody(request, 10)).toBe(request);
+});
+
+test("a declared Content-Length is judged before reading: over the limit is limitedReadBody's 413", async () => {
+  const small = new Request(URL_, { method: "POST", body: "12345", headers: { "content-length": "5" } });
+  expect(limitBody(small, 5)).toBe(small);
+  const large = limitBody(new Request(URL_, { method: "POST", body: "123456", headers: { "content-length": "6" } }), 5);
+  expect(large).toBeInstanceOf(Response);
+  const answer = large as Response;
+  expect(answer.status).toBe(413);
+  expect((await answer.json()).message).toBe("Request entity too large: limit is 5");
+});
+
+test("a chunked body is read up to the limit: within it the request is handed on with the same bytes", async () => {
+  const served = await limitBody(chunked(["ab", "cd"]), 4);
+  expect(served).toBeInstanceOf(Request);
+  expect(await (served as Request).text()).toBe("abcd");
+});
+
+test("a chunked body past the limit is limitedReadBody's 413", async () => {
+  const refused = await limitBody(chunked(["ab", "cd", "e"]), 4);
+  expect(refused).toBeInstanceOf(Response);
+  expect((refused as Response).status).toBe(413);
+});
