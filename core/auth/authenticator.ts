@@ -31,23 +31,24 @@ export interface TokenAuthenticator {
 
 export const NOT_MINE: Authentication = { kind: "not-mine" };
 
-async function firstDecisive(attempts: (() => Promise<Authentication>)[]): Promise<Authentication> {
-  const errors: string[] = [];
-  for (const attempt of attempts) {
-    const result = await attempt();
+/** Asks each member in turn; `attempt` is one function per call, not one closure per member. */
+async function firstDecisive<Member>(members: Member[], attempt: (member: Member) => Promise<Authentication>): Promise<Authentication> {
+  let errors: string[] | undefined;
+  for (const member of members) {
+    const result = await attempt(member);
     if (result.kind === "user") return result;
-    if (result.kind === "error") errors.push(result.message);
+    if (result.kind === "error") (errors ??= []).push(result.message);
   }
-  return errors.length > 0 ? { kind: "error", message: errors.join(", ") } : NOT_MINE;
+  return errors ? { kind: "error", message: errors.join(", ") } : NOT_MINE;
 }
 
 /** The first authenticator that knows the user decides; errors are kept for the 401 when none does. */
 export function unionAuthenticator(authenticators: Authenticator[]): Authenticator {
-  return { authenticate: (request) => firstDecisive(authenticators.map((a) => () => a.authenticate(request))) };
+  return { authenticate: (request) => firstDecisive(authenticators, (a) => a.authenticate(request)) };
 }
 
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
-  return { authenticateToken: (token, audiences) => firstDecisive(authenticators.map((a) => () => a.authenticateToken(token, audiences))) };
+  return { authenticateToken: (token, audiences) => firstDecisive(authenticators, (a) => a.authenticateToken(token, audiences)) };
 }
 
 /** kube's invalidTokenWithSpaceWarning. */

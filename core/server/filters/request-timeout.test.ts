@@ -34,3 +34,10 @@ test("timeoutHandler: an answer before the deadline wins, a late one is replaced
   const late = await withinDeadline(10, new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("late")), 200)));
   expect(late.status).toBe(504);
 });
+
+test("timeoutHandler: a failure before the deadline is passed on, one after the 504 is dropped", async () => {
+  expect(await withinDeadline(1_000, Promise.reject(new Error("broken"))).catch((error: Error) => error.message)).toBe("broken");
+  const late = withinDeadline(10, Bun.sleep(50).then(() => Promise.reject(new Error("too late"))));
+  expect((await late).status).toBe(504);
+  await Bun.sleep(60);
+});
