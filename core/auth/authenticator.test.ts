@@ -56,3 +56,15 @@ test("bearerToken() splits the header as kube's bearertoken.AuthenticateRequest:
   expect(bearerToken("Bearer")).toBeUndefined();
   expect(bearerToken("Basic good")).toBeUndefined();
 });
+
+test("unionAuthenticator() (kube's union.AuthenticateRequest) answers at once when its members do, and waits only from the first that waits", async () => {
+  const atOnce = (result: Authentication): Authenticator => ({ authenticate: () => result });
+  const failing: Authentication = { kind: "error", message: "bad certificate" };
+  expect(unionAuthenticator([atOnce(NOT_MINE), atOnce(alice)]).authenticate(request())).toBe(alice);
+  expect(bearerTokenAuthenticator(unionTokenAuthenticator([]), []).authenticate(request())).toBe(NOT_MINE);
+  const mixed = unionAuthenticator([atOnce(failing), answering(NOT_MINE), atOnce({ kind: "error", message: "bad token" })]).authenticate(
+    request(),
+  );
+  expect(mixed).toBeInstanceOf(Promise);
+  expect(await mixed).toEqual({ kind: "error", message: "bad certificate, bad token" });
+});

@@ -21,7 +21,8 @@ export interface AuthenticationRequest {
 }
 
 export interface Authenticator {
-  authenticate(request: AuthenticationRequest): Promise<Authentication>;
+  /** A plain value when the answer needs no waiting (a client certificate, no credential at all). */
+  authenticate(request: AuthenticationRequest): Authentication | Promise<Authentication>;
 }
 
 /** Token authenticators see only the bearer token (and the audiences the server accepts). */
@@ -31,15 +32,38 @@ export interface TokenAuthenticator {
 
 export const NOT_MINE: Authentication = { kind: "not-mine" };
 
-/** Asks each member in turn; `attempt` is one function per call, not one closure per member. */
-async function firstDecisive<Member>(members: Member[], attempt: (member: Member) => Promise<Authentication>): Promise<Authentication> {
-  let errors: string[] | undefined;
-  for (const member of members) {
-    const result = await attempt(member);
+/** Asks each member in turn; `attempt` is one function per call, not one closure per member. Waits only for a member that does. */
+function firstDecisive<Member>(
+  members: Member[],
+  attempt: (member: Member) => Authentication | Promise<Authentication>,
+): Authentication | Promise<Authentication> {
+  const errors: string[] = [];
+  for (let index = 0; index < members.length; index++) {
+    const result = attempt(members[index]!);
+    if (result instanceof Promise) return firstDecisiveFrom(members, attempt, index, result, errors);
     if (result.kind === "user") return result;
-    if (result.kind === "error") (errors ??= []).push(result.message);
+    if (result.kind === "error") errors.push(result.message);
   }
-  return errors ? { kind: "error", message: errors.join(", ") } : NOT_MINE;
+  return undecided(errors);
+}
+
+async function firstDecisiveFrom<Member>(
+  members: Member[],
+  attempt: (member: Member) => Authentication | Promise<Authentication>,
+  index: number,
+  pending: Promise<Authentication>,
+  errors: string[],
+): Promise<Authentication> {
+  for (let next = index; next < members.length; next++) {
+    const result = await (next === index ? pending : attempt(members[next]!));
+    if (result.kind === "user") return result;
+    if (result.kind === "error") errors.push(result.message);
+  }
+  return undecided(errors);
+}
+
+function undecided(errors: string[]): Authentication {
+  return errors.length > 0 ? { kind: "error", message: errors.join(", ") } : NOT_MINE;
 }
 
 /** The first authenticator that knows the user decides; errors are kept for the 401 when none does. */
@@ -48,7 +72,9 @@ export function unionAuthenticator(authenticators: Authenticator[]): Authenticat
 }
 
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
-  return { authenticateToken: (token, audiences) => firstDecisive(authenticators, (a) => a.authenticateToken(token, audiences)) };
+  return {
+    authenticateToken: (token, audiences) => Promise.resolve(firstDecisive(authenticators, (a) => a.authenticateToken(token, audiences))),
+  };
 }
 
 /** kube's invalidTokenWithSpaceWarning. */
@@ -77,11 +103,14 @@ function splitN(text: string, separator: string, n: number): string[] {
 /** Reads `Authorization: Bearer <token>`; a token that no token authenticator accepts is invalid (kube's bearertoken). */
 export function bearerTokenAuthenticator(tokens: TokenAuthenticator, audiences: string[]): Authenticator {
   return {
-    async authenticate(request) {
+    authenticate(request) {
       const token = bearerToken(request.headers.get("authorization") ?? "", request.warnings);
       if (token === undefined) return NOT_MINE;
-      const result = await tokens.authenticateToken(token, audiences);
-      return result.kind === "not-mine" ? { kind: "error", message: "invalid bearer token" } : result;
+      return tokens.authenticateToken(token, audiences).then(bearerOutcome);
     },
   };
+}
+
+function bearerOutcome(result: Authentication): Authentication {
+  return result.kind === "not-mine" ? { kind: "error", message: "invalid bearer token" } : result;
 }

@@ -43,3 +43,15 @@ test("newAuthorizationForbidden() writes kube's messages for named, collection, 
     'forbidden: User "u" cannot get path "/metrics"',
   ]);
 });
+
+test("unionAuthorizer() (kube's union.Authorize) decides at once when its members do, and waits only from the first that waits", async () => {
+  const atOnce = (decision: Decision, reason?: string): Authorizer => ({ authorize: () => ({ decision, reason }) });
+  expect(unionAuthorizer([atOnce("NoOpinion"), atOnce("Allow")]).authorize(attributes())).toEqual({ decision: "Allow" });
+  const mixed = unionAuthorizer([atOnce("NoOpinion", "a"), deciding("NoOpinion", "b"), atOnce("Deny", "c")]).authorize(attributes());
+  expect(mixed).toBeInstanceOf(Promise);
+  expect(await mixed).toEqual({ decision: "Deny", reason: "c" });
+  expect(await unionAuthorizer([atOnce("NoOpinion", "a"), deciding("NoOpinion", "b")]).authorize(attributes())).toEqual({
+    decision: "NoOpinion",
+    reason: "a\nb",
+  });
+});

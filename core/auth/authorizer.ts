@@ -37,7 +37,8 @@ export interface UserRules {
 }
 
 export interface Authorizer {
-  authorize(attributes: Attributes): Promise<AuthorizationResult>;
+  /** A plain value when the decision needs no waiting (AlwaysAllow, rules already at hand). */
+  authorize(attributes: Attributes): AuthorizationResult | Promise<AuthorizationResult>;
   /** Optional: the rules behind the decisions, for SelfSubjectRulesReview and escalation checks. */
   rulesFor?(user: UserInfo, namespace: string): Promise<UserRules>;
 }
@@ -56,17 +57,38 @@ async function unionRulesFor(authorizers: Authorizer[], user: UserInfo, namespac
 
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
   return {
-    async authorize(attributes) {
+    authorize(attributes) {
       const reasons: string[] = [];
-      for (const authorizer of authorizers) {
-        const result = await authorizer.authorize(attributes);
+      for (let index = 0; index < authorizers.length; index++) {
+        const result = authorizers[index]!.authorize(attributes);
+        if (result instanceof Promise) return firstOpinionFrom(authorizers, attributes, index, result, reasons);
         if (result.decision !== "NoOpinion") return result;
         if (result.reason) reasons.push(result.reason);
       }
-      return { decision: "NoOpinion", reason: reasons.join("\n") || undefined };
+      return noOpinion(reasons);
     },
     rulesFor: (user, namespace) => unionRulesFor(authorizers, user, namespace),
   };
+}
+
+/** The union's decision once one member had to be waited for. */
+async function firstOpinionFrom(
+  authorizers: Authorizer[],
+  attributes: Attributes,
+  index: number,
+  pending: Promise<AuthorizationResult>,
+  reasons: string[],
+): Promise<AuthorizationResult> {
+  for (let next = index; next < authorizers.length; next++) {
+    const result = await (next === index ? pending : authorizers[next]!.authorize(attributes));
+    if (result.decision !== "NoOpinion") return result;
+    if (result.reason) reasons.push(result.reason);
+  }
+  return noOpinion(reasons);
+}
+
+function noOpinion(reasons: string[]): AuthorizationResult {
+  return { decision: "NoOpinion", reason: reasons.join("\n") || undefined };
 }
 
 /** kube's responsewriters.forbiddenMessage. */

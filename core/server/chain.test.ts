@@ -67,3 +67,18 @@ test("the inner stage's answer passes through with the user it runs as", async (
   expect(answer.status).toBe(200);
   expect(await answer.text()).toBe("admin");
 });
+
+test("a request whose authenticator and authorizer decide at once is answered without a promise", () => {
+  const deps: ChainDeps = {
+    metrics: { startRequest: () => () => {}, observe: () => {} } as unknown as ApiMetrics,
+    authentication: {
+      request: { authenticate: () => ({ kind: "user", user: { username: "admin", groups: [] } }) },
+    } as unknown as ChainDeps["authentication"],
+    authorizer: { authorize: () => ({ decision: "Allow" }) },
+    inFlight: new InFlightRequests(),
+    options: { maxRequestBytes: 1024, anonymous: false, requestTimeoutMs: 60_000 },
+  };
+  const answer = createChain(deps, () => new Response("ok"))(new Request("https://h/healthz"), { requestTarget: "/healthz" });
+  expect(answer).toBeInstanceOf(Response);
+  expect((answer as Response).headers.get("Audit-ID")).not.toBeNull();
+});

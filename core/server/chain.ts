@@ -8,8 +8,7 @@
  * see an answer to count, log, audit and stamp with the Audit-ID.
  */
 import { isStatusError } from "../api/errors.ts";
-import type { Auditing } from "../audit/mod.ts";
-import { epochMicrosNow } from "../audit/mod.ts";
+import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -182,30 +181,46 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   }
 
   // Authentication, then the audit of what follows; the warnings authentication gave go on every answer, a 401 too.
-  async function authenticated(s: RequestState): Promise<Response> {
-    const auditing = deps.auditing;
-    let requestor: UserInfo;
-    let audit: RequestAudit | undefined;
+  function authenticated(s: RequestState): Response | Promise<Response> {
+    let requestor: UserInfo | Promise<UserInfo>;
     try {
       const credentials = { headers: s.request.headers, url: s.url, peerCertificate: s.conn.peerCertificate, warnings: s.warnings };
-      const anonymous = options.anonymous || isPublicPath(s.url.pathname);
-      try {
-        requestor = await authenticateRequest(deps.authentication.request, credentials, anonymous);
-      } catch (error) {
-        if (auditing) await auditFailedAuthentication(auditing, s.auditRequest, 401, s.conn.peerCertificate !== undefined);
-        throw error;
-      }
-      audit = auditing && (await startAudit(auditing, s.auditRequest, requestor));
-      s.audit = audit;
+      requestor = authenticateRequest(deps.authentication.request, credentials, options.anonymous || isPublicPath(s.url.pathname));
     } catch (error) {
-      return withWarnings(failed(s, error), s.warnings);
+      return unauthenticated(s, error);
     }
-    let answered = impersonated(s, requestor);
-    if (answered instanceof Promise) answered = await answered;
-    if (!audit) return withWarnings(answered, s.warnings);
-    // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
+    if (requestor instanceof Promise) {
+      return requestor.then((user) => audited(s, user), (error: unknown) => unauthenticated(s, error));
+    }
+    return audited(s, requestor);
+  }
+
+  function unauthenticated(s: RequestState, error: unknown): Response | Promise<Response> {
+    const auditing = deps.auditing;
+    if (!auditing) return withWarnings(failed(s, error), s.warnings);
+    return auditFailedAuthentication(auditing, s.auditRequest, 401, s.conn.peerCertificate !== undefined).then(
+      () => withWarnings(failed(s, error), s.warnings),
+      (auditError: unknown) => withWarnings(failed(s, auditError), s.warnings),
+    );
+  }
+
+  function audited(s: RequestState, requestor: UserInfo): Response | Promise<Response> {
+    const auditing = deps.auditing;
+    if (auditing) return auditedAnswer(s, auditing, requestor);
+    const answered = impersonated(s, requestor);
+    if (answered instanceof Promise) return answered.then((response) => withWarnings(response, s.warnings));
+    return withWarnings(answered, s.warnings);
+  }
+
+  // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
+  async function auditedAnswer(s: RequestState, auditing: Auditing, requestor: UserInfo): Promise<Response> {
+    let answered: Response;
     try {
-      answered = await finishAudit(auditing!, audit, s.info, answered, s.panic);
+      const audit = await startAudit(auditing, s.auditRequest, requestor);
+      s.audit = audit;
+      const pending = impersonated(s, requestor);
+      answered = pending instanceof Promise ? await pending : pending;
+      if (audit) answered = await finishAudit(auditing, audit, s.info, answered, s.panic);
     } catch (error) {
       answered = failed(s, error);
     }
@@ -230,8 +245,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       s.user = user;
       const limiter = deps.requestLimiter;
       if (!limiter) return authorized(s);
-      return limiter(s.request, s.info, user, () => Promise.resolve(authorized(s)), s.conn.onResponseDone)
-        .catch((error: unknown) => failed(s, error));
+      const answered = limiter(s.request, s.info, user, () => authorized(s), s.conn.onResponseDone);
+      return answered instanceof Promise ? answered.catch((error: unknown) => failed(s, error)) : answered;
     } catch (error) {
       return failed(s, error);
     }
@@ -241,8 +256,9 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     try {
       const audit = s.audit;
       const annotate = audit && ((annotations: DecisionAnnotations) => addAnnotations(audit, annotations));
-      return authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), annotate)
-        .then(() => innerStage(s), (error: unknown) => failed(s, error));
+      const decided = authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), annotate);
+      if (decided instanceof Promise) return decided.then(() => innerStage(s), (error: unknown) => failed(s, error));
+      return innerStage(s);
     } catch (error) {
       return failed(s, error);
     }

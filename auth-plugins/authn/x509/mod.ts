@@ -4,10 +4,10 @@ import { type AuthenticatorPlugin, defineAuthenticator } from "../../../plugins/
 const x509: AuthenticatorPlugin = {
   authenticate(request) {
     const cert = request.peerCertificate;
-    if (!cert) return Promise.resolve({ kind: "not-mine" });
-    if (!cert.verified) return Promise.resolve({ kind: "error", message: "x509: certificate signed by unknown authority" });
-    if (cert.commonName === "") return Promise.resolve({ kind: "error", message: "x509: certificate has no common name" });
-    return Promise.resolve({ kind: "user", user: { username: cert.commonName, groups: [...cert.organizations] } });
+    if (!cert) return { kind: "not-mine" };
+    if (!cert.verified) return { kind: "error", message: "x509: certificate signed by unknown authority" };
+    if (cert.commonName === "") return { kind: "error", message: "x509: certificate has no common name" };
+    return { kind: "user", user: { username: cert.commonName, groups: [...cert.organizations] } };
   },
 };
 

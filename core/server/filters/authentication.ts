@@ -3,15 +3,21 @@
  * anonymous; a request with no credentials is anonymous only when anonymous access is on (spec 5.1, 5.7).
  */
 import { newUnauthorized } from "../../api/errors.ts";
-import type { AuthenticationRequest, Authenticator } from "../../auth/authenticator.ts";
+import type { Authentication, AuthenticationRequest, Authenticator } from "../../auth/authenticator.ts";
 import { ANONYMOUS, type UserInfo, withAuthenticatedGroup } from "../../auth/user.ts";
 
-export async function authenticateRequest(
+/** The user, at once when the authenticators answered at once; a 401 is thrown (or the promise rejects with it). */
+export function authenticateRequest(
   authenticator: Authenticator,
   request: AuthenticationRequest,
   anonymous: boolean,
-): Promise<UserInfo> {
-  const result = await authenticator.authenticate(request);
+): UserInfo | Promise<UserInfo> {
+  const result = authenticator.authenticate(request);
+  if (result instanceof Promise) return result.then((settled) => userOf(settled, anonymous));
+  return userOf(result, anonymous);
+}
+
+function userOf(result: Authentication, anonymous: boolean): UserInfo {
   if (result.kind === "user") return withAuthenticatedGroup(result.user);
   if (result.kind === "not-mine" && anonymous) return ANONYMOUS;
   throw newUnauthorized();

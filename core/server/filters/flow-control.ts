@@ -6,7 +6,7 @@
  * the watch has started.
  */
 import type { UserInfo } from "../../auth/user.ts";
-import { type Classification, type FlowControl, NON_MUTATING_VERBS } from "../../flowcontrol/mod.ts";
+import { type Admission, type Classification, type FlowControl, NON_MUTATING_VERBS } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
@@ -19,23 +19,34 @@ export type RequestLimiter = (
   request: Request,
   info: RequestInfo,
   user: UserInfo,
-  serve: () => Promise<Response>,
+  serve: () => Response | Promise<Response>,
   onResponseDone?: (callback: () => void) => void,
-) => Promise<Response>;
+) => Response | Promise<Response>;
 
-/** Frees `release` when the response is written out, or at once when it failed or nobody reports the end. */
-async function servedHolding(
-  serve: () => Promise<Response>,
+/**
+ * Frees `release` when the response is written out, or at once when it failed or nobody reports the end. An answer
+ * served at once is handed on at once.
+ */
+function servedHolding(
+  serve: () => Response | Promise<Response>,
   release: () => void,
   onResponseDone?: (callback: () => void) => void,
-): Promise<Response> {
-  let response: Response;
+): Response | Promise<Response> {
+  let response: Response | Promise<Response>;
   try {
-    response = await serve();
+    response = serve();
   } catch (error) {
     release();
     throw error;
   }
+  if (!(response instanceof Promise)) return held(response, release, onResponseDone);
+  return response.then((answer) => held(answer, release, onResponseDone), (error: unknown) => {
+    release();
+    throw error;
+  });
+}
+
+function held(response: Response, release: () => void, onResponseDone?: (callback: () => void) => void): Response {
   if (onResponseDone) onResponseDone(release);
   else release();
   return response;
@@ -92,8 +103,8 @@ export function priorityAndFairnessLimiter(
   flowControl: FlowControl,
   onTooManyRequests: TooManyRequestsListener = () => {},
 ): RequestLimiter {
-  return async (request, info, user, serve, onResponseDone) => {
-    if (info.verb !== "watch" && isLongRunningRequest(info)) return await serve();
+  return (request, info, user, serve, onResponseDone) => {
+    if (info.verb !== "watch" && isLongRunningRequest(info)) return serve();
     const admitted = flowControl.admit(
       {
         username: user.username,
@@ -111,26 +122,55 @@ export function priorityAndFairnessLimiter(
       },
       request,
     );
-    // A request that finds a seat (or a refusal) at once is answered without waiting on a promise.
-    const admission = admitted instanceof Promise ? await admitted : admitted;
-    if ("rejected" in admission) {
-      onTooManyRequests(request, info);
-      return namedResponse(tooManyRequests(), admission.classification);
+    // A request that finds a seat (or a refusal) at once, and is served at once, is answered without a promise.
+    if (admitted instanceof Promise) {
+      return admitted.then((admission) => servedAdmitted(flowControl, admission, request, info, serve, onResponseDone, onTooManyRequests));
     }
-    if (info.verb !== "watch") {
-      return namedResponse(await servedHolding(serve, admission.seat.release, onResponseDone), admission.classification);
-    }
-    // A watch gives its seat back once it has started (kube's watch initialization) and counts for the write work
-    // estimate until it ends (kube's RegisterWatch).
-    const forgetWatch = flowControl.registerWatch(info);
-    const response = await servedHolding(serve, admission.seat.release, undefined).catch((error) => {
-      forgetWatch();
-      throw error;
-    });
-    if (onResponseDone) onResponseDone(forgetWatch);
-    else forgetWatch();
-    return namedResponse(response, admission.classification);
+    return servedAdmitted(flowControl, admitted, request, info, serve, onResponseDone, onTooManyRequests);
   };
+}
+
+function servedAdmitted(
+  flowControl: FlowControl,
+  admission: Admission,
+  request: Request,
+  info: RequestInfo,
+  serve: () => Response | Promise<Response>,
+  onResponseDone: ((callback: () => void) => void) | undefined,
+  onTooManyRequests: TooManyRequestsListener,
+): Response | Promise<Response> {
+  if ("rejected" in admission) {
+    onTooManyRequests(request, info);
+    return namedResponse(tooManyRequests(), admission.classification);
+  }
+  if (info.verb === "watch") return servedWatch(flowControl, admission, info, serve, onResponseDone);
+  const served = servedHolding(serve, admission.seat.release, onResponseDone);
+  if (served instanceof Promise) return served.then((response) => namedResponse(response, admission.classification));
+  return namedResponse(served, admission.classification);
+}
+
+/**
+ * A watch gives its seat back once it has started (kube's watch initialization) and counts for the write work
+ * estimate until it ends (kube's RegisterWatch).
+ */
+async function servedWatch(
+  flowControl: FlowControl,
+  admission: Extract<Admission, { seat: unknown }>,
+  info: RequestInfo,
+  serve: () => Response | Promise<Response>,
+  onResponseDone: ((callback: () => void) => void) | undefined,
+): Promise<Response> {
+  const forgetWatch = flowControl.registerWatch(info);
+  let response: Response;
+  try {
+    response = await servedHolding(serve, admission.seat.release, undefined);
+  } catch (error) {
+    forgetWatch();
+    throw error;
+  }
+  if (onResponseDone) onResponseDone(forgetWatch);
+  else forgetWatch();
+  return namedResponse(response, admission.classification);
 }
 
 /**
