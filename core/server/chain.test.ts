@@ -82,3 +82,27 @@ test("a request whose authenticator and authorizer decide at once is answered wi
   expect(answer).toBeInstanceOf(Response);
   expect((answer as Response).headers.get("Audit-ID")).not.toBeNull();
 });
+
+test("WithPanicRecovery, outermost: a filter that throws outside its own guard is a 500 with the Audit-ID, and the request leaves the in-flight count", async () => {
+  const inFlight = new InFlightRequests();
+  const deps: ChainDeps = {
+    metrics: { startRequest: () => () => {}, observe: () => {} } as unknown as ApiMetrics,
+    authentication: { request: { authenticate: admin } } as unknown as ChainDeps["authentication"],
+    authorizer: { authorize: () => ({ decision: "Allow" }) },
+    inFlight,
+    options: { maxRequestBytes: 1024, anonymous: false, requestTimeoutMs: 60_000 },
+  };
+  const request = new Request("https://h/api/v1/pods", { headers: { "Audit-ID": "a-2" } });
+  Object.defineProperty(request, "body", {
+    get() {
+      throw new Error("body unreadable");
+    },
+  });
+  const answer = await createChain(deps, () => new Response("served"))(request, { requestTarget: "/api/v1/pods" });
+  expect(answer.status).toBe(500);
+  expect(answer.headers.get("Audit-ID")).toBe("a-2");
+  let drained = false;
+  void inFlight.drained().then(() => (drained = true));
+  await Promise.resolve();
+  expect(drained).toBe(true);
+});

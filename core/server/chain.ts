@@ -110,12 +110,25 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       return errorResponse(error, request);
     }
     const started = performance.now();
-    // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
-    const finished = s.info.verb === "watch"
-      ? undefined
-      : metrics.startRequest(READ_ONLY_METHODS.has(request.method) ? "readOnly" : "mutating");
-    const answered = retryAfter(s);
-    if (answered instanceof Promise) return answered.then((response) => answeredFor(s, response, started, finished));
+    let finished: (() => void) | undefined;
+    let answered: Response | Promise<Response>;
+    // WithPanicRecovery, outermost: whatever a stage let through is still a 500 with its Audit-ID, not a dropped
+    // connection.
+    try {
+      // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
+      finished = s.info.verb === "watch"
+        ? undefined
+        : metrics.startRequest(READ_ONLY_METHODS.has(request.method) ? "readOnly" : "mutating");
+      answered = retryAfter(s);
+    } catch (error) {
+      answered = failed(s, error);
+    }
+    if (answered instanceof Promise) {
+      return answered.then(
+        (response) => answeredFor(s, response, started, finished),
+        (error: unknown) => answeredFor(s, failed(s, error), started, finished),
+      );
+    }
     return answeredFor(s, answered, started, finished);
   };
 
@@ -147,7 +160,13 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   function retryAfter(s: RequestState): Response | Promise<Response> {
     const admitted = inFlight.enter(s.request, s.url.pathname, s.info);
     if (admitted instanceof Response) return admitted;
-    const answered = deadline(s);
+    let answered: Response | Promise<Response>;
+    try {
+      answered = deadline(s);
+    } catch (error) {
+      // Counted in flight until answered, or a graceful shutdown would wait for it to its timeout.
+      answered = failed(s, error);
+    }
     if (!admitted) return answered;
     if (answered instanceof Promise) return answered.finally(() => inFlight.leave());
     inFlight.leave();
