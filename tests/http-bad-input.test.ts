@@ -105,6 +105,15 @@ test("a body over --max-request-bytes answers 413 and changes nothing", async ()
   );
 });
 
+test("a body over --max-request-bytes from a client without credentials answers 401: kube reads the body in its handlers (limitedReadBody), after WithAuthentication", async () => {
+  const huge = JSON.stringify(configMap(NS, "huge", { data: { blob: "x".repeat(MAX_REQUEST_BYTES) } }));
+  const response = await server.requestAnonymous("POST", COLLECTION, {
+    body: huge,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+  });
+  expectStatus({ status: response.status, body: await response.json() }, 401, "Unauthorized", "Unauthorized");
+});
+
 test("an unknown resource answers 404 with kube's generic message", async () => {
   for (const path of ["/api/v1/namespaces/bad/widgets", "/apis/apps/v1/widgets", "/apis/nope.example.com/v1/things"]) {
     const answer = await sendJson(server, "GET", path);

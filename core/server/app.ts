@@ -1,7 +1,7 @@
 /**
  * The request chain, written out in kube's order (DefaultBuildHandlerChain): the filters (chain.ts: request info,
- * metrics, audit ID, logging, retry-after and wait group, request deadline, body limit, authentication, audit,
- * impersonation, max-in-flight or priority and fairness, authorization), then health probes and hono's routes →
+ * metrics, audit ID, logging, retry-after and wait group, request deadline, authentication, audit, impersonation,
+ * max-in-flight or priority and fairness, authorization, body limit), then health probes and hono's routes →
  * handler → encoding in the negotiated representation.
  */
 import { type Context, Hono } from "hono";

@@ -1,8 +1,8 @@
 /**
  * The filters before routing, in kube's DefaultBuildHandlerChain order, as plain functions: request info and metrics
- * → WithAuditInit → WithLogging → WithRetryAfter and WithWaitGroup → WithRequestDeadline → body limit →
- * authentication (its warnings on every answer) → audit → impersonation → max-in-flight or priority and fairness →
- * authorization → the inner handler. Each stage answers with a Response, or with a promise only when something it
+ * → WithAuditInit → WithLogging → WithRetryAfter and WithWaitGroup → WithRequestDeadline → authentication (its
+ * warnings on every answer) → audit → impersonation → max-in-flight or priority and fairness → authorization →
+ * body limit → the inner handler. Each stage answers with a Response, or with a promise only when something it
  * calls waits, so a filter with nothing to do makes no async frame, promise or closure. No stage throws or rejects:
  * a stage's own failure becomes its error answer there (kube's WithPanicRecovery), so the outer stages still
  * see an answer to count, log, audit and stamp with the Audit-ID.
@@ -183,10 +183,12 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     } catch (error) {
       return failed(s, error);
     }
-    const answered = bodyLimited(s);
+    const answered = authenticated(s);
     return deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
   }
 
+  // kube reads the body in its handlers (limitedReadBody, endpoints/handlers/rest.go), after authentication, audit
+  // and authorization: a client without credentials gets its 401 before any of its body is read, and a 413 is audited.
   function bodyLimited(s: RequestState): Response | Promise<Response> {
     const limited = limitBody(s.request, options.maxRequestBytes);
     if (limited instanceof Promise) return limited.then((served) => servedOrRefused(s, served), (error: unknown) => failed(s, error));
@@ -196,7 +198,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   function servedOrRefused(s: RequestState, served: Request | Response): Response | Promise<Response> {
     if (served instanceof Response) return served;
     s.request = served;
-    return authenticated(s);
+    return innerStage(s);
   }
 
   // Authentication, then the audit of what follows; the warnings authentication gave go on every answer, a 401 too.
@@ -276,8 +278,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       const audit = s.audit;
       const annotate = audit && ((annotations: DecisionAnnotations) => addAnnotations(audit, annotations));
       const decided = authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), annotate);
-      if (decided instanceof Promise) return decided.then(() => innerStage(s), (error: unknown) => failed(s, error));
-      return innerStage(s);
+      if (decided instanceof Promise) return decided.then(() => bodyLimited(s), (error: unknown) => failed(s, error));
+      return bodyLimited(s);
     } catch (error) {
       return failed(s, error);
     }
