@@ -6,6 +6,7 @@
  */
 import type { PeerCertificate } from "../runtime/listener.ts";
 import type { UserInfo } from "./user.ts";
+import { firstDecision } from "./_first-decision.ts";
 
 export type Authentication =
   | { kind: "user"; user: UserInfo; audiences?: string[] }
@@ -32,34 +33,10 @@ export interface TokenAuthenticator {
 
 export const NOT_MINE: Authentication = { kind: "not-mine" };
 
-/** Asks each member in turn; `attempt` is one function per call, not one closure per member. Waits only for a member that does. */
-function firstDecisive<Member>(
-  members: Member[],
-  attempt: (member: Member) => Authentication | Promise<Authentication>,
-): Authentication | Promise<Authentication> {
-  const errors: string[] = [];
-  for (let index = 0; index < members.length; index++) {
-    const result = attempt(members[index]!);
-    if (result instanceof Promise) return firstDecisiveFrom(members, attempt, index, result, errors);
-    if (result.kind === "user") return result;
-    if (result.kind === "error") errors.push(result.message);
-  }
-  return undecided(errors);
-}
-
-async function firstDecisiveFrom<Member>(
-  members: Member[],
-  attempt: (member: Member) => Authentication | Promise<Authentication>,
-  index: number,
-  pending: Promise<Authentication>,
-  errors: string[],
-): Promise<Authentication> {
-  for (let next = index; next < members.length; next++) {
-    const result = await (next === index ? pending : attempt(members[next]!));
-    if (result.kind === "user") return result;
-    if (result.kind === "error") errors.push(result.message);
-  }
-  return undecided(errors);
+/** A member's answer decides once it names the user; its error is kept for the 401 when none does. */
+function decidesUser(result: Authentication, errors: string[]): boolean {
+  if (result.kind === "error") errors.push(result.message);
+  return result.kind === "user";
 }
 
 function undecided(errors: string[]): Authentication {
@@ -68,12 +45,17 @@ function undecided(errors: string[]): Authentication {
 
 /** The first authenticator that knows the user decides; errors are kept for the 401 when none does. */
 export function unionAuthenticator(authenticators: Authenticator[]): Authenticator {
-  return { authenticate: (request) => firstDecisive(authenticators, (a) => a.authenticate(request)) };
+  return {
+    authenticate: (request) => firstDecision(authenticators, { ask: (a) => a.authenticate(request), decides: decidesUser, undecided }),
+  };
 }
 
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
   return {
-    authenticateToken: (token, audiences) => Promise.resolve(firstDecisive(authenticators, (a) => a.authenticateToken(token, audiences))),
+    authenticateToken: (token, audiences) =>
+      Promise.resolve(
+        firstDecision(authenticators, { ask: (a) => a.authenticateToken(token, audiences), decides: decidesUser, undecided }),
+      ),
   };
 }
 

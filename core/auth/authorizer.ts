@@ -5,6 +5,7 @@
 import { newForbidden, type StatusError } from "../api/errors.ts";
 import type { PolicyRule } from "./rbac/policy-types.ts";
 import type { UserInfo } from "./user.ts";
+import { firstDecision } from "./_first-decision.ts";
 
 /** Request attributes as kube's authorizer.Attributes. */
 export interface Attributes {
@@ -57,34 +58,17 @@ async function unionRulesFor(authorizers: Authorizer[], user: UserInfo, namespac
 
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
   return {
-    authorize(attributes) {
-      const reasons: string[] = [];
-      for (let index = 0; index < authorizers.length; index++) {
-        const result = authorizers[index]!.authorize(attributes);
-        if (result instanceof Promise) return firstOpinionFrom(authorizers, attributes, index, result, reasons);
-        if (result.decision !== "NoOpinion") return result;
-        if (result.reason) reasons.push(result.reason);
-      }
-      return noOpinion(reasons);
-    },
+    authorize: (attributes) =>
+      firstDecision(authorizers, { ask: (a) => a.authorize(attributes), decides: hasOpinion, undecided: noOpinion }),
     rulesFor: (user, namespace) => unionRulesFor(authorizers, user, namespace),
   };
 }
 
-/** The union's decision once one member had to be waited for. */
-async function firstOpinionFrom(
-  authorizers: Authorizer[],
-  attributes: Attributes,
-  index: number,
-  pending: Promise<AuthorizationResult>,
-  reasons: string[],
-): Promise<AuthorizationResult> {
-  for (let next = index; next < authorizers.length; next++) {
-    const result = await (next === index ? pending : authorizers[next]!.authorize(attributes));
-    if (result.decision !== "NoOpinion") return result;
-    if (result.reason) reasons.push(result.reason);
-  }
-  return noOpinion(reasons);
+/** A member's decision stands unless it has no opinion; its reason is kept for the union's NoOpinion. */
+function hasOpinion(result: AuthorizationResult, reasons: string[]): boolean {
+  if (result.decision !== "NoOpinion") return true;
+  if (result.reason) reasons.push(result.reason);
+  return false;
 }
 
 function noOpinion(reasons: string[]): AuthorizationResult {
