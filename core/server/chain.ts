@@ -137,9 +137,10 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     const { request, url, info, auditID, remoteAddress } = s.auditRequest;
     const latencyMs = performance.now() - started;
     try {
+      const labels = metricLabels(info, request, url);
       if (httpLoggingEnabled()) {
         logHttpRequest({
-          verb: metricLabels(info, request, url).verb,
+          verb: labels.verb,
           uri: s.conn.requestTarget ?? url.pathname + url.search,
           latencyMs,
           userAgent: request.headers.get("user-agent") ?? "",
@@ -149,7 +150,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
         });
       }
       response = withHeader(response, AUDIT_ID_HEADER, auditID);
-      metrics.observe(metricLabels(info, request, url), response.status, latencyMs / 1000);
+      metrics.observe(labels, response.status, latencyMs / 1000);
     } catch (error) {
       response = failed(s, error);
     }
