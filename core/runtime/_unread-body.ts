@@ -3,7 +3,8 @@
  * 401 or 404 given before the body was wanted), decided before the answer's head as Go's net/http server does.
  * Over HTTP/1.1 ((*body).Close and (*chunkWriter).writeHeader) the server reads and drops at most
  * maxPostHandlerReadBytes more looking for the body's end, so the connection can serve on; a body that does not end
- * there, or whose declared rest is longer, is left unread and the answer closes the connection. Over HTTP/2
+ * before that many bytes, or whose declared rest is that long, is left unread and the answer closes the connection
+ * (as after kube's limitedReadBody, which closes the body: writeHeader alone would allow one byte more). Over HTTP/2
  * (serverConn.wroteFrame) nothing more is read: the stream is reset with NO_ERROR after the answer.
  */
 import type { IncomingMessage } from "node:http";
