@@ -42,6 +42,7 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (!type || (info.parts.length > 3 && info.subresource !== "proxy")) throw newResourceNotFound();
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
   if (special) {
+    checkSubresourceName(info);
     checkNameParameter(info.name);
     return special;
   }
@@ -49,6 +50,7 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (!sub) throw newResourceNotFound();
+    checkSubresourceName(info);
     if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) {
       throw newMethodNotSupported(qualified, info.verb);
     }
@@ -66,6 +68,14 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (!handler) throw newMethodNotAllowed();
   checkNameParameter(info.name);
   return handler;
+}
+
+/**
+ * A subresource's path with an empty name (`pods//status`) matches its go-restful route, whatever the verb
+ * RequestInfo gave it, and the handler's ScopeNamer.Name refuses it (errEmptyName, endpoints/handlers/namer.go).
+ */
+function checkSubresourceName(info: RequestInfo): void {
+  if (info.name === "" && info.subresource !== "") throw newBadRequest("name must be provided");
 }
 
 /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name in the path must be usable as a storage key segment. */
