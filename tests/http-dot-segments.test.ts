@@ -66,6 +66,7 @@ test("splitPath: GET, POST and a watch on namespaces/default//configmaps are go-
   expect(reply.toString().split(" ")[1]).toBe("404");
   expect(await kubectlOk(server, ["get", "configmaps", "-o", "name"])).not.toContain("slashed");
   expect(await answer("GET", "/api//v1/namespaces")).toEqual(NOT_FOUND);
+  expect(await answer("GET", "/api/v1/./namespaces")).toEqual(NOT_FOUND);
 });
 
 test('an empty namespace segment is go-restful\'s {namespace} matched by "": the list across all namespaces, as ScopeNamer.Namespace gives it', async () => {
