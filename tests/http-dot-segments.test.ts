@@ -79,6 +79,14 @@ test('an empty namespace segment is go-restful\'s {namespace} matched by "": the
   expect(names).toContain("kube-system/kube-root-ca.crt");
 });
 
+test("NamespaceKeyFunc: an item under an empty namespace segment is 400 Namespace parameter required., and nothing is deleted", async () => {
+  const required = { status: 400, message: "Namespace parameter required." };
+  expect(await answer("GET", "/api/v1/namespaces//configmaps/kept")).toEqual(required);
+  expect(await answer("DELETE", "/api/v1/namespaces//configmaps/kept")).toEqual(required);
+  expect(await kubectlOk(server, ["get", "configmap", "kept", "-o", "name"])).toBe("configmap/kept\n");
+  expect(await answer("GET", "/api/v1/configmaps/kept")).toEqual(NOT_FOUND);
+});
+
 test("errEmptyName: a subresource path with an empty name (pods//status) is 400 name must be provided", async () => {
   expect(await answer("GET", "/api/v1/namespaces/default/pods//status")).toEqual({ status: 400, message: "name must be provided" });
   expect(await answer("GET", "/api/v1/namespaces//status")).toEqual({ status: 400, message: "name must be provided" });

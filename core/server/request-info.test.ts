@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { parseRequestInfo, splitPath } from "./request-info.ts";
+import { namesEmptyNamespace, parseRequestInfo, splitPath } from "./request-info.ts";
 
 function info(method: string, path: string) {
   const r = parseRequestInfo(method, new URL(`https://h${path}`));
@@ -164,4 +164,12 @@ test("splitPath: slashes at either end are dropped, those inside leave empty seg
   expect(parse("/api/v1/namespaces//configmaps")).toMatchObject({ namespace: "", resource: "configmaps", name: "", verb: "list" });
   expect(parse("/api/v1/namespaces/default/pods//status")).toMatchObject({ resource: "pods", name: "", subresource: "status" });
   expect(parse("/api//v1/namespaces")).toMatchObject({ apiVersion: "", resource: "v1", name: "namespaces" });
+});
+
+test("namesEmptyNamespace: an empty namespace segment, told apart from a path without one", () => {
+  const parse = (path: string) => parseRequestInfo("GET", new URL(`https://h${path}`), path);
+  expect(namesEmptyNamespace(parse("/api/v1/namespaces//configmaps/x"))).toBe(true);
+  expect(namesEmptyNamespace(parse("/apis/apps/v1/namespaces//deployments/x"))).toBe(true);
+  expect(namesEmptyNamespace(parse("/api/v1/configmaps/x"))).toBe(false);
+  expect(namesEmptyNamespace(parse("/api/v1/namespaces/default/configmaps/x"))).toBe(false);
 });

@@ -107,6 +107,13 @@ export function splitPath(path: string): string[] {
 
 const SLASH = 47;
 
+/** Whether the path gave an empty namespace (`namespaces//configmaps/x`) rather than none (`configmaps/x`). */
+export function namesEmptyNamespace(info: RequestInfo): boolean {
+  const segments = splitPath(info.path);
+  const first = info.apiPrefix === "apis" ? 3 : 2;
+  return info.namespace === "" && segments[first] === "namespaces" && segments[first + 1] === "";
+}
+
 function verbForMethod(method: string): string {
   switch (method.toUpperCase()) {
     case "POST":

@@ -12,7 +12,7 @@ import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { handleWatch } from "./handlers/watch.ts";
-import type { RequestInfo } from "./request-info.ts";
+import { namesEmptyNamespace, type RequestInfo } from "./request-info.ts";
 import { virtualHandlerKey, type VirtualHandlers } from "./virtual-handlers.ts";
 
 const HANDLERS: Record<string, Handler> = {
@@ -58,6 +58,9 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
   if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
+    // An empty namespace segment (namespaces//configmaps/x) matches the item's route; its store's NamespaceKeyFunc
+    // refuses the namespace "".
+    if (info.name !== "" && namesEmptyNamespace(info)) throw newBadRequest("Namespace parameter required.");
     throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
   }
   // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and
