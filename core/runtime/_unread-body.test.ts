@@ -36,11 +36,13 @@ function locked(): Request {
   return request;
 }
 
-test("a body that all came leaves nothing to settle", () => {
+test("a body that all came, or a request that sends none, leaves nothing to settle", () => {
   const body = incoming({ "content-length": "5" });
   body.send(5);
   body.end();
   expect(settleUnreadBody(body.request, unlocked())).toBeUndefined();
+  expect(settleUnreadBody(incoming({}).request, unlocked())).toBeUndefined();
+  expect(settleUnreadBody(incoming({ "content-length": "0" }).request, unlocked())).toBeUndefined();
 });
 
 test("(*body).Close: a rest that ends within maxPostHandlerReadBytes is read and dropped, and the connection kept", async () => {
@@ -72,9 +74,13 @@ test("(*body).Close: a declared rest longer than maxPostHandlerReadBytes closes 
   expect(await settled).toBe(false);
 });
 
-test("serverConn.wroteFrame: over HTTP/2 an unfinished body resets the stream, nothing more read", async () => {
+test("serverConn.wroteFrame: over HTTP/2 an unfinished body resets the stream, nothing more read; a stream ended with its headers has none", async () => {
   const body = incoming({}, 2);
+  Object.assign(body.request, { stream: { endAfterHeaders: false } });
   expect(await settleUnreadBody(body.request, unlocked())!).toBe(true);
+  const bodiless = incoming({}, 2);
+  Object.assign(bodiless.request, { stream: { endAfterHeaders: true } });
+  expect(settleUnreadBody(bodiless.request, unlocked())).toBeUndefined();
 });
 
 test("a body a reader still holds (a handler the deadline answered for) is not drained: the connection ends with the answer", async () => {

@@ -42,13 +42,20 @@ export function followBody(incoming: BodyRequest): BodyProgress {
  */
 export function settleUnreadBody(incoming: BodyRequest, request: Request): Promise<boolean> | undefined {
   const progress = progressOf.get(incoming);
-  if (progress === undefined || progress.ended) return undefined;
+  if (progress === undefined || progress.ended || !sendsBody(incoming)) return undefined;
   progress.dropping = true;
   const stillRead = request.body?.locked === true && !progress.cancelled;
   if (incoming.httpVersionMajor === 2 || stillRead) return Promise.resolve(true);
   const declared = Number(incoming.headers["content-length"]);
   if (declared - progress.received > MAX_POST_HANDLER_READ_BYTES) return Promise.resolve(true);
   return discardUpTo(incoming, progress, MAX_POST_HANDLER_READ_BYTES);
+}
+
+/** Whether the request has a body at all, though its end may not have been seen yet (a DELETE usually has none). */
+function sendsBody(incoming: BodyRequest): boolean {
+  if (incoming.httpVersionMajor === 2) return !(incoming as Http2ServerRequest).stream.endAfterHeaders;
+  const length = incoming.headers["content-length"];
+  return length === undefined ? incoming.headers["transfer-encoding"] !== undefined : Number(length) !== 0;
 }
 
 /** Reads and drops what comes until the body ends (false) or `limit` more bytes came without its end (true). */
