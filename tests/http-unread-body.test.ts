@@ -12,6 +12,8 @@ import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { createNamespace } from "./_api.ts";
 import { readCredentials, startServer, type TestServer } from "./harness.ts";
 
+/** Under Deno the server offers HTTP/1.1 only (see listener.ts). */
+const UNDER_DENO = process.env.KUBUN_TEST_RUNTIME === "deno";
 const MAX_REQUEST_BYTES = 65536;
 const COLLECTION = "/api/v1/namespaces/unread/configmaps";
 /** Far more than any socket and stream buffers hold, so a server that keeps reading is told apart. */
@@ -142,42 +144,45 @@ test("(*body).Close: a body whose rest ends within maxPostHandlerReadBytes is re
   expect(second).toContain('"kind":"ConfigMapList"');
 });
 
-test("serverConn.wroteFrame: over HTTP/2 a body over the limit gets its 413, then the stream is reset with NO_ERROR and the connection serves on", async () => {
-  const session = http2Connect(server.url, { ca: credentials.ca, cert: credentials.cert, key: credentials.key });
-  try {
-    const stream = session.request({
-      ":method": "POST",
-      ":path": COLLECTION,
-      "content-type": "application/json",
-      accept: "application/json",
-    });
-    let status = 0;
-    let text = "";
-    stream.on("response", (headers) => (status = Number(headers[":status"])));
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => (text += chunk));
-    stream.on("error", () => {});
-    const closed = new Promise<void>((resolve) => stream.once("close", () => resolve()));
-    let sent = 0;
-    let done = false;
-    closed.then(() => (done = true));
-    while (!done && sent < FLOOD_BYTES) {
-      const flushed = stream.write(CHUNK);
-      sent += CHUNK.length;
-      if (!flushed) await Promise.race([new Promise((resolve) => stream.once("drain", resolve)), closed]);
-    }
-    if (!done) stream.end();
-    await closed;
-    expect(status).toBe(413);
-    expect(JSON.parse(text).reason).toBe("RequestEntityTooLarge");
-    expect(stream.rstCode).toBe(http2Constants.NGHTTP2_NO_ERROR);
-    expect(sent).toBeLessThan(FLOOD_BYTES);
+test.skipIf(UNDER_DENO)(
+  "serverConn.wroteFrame: over HTTP/2 a body over the limit gets its 413, then the stream is reset with NO_ERROR and the connection serves on",
+  async () => {
+    const session = http2Connect(server.url, { ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+    try {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": COLLECTION,
+        "content-type": "application/json",
+        accept: "application/json",
+      });
+      let status = 0;
+      let text = "";
+      stream.on("response", (headers) => (status = Number(headers[":status"])));
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => (text += chunk));
+      stream.on("error", () => {});
+      const closed = new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      let sent = 0;
+      let done = false;
+      closed.then(() => (done = true));
+      while (!done && sent < FLOOD_BYTES) {
+        const flushed = stream.write(CHUNK);
+        sent += CHUNK.length;
+        if (!flushed) await Promise.race([new Promise((resolve) => stream.once("drain", resolve)), closed]);
+      }
+      if (!done) stream.end();
+      await closed;
+      expect(status).toBe(413);
+      expect(JSON.parse(text).reason).toBe("RequestEntityTooLarge");
+      expect(stream.rstCode).toBe(http2Constants.NGHTTP2_NO_ERROR);
+      expect(sent).toBeLessThan(FLOOD_BYTES);
 
-    const next = session.request({ ":path": COLLECTION, accept: "application/json" });
-    const nextStatus = await new Promise<number>((resolve) => next.on("response", (headers) => resolve(Number(headers[":status"]))));
-    next.resume();
-    expect(nextStatus).toBe(200);
-  } finally {
-    session.close();
-  }
-});
+      const next = session.request({ ":path": COLLECTION, accept: "application/json" });
+      const nextStatus = await new Promise<number>((resolve) => next.on("response", (headers) => resolve(Number(headers[":status"]))));
+      next.resume();
+      expect(nextStatus).toBe(200);
+    } finally {
+      session.close();
+    }
+  },
+);
