@@ -5,7 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from "node:http";
-import { createServer as createHttp2Server, type Http2Server } from "node:http2";
+import { constants as http2Constants, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -20,6 +20,7 @@ import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } 
 import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
+import { settleUnreadBody } from "./_unread-body.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
@@ -152,10 +153,13 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
   };
   try {
     const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    const unread = settleUnreadBody(incoming, request);
+    const closes = unread !== undefined && (await unread);
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
-    const pushes = !http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
+    const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
-    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
+    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, closes);
+    if (closes && http2) (incoming as Http2ServerRequest).stream.close(http2Constants.NGHTTP2_NO_ERROR);
   } catch (error) {
     // The handler answers its own failures; this is a body stream that broke after its head was sent.
     log.error("response failed", error);
