@@ -10,7 +10,7 @@ import type { TestServer } from "../tests/harness.ts";
 import type { LoadOptions, LoadResult } from "./_keepalive-client.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { expectStatus } from "./_load.ts";
-import { cpuMilliseconds, mainThreadCpuMilliseconds } from "./_process.ts";
+import { cpuMilliseconds, jitThreadsCpuMilliseconds, mainThreadCpuMilliseconds } from "./_process.ts";
 
 const CLIENT = join(import.meta.dir, "_keepalive-client.ts");
 const NAMESPACE = "bench-keepalive";
@@ -23,6 +23,8 @@ export interface CreateFigure {
    * ~15 s of creates after a start or an idle release (runtime/memory-release.ts drops the compiled code).
    */
   mainThreadMicroseconds: number;
+  /** Of the rest, JavaScriptCore's JIT compiler threads'. */
+  jitMicroseconds: number;
   batches: string;
 }
 
@@ -63,11 +65,14 @@ export async function keptAliveCreates(
     const batchesBefore = await commitBatchBuckets(server);
     const cpuBefore = cpuMilliseconds(server.pid);
     const mainBefore = mainThreadCpuMilliseconds(server.pid);
+    const jitBefore = jitThreadsCpuMilliseconds(server.pid);
     const result = await load({ ...base, connections, durationMs, body });
-    const cpuMicroseconds = ((cpuMilliseconds(server.pid) - cpuBefore) * 1000) / result.requests;
-    const mainThreadMicroseconds = ((mainThreadCpuMilliseconds(server.pid) - mainBefore) * 1000) / result.requests;
+    const perCreate = (milliseconds: number) => (milliseconds * 1000) / result.requests;
+    const cpuMicroseconds = perCreate(cpuMilliseconds(server.pid) - cpuBefore);
+    const mainThreadMicroseconds = perCreate(mainThreadCpuMilliseconds(server.pid) - mainBefore);
+    const jitMicroseconds = perCreate(jitThreadsCpuMilliseconds(server.pid) - jitBefore);
     const batches = describeBatches(batchesBefore, await commitBatchBuckets(server), result.requests);
-    return { perSecond: result.perSecond, cpuMicroseconds, mainThreadMicroseconds, batches };
+    return { perSecond: result.perSecond, cpuMicroseconds, mainThreadMicroseconds, jitMicroseconds, batches };
   };
   await run(options.clients, options.warmUpMs);
   return { sequential: await run(1, options.durationMs), concurrent: await run(options.clients, options.durationMs) };

@@ -32,8 +32,28 @@ export function mainThreadCpuMilliseconds(pid: number): number {
   return statCpuMilliseconds(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/**
+ * CPU time of JavaScriptCore's JIT compiler threads (named `JITWorker`), in milliseconds: how much of the process's
+ * time beside the main thread goes to compiling what the load made hot.
+ */
+export function jitThreadsCpuMilliseconds(pid: number): number {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").startsWith("JITWorker")) {
+        total += statCpuMilliseconds(`/proc/${pid}/task/${task}/stat`);
+      }
+    } catch {
+      // the thread ended while we looked
+    }
+  }
+  return total;
+}
+
 function statCpuMilliseconds(statPath: string): number {
-  const fields = readFileSync(statPath, "utf8").split(") ")[1]!.split(" ");
+  const stat = readFileSync(statPath, "utf8");
+  // The thread's name, in parentheses, may itself hold ") ".
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

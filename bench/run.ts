@@ -10,7 +10,7 @@ import { expectStatus, latencies, percentile, rate } from "./_load.ts";
 import { commitBatchBuckets, describeBatches } from "./_commit-batches.ts";
 import { rawInsertRate, storageCreateRate } from "./_raw-sqlite.ts";
 import { requestPathRows } from "./_request-path.ts";
-import { keptAliveCreates } from "./_creates.ts";
+import { type CreateFigure, keptAliveCreates } from "./_creates.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
 import { watchFanoutRows } from "./watch-fanout.ts";
@@ -158,10 +158,12 @@ async function main(): Promise<void> {
     rows.push(["ratio store-alone create/s ÷ raw insert/s", (storageAlone / raw).toFixed(2)]);
     // The creates above open a connection per request; clients keep theirs, so these show the create path itself.
     const keptAlive = await keptAliveCreates(server, { durationMs: 4000, clients: CREATE_CLIENTS, warmUpMs: 2000 });
-    const createFigure = (figure: { perSecond: number; cpuMicroseconds: number; mainThreadMicroseconds: number }) =>
+    const createFigure = (figure: CreateFigure) =>
       `${perSecond(figure.perSecond)} (${(figure.perSecond / raw).toFixed(2)} × raw insert/s); ${
         Math.round(figure.cpuMicroseconds)
-      } µs server CPU per create (${Math.round(figure.mainThreadMicroseconds)} µs on its main thread)`;
+      } µs server CPU per create (${Math.round(figure.mainThreadMicroseconds)} µs on its main thread, ${
+        Math.round(figure.jitMicroseconds)
+      } µs in the JIT's threads)`;
     const overKeptAlive = "kept-alive TLS connections, load generator in its own process";
     rows.push([`creates/s, 1 client, ${overKeptAlive}`, createFigure(keptAlive.sequential)]);
     rows.push([`creates/s, ${CREATE_CLIENTS} clients, ${overKeptAlive} (goal ≥ 1.5 × raw)`, createFigure(keptAlive.concurrent)]);

@@ -10,6 +10,14 @@ export function decodeStored(kv: KeyValue): KubeObject {
   return obj;
 }
 
+/**
+ * The stored object as parsed, without the resourceVersion decodeStored puts first in metadata (a copy of metadata):
+ * for in-process followers that read only identity and references and never answer the object.
+ */
+export function decodeStoredWithoutVersion(kv: KeyValue): KubeObject {
+  return parseJSONExact(kv.value) as KubeObject;
+}
+
 /** The start of every stored object this server writes (encodeForStorage after withEnvelopeFirst), up to metadata's first key. */
 const STORED_HEAD = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
 

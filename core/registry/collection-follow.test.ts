@@ -8,6 +8,7 @@ import { openSqliteStorage } from "../storage/sqlite/mod.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import type { CollectionEvent } from "../api/client.ts";
 import { followCollection } from "./collection-follow.ts";
+import { decodeStoredWithoutVersion } from "./codec.ts";
 
 const value = (name: string, data = "") => JSON.stringify({ metadata: { name }, data });
 
@@ -32,6 +33,27 @@ test("followCollection() replays existing objects, then hands over later changes
     follow.stop();
     await storage.write({ op: "create", key: "/g/things/c", value: value("c") });
     expect(seen).toHaveLength(4);
+  } finally {
+    await storage.close();
+  }
+});
+
+test("a follower's decode makes what it is handed, listed and changed alike; by default decodeStored adds the resourceVersion", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    await storage.write({ op: "create", key: "/g/things/a", value: value("a") });
+    const versions = (into: (string | undefined)[]) => (e: CollectionEvent) => into.push(e.object.metadata.resourceVersion);
+    const byDefault: (string | undefined)[] = [];
+    const asParsed: (string | undefined)[] = [];
+    const broker = new WatchBroker(storage);
+    const follows = [
+      await followCollection(storage, broker, "/g/things/", versions(byDefault)),
+      await followCollection(storage, broker, "/g/things/", versions(asParsed), undefined, undefined, decodeStoredWithoutVersion),
+    ];
+    await storage.write({ op: "create", key: "/g/things/b", value: value("b") });
+    expect(byDefault).toEqual(["1", "2"]);
+    expect(asParsed).toEqual([undefined, undefined]);
+    for (const follow of follows) follow.stop();
   } finally {
     await storage.close();
   }

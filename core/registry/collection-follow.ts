@@ -11,10 +11,11 @@
  * object the follower holds that the list lacks as DELETED (its last known state, as DeletedFinalStateUnknown
  * carries it), then every listed object as ADDED (a follower takes an ADDED of an object it holds as an update).
  * What the follower holds is what `held` answers; without it, the identity of each object handed over is kept here.
+ * `decode` makes the objects handed over from the stored values (decodeStored, unless the follower needs less).
  */
 import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { KubeObject } from "../api/types.ts";
-import { sequenceOf, sequencesUnder, type Storage, type StorageEvent } from "../storage/storage.ts";
+import { type KeyValue, sequenceOf, sequencesUnder, type Storage, type StorageEvent } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
 import { logger } from "../log/mod.ts";
@@ -31,6 +32,7 @@ export async function followCollection(
   onEvent: (event: CollectionEvent) => void,
   keep: (key: string) => boolean = () => true,
   held?: () => Iterable<KubeObject>,
+  decode: (kv: KeyValue) => KubeObject = decodeStored,
 ): Promise<CollectionFollow> {
   const record = held ? undefined : new Map<string, KubeObject>();
   const deliver = (event: CollectionEvent) => {
@@ -55,14 +57,14 @@ export async function followCollection(
       listedAt.set(sequence, listed.revision);
       for (const kv of listed.items) {
         // A sequence's own etcd may still hold keys that another sequence now serves (an override added later).
-        if (keep(kv.key) && sequenceOf(storage, kv.key) === sequence) objects.push(decodeStored(kv));
+        if (keep(kv.key) && sequenceOf(storage, kv.key) === sequence) objects.push(decode(kv));
       }
     }
     const present = new Set(objects.map((object) => object.metadata.uid));
     for (const object of [...holding()]) if (!present.has(object.metadata.uid)) deliver({ type: "DELETED", object });
     for (const object of objects) deliver({ type: "ADDED", object });
     for (const event of early) {
-      if (event.revision > listedAt.get(sequenceOf(storage, event.kv.key))!) deliver({ type: event.type, object: decodeStored(event.kv) });
+      if (event.revision > listedAt.get(sequenceOf(storage, event.kv.key))!) deliver({ type: event.type, object: decode(event.kv) });
     }
     early = [];
     live = true;
@@ -87,7 +89,7 @@ export async function followCollection(
     prefix,
     (event) => {
       if (!keep(event.kv.key)) return;
-      if (live) deliver({ type: event.type, object: decodeStored(event.kv) });
+      if (live) deliver({ type: event.type, object: decode(event.kv) });
       else early.push(event);
     },
     () => {

@@ -4,7 +4,7 @@
  * user, an actor's as the actor, the root registry's own as the server's loopback user; only writes through
  * `bootstrapWriter()` (the server's start-up objects) skip admission.
  */
-import type { Storage } from "../storage/storage.ts";
+import type { KeyValue, Storage } from "../storage/storage.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { type CollectionEvent, type CollectionFollow } from "../api/client.ts";
 import { followCollection } from "./collection-follow.ts";
@@ -71,15 +71,17 @@ export class Registry {
   /**
    * Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker;
    * with `keep`, only the objects whose storage keys it accepts. `held` answers the objects the follower holds, for
-   * the deletions a relist after lost watch history reports (collection-follow.ts).
+   * the deletions a relist after lost watch history reports (collection-follow.ts); `decode` makes the objects from
+   * the stored values (decodeStored by default).
    */
   follow(
     prefix: string,
     onEvent: (event: CollectionEvent) => void,
     keep?: (key: string) => boolean,
     held?: () => Iterable<KubeObject>,
+    decode?: (kv: KeyValue) => KubeObject,
   ): Promise<CollectionFollow> {
-    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep, held);
+    return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep, held, decode);
   }
 
   /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */

@@ -101,7 +101,7 @@ const ALLOW_ALL: Authorizer = { authorize: () => Promise.resolve({ decision: "Al
 const WILDCARD_ADDRESSES = new Set(["0.0.0.0", "::", ""]);
 
 /** Checked every 2 s (an idle server gives a burst's memory back within two checks); a full collection once the process
- * grew by 32 MiB since the last (runtime/memory-release.ts). */
+ * grew by 32 MiB, or by half its size, since the last (runtime/memory-release.ts). */
 const MEMORY_RELEASE = { intervalMs: 2_000, growthBytes: 32 * 2 ** 20 };
 
 export async function runServer(config: ServerConfig, options: RunOptions): Promise<RunningServer> {

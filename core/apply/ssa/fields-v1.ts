@@ -7,14 +7,14 @@ export type FieldsV1 = Record<string, unknown>;
 
 /** Serializes with kube's key order: `.` first, then elements in structured-merge-diff's order. */
 export function toFieldsV1(set: FieldSet): FieldsV1 {
-  const out: FieldsV1 = {};
+  return withChildren({}, set);
+}
+
+/** Adds the set's children to `out` after what it holds (a member's `.`), each node filled in place, not copied. */
+function withChildren(out: FieldsV1, set: FieldSet): FieldsV1 {
   for (const element of [...set.children.keys()].sort(compareElements)) {
     const child = set.children.get(element)!;
-    if (child.children.size === 0) {
-      out[element] = {};
-      continue;
-    }
-    out[element] = child.member ? { ".": {}, ...toFieldsV1(child) } : toFieldsV1(child);
+    out[element] = child.children.size === 0 ? {} : withChildren(child.member ? { ".": {} } : {}, child);
   }
   return out;
 }

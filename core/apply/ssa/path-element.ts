@@ -20,8 +20,23 @@ function sortKeys(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
 }
 
+/**
+ * Field elements already made, by field name. Elements are keys of the field sets' maps: a concatenation made anew
+ * is a rope that each map operation flattens and hashes again, while a kept string keeps its hash (a ConfigMap
+ * create's comparison: 2.9 -> 2.2 µs). Names come from objects (label and data keys), so the cache is emptied
+ * when full rather than left to grow.
+ */
+const FIELD_ELEMENTS = new Map<string, PathElement>();
+const FIELD_ELEMENTS_KEPT = 4096;
+
 export function fieldElement(name: string): PathElement {
-  return `f:${name}`;
+  let element = FIELD_ELEMENTS.get(name);
+  if (element === undefined) {
+    if (FIELD_ELEMENTS.size >= FIELD_ELEMENTS_KEPT) FIELD_ELEMENTS.clear();
+    element = `f:${name}`;
+    FIELD_ELEMENTS.set(name, element);
+  }
+  return element;
 }
 
 export function keyElement(keys: Record<string, unknown>): PathElement {

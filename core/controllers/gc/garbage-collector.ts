@@ -4,12 +4,16 @@
  * `orphan` finalizer, and deletes the dependents of owners deleted with `foregroundDeletion`, removing that
  * finalizer once no blocking dependent is left. As kube's GraphBuilder, it follows every change into an owner
  * graph (one list at start, then the committed events) and looks again only at the nodes an event made dirty
- * (attemptToDeleteItem / attemptToOrphan), reading an object from the store only to act on it.
+ * (attemptToDeleteItem / attemptToOrphan), reading an object from the store only to act on it. kube's graph builder
+ * reads only the metadata of what its informers hand it (kube-controller-manager's ObjectOrMetadataInformerFactory:
+ * typed informers where they exist, metadata-only ones otherwise); here the followed objects are parsed without the
+ * copy of metadata that puts resourceVersion first, which the graph never reads (decodeStoredWithoutVersion).
  */
 import { isNotFound, newNotFound } from "../../api/errors.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
+import { decodeStoredWithoutVersion } from "../../registry/codec.ts";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from "../../registry/delete-propagation.ts";
 import type { Registry } from "../../registry/registry.ts";
 import { type ControlLoop, startLoop, syncEach } from "../workloads/mod.ts";
@@ -44,6 +48,7 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
           metadata: { uid: node.uid, namespace: node.namespace, name: node.name },
         }),
       ),
+    decodeStoredWithoutVersion,
   );
   const pass = async () => {
     await following;
