@@ -103,7 +103,7 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
     if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
-    void answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
+    answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
   };
   for (const server of servers) {
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
@@ -132,14 +132,17 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   };
 }
 
-/** Serves one request; a response that cannot be written out ends its stream or connection. */
-async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): Promise<void> {
+/**
+ * Serves one request. An answer the handler gives at once is written at once: no promise or microtask stands
+ * between the handler and the socket unless the handler or the body waits.
+ */
+function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): void {
   const http2 = incoming.httpVersionMajor === 2;
   let request: Request;
   try {
     request = toRequest(incoming, outgoing);
   } catch (error) {
-    if (!(error instanceof BadRequestTarget)) throw error;
+    if (!(error instanceof BadRequestTarget)) return failedAnswer(outgoing, error);
     // Go's conn.serve answers a request it cannot route as plain text and closes the connection.
     const text = `400 Bad Request: ${error.message}`;
     outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8", ...(http2 ? {} : { connection: "close" }) });
@@ -150,17 +153,34 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
     if (outgoing.destroyed || outgoing.writableFinished) callback();
     else outgoing.once("close", callback);
   };
+  let answered: Response | Promise<Response>;
   try {
-    const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    answered = handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+  } catch (error) {
+    return failedAnswer(outgoing, error);
+  }
+  if (answered instanceof Promise) {
+    answered.then((response) => respond(response, request, incoming, outgoing), (error: unknown) => failedAnswer(outgoing, error));
+  } else respond(answered, request, incoming, outgoing);
+}
+
+function respond(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse): void {
+  const http2 = incoming.httpVersionMajor === 2;
+  try {
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
     const pushes = !http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
-    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
+    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
+    if (written) written.catch((error: unknown) => failedAnswer(outgoing, error));
   } catch (error) {
-    // The handler answers its own failures; this is a body stream that broke after its head was sent.
-    log.error("response failed", error);
-    outgoing.destroy();
+    failedAnswer(outgoing, error);
   }
+}
+
+/** The handler answers its own failures: this is a body stream that broke after its head was sent, or a bug. */
+function failedAnswer(outgoing: NodeResponse, error: unknown): void {
+  log.error("response failed", error);
+  outgoing.destroy();
 }
 
 /** ALPN protocols offered: HTTP/2 first as Go's net/http (http2.ConfigureServer) offers them, then HTTP/1.1. */
