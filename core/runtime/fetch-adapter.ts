@@ -172,12 +172,12 @@ function clientClosed(): Error {
 /** The Request of a node request; its signal aborts when the client goes away before the answer is written. */
 export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Request {
   const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const request = new ServedRequest(requestUrl(incoming), {
-    method,
-    headers: requestHeaders(incoming),
-    ...(hasBody ? { body: requestBody(incoming), duplex: "half" } : {}),
-  } as RequestInit);
+  const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(incoming) };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = requestBody(incoming);
+    init.duplex = "half";
+  }
+  const request = new ServedRequest(requestUrl(incoming), init);
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) request.clientWentAway();
   });
