@@ -142,6 +142,12 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
 }
 
 /**
+ * Deno's Request copies take the original's signal from an internal slot, not through the getter below, so there
+ * the signal is made with the Request, as a copy made to hold a read body must abort with its original.
+ */
+const SIGNAL_MADE_WHEN_READ = !("Deno" in globalThis);
+
+/**
  * A served Request whose AbortSignal is made when first read: an AbortController, and the signal a Request makes to
  * follow it, cost more than the rest of the Request, and few handlers read it (a proxy, an error's log line). A copy
  * (`new Request(served, init)`) reads the signal through this getter, so it aborts with the original.
@@ -149,6 +155,11 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
 class ServedRequest extends Request {
   #aborter: AbortController | undefined;
   #clientGone = false;
+
+  constructor(url: string, init: RequestInit, aborter?: AbortController) {
+    super(url, init);
+    this.#aborter = aborter;
+  }
 
   override get signal(): AbortSignal {
     if (this.#aborter === undefined) {
@@ -177,7 +188,9 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
     init.body = requestBody(incoming);
     init.duplex = "half";
   }
-  const request = new ServedRequest(requestUrl(incoming), init);
+  const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
+  if (aborter) init.signal = aborter.signal;
+  const request = new ServedRequest(requestUrl(incoming), init, aborter);
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) request.clientWentAway();
   });
