@@ -191,7 +191,8 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
   if (aborter) init.signal = aborter.signal;
   const request = new ServedRequest(requestUrl(incoming), init, aborter);
-  outgoing.once("close", () => {
+  // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
+  outgoing.on("close", () => {
     if (closedEarly(outgoing)) request.clientWentAway();
   });
   return request;
