@@ -151,7 +151,8 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
   }
   const onResponseDone = (callback: () => void) => {
     if (outgoing.destroyed || outgoing.writableFinished) callback();
-    else outgoing.once("close", callback);
+    // A response closes once: `on` spares the wrapper `once` makes.
+    else outgoing.on("close", callback);
   };
   let answered: Response | Promise<Response>;
   try {
