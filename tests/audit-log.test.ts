@@ -306,6 +306,31 @@ test("WithFailedAuthenticationAudit: a rejected credential is one ResponseStarte
   ]);
 });
 
+test("WithRequestDeadline's withFailedRequestAudit: a malformed timeout is one ResponseStarted event with the 400, before any user is known", async () => {
+  const response = await server.request("GET", "/api/v1/namespaces/default/configmaps?timeout=soon", {
+    headers: { "Audit-ID": "bad-timeout" },
+  });
+  expect(response.status).toBe(400);
+  const events = await eventually(async () => {
+    const found = (await readEvents(logPath)).filter((e) => e.auditID === "bad-timeout");
+    return found.length > 0 ? found : undefined;
+  }, "the bad timeout event");
+  expect(events.map(comparable)).toEqual([
+    {
+      kind: "Event",
+      apiVersion: "audit.k8s.io/v1",
+      level: "RequestResponse",
+      stage: "ResponseStarted",
+      requestURI: "/api/v1/namespaces/default/configmaps?timeout=soon",
+      verb: "list",
+      user: {},
+      sourceIPs: ["127.0.0.1"],
+      objectRef: { resource: "configmaps", namespace: "default", apiVersion: "v1" },
+      responseStatus: { metadata: {}, message: 'invalid timeout specified in the request URL - time: invalid duration "soon"', code: 400 },
+    },
+  ]);
+});
+
 test("LoadPolicyFromFile: a bad policy file stops start-up with kube's message", async () => {
   const bad = join(scratch.path, "bad-policy.yaml");
   await writePolicy(bad, "rules:\n- level: Sometimes\n");

@@ -1,12 +1,13 @@
 /**
  * Hostile paths: "." and ".." segments, plain or percent-encoded, are not resolved to the parent path (kube's
  * server routes the path as sent); as a name they fail kube's NamespaceKeyFunc / NoNamespaceKeyFunc check
- * (path.IsValidPathSegmentName) with 400, and nothing is read or changed.
+ * (path.IsValidPathSegmentName) with 400, and nothing is read or changed. Runs of slashes are not merged either:
+ * kube's splitPath and go-restful's tokenizePath drop the slashes at either end only.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
-import { rawRequest } from "./_raw-request.ts";
+import { rawExchange, rawRequest } from "./_raw-request.ts";
 
 let server: TestServer;
 
@@ -48,4 +49,52 @@ test('a ".." namespace segment lists that (absent) namespace, not every namespac
 
 test("NamespaceKeyFunc: subresources served by their own handlers check the name too (serviceaccounts/%2e%2e/token)", async () => {
   expect(await answer("POST", "/api/v1/namespaces/default/serviceaccounts/%2e%2e/token")).toEqual(badName("..", "may not be '..'"));
+});
+
+const NOT_FOUND = { status: 404, message: "the server could not find the requested resource" };
+
+test("splitPath: GET, POST and a watch on namespaces/default//configmaps are go-restful's 404 (no route has an empty segment there), and nothing is created", async () => {
+  expect(await answer("GET", "/api/v1/namespaces/default//configmaps")).toEqual(NOT_FOUND);
+  expect(await answer("GET", "/api/v1/namespaces/default//configmaps?watch=1&timeoutSeconds=1")).toEqual(NOT_FOUND);
+  const { hostname, port } = new URL(server.url);
+  const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "slashed" } });
+  const reply = await rawExchange(
+    server,
+    `POST /api/v1/namespaces/default//configmaps HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  expect(reply.toString().split(" ")[1]).toBe("404");
+  expect(await kubectlOk(server, ["get", "configmaps", "-o", "name"])).not.toContain("slashed");
+  expect(await answer("GET", "/api//v1/namespaces")).toEqual(NOT_FOUND);
+  expect(await answer("GET", "/api/v1/./namespaces")).toEqual(NOT_FOUND);
+});
+
+test('an empty namespace segment is go-restful\'s {namespace} matched by "": the list across all namespaces, as ScopeNamer.Namespace gives it', async () => {
+  const { status, body } = await rawRequest(server, "GET", "/api/v1/namespaces//configmaps");
+  expect(status).toBe(200);
+  const names = JSON.parse(body).items.map((item: { metadata: { namespace: string; name: string } }) =>
+    `${item.metadata.namespace}/${item.metadata.name}`
+  );
+  expect(names).toContain("default/kept");
+  expect(names).toContain("kube-system/kube-root-ca.crt");
+});
+
+test("NamespaceKeyFunc: an item under an empty namespace segment is 400 Namespace parameter required., and nothing is deleted", async () => {
+  const required = { status: 400, message: "Namespace parameter required." };
+  expect(await answer("GET", "/api/v1/namespaces//configmaps/kept")).toEqual(required);
+  expect(await answer("DELETE", "/api/v1/namespaces//configmaps/kept")).toEqual(required);
+  expect(await kubectlOk(server, ["get", "configmap", "kept", "-o", "name"])).toBe("configmap/kept\n");
+  expect(await answer("GET", "/api/v1/configmaps/kept")).toEqual(NOT_FOUND);
+});
+
+test("errEmptyName: a subresource path with an empty name (pods//status) is 400 name must be provided", async () => {
+  expect(await answer("GET", "/api/v1/namespaces/default/pods//status")).toEqual({ status: 400, message: "name must be provided" });
+  expect(await answer("GET", "/api/v1/namespaces//status")).toEqual({ status: 400, message: "name must be provided" });
+});
+
+test("slashes at the ends: a trailing run is trimmed (tokenizePath) and the list served; a leading // matches no webservice (director) and is 404", async () => {
+  const { status, body } = await rawRequest(server, "GET", "/api/v1/namespaces/default/configmaps//");
+  expect(status).toBe(200);
+  expect(JSON.parse(body).kind).toBe("ConfigMapList");
+  expect(await answer("GET", "//api/v1/namespaces/default/configmaps")).toEqual(NOT_FOUND);
 });

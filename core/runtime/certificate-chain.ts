@@ -4,6 +4,7 @@
  */
 import { X509Certificate } from "node:crypto";
 import { x509 } from "./x509.ts";
+import { forgetOldest } from "./bounded.ts";
 
 const CLIENT_AUTH_USAGE = "1.3.6.1.5.5.7.3.2";
 const ANY_USAGE = "2.5.29.37.0";
@@ -91,8 +92,8 @@ export function chainVerifier(caBundlePem: string): ChainVerifier {
     if (remembered && remembered.since <= now.getTime() && now.getTime() <= remembered.until) return remembered.verified;
     answers.delete(key);
     const answer = verifyChain(roots, chainPem, now);
-    if (answers.size >= VERIFIED_CHAINS_KEPT) answers.delete(answers.keys().next().value!);
     answers.set(key, { ...answer, since: now.getTime() });
+    forgetOldest(answers, VERIFIED_CHAINS_KEPT);
     return answer.verified;
   };
 }

@@ -8,6 +8,7 @@ import { Buffer } from "node:buffer";
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
+import { followBody } from "./_unread-body.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 
@@ -113,15 +114,18 @@ function requestHeaders(incoming: NodeRequest): Headers {
 
 /** The request body as a byte stream that pauses the socket while the handler has not read what came. */
 function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
+  const progress = followBody(incoming);
   let finished = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       incoming.on("data", (chunk: Buffer) => {
-        if (finished) return;
+        progress.received += chunk.byteLength;
+        if (finished || progress.dropping) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
       });
       incoming.once("end", () => {
+        progress.ended = true;
         if (!finished) controller.close();
         finished = true;
       });
@@ -133,10 +137,10 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
     pull() {
       incoming.resume();
     },
-    // A handler that stops reading (a body over the size limit) lets the rest drain, so its answer can be written.
+    // A handler that stops reading (a body over the size limit) leaves the rest to settleUnreadBody, before its answer.
     cancel() {
       finished = true;
-      incoming.resume();
+      progress.cancelled = true;
     },
   }, { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 });
 }
@@ -263,10 +267,18 @@ type Corkable = { cork(): void; uncork(): void };
 /**
  * Writes the Response: at once when its body is complete (no promise), else resolving when its body has been handed
  * to the socket (or the client went away). `corked` is an HTTP/1.1 connection's socket, whose writes of one
- * complete answer are gathered into one.
+ * complete answer are gathered into one. `closesConnection` announces that the HTTP/1.1 connection ends with this
+ * answer.
  */
-export function writeResponse(response: Response, outgoing: NodeResponse, http2: boolean, corked?: Corkable): void | Promise<void> {
+export function writeResponse(
+  response: Response,
+  outgoing: NodeResponse,
+  http2: boolean,
+  corked?: Corkable,
+  closesConnection = false,
+): void | Promise<void> {
   const headers = responseHeaders(response.headers, http2);
+  if (closesConnection && !http2) headers.connection = "close";
   if (hasCompleteBody(response)) {
     const body = completeBodies.get(response)!;
     return writeWhole(outgoing, response.status, headers, http2, corked, typeof body === "string" ? Buffer.from(body) : body);

@@ -5,7 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from "node:http";
-import { createServer as createHttp2Server, type Http2Server } from "node:http2";
+import { constants as http2Constants, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import {
@@ -20,6 +20,7 @@ import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } 
 import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
+import { settleUnreadBody } from "./_unread-body.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
@@ -165,14 +166,32 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
   } else respond(answered, request, incoming, outgoing);
 }
 
+/**
+ * Settles a body the handler left unread (Go's server does so before the answer's head), then writes the answer;
+ * a request whose body all came, or that had none, is answered at once.
+ */
 function respond(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse): void {
+  let unread: Promise<boolean> | undefined;
+  try {
+    unread = settleUnreadBody(incoming, request);
+  } catch (error) {
+    return failedAnswer(outgoing, error);
+  }
+  if (unread === undefined) return write(response, request, incoming, outgoing, false);
+  unread.then((closes) => write(response, request, incoming, outgoing, closes), (error: unknown) => failedAnswer(outgoing, error));
+}
+
+/** `closes`: the answer ends the HTTP/1.1 connection, or resets the HTTP/2 stream once written. */
+function write(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse, closes: boolean): void {
   const http2 = incoming.httpVersionMajor === 2;
+  const reset = closes && http2 ? () => (incoming as Http2ServerRequest).stream.close(http2Constants.NGHTTP2_NO_ERROR) : undefined;
   try {
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
-    const pushes = !http2 && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
+    const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
-    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket);
-    if (written) written.catch((error: unknown) => failedAnswer(outgoing, error));
+    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, closes);
+    if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
+    else reset?.();
   } catch (error) {
     failedAnswer(outgoing, error);
   }

@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   // After authorization: a path with dot segments, health probes, then the routes.
   const routed = (s: RequestState): Response | Promise<Response> => {
     // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
-    if (hasDotSegment(s.info.path)) {
+    if (DOT_SEGMENT.test(s.info.path)) {
       return s.info.isResourceRequest ? serveResource(s, deps) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
     }
     const health = deps.health.handle(s.request, s.url);
@@ -177,10 +177,11 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   return createChain(deps, routed);
 }
 
-/** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
-function hasDotSegment(path: string): boolean {
-  return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
-}
+/**
+ * A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away; tested on every request,
+ * so one scan of the path that makes no segment strings.
+ */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();

@@ -20,6 +20,7 @@ import {
   addAnnotations,
   AUDIT_ID_HEADER,
   auditFailedAuthentication,
+  auditFailedRequest,
   auditIdOf,
   type AuditRequest,
   finishAudit,
@@ -182,10 +183,22 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     try {
       deadlineMs = requestDeadlineMs(s.info, s.url.searchParams, options.requestTimeoutMs);
     } catch (error) {
-      return failed(s, error);
+      return refusedBeforeAuthentication(s, error);
     }
     const answered = authenticated(s);
     return deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
+  }
+
+  // withFailedRequestAudit: WithRequestDeadline's refusal is audited by itself, as authentication has not run.
+  function refusedBeforeAuthentication(s: RequestState, error: unknown): Response | Promise<Response> {
+    const answer = failed(s, error);
+    const auditing = deps.auditing;
+    if (!auditing) return answer;
+    const message = error instanceof Error ? error.message : String(error);
+    return auditFailedRequest(auditing, s.auditRequest, answer.status, message).then(
+      () => answer,
+      (auditError: unknown) => failed(s, auditError),
+    );
   }
 
   // kube reads the body in its handlers (limitedReadBody, endpoints/handlers/rest.go), after authentication, audit

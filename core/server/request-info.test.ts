@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { parseRequestInfo } from "./request-info.ts";
+import { namesEmptyNamespace, parseRequestInfo, splitPath } from "./request-info.ts";
 
 function info(method: string, path: string) {
   const r = parseRequestInfo(method, new URL(`https://h${path}`));
@@ -139,9 +139,8 @@ test('parseRequestInfo() reads the path as sent: an encoded ".." stays a name (k
   expect([info.namespace, info.resource, info.name, info.verb]).toEqual(["default", "configmaps", "..", "get"]);
 });
 
-test("RequestInfoFactory.NewRequestInfo: runs of slashes, a too-short /apis path, the proxy verb, legacy watch and escapes in segments", () => {
+test("RequestInfoFactory.NewRequestInfo: a too-short /apis path, the proxy verb, legacy watch and escapes in segments", () => {
   const parse = (path: string, method = "GET") => parseRequestInfo(method, new URL(`https://h${path}`), path);
-  expect(parse("//api//v1//namespaces//ns1//pods//p1//")).toMatchObject({ resource: "pods", namespace: "ns1", name: "p1", verb: "get" });
   expect(parse("/apis/apps")).toMatchObject({ isResourceRequest: false, apiPrefix: "apis", apiGroup: "", verb: "get" });
   expect(parse("/apis/apps/v1")).toMatchObject({ isResourceRequest: false, apiGroup: "apps", apiVersion: "v1" });
   expect(parse("/api/v1/proxy/namespaces/ns1/pods/p1")).toMatchObject({ verb: "proxy", resource: "pods", name: "p1" });
@@ -149,4 +148,28 @@ test("RequestInfoFactory.NewRequestInfo: runs of slashes, a too-short /apis path
   expect(parse("/api/v1/namespaces/ns1/configmaps/a%3Ab")).toMatchObject({ name: "a:b" });
   expect(parse("/api/v1/namespaces/ns1/configmaps/bad%E0%A4%A")).toMatchObject({ name: "bad%E0%A4%A" });
   expect(parse("/api/v1/namespaces/ns1/status", "PUT")).toMatchObject({ resource: "namespaces", name: "ns1", subresource: "status" });
+});
+
+test("splitPath: slashes at either end are dropped, those inside leave empty segments where kube's routes have none", () => {
+  const parse = (path: string, method = "GET") => parseRequestInfo(method, new URL(`https://h${path}`), path);
+  expect(splitPath("/")).toEqual([]);
+  expect(splitPath("//api/v1//pods//")).toEqual(["api", "v1", "", "pods"]);
+  expect(parse("//api/v1/namespaces/ns1/pods/p1//")).toMatchObject({ resource: "pods", namespace: "ns1", name: "p1", verb: "get" });
+  expect(parse("/api/v1/namespaces/default//configmaps")).toMatchObject({
+    namespace: "default",
+    resource: "",
+    name: "configmaps",
+    verb: "get",
+  });
+  expect(parse("/api/v1/namespaces//configmaps")).toMatchObject({ namespace: "", resource: "configmaps", name: "", verb: "list" });
+  expect(parse("/api/v1/namespaces/default/pods//status")).toMatchObject({ resource: "pods", name: "", subresource: "status" });
+  expect(parse("/api//v1/namespaces")).toMatchObject({ apiVersion: "", resource: "v1", name: "namespaces" });
+});
+
+test("namesEmptyNamespace: an empty namespace segment, told apart from a path without one", () => {
+  const parse = (path: string) => parseRequestInfo("GET", new URL(`https://h${path}`), path);
+  expect(namesEmptyNamespace(parse("/api/v1/namespaces//configmaps/x"))).toBe(true);
+  expect(namesEmptyNamespace(parse("/apis/apps/v1/namespaces//deployments/x"))).toBe(true);
+  expect(namesEmptyNamespace(parse("/api/v1/configmaps/x"))).toBe(false);
+  expect(namesEmptyNamespace(parse("/api/v1/namespaces/default/configmaps/x"))).toBe(false);
 });

@@ -47,9 +47,7 @@ export function parseRequestInfo(method: string, url: URL, path = url.pathname):
     name: "",
     parts: [],
   };
-  // kube's splitPath, without the empty segments (runs of "/").
-  const segments: string[] = [];
-  for (const segment of path.split("/")) if (segment !== "") segments.push(segment);
+  const segments = splitPath(path);
   if (segments.length < 2) return info;
   const prefix = segments[0]!;
   if (prefix !== "api" && prefix !== "apis") return info;
@@ -93,6 +91,27 @@ export function parseRequestInfo(method: string, url: URL, path = url.pathname):
     info.verb = "deletecollection";
   }
   return info;
+}
+
+/**
+ * kube's splitPath: the slashes at either end go, those inside stay, so `namespaces/default//configmaps` has an
+ * empty resource segment (which no route serves) rather than naming configmaps.
+ */
+export function splitPath(path: string): string[] {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === SLASH) start++;
+  while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+  return start === end ? [] : path.slice(start, end).split("/");
+}
+
+const SLASH = 47;
+
+/** Whether the path gave an empty namespace (`namespaces//configmaps/x`) rather than none (`configmaps/x`). */
+export function namesEmptyNamespace(info: RequestInfo): boolean {
+  const segments = splitPath(info.path);
+  const first = info.apiPrefix === "apis" ? 3 : 2;
+  return info.namespace === "" && segments[first] === "namespaces" && segments[first + 1] === "";
 }
 
 function verbForMethod(method: string): string {

@@ -12,7 +12,7 @@ import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { handleWatch } from "./handlers/watch.ts";
-import type { RequestInfo } from "./request-info.ts";
+import { namesEmptyNamespace, type RequestInfo } from "./request-info.ts";
 import { virtualHandlerKey, type VirtualHandlers } from "./virtual-handlers.ts";
 
 const HANDLERS: Record<string, Handler> = {
@@ -42,6 +42,7 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (!type || (info.parts.length > 3 && info.subresource !== "proxy")) throw newResourceNotFound();
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
   if (special) {
+    checkSubresourceName(info);
     checkNameParameter(info.name);
     return special;
   }
@@ -49,6 +50,7 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (!sub) throw newResourceNotFound();
+    checkSubresourceName(info);
     if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) {
       throw newMethodNotSupported(qualified, info.verb);
     }
@@ -56,6 +58,9 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
   if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
+    // An empty namespace segment (namespaces//configmaps/x) matches the item's route; its store's NamespaceKeyFunc
+    // refuses the namespace "".
+    if (info.name !== "" && namesEmptyNamespace(info)) throw newBadRequest("Namespace parameter required.");
     throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
   }
   // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and
@@ -66,6 +71,14 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (!handler) throw newMethodNotAllowed();
   checkNameParameter(info.name);
   return handler;
+}
+
+/**
+ * A subresource's path with an empty name (`pods//status`) matches its go-restful route, whatever the verb
+ * RequestInfo gave it, and the handler's ScopeNamer.Name refuses it (errEmptyName, endpoints/handlers/namer.go).
+ */
+function checkSubresourceName(info: RequestInfo): void {
+  if (info.name === "" && info.subresource !== "") throw newBadRequest("name must be provided");
 }
 
 /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name in the path must be usable as a storage key segment. */

@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
 import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
+import { forgetOldest } from "../../../core/runtime/bounded.ts";
 
 /** go-jose's jwt.DefaultLeeway. */
 const LEEWAY_SECONDS = 60;
@@ -67,8 +68,8 @@ function peek(token: string, digest: string): Readonly<JWTPayload> | undefined {
 
 function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
   if (signedPayloads.has(digest)) return;
-  if (signedPayloads.size >= TOKENS_KEPT) signedPayloads.delete(signedPayloads.keys().next().value!);
   signedPayloads.set(digest, payload);
+  forgetOldest(signedPayloads, TOKENS_KEPT);
 }
 
 /**
@@ -85,8 +86,8 @@ async function signatureVerifies(token: string, digest: string, keys: Verificati
   for (const key of candidates.length > 0 ? candidates : keys) {
     try {
       await compactVerify(token, key.key, { algorithms: [key.alg] });
-      if (verified.size >= TOKENS_KEPT) verified.delete(verified.values().next().value!);
       verified.add(digest);
+      forgetOldest(verified, TOKENS_KEPT);
       return true;
     } catch {
       // Try the next key, as kube does.

@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Authentication } from "../../../plugins/sdk.ts";
+import { forgetOldest } from "../../../core/runtime/bounded.ts";
 
 const MAX_ENTRIES = 10_000;
 
@@ -32,8 +33,7 @@ export class DecisionCache {
 
   set(token: string, audiences: string[], decision: Authentication): void {
     if (this.#ttlMs <= 0) return;
-    // Map order is insertion order: drop the oldest entry when full.
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(this.#key(token, audiences), { decision, expires: this.#now() + this.#ttlMs });
+    forgetOldest(this.#entries, MAX_ENTRIES);
   }
 }

@@ -1,4 +1,5 @@
 /** The webhook's decision cache (kube's LRUExpireCache): bounded, least recently used out first, each entry with its own TTL. */
+import { forgetOldest } from "../../../core/runtime/bounded.ts";
 
 export class ExpiringCache<V> {
   #entries = new Map<string, { value: V; expires: number }>();
@@ -23,7 +24,7 @@ export class ExpiringCache<V> {
   set(key: string, value: V, ttlMs: number): void {
     if (ttlMs <= 0) return;
     this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { value, expires: this.#now() + ttlMs });
+    forgetOldest(this.#entries, this.#maxEntries);
   }
 }

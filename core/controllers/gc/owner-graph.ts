@@ -10,6 +10,7 @@ import type { KubeObject, OwnerReference } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import { FOREGROUND_FINALIZER } from "../../registry/delete-propagation.ts";
+import { forgetOldest } from "../../runtime/bounded.ts";
 
 /** What the collector needs of an object; the object itself is read again before any write. */
 export interface GraphNode {
@@ -106,7 +107,7 @@ export class OwnerGraph {
 
   #markAbsent(uid: string): void {
     this.#absent.add(uid);
-    if (this.#absent.size > ABSENT_OWNERS_KEPT) this.#absent.delete(this.#absent.values().next().value!);
+    forgetOldest(this.#absent, ABSENT_OWNERS_KEPT);
   }
 
   #dependentSet(owner: string): Set<string> {

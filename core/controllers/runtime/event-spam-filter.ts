@@ -4,6 +4,7 @@
  * dropped, so a client that keeps provoking the same Event cannot fill the store with them.
  */
 import type { KubeObject } from "../../api/types.ts";
+import { forgetOldest } from "../../runtime/bounded.ts";
 
 const BURST = 25;
 const REFILL_PER_MS = 1 / 300_000;
@@ -29,7 +30,7 @@ export class EventSpamFilter {
     bucket.tokens = Math.min(BURST, bucket.tokens + (now - bucket.at) * REFILL_PER_MS);
     bucket.at = now;
     this.#buckets.set(key, bucket);
-    if (this.#buckets.size > MAX_ENTRIES) this.#buckets.delete(this.#buckets.keys().next().value!);
+    forgetOldest(this.#buckets, MAX_ENTRIES);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;

@@ -83,17 +83,26 @@ export async function startAudit(auditing: Auditing, r: AuditRequest, user: User
   return created;
 }
 
-/** WithFailedAuthenticationAudit: one ResponseStarted event with the attempted methods (getAuthMethods). */
+/**
+ * withFailedRequestAudit (request_deadline.go): a request refused before authentication is one ResponseStarted
+ * event, with no user, the refusal's message and its code (decorateResponseWriter's processCode); no WithAudit
+ * wraps it, so no ResponseComplete follows.
+ */
+export async function auditFailedRequest(auditing: Auditing, r: AuditRequest, code: number, message: string): Promise<void> {
+  const created = eventFor(auditing, r, undefined);
+  if (!created) return;
+  created.event.responseStatus = { metadata: {}, message, code };
+  await emit(auditing, created, "ResponseStarted");
+}
+
+/** WithFailedAuthenticationAudit: the same event, its message naming the attempted methods (getAuthMethods). */
 export async function auditFailedAuthentication(
   auditing: Auditing,
   r: AuditRequest,
   code: number,
   hasClientCertificate: boolean,
 ): Promise<void> {
-  const created = eventFor(auditing, r, undefined);
-  if (!created) return;
-  created.event.responseStatus = { metadata: {}, message: authMethodsMessage(r.request, r.url, hasClientCertificate), code };
-  await emit(auditing, created, "ResponseStarted");
+  await auditFailedRequest(auditing, r, code, authMethodsMessage(r.request, r.url, hasClientCertificate));
 }
 
 function authMethodsMessage(request: Request, url: URL, hasClientCertificate: boolean): string {

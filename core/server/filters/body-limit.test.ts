@@ -39,3 +39,22 @@ test("a chunked body past the limit is limitedReadBody's 413", async () => {
   expect(refused).toBeInstanceOf(Response);
   expect((refused as Response).status).toBe(413);
 });
+
+test("limitedReadBody stops at the limit: the body past it is cancelled, not read on", async () => {
+  let pulls = 0;
+  let cancelled = false;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulls++;
+      controller.enqueue(new Uint8Array(3));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  const request = new Request(URL_, { method: "POST", body: endless, headers: { "transfer-encoding": "chunked" } });
+  const refused = await limitBody(request, 4);
+  expect((refused as Response).status).toBe(413);
+  expect(cancelled).toBe(true);
+  expect(pulls).toBe(2);
+});

@@ -28,7 +28,11 @@ async function readLimited(request: Request, body: ReadableStream<Uint8Array>, m
     const { done, value } = await reader.read();
     if (done) break;
     size += value.length;
-    if (size > maxBytes) return tooLarge(request, maxBytes);
+    if (size > maxBytes) {
+      // The rest is the listener's to drop or refuse (settleUnreadBody), as Go's server does after the handler.
+      void reader.cancel();
+      return tooLarge(request, maxBytes);
+    }
     chunks.push(value);
   }
   return new Request(request, { body: Buffer.concat(chunks, size) });

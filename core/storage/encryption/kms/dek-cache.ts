@@ -4,6 +4,7 @@
  * negative cachesize).
  */
 import { Buffer } from "node:buffer";
+import { forgetOldest } from "../../../runtime/bounded.ts";
 
 export class DekCache<T> {
   readonly #entries = new Map<string, T>();
@@ -28,7 +29,7 @@ export class DekCache<T> {
     const key = Buffer.from(encryptedDek).toString("base64");
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    if (this.#entries.size > this.#size) this.#entries.delete(this.#entries.keys().next().value!);
+    forgetOldest(this.#entries, this.#size);
   }
 
   get length(): number {

@@ -1,0 +1,81 @@
+/**
+ * What becomes of a request body the handler answered without reading to its end (a 413 from the body limit, a
+ * 401 or 404 given before the body was wanted), decided before the answer's head as Go's net/http server does.
+ * Over HTTP/1.1 ((*body).Close and (*chunkWriter).writeHeader) the server reads and drops at most
+ * maxPostHandlerReadBytes more looking for the body's end, so the connection can serve on; a body that does not end
+ * before that many bytes, or whose declared rest is that long, is left unread and the answer closes the connection
+ * (as after kube's limitedReadBody, which closes the body: writeHeader alone would allow one byte more). Over HTTP/2
+ * (serverConn.wroteFrame) nothing more is read: the stream is reset with NO_ERROR after the answer.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
+
+type BodyRequest = IncomingMessage | Http2ServerRequest;
+
+/** Go's maxPostHandlerReadBytes (net/http server.go). */
+export const MAX_POST_HANDLER_READ_BYTES = 256 << 10;
+
+/** What came of one request's body; the body stream (fetch-adapter.ts) keeps it up to date. */
+export interface BodyProgress {
+  received: number;
+  ended: boolean;
+  /** Its reader gave it up (a body over the size limit). */
+  cancelled: boolean;
+  /** Nobody will read the body any more: what still comes is dropped, not queued. */
+  dropping: boolean;
+}
+
+const progressOf = new WeakMap<BodyRequest, BodyProgress>();
+
+/** The progress record of a request that has a body stream. */
+export function followBody(incoming: BodyRequest): BodyProgress {
+  const progress: BodyProgress = { received: 0, ended: false, cancelled: false, dropping: false };
+  progressOf.set(incoming, progress);
+  return progress;
+}
+
+/**
+ * Undefined when the request had no body or all of it came; otherwise resolves, once the server has done what Go's
+ * does with the rest, true when the answer must end the connection (HTTP/1.1) or the stream (HTTP/2). A body
+ * a reader still holds, not cancelled, belongs to a handler answered for by the request deadline's 504 that may
+ * still wait on it stalled: it cannot be drained, so that connection ends with the answer at once.
+ */
+export function settleUnreadBody(incoming: BodyRequest, request: Request): Promise<boolean> | undefined {
+  const progress = progressOf.get(incoming);
+  if (progress === undefined || progress.ended || !sendsBody(incoming)) return undefined;
+  progress.dropping = true;
+  const stillRead = request.body?.locked === true && !progress.cancelled;
+  if (incoming.httpVersionMajor === 2 || stillRead) return Promise.resolve(true);
+  const declared = Number(incoming.headers["content-length"]);
+  if (declared - progress.received > MAX_POST_HANDLER_READ_BYTES) return Promise.resolve(true);
+  return discardUpTo(incoming, progress, MAX_POST_HANDLER_READ_BYTES);
+}
+
+/** Whether the request has a body at all, though its end may not have been seen yet (a DELETE usually has none). */
+function sendsBody(incoming: BodyRequest): boolean {
+  if (incoming.httpVersionMajor === 2) return !(incoming as Http2ServerRequest).stream.endAfterHeaders;
+  const length = incoming.headers["content-length"];
+  return length === undefined ? incoming.headers["transfer-encoding"] !== undefined : Number(length) !== 0;
+}
+
+/** Reads and drops what comes until the body ends (false) or `limit` more bytes came without its end (true). */
+function discardUpTo(incoming: BodyRequest, progress: BodyProgress, limit: number): Promise<boolean> {
+  const stopAt = progress.received + limit;
+  return new Promise((resolve) => {
+    const stop = (closes: boolean) => {
+      incoming.off("data", counted);
+      incoming.off("end", ended);
+      incoming.off("close", broken);
+      if (closes) incoming.pause();
+      resolve(closes);
+    };
+    // The body stream's listener came first, so `received` already holds this chunk.
+    const counted = () => progress.received >= stopAt && stop(true);
+    const ended = () => stop(false);
+    const broken = () => stop(true);
+    incoming.on("data", counted);
+    incoming.once("end", ended);
+    incoming.once("close", broken);
+    incoming.resume();
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * A request body the server will not read to its end (a 413 from limitedReadBody, or any answer given before the
+ * body was read): the answer still reaches the client, and the server stops taking the body, as Go's net/http
+ * server does: over HTTP/1.1 it reads at most maxPostHandlerReadBytes (256 KiB) more looking for the body's end
+ * ((*body).Close, (*chunkWriter).writeHeader), and past that answers with "Connection: close" and closes; over
+ * HTTP/2 it resets the stream with NO_ERROR after the answer (serverConn.wroteFrame).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFile } from "node:fs/promises";
+import { connect as http2Connect, constants as http2Constants } from "node:http2";
+import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { createNamespace } from "./_api.ts";
+import { readCredentials, startServer, type TestServer } from "./harness.ts";
+
+/** Under Deno the server offers HTTP/1.1 only (see listener.ts). */
+const UNDER_DENO = process.env.KUBUN_TEST_RUNTIME === "deno";
+const MAX_REQUEST_BYTES = 65536;
+const COLLECTION = "/api/v1/namespaces/unread/configmaps";
+/** Far more than any socket and stream buffers hold, so a server that keeps reading is told apart. */
+const FLOOD_BYTES = 64 << 20;
+const CHUNK = Buffer.alloc(64 << 10, "x");
+let server: TestServer;
+let credentials: ReturnType<typeof readCredentials>;
+
+beforeAll(async () => {
+  server = await startServer(["--max-request-bytes", String(MAX_REQUEST_BYTES)]);
+  credentials = readCredentials(await readFile(server.kubeconfig, "utf8"));
+  await createNamespace(server, "unread");
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+function open(withCertificate = true): Promise<TLSSocket> {
+  const { hostname, port } = new URL(server.url);
+  const certificate = withCertificate ? { cert: credentials.cert, key: credentials.key } : {};
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: hostname, port: Number(port), ca: credentials.ca, ...certificate, ALPNProtocols: ["http/1.1"] },
+      () => resolve(socket),
+    );
+    socket.once("error", reject);
+  });
+}
+
+interface Flooded {
+  /** Everything the server sent until it closed the connection. */
+  reply: string;
+  /** Body bytes the client managed to hand to its socket. */
+  sent: number;
+}
+
+/** Sends `head` and then up to FLOOD_BYTES of body (framed by `frame`) while the server takes it, until it closes. */
+async function flood(head: string, frame: (chunk: Buffer) => Buffer | string, withCertificate = true): Promise<Flooded> {
+  const socket = await open(withCertificate);
+  const received: Buffer[] = [];
+  let closed = false;
+  const gone = new Promise<void>((resolve) => {
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.on("error", () => {});
+    socket.once("close", () => {
+      closed = true;
+      resolve();
+    });
+  });
+  socket.write(head);
+  let sent = 0;
+  while (!closed && sent < FLOOD_BYTES) {
+    const flushed = socket.write(frame(CHUNK));
+    sent += CHUNK.length;
+    if (!flushed) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), gone]);
+  }
+  // A server that took the whole flood has to be told the exchange is over.
+  if (!closed) socket.end();
+  await gone;
+  return { reply: Buffer.concat(received).toString("latin1"), sent };
+}
+
+function headOf(reply: string): { status: number; fields: Map<string, string> } {
+  const [statusLine = "", ...lines] = reply.slice(0, reply.indexOf("\r\n\r\n")).split("\r\n");
+  const fields = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  return { status: Number(statusLine.split(" ")[1]), fields };
+}
+
+function requestHead(framing: string): string {
+  const { host } = new URL(server.url);
+  return `POST ${COLLECTION} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json\r\n${framing}\r\n\r\n`;
+}
+
+test("chunkWriter.writeHeader: a declared body far over --max-request-bytes gets its 413 with Connection: close, and the server stops reading", async () => {
+  const { reply, sent } = await flood(requestHead(`Content-Length: ${FLOOD_BYTES}`), (chunk) => chunk);
+  const { status, fields } = headOf(reply);
+  expect(status).toBe(413);
+  expect(fields.get("connection")).toBe("close");
+  expect(reply).toContain(`"message":"Request entity too large: limit is ${MAX_REQUEST_BYTES}"`);
+  expect(sent).toBeLessThan(FLOOD_BYTES);
+});
+
+test("(*body).Close: an endless chunked body gets its 413 with Connection: close, and the server stops reading", async () => {
+  const { reply, sent } = await flood(
+    requestHead("Transfer-Encoding: chunked"),
+    (chunk) => Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]),
+  );
+  const { status, fields } = headOf(reply);
+  expect(status).toBe(413);
+  expect(fields.get("connection")).toBe("close");
+  expect(sent).toBeLessThan(FLOOD_BYTES);
+});
+
+test("an answer given before the body is wanted (WithAuthentication's 401) closes the connection on a flooding client too", async () => {
+  const { reply, sent } = await flood(requestHead(`Content-Length: ${FLOOD_BYTES}`), (chunk) => chunk, false);
+  const { status, fields } = headOf(reply);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+  expect(sent).toBeLessThan(FLOOD_BYTES);
+});
+
+test("(*body).Close: a body whose rest ends within maxPostHandlerReadBytes is read to its end and the connection kept", async () => {
+  const socket = await open();
+  const received: Buffer[] = [];
+  const answers = (count: number) =>
+    new Promise<string>((resolve) => {
+      const check = () => {
+        const text = Buffer.concat(received).toString("latin1");
+        if (text.split("HTTP/1.1 ").length - 1 >= count && /\}\s*$/.test(text)) resolve(text);
+      };
+      socket.on("data", (chunk: Buffer) => {
+        received.push(chunk);
+        check();
+      });
+    });
+  const twoAnswers = answers(2);
+  const body = Buffer.alloc(MAX_REQUEST_BYTES + 1000, "x");
+  socket.write(requestHead(`Content-Length: ${body.length}`));
+  socket.write(body);
+  const { host } = new URL(server.url);
+  socket.write(`GET ${COLLECTION} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\n\r\n`);
+  const text = await twoAnswers;
+  socket.destroy();
+  const [first = "", second = ""] = text.split(/(?=HTTP\/1\.1 )/);
+  expect(headOf(first).status).toBe(413);
+  expect(headOf(first).fields.get("connection")).not.toBe("close");
+  expect(headOf(second).status).toBe(200);
+  expect(second).toContain('"kind":"ConfigMapList"');
+});
+
+test.skipIf(UNDER_DENO)(
+  "serverConn.wroteFrame: over HTTP/2 a body over the limit gets its 413, then the stream is reset with NO_ERROR and the connection serves on",
+  async () => {
+    const session = http2Connect(server.url, { ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+    try {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": COLLECTION,
+        "content-type": "application/json",
+        accept: "application/json",
+      });
+      let status = 0;
+      let text = "";
+      stream.on("response", (headers) => (status = Number(headers[":status"])));
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => (text += chunk));
+      stream.on("error", () => {});
+      const closed = new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      let sent = 0;
+      let done = false;
+      closed.then(() => (done = true));
+      while (!done && sent < FLOOD_BYTES) {
+        const flushed = stream.write(CHUNK);
+        sent += CHUNK.length;
+        if (!flushed) await Promise.race([new Promise((resolve) => stream.once("drain", resolve)), closed]);
+      }
+      if (!done) stream.end();
+      await closed;
+      expect(status).toBe(413);
+      expect(JSON.parse(text).reason).toBe("RequestEntityTooLarge");
+      expect(stream.rstCode).toBe(http2Constants.NGHTTP2_NO_ERROR);
+      expect(sent).toBeLessThan(FLOOD_BYTES);
+
+      const next = session.request({ ":path": COLLECTION, accept: "application/json" });
+      const nextStatus = await new Promise<number>((resolve) => next.on("response", (headers) => resolve(Number(headers[":status"]))));
+      next.resume();
+      expect(nextStatus).toBe(200);
+    } finally {
+      session.close();
+    }
+  },
+);
