@@ -35,7 +35,7 @@ const HEAD_END = "\r\n\r\n";
 const CHUNKED_END = "\r\n0\r\n\r\n";
 
 /** Bytes of one complete answer at the start of `text`, or 0 while it is incomplete. */
-function answerLength(text: string): number {
+export function answerLength(text: string): number {
   const headEnd = text.indexOf(HEAD_END);
   if (headEnd < 0) return 0;
   const head = text.slice(0, headEnd).toLowerCase();

@@ -4,20 +4,22 @@
  * inside the whole server's process); `pre-verified` hands the chain the admin's peer certificate already verified,
  * as core/server/testing.ts does, so the listener's certificate reading and chain check drop out.
  * Run: bun bench/_request-path-server.ts <variant> <kube-apiserver flags>; prints the port. SIGUSR1 writes a line
- * "MARK" to stderr, so JavaScriptCore's GC log (BUN_JSC_logGC=1) can be cut to a measured window.
+ * "MARK" to stderr, so JavaScriptCore's GC log (BUN_JSC_logGC=1) can be cut to a measured window; SIGUSR2 counts
+ * heap cells (_cell-window.ts).
  */
 import { loadPluginSet } from "../plugin-set.ts";
 import { completeResponse } from "../core/runtime/fetch-adapter.ts";
 import { type ConnectionHandler, listenHttps } from "../core/runtime/listener.ts";
 import { parseFlags } from "../core/server/flags.ts";
 import { runServer } from "../core/server/run.ts";
+import { countCellsOnSignal } from "./_cell-window.ts";
 
 export type ServerVariant = "full" | "answer-at-once" | "pre-verified";
 
 const ADMIN_VERIFIED = { commonName: "admin", organizations: ["system:masters"], verified: true, chain: [] };
 
 function varied(variant: ServerVariant, chain: ConnectionHandler): ConnectionHandler {
-  if (variant === "answer-at-once") return () => Promise.resolve(completeResponse("ok"));
+  if (variant === "answer-at-once") return () => completeResponse("ok");
 
   if (variant === "pre-verified") return (request, info) => chain(request, { ...info, peerCertificate: ADMIN_VERIFIED });
   return chain;
@@ -32,5 +34,6 @@ if (import.meta.main) {
     listen: (chain, options) => listenHttps(varied(variant, chain), options),
   });
   process.on("SIGUSR1", () => process.stderr.write("MARK\n"));
+  countCellsOnSignal();
   console.log(server.port);
 }

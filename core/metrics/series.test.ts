@@ -49,3 +49,14 @@ test("cell() finds one series per label values and forgets them at reset()", asy
   expect(text).toContain('c_total{a="x",b="y"} 7');
   expect(text).not.toContain('b="z"');
 });
+
+test("cell(): label values that hold the joining characters still name separate series", async () => {
+  const registry = new Registry();
+  const counter = new CounterSeries(registry, "j_total", "help", ["a", "b"]);
+  counter.cell("x\0", "y").value += 1;
+  counter.cell("x", "\0y").value += 2;
+  counter.cell("1:x", "").value += 3;
+  counter.cell("", "1:x").value += 4;
+  const text = await registry.metrics();
+  for (const count of [1, 2, 3, 4]) expect(text).toMatch(new RegExp(`\\} ${count}\\n`));
+});

@@ -87,7 +87,8 @@ abstract class Family<Cell> {
     const value = labelValues[last] ?? "";
     let cell = level.cells.get(value);
     if (!cell) {
-      cell = this.keyedCell(labelValues.join("\0"), () => {
+      // Each value after its length: no two label sets share a key, whatever characters their values hold.
+      cell = this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
         const labels: Labels = {};
         this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
         return labels;

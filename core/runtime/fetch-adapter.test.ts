@@ -150,6 +150,57 @@ test("a streamed answer whose first chunk is not ready sends its head at once, t
   expect(answer).toContain("event\n");
 });
 
+/** Sends a request and goes away before its answer; the handler looks at the request once the response closed. */
+async function leaveBeforeAnswer(look: (request: Request) => Promise<unknown>): Promise<unknown> {
+  let gone!: () => void;
+  const clientGone = new Promise<void>((resolve) => (gone = resolve));
+  let seen: unknown;
+  const looked = new Promise<void>((resolve) => {
+    handler = async (request) => {
+      const looking = look(request);
+      await clientGone;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await looking;
+      resolve();
+      return new Response("too late");
+    };
+  });
+  const socket = connect(port, "127.0.0.1", () => socket.write("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n"));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  socket.destroy();
+  gone();
+  await looked;
+  return seen;
+}
+
+test("the request's signal, read before the client went away, aborts; so does a copy's", async () => {
+  const seen = await leaveBeforeAnswer(async (request) => {
+    const signal = request.signal;
+    const copy = new Request(request, { headers: { "X-Copied": "1" } });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    return { signal: signal.aborted, copy: copy.signal.aborted };
+  });
+  expect(seen).toEqual({ signal: true, copy: true });
+});
+
+test("the request's signal, first read after the client went away, is made aborted", async () => {
+  const seen = await leaveBeforeAnswer(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    return request.signal.aborted;
+  });
+  expect(seen).toBe(true);
+});
+
+test("the signal of a request answered in full never aborts", async () => {
+  let request!: Request;
+  handler = async (served) => {
+    request = served;
+    return new Response("ok");
+  };
+  expect(await raw("GET /x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")).toEndWith("\r\n\r\nok");
+  expect(request.signal.aborted).toBe(false);
+});
+
 test("responseHeaders: every field once, comma-joined when repeated, Set-Cookie as a list, HTTP/1-only fields dropped on h2", () => {
   const headers = new Headers([["Content-Type", "text/plain"], ["Warning", "a"], ["Warning", "b"], ["Connection", "close"]]);
   headers.append("Set-Cookie", "a=1");

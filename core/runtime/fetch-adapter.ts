@@ -145,20 +145,61 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
   }, { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 });
 }
 
+/**
+ * Deno's Request copies take the original's signal from an internal slot, not through the getter below, so there
+ * the signal is made with the Request, as a copy made to hold a read body must abort with its original.
+ */
+const SIGNAL_MADE_WHEN_READ = !("Deno" in globalThis);
+
+/**
+ * A served Request whose AbortSignal is made when first read: an AbortController, and the signal a Request makes to
+ * follow it, cost more than the rest of the Request, and few handlers read it (a proxy, an error's log line). A copy
+ * (`new Request(served, init)`) reads the signal through this getter, so it aborts with the original.
+ */
+class ServedRequest extends Request {
+  #aborter: AbortController | undefined;
+  #clientGone = false;
+
+  constructor(url: string, init: RequestInit, aborter?: AbortController) {
+    super(url, init);
+    this.#aborter = aborter;
+  }
+
+  override get signal(): AbortSignal {
+    if (this.#aborter === undefined) {
+      this.#aborter = new AbortController();
+      if (this.#clientGone) this.#aborter.abort(clientClosed());
+    }
+    return this.#aborter.signal;
+  }
+
+  /** The client went away before its answer was written out. */
+  clientWentAway(): void {
+    this.#clientGone = true;
+    this.#aborter?.abort(clientClosed());
+  }
+}
+
+function clientClosed(): Error {
+  return new Error("the client closed the connection");
+}
+
 /** The Request of a node request; its signal aborts when the client goes away before the answer is written. */
 export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Request {
-  const aborter = new AbortController();
-  outgoing.once("close", () => {
-    if (closedEarly(outgoing)) aborter.abort(new Error("the client closed the connection"));
-  });
   const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(requestUrl(incoming), {
-    method,
-    headers: requestHeaders(incoming),
-    signal: aborter.signal,
-    ...(hasBody ? { body: requestBody(incoming), duplex: "half" } : {}),
-  } as RequestInit);
+  const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(incoming) };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = requestBody(incoming);
+    init.duplex = "half";
+  }
+  const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
+  if (aborter) init.signal = aborter.signal;
+  const request = new ServedRequest(requestUrl(incoming), init, aborter);
+  // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
+  outgoing.on("close", () => {
+    if (closedEarly(outgoing)) request.clientWentAway();
+  });
+  return request;
 }
 
 /** Bun's Headers give their fields as one object in one native call, Set-Cookie as a list, the rest comma-joined. */
@@ -199,39 +240,62 @@ function drained(outgoing: NodeResponse): Promise<void> {
   });
 }
 
+/** The status line and headers; node:http2 dates its answers itself, Bun's node:http would format a Date per answer. */
+function writeHead(outgoing: NodeResponse, status: number, headers: OutgoingHttpHeaders, http2: boolean): void {
+  if (!http2 && headers.date === undefined) headers.Date = httpDate();
+  outgoing.writeHead(status, headers);
+}
+
+/** A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). */
+function writeWhole(
+  outgoing: NodeResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  http2: boolean,
+  corked: Corkable | undefined,
+  body?: Uint8Array,
+): void {
+  if (body) headers["content-length"] ??= body.byteLength;
+  corked?.cork();
+  writeHead(outgoing, status, headers, http2);
+  endResponse(outgoing, body);
+  corked?.uncork();
+}
+
+type Corkable = { cork(): void; uncork(): void };
+
 /**
- * Writes the Response; resolves when its body has been handed to the socket (or the client went away). `corked` is
- * an HTTP/1.1 connection's socket, whose writes of one complete answer are gathered into one. `closesConnection`
- * announces that the HTTP/1.1 connection ends with this answer.
+ * Writes the Response: at once when its body is complete (no promise), else resolving when its body has been handed
+ * to the socket (or the client went away). `corked` is an HTTP/1.1 connection's socket, whose writes of one
+ * complete answer are gathered into one. `closesConnection` announces that the HTTP/1.1 connection ends with this
+ * answer.
  */
-export async function writeResponse(
+export function writeResponse(
   response: Response,
   outgoing: NodeResponse,
   http2: boolean,
-  corked?: { cork(): void; uncork(): void },
+  corked?: Corkable,
   closesConnection = false,
-): Promise<void> {
+): void | Promise<void> {
   const headers = responseHeaders(response.headers, http2);
   if (closesConnection && !http2) headers.connection = "close";
-  // node:http2 dates its answers itself; Bun's node:http would format a Date for every HTTP/1.1 answer, last.
-  const writeHead = () => {
-    if (!http2 && headers.date === undefined) headers.Date = httpDate();
-    outgoing.writeHead(response.status, headers);
-  };
-  /** A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). */
-  const writeWhole = (body?: Uint8Array) => {
-    if (body) headers["content-length"] ??= body.byteLength;
-    corked?.cork();
-    writeHead();
-    endResponse(outgoing, body);
-    corked?.uncork();
-  };
   if (hasCompleteBody(response)) {
     const body = completeBodies.get(response)!;
-    return writeWhole(typeof body === "string" ? Buffer.from(body) : body);
+    return writeWhole(outgoing, response.status, headers, http2, corked, typeof body === "string" ? Buffer.from(body) : body);
   }
-  if (!response.body) return writeWhole();
-  const reader = response.body.getReader();
+  if (!response.body) return writeWhole(outgoing, response.status, headers, http2, corked);
+  return writeStream(response.status, response.body, headers, outgoing, http2, corked);
+}
+
+async function writeStream(
+  status: number,
+  body: ReadableStream<Uint8Array>,
+  headers: OutgoingHttpHeaders,
+  outgoing: NodeResponse,
+  http2: boolean,
+  corked: Corkable | undefined,
+): Promise<void> {
+  const reader = body.getReader();
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) reader.cancel().catch(() => {});
   });
@@ -239,11 +303,11 @@ export async function writeResponse(
   const ready: Uint8Array[] = [];
   let next = reader.read();
   for (let result = await settledNow(next); result !== NOT_READY; result = await settledNow(next)) {
-    if (result.done) return writeWhole(ready.length === 1 ? ready[0]! : Buffer.concat(ready));
+    if (result.done) return writeWhole(outgoing, status, headers, http2, corked, ready.length === 1 ? ready[0]! : Buffer.concat(ready));
     ready.push(result.value);
     next = reader.read();
   }
-  writeHead();
+  writeHead(outgoing, status, headers, http2);
   for (const chunk of ready) outgoing.write(chunk);
   // A stream with nothing to say yet (a watch) still owes the client its status and headers now.
   if (ready.length === 0) outgoing.flushHeaders?.();

@@ -143,7 +143,8 @@ function rawAnswer(path: string): Promise<string> {
 
 // Go's chunkWriter.writeHeader dates each answer with time.Now() in http.TimeFormat when the handler set no Date.
 test("a complete answer carries one Date of the current second, after its length, as before it was cached", async () => {
-  currentHandler = () => Promise.resolve(completeResponse("ok", { headers: { "Content-Type": "text/plain" } }));
+  // Answered at once, without a promise: the listener writes it before the handler's caller returns.
+  currentHandler = () => completeResponse("ok", { headers: { "Content-Type": "text/plain" } });
   const before = Math.floor(Date.now() / 1000) * 1000;
   const answer = await rawAnswer("/dated");
   const after = Date.now();
@@ -206,6 +207,18 @@ test("a client disconnect cancels the response stream", async () => {
   response.destroy();
   const timeout = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 2000));
   expect(await Promise.race([wasCancelled, timeout])).toBe("cancelled");
+});
+
+test("a handler that throws instead of answering has its connection closed, and the server keeps serving", async () => {
+  currentHandler = () => {
+    throw new Error("a bug in the handler");
+  };
+  const failed = await send("/throws", trustedClient).then(() => "answered", (error: Error) => error.message);
+  expect(failed).toMatch(/socket hang up|ECONNRESET/);
+  currentHandler = echoConnection();
+  const response = await send("/after-throw", trustedClient);
+  expect(response.statusCode).toBe(200);
+  await readAll(response);
 });
 
 test("garbage instead of a TLS handshake closes that socket and the server keeps serving", async () => {

@@ -104,7 +104,7 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
     if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
-    void answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
+    answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
   };
   for (const server of servers) {
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
@@ -133,14 +133,17 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   };
 }
 
-/** Serves one request; a response that cannot be written out ends its stream or connection. */
-async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): Promise<void> {
+/**
+ * Serves one request. An answer the handler gives at once is written at once: no promise or microtask stands
+ * between the handler and the socket unless the handler or the body waits.
+ */
+function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): void {
   const http2 = incoming.httpVersionMajor === 2;
   let request: Request;
   try {
     request = toRequest(incoming, outgoing);
   } catch (error) {
-    if (!(error instanceof BadRequestTarget)) throw error;
+    if (!(error instanceof BadRequestTarget)) return failedAnswer(outgoing, error);
     // Go's conn.serve answers a request it cannot route as plain text and closes the connection.
     const text = `400 Bad Request: ${error.message}`;
     outgoing.writeHead(400, { "content-type": "text/plain; charset=utf-8", ...(http2 ? {} : { connection: "close" }) });
@@ -149,22 +152,55 @@ async function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoin
   }
   const onResponseDone = (callback: () => void) => {
     if (outgoing.destroyed || outgoing.writableFinished) callback();
-    else outgoing.once("close", callback);
+    // A response closes once: `on` spares the wrapper `once` makes.
+    else outgoing.on("close", callback);
   };
+  let answered: Response | Promise<Response>;
   try {
-    const response = await handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
-    const unread = settleUnreadBody(incoming, request);
-    const closes = unread !== undefined && (await unread);
+    answered = handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+  } catch (error) {
+    return failedAnswer(outgoing, error);
+  }
+  if (answered instanceof Promise) {
+    answered.then((response) => respond(response, request, incoming, outgoing), (error: unknown) => failedAnswer(outgoing, error));
+  } else respond(answered, request, incoming, outgoing);
+}
+
+/**
+ * Settles a body the handler left unread (Go's server does so before the answer's head), then writes the answer;
+ * a request whose body all came, or that had none, is answered at once.
+ */
+function respond(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse): void {
+  let unread: Promise<boolean> | undefined;
+  try {
+    unread = settleUnreadBody(incoming, request);
+  } catch (error) {
+    return failedAnswer(outgoing, error);
+  }
+  if (unread === undefined) return write(response, request, incoming, outgoing, false);
+  unread.then((closes) => write(response, request, incoming, outgoing, closes), (error: unknown) => failedAnswer(outgoing, error));
+}
+
+/** `closes`: the answer ends the HTTP/1.1 connection, or resets the HTTP/2 stream once written. */
+function write(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse, closes: boolean): void {
+  const http2 = incoming.httpVersionMajor === 2;
+  const reset = closes && http2 ? () => (incoming as Http2ServerRequest).stream.close(http2Constants.NGHTTP2_NO_ERROR) : undefined;
+  try {
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
     const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
-    await writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, closes);
-    if (closes && http2) (incoming as Http2ServerRequest).stream.close(http2Constants.NGHTTP2_NO_ERROR);
+    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, closes);
+    if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
+    else reset?.();
   } catch (error) {
-    // The handler answers its own failures; this is a body stream that broke after its head was sent.
-    log.error("response failed", error);
-    outgoing.destroy();
+    failedAnswer(outgoing, error);
   }
+}
+
+/** The handler answers its own failures: this is a body stream that broke after its head was sent, or a bug. */
+function failedAnswer(outgoing: NodeResponse, error: unknown): void {
+  log.error("response failed", error);
+  outgoing.destroy();
 }
 
 /** ALPN protocols offered: HTTP/2 first as Go's net/http (http2.ConfigureServer) offers them, then HTTP/1.1. */
