@@ -119,7 +119,7 @@ export class Aggregator {
    * Answers a request under /apis/<group>/<version> that a service-backed APIService claims: proxied when it is
    * available, 503 otherwise; undefined when this server serves the path itself.
    */
-  async proxy(request: Request, user: UserInfo): Promise<Response | undefined> {
+  proxy(request: Request, user: UserInfo): Response | Promise<Response> | undefined {
     const [, root, group, version] = new URL(request.url).pathname.split("/");
     if (root !== "apis" || !group || !version) return undefined;
     const apiService = this.#apiServices.get("", `${version}.${group}`);

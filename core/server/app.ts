@@ -101,17 +101,6 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   });
   app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
 
-  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
-  if (deps.options.responseCompression) {
-    const remote = () => deps.aggregator.remoteGroupVersions();
-    for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
-      app.use(path, async (c, next) => {
-        await next();
-        setAnswer(c, await compressedAnswer(c.req.raw, c.env.info, c.res, remote));
-      });
-    }
-  }
-
   const aggregated = {
     documents: () => deps.aggregator.aggregatedOpenApi(),
     onChange: (listener: () => void) => void deps.aggregator.onOpenApiChange(listener),
@@ -145,8 +134,6 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
   getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.env.url.host), prettyFor(c.req.raw, c.env.url)));
-  // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
-  app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.env.user!)) ?? next());
   getWithOrWithoutSlash(
     "/apis",
     (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.env.url)),
@@ -163,6 +150,22 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   app.all("/api/*", (c) => serveResource(c.env, deps));
   app.all("/apis/*", (c) => serveResource(c.env, deps));
 
+  // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does. Outside
+  // hono's routes, as the compression below: a route with no middleware before it answers without a promise when its
+  // handler does.
+  const proxiedOrRouted = (s: RequestState): Response | Promise<Response> => {
+    const proxied = s.url.pathname.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!) : undefined;
+    return proxied ?? app.fetch(s.request, s);
+  };
+  const remote = () => deps.aggregator.remoteGroupVersions();
+  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
+  const routes = !deps.options.responseCompression ? proxiedOrRouted : (s: RequestState): Response | Promise<Response> => {
+    const answered = proxiedOrRouted(s);
+    if (!API_PATH.test(s.url.pathname)) return answered;
+    if (answered instanceof Promise) return answered.then((response) => compressedAnswer(s.request, s.info, response, remote));
+    return compressedAnswer(s.request, s.info, answered, remote);
+  };
+
   // After authorization: a path with dot segments, health probes, then the routes.
   const routed = (s: RequestState): Response | Promise<Response> => {
     // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
@@ -170,12 +173,15 @@ export function createApp(deps: AppDeps): ConnectionHandler {
       return s.info.isResourceRequest ? serveResource(s, deps) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
     }
     const health = deps.health.handle(s.request, s.url);
-    if (health === null) return app.fetch(s.request, s);
-    if (health instanceof Promise) return health.then((answer) => answer ?? app.fetch(s.request, s));
+    if (health === null) return routes(s);
+    if (health instanceof Promise) return health.then((answer) => answer ?? routes(s));
     return health;
   };
   return createChain(deps, routed);
 }
+
+/** /api, /apis and what lies below them: the paths whose answers are compressed. */
+const API_PATH = /^\/apis?(\/|$)/;
 
 /** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
 function hasDotSegment(path: string): boolean {
@@ -187,7 +193,8 @@ function discovery(c: Context<Env>, body: unknown): Response {
   return json(body, prettyFor(c.req.raw, c.env.url));
 }
 
-async function serveResource(s: RequestState, deps: AppDeps): Promise<Response> {
+/** Answers at once, without a promise, when the handler does. */
+function serveResource(s: RequestState, deps: AppDeps): Response | Promise<Response> {
   const info = s.info;
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
@@ -231,14 +238,15 @@ async function serveResource(s: RequestState, deps: AppDeps): Promise<Response> 
     },
   };
   noteDeprecatedRequest(type!, info, ctx, deps.metrics);
-  const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
-  return withWarnings(response, ctx.warnings);
-}
-
-/**
- * Hono's `c.res =` copies the Response it is given and merges the previous answer's headers into the copy, even when
- * both are one object: a filter handing back the answer it got (most do) leaves it as it is instead.
- */
-function setAnswer(c: Context<Env>, response: Response): void {
-  if (!c.finalized || c.res !== response) c.res = response;
+  const annotate = () => addAnnotations(audit, ctx.auditAnnotations);
+  let answered: Response | Promise<Response>;
+  try {
+    answered = handler(ctx);
+  } catch (error) {
+    annotate();
+    throw error;
+  }
+  if (answered instanceof Promise) return answered.finally(annotate).then((response) => withWarnings(response, ctx.warnings));
+  annotate();
+  return withWarnings(answered, ctx.warnings);
 }
