@@ -23,8 +23,8 @@ export interface RequestOptions {
   /** Sent as JSON unless it is a string. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Default: the admin (system:masters). */
-  user?: TestUser;
+  /** Default: the admin (system:masters); null sends no client certificate (a token's request, an anonymous one). */
+  user?: TestUser | null;
 }
 
 export interface InProcessServer {
@@ -49,11 +49,11 @@ export async function startInProcess(flags: string[] = []): Promise<InProcessSer
     },
   });
   const request = (method: string, path: string, options: RequestOptions = {}) => {
-    const { name, groups = [] } = options.user ?? ADMIN;
+    const user = options.user === undefined ? ADMIN : options.user;
     const body = options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     const headers = { ...(typeof options.body === "object" ? { "Content-Type": "application/json" } : {}), ...options.headers };
     return Promise.resolve(handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
-      peerCertificate: { commonName: name, organizations: groups, verified: true, chain: [] },
+      peerCertificate: user ? { commonName: user.name, organizations: user.groups ?? [], verified: true, chain: [] } : undefined,
       requestTarget: path,
       remoteAddress: "127.0.0.1",
     }));
