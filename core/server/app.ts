@@ -37,6 +37,7 @@ import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
+import type { ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { withWarnings } from "./warning-headers.ts";
 import type { ConnectionHandler } from "../runtime/listener.ts";
@@ -94,6 +95,13 @@ function json(body: unknown, pretty = false): Response {
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
+  const services: ServerServices = {
+    authentication: deps.authentication,
+    authorizer: deps.authorizer,
+    minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
+    remainingItemCount: deps.options.remainingItemCount,
+  };
+  const serve = (s: RequestState) => serveResource(s, deps, services);
 
   app.onError((error, c) => {
     if (!isStatusError(error)) c.env.panic = error;
@@ -147,15 +155,21 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     "/apis/:group/:version",
     (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")),
   );
-  app.all("/api/*", (c) => serveResource(c.env, deps));
-  app.all("/apis/*", (c) => serveResource(c.env, deps));
+  app.all("/api/*", (c) => serve(c.env));
+  app.all("/apis/*", (c) => serve(c.env));
 
   // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does. Outside
   // hono's routes, as the compression below: a route with no middleware before it answers without a promise when its
   // handler does.
   const proxiedOrRouted = (s: RequestState): Response | Promise<Response> => {
-    const proxied = s.url.pathname.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!) : undefined;
-    return proxied ?? app.fetch(s.request, s);
+    const path = s.url.pathname;
+    const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!) : undefined;
+    if (proxied) return proxied;
+    // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
+    // makes more than a dozen closures per request. HEAD goes through hono, which drops the body; a failure is answered
+    // by the chain as hono's onError would answer it.
+    if (s.info.isResourceRequest && s.request.method !== "HEAD" && API_PATH.test(path)) return serve(s);
+    return app.fetch(s.request, s);
   };
   const remote = () => deps.aggregator.remoteGroupVersions();
   // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
@@ -170,7 +184,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   const routed = (s: RequestState): Response | Promise<Response> => {
     // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
     if (hasDotSegment(s.info.path)) {
-      return s.info.isResourceRequest ? serveResource(s, deps) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
+      return s.info.isResourceRequest ? serve(s) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
     }
     const health = deps.health.handle(s.request, s.url);
     if (health === null) return routes(s);
@@ -185,8 +199,11 @@ const API_PATH = /^\/apis?(\/|$)/;
 
 /** A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away. */
 function hasDotSegment(path: string): boolean {
-  return path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+  return DOT_SEGMENT.test(path);
 }
+
+/** A whole segment of one or two dots, each "." or "%2e"; one pattern, so a request splits nothing to check. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 function discovery(c: Context<Env>, body: unknown): Response {
   if (body === undefined) throw newResourceNotFound();
@@ -194,7 +211,7 @@ function discovery(c: Context<Env>, body: unknown): Response {
 }
 
 /** Answers at once, without a promise, when the handler does. */
-function serveResource(s: RequestState, deps: AppDeps): Response | Promise<Response> {
+function serveResource(s: RequestState, deps: AppDeps, services: ServerServices): Response | Promise<Response> {
   const info = s.info;
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
@@ -230,12 +247,7 @@ function serveResource(s: RequestState, deps: AppDeps): Response | Promise<Respo
       })),
     auditAnnotations: new Map<string, string>(),
     user: s.user!,
-    services: {
-      authentication: deps.authentication,
-      authorizer: deps.authorizer,
-      minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
-      remainingItemCount: deps.options.remainingItemCount,
-    },
+    services,
   };
   noteDeprecatedRequest(type!, info, ctx, deps.metrics);
   const annotate = () => addAnnotations(audit, ctx.auditAnnotations);

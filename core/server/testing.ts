@@ -29,6 +29,8 @@ export interface RequestOptions {
 
 export interface InProcessServer {
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** The chain's own answer: a Response when it answered at once, a promise when something on its path waited. */
+  answer(method: string, path: string, options?: RequestOptions): Response | Promise<Response>;
   /** The JSON answer of a request, with its status. */
   // deno-lint-ignore no-explicit-any -- tests read answers of every kind by field
   json(method: string, path: string, options?: RequestOptions): Promise<{ status: number; body: any }>;
@@ -48,18 +50,20 @@ export async function startInProcess(flags: string[] = []): Promise<InProcessSer
       return Promise.resolve({ port: 0, close: () => Promise.resolve() });
     },
   });
-  const request = (method: string, path: string, options: RequestOptions = {}) => {
+  const answer = (method: string, path: string, options: RequestOptions = {}) => {
     const user = options.user === undefined ? ADMIN : options.user;
     const body = options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     const headers = { ...(typeof options.body === "object" ? { "Content-Type": "application/json" } : {}), ...options.headers };
-    return Promise.resolve(handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
+    return handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
       peerCertificate: user ? { commonName: user.name, organizations: user.groups ?? [], verified: true, chain: [] } : undefined,
       requestTarget: path,
       remoteAddress: "127.0.0.1",
-    }));
+    });
   };
+  const request = (method: string, path: string, options?: RequestOptions) => Promise.resolve(answer(method, path, options));
   return {
     request,
+    answer,
     async json(method, path, options) {
       const response = await request(method, path, options);
       return { status: response.status, body: await response.json() };
