@@ -3,8 +3,8 @@
  * directly, JavaScriptCore's cell counts (bun:jsc heapStats) taken after a full collection and again after 100
  * requests that no collection interrupted. A request's scopes, closures, promises and async frames are what makes
  * it slow in the server (bench/profiles/request-path.md, ninth session). Not a test.
- * Run: node_modules/.bin/bun bench/request-cells.ts [--token] [path ...] (default /healthz and GET of one ConfigMap);
- * `--token` sends a ServiceAccount token bound to cluster-admin and no client certificate.
+ * Run: node_modules/.bin/bun bench/request-cells.ts [--token] [path ...] [-- kube-apiserver flags] (default /healthz and
+ * GET of one ConfigMap); `--token` sends a ServiceAccount token bound to cluster-admin and no client certificate.
  */
 import { heapStats } from "bun:jsc";
 import { type RequestOptions, startInProcess } from "../core/server/testing.ts";
@@ -15,9 +15,12 @@ const COUNTED = 100;
 /** Types making up less than half a cell per request are left out. */
 const SHOWN_FROM = 0.5;
 
-const withToken = process.argv.includes("--token");
-const paths = process.argv.slice(2).filter((arg) => arg !== "--token");
-const server = await startInProcess();
+const args = process.argv.slice(2);
+const flagsAt = args.indexOf("--");
+const [ours, serverFlags] = flagsAt < 0 ? [args, []] : [args.slice(0, flagsAt), args.slice(flagsAt + 1)];
+const withToken = ours.includes("--token");
+const paths = ours.filter((arg) => arg !== "--token");
+const server = await startInProcess(serverFlags);
 try {
   const seeded = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
     body: { metadata: { name: "bench" }, data: { key: "value".repeat(20) } },
