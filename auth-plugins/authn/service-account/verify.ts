@@ -66,6 +66,15 @@ function peek(token: string, digest: string): Readonly<JWTPayload> | undefined {
   }
 }
 
+/** The kubernetes.io claims of a payload, read once per payload object (a kept payload is shared, so they are too). */
+const payloadClaims = new WeakMap<Readonly<JWTPayload>, Readonly<ServiceAccountClaims> | null>();
+
+function claimsOf(payload: Readonly<JWTPayload>): Readonly<ServiceAccountClaims> | undefined {
+  let claims = payloadClaims.get(payload);
+  if (claims === undefined) payloadClaims.set(payload, claims = deepFreeze(readServiceAccountClaims(payload) ?? null));
+  return claims ?? undefined;
+}
+
 function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
   if (signedPayloads.has(digest)) return;
   if (signedPayloads.size >= TOKENS_KEPT) signedPayloads.delete(signedPayloads.keys().next().value!);
@@ -132,7 +141,7 @@ export function checkServiceAccountJwt(token: string, keys: VerificationKey[], o
 function signedTokenCheck(payload: Readonly<JWTPayload>, options: JwtCheckOptions): JwtCheck {
   const problem = timeProblem(payload, Math.floor((options.now ?? new Date()).getTime() / 1000));
   if (problem) return { kind: "error", message: problem };
-  const claims = readServiceAccountClaims(payload);
+  const claims = claimsOf(payload);
   if (!claims) return { kind: "error", message: "service account token has no kubernetes.io claims" };
   const named = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   const tokenAudiences = named.length > 0 ? named : options.implicitAudiences;
