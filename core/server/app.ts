@@ -163,7 +163,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   // handler does.
   const proxiedOrRouted = (s: RequestState): Response | Promise<Response> => {
     const path = s.url.pathname;
-    const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!) : undefined;
+    const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!, path) : undefined;
     if (proxied) return proxied;
     // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
     // makes more than a dozen closures per request. HEAD goes through hono, which drops the body; a failure is answered
