@@ -3,26 +3,35 @@
  * directly, JavaScriptCore's cell counts (bun:jsc heapStats) taken after a full collection and again after 100
  * requests that no collection interrupted. A request's scopes, closures, promises and async frames are what makes
  * it slow in the server (bench/profiles/request-path.md, ninth session). Not a test.
- * Run: node_modules/.bin/bun bench/request-cells.ts [path ...] (default /healthz and GET of one ConfigMap).
+ * Run: node_modules/.bin/bun bench/request-cells.ts [--token] [path ...] [-- kube-apiserver flags] (default /healthz and
+ * GET of one ConfigMap); `--token` sends a ServiceAccount token bound to cluster-admin and no client certificate.
  */
 import { heapStats } from "bun:jsc";
-import { startInProcess } from "../core/server/testing.ts";
+import { type RequestOptions, startInProcess } from "../core/server/testing.ts";
+import { serviceAccountToken } from "./_request-path.ts";
 
 const WARM_UP = 3000;
 const COUNTED = 100;
 /** Types making up less than half a cell per request are left out. */
 const SHOWN_FROM = 0.5;
 
-const paths = process.argv.slice(2);
-const server = await startInProcess();
+const args = process.argv.slice(2);
+const flagsAt = args.indexOf("--");
+const [ours, serverFlags] = flagsAt < 0 ? [args, []] : [args.slice(0, flagsAt), args.slice(flagsAt + 1)];
+const withToken = ours.includes("--token");
+const paths = ours.filter((arg) => arg !== "--token");
+const server = await startInProcess(serverFlags);
 try {
   const seeded = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
     body: { metadata: { name: "bench" }, data: { key: "value".repeat(20) } },
   });
   if (seeded.status !== 201) throw new Error(`seeding default/bench: ${seeded.status}`);
+  const identity: RequestOptions = withToken
+    ? { user: null, headers: { Accept: "application/json", Authorization: `Bearer ${await serviceAccountToken(server)}` } }
+    : { headers: { Accept: "application/json" } };
   const get = async (path: string, times: number) => {
     for (let i = 0; i < times; i++) {
-      const response = await server.request("GET", path, { headers: { Accept: "application/json" } });
+      const response = await server.request("GET", path, identity);
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     }

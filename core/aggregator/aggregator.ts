@@ -117,10 +117,11 @@ export class Aggregator {
 
   /**
    * Answers a request under /apis/<group>/<version> that a service-backed APIService claims: proxied when it is
-   * available, 503 otherwise; undefined when this server serves the path itself.
+   * available, 503 otherwise; undefined when this server serves the path itself. `path` is the request's URL path,
+   * when the caller has it parsed already.
    */
-  async proxy(request: Request, user: UserInfo): Promise<Response | undefined> {
-    const [, root, group, version] = new URL(request.url).pathname.split("/");
+  proxy(request: Request, user: UserInfo, path = new URL(request.url).pathname): Response | Promise<Response> | undefined {
+    const [, root, group, version] = path.split("/");
     if (root !== "apis" || !group || !version) return undefined;
     const apiService = this.#apiServices.get("", `${version}.${group}`);
     const spec = apiService && apiServiceSpec(apiService);

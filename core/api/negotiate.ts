@@ -58,9 +58,27 @@ function representationOf(range: MediaRange, options: NegotiationOptions): Repre
   return null;
 }
 
-/** The negotiated representation; 406 when nothing in the Accept list can be produced. */
+/** Answers kept, by Accept header, for each pair of options (see negotiate); a full map is emptied, not grown. */
+const NEGOTIATED_KEPT = 256;
+const negotiated: Map<string, Representation>[] = [new Map(), new Map(), new Map(), new Map()];
+const JSON_REPRESENTATION: Representation = Object.freeze({ format: "json" });
+
+/**
+ * The negotiated representation; 406 when nothing in the Accept list can be produced. A client sends one Accept
+ * header request after request, so its answer is parsed once and kept (frozen: every request shares it).
+ */
 export function negotiate(accept: string | null | undefined, options: NegotiationOptions): Representation {
-  if (!accept || accept.trim() === "") return { format: "json" };
+  if (!accept || accept.trim() === "") return JSON_REPRESENTATION;
+  const kept = negotiated[(options.allowTable ? 2 : 0) + (options.allowProtobuf ? 1 : 0)]!;
+  const known = kept.get(accept);
+  if (known) return known;
+  const chosen = Object.freeze(firstProducible(accept, options));
+  if (kept.size >= NEGOTIATED_KEPT) kept.clear();
+  kept.set(accept, chosen);
+  return chosen;
+}
+
+function firstProducible(accept: string, options: NegotiationOptions): Representation {
   for (const range of parseAccept(accept)) {
     const chosen = representationOf(range, options);
     if (chosen) return chosen;

@@ -4,6 +4,7 @@
  * credential it understands, or with an error when it carries one that is invalid. Invalid credentials are
  * a 401: they never fall through to anonymous (spec 5.7).
  */
+import { thenOrNow } from "../api/then-or-now.ts";
 import type { PeerCertificate } from "../runtime/listener.ts";
 import type { UserInfo } from "./user.ts";
 import { firstDecision } from "./_first-decision.ts";
@@ -28,7 +29,8 @@ export interface Authenticator {
 
 /** Token authenticators see only the bearer token (and the audiences the server accepts). */
 export interface TokenAuthenticator {
-  authenticateToken(token: string, audiences: string[]): Promise<Authentication>;
+  /** A plain value when the answer needs no waiting (a token already verified, read from memory). */
+  authenticateToken(token: string, audiences: string[]): Authentication | Promise<Authentication>;
 }
 
 export const NOT_MINE: Authentication = { kind: "not-mine" };
@@ -53,9 +55,7 @@ export function unionAuthenticator(authenticators: Authenticator[]): Authenticat
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
   return {
     authenticateToken: (token, audiences) =>
-      Promise.resolve(
-        firstDecision(authenticators, { ask: (a) => a.authenticateToken(token, audiences), decides: decidesUser, undecided }),
-      ),
+      firstDecision(authenticators, { ask: (a) => a.authenticateToken(token, audiences), decides: decidesUser, undecided }),
   };
 }
 
@@ -88,7 +88,7 @@ export function bearerTokenAuthenticator(tokens: TokenAuthenticator, audiences: 
     authenticate(request) {
       const token = bearerToken(request.headers.get("authorization") ?? "", request.warnings);
       if (token === undefined) return NOT_MINE;
-      return tokens.authenticateToken(token, audiences).then(bearerOutcome);
+      return thenOrNow(tokens.authenticateToken(token, audiences), bearerOutcome);
     },
   };
 }

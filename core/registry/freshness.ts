@@ -4,9 +4,10 @@ import type { Storage } from "../storage/storage.ts";
 
 export const FRESHNESS_WAIT_MS = 3000;
 
-export async function waitForRevision(storage: Storage, revision: number, timeoutMs = FRESHNESS_WAIT_MS): Promise<void> {
-  if (storage.currentRevision() >= revision) return;
-  await new Promise<void>((resolve, reject) => {
+/** Undefined when the storage has reached `revision` already: nothing to wait for. */
+export function waitForRevision(storage: Storage, revision: number, timeoutMs = FRESHNESS_WAIT_MS): Promise<void> | undefined {
+  if (storage.currentRevision() >= revision) return undefined;
+  return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe();
       reject(newTooLargeResourceVersion(revision, storage.currentRevision()));

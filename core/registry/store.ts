@@ -199,9 +199,16 @@ export class ResourceStore {
     return await this.decode(await this.getStored(namespace, name));
   }
 
-  /** The object as stored (see decode), or a NotFound error. */
-  async getStored(namespace: string, name: string): Promise<KeyValue> {
-    const kv = await this.#storage.get(this.key(namespace, name));
+  /**
+   * The object as stored (see decode), or a NotFound error: at once, without a promise, when the storage reads
+   * synchronously (then a NotFound is thrown, not rejected).
+   */
+  getStored(namespace: string, name: string): KeyValue | Promise<KeyValue> {
+    const kv = this.#storage.get(this.key(namespace, name));
+    return kv instanceof Promise ? kv.then((found) => this.#found(found, name)) : this.#found(kv, name);
+  }
+
+  #found(kv: KeyValue | null, name: string): KeyValue {
     if (!kv) throw newNotFound(this.qualified, name);
     return kv;
   }

@@ -37,6 +37,7 @@ import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
+import type { ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { withWarnings } from "./warning-headers.ts";
 import type { ConnectionHandler } from "../runtime/listener.ts";
@@ -94,23 +95,19 @@ function json(body: unknown, pretty = false): Response {
 
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
+  const services: ServerServices = {
+    authentication: deps.authentication,
+    authorizer: deps.authorizer,
+    minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
+    remainingItemCount: deps.options.remainingItemCount,
+  };
+  const serve = (s: RequestState) => serveResource(s, deps, services);
 
   app.onError((error, c) => {
     if (!isStatusError(error)) c.env.panic = error;
     return errorResponse(error, c.req.raw);
   });
   app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));
-
-  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
-  if (deps.options.responseCompression) {
-    const remote = () => deps.aggregator.remoteGroupVersions();
-    for (const path of ["/api", "/api/*", "/apis", "/apis/*"]) {
-      app.use(path, async (c, next) => {
-        await next();
-        setAnswer(c, await compressedAnswer(c.req.raw, c.env.info, c.res, remote));
-      });
-    }
-  }
 
   const aggregated = {
     documents: () => deps.aggregator.aggregatedOpenApi(),
@@ -145,8 +142,6 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
   getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.env.url.host), prettyFor(c.req.raw, c.env.url)));
-  // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does.
-  app.use("/apis/*", async (c, next) => (await deps.aggregator.proxy(c.req.raw, c.env.user!)) ?? next());
   getWithOrWithoutSlash(
     "/apis",
     (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.env.url)),
@@ -160,22 +155,47 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     "/apis/:group/:version",
     (c) => discovery(c, apiResourceList(deps.catalog, c.req.param("group") ?? "", c.req.param("version") ?? "")),
   );
-  app.all("/api/*", (c) => serveResource(c.env, deps));
-  app.all("/apis/*", (c) => serveResource(c.env, deps));
+  app.all("/api/*", (c) => serve(c.env));
+  app.all("/apis/*", (c) => serve(c.env));
+
+  // Proxied requests were authenticated and authorized above, as kube-aggregator's handler chain does. Outside
+  // hono's routes, as the compression below: a route with no middleware before it answers without a promise when its
+  // handler does.
+  const proxiedOrRouted = (s: RequestState): Response | Promise<Response> => {
+    const path = s.url.pathname;
+    const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!, path) : undefined;
+    if (proxied) return proxied;
+    // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
+    // makes more than a dozen closures per request. HEAD goes through hono, which drops the body; a failure is answered
+    // by the chain as hono's onError would answer it.
+    if (s.info.isResourceRequest && s.request.method !== "HEAD" && API_PATH.test(path)) return serve(s);
+    return app.fetch(s.request, s);
+  };
+  const remote = () => deps.aggregator.remoteGroupVersions();
+  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
+  const routes = !deps.options.responseCompression ? proxiedOrRouted : (s: RequestState): Response | Promise<Response> => {
+    const answered = proxiedOrRouted(s);
+    if (!API_PATH.test(s.url.pathname)) return answered;
+    if (answered instanceof Promise) return answered.then((response) => compressedAnswer(s.request, s.info, response, remote));
+    return compressedAnswer(s.request, s.info, answered, remote);
+  };
 
   // After authorization: a path with dot segments, health probes, then the routes.
   const routed = (s: RequestState): Response | Promise<Response> => {
     // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
     if (DOT_SEGMENT.test(s.info.path)) {
-      return s.info.isResourceRequest ? serveResource(s, deps) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
+      return s.info.isResourceRequest ? serve(s) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
     }
     const health = deps.health.handle(s.request, s.url);
-    if (health === null) return app.fetch(s.request, s);
-    if (health instanceof Promise) return health.then((answer) => answer ?? app.fetch(s.request, s));
+    if (health === null) return routes(s);
+    if (health instanceof Promise) return health.then((answer) => answer ?? routes(s));
     return health;
   };
   return createChain(deps, routed);
 }
+
+/** /api, /apis and what lies below them: the paths whose answers are compressed. */
+const API_PATH = /^\/apis?(\/|$)/;
 
 /**
  * A "." or ".." segment, also percent-encoded, which URL parsing would have resolved away; tested on every request,
@@ -188,7 +208,8 @@ function discovery(c: Context<Env>, body: unknown): Response {
   return json(body, prettyFor(c.req.raw, c.env.url));
 }
 
-async function serveResource(s: RequestState, deps: AppDeps): Promise<Response> {
+/** Answers at once, without a promise, when the handler does. */
+function serveResource(s: RequestState, deps: AppDeps, services: ServerServices): Response | Promise<Response> {
   const info = s.info;
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
@@ -224,22 +245,18 @@ async function serveResource(s: RequestState, deps: AppDeps): Promise<Response> 
       })),
     auditAnnotations: new Map<string, string>(),
     user: s.user!,
-    services: {
-      authentication: deps.authentication,
-      authorizer: deps.authorizer,
-      minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
-      remainingItemCount: deps.options.remainingItemCount,
-    },
+    services,
   };
   noteDeprecatedRequest(type!, info, ctx, deps.metrics);
-  const response = await handler(ctx).finally(() => addAnnotations(audit, ctx.auditAnnotations));
-  return withWarnings(response, ctx.warnings);
-}
-
-/**
- * Hono's `c.res =` copies the Response it is given and merges the previous answer's headers into the copy, even when
- * both are one object: a filter handing back the answer it got (most do) leaves it as it is instead.
- */
-function setAnswer(c: Context<Env>, response: Response): void {
-  if (!c.finalized || c.res !== response) c.res = response;
+  const annotate = () => addAnnotations(audit, ctx.auditAnnotations);
+  let answered: Response | Promise<Response>;
+  try {
+    answered = handler(ctx);
+  } catch (error) {
+    annotate();
+    throw error;
+  }
+  if (answered instanceof Promise) return answered.finally(annotate).then((response) => withWarnings(response, ctx.warnings));
+  annotate();
+  return withWarnings(answered, ctx.warnings);
 }

@@ -131,7 +131,7 @@ const STORAGE_PROBE_TIMEOUT_MS = 2000;
 /** newETCD3Check's read: `<prefix>/health` within the timeout, failing as `error getting data from etcd: <err>`. */
 async function readHealthKey(storage: Storage, timeoutMs: number): Promise<void> {
   try {
-    await withTimeout(storage.get("/health"), timeoutMs);
+    await withTimeout(Promise.resolve(storage.get("/health")), timeoutMs);
   } catch (error) {
     throw new Error(`error getting data from etcd: ${(error as Error).message}`, { cause: error });
   }

@@ -23,12 +23,14 @@ export interface RequestOptions {
   /** Sent as JSON unless it is a string. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Default: the admin (system:masters). */
-  user?: TestUser;
+  /** Default: the admin (system:masters); null sends no client certificate (a token's request, an anonymous one). */
+  user?: TestUser | null;
 }
 
 export interface InProcessServer {
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** The chain's own answer: a Response when it answered at once, a promise when something on its path waited. */
+  answer(method: string, path: string, options?: RequestOptions): Response | Promise<Response>;
   /** The JSON answer of a request, with its status. */
   // deno-lint-ignore no-explicit-any -- tests read answers of every kind by field
   json(method: string, path: string, options?: RequestOptions): Promise<{ status: number; body: any }>;
@@ -48,18 +50,20 @@ export async function startInProcess(flags: string[] = []): Promise<InProcessSer
       return Promise.resolve({ port: 0, close: () => Promise.resolve() });
     },
   });
-  const request = (method: string, path: string, options: RequestOptions = {}) => {
-    const { name, groups = [] } = options.user ?? ADMIN;
+  const answer = (method: string, path: string, options: RequestOptions = {}) => {
+    const user = options.user === undefined ? ADMIN : options.user;
     const body = options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     const headers = { ...(typeof options.body === "object" ? { "Content-Type": "application/json" } : {}), ...options.headers };
-    return Promise.resolve(handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
-      peerCertificate: { commonName: name, organizations: groups, verified: true, chain: [] },
+    return handle!(new Request(`https://127.0.0.1${path}`, { method, body, headers }), {
+      peerCertificate: user ? { commonName: user.name, organizations: user.groups ?? [], verified: true, chain: [] } : undefined,
       requestTarget: path,
       remoteAddress: "127.0.0.1",
-    }));
+    });
   };
+  const request = (method: string, path: string, options?: RequestOptions) => Promise.resolve(answer(method, path, options));
   return {
     request,
+    answer,
     async json(method, path, options) {
       const response = await request(method, path, options);
       return { status: response.status, body: await response.json() };

@@ -166,7 +166,7 @@ export function storageContractSuite(backend: string, open: OpenStorage): void {
     const storage = await open();
     await storage.close();
     expect(isStorageError(await rejection(storage.write(create("/a/1"))), "Closed")).toBe(true);
-    expect(isStorageError(await rejection(storage.get("/a/1")), "Closed")).toBe(true);
+    expect(isStorageError(await rejection(Promise.resolve(storage.get("/a/1"))), "Closed")).toBe(true);
   });
 
   test(`${backend}: range() at every past revision matches the snapshot recorded at that revision`, async () => {

@@ -64,8 +64,12 @@ export class RoutedStorage implements Storage {
     return this.#main.compactedRevision();
   }
 
-  async get(key: string, revision?: number): Promise<KeyValue | null> {
-    return await this.sequenceOf(key).get(key, revision);
+  get(key: string, revision?: number): KeyValue | null | Promise<KeyValue | null> {
+    try {
+      return this.sequenceOf(key).get(key, revision);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async range(prefix: string, options?: RangeOptions): Promise<RangeResult> {

@@ -107,7 +107,8 @@ export interface Storage {
   /** Oldest revision that reads and event replays can still be answered at. */
   compactedRevision(): number;
 
-  get(key: string, revision?: number): Promise<KeyValue | null>;
+  /** May answer at once, without a promise, when the backend reads synchronously; a failed read rejects. */
+  get(key: string, revision?: number): KeyValue | null | Promise<KeyValue | null>;
   /** Items whose key starts with `prefix`, in key order. */
   range(prefix: string, options?: RangeOptions): Promise<RangeResult>;
   /** Number of keys under the prefix now. */

@@ -5,13 +5,14 @@
  * after a delete or a re-create already sees it; tokens no longer read their account from storage on every request.
  */
 import type { KubeObject, ReadOnlyClient } from "../../../plugins/sdk.ts";
+import type { ObjectReader } from "./lookup.ts";
 
 const SERVICE_ACCOUNTS = { group: "", version: "v1", resource: "serviceaccounts" };
 
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 
-/** The client, with its reads of ServiceAccounts answered from the cache once it has been filled. */
-export function withServiceAccountCache(client: ReadOnlyClient): ReadOnlyClient {
+/** The client's reads, those of ServiceAccounts answered from the cache, at once, once it has been filled. */
+export function withServiceAccountCache(client: ReadOnlyClient): ObjectReader {
   const accounts = new Map<string, KubeObject>();
   let filled = false;
   // Started by the first lookup: the plugin is made before the server's storage serves reads.
@@ -27,13 +28,11 @@ export function withServiceAccountCache(client: ReadOnlyClient): ReadOnlyClient 
       () => (following = undefined),
     );
   return {
-    list: (ref) => client.list(ref),
-    watch: (ref, onEvent) => client.watch(ref, onEvent),
     get(ref) {
       if (ref.group !== "" || ref.resource !== SERVICE_ACCOUNTS.resource) return client.get(ref);
       following ??= follow();
       const cached = filled ? accounts.get(keyOf(ref.namespace ?? "", ref.name)) : undefined;
-      return cached ? Promise.resolve(cached) : client.get(ref);
+      return cached ?? client.get(ref);
     },
   };
 }

@@ -3,10 +3,11 @@
  * --service-account-issuer issuers (or legacy secret tokens). Bound tokens stop working when their account or
  * bound object is deleted; legacy ones when their Secret is, unless --service-account-lookup=false.
  */
+import { thenOrNow } from "../../../core/api/then-or-now.ts";
 import { apiAudiences } from "../../../core/auth/authentication.ts";
 import { serviceAccountUser } from "../../../core/auth/service-account/claims.ts";
 import { loadServiceAccountKeys } from "../../../core/auth/service-account/keys.ts";
-import { defineAuthenticator } from "../../../plugins/sdk.ts";
+import { type Authentication, defineAuthenticator } from "../../../plugins/sdk.ts";
 import { withServiceAccountCache } from "./account-cache.ts";
 import { revocationProblem } from "./lookup.ts";
 import { checkServiceAccountJwt } from "./verify.ts";
@@ -15,19 +16,19 @@ export default defineAuthenticator(async ({ config, client }) => {
   const keys = await loadServiceAccountKeys(config);
   const implicitAudiences = apiAudiences(config);
   const objects = withServiceAccountCache(client);
+  // At once, without a promise, for a token verified before whose objects are read from memory.
   return {
-    async authenticateToken(token, audiences) {
-      const check = await checkServiceAccountJwt(token, keys.verifying, {
-        issuers: config.serviceAccountIssuer,
-        implicitAudiences,
-        audiences,
+    authenticateToken(token, audiences) {
+      const check = checkServiceAccountJwt(token, keys.verifying, { issuers: config.serviceAccountIssuer, implicitAudiences, audiences });
+      return thenOrNow(check, (checked): Authentication | Promise<Authentication> => {
+        if (checked.kind !== "valid") return checked;
+        const user: Authentication = { kind: "user", user: serviceAccountUser(checked.claims), audiences: checked.audiences };
+        if (checked.claims.legacy && !config.serviceAccountLookup) return user;
+        return thenOrNow(
+          revocationProblem(objects, checked.claims, token),
+          (problem) => problem ? { kind: "error", message: problem } : user,
+        );
       });
-      if (check.kind !== "valid") return check;
-      if (!check.claims.legacy || config.serviceAccountLookup) {
-        const problem = await revocationProblem(objects, check.claims, token);
-        if (problem) return { kind: "error", message: problem };
-      }
-      return { kind: "user", user: serviceAccountUser(check.claims), audiences: check.audiences };
     },
   };
 });

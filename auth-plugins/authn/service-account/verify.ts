@@ -4,6 +4,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
+import { thenOrNow } from "../../../core/api/then-or-now.ts";
 import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
 import { forgetOldest } from "../../../core/runtime/bounded.ts";
@@ -66,6 +67,15 @@ function peek(token: string, digest: string): Readonly<JWTPayload> | undefined {
   }
 }
 
+/** The kubernetes.io claims of a payload, read once per payload object (a kept payload is shared, so they are too). */
+const payloadClaims = new WeakMap<Readonly<JWTPayload>, Readonly<ServiceAccountClaims> | null>();
+
+function claimsOf(payload: Readonly<JWTPayload>): Readonly<ServiceAccountClaims> | undefined {
+  let claims = payloadClaims.get(payload);
+  if (claims === undefined) payloadClaims.set(payload, claims = deepFreeze(readServiceAccountClaims(payload) ?? null));
+  return claims ?? undefined;
+}
+
 function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
   if (signedPayloads.has(digest)) return;
   signedPayloads.set(digest, payload);
@@ -77,10 +87,13 @@ function rememberSigned(digest: string, payload: Readonly<JWTPayload>): void {
  * signature is remembered per key set and a client sending one token on every request pays for the public-key
  * operation once; the time, audience and revocation checks around it still run on every request.
  */
-async function signatureVerifies(token: string, digest: string, keys: VerificationKey[]): Promise<boolean> {
+function signatureVerifies(token: string, digest: string, keys: VerificationKey[]): boolean | Promise<boolean> {
   let verified = verifiedSignatures.get(keys);
   if (!verified) verifiedSignatures.set(keys, verified = new Set());
-  if (verified.has(digest)) return true;
+  return verified.has(digest) || verifiedByOneOf(token, digest, keys, verified);
+}
+
+async function verifiedByOneOf(token: string, digest: string, keys: VerificationKey[], verified: Set<string>): Promise<boolean> {
   const { kid } = decodeProtectedHeader(token);
   const candidates = keys.filter((k) => k.kid === kid);
   for (const key of candidates.length > 0 ? candidates : keys) {
@@ -108,17 +121,28 @@ function quotedList(values: string[]): string {
   return `[${values.map((v) => JSON.stringify(v)).join(" ")}]`;
 }
 
-export async function checkServiceAccountJwt(token: string, keys: VerificationKey[], options: JwtCheckOptions): Promise<JwtCheck> {
-  if (!hasJwsShape(token)) return { kind: "not-mine" };
+const NOT_MINE: JwtCheck = { kind: "not-mine" };
+const INVALID_SIGNATURE: JwtCheck = { kind: "error", message: "invalid signature" };
+
+/** kube's jwtTokenAuthenticator.AuthenticateToken; at once, without a promise, for a token whose signature verified before. */
+export function checkServiceAccountJwt(token: string, keys: VerificationKey[], options: JwtCheckOptions): JwtCheck | Promise<JwtCheck> {
+  if (!hasJwsShape(token)) return NOT_MINE;
   const digest = tokenDigest(token);
   const payload = peek(token, digest);
-  if (!payload || typeof payload.iss !== "string") return { kind: "not-mine" };
-  if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return { kind: "not-mine" };
-  if (!(await signatureVerifies(token, digest, keys))) return { kind: "error", message: "invalid signature" };
-  rememberSigned(digest, payload);
+  if (!payload || typeof payload.iss !== "string") return NOT_MINE;
+  if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return NOT_MINE;
+  return thenOrNow(signatureVerifies(token, digest, keys), (verifies) => {
+    if (!verifies) return INVALID_SIGNATURE;
+    rememberSigned(digest, payload);
+    return signedTokenCheck(payload, options);
+  });
+}
+
+/** The checks after the signature's: time, the kubernetes.io claims, audiences. */
+function signedTokenCheck(payload: Readonly<JWTPayload>, options: JwtCheckOptions): JwtCheck {
   const problem = timeProblem(payload, Math.floor((options.now ?? new Date()).getTime() / 1000));
   if (problem) return { kind: "error", message: problem };
-  const claims = readServiceAccountClaims(payload);
+  const claims = claimsOf(payload);
   if (!claims) return { kind: "error", message: "service account token has no kubernetes.io claims" };
   const named = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   const tokenAudiences = named.length > 0 ? named : options.implicitAudiences;

@@ -101,13 +101,14 @@ const CHECKS: Record<string, Check> = {
 /** `rules`: what every node may do on resources not checked against the graph (kube's bootstrap NodeRules). */
 export function nodeAuthorizer(graph: NodeGraph, rules: PolicyRule[]): Authorizer {
   return {
+    // The graph is in memory: a decision needs no waiting, so it is answered as a plain value.
     authorize(a) {
       const node = nodeIdentity(a.user);
-      if (node === undefined) return Promise.resolve(noOpinion());
-      if (node === "") return Promise.resolve(noOpinion(`unknown node for user ${JSON.stringify(a.user.username)}`));
+      if (node === undefined) return noOpinion();
+      if (node === "") return noOpinion(`unknown node for user ${JSON.stringify(a.user.username)}`);
       const check = a.isResourceRequest ? CHECKS[`${a.apiGroup}/${a.resource}`] : undefined;
-      if (check) return Promise.resolve(check(graph, node, a));
-      return Promise.resolve(rules.some((rule) => ruleAllows(a, rule)) ? ALLOW : noOpinion());
+      if (check) return check(graph, node, a);
+      return rules.some((rule) => ruleAllows(a, rule)) ? ALLOW : noOpinion();
     },
     rulesFor(user) {
       if (nodeIdentity(user) === undefined) return Promise.resolve({ rules: [], incomplete: false, errors: [] });

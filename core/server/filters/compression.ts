@@ -24,12 +24,17 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
  * deferredResponseWriter decides on the first write, only the first 128 KiB are read to decide: a larger (streamed)
  * body is then compressed as it streams, asynchronously, never held whole in memory or compressed on the event loop.
  */
-export async function gzipLargeResponse(response: Response): Promise<Response> {
+export function gzipLargeResponse(response: Response): Response | Promise<Response> {
   // A complete answer's size is known without reading it, which would cost more than writing a small one.
   const known = completeBodyBytes(response) ?? response.headers.get("content-length");
   if (known !== null && Number(known) <= GZIP_THRESHOLD_BYTES) return response;
   if (response.body === null || response.headers.has("content-encoding")) return response;
-  const reader = response.body.getReader();
+  return gzipReadResponse(response, response.body);
+}
+
+/** The body read up to the threshold to decide, then gzipped as it streams when larger. */
+async function gzipReadResponse(response: Response, body: ReadableStream<Uint8Array>): Promise<Response> {
+  const reader = body.getReader();
   const head: Uint8Array[] = [];
   let size = 0;
   while (size <= GZIP_THRESHOLD_BYTES) {
@@ -75,13 +80,13 @@ function concatenated(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffe
  * The answer as the client gets it: gzipped when large, not long-running, asked for, and not proxied from an
  * aggregated server (kube-aggregator passes those through as that server wrote them).
  */
-export async function compressedAnswer(
+export function compressedAnswer(
   request: Request,
   info: RequestInfo,
   response: Response,
   remoteGroupVersions: () => { group: string; version: string }[],
-): Promise<Response> {
+): Response | Promise<Response> {
   if (isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding"))) return response;
   if (remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)) return response;
-  return await gzipLargeResponse(response);
+  return gzipLargeResponse(response);
 }

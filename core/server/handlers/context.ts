@@ -39,4 +39,5 @@ export interface ServerServices {
   remainingItemCount: boolean;
 }
 
-export type Handler = (ctx: HandlerContext) => Promise<Response>;
+/** A handler may answer at once, without a promise, when nothing it calls waits. */
+export type Handler = (ctx: HandlerContext) => Response | Promise<Response>;

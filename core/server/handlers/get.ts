@@ -5,12 +5,18 @@ import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { respondStoredText, servesStoredText } from "./stored-text.ts";
 
-export async function handleGet(ctx: HandlerContext): Promise<Response> {
+/** Answers at once, without a promise, when the storage has the revision asked for and reads synchronously. */
+export function handleGet(ctx: HandlerContext): Response | Promise<Response> {
   const rv = ctx.url.searchParams.get("resourceVersion") ?? "";
   // kube's APIObjectVersioner.ParseResourceVersion, as for lists and watches.
   const revision = parseResourceVersion(rv);
-  if (revision > 0) await waitForRevision(ctx.storage, revision);
-  if (servesStoredText(ctx)) return respondStoredText(await ctx.store.getStored(ctx.info.namespace, ctx.info.name), 200);
-  const obj = await ctx.store.get(ctx.info.namespace, ctx.info.name);
-  return respondObject(obj, 200, ctx.encode);
+  const fresh = revision > 0 ? waitForRevision(ctx.storage, revision) : undefined;
+  return fresh ? fresh.then(() => answer(ctx)) : answer(ctx);
+}
+
+function answer(ctx: HandlerContext): Response | Promise<Response> {
+  const { namespace, name } = ctx.info;
+  if (!servesStoredText(ctx)) return ctx.store.get(namespace, name).then((obj) => respondObject(obj, 200, ctx.encode));
+  const kv = ctx.store.getStored(namespace, name);
+  return kv instanceof Promise ? kv.then((stored) => respondStoredText(stored, 200)) : respondStoredText(kv, 200);
 }

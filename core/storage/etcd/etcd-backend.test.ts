@@ -247,7 +247,7 @@ test("an etcd that hangs fails a call at its deadline with kube's 504 (request d
   });
   await etcd.pause();
   try {
-    const failure = await rejection(store.get("/a/1"));
+    const failure = await rejection(Promise.resolve(store.get("/a/1")));
     expect(failure).toBeInstanceOf(StatusError);
     expect((failure as StatusError).code).toBe(504);
     expect((failure as StatusError).message).toBe("Timeout: request did not complete within requested timeout - context deadline exceeded");

@@ -80,7 +80,7 @@ test("a read that sees a commit not yet durable is answered only once it is", as
   const written = writeTwo(storage, "/k/1");
   await turns();
   let answer: unknown;
-  const read = storage.get("/k/1").then((kv) => (answer = kv));
+  const read = Promise.resolve(storage.get("/k/1")).then((kv) => (answer = kv));
   const listed = storage.range("/k/");
   await turns();
   expect(answer).toBeUndefined();

@@ -159,16 +159,22 @@ export class SqliteStorage implements Storage {
     return { ...this.#stats };
   }
 
-  get(key: string, revision?: number): Promise<KeyValue | null> {
-    return this.#readDurably(() => {
-      const at = this.#readRevision(revision);
-      const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
-      return row ? rowToKeyValue(row) : null;
-    }, revision);
+  /** At once when everything the read may have seen is durable already (bun:sqlite reads synchronously). */
+  get(key: string, revision?: number): KeyValue | null | Promise<KeyValue | null> {
+    try {
+      return this.#readDurably(() => {
+        const at = this.#readRevision(revision);
+        const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
+        return row ? rowToKeyValue(row) : null;
+      }, revision);
+    } catch (error) {
+      // The Storage contract: a failed read rejects, it does not throw.
+      return Promise.reject(error);
+    }
   }
 
-  range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
-    return this.#readDurably(() => this.#rangeNow(prefix, options), options.revision);
+  async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    return await this.#readDurably(() => this.#rangeNow(prefix, options), options.revision);
   }
 
   #rangeNow(prefix: string, options: RangeOptions): RangeResult {
@@ -191,9 +197,9 @@ export class SqliteStorage implements Storage {
     return { items, revision, remaining };
   }
 
-  count(prefix: string): Promise<number> {
+  async count(prefix: string): Promise<number> {
     const { lower, after, upper } = keyRange(prefix);
-    return this.#readDurably(() => {
+    return await this.#readDurably(() => {
       this.#assertOpen();
       return Number(this.#statements.countCurrent.get(lower, after, upper)!.n);
     });
@@ -204,9 +210,9 @@ export class SqliteStorage implements Storage {
     return this.#writes.submit(op);
   }
 
-  eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
+  async eventsSince(prefix: string, afterRevision: number): Promise<StorageEvent[]> {
     const { lower, after, upper } = keyRange(prefix);
-    return this.#readDurably(() => {
+    return await this.#readDurably(() => {
       this.#assertOpen();
       if (afterRevision < this.#revisions.compacted) throw compactedError();
       return this.#statements.eventsSince.all(lower, after, upper, afterRevision).map(historyRowToEvent);
@@ -354,13 +360,13 @@ export class SqliteStorage implements Storage {
 
   /**
    * A consistent read (below), answered once every commit it may have seen is durable and released. A read at a
-   * revision already released answers at once: it returns nothing newer.
+   * revision already released answers at once: it returns nothing newer. With nothing left to wait for, the result
+   * itself, no promise.
    */
-  async #readDurably<T>(read: () => T, atRevision?: number): Promise<T> {
+  #readDurably<T>(read: () => T, atRevision?: number): T | Promise<T> {
     const result = this.#readConsistently(read);
     const pending = !atRevision || atRevision > this.#releasedRevision ? this.#durability?.whenDurable() : undefined;
-    if (pending) await pending;
-    return result;
+    return pending ? pending.then(() => result) : result;
   }
 
   /**
