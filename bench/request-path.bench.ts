@@ -1,15 +1,17 @@
 /**
  * The request path's fixed cost (issue 16): GET one ConfigMap with a client certificate and with a service
  * account token, and /healthz, over 32 kept-alive TLS connections, each beside the same-run ceiling of a trivial
- * handler behind node:tls → node:http. Server and load generator run in separate processes. Not a test.
+ * handler behind node:tls → node:http. The server runs with `npm start`'s flags (Node,RBAC); server and load
+ * generator run in separate processes. Not a test.
  * Run: node_modules/.bin/bun bench/request-path.bench.ts (after bash compile.sh).
  */
 import { startServer } from "../tests/harness.ts";
 import { appChainCpuMicroseconds } from "./_app-chain.ts";
 import { expectStatus } from "./_load.ts";
 import { requestPathRows } from "./_request-path.ts";
+import { npmStartFlags } from "../scripts/record-bytecode-order.ts";
 
-const server = await startServer();
+const server = await startServer(npmStartFlags());
 try {
   const seed = await server.request("POST", "/api/v1/namespaces/default/configmaps", {
     body: JSON.stringify({ metadata: { name: "bench" }, data: { key: "value".repeat(20) } }),

@@ -1,7 +1,7 @@
 /**
- * kubun's benchmark: starts the compiled server (default --storage-sync FULL) and prints throughput and
- * latency figures next to baselines measured in the same run on the same machine, then the same figures with the
- * server on etcd beside SQLite's. Not a test.
+ * kubun's benchmark: starts the compiled server with `npm start`'s flags (Node,RBAC, NodeRestriction; default
+ * --storage-sync FULL) and prints throughput and latency figures next to baselines measured in the same run on the
+ * same machine, then the same figures with the server on etcd beside SQLite's. Not a test.
  * Run: node_modules/.bin/bun bench/run.ts (after bash compile.sh).
  */
 import { startServer, type TestServer } from "../tests/harness.ts";
@@ -14,6 +14,7 @@ import { type CreateFigure, keptAliveCreates } from "./_creates.ts";
 import { ETCD_BINARY, rawEtcdPutRate, startTestEtcd } from "../core/storage/etcd/testing.ts";
 import { existsSync } from "node:fs";
 import { watchFanoutRows } from "./watch-fanout.ts";
+import { npmStartFlags } from "../scripts/record-bytecode-order.ts";
 
 const CONCURRENCY = 32;
 /** Issue 16's durable-create figure: 64 clients against the raw single-commit ceiling. */
@@ -134,7 +135,7 @@ async function measureStore(server: TestServer, options: { groupCommit: boolean 
 const p50p95 = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 95))}`;
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  const server = await startServer(npmStartFlags());
   const rows: [string, string][] = [];
   let sqlite: StoreFigures;
   try {
@@ -191,7 +192,7 @@ async function etcdRows(sqlite: StoreFigures): Promise<[string, string][]> {
   if (!existsSync(ETCD_BINARY)) return [["etcd rows", `skipped: ${ETCD_BINARY} is missing (bash scripts/install-test-deps.sh)`]];
   const etcd = await startTestEtcd();
   try {
-    const server = await startServer(["--etcd-servers", etcd.endpoint]);
+    const server = await startServer([...npmStartFlags(), "--etcd-servers", etcd.endpoint]);
     let figures: StoreFigures;
     try {
       figures = await measureStore(server, { groupCommit: false });
