@@ -13,7 +13,7 @@ const UTC_NAMES = /^:?(?:Etc\/)?(?:UTC|UCT|Universal|Zulu)$/;
 const ZERO_OFFSET_RULE = /^(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{3,}>)0$/;
 const HEADER_BYTES = 44;
 
-export function localZoneIsUtc(tz: string | undefined, readLocaltime = () => readFileSync("/etc/localtime")): boolean {
+export function localZoneIsUtc(tz: string | undefined, readLocaltime: () => Uint8Array = () => readFileSync("/etc/localtime")): boolean {
   if (tz !== undefined) return UTC_NAMES.test(tz);
   try {
     return tzifIsUtc(readLocaltime());
