@@ -8,7 +8,7 @@ import { runServer, stopOnSignals } from "./core/server/run.ts";
 import { loadPluginSet } from "./plugin-set.ts";
 import { withFrontProxyDefaults } from "./core/server/front-proxy.ts";
 import { GIT_VERSION } from "./core/server/version.ts";
-import { configureLogging, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
+import { configureLogging, localZoneIsUtc, type LogFormat, validateLogFormat } from "./core/log/mod.ts";
 import { issueUserKubeconfig, KUBECONFIG_USAGE, parseKubeconfigArgs } from "./core/server/kubeconfig-command.ts";
 import { parseSnapshotArgs, runSnapshotCommand } from "./core/server/snapshot-command.ts";
 import { parseMigrateArgs, runMigrateCommand } from "./core/server/migrate-command.ts";
@@ -37,7 +37,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   // component-base/logs ValidateAndApply: as early as possible, so start-up already logs in the chosen format.
   const logFormatProblem = validateLogFormat(config.loggingFormat);
   if (logFormatProblem) throw new Error(logFormatProblem);
-  configureLogging({ verbosity: config.verbosity, format: config.loggingFormat as LogFormat });
+  configureLogging({ verbosity: config.verbosity, format: config.loggingFormat as LogFormat, localTimeIsUtc: localZoneIsUtc(env.TZ) });
   const server = await runServer(config, await loadPluginSet(config));
   stopOnSignals(server, (code) => process.exit(code));
 }

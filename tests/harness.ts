@@ -59,6 +59,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Run this kubun executable instead of dist/kubun (e.g. one compiled with baked-in plugins). */
   binary?: string;
+  /** Environment variables set for the server on top of this process's. */
+  env?: Record<string, string>;
 }
 
 export interface Credentials {
@@ -110,6 +112,7 @@ export async function startServer(flags: string[] = [], options: StartOptions = 
 
   const child = spawn(program!, [...programArgs, "--secure-port", "0", "--bind-address", "127.0.0.1", "--data-dir", dataDir, ...flags], {
     stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...options.env },
   });
   running.add(child);
   let log = "";

@@ -2,6 +2,7 @@
 import type { KubeObject } from "../../core/api/types.ts";
 import type { BuiltInAdmissionFactory } from "../../core/admission/types.ts";
 import { isWriteTo } from "../_match.ts";
+import { compareByteOrder } from "../../core/api/byte-order.ts";
 
 const DEFAULT_ANNOTATIONS = ["storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class"];
 const BETA_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class";
@@ -24,7 +25,7 @@ function isDefaultClass(storageClass: KubeObject): boolean {
 
 function newest(classes: KubeObject[]): KubeObject | undefined {
   const key = (c: KubeObject) => `${c.metadata.creationTimestamp ?? ""}/${c.metadata.name}`;
-  return classes.sort((a, b) => key(b).localeCompare(key(a)))[0];
+  return classes.sort((a, b) => compareByteOrder(key(b), key(a)))[0];
 }
 
 export default defaultStorageClass;

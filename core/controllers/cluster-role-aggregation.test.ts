@@ -25,6 +25,12 @@ test("aggregatedRules() unites the matching roles' rules in name order without d
   expect(aggregatedRules(role("plain", []), all)).toBeNull();
 });
 
+test("aggregatedRules() takes the roles in Go's byte order of their names (kube's byName in syncClusterRole), not locale order", () => {
+  const target = role("target", [], {}, { pick: "yes" });
+  const all = [target, role("alpha", [rule("pods")], { pick: "yes" }), role("Zeta", [rule("nodes")], { pick: "yes" })];
+  expect(aggregatedRules(target, all)).toEqual([rule("nodes"), rule("pods")]);
+});
+
 test("the aggregation controller updates aggregated roles, through chains, as labelled roles come and go", async () => {
   const storage = openSqliteStorage(":memory:");
   const registry = new Registry(storage);

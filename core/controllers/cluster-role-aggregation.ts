@@ -12,6 +12,7 @@ import type { Catalog } from "../registry/catalog.ts";
 import { collectionPrefix } from "../registry/keys.ts";
 import type { Registry } from "../registry/registry.ts";
 import { logger } from "../log/mod.ts";
+import { compareByteOrder } from "../api/byte-order.ts";
 
 const log = logger("clusterrole-aggregation");
 
@@ -27,7 +28,7 @@ export function aggregatedRules(role: KubeObject, all: Iterable<KubeObject>): un
   if (!selectors) return null;
   const sources = [...all]
     .filter((other) => other.metadata.name !== role.metadata.name && selectors.some((s) => matchesLabels(s, other.metadata.labels)))
-    .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+    .sort((a, b) => compareByteOrder(String(a.metadata.name), String(b.metadata.name)));
   const rules: unknown[] = [];
   for (const source of sources) {
     for (const rule of Array.isArray(source.rules) ? source.rules : []) {

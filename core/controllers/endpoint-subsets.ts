@@ -14,6 +14,7 @@ import {
   serviceSpec,
   shouldPodBeInEndpoints,
 } from "./_service-endpoints.ts";
+import { compareByteOrder } from "../api/byte-order.ts";
 
 export interface EndpointAddress {
   ip: string;
@@ -54,7 +55,7 @@ export function endpointSubsets(service: KubeObject, pods: KubeObject[]): Endpoi
     groups.set(key, group);
     (tolerateUnready || isPodReady(pod) ? group.ready : group.notReady).push(endpointAddress(service, pod));
   }
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, group]) => toSubset(group));
+  return [...groups.entries()].sort(([a], [b]) => compareByteOrder(a, b)).map(([, group]) => toSubset(group));
 }
 
 /** The Pod's ports, sorted; undefined when it serves none of them (only headless Services take port-less addresses). */
@@ -82,11 +83,11 @@ function toSubset(group: Group): EndpointSubset {
 }
 
 function comparePorts(a: EndpointPort, b: EndpointPort): number {
-  return (a.name ?? "").localeCompare(b.name ?? "") || a.port - b.port || a.protocol.localeCompare(b.protocol);
+  return compareByteOrder(a.name ?? "", b.name ?? "") || a.port - b.port || compareByteOrder(a.protocol, b.protocol);
 }
 
 function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
-  return compareIPv4(a.ip, b.ip) || a.targetRef.uid.localeCompare(b.targetRef.uid);
+  return compareIPv4(a.ip, b.ip) || compareByteOrder(a.targetRef.uid, b.targetRef.uid);
 }
 
 export function compareIPv4(a: string, b: string): number {

@@ -25,6 +25,12 @@ test("text lines carry klog's header: severity, mmdd, time with microseconds, pi
   ]);
 });
 
+test("with a UTC local zone (localTimeIsUtc) the header prints the UTC fields, which are then the local ones", () => {
+  configureLogging({ now: () => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 60)), localTimeIsUtc: true });
+  logger("apiserver").info("serving");
+  expect(lines).toEqual([`I0102 03:04:05.060000 ${String(process.pid).padStart(7)} apiserver] serving`]);
+});
+
 test("--logging-format=json writes NewJSONLogger's keys: ts in epoch milliseconds, logger, msg, v for info, err for errors", () => {
   configureLogging({ format: "json" });
   logger("apiserver").info("serving", { port: 6443 });

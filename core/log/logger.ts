@@ -30,6 +30,11 @@ interface Settings {
   format: LogFormat;
   write: (line: string) => void;
   now: () => Date;
+  /**
+   * The local time zone is UTC (local-zone.ts): the header then reads the UTC fields, the same numbers, without the
+   * ICU time-zone data that the local-time methods load.
+   */
+  localTimeIsUtc: boolean;
 }
 
 const DEFAULTS: Settings = {
@@ -37,6 +42,7 @@ const DEFAULTS: Settings = {
   format: "text",
   write: (line) => void process.stderr.write(line + "\n"),
   now: () => new Date(),
+  localTimeIsUtc: false,
 };
 const settings: Settings = { ...DEFAULTS };
 
@@ -68,11 +74,21 @@ function textValue(value: unknown): string {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
+/**
+ * Month, day, hours, minutes, seconds of klog's header (formatHeader), which prints local time. Milliseconds are the
+ * same in every zone.
+ */
+function localFields(t: Date): number[] {
+  return settings.localTimeIsUtc
+    ? [t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds()]
+    : [t.getMonth() + 1, t.getDate(), t.getHours(), t.getMinutes(), t.getSeconds()];
+}
+
 function textLine(severity: Severity, name: string, message: string, values: LogValues): string {
   const t = settings.now();
-  const micros = pad(t.getMilliseconds(), 3) + "000";
-  const header =
-    `${severity}${pad(t.getMonth() + 1)}${pad(t.getDate())} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${micros}` +
+  const [month, day, hours, minutes, seconds] = localFields(t).map((field) => pad(field));
+  const micros = pad(t.getUTCMilliseconds(), 3) + "000";
+  const header = `${severity}${month}${day} ${hours}:${minutes}:${seconds}.${micros}` +
     ` ${String(process.pid).padStart(7)} ${name}]`;
   const pairs = Object.entries(values).map(([key, value]) => ` ${key}=${textValue(value)}`).join("");
   return `${header} ${message}${pairs}`;

@@ -10,3 +10,4 @@ export {
   resetLogging,
   validateLogFormat,
 } from "./logger.ts";
+export { localZoneIsUtc } from "./local-zone.ts";

@@ -14,6 +14,7 @@ import {
   ZERO_QUANTITY,
 } from "../../api/quantity.ts";
 import { matchesNodeAffinity } from "./node-affinity.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export interface Taint {
   key: string;
@@ -91,7 +92,7 @@ function resourceShortfalls(wanted: Record<string, Quantity>, node: KubeObject, 
   for (const other of placed) {
     for (const [name, q] of Object.entries(podRequests(other))) used[name] = addQuantities(used[name] ?? ZERO_QUANTITY, q);
   }
-  for (const [name, q] of Object.entries(wanted).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, q] of Object.entries(wanted).sort(([a], [b]) => compareByteOrder(a, b))) {
     if (compareQuantities(q, ZERO_QUANTITY) <= 0) continue;
     const capacity = parseQuantity(allocatable[name]);
     if (capacity === undefined || compareQuantities(addQuantities(used[name] ?? ZERO_QUANTITY, q), capacity) > 0) {

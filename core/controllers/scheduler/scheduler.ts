@@ -13,6 +13,7 @@ import { type ControlLoop, startLoop } from "../workloads/mod.ts";
 import { podPhase } from "../workloads/mod.ts";
 import { bindPod } from "./binding.ts";
 import { misfitReasons, podRequests, unschedulableMessage } from "./fit.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 const RESYNC_MS = 5000;
 export const DEFAULT_SCHEDULER = "default-scheduler";
@@ -28,7 +29,7 @@ export function startScheduler(client: ControllerClient): ControlLoop {
       if (node && podPhase(pod) !== "Succeeded" && podPhase(pod) !== "Failed") placed.get(node)?.push(pod);
     }
     const pending = all.filter(isPending).sort((a, b) =>
-      String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp))
+      compareByteOrder(String(a.metadata.creationTimestamp), String(b.metadata.creationTimestamp))
     );
     for (const pod of pending) await schedule(client, pod, nodes, placed);
   };
@@ -54,7 +55,7 @@ async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeOb
   const fitting = nodes.filter((_, i) => reasons[i].length === 0);
   if (fitting.length === 0) return await markUnschedulable(client, pod, unschedulableMessage(reasons));
   const best = fitting.map((node) => ({ node, score: requestedShare(pod, node, placed.get(String(node.metadata.name))!) }))
-    .sort((a, b) => a.score - b.score || String(a.node.metadata.name).localeCompare(String(b.node.metadata.name)))[0].node;
+    .sort((a, b) => a.score - b.score || compareByteOrder(String(a.node.metadata.name), String(b.node.metadata.name)))[0].node;
   try {
     await bindPod(client.store(PODS), {
       namespace: String(pod.metadata.namespace),

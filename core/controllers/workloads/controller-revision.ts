@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { CONTROLLER_REVISIONS, type ControllerClient, type ResourceRef } from "./client.ts";
 import { isControlledBy, newControllerRef, type PodTemplate } from "./owner.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export const CONTROLLER_REVISION_HASH = "controller-revision-hash";
 /** Room for "-" and a hash within a 253-character name (kube's ControllerRevisionName). */
@@ -33,7 +34,7 @@ export function revisionNumber(revision: KubeObject): number {
 }
 
 export function byRevision(a: KubeObject, b: KubeObject): number {
-  return revisionNumber(a) - revisionNumber(b) || String(a.metadata.name).localeCompare(String(b.metadata.name));
+  return revisionNumber(a) - revisionNumber(b) || compareByteOrder(String(a.metadata.name), String(b.metadata.name));
 }
 
 export function revisionName(ownerName: string, hash: string): string {

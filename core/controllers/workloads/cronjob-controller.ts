@@ -14,6 +14,7 @@ import { findCondition } from "./conditions.ts";
 import { isJobFinished, type JobStatus } from "./job.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 interface CronJobSpec {
   schedule?: string;
@@ -161,8 +162,8 @@ async function pruneHistory(client: ControllerClient, spec: CronJobSpec, owned: 
       !job.metadata.deletionTimestamp && findCondition((job.status as JobStatus | undefined)?.conditions, type)?.status === "True"
     )
       .sort((a, b) =>
-        String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) ||
-        String(a.metadata.name).localeCompare(String(b.metadata.name))
+        compareByteOrder(String(a.metadata.creationTimestamp), String(b.metadata.creationTimestamp)) ||
+        compareByteOrder(String(a.metadata.name), String(b.metadata.name))
       );
   for (const [type, limit] of [["Complete", spec.successfulJobsHistoryLimit ?? 3], ["Failed", spec.failedJobsHistoryLimit ?? 1]] as const) {
     const jobs = finished(type);

@@ -16,13 +16,14 @@ import { createPodFor } from "./pod-create.ts";
 import { isControlledBy } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 const RESYNC_MS = 2000;
 
 export function startDaemonSetController(client: ControllerClient): ControlLoop {
   const sets = client.store(DAEMON_SETS);
   const pass = async () => {
-    const nodes = (await client.list(NODES)).sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+    const nodes = (await client.list(NODES)).sort((a, b) => compareByteOrder(String(a.metadata.name), String(b.metadata.name)));
     const pods = await client.list(PODS);
     const revisions = await client.list(CONTROLLER_REVISIONS);
     await syncEach(await client.list(DAEMON_SETS), (ds) => {

@@ -6,6 +6,7 @@ import type { KubeObject } from "../../api/types.ts";
 import { CONTROLLER_REVISION_HASH, templateOf } from "./controller-revision.ts";
 import { type DaemonPodSpec, withDaemonTolerations } from "./daemonset-nodes.ts";
 import { podFromTemplate } from "./owner.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 /** Set by kube's DaemonSet strategy; its value labels the pods as pod-template-generation. */
 const TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation";
@@ -74,6 +75,6 @@ export function isDaemonPodUpdated(ds: KubeObject, pod: KubeObject, hash: string
 export function oldestScheduledFirst(a: KubeObject, b: KubeObject): number {
   const scheduled = (p: KubeObject) => ((p.spec as { nodeName?: string } | undefined)?.nodeName ? 0 : 1);
   return scheduled(a) - scheduled(b) ||
-    String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) ||
-    String(a.metadata.name).localeCompare(String(b.metadata.name));
+    compareByteOrder(String(a.metadata.creationTimestamp), String(b.metadata.creationTimestamp)) ||
+    compareByteOrder(String(a.metadata.name), String(b.metadata.name));
 }

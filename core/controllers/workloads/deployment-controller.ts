@@ -30,6 +30,7 @@ import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
 import { isControlledBy, newControllerRef } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 const RESYNC_MS = 5000;
 
@@ -52,7 +53,7 @@ export function startDeploymentController(client: ControllerClient): ControlLoop
 
 async function syncDeployment(client: ControllerClient, d: KubeObject, owned: KubeObject[]): Promise<void> {
   const spec = deploymentSpec(d);
-  const byAge = [...owned].sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+  const byAge = [...owned].sort((a, b) => compareByteOrder(String(a.metadata.creationTimestamp), String(b.metadata.creationTimestamp)));
   let newRS = byAge.find((rs) => sameTemplate((rs.spec as { template?: unknown }).template, spec.template));
   const old = owned.filter((rs) => rs !== newRS);
   let createdNewRS = false;

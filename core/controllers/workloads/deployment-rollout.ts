@@ -4,6 +4,7 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { scaledValue } from "./int-or-percent.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export interface DeploymentSpec {
   replicas?: number;
@@ -68,7 +69,7 @@ export function rollingOldReplicas(d: KubeObject, newRS: KubeObject, old: KubeOb
   const allPods = specReplicas(newRS) + sum(old, specReplicas);
   const maxScaledDown = allPods - minAvailable - newUnavailable;
   if (maxScaledDown <= 0) return next;
-  const oldestFirst = [...old].sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)));
+  const oldestFirst = [...old].sort((a, b) => compareByteOrder(String(a.metadata.creationTimestamp), String(b.metadata.creationTimestamp)));
   let cleaned = 0;
   for (const rs of oldestFirst) {
     const unhealthy = next.get(rs)! - availableReplicas(rs);

@@ -1,5 +1,6 @@
 /** Pod facts the workload controllers count by (kube's podutil and controller.FilterActivePods). */
 import type { KubeObject } from "../../api/types.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 interface PodCondition {
   type: string;
@@ -48,5 +49,5 @@ export function deletionOrder(a: KubeObject, b: KubeObject): number {
   const phaseRank = (p: KubeObject) => ({ Pending: 0, Unknown: 1, Running: 2 } as Record<string, number>)[podPhase(p)] ?? 0;
   const ready = (p: KubeObject) => (isPodReady(p) ? 1 : 0);
   return scheduled(a) - scheduled(b) || phaseRank(a) - phaseRank(b) || ready(a) - ready(b) ||
-    String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp));
+    compareByteOrder(String(b.metadata.creationTimestamp), String(a.metadata.creationTimestamp));
 }
