@@ -2,6 +2,7 @@
  * The conditions kube's namespace deleter reports on a terminating namespace (namespace_condition_updater.go):
  * each type is False with an "all good" reason until a pass finds trouble of that kind.
  */
+import { compareByteOrder } from "../api/byte-order.ts";
 
 export interface NamespaceCondition {
   type: string;
@@ -30,7 +31,7 @@ const OK: [type: string, reason: string, message: string][] = [
 ];
 
 function counted(counts: Map<string, number>, describe: (name: string, count: number) => string): string {
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => describe(name, count)).join(", ");
+  return [...counts].sort(([a], [b]) => compareByteOrder(a, b)).map(([name, count]) => describe(name, count)).join(", ");
 }
 
 function problems(outcome: DeletionOutcome): Map<string, { reason: string; message: string }> {

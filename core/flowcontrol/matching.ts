@@ -4,6 +4,7 @@
  * flow distinguisher (ByUser: the user name; ByNamespace: the namespace).
  */
 import type { KubeObject } from "../api/types.ts";
+import { compareByteOrder } from "../api/byte-order.ts";
 
 /** What classification reads of a request (kube's RequestDigest: RequestInfo and user.Info). */
 export interface RequestDigest {
@@ -117,6 +118,7 @@ export function flowDistinguisher(request: RequestDigest, spec: FlowSchemaSpec):
 /** FlowSchemas in the order they are tried: by matchingPrecedence, then by name (kube's fsSeq sort). */
 export function inMatchingOrder(flowSchemas: readonly KubeObject[]): KubeObject[] {
   const precedence = (schema: KubeObject) => (schema.spec as FlowSchemaSpec | undefined)?.matchingPrecedence ?? 1000;
-  const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...flowSchemas].sort((a, b) => precedence(a) - precedence(b) || byteOrder(String(a.metadata.name), String(b.metadata.name)));
+  return [...flowSchemas].sort((a, b) =>
+    precedence(a) - precedence(b) || compareByteOrder(String(a.metadata.name), String(b.metadata.name))
+  );
 }

@@ -2,6 +2,7 @@
  * The order of API groups and versions in discovery, as kube-aggregator 1.26 sorts its APIServices:
  * groups by priority (ties by APIService name "<version>.<group>"), versions by priority, then kube-aware version order.
  */
+import { compareByteOrder } from "../api/byte-order.ts";
 
 export interface VersionPriority {
   /** Higher comes first among groups (APIService groupPriorityMinimum). */
@@ -82,7 +83,7 @@ export function compareKubeAwareVersions(a: string, b: string): number {
   if (!matchA || !matchB) {
     if (matchA) return -1;
     if (matchB) return 1;
-    return a < b ? -1 : a > b ? 1 : 0;
+    return compareByteOrder(a, b);
   }
   const stabilityA = STABILITY[(matchA[2] as "alpha" | "beta" | undefined) ?? "ga"];
   const stabilityB = STABILITY[(matchB[2] as "alpha" | "beta" | undefined) ?? "ga"];

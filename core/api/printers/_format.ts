@@ -1,5 +1,6 @@
 /** Cell formatting helpers shared by the printers, after kube's labels, metav1 and printers helpers. */
 import { type LabelRequirement, labelSelectorFromObject } from "../label-selector.ts";
+import { compareByteOrder } from "../byte-order.ts";
 
 export interface LabelSelectorObject {
   matchLabels?: Record<string, string> | null;
@@ -11,12 +12,10 @@ export interface ContainerLike {
   image?: string;
 }
 
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** labels.FormatLabels: sorted `k=v` pairs, "<none>" when empty. */
 export function formatLabels(labels: Record<string, string> | null | undefined): string {
   const pairs = Object.keys(labels ?? {})
-    .sort(byCodeUnit)
+    .sort(compareByteOrder)
     .map((key) => `${key}=${labels![key]}`);
   return pairs.length === 0 ? "<none>" : pairs.join(",");
 }
@@ -24,7 +23,7 @@ export function formatLabels(labels: Record<string, string> | null | undefined):
 function requirementText({ key, operator, values }: LabelRequirement): string {
   if (operator === "exists") return key;
   if (operator === "!") return `!${key}`;
-  if (operator === "in" || operator === "notin") return `${key} ${operator} (${[...values].sort(byCodeUnit).join(",")})`;
+  if (operator === "in" || operator === "notin") return `${key} ${operator} (${[...values].sort(compareByteOrder).join(",")})`;
   return `${key}${operator}${values[0]}`;
 }
 
@@ -81,9 +80,9 @@ export function loadBalancerText(ingress: { ip?: string; hostname?: string }[] |
     const text = point.ip || point.hostname;
     if (text) points.add(text);
   }
-  return [...points].sort(byCodeUnit).join(",");
+  return [...points].sort(compareByteOrder).join(",");
 }
 
 export function sortedStrings(values: Iterable<string>): string[] {
-  return [...values].sort(byCodeUnit);
+  return [...values].sort(compareByteOrder);
 }

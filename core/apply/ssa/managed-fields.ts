@@ -5,6 +5,7 @@
 import { isPlainObject } from "../../api/types.ts";
 import { type FieldSet, isEmptySet, union } from "./field-set.ts";
 import { fromFieldsV1, toFieldsV1 } from "./fields-v1.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export type Operation = "Apply" | "Update";
 
@@ -73,7 +74,7 @@ function seconds(time: string | undefined): number {
 export function capUpdateManagers(managers: Managers): void {
   const updaters = [...managers.keys()].filter((id) => managers.get(id)!.operation === "Update");
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
-  updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareByteOrder(a, b));
   const firstOfVersion = new Map<string, string>();
   let count = updaters.length;
   for (let i = 0; i < updaters.length && count > MAX_UPDATE_MANAGERS; i++) {
@@ -97,15 +98,12 @@ export function capUpdateManagers(managers: Managers): void {
 
 const OPERATION_ORDER: Record<Operation, number> = { Apply: 0, Update: 1 };
 
-function compareText(a: string, b: string): number {
-  return a === b ? 0 : a < b ? -1 : 1;
-}
-
 /** The managedFields list, sorted as kube sorts it: appliers first, then by time, manager, apiVersion, subresource. */
 export function encodeManagers(managers: Managers): Record<string, unknown>[] {
   const entries = [...managers.values()].sort((p, q) =>
     OPERATION_ORDER[p.operation] - OPERATION_ORDER[q.operation] || seconds(p.time) - seconds(q.time) ||
-    compareText(p.manager, q.manager) || compareText(p.apiVersion, q.apiVersion) || compareText(p.subresource ?? "", q.subresource ?? "")
+    compareByteOrder(p.manager, q.manager) || compareByteOrder(p.apiVersion, q.apiVersion) ||
+    compareByteOrder(p.subresource ?? "", q.subresource ?? "")
   );
   return entries.map((e) => {
     const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };

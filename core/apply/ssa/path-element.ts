@@ -5,6 +5,7 @@
  */
 import { parseJSONExact } from "../../api/exact-integers.ts";
 import { isPlainObject } from "../../api/types.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export type PathElement = string;
 export type FieldPath = readonly PathElement[];
@@ -76,7 +77,7 @@ export function compareElements(a: PathElement, b: PathElement): number {
   const restB = b.slice(2);
   switch (a[0]) {
     case "f":
-      return compareStrings(restA, restB);
+      return compareByteOrder(restA, restB);
     case "i":
       return Math.sign(Number(restA) - Number(restB));
     case "k":
@@ -86,16 +87,12 @@ export function compareElements(a: PathElement, b: PathElement): number {
   }
 }
 
-function compareStrings(a: string, b: string): number {
-  return a === b ? 0 : a < b ? -1 : 1;
-}
-
 /** Key field lists compare lexically by (name, value), the shorter first on a tie. */
 function compareFieldLists(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const namesA = Object.keys(a).sort();
   const namesB = Object.keys(b).sort();
   for (let i = 0; i < Math.min(namesA.length, namesB.length); i++) {
-    const byName = compareStrings(namesA[i], namesB[i]);
+    const byName = compareByteOrder(namesA[i], namesB[i]);
     if (byName !== 0) return byName;
     const byValue = compareValues(a[namesA[i]], b[namesB[i]]);
     if (byValue !== 0) return byValue;
@@ -119,7 +116,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
   // Integers beyond 2^53 are BigInt (api/exact-integers.ts); < and > compare numbers and BigInts exactly.
   if (typeof a === "number" || typeof a === "bigint") return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
-  if (typeof a === "string") return compareStrings(a, b as string);
+  if (typeof a === "string") return compareByteOrder(a, b as string);
   if (typeof a === "boolean") return a === b ? 0 : a ? 1 : -1;
   if (Array.isArray(a)) {
     const listB = b as unknown[];

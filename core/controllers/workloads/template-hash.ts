@@ -2,6 +2,7 @@
  * The pod-template-hash / controller-revision-hash label value: FNV-32a over the template (kube hashes its Go
  * dump, kubun a key-sorted JSON form), plus the collision count, written with kube's rand.SafeEncodeString.
  */
+import { compareByteOrder } from "../../api/byte-order.ts";
 const SAFE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
 export function canonicalJson(value: unknown): string {
@@ -10,7 +11,7 @@ export function canonicalJson(value: unknown): string {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort((
       [a],
       [b],
-    ) => (a < b ? -1 : a > b ? 1 : 0));
+    ) => compareByteOrder(a, b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);

@@ -1,10 +1,11 @@
 /** Go's `%#v` rendering of the few structured values kube puts into field errors (maps, label selectors, role refs). */
 import { goQuote, goStringSlice } from "../../api/go-text.ts";
 import { list, record, text } from "./_field.ts";
+import { compareByteOrder } from "../../api/byte-order.ts";
 
 export function goStringMap(value: unknown): string {
   if (value === undefined || value === null) return "map[string]string(nil)";
-  const entries = Object.entries(record(value)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(record(value)).sort(([a], [b]) => compareByteOrder(a, b));
   return `map[string]string{${entries.map(([k, v]) => `${goQuote(k)}:${goQuote(String(v))}`).join(", ")}}`;
 }
 
