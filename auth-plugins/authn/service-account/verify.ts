@@ -5,7 +5,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
 import { deepFreeze } from "../../../core/api/deep-freeze.ts";
-import { thenOrNow } from "../../../core/api/then-or-now.ts";
 import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
 import { forgetOldest } from "../../../core/runtime/bounded.ts";
@@ -124,11 +123,21 @@ export function checkServiceAccountJwt(token: string, keys: VerificationKey[], o
   const payload = peek(token, digest);
   if (!payload || typeof payload.iss !== "string") return NOT_MINE;
   if (payload.iss !== LEGACY_ISSUER && !options.issuers.includes(payload.iss)) return NOT_MINE;
-  return thenOrNow(signatureVerifies(token, digest, keys), (verifies) => {
-    if (!verifies) return INVALID_SIGNATURE;
-    rememberSigned(digest, payload);
-    return signedTokenCheck(payload, options);
-  });
+  // Branched rather than thenOrNow, the closure in a function of its own: a token verified before makes no closure
+  // and no scope here.
+  const verifies = signatureVerifies(token, digest, keys);
+  if (verifies instanceof Promise) return checkOnceVerified(verifies, digest, payload, options);
+  return afterSignature(verifies, digest, payload, options);
+}
+
+function checkOnceVerified(verifies: Promise<boolean>, digest: string, payload: Readonly<JWTPayload>, options: JwtCheckOptions) {
+  return verifies.then((verified) => afterSignature(verified, digest, payload, options));
+}
+
+function afterSignature(verifies: boolean, digest: string, payload: Readonly<JWTPayload>, options: JwtCheckOptions): JwtCheck {
+  if (!verifies) return INVALID_SIGNATURE;
+  rememberSigned(digest, payload);
+  return signedTokenCheck(payload, options);
 }
 
 /** The checks after the signature's: time on every request, then the kubernetes.io claims and audiences. */
