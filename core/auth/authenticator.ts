@@ -78,12 +78,26 @@ export const EXTRA_SPACE_WARNING = "the provided Authorization header contains e
 export function bearerToken(header: string, warnings?: string[]): string | undefined {
   const trimmed = header.trim();
   const schemeEnd = trimmed.indexOf(" ");
-  if (schemeEnd < 0 || trimmed.slice(0, schemeEnd).toLowerCase() !== "bearer") return undefined;
+  if (!isBearerScheme(trimmed, schemeEnd)) return undefined;
   const tokenEnd = trimmed.indexOf(" ", schemeEnd + 1);
   const token = tokenEnd < 0 ? trimmed.slice(schemeEnd + 1) : trimmed.slice(schemeEnd + 1, tokenEnd);
   if (token !== "") return token;
   if (tokenEnd >= 0) warnings?.push(EXTRA_SPACE_WARNING);
   return undefined;
+}
+
+const BEARER = "bearer";
+
+/**
+ * Whether `text` up to `end` is "bearer" in any case (Go's strings.ToLower compared): compared by character, as no
+ * other character lowers to one of these ASCII letters, so no lowered copy is made.
+ */
+function isBearerScheme(text: string, end: number): boolean {
+  if (end !== BEARER.length) return false;
+  for (let index = 0; index < end; index++) {
+    if ((text.charCodeAt(index) | 0x20) !== BEARER.charCodeAt(index)) return false;
+  }
+  return true;
 }
 
 /** Reads `Authorization: Bearer <token>`; a token that no token authenticator accepts is invalid (kube's bearertoken). */
