@@ -36,6 +36,15 @@ const authorizingVisitor: RuleVisitor<Decision> = {
   },
 };
 
+/** The Allow each rule source gives, made once: a source is kept with its binding until the binding changes. */
+const allowedResults = new WeakMap<RuleSource, AuthorizationResult>();
+
+function allowedBy(source: RuleSource): AuthorizationResult {
+  let result = allowedResults.get(source);
+  if (!result) allowedResults.set(source, result = Object.freeze({ decision: "Allow", reason: `RBAC: allowed by ${source.describe()}` }));
+  return result;
+}
+
 export function rbacAuthorizer(index: PolicyIndex): Authorizer {
   return {
     // The index is in memory: a decision needs no waiting, so it is answered as a plain value.
@@ -43,7 +52,7 @@ export function rbacAuthorizer(index: PolicyIndex): Authorizer {
       if (a.user.groups.includes(PRIVILEGED_GROUP)) return { decision: "Allow" };
       const decision: Decision = { attributes: a };
       index.visitRulesFor(a.user, a.namespace, authorizingVisitor, decision);
-      if (decision.allowedBy) return { decision: "Allow", reason: `RBAC: allowed by ${decision.allowedBy.describe()}` };
+      if (decision.allowedBy) return allowedBy(decision.allowedBy);
       return { decision: "NoOpinion", reason: decision.errors ? `RBAC: ${aggregate(decision.errors)}` : undefined };
     },
     rulesFor(user: UserInfo, namespace: string): Promise<UserRules> {
