@@ -55,6 +55,10 @@ test("bearerToken() splits the header as kube's bearertoken.AuthenticateRequest:
   expect(bearerToken("Bearer\tgood")).toBeUndefined();
   expect(bearerToken("Bearer")).toBeUndefined();
   expect(bearerToken("Basic good")).toBeUndefined();
+  expect(bearerToken("BEARER good  extra")).toBe("good");
+  expect(bearerToken("Bearer good\u00a0tail")).toBe("good\u00a0tail");
+  expect(bearerToken("Bearerx good")).toBeUndefined();
+  expect(bearerToken("x Bearer good")).toBeUndefined();
 });
 
 test("unionAuthenticator() (kube's union.AuthenticateRequest) answers at once when its members do, and waits only from the first that waits", async () => {

@@ -5,7 +5,7 @@
 import { newForbidden, type StatusError } from "../api/errors.ts";
 import type { PolicyRule } from "./rbac/policy-types.ts";
 import type { UserInfo } from "./user.ts";
-import { firstDecision } from "./_first-decision.ts";
+import { firstDecision, type UnionWalk } from "./_first-decision.ts";
 
 /** Request attributes as kube's authorizer.Attributes. */
 export interface Attributes {
@@ -58,22 +58,18 @@ async function unionRulesFor(authorizers: Authorizer[], user: UserInfo, namespac
 
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
   return {
-    authorize: (attributes) =>
-      firstDecision(authorizers, { ask: (a) => a.authorize(attributes), decides: hasOpinion, undecided: noOpinion }),
+    authorize: (attributes) => firstDecision(authorizers, authorizerWalk, attributes, undefined),
     rulesFor: (user, namespace) => unionRulesFor(authorizers, user, namespace),
   };
 }
 
 /** A member's decision stands unless it has no opinion; its reason is kept for the union's NoOpinion. */
-function hasOpinion(result: AuthorizationResult, reasons: string[]): boolean {
-  if (result.decision !== "NoOpinion") return true;
-  if (result.reason) reasons.push(result.reason);
-  return false;
-}
-
-function noOpinion(reasons: string[]): AuthorizationResult {
-  return { decision: "NoOpinion", reason: reasons.join("\n") || undefined };
-}
+const authorizerWalk: UnionWalk<Authorizer, Attributes, undefined, AuthorizationResult> = {
+  ask: (member, attributes) => member.authorize(attributes),
+  decides: (result) => result.decision !== "NoOpinion",
+  note: (result) => result.reason || undefined,
+  undecided: (reasons) => ({ decision: "NoOpinion", reason: reasons.join("\n") || undefined }),
+};
 
 /** kube's responsewriters.forbiddenMessage. */
 function forbiddenMessage(a: Attributes): string {

@@ -9,19 +9,24 @@ import type { ObjectReader } from "./lookup.ts";
 
 const SERVICE_ACCOUNTS = { group: "", version: "v1", resource: "serviceaccounts" };
 
-const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
-
 /** The client's reads, those of ServiceAccounts answered from the cache, at once, once it has been filled. */
 export function withServiceAccountCache(client: ReadOnlyClient): ObjectReader {
-  const accounts = new Map<string, KubeObject>();
+  // By namespace, then name: a lookup builds no key.
+  const accounts = new Map<string, Map<string, KubeObject>>();
   let filled = false;
   // Started by the first lookup: the plugin is made before the server's storage serves reads.
   let following: Promise<unknown> | undefined;
   const follow = () =>
     client.watch(SERVICE_ACCOUNTS, ({ type, object }) => {
-      const key = keyOf(object.metadata.namespace ?? "", object.metadata.name ?? "");
-      if (type === "DELETED") accounts.delete(key);
-      else accounts.set(key, object);
+      const namespace = object.metadata.namespace ?? "";
+      let named = accounts.get(namespace);
+      if (type === "DELETED") {
+        named?.delete(object.metadata.name ?? "");
+        if (named?.size === 0) accounts.delete(namespace);
+        return;
+      }
+      if (!named) accounts.set(namespace, named = new Map());
+      named.set(object.metadata.name ?? "", object);
     }).then(
       () => (filled = true),
       // Without the cache every lookup reads storage, as before; the next lookup tries to follow again.
@@ -31,7 +36,7 @@ export function withServiceAccountCache(client: ReadOnlyClient): ObjectReader {
     get(ref) {
       if (ref.group !== "" || ref.resource !== SERVICE_ACCOUNTS.resource) return client.get(ref);
       following ??= follow();
-      const cached = filled ? accounts.get(keyOf(ref.namespace ?? "", ref.name)) : undefined;
+      const cached = filled ? accounts.get(ref.namespace ?? "")?.get(ref.name) : undefined;
       return cached ?? client.get(ref);
     },
   };

@@ -1,9 +1,8 @@
 /**
- * Revocation by deletion (kube's validator and legacyValidator): a bound token is valid only while its
- * ServiceAccount (same uid) and its bound Pod or Secret exist; a legacy token only while its Secret exists and
- * still holds the same token.
+ * Revocation by deletion (kube's validator.Validate in pkg/serviceaccount/claims.go and legacyValidator.Validate in
+ * legacy.go): a bound token is valid only while its ServiceAccount (same uid) and its bound Pod or Secret exist; a
+ * legacy token only while its Secret exists and still holds the same token. Checked on every request.
  */
-import { thenOrNow } from "../../../core/api/then-or-now.ts";
 import type { KubeObject, ObjectReference } from "../../../plugins/sdk.ts";
 import type { ObjectRef, ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 
@@ -20,28 +19,46 @@ export interface ObjectReader {
   get(ref: ObjectReference): KubeObject | null | Promise<KubeObject | null>;
 }
 
-interface Checked {
-  problem?: string;
-  object?: KubeObject;
+/** One object a token names, in the order kube's validator reads them. */
+interface Backing {
+  read: ObjectReference;
+  claimed: ObjectRef;
+  /** How kube's messages name its kind. */
+  kind: string;
 }
 
-function checkObject(
-  client: ObjectReader,
-  resource: string,
-  namespace: string,
-  ref: ObjectRef,
-  now: number,
-): Checked | Promise<Checked> {
-  const read = client.get({ group: "", version: "v1", resource, namespace, name: ref.name });
-  return thenOrNow(read, (object): Checked => {
-    const kind = resource === "serviceaccounts" ? "service account" : resource.slice(0, -1);
-    if (!object) return { problem: `${resource} "${ref.name}" not found` };
-    if (isDeleted(object, now)) return { problem: `${kind} ${namespace}/${ref.name} has been deleted` };
-    if (ref.uid && object.metadata.uid !== ref.uid) {
-      return { problem: `${kind} UID (${object.metadata.uid ?? ""}) does not match claim (${ref.uid})` };
-    }
-    return { object };
+/**
+ * The objects behind each claims object: claims are kept per signed token (verify.ts), so a client sending one token
+ * reads its objects through the same references on every request instead of new ones.
+ */
+const backingsOf = new WeakMap<ServiceAccountClaims, Backing[]>();
+
+function backings(claims: ServiceAccountClaims): Backing[] {
+  let found = backingsOf.get(claims);
+  if (!found) backingsOf.set(claims, found = backingsNamed(claims));
+  return found;
+}
+
+function backingsNamed(claims: ServiceAccountClaims): Backing[] {
+  const backing = (resource: string, kind: string, claimed: ObjectRef): Backing => ({
+    read: { group: "", version: "v1", resource, namespace: claims.namespace, name: claimed.name },
+    claimed,
+    kind,
   });
+  const named = [backing("serviceaccounts", "service account", claims.serviceAccount)];
+  if (claims.pod) named.push(backing("pods", "pod", claims.pod));
+  if (claims.secret) named.push(backing("secrets", "secret", claims.secret));
+  return named;
+}
+
+function objectProblem(object: KubeObject | null, backing: Backing, now: number): string | undefined {
+  const { read, claimed, kind } = backing;
+  if (!object) return `${read.resource} "${claimed.name}" not found`;
+  if (isDeleted(object, now)) return `${kind} ${read.namespace}/${claimed.name} has been deleted`;
+  if (claimed.uid && object.metadata.uid !== claimed.uid) {
+    return `${kind} UID (${object.metadata.uid ?? ""}) does not match claim (${claimed.uid})`;
+  }
+  return undefined;
 }
 
 function decodedToken(secret: KubeObject): string {
@@ -59,23 +76,35 @@ export function revocationProblem(
   client: ObjectReader,
   claims: ServiceAccountClaims,
   token: string,
-  now = Date.now(),
+  now: number,
+  from: number,
 ): Problem | Promise<Problem> {
-  const account = checkObject(client, "serviceaccounts", claims.namespace, claims.serviceAccount, now);
-  return thenOrNow(account, (checked) => checked.problem ?? podProblem(client, claims, token, now));
+  const objects = backings(claims);
+  for (let index = from; index < objects.length; index++) {
+    const backing = objects[index]!;
+    const read = client.get(backing.read);
+    if (read instanceof Promise) return problemOnceRead(read, client, claims, token, now, index);
+    const problem = backedBy(read, backing, claims, token, now);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
-function podProblem(client: ObjectReader, claims: ServiceAccountClaims, token: string, now: number): Problem | Promise<Problem> {
-  if (!claims.pod) return secretProblem(client, claims, token, now);
-  const pod = checkObject(client, "pods", claims.namespace, claims.pod, now);
-  return thenOrNow(pod, (checked) => checked.problem ?? secretProblem(client, claims, token, now));
+/** Apart from revocationProblem, whose scope then holds nothing a closure captures (a scope per call otherwise). */
+function problemOnceRead(
+  read: Promise<KubeObject | null>,
+  client: ObjectReader,
+  claims: ServiceAccountClaims,
+  token: string,
+  now: number,
+  index: number,
+): Promise<Problem> {
+  const backing = backings(claims)[index]!;
+  return read.then((object) => backedBy(object, backing, claims, token, now) ?? revocationProblem(client, claims, token, now, index + 1));
 }
 
-function secretProblem(client: ObjectReader, claims: ServiceAccountClaims, token: string, now: number): Problem | Promise<Problem> {
-  if (!claims.secret) return undefined;
-  const secret = checkObject(client, "secrets", claims.namespace, claims.secret, now);
-  return thenOrNow(secret, (checked) => {
-    if (checked.problem) return checked.problem;
-    return claims.legacy && decodedToken(checked.object!) !== token ? "token does not match server's copy" : undefined;
-  });
+function backedBy(object: KubeObject | null, backing: Backing, claims: ServiceAccountClaims, token: string, now: number): Problem {
+  const problem = objectProblem(object, backing, now);
+  if (problem || !claims.legacy || backing.read.resource !== "secrets") return problem;
+  return decodedToken(object!) !== token ? "token does not match server's copy" : undefined;
 }

@@ -116,3 +116,16 @@ test("a bootstrap token (one dot) and a JWE-like five-part string are not ours; 
   expect(await checkServiceAccountJwt(signed, keys.verifying, options)).toEqual(first);
   expect(first.kind).toBe("valid");
 });
+
+test("jwtTokenAuthenticator.AuthenticateToken's answer for one token and audience list is made once, frozen; other audiences get their own", async () => {
+  const signed = await token();
+  const first = await checkServiceAccountJwt(signed, keys.verifying, options);
+  expect(checkServiceAccountJwt(signed, keys.verifying, options)).toBe(first);
+  expect(Object.isFrozen(first)).toBe(true);
+  const vault = { ...options, audiences: ["vault"] };
+  expect(checkServiceAccountJwt(signed, keys.verifying, vault)).toEqual({
+    kind: "error",
+    message: `token audiences ["${ISSUER}"] is invalid for the target audiences ["vault"]`,
+  });
+  expect(checkServiceAccountJwt(signed, keys.verifying, options)).toEqual(first);
+});

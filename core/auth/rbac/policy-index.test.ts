@@ -50,10 +50,27 @@ test("visitRulesFor() visits a binding once even when several of its subjects ap
   index.setClusterRole(clusterRole("two", [podsRead, secretsRead]));
   index.setBinding("ClusterRoleBinding", binding("both", { kind: "ClusterRole", name: "two" }, [user("bob"), group("devs")]));
   const described: string[] = [];
-  index.visitRulesFor(bob, "", (v) => {
-    if ("rule" in v) described.push(v.describe());
-    return described.length < 1;
-  });
+  index.visitRulesFor(bob, "", {
+    rule: (_rule, source) => {
+      described.push(source.describe());
+      return described.length < 1;
+    },
+    error: () => true,
+  }, undefined);
   expect(described).toEqual(['ClusterRoleBinding "both" of ClusterRole "two" to User "bob"']);
   expect(index.rulesFor(bob, "").rules).toHaveLength(2);
+});
+
+test("visitRulesFor() visits a binding naming two of the user's groups once, described by the first group the user has", () => {
+  const index = new PolicyIndex();
+  index.setClusterRole(clusterRole("reader", [podsRead]));
+  index.setBinding(
+    "ClusterRoleBinding",
+    binding("groups", { kind: "ClusterRole", name: "reader" }, [group("system:authenticated"), group("devs")]),
+  );
+  const described: string[] = [];
+  index.visitRulesFor(bob, "", { rule: (_rule, source) => described.push(source.describe()) > 0, error: () => true }, undefined);
+  expect(described).toEqual(['ClusterRoleBinding "groups" of ClusterRole "reader" to Group "devs"']);
+  index.deleteBinding("ClusterRoleBinding", "", "groups");
+  expect(index.rulesFor(bob, "")).toEqual({ rules: [], errors: [] });
 });

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../../api/types.ts";
 import type { UserInfo } from "../user.ts";
 import { type PolicyRule, type RoleRef, roleRefOf, rulesOf, type Subject, subjectsOf } from "./policy-types.ts";
-import { describeSubject, subjectKey, userKeys } from "./subjects.ts";
+import { describeSubject, type SubjectKey, subjectKey } from "./subjects.ts";
 
 export type BindingKind = "ClusterRoleBinding" | "RoleBinding";
 
@@ -16,11 +16,27 @@ interface Binding {
   name: string;
   roleRef: RoleRef;
   subjects: Subject[];
-  keys: string[];
+  /** Whom the binding applies to: one entry per distinct subject key, for the first subject with that key. */
+  appliesTo: Applying[];
 }
 
-/** One rule with a lazily written account of where it came from, or the reason a binding gave none. */
-export type RuleVisit = { rule: PolicyRule; describe: () => string } | { error: string };
+/** A binding as found under one of its subject keys, with the account of its rules for that subject. */
+interface Applying {
+  binding: Binding;
+  key: SubjectKey;
+  source: RuleSource;
+}
+
+/** Where a visited rule came from: its binding and subject, described (kube's ruleSource) when first asked. */
+export interface RuleSource {
+  describe(): string;
+}
+
+/** What `visitRulesFor` calls for each rule and each binding whose role cannot be had; false stops the walk. */
+export interface RuleVisitor<Context> {
+  rule(rule: PolicyRule, source: RuleSource, context: Context): boolean;
+  error(message: string, context: Context): boolean;
+}
 
 export interface ResolvedRules {
   rules: PolicyRule[];
@@ -33,13 +49,30 @@ function bindingId(kind: BindingKind, namespace: string, name: string): string {
   return `${kind}/${namespace}/${name}`;
 }
 
+/** The bindings of one namespace (the empty one for cluster role bindings) by the user and group names they name. */
+interface NamespaceBindings {
+  user: Map<string, Applying[]>;
+  group: Map<string, Applying[]>;
+}
+
+const collectRules: RuleVisitor<ResolvedRules> = {
+  rule(rule, _source, resolved) {
+    resolved.rules.push(rule);
+    return true;
+  },
+  error(message, resolved) {
+    resolved.errors.push(message);
+    return true;
+  },
+};
+
 export class PolicyIndex {
   readonly #clusterRoles = new Map<string, PolicyRule[]>();
   /** Keyed `<namespace>/<name>`. */
   readonly #roles = new Map<string, PolicyRule[]>();
   readonly #bindings = new Map<string, Binding>();
-  /** `<namespace>\0<subject key>` → binding ids; cluster role bindings use the empty namespace. */
-  readonly #bySubject = new Map<string, Set<string>>();
+  /** Looked up by the user's own strings, so a request's walk builds no key. */
+  readonly #byNamespace = new Map<string, NamespaceBindings>();
 
   setClusterRole(obj: KubeObject): void {
     this.#clusterRoles.set(String(obj.metadata.name), rulesOf(obj));
@@ -62,14 +95,20 @@ export class PolicyIndex {
     const name = String(obj.metadata.name);
     this.deleteBinding(kind, namespace, name);
     const subjects = subjectsOf(obj);
-    const keys = [...new Set(subjects.map((s) => subjectKey(s, namespace)).filter((k): k is string => k !== null))];
-    const id = bindingId(kind, namespace, name);
-    this.#bindings.set(id, { kind, namespace, name, roleRef: roleRefOf(obj), subjects, keys });
-    for (const key of keys) {
-      const slot = `${namespace}\0${key}`;
-      let ids = this.#bySubject.get(slot);
-      if (!ids) this.#bySubject.set(slot, ids = new Set());
-      ids.add(id);
+    const binding: Binding = { kind, namespace, name, roleRef: roleRefOf(obj), subjects, appliesTo: [] };
+    for (const subject of subjects) {
+      const key = subjectKey(subject, namespace);
+      if (key && !binding.appliesTo.some((entry) => entry.key.kind === key.kind && entry.key.name === key.name)) {
+        binding.appliesTo.push({ binding, key, source: describedLazily(binding, subject) });
+      }
+    }
+    this.#bindings.set(bindingId(kind, namespace, name), binding);
+    let slots = this.#byNamespace.get(namespace);
+    if (!slots) this.#byNamespace.set(namespace, slots = { user: new Map(), group: new Map() });
+    for (const applying of binding.appliesTo) {
+      const listed = slots[applying.key.kind].get(applying.key.name);
+      if (listed) listed.push(applying);
+      else slots[applying.key.kind].set(applying.key.name, [applying]);
     }
   }
 
@@ -78,11 +117,12 @@ export class PolicyIndex {
     const binding = this.#bindings.get(id);
     if (!binding) return;
     this.#bindings.delete(id);
-    for (const key of binding.keys) {
-      const slot = `${namespace}\0${key}`;
-      const ids = this.#bySubject.get(slot);
-      ids?.delete(id);
-      if (ids?.size === 0) this.#bySubject.delete(slot);
+    const slots = this.#byNamespace.get(namespace)!;
+    for (const applying of binding.appliesTo) {
+      const { key } = applying;
+      const listed = slots[key.kind].get(key.name)!;
+      listed.splice(listed.indexOf(applying), 1);
+      if (listed.length === 0) slots[key.kind].delete(key.name);
     }
   }
 
@@ -99,41 +139,72 @@ export class PolicyIndex {
   }
 
   /**
-   * Visits the rules of every binding that applies to the user: cluster role bindings, then the role bindings
-   * of `namespace` (none when it is empty). Stops when `visit` answers false.
+   * Visits the rules of every binding that applies to the user (kube's DefaultRuleResolver.VisitRulesFor): cluster
+   * role bindings, then the role bindings of `namespace` (none when it is empty); each binding once, under the first
+   * of the user's name and groups it names. Stops when the visitor answers false. Makes nothing per call.
    */
-  visitRulesFor(user: UserInfo, namespace: string, visit: (v: RuleVisit) => boolean): void {
-    const keys = userKeys(user);
-    const namespaces = namespace === NO_NAMESPACE ? [NO_NAMESPACE] : [NO_NAMESPACE, namespace];
-    for (const ns of namespaces) {
-      const seen = new Set<string>();
-      for (const key of keys) {
-        for (const id of this.#bySubject.get(`${ns}\0${key}`) ?? []) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-          if (!this.#visitBinding(this.#bindings.get(id)!, key, visit)) return;
-        }
-      }
-    }
+  visitRulesFor<Context>(user: UserInfo, namespace: string, visitor: RuleVisitor<Context>, context: Context): void {
+    if (!this.#visitNamespace(NO_NAMESPACE, user, visitor, context)) return;
+    if (namespace !== NO_NAMESPACE) this.#visitNamespace(namespace, user, visitor, context);
   }
 
   rulesFor(user: UserInfo, namespace: string): ResolvedRules {
     const resolved: ResolvedRules = { rules: [], errors: [] };
-    this.visitRulesFor(user, namespace, (v) => {
-      if ("error" in v) resolved.errors.push(v.error);
-      else resolved.rules.push(v.rule);
-      return true;
-    });
+    this.visitRulesFor(user, namespace, collectRules, resolved);
     return resolved;
   }
 
-  #visitBinding(binding: Binding, matchedKey: string, visit: (v: RuleVisit) => boolean): boolean {
-    const rules = this.roleReferenceRules(binding.roleRef, binding.namespace);
-    if ("error" in rules) return visit(rules);
-    const subject = binding.subjects.find((s) => subjectKey(s, binding.namespace) === matchedKey)!;
-    const describe = () => describeBinding(binding, subject);
-    return rules.every((rule) => visit({ rule, describe }));
+  #visitNamespace<Context>(namespace: string, user: UserInfo, visitor: RuleVisitor<Context>, context: Context): boolean {
+    const slots = this.#byNamespace.get(namespace);
+    if (!slots) return true;
+    const named = slots.user.get(user.username);
+    if (named && !this.#visitBindings(named, -1, user, visitor, context)) return false;
+    for (let index = 0; index < user.groups.length; index++) {
+      const listed = slots.group.get(user.groups[index]!);
+      if (listed && !this.#visitBindings(listed, index, user, visitor, context)) return false;
+    }
+    return true;
   }
+
+  /** Bindings found under the user's name (group -1) or its group at `group`; those found earlier are skipped. */
+  #visitBindings<Context>(
+    found: Applying[],
+    group: number,
+    user: UserInfo,
+    visitor: RuleVisitor<Context>,
+    context: Context,
+  ): boolean {
+    for (let index = 0; index < found.length; index++) {
+      const { binding, source } = found[index]!;
+      if (group >= 0 && foundEarlier(binding, group, user)) continue;
+      const rules = this.roleReferenceRules(binding.roleRef, binding.namespace);
+      if ("error" in rules) {
+        if (!visitor.error(rules.error, context)) return false;
+        continue;
+      }
+      for (let rule = 0; rule < rules.length; rule++) {
+        if (!visitor.rule(rules[rule]!, source, context)) return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** Whether the binding names the user, or one of its groups before `group`, and so was visited already. */
+function foundEarlier(binding: Binding, group: number, user: UserInfo): boolean {
+  for (let index = 0; index < binding.appliesTo.length; index++) {
+    const { key } = binding.appliesTo[index]!;
+    if (key.kind === "user" ? key.name === user.username : user.groups.indexOf(key.name) < group && user.groups.includes(key.name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The binding's account for `subject`, written when first asked (an allowed request's reason) and then kept. */
+function describedLazily(binding: Binding, subject: Subject): RuleSource {
+  let text: string | undefined;
+  return { describe: () => text ??= describeBinding(binding, subject) };
 }
 
 /** kube's clusterRoleBindingDescriber / roleBindingDescriber. */

@@ -3,7 +3,6 @@
  * a ServiceAccount by its user name `system:serviceaccount:<namespace>:<name>`. Subjects and users map to keys
  * so bindings can be looked up by who they apply to instead of scanned.
  */
-import type { UserInfo } from "../user.ts";
 import type { Subject } from "./policy-types.ts";
 
 const SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
@@ -13,17 +12,18 @@ export function serviceAccountUsername(subject: Subject, bindingNamespace: strin
   return `${SERVICE_ACCOUNT_PREFIX}${subject.namespace || bindingNamespace}:${subject.name}`;
 }
 
-/** The lookup key of a subject; null for kinds that apply to nobody. */
-export function subjectKey(subject: Subject, bindingNamespace: string): string | null {
-  if (subject.kind === "User") return `user:${subject.name}`;
-  if (subject.kind === "Group") return `group:${subject.name}`;
-  if (subject.kind === "ServiceAccount") return `user:${serviceAccountUsername(subject, bindingNamespace)}`;
-  return null;
+/** Whom a subject names: a user name or a group name. */
+export interface SubjectKey {
+  kind: "user" | "group";
+  name: string;
 }
 
-/** Every key a binding subject naming this user could have. */
-export function userKeys(user: UserInfo): string[] {
-  return [`user:${user.username}`, ...user.groups.map((g) => `group:${g}`)];
+/** The lookup key of a subject; null for kinds that apply to nobody. */
+export function subjectKey(subject: Subject, bindingNamespace: string): SubjectKey | null {
+  if (subject.kind === "User") return { kind: "user", name: subject.name };
+  if (subject.kind === "Group") return { kind: "group", name: subject.name };
+  if (subject.kind === "ServiceAccount") return { kind: "user", name: serviceAccountUsername(subject, bindingNamespace) };
+  return null;
 }
 
 /** kube's describeSubject, for "allowed by" reasons. */
