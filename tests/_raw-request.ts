@@ -40,22 +40,36 @@ export async function rawExchange(server: TestServer, request: string): Promise<
 }
 
 /** A GET with the given Accept-Encoding, its head (lower-case header names) and body read off the wire unzipped by nobody. */
-export async function rawGet(
+export function rawGet(
   server: TestServer,
   path: string,
   acceptEncoding: string,
 ): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
+  return rawSend(server, "GET", path, acceptEncoding);
+}
+
+/** As rawGet, for any method; `body` goes with its Content-Type. */
+export async function rawSend(
+  server: TestServer,
+  method: string,
+  path: string,
+  acceptEncoding: string,
+  body?: { contentType: string; text: string },
+): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
   const { hostname, port } = new URL(server.url);
+  const content = body
+    ? `Content-Type: ${body.contentType}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\n\r\n${body.text}`
+    : "\r\n";
   const reply = await rawExchange(
     server,
-    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n\r\n`,
+    `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nAccept-Encoding: ${acceptEncoding}\r\nConnection: close\r\n${content}`,
   );
   const split = reply.indexOf("\r\n\r\n");
   const [statusLine = "", ...lines] = reply.subarray(0, split).toString().split("\r\n");
   const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
-  let body = reply.subarray(split + 4);
-  if (headers.get("transfer-encoding") === "chunked") body = dechunkBytes(body);
-  return { status: Number(statusLine.split(" ")[1]), headers, body };
+  let answer = reply.subarray(split + 4);
+  if (headers.get("transfer-encoding") === "chunked") answer = dechunkBytes(answer);
+  return { status: Number(statusLine.split(" ")[1]), headers, body: answer };
 }
 
 function dechunkBytes(raw: Buffer): Buffer {

@@ -19,7 +19,7 @@ import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
-import { compressedAnswer } from "./filters/compression.ts";
+import { compressedAnswer, headersOnly } from "./filters/compression.ts";
 import type { RequestLimiter } from "./filters/flow-control.ts";
 import type { FlowControl } from "../flowcontrol/mod.ts";
 import { addAnnotations, logRequestObject } from "./filters/audit.ts";
@@ -41,7 +41,7 @@ import type { ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import { withWarnings } from "./warning-headers.ts";
 import type { ConnectionHandler } from "../runtime/listener.ts";
-import { type ChainDeps, createChain, type RequestState } from "./chain.ts";
+import { type ChainDeps, createChain, failed, type RequestState, type Stage } from "./chain.ts";
 import { errorResponse, prettyFor } from "./error-response.ts";
 
 export interface AppDeps extends ChainDeps {
@@ -165,30 +165,45 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const path = s.url.pathname;
     const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!, path) : undefined;
     if (proxied) return proxied;
+    if (!API_PATH.test(path)) return app.fetch(s.request, s);
     // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
-    // makes more than a dozen closures per request. HEAD goes through hono, which drops the body; a failure is answered
-    // by the chain as hono's onError would answer it.
-    if (s.info.isResourceRequest && s.request.method !== "HEAD" && API_PATH.test(path)) return serve(s);
-    return app.fetch(s.request, s);
+    // makes more than a dozen closures per request. A HEAD is served as its GET (hono would drop the body the
+    // compression decides on); `sent` drops the body.
+    if (s.info.isResourceRequest) return serve(s);
+    return app.fetch(s.request.method === "HEAD" ? new Request(s.request, { method: "GET" }) : s.request, s);
   };
   const remote = () => deps.aggregator.remoteGroupVersions();
-  // kube compresses what its API handlers serialize (SerializeObject), so discovery and objects, not streams.
-  const routes = !deps.options.responseCompression ? proxiedOrRouted : (s: RequestState): Response | Promise<Response> => {
-    const answered = proxiedOrRouted(s);
-    if (!API_PATH.test(s.url.pathname)) return answered;
-    if (answered instanceof Promise) return answered.then((response) => compressedAnswer(s.request, s.info, response, remote));
-    return compressedAnswer(s.request, s.info, answered, remote);
+  // kube compresses what its API handlers serialize (SerializeObject), so discovery, objects and Status errors
+  // (ErrorNegotiated), not streams.
+  const compresses = deps.options.responseCompression;
+  const sent = (s: RequestState, response: Response): Response | Promise<Response> => {
+    if (compresses && API_PATH.test(s.url.pathname)) return compressedAnswer(s.request, s.info, response, remote);
+    return s.request.method === "HEAD" && response.body !== null ? headersOnly(response) : response;
+  };
+  // A failure becomes its error answer here, as the chain's would (an exception that is no API error stays the
+  // request's panic for the audit), so that it is sent as any other answer is.
+  const sentAnswer = (s: RequestState, handler: Stage): Response | Promise<Response> => {
+    let answered: Response | Promise<Response>;
+    try {
+      answered = handler(s);
+    } catch (error) {
+      answered = failed(s, error);
+    }
+    if (answered instanceof Promise) {
+      return answered.then((response) => sent(s, response), (error: unknown) => sent(s, failed(s, error)));
+    }
+    return sent(s, answered);
   };
 
   // After authorization: a path with dot segments, health probes, then the routes.
   const routed = (s: RequestState): Response | Promise<Response> => {
     // The URL lost its "." and ".." segments; kube routes the path as sent, so only a resource request is served.
     if (DOT_SEGMENT.test(s.info.path)) {
-      return s.info.isResourceRequest ? serve(s) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
+      return s.info.isResourceRequest ? sentAnswer(s, serve) : respondError(newResourceNotFound(), s.request.headers.get("accept"));
     }
     const health = deps.health.handle(s.request, s.url);
-    if (health === null) return routes(s);
-    if (health instanceof Promise) return health.then((answer) => answer ?? routes(s));
+    if (health === null) return sentAnswer(s, proxiedOrRouted);
+    if (health instanceof Promise) return health.then((answer) => answer ?? sentAnswer(s, proxiedOrRouted));
     return health;
   };
   return createChain(deps, routed);

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { completeResponse } from "../../runtime/fetch-adapter.ts";
-import { acceptsGzip, GZIP_THRESHOLD_BYTES, gzipLargeResponse } from "./compression.ts";
+import { acceptsGzip, GZIP_THRESHOLD_BYTES, gzipLargeHeadResponse, gzipLargeResponse } from "./compression.ts";
 
 test("negotiateContentEncoding: only a trimmed `gzip` token counts", () => {
   expect(acceptsGzip("gzip")).toBe(true);
@@ -46,4 +46,38 @@ test("a complete answer is sized without being read: under the threshold it goes
   const large = await gzipLargeResponse(completeResponse(`${"é".repeat(GZIP_THRESHOLD_BYTES / 2)}x`));
   expect(large.headers.get("content-encoding")).toBe("gzip");
   expect(gunzipSync(new Uint8Array(await large.arrayBuffer())).byteLength).toBe(GZIP_THRESHOLD_BYTES + 1);
+});
+
+test("a HEAD gets the headers deferredResponseWriter gives its GET, gzip's included, and no body", async () => {
+  const large = await gzipLargeHeadResponse(
+    completeResponse("x".repeat(GZIP_THRESHOLD_BYTES + 1), { status: 404, headers: { "Content-Type": "application/json" } }),
+  );
+  expect([large.status, large.body]).toEqual([404, null]);
+  expect(["content-type", "content-encoding", "vary", "content-length"].map((name) => large.headers.get(name))).toEqual([
+    "application/json",
+    "gzip",
+    "Accept-Encoding",
+    null,
+  ]);
+  const small = await gzipLargeHeadResponse(new Response("x".repeat(GZIP_THRESHOLD_BYTES)));
+  expect(small.body).toBe(null);
+  expect(small.headers.has("content-encoding")).toBe(false);
+});
+
+test("a HEAD's streamed body is read only until it is past the threshold, and then let go", async () => {
+  const chunk = new TextEncoder().encode("y".repeat(100 * 1024));
+  let pulls = 0;
+  let cancelled = false;
+  const endless = new ReadableStream<Uint8Array>({
+    pull: (controller) => {
+      pulls++;
+      controller.enqueue(chunk);
+    },
+    cancel: () => void (cancelled = true),
+  }, { highWaterMark: 0 });
+  const answer = await gzipLargeHeadResponse(new Response(endless));
+  expect(answer.headers.get("content-encoding")).toBe("gzip");
+  expect(answer.body).toBe(null);
+  expect(pulls).toBe(2);
+  expect(cancelled).toBe(true);
 });

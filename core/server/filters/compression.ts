@@ -25,46 +25,93 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
  * body is then compressed as it streams, asynchronously, never held whole in memory or compressed on the event loop.
  */
 export function gzipLargeResponse(response: Response): Response | Promise<Response> {
-  // A complete answer's size is known without reading it, which would cost more than writing a small one.
-  const known = completeBodyBytes(response) ?? response.headers.get("content-length");
-  if (known !== null && Number(known) <= GZIP_THRESHOLD_BYTES) return response;
-  if (response.body === null || response.headers.has("content-encoding")) return response;
-  return gzipReadResponse(response, response.body);
+  const body = bodyToDecideOn(response);
+  if (body === undefined) return response;
+  return readPastThreshold(body).then(({ chunks, size, reader, ended }) => {
+    if (ended) return new Response(concatenated(chunks, size), response);
+    const rest = new ReadableStream<Uint8Array>({
+      start: (controller) => chunks.forEach((chunk) => controller.enqueue(chunk)),
+      pull: async (controller) => {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    const gzipped = Readable.toWeb(
+      Readable.fromWeb(rest as unknown as NodeReadableStream<Uint8Array>).pipe(createGzip({ level: GZIP_LEVEL })),
+    );
+    return new Response(gzipped as unknown as ReadableStream<Uint8Array>, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: gzipHeaders(response.headers),
+    });
+  });
 }
 
-/** The body read up to the threshold to decide, then gzipped as it streams when larger. */
-async function gzipReadResponse(response: Response, body: ReadableStream<Uint8Array>): Promise<Response> {
+/**
+ * A HEAD's answer: the headers its GET's answer is sent with, gzip's included when that body would be gzipped, and no
+ * body (Go's net/http drops what the GET handler writes). Nothing is gzipped: the decision needs only the size.
+ */
+export function gzipLargeHeadResponse(response: Response): Response | Promise<Response> {
+  const body = bodyToDecideOn(response);
+  if (body === undefined) return headersOnly(response);
+  return readPastThreshold(body).then(({ reader, ended }) => {
+    reader.cancel().catch(ignoreStopFailure);
+    return ended
+      ? headersOnly(response)
+      : new Response(null, { status: response.status, statusText: response.statusText, headers: gzipHeaders(response.headers) });
+  });
+}
+
+/** The body whose size decides, or undefined when the answer is sent as it is (small, empty or already encoded). */
+function bodyToDecideOn(response: Response): ReadableStream<Uint8Array> | undefined {
+  // A complete answer's size is known without reading it, which would cost more than writing a small one.
+  const known = completeBodyBytes(response) ?? response.headers.get("content-length");
+  if (known !== null && Number(known) <= GZIP_THRESHOLD_BYTES) return undefined;
+  if (response.body === null || response.headers.has("content-encoding")) return undefined;
+  return response.body;
+}
+
+interface BodyStart {
+  chunks: Uint8Array[];
+  size: number;
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** The whole body was read: it is not over the threshold. */
+  ended: boolean;
+}
+
+/** The body read until it is past the threshold or ends, whichever comes first. */
+async function readPastThreshold(body: ReadableStream<Uint8Array>): Promise<BodyStart> {
   const reader = body.getReader();
-  const head: Uint8Array[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   while (size <= GZIP_THRESHOLD_BYTES) {
     const { done, value } = await reader.read();
-    if (done) return new Response(concatenated(head, size), response);
-    head.push(value);
+    if (done) return { chunks, size, reader, ended: true };
+    chunks.push(value);
     size += value.byteLength;
   }
-  const rest = new ReadableStream<Uint8Array>({
-    start: (controller) => head.forEach((chunk) => controller.enqueue(chunk)),
-    pull: async (controller) => {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  const gzipped = Readable.toWeb(
-    Readable.fromWeb(rest as unknown as NodeReadableStream<Uint8Array>).pipe(createGzip({ level: GZIP_LEVEL })),
-  );
-  const headers = new Headers(response.headers);
+  return { chunks, size, reader, ended: false };
+}
+
+/** deferredResponseWriter's headers for a gzipped body, whose length is not known before it is written. */
+function gzipHeaders(original: Headers): Headers {
+  const headers = new Headers(original);
   headers.set("Content-Encoding", "gzip");
   headers.append("Vary", "Accept-Encoding");
   headers.delete("Content-Length");
-  return new Response(gzipped as unknown as ReadableStream<Uint8Array>, {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  return headers;
 }
+
+/** The answer's status and headers without its body, which is stopped (a watch's stream too). */
+export function headersOnly(response: Response): Response {
+  if (response.body !== null && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(ignoreStopFailure);
+  return new Response(null, response);
+}
+
+/** A body that fails to stop changes nothing of a HEAD's answer, which has none. */
+function ignoreStopFailure(): void {}
 
 function concatenated(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
@@ -78,7 +125,7 @@ function concatenated(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffe
 
 /**
  * The answer as the client gets it: gzipped when large, not long-running, asked for, and not proxied from an
- * aggregated server (kube-aggregator passes those through as that server wrote them).
+ * aggregated server (kube-aggregator passes those through as that server wrote them). A HEAD gets the headers alone.
  */
 export function compressedAnswer(
   request: Request,
@@ -86,7 +133,12 @@ export function compressedAnswer(
   response: Response,
   remoteGroupVersions: () => { group: string; version: string }[],
 ): Response | Promise<Response> {
-  if (isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding"))) return response;
-  if (remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)) return response;
-  return gzipLargeResponse(response);
+  const head = request.method === "HEAD";
+  if (
+    isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) ||
+    remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)
+  ) {
+    return head ? headersOnly(response) : response;
+  }
+  return head ? gzipLargeHeadResponse(response) : gzipLargeResponse(response);
 }
