@@ -186,3 +186,56 @@ test.skipIf(UNDER_DENO)(
     }
   },
 );
+
+/**
+ * Sends `head` and `start`, then one `trickle` piece a second, until the server's answer head came; the socket
+ * is left for the server to close, which it must after an answer that gave the body up.
+ */
+async function stallAfter(head: string, start: string, trickle: string | undefined, withCertificate: boolean) {
+  const socket = await open(withCertificate);
+  let received = "";
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  const answered = new Promise<void>((resolve) =>
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+      if (received.includes("\r\n\r\n")) resolve();
+    })
+  );
+  socket.write(head + start);
+  const ticker = trickle === undefined ? undefined : setInterval(() => socket.writable && socket.write(trickle), 1000);
+  try {
+    await Promise.race([answered, closed]);
+    await closed;
+  } finally {
+    clearInterval(ticker);
+    socket.destroy();
+  }
+  return headOf(received);
+}
+
+const BAD_TOKEN = "Authorization: Bearer bad\r\n";
+
+test("chunkWriter.writeHeader without its unbounded io.CopyN: a bad token's 401 reaches a client trickling a chunked body, and the connection closes", async () => {
+  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}Transfer-Encoding: chunked`), "1\r\nx\r\n", "1\r\nx\r\n", false);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+});
+
+test("limitedReadBody's 413 reaches a client that sent a chunked body over the limit and no final chunk, and the connection closes", async () => {
+  const over = MAX_REQUEST_BYTES + 10;
+  const { status, fields } = await stallAfter(
+    requestHead("Transfer-Encoding: chunked"),
+    `${over.toString(16)}\r\n${"x".repeat(over)}\r\n`,
+    undefined,
+    true,
+  );
+  expect(status).toBe(413);
+  expect(fields.get("connection")).toBe("close");
+});
+
+test("chunkWriter.writeHeader without its unbounded io.CopyN: a bad token's 401 reaches a client that declared a body and sent none, and the connection closes", async () => {
+  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}Content-Length: 100`), "", undefined, false);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+});

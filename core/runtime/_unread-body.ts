@@ -6,6 +6,8 @@
  * before that many bytes, or whose declared rest is that long, is left unread and the answer closes the connection
  * (as after kube's limitedReadBody, which closes the body: writeHeader alone would allow one byte more). Over HTTP/2
  * (serverConn.wroteFrame) nothing more is read: the stream is reset with NO_ERROR after the answer.
+ * Go's copy has no deadline, so a client trickling its body could hold the answer back for as long as it trickles;
+ * here the looking gives up after DRAIN_DEADLINE_MS and the answer goes out with the connection's end.
  */
 import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
@@ -14,6 +16,9 @@ type BodyRequest = IncomingMessage | Http2ServerRequest;
 
 /** Go's maxPostHandlerReadBytes (net/http server.go). */
 export const MAX_POST_HANDLER_READ_BYTES = 256 << 10;
+
+/** How long the answer waits for an unread body's end: a 401 or 413 must reach even a client that stalls. */
+export const DRAIN_DEADLINE_MS = 2000;
 
 /** What came of one request's body; the body stream (fetch-adapter.ts) keeps it up to date. */
 export interface BodyProgress {
@@ -58,11 +63,15 @@ function sendsBody(incoming: BodyRequest): boolean {
   return length === undefined ? incoming.headers["transfer-encoding"] !== undefined : Number(length) !== 0;
 }
 
-/** Reads and drops what comes until the body ends (false) or `limit` more bytes came without its end (true). */
+/**
+ * Reads and drops what comes until the body ends (false), or `limit` more bytes came or DRAIN_DEADLINE_MS passed
+ * without its end (true).
+ */
 function discardUpTo(incoming: BodyRequest, progress: BodyProgress, limit: number): Promise<boolean> {
   const stopAt = progress.received + limit;
   return new Promise((resolve) => {
     const stop = (closes: boolean) => {
+      clearTimeout(deadline);
       incoming.off("data", counted);
       incoming.off("end", ended);
       incoming.off("close", broken);
@@ -73,6 +82,7 @@ function discardUpTo(incoming: BodyRequest, progress: BodyProgress, limit: numbe
     const counted = () => progress.received >= stopAt && stop(true);
     const ended = () => stop(false);
     const broken = () => stop(true);
+    const deadline = setTimeout(stop, DRAIN_DEADLINE_MS, true);
     incoming.on("data", counted);
     incoming.once("end", ended);
     incoming.once("close", broken);
