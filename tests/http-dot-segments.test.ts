@@ -92,6 +92,39 @@ test("errEmptyName: a subresource path with an empty name (pods//status) is 400 
   expect(await answer("GET", "/api/v1/namespaces//status")).toEqual({ status: 400, message: "name must be provided" });
 });
 
+test("CurlyRouter.detectRoute before errEmptyName: a method an empty-name path's route lacks is 405, not 400", async () => {
+  const notAllowed = { status: 405, message: "the server does not allow this method on the requested resource" };
+  expect(await answer("POST", "/api/v1/namespaces/default/pods//status")).toEqual(notAllowed);
+  expect(await answer("GET", "/api/v1/namespaces//finalize")).toEqual(notAllowed);
+  for (const method of ["GET", "PUT", "DELETE", "PATCH"]) {
+    expect(await answer(method, "/api/v1/namespaces/default/serviceaccounts//token")).toEqual(notAllowed);
+  }
+  for (const method of ["PUT", "DELETE", "PATCH"]) {
+    expect(await answer(method, "/api/v1/namespaces/default/pods//exec")).toEqual(notAllowed);
+  }
+  expect(await answer("POST", "/api/v1/namespaces//configmaps/x1")).toEqual(notAllowed);
+});
+
+test("PatchResource checks the patch type before its Namer and the store key: application/json is 415 on namespaces//configmaps/x1 and pods//status", async () => {
+  for (const path of ["/api/v1/namespaces//configmaps/x1", "/api/v1/namespaces/default/pods//status"]) {
+    const reply = (await rawExchange(
+      server,
+      `PATCH ${path} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    )).toString();
+    expect(reply.split(" ")[1]).toBe("415");
+  }
+});
+
+test("NamespaceKeyFunc in TokenREST.Create's account Get: POST namespaces//serviceaccounts/sa1/token is 400 Namespace parameter required.", async () => {
+  const body = JSON.stringify({ apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: {} });
+  const reply = (await rawExchange(
+    server,
+    `POST /api/v1/namespaces//serviceaccounts/sa1/token HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+  )).toString();
+  expect(reply.split(" ")[1]).toBe("400");
+  expect(JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4)).message).toBe("Namespace parameter required.");
+});
+
 test("slashes at the ends: a trailing run is trimmed (tokenizePath) and the list served; a leading // matches no webservice (director) and is 404", async () => {
   const { status, body } = await rawRequest(server, "GET", "/api/v1/namespaces/default/configmaps//");
   expect(status).toBe(200);

@@ -186,3 +186,122 @@ test.skipIf(UNDER_DENO)(
     }
   },
 );
+
+/**
+ * Sends `head` and `start`, then one `trickle` piece a second, until the server's answer head came; the socket
+ * is left for the server to close, which it must after an answer that gave the body up.
+ */
+async function stallAfter(head: string, start: string, trickle: string | undefined, withCertificate: boolean) {
+  const socket = await open(withCertificate);
+  let received = "";
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  const answered = new Promise<void>((resolve) =>
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+      if (received.includes("\r\n\r\n")) resolve();
+    })
+  );
+  socket.write(head + start);
+  const ticker = trickle === undefined ? undefined : setInterval(() => socket.writable && socket.write(trickle), 1000);
+  try {
+    await Promise.race([answered, closed]);
+    await closed;
+  } finally {
+    clearInterval(ticker);
+    socket.destroy();
+  }
+  return headOf(received);
+}
+
+const BAD_TOKEN = "Authorization: Bearer bad\r\n";
+
+test("chunkWriter.writeHeader without its unbounded io.CopyN: a bad token's 401 reaches a client trickling a chunked body, and the connection closes", async () => {
+  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}Transfer-Encoding: chunked`), "1\r\nx\r\n", "1\r\nx\r\n", false);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+});
+
+test("limitedReadBody's 413 reaches a client that sent a chunked body over the limit and no final chunk, and the connection closes", async () => {
+  const over = MAX_REQUEST_BYTES + 10;
+  const { status, fields } = await stallAfter(
+    requestHead("Transfer-Encoding: chunked"),
+    `${over.toString(16)}\r\n${"x".repeat(over)}\r\n`,
+    undefined,
+    true,
+  );
+  expect(status).toBe(413);
+  expect(fields.get("connection")).toBe("close");
+});
+
+test("chunkWriter.writeHeader without its unbounded io.CopyN: a bad token's 401 reaches a client that declared a body and sent none, and the connection closes", async () => {
+  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}Content-Length: 100`), "", undefined, false);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+});
+
+const REST_LIMIT = 256 << 10;
+
+/**
+ * Sends `head` and `body` and then a GET that closes the connection, and answers the status and Connection
+ * field of every answer the server sent before it closed: one answer when the first closed the connection.
+ */
+async function thenGet(head: string, body: Buffer | string, withCertificate = true, target = server, keys = credentials) {
+  const { hostname, port, host } = new URL(target.url);
+  const socket = await new Promise<TLSSocket>((resolve, reject) => {
+    const certificate = withCertificate ? { cert: keys.cert, key: keys.key } : {};
+    const opened = tlsConnect(
+      { host: hostname, port: Number(port), ca: keys.ca, ...certificate, ALPNProtocols: ["http/1.1"] },
+      () => resolve(opened),
+    );
+    opened.once("error", reject);
+  });
+  const received: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => received.push(chunk));
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  socket.write(head);
+  socket.write(body);
+  socket.write(`GET ${COLLECTION} HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
+  await closed;
+  const answers = Buffer.concat(received).toString("latin1").split(/(?=HTTP\/1\.1 \d{3} )/).map(headOf);
+  return answers.map(({ status, fields }) => `${status} ${fields.get("connection") ?? ""}`.trim());
+}
+
+const chunkedBody = (size: number) => `${size.toString(16)}\r\n${"x".repeat(size)}\r\n0\r\n\r\n`;
+
+test("(*chunkWriter).writeHeader: a 401 with a declared rest of maxPostHandlerReadBytes or more closes, whatever the server pulled in early", async () => {
+  for (const size of [REST_LIMIT, REST_LIMIT + 1, 330000]) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect(await thenGet(requestHead(`${BAD_TOKEN}Content-Length: ${size}`), Buffer.alloc(size, "x"), false)).toEqual(["401 close"]);
+    }
+  }
+});
+
+test("(*chunkWriter).writeHeader: a 401 with a declared rest under maxPostHandlerReadBytes drains it and serves on", async () => {
+  expect(await thenGet(requestHead(`${BAD_TOKEN}Content-Length: ${REST_LIMIT - 1}`), Buffer.alloc(REST_LIMIT - 1, "x"), false))
+    .toEqual(["401 keep-alive", "401 close"]);
+});
+
+test("(*chunkWriter).writeHeader's io.CopyN(maxPostHandlerReadBytes+1): a 401 on a chunked body of exactly maxPostHandlerReadBytes serves on; one byte more closes", async () => {
+  expect(await thenGet(requestHead(`${BAD_TOKEN}Transfer-Encoding: chunked`), chunkedBody(REST_LIMIT), false)).toEqual([
+    "401 keep-alive",
+    "401 close",
+  ]);
+  expect(await thenGet(requestHead(`${BAD_TOKEN}Transfer-Encoding: chunked`), chunkedBody(REST_LIMIT + 1), false)).toEqual(["401 close"]);
+});
+
+test("limitedReadBody has no declared-length check: a Content-Length just over --max-request-bytes is read past the limit, the short rest dropped, and the connection kept", async () => {
+  const limit = 1 << 20;
+  const roomy = await startServer(["--max-request-bytes", String(limit)]);
+  try {
+    const roomyKeys = readCredentials(await readFile(roomy.kubeconfig, "utf8"));
+    const size = limit + 1000;
+    expect(await thenGet(requestHead(`Content-Length: ${size}`), Buffer.alloc(size, "x"), true, roomy, roomyKeys)).toEqual([
+      "413 keep-alive",
+      "200 close",
+    ]);
+  } finally {
+    await roomy.stop();
+  }
+});

@@ -45,33 +45,71 @@ test("a body that all came, or a request that sends none, leaves nothing to sett
   expect(settleUnreadBody(incoming({ "content-length": "0" }).request, unlocked())).toBeUndefined();
 });
 
-test("(*body).Close: a rest that ends within maxPostHandlerReadBytes is read and dropped, and the connection kept", async () => {
-  const body = incoming({ "transfer-encoding": "chunked" });
-  const settled = settleUnreadBody(body.request, unlocked())!;
+/** A body its handler read `consumed` bytes of and then gave up, as kube's limitedReadBody closes it. */
+function givenUp(headers: Record<string, string>, consumed: number) {
+  const body = incoming(headers);
+  body.send(consumed);
+  body.progress.consumed = consumed;
+  body.progress.cancelled = true;
+  return body;
+}
+
+test("(*body).Close: a given-up rest that ends within maxPostHandlerReadBytes is read and dropped, and the connection kept", async () => {
+  const body = givenUp({ "transfer-encoding": "chunked" }, 10);
+  const settled = settleUnreadBody(body.request, locked())!;
   expect(body.progress.dropping).toBe(true);
   body.send(MAX_POST_HANDLER_READ_BYTES - 1);
   body.end();
   expect(await settled).toBe(false);
 });
 
-test("(*body).Close: a rest that does not end within maxPostHandlerReadBytes closes the connection, the socket left paused", async () => {
-  const body = incoming({ "transfer-encoding": "chunked" });
-  const settled = settleUnreadBody(body.request, unlocked())!;
+test("(*body).Close: a given-up rest of maxPostHandlerReadBytes without its end closes the connection, the socket left paused", async () => {
+  const body = givenUp({ "transfer-encoding": "chunked" }, 10);
+  const settled = settleUnreadBody(body.request, locked())!;
   body.send(MAX_POST_HANDLER_READ_BYTES);
   expect(await settled).toBe(true);
   expect(body.paused()).toBe(true);
 });
 
-test("(*body).Close: a declared rest longer than maxPostHandlerReadBytes closes the connection without reading it", async () => {
-  const body = incoming({ "content-length": String(MAX_POST_HANDLER_READ_BYTES + 100) });
-  body.send(99);
-  expect(await settleUnreadBody(body.request, unlocked())!).toBe(true);
-  const near = incoming({ "content-length": String(MAX_POST_HANDLER_READ_BYTES + 100) });
-  near.send(100);
-  const settled = settleUnreadBody(near.request, unlocked())!;
+test("(*body).Close: a declared rest past what the handler consumed of maxPostHandlerReadBytes or more closes without reading it", async () => {
+  const declared = { "content-length": String(MAX_POST_HANDLER_READ_BYTES + 100) };
+  expect(await settleUnreadBody(givenUp(declared, 100).request, locked())!).toBe(true);
+  const near = givenUp(declared, 101);
+  const settled = settleUnreadBody(near.request, locked())!;
   near.send(MAX_POST_HANDLER_READ_BYTES - 1);
   near.end();
   expect(await settled).toBe(false);
+});
+
+test("(*chunkWriter).writeHeader: an untouched chunked body is read up to maxPostHandlerReadBytes+1, counting what the stream pulled in early", async () => {
+  const exact = incoming({ "transfer-encoding": "chunked" });
+  exact.send(1000);
+  const kept = settleUnreadBody(exact.request, unlocked())!;
+  exact.send(MAX_POST_HANDLER_READ_BYTES - 1000);
+  exact.end();
+  expect(await kept).toBe(false);
+  const over = incoming({ "transfer-encoding": "chunked" });
+  over.send(1000);
+  const closed = settleUnreadBody(over.request, unlocked())!;
+  over.send(MAX_POST_HANDLER_READ_BYTES + 1 - 1000);
+  expect(await closed).toBe(true);
+});
+
+test("(*chunkWriter).writeHeader: an untouched body's declared length is its rest, however much the stream pulled in early", async () => {
+  const body = incoming({ "content-length": String(MAX_POST_HANDLER_READ_BYTES) });
+  body.send(64 << 10);
+  expect(await settleUnreadBody(body.request, unlocked())!).toBe(true);
+  const under = incoming({ "content-length": String(MAX_POST_HANDLER_READ_BYTES - 1) });
+  under.send(64 << 10);
+  const settled = settleUnreadBody(under.request, unlocked())!;
+  under.send(MAX_POST_HANDLER_READ_BYTES - 1 - (64 << 10));
+  under.end();
+  expect(await settled).toBe(false);
+});
+
+test("the drain has a deadline: a body that stalls gets its answer with the connection's end", async () => {
+  const body = incoming({ "content-length": "100" });
+  expect(await settleUnreadBody(body.request, unlocked())!).toBe(true);
 });
 
 test("serverConn.wroteFrame: over HTTP/2 an unfinished body resets the stream, nothing more read; a stream ended with its headers has none", async () => {

@@ -1,11 +1,15 @@
 /**
  * What becomes of a request body the handler answered without reading to its end (a 413 from the body limit, a
  * 401 or 404 given before the body was wanted), decided before the answer's head as Go's net/http server does.
- * Over HTTP/1.1 ((*body).Close and (*chunkWriter).writeHeader) the server reads and drops at most
- * maxPostHandlerReadBytes more looking for the body's end, so the connection can serve on; a body that does not end
- * before that many bytes, or whose declared rest is that long, is left unread and the answer closes the connection
- * (as after kube's limitedReadBody, which closes the body: writeHeader alone would allow one byte more). Over HTTP/2
- * (serverConn.wroteFrame) nothing more is read: the stream is reset with NO_ERROR after the answer.
+ * Over HTTP/1.1 the server reads and drops the rest looking for the body's end, so the connection can serve on,
+ * counting from what the handler consumed. A body the handler gave up (kube's limitedReadBody closes it) follows
+ * (*body).Close: a declared rest of maxPostHandlerReadBytes or more, or that many bytes read without the end,
+ * closes the connection. A body the handler never touched follows (*chunkWriter).writeHeader: a declared rest of
+ * maxPostHandlerReadBytes or more closes; otherwise up to maxPostHandlerReadBytes+1 bytes are read, and only
+ * that many without the end closes. Over HTTP/2 (serverConn.wroteFrame) nothing more is read: the stream is reset
+ * with NO_ERROR after the answer.
+ * Go's copy has no deadline, so a client trickling its body could hold the answer back for as long as it trickles;
+ * here the looking gives up after DRAIN_DEADLINE_MS and the answer goes out with the connection's end.
  */
 import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
@@ -15,9 +19,14 @@ type BodyRequest = IncomingMessage | Http2ServerRequest;
 /** Go's maxPostHandlerReadBytes (net/http server.go). */
 export const MAX_POST_HANDLER_READ_BYTES = 256 << 10;
 
+/** How long the answer waits for an unread body's end: a 401 or 413 must reach even a client that stalls. */
+export const DRAIN_DEADLINE_MS = 2000;
+
 /** What came of one request's body; the body stream (fetch-adapter.ts) keeps it up to date. */
 export interface BodyProgress {
   received: number;
+  /** Bytes the handler read out of the body stream. */
+  consumed: number;
   ended: boolean;
   /** Its reader gave it up (a body over the size limit). */
   cancelled: boolean;
@@ -29,7 +38,7 @@ const progressOf = new WeakMap<BodyRequest, BodyProgress>();
 
 /** The progress record of a request that has a body stream. */
 export function followBody(incoming: BodyRequest): BodyProgress {
-  const progress: BodyProgress = { received: 0, ended: false, cancelled: false, dropping: false };
+  const progress: BodyProgress = { received: 0, consumed: 0, ended: false, cancelled: false, dropping: false };
   progressOf.set(incoming, progress);
   return progress;
 }
@@ -46,9 +55,12 @@ export function settleUnreadBody(incoming: BodyRequest, request: Request): Promi
   progress.dropping = true;
   const stillRead = request.body?.locked === true && !progress.cancelled;
   if (incoming.httpVersionMajor === 2 || stillRead) return Promise.resolve(true);
+  // A stream nobody took a reader from was never read: what it pulled in early is still the handler's rest.
+  const consumed = request.body?.locked === true ? progress.consumed : 0;
   const declared = Number(incoming.headers["content-length"]);
-  if (declared - progress.received > MAX_POST_HANDLER_READ_BYTES) return Promise.resolve(true);
-  return discardUpTo(incoming, progress, MAX_POST_HANDLER_READ_BYTES);
+  if (declared - consumed >= MAX_POST_HANDLER_READ_BYTES) return Promise.resolve(true);
+  const limit = progress.cancelled ? MAX_POST_HANDLER_READ_BYTES : MAX_POST_HANDLER_READ_BYTES + 1;
+  return discardUpTo(incoming, progress, consumed + limit);
 }
 
 /** Whether the request has a body at all, though its end may not have been seen yet (a DELETE usually has none). */
@@ -58,11 +70,15 @@ function sendsBody(incoming: BodyRequest): boolean {
   return length === undefined ? incoming.headers["transfer-encoding"] !== undefined : Number(length) !== 0;
 }
 
-/** Reads and drops what comes until the body ends (false) or `limit` more bytes came without its end (true). */
-function discardUpTo(incoming: BodyRequest, progress: BodyProgress, limit: number): Promise<boolean> {
-  const stopAt = progress.received + limit;
+/**
+ * Reads and drops what comes until the body ends (false), or `stopAt` bytes of it came or DRAIN_DEADLINE_MS passed
+ * without its end (true).
+ */
+function discardUpTo(incoming: BodyRequest, progress: BodyProgress, stopAt: number): Promise<boolean> {
+  if (progress.received >= stopAt) return Promise.resolve(true);
   return new Promise((resolve) => {
     const stop = (closes: boolean) => {
+      clearTimeout(deadline);
       incoming.off("data", counted);
       incoming.off("end", ended);
       incoming.off("close", broken);
@@ -73,6 +89,7 @@ function discardUpTo(incoming: BodyRequest, progress: BodyProgress, limit: numbe
     const counted = () => progress.received >= stopAt && stop(true);
     const ended = () => stop(false);
     const broken = () => stop(true);
+    const deadline = setTimeout(stop, DRAIN_DEADLINE_MS, true);
     incoming.on("data", counted);
     incoming.once("end", ended);
     incoming.once("close", broken);

@@ -112,16 +112,20 @@ function requestHeaders(incoming: NodeRequest): Headers {
   return headers;
 }
 
+const BODY_HIGH_WATER_MARK = 64 * 1024;
+
 /** The request body as a byte stream that pauses the socket while the handler has not read what came. */
 function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
   const progress = followBody(incoming);
   let finished = false;
+  let enqueued = 0;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       incoming.on("data", (chunk: Buffer) => {
         progress.received += chunk.byteLength;
         if (finished || progress.dropping) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        enqueued += chunk.byteLength;
         if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
       });
       incoming.once("end", () => {
@@ -134,7 +138,9 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
         finished = true;
       });
     },
-    pull() {
+    // Called after every read that leaves room: what left the queue is what the handler consumed.
+    pull(controller) {
+      progress.consumed = enqueued - (BODY_HIGH_WATER_MARK - (controller.desiredSize ?? 0));
       incoming.resume();
     },
     // A handler that stops reading (a body over the size limit) leaves the rest to settleUnreadBody, before its answer.
@@ -142,7 +148,7 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
       finished = true;
       progress.cancelled = true;
     },
-  }, { highWaterMark: 64 * 1024, size: (chunk) => chunk?.byteLength ?? 0 });
+  }, { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk?.byteLength ?? 0 });
 }
 
 /**

@@ -10,6 +10,7 @@ import { handleDeleteCollection } from "./handlers/delete-collection.ts";
 import { handleGet } from "./handlers/get.ts";
 import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
+import { builtInSchemaOf, patchMediaType } from "./handlers/patch-body.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { handleWatch } from "./handlers/watch.ts";
 import { namesEmptyNamespace, type RequestInfo } from "./request-info.ts";
@@ -37,9 +38,15 @@ export function newMethodNotAllowed(): StatusError {
   return new StatusError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {});
 }
 
+/** kube's NamespaceKeyFunc on an empty namespace: a namespaced store cannot key an item without one. */
+export function newNamespaceParameterRequired(): StatusError {
+  return newBadRequest("Namespace parameter required.");
+}
+
 export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
   // Only proxy subresources take a path after them (kube's "{path:*}" connect routes).
   if (!type || (info.parts.length > 3 && info.subresource !== "proxy")) throw newResourceNotFound();
+  checkRouteMethod(info, type);
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
   if (special) {
     checkSubresourceName(info);
@@ -50,19 +57,17 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (!sub) throw newResourceNotFound();
-    checkSubresourceName(info);
-    if (!GENERIC_SUBRESOURCES.has(sub.name) || !subresourceVerbAllowed(info.verb, sub.verbs)) {
-      throw newMethodNotSupported(qualified, info.verb);
-    }
+    if (!GENERIC_SUBRESOURCES.has(sub.name)) throw newMethodNotSupported(qualified, info.verb);
   }
   // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
   if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
     // An empty namespace segment (namespaces//configmaps/x) matches the item's route; its store's NamespaceKeyFunc
     // refuses the namespace "".
-    if (info.name !== "" && namesEmptyNamespace(info)) throw newBadRequest("Namespace parameter required.");
+    if (info.name !== "" && namesEmptyNamespace(info)) return refusedAfterPatchType(info, newNamespaceParameterRequired());
     throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
   }
+  if (info.name === "" && info.subresource !== "") return refusedAfterPatchType(info, newEmptyName());
   // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and
   // answer only through their own handlers, never the generic store.
   if (type.storageVersionHash === undefined) throw newMethodNotSupported(qualified, info.verb);
@@ -74,11 +79,48 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
 }
 
 /**
- * A subresource's path with an empty name (`pods//status`) matches its go-restful route, whatever the verb
- * RequestInfo gave it, and the handler's ScopeNamer.Name refuses it (errEmptyName, endpoints/handlers/namer.go).
+ * go-restful's CurlyRouter.detectRoute answers 405 before any handler when the path's routes lack the method. The
+ * installer (registerResourceHandlers) gives a collection GET (list, watch), POST and DELETE (deletecollection), an
+ * item GET, PUT, PATCH and DELETE, and a subresource the verbs its storage implements; proxy takes every method.
+ */
+function checkRouteMethod(info: RequestInfo, type: ResourceType): void {
+  if (info.subresource === "proxy") return;
+  if (info.subresource !== "") {
+    const sub = type.subresources.find((s) => s.name === info.subresource);
+    if (sub && !subresourceVerbAllowed(METHOD_VERB_OF[info.verb] ?? info.verb, sub.verbs)) throw newMethodNotAllowed();
+    return;
+  }
+  const verbs = info.name === "" ? COLLECTION_VERBS : ITEM_VERBS;
+  if (!verbs.has(info.verb)) throw newMethodNotAllowed();
+}
+
+/** RequestInfo turns a GET or DELETE without a name into these; a route is chosen by the method alone. */
+const METHOD_VERB_OF: Record<string, string> = { list: "get", watch: "get", deletecollection: "delete" };
+const COLLECTION_VERBS = new Set(["list", "watch", "create", "deletecollection"]);
+const ITEM_VERBS = new Set(["get", "watch", "update", "patch", "delete"]);
+
+/**
+ * PatchResource checks the patch type before its Namer and the store key, so a PATCH meets its 415 before the
+ * empty name's or namespace's 400; the other verbs meet the 400 at once.
+ */
+function refusedAfterPatchType(info: RequestInfo, error: StatusError): Handler {
+  if (info.verb !== "patch") throw error;
+  return (ctx) => {
+    patchMediaType(ctx, builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind));
+    throw error;
+  };
+}
+
+/**
+ * A subresource's path with an empty name (`pods//status`) matches its go-restful route, and the handler's
+ * ScopeNamer.Name refuses it (errEmptyName, endpoints/handlers/namer.go).
  */
 function checkSubresourceName(info: RequestInfo): void {
-  if (info.name === "" && info.subresource !== "") throw newBadRequest("name must be provided");
+  if (info.name === "" && info.subresource !== "") throw newEmptyName();
+}
+
+function newEmptyName(): StatusError {
+  return newBadRequest("name must be provided");
 }
 
 /** kube's NamespaceKeyFunc / NoNamespaceKeyFunc: a name in the path must be usable as a storage key segment. */

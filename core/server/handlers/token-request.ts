@@ -9,6 +9,7 @@ import type { ReadOnlyClient } from "../../api/client.ts";
 import type { ObjectRef } from "../../auth/service-account/claims.ts";
 import type { SigningKey } from "../../auth/service-account/keys.ts";
 import { signBoundToken } from "../../auth/service-account/sign.ts";
+import { newNamespaceParameterRequired } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
 import { readTokenRequest, TOKEN_REQUEST_API_VERSION, TOKEN_REQUEST_KIND, type TokenRequestBody } from "./token-request-body.ts";
@@ -106,6 +107,8 @@ export function tokenRequestHandler(client: ReadOnlyClient, options: TokenReques
       spec: body.spec,
     };
     await ctx.store.admitSubresourceCreate("token", namespace, name, admitted, ctx.user, ctx.warnings);
+    // TokenREST.Create's account Get goes through the store's NamespaceKeyFunc (namespaces//serviceaccounts/x/token).
+    if (namespace === "") throw newNamespaceParameterRequired();
     const account = await ctx.store.get(namespace, name);
     const audiences = body.spec.audiences?.length ? body.spec.audiences : options.apiAudiences;
     let expirationSeconds = body.spec.expirationSeconds === undefined ? DEFAULT_EXPIRATION_SECONDS : Number(body.spec.expirationSeconds);
