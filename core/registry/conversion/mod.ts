@@ -1,9 +1,12 @@
 /**
  * Built-in resources served in more than one version over one stored form (kube converts through its internal type;
- * here one served version is the stored form and the others convert to and from it).
+ * here one served version is the stored form and the others convert to and from it). A version may belong to
+ * another group than the stored form's, where kube's resources cohabit (events.k8s.io/v1 Events are core Events;
+ * keys.ts stores them under the core collection).
  */
 import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
+import { coreEventFromEventsV1, eventsV1FromCoreEvent } from "./events.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
 import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
 
@@ -18,6 +21,7 @@ const CONVERSIONS: Record<string, VersionConversion> = {
   "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
   "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
   ...FLOWCONTROL_CONVERSIONS,
+  "events.k8s.io/v1/events": { toStored: coreEventFromEventsV1, fromStored: eventsV1FromCoreEvent },
 };
 
 export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {

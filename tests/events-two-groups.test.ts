@@ -1,0 +1,135 @@
+/**
+ * events.k8s.io/v1 and core/v1 Events are one stored resource, as kube-apiserver 1.26 serves them: both groups'
+ * REST storage is the core event registry (pkg/registry/core/event/storage), the resources cohabit in the storage
+ * factory (AddCohabitatingResources), and reads convert with Convert_core_Event_To_v1_Event and writes with
+ * Convert_v1_Event_To_core_Event (pkg/apis/events/v1/conversion.go).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startServer, type TestServer } from "./harness.ts";
+import { kubectlOk } from "./_kubectl.ts";
+import { createNamespace, getJson, openWatch, sendJson } from "./_api.ts";
+
+const NS = "evs";
+const CORE = `/api/v1/namespaces/${NS}/events`;
+const MODERN = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+  await createNamespace(server, NS);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const coreEvent = (name: string) => ({
+  apiVersion: "v1",
+  kind: "Event",
+  metadata: { name },
+  involvedObject: { kind: "Pod", namespace: NS, name: "web" },
+  reason: "Pulled",
+  message: "image pulled",
+  source: { component: "kubelet", host: "n1" },
+  count: 3,
+  type: "Normal",
+});
+
+const modernEvent = (name: string) => ({
+  apiVersion: "events.k8s.io/v1",
+  kind: "Event",
+  metadata: { name },
+  eventTime: "2026-01-01T00:00:00.000000Z",
+  reportingController: "example.com/ctl",
+  reportingInstance: "ctl-0",
+  action: "Scheduling",
+  reason: "Scheduled",
+  regarding: { kind: "Pod", namespace: NS, name: "web" },
+  note: "assigned to n1",
+  type: "Normal",
+});
+
+test("Convert_core_Event_To_v1_Event: a core Event created by kubectl is read, listed and printed through events.k8s.io/v1", async () => {
+  await kubectlOk(server, ["create", "-f", "-"], JSON.stringify({ ...coreEvent("ev1"), metadata: { name: "ev1", namespace: NS } }));
+  const core = await getJson(server, `${CORE}/ev1`);
+  const modern = await getJson(server, `${MODERN}/ev1`);
+  expect(modern).toMatchObject({
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    regarding: { kind: "Pod", namespace: NS, name: "web" },
+    reason: "Pulled",
+    note: "image pulled",
+    deprecatedSource: { component: "kubelet", host: "n1" },
+    deprecatedCount: 3,
+    type: "Normal",
+  });
+  expect(modern.message).toBeUndefined();
+  expect(modern.involvedObject).toBeUndefined();
+  expect(modern.metadata.uid).toBe(core.metadata.uid);
+  expect(modern.metadata.resourceVersion).toBe(core.metadata.resourceVersion);
+  const listed = await getJson(server, MODERN);
+  expect(listed.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toContain("ev1");
+  expect(await kubectlOk(server, ["get", "events.v1.events.k8s.io", "-n", NS, "-o", "name"])).toContain("event.events.k8s.io/ev1");
+  expect(await kubectlOk(server, ["get", "events.v1.events.k8s.io", "ev1", "-n", NS])).toContain("image pulled");
+});
+
+test("Convert_v1_Event_To_core_Event: an events.k8s.io/v1 Event is a core Event with core's field names", async () => {
+  const created = await sendJson(server, "POST", MODERN, modernEvent("ev2"));
+  expect(created.status).toBe(201);
+  const core = await getJson(server, `${CORE}/ev2`);
+  expect(core).toMatchObject({
+    apiVersion: "v1",
+    involvedObject: { kind: "Pod", namespace: NS, name: "web" },
+    message: "assigned to n1",
+    reportingComponent: "example.com/ctl",
+    reportingInstance: "ctl-0",
+    action: "Scheduling",
+    eventTime: "2026-01-01T00:00:00.000000Z",
+  });
+  expect(core.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+  const table = await kubectlOk(server, ["get", "events", "-n", NS, "--field-selector", "involvedObject.name=web", "-o", "name"]);
+  expect(table).toContain("event/ev2");
+});
+
+test("one collection: an update or patch through one group is the other's next resourceVersion, a delete through one is a 404 in the other", async () => {
+  await sendJson(server, "POST", CORE, coreEvent("ev3"));
+  const modern = await getJson(server, `${MODERN}/ev3`);
+  const updated = await sendJson(server, "PUT", `${MODERN}/ev3`, { ...modern, note: "updated", deprecatedCount: 4 });
+  expect(updated.status).toBe(200);
+  const core = await getJson(server, `${CORE}/ev3`);
+  expect({ message: core.message, count: core.count }).toEqual({ message: "updated", count: 4 });
+  expect(core.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
+  const patched = await sendJson(server, "PATCH", `${CORE}/ev3`, { message: "patched" }, "application/merge-patch+json");
+  expect(patched.status).toBe(200);
+  expect((await getJson(server, `${MODERN}/ev3`)).note).toBe("patched");
+  const deleted = await sendJson(server, "DELETE", `${MODERN}/ev3`);
+  expect(deleted.status).toBe(200);
+  expect((await sendJson(server, "GET", `${CORE}/ev3`)).status).toBe(404);
+});
+
+test("one watch stream: events.k8s.io watchers see core writes in their own shape, and core watchers see events.k8s.io writes", async () => {
+  const list = await getJson(server, MODERN);
+  const modernWatch = await openWatch(server, `${MODERN}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
+  const coreWatch = await openWatch(server, `${CORE}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
+  const fromCore = await sendJson(server, "POST", CORE, coreEvent("ev4"));
+  const fromModern = await sendJson(server, "POST", MODERN, modernEvent("ev5"));
+  const seenModern = await modernWatch.until((e) => e.object.metadata.name === "ev5");
+  const seenCore = await coreWatch.until((e) => e.object.metadata.name === "ev5");
+  const summary = (events: { type: string; object: { apiVersion: string; metadata: { name: string; resourceVersion: string } } }[]) =>
+    events.map((e) => `${e.type} ${e.object.apiVersion} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
+  const rv4 = fromCore.body.metadata.resourceVersion;
+  const rv5 = fromModern.body.metadata.resourceVersion;
+  expect(summary(seenModern)).toEqual([`ADDED events.k8s.io/v1 ev4@${rv4}`, `ADDED events.k8s.io/v1 ev5@${rv5}`]);
+  expect(summary(seenCore)).toEqual([`ADDED v1 ev4@${rv4}`, `ADDED v1 ev5@${rv5}`]);
+  expect(seenModern[0]!.object.note).toBe("image pulled");
+  expect(seenCore[1]!.object.message).toBe("assigned to n1");
+  await modernWatch.close();
+  await coreWatch.close();
+});
+
+test("events.k8s.io field selectors (regarding.*, reportingController) select Events written through core/v1", async () => {
+  await sendJson(server, "POST", CORE, { ...coreEvent("ev6"), involvedObject: { kind: "Node", name: "n9" } });
+  const byRegarding = await getJson(server, `${MODERN}?fieldSelector=regarding.name%3Dn9`);
+  expect(byRegarding.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["ev6"]);
+  const byController = await getJson(server, `${MODERN}?fieldSelector=reportingController%3Dexample.com%2Fctl`);
+  expect(byController.items.map((item: { metadata: { name: string } }) => item.metadata.name).sort()).toEqual(["ev2", "ev5"]);
+});
