@@ -90,20 +90,72 @@ test("Convert_v1_Event_To_core_Event: an events.k8s.io/v1 Event is a core Event 
   expect(table).toContain("event/ev2");
 });
 
-test("one collection: an update or patch through one group is the other's next resourceVersion, a delete through one is a 404 in the other", async () => {
+test("one collection: a core update or an events.k8s.io patch is the other's next resourceVersion, a delete through one is a 404 in the other", async () => {
   await sendJson(server, "POST", CORE, coreEvent("ev3"));
-  const modern = await getJson(server, `${MODERN}/ev3`);
-  const updated = await sendJson(server, "PUT", `${MODERN}/ev3`, { ...modern, note: "updated", deprecatedCount: 4 });
-  expect(updated.status).toBe(200);
   const core = await getJson(server, `${CORE}/ev3`);
-  expect({ message: core.message, count: core.count }).toEqual({ message: "updated", count: 4 });
-  expect(core.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
-  const patched = await sendJson(server, "PATCH", `${CORE}/ev3`, { message: "patched" }, "application/merge-patch+json");
+  const updated = await sendJson(server, "PUT", `${CORE}/ev3`, { ...core, message: "updated", count: 4 });
+  expect(updated.status).toBe(200);
+  const modern = await getJson(server, `${MODERN}/ev3`);
+  expect({ note: modern.note, deprecatedCount: modern.deprecatedCount }).toEqual({ note: "updated", deprecatedCount: 4 });
+  expect(modern.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
+  const patched = await sendJson(
+    server,
+    "PATCH",
+    `${MODERN}/ev3`,
+    { metadata: { labels: { seen: "yes" } } },
+    "application/merge-patch+json",
+  );
   expect(patched.status).toBe(200);
-  expect((await getJson(server, `${MODERN}/ev3`)).note).toBe("patched");
+  const afterPatch = await getJson(server, `${CORE}/ev3`);
+  expect(afterPatch.metadata.labels).toEqual({ seen: "yes" });
+  expect(afterPatch.metadata.resourceVersion).toBe(patched.body.metadata.resourceVersion);
   const deleted = await sendJson(server, "DELETE", `${MODERN}/ev3`);
   expect(deleted.status).toBe(200);
   expect((await sendJson(server, "GET", `${CORE}/ev3`)).status).toBe(404);
+});
+
+test("ValidateEventUpdate: through events.k8s.io/v1 the note (core's message) is immutable, and the refused update changes nothing", async () => {
+  await sendJson(server, "POST", CORE, coreEvent("ev7"));
+  const modern = await getJson(server, `${MODERN}/ev7`);
+  const refused = await sendJson(server, "PUT", `${MODERN}/ev7`, { ...modern, note: "rewritten" });
+  expect(refused.status).toBe(422);
+  expect(refused.body.message).toBe('Event.events.k8s.io "ev7" is invalid: message: Invalid value: "rewritten": field is immutable');
+  expect(await getJson(server, `${CORE}/ev7`)).toMatchObject({
+    message: "image pulled",
+    metadata: { resourceVersion: modern.metadata.resourceVersion },
+  });
+});
+
+test("ValidateEventCreate: events.k8s.io/v1 requires the reporting fields and refuses legacy ones; core/v1 keeps legacyValidateEvent only", async () => {
+  const refused = await sendJson(server, "POST", MODERN, {
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    metadata: { name: "bare" },
+    regarding: { kind: "Pod", namespace: NS, name: "web" },
+    deprecatedCount: 2,
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body.details.causes.map((c: { field: string; reason: string }) => `${c.reason} ${c.field}`)).toEqual([
+    "FieldValueRequired eventTime",
+    "FieldValueInvalid type",
+    "FieldValueInvalid count",
+  ]);
+  const legacy = await sendJson(server, "POST", CORE, {
+    ...coreEvent("legacy"),
+    involvedObject: { kind: "Pod", namespace: "other", name: "x" },
+  });
+  expect(legacy.status).toBe(422);
+  expect(legacy.body.message).toBe(
+    'Event "legacy" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+  );
+  expect((await sendJson(server, "GET", `${MODERN}/bare`)).status).toBe(404);
+});
+
+test("core/v1 Event names follow BeforeCreate's path-segment rule, events.k8s.io/v1 names ValidateObjectMeta's DNS subdomain rule", async () => {
+  expect((await sendJson(server, "POST", CORE, coreEvent("Pod_Web.1"))).status).toBe(201);
+  const refused = await sendJson(server, "POST", MODERN, modernEvent("Pod_Web.2"));
+  expect(refused.status).toBe(422);
+  expect(refused.body.details.causes.map((c: { field: string }) => c.field)).toEqual(["metadata.name"]);
 });
 
 test("one watch stream: events.k8s.io watchers see core writes in their own shape, and core watchers see events.k8s.io writes", async () => {
@@ -127,7 +179,7 @@ test("one watch stream: events.k8s.io watchers see core writes in their own shap
 });
 
 test("events.k8s.io field selectors (regarding.*, reportingController) select Events written through core/v1", async () => {
-  await sendJson(server, "POST", CORE, { ...coreEvent("ev6"), involvedObject: { kind: "Node", name: "n9" } });
+  await sendJson(server, "POST", CORE, { ...coreEvent("ev6"), involvedObject: { kind: "Pod", namespace: NS, name: "n9" } });
   const byRegarding = await getJson(server, `${MODERN}?fieldSelector=regarding.name%3Dn9`);
   expect(byRegarding.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["ev6"]);
   const byController = await getJson(server, `${MODERN}?fieldSelector=reportingController%3Dexample.com%2Fctl`);

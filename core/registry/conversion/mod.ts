@@ -8,6 +8,7 @@ import type { KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from "./events.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
+export { coreEventFromEventsV1 } from "./events.ts";
 import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
 
 export interface VersionConversion {
