@@ -8,18 +8,21 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { createNamespace, getJson, openWatch, sendJson } from "./_api.ts";
+import { base64Patch, configurationFor, reply, startWebhookServer, type TestWebhookServer } from "../admission-plugins/_webhook/testing.ts";
 
 const NS = "evs";
 const CORE = `/api/v1/namespaces/${NS}/events`;
 const MODERN = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
 
 let server: TestServer;
+let hook: TestWebhookServer | undefined;
 beforeAll(async () => {
   server = await startServer();
   await createNamespace(server, NS);
 });
 afterAll(async () => {
   await server?.stop();
+  await hook?.close();
 });
 
 const coreEvent = (name: string) => ({
@@ -184,4 +187,26 @@ test("events.k8s.io field selectors (regarding.*, reportingController) select Ev
   expect(byRegarding.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["ev6"]);
   const byController = await getJson(server, `${MODERN}?fieldSelector=reportingController%3Dexample.com%2Fctl`);
   expect(byController.items.map((item: { metadata: { name: string } }) => item.metadata.name).sort()).toEqual(["ev2", "ev5"]);
+});
+
+test("EquivalentResourceRegistry (keyed by storage prefix): a webhook for core/v1 events sees an events.k8s.io write as a core Event, its patch lands", async () => {
+  hook = await startWebhookServer((review) =>
+    reply(review, { allowed: true, patchType: "JSONPatch", patch: base64Patch([{ op: "replace", path: "/message", value: "from hook" }]) })
+  );
+  const configuration = configurationFor("MutatingWebhookConfiguration", "core-events", hook, {
+    rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["events"] }],
+    objectSelector: { matchLabels: { test: "core-events" } },
+  });
+  expect((await sendJson(server, "POST", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", configuration)).status)
+    .toBe(201);
+  const labelled = modernEvent("hooked");
+  const created = await sendJson(server, "POST", MODERN, { ...labelled, metadata: { name: "hooked", labels: { test: "core-events" } } });
+  expect(created.status).toBe(201);
+  expect(created.body.note).toBe("from hook");
+  expect(hook.calls[0]!.review.request).toMatchObject({
+    kind: { group: "", version: "v1", kind: "Event" },
+    resource: { group: "", version: "v1", resource: "events" },
+    requestKind: { group: "events.k8s.io", version: "v1", kind: "Event" },
+    object: { apiVersion: "v1", message: "assigned to n1", reportingComponent: "example.com/ctl" },
+  });
 });

@@ -4,7 +4,7 @@
  * another group than the stored form's, where kube's resources cohabit (events.k8s.io/v1 Events are core Events;
  * keys.ts stores them under the core collection).
  */
-import type { KubeObject } from "../../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from "./events.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
@@ -29,19 +29,17 @@ export function versionConversionFor(type: Pick<ResourceType, "group" | "version
   return CONVERSIONS[`${type.group}/${type.version}/${type.resource}`];
 }
 
+type ServedVersion = Pick<ResourceType, "group" | "version" | "resource">;
+
 /**
- * `obj` of `resource` in `fromVersion` as `toVersion` of the same resource (kube's ConvertToGVK, used where a
- * webhook registered for another served version is called); resources with one shape only change apiVersion.
+ * `obj` as served by `from` in the shape `to` serves, both serving one stored resource (kube's ConvertToGVK, used
+ * where a webhook registered for an equivalent resource is called): through the stored form, a version without a
+ * conversion being that form; resources with one shape only change apiVersion.
  */
-export function convertToVersion(
-  obj: KubeObject,
-  resource: { group: string; resource: string },
-  fromVersion: string,
-  toVersion: string,
-): KubeObject {
-  if (fromVersion === toVersion) return obj;
-  const from = versionConversionFor({ ...resource, version: fromVersion });
-  const to = versionConversionFor({ ...resource, version: toVersion });
-  if (from && to) return to.fromStored(from.toStored(obj));
-  return { ...obj, apiVersion: resource.group === "" ? toVersion : `${resource.group}/${toVersion}` };
+export function convertToVersion(obj: KubeObject, from: ServedVersion, to: ServedVersion): KubeObject {
+  if (from.group === to.group && from.version === to.version) return obj;
+  const fromConversion = versionConversionFor(from);
+  const toConversion = versionConversionFor(to);
+  const stored = fromConversion ? fromConversion.toStored(obj) : obj;
+  return toConversion ? toConversion.fromStored(stored) : { ...stored, apiVersion: apiVersionOf(to.group, to.version) };
 }
