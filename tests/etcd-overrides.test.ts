@@ -98,6 +98,27 @@ data: {k: v}
   expect(configMapRV).toBe(String(await etcdModRevision(main.endpoint, "/registry/configmaps/ov/settings")));
 });
 
+test("an events.k8s.io/v1 Event is the core Event at kube's /registry/events key in the override etcd (AddCohabitatingResources), readable as core/v1", async () => {
+  const modern = await created("/apis/events.k8s.io/v1/namespaces/ov/events", {
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    metadata: { name: "modern" },
+    eventTime: "2026-01-01T00:00:00.000000Z",
+    reportingController: "example.com/ctl",
+    reportingInstance: "ctl-0",
+    action: "Testing",
+    reason: "Tested",
+    regarding: { kind: "Pod", name: "p", namespace: "ov" },
+    note: "modern",
+    type: "Normal",
+  });
+  expect(await etcdKeys(second.endpoint, "/registry/events/ov/modern")).toEqual(["/registry/events/ov/modern"]);
+  expect(modern.metadata.resourceVersion).toBe(String(await etcdModRevision(second.endpoint, "/registry/events/ov/modern")));
+  expect(await kubectlOk(server, ["get", "event", "modern", "-n", "ov", "-o", "jsonpath={.message}/{.reportingComponent}"])).toBe(
+    "modern/example.com/ctl",
+  );
+});
+
 test("Services and the allocators' RangeAllocations live together on the override etcd, as storage_core.go keeps them", async () => {
   await kubectlOk(server, ["create", "service", "clusterip", "web", "-n", "ov", "--tcp=80:8080"]);
   await kubectlOk(server, ["create", "service", "nodeport", "edge", "-n", "ov", "--tcp=80:8080"]);

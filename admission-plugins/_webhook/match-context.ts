@@ -2,14 +2,20 @@
 import { newInternalError } from "../../core/api/errors.ts";
 import type { ReadOnlyClient } from "../../core/api/client.ts";
 import type { Catalog } from "../../core/registry/catalog.ts";
+import { collectionPrefix } from "../../core/registry/keys.ts";
 import type { MatchContext } from "./invocation.ts";
 
 export function matchContext(catalog: Catalog, client: ReadOnlyClient): MatchContext {
   return {
-    // Served versions of one group/resource share its storage: they are kube's equivalent resources.
+    // Resources served over one stored collection (versions of a group, cohabiting groups) are kube's equivalent
+    // resources: genericapiserver's EquivalentResourceRegistry is keyed by the storage's ResourcePrefix.
     equivalents(resource, subresource) {
+      const collection = collectionPrefix({ ...resource, namespaced: false }, "");
       return catalog.all()
-        .filter((type) => type.group === resource.group && type.resource === resource.resource && type.version !== resource.version)
+        .filter((type) =>
+          collectionPrefix({ ...type, namespaced: false }, "") === collection &&
+          (type.group !== resource.group || type.version !== resource.version)
+        )
         .flatMap((type) => {
           const sub = subresource ? type.subresources.find((s) => s.name === subresource) : undefined;
           if (subresource && !sub) return [];

@@ -10,9 +10,9 @@ import type { Invocation } from "./invocation.ts";
 type Request = Pick<AdmissionAttributes, "resource">;
 
 export function toInvokedVersion(obj: KubeObject | null, invocation: Invocation, attributes: Request): KubeObject | null {
-  return obj && convertToVersion(obj, attributes.resource, attributes.resource.version, invocation.resource.version);
+  return obj && convertToVersion(obj, attributes.resource, invocation.resource);
 }
 
 export function fromInvokedVersion(obj: KubeObject, invocation: Invocation, attributes: Request): KubeObject {
-  return convertToVersion(obj, attributes.resource, invocation.resource.version, attributes.resource.version);
+  return convertToVersion(obj, invocation.resource, attributes.resource);
 }

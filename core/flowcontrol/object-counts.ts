@@ -5,7 +5,7 @@
  */
 import { Gauge, type Registry as MetricsRegistry } from "prom-client";
 import type { ResourceType } from "../api/resource-type.ts";
-import { collectionPrefix } from "../registry/keys.ts";
+import { collectionPrefix, storageGroupOf } from "../registry/keys.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";
 import { groupResourceKey } from "./work-estimate.ts";
 
@@ -36,11 +36,14 @@ export class ObjectCounts {
 
   /**
    * Counts the stored types' collections (those not yet counted); kube has no count for virtual ones such as
-   * componentstatuses, which list without a storage version.
+   * componentstatuses, which list without a storage version. A resource stored as another (events.k8s.io Events,
+   * whose store is the core one, eventstore.NewREST with DefaultQualifiedResource "events") is counted under that one.
    */
   async track(types: readonly ResourceType[]): Promise<void> {
+    const counted = (type: ResourceType) =>
+      type.verbs.includes("list") && type.storageVersionHash !== undefined && storageGroupOf(type) === type.group;
     await Promise.all(
-      types.filter((type) => type.verbs.includes("list") && type.storageVersionHash !== undefined).map(async (type) => {
+      types.filter(counted).map(async (type) => {
         const prefix = collectionPrefix(type, "");
         if (this.#counts.has(prefix)) return;
         const count = await this.#storage.count(prefix);

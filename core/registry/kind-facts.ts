@@ -28,6 +28,7 @@ import { generateJobSelector } from "./job-selector.ts";
 import { prepareServiceUpdate } from "./service-cluster-ips.ts";
 import { foldStringData, localAPIServiceStatus, NAMESPACE_HOOKS, podGracePeriod, podInitialStatus, type Strategy } from "./strategy.ts";
 import * as rules from "./validation/mod.ts";
+import { coreEventFromEventsV1 } from "./conversion/mod.ts";
 import type { KindRules } from "./validation/mod.ts";
 
 /** The strategy's functions (kube's PrepareForCreate/Update, CheckGracefulDelete, BeginUpdate, ...). */
@@ -63,13 +64,29 @@ export interface KindFacts {
 
 const { withRoleRef, withImmutableSelector } = rules;
 const pods = { create: rules.validatePod, update: rules.validatePodUpdate };
+/** The event strategy validates the internal core.Event by the request's group/version (requestGroupVersion). */
+const coreEvents: rules.KindRules = {
+  create: (obj) => rules.validateEventCreate(obj, "v1"),
+  update: (obj, old) => rules.validateEventUpdate(obj, old, "v1"),
+};
+const eventsV1Events: rules.KindRules = {
+  create: (obj) => rules.validateEventCreate(coreEventFromEventsV1(obj), "events.k8s.io/v1"),
+  update: (obj, old) => rules.validateEventUpdate(coreEventFromEventsV1(obj), coreEventFromEventsV1(old), "events.k8s.io/v1"),
+};
 
 export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "/bindings": {},
   "/componentstatuses": { printer: printers.componentStatusPrinter },
   "/configmaps": { rules: { create: rules.validateConfigMap, update: rules.validateConfigMapUpdate }, printer: printers.configMapPrinter },
   "/endpoints": { allowCreateOnUpdate: true, printer: printers.endpointsPrinter },
-  "/events": { allowCreateOnUpdate: true, printer: printers.eventPrinter, fields: CORE_EVENT_FIELDS },
+  "/events": {
+    allowCreateOnUpdate: true,
+    // core/v1 Events get only legacyValidateEvent, no ValidateObjectMeta: BeforeCreate's path-segment name rule.
+    name: nameIsPathSegment,
+    rules: coreEvents,
+    printer: printers.eventPrinter,
+    fields: CORE_EVENT_FIELDS,
+  },
   "/limitranges": { allowCreateOnUpdate: true },
   "/namespaces": {
     // pkg/registry/core/namespace/storage wraps the Store's Delete and answers the Namespace; its OpenAPI says Status.
@@ -196,7 +213,7 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
     printer: printers.leasePrinter,
   },
   "discovery.k8s.io/endpointslices": { allowCreateOnUpdate: true, printer: printers.endpointSlicePrinter },
-  "events.k8s.io/events": { allowCreateOnUpdate: true, printer: printers.eventPrinter, fields: EVENTS_V1_FIELDS },
+  "events.k8s.io/events": { allowCreateOnUpdate: true, rules: eventsV1Events, printer: printers.eventPrinter, fields: EVENTS_V1_FIELDS },
   "flowcontrol.apiserver.k8s.io/flowschemas": {
     tracksGeneration: true,
     rules: { create: rules.validateFlowSchema, update: rules.flowControlUpdate(rules.validateFlowSchema) },

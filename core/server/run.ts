@@ -164,14 +164,10 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const inFlight = new InFlightRequests();
   for (const { name, check } of encryption?.healthChecks() ?? []) health.add(name, check);
   const registry = new Registry(storage, broker);
-  // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are kept apart here, so both expire.
-  const eventExpiry = startTtlExpiry(
-    storage,
-    [catalog.byGroupVersionResource("", "v1", "events")!, catalog.byGroupVersionResource("events.k8s.io", "v1", "events")!].map((type) =>
-      collectionPrefix(type, "")
-    ),
-    { ttlMs: config.eventTtlMs },
-  );
+  // kube stores Events under an etcd lease of --event-ttl; events.k8s.io Events are core Events (keys.ts).
+  const eventExpiry = startTtlExpiry(storage, [collectionPrefix(catalog.byGroupVersionResource("", "v1", "events")!, "")], {
+    ttlMs: config.eventTtlMs,
+  });
   await ensureSystemNamespaces(registry, catalog);
   const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,

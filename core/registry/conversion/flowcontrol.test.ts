@@ -8,14 +8,16 @@ const level = (apiVersion: string, limited: Record<string, unknown>) => ({
   spec: { type: "Limited", limited },
 });
 const RESOURCE = { group: "flowcontrol.apiserver.k8s.io", resource: "prioritylevelconfigurations" };
+const V1BETA2 = { ...RESOURCE, version: "v1beta2" };
+const V1BETA3 = { ...RESOURCE, version: "v1beta3" };
 
 test("v1beta3 nominalConcurrencyShares is v1beta2 assuredConcurrencyShares, both ways (kube's v1beta3 conversion)", () => {
   const v1beta3 = level("flowcontrol.apiserver.k8s.io/v1beta3", { nominalConcurrencyShares: 7, limitResponse: { type: "Reject" } });
-  const v1beta2 = convertToVersion(v1beta3, RESOURCE, "v1beta3", "v1beta2");
+  const v1beta2 = convertToVersion(v1beta3, V1BETA3, V1BETA2);
   expect(v1beta2).toEqual(
     level("flowcontrol.apiserver.k8s.io/v1beta2", { assuredConcurrencyShares: 7, limitResponse: { type: "Reject" } }),
   );
-  expect(convertToVersion(v1beta2, RESOURCE, "v1beta2", "v1beta3")).toEqual(v1beta3);
+  expect(convertToVersion(v1beta2, V1BETA2, V1BETA3)).toEqual(v1beta3);
 });
 
 test("an exempt level and FlowSchemas change only their apiVersion", () => {
@@ -25,7 +27,7 @@ test("an exempt level and FlowSchemas change only their apiVersion", () => {
     metadata: { name: "e" },
     spec: { type: "Exempt" },
   };
-  expect(convertToVersion(exempt, RESOURCE, "v1beta2", "v1beta3")).toEqual({
+  expect(convertToVersion(exempt, V1BETA2, V1BETA3)).toEqual({
     ...exempt,
     apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3",
   });
@@ -35,6 +37,6 @@ test("an exempt level and FlowSchemas change only their apiVersion", () => {
     metadata: { name: "f" },
     spec: { matchingPrecedence: 5 },
   };
-  expect(convertToVersion(schema, { group: RESOURCE.group, resource: "flowschemas" }, "v1beta3", "v1beta2"))
+  expect(convertToVersion(schema, { ...V1BETA3, resource: "flowschemas" }, { ...V1BETA2, resource: "flowschemas" }))
     .toEqual({ ...schema, apiVersion: "flowcontrol.apiserver.k8s.io/v1beta2" });
 });

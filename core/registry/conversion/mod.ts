@@ -1,10 +1,14 @@
 /**
  * Built-in resources served in more than one version over one stored form (kube converts through its internal type;
- * here one served version is the stored form and the others convert to and from it).
+ * here one served version is the stored form and the others convert to and from it). A version may belong to
+ * another group than the stored form's, where kube's resources cohabit (events.k8s.io/v1 Events are core Events;
+ * keys.ts stores them under the core collection).
  */
-import type { KubeObject } from "../../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
+import { coreEventFromEventsV1, eventsV1FromCoreEvent } from "./events.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
+export { coreEventFromEventsV1 } from "./events.ts";
 import { horizontalPodAutoscalerFromV1, horizontalPodAutoscalerToV1, horizontalPodAutoscalerV2 } from "./hpa.ts";
 
 export interface VersionConversion {
@@ -18,25 +22,24 @@ const CONVERSIONS: Record<string, VersionConversion> = {
   "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
   "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
   ...FLOWCONTROL_CONVERSIONS,
+  "events.k8s.io/v1/events": { toStored: coreEventFromEventsV1, fromStored: eventsV1FromCoreEvent },
 };
 
 export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {
   return CONVERSIONS[`${type.group}/${type.version}/${type.resource}`];
 }
 
+type ServedVersion = Pick<ResourceType, "group" | "version" | "resource">;
+
 /**
- * `obj` of `resource` in `fromVersion` as `toVersion` of the same resource (kube's ConvertToGVK, used where a
- * webhook registered for another served version is called); resources with one shape only change apiVersion.
+ * `obj` as served by `from` in the shape `to` serves, both serving one stored resource (kube's ConvertToGVK, used
+ * where a webhook registered for an equivalent resource is called): through the stored form, a version without a
+ * conversion being that form; resources with one shape only change apiVersion.
  */
-export function convertToVersion(
-  obj: KubeObject,
-  resource: { group: string; resource: string },
-  fromVersion: string,
-  toVersion: string,
-): KubeObject {
-  if (fromVersion === toVersion) return obj;
-  const from = versionConversionFor({ ...resource, version: fromVersion });
-  const to = versionConversionFor({ ...resource, version: toVersion });
-  if (from && to) return to.fromStored(from.toStored(obj));
-  return { ...obj, apiVersion: resource.group === "" ? toVersion : `${resource.group}/${toVersion}` };
+export function convertToVersion(obj: KubeObject, from: ServedVersion, to: ServedVersion): KubeObject {
+  if (from.group === to.group && from.version === to.version) return obj;
+  const fromConversion = versionConversionFor(from);
+  const toConversion = versionConversionFor(to);
+  const stored = fromConversion ? fromConversion.toStored(obj) : obj;
+  return toConversion ? toConversion.fromStored(stored) : { ...stored, apiVersion: apiVersionOf(to.group, to.version) };
 }

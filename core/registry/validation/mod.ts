@@ -20,6 +20,7 @@ export {
 export { validateConfigMap, validateConfigMapUpdate } from "./configmap.ts";
 export { validateCronJob } from "./cronjob.ts";
 export { validateDaemonSet } from "./daemonset.ts";
+export { validateEventCreate, validateEventUpdate } from "./event.ts";
 export { validateDeployment, validateReplicaSet, withImmutableSelector } from "./deployment.ts";
 export { flowControlUpdate, validateFlowSchema, validatePriorityLevelConfiguration } from "./flowcontrol.ts";
 export { validateJob, validateJobUpdate } from "./job.ts";

@@ -20,12 +20,6 @@ export interface EtcdOverrideStore {
 /** Groups whose servers build their stores with SimpleStorageFactory, which knows no overrides. */
 const SIMPLE_STORAGE_FACTORY_GROUPS = new Set(["apiextensions.k8s.io", "apiregistration.k8s.io"]);
 
-/**
- * kubun's collections whose storage resource (kube's first cohabiting one) is another: events.k8s.io Events cohabit
- * with core Events (api.Resource("events"), events.Resource("events")), so they follow `/events` entries only.
- */
-const STORAGE_RESOURCE_OF: Readonly<Record<string, string>> = { "events.k8s.io/events": "/events" };
-
 /** Keys kube keeps with a resource's storage config beside its objects. */
 const STORED_ALONGSIDE: Readonly<Record<string, readonly string[]>> = { "/services": [RANGE_ALLOCATIONS.kubunPrefix] };
 
@@ -49,7 +43,7 @@ export function etcdOverrideStores(overrides: readonly string[], mainServers: re
   const stores = new Map<string, EtcdOverrideStore>();
   for (const segment of Object.keys(KUBE_STORED_RESOURCES)) {
     if (SIMPLE_STORAGE_FACTORY_GROUPS.has(segment.slice(0, segment.indexOf("/")))) continue;
-    const storageResource = STORAGE_RESOURCE_OF[segment] ?? flagGroupResource(segment);
+    const storageResource = flagGroupResource(segment);
     const group = storageResource.slice(0, storageResource.indexOf("/"));
     const servers = locations.get(storageResource) ?? locations.get(`${group}/*`);
     if (servers === undefined || sameServers(servers, mainServers)) continue;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { BUILT_IN_RESOURCE_TYPES } from "../../registry/catalog.gen.ts";
-import { collectionPrefix, objectKey } from "../../registry/keys.ts";
+import { collectionPrefix, objectKey, storageGroupOf } from "../../registry/keys.ts";
 import { storageVersionHash } from "../../registry/storage-version-hash.ts";
 import { hasProtobufEncoding } from "../../api/protobuf/mod.ts";
 import { kubeKeyLayout } from "./mod.ts";
@@ -8,7 +8,8 @@ import { KUBE_STORED_RESOURCES } from "./resources.ts";
 
 const layout = kubeKeyLayout();
 const storedTypes = BUILT_IN_RESOURCE_TYPES.filter((type) => type.storageVersionHash !== undefined);
-const kubunGroupResource = (type: { group: string; resource: string }) => `${type.group || "core"}/${type.resource}`;
+/** kubun's key segment: cohabiting resources (events.k8s.io Events) are stored as the resource they cohabit with. */
+const kubunGroupResource = (type: { group: string; resource: string }) => `${storageGroupOf(type) || "core"}/${type.resource}`;
 
 /**
  * kube's own rule, stated apart from resources.ts: DefaultStorageFactory.ResourcePrefix is the resource name unless
@@ -24,12 +25,9 @@ const SPECIAL_DEFAULT_RESOURCE_PREFIXES: Record<string, string> = {
   "policy/podsecuritypolicies": "podsecuritypolicy",
 };
 const SIMPLE_REST_OPTIONS_GROUPS = new Set(["apiextensions.k8s.io", "apiregistration.k8s.io"]);
-/** kubun's second Event collection cannot share kube's `events` prefix with core Events (resources.ts, kubunOnly). */
-const KUBUN_ONLY = new Set(["events.k8s.io/events"]);
 
 function kubePrefixOf(type: { group: string; resource: string }): string {
   const groupResource = kubunGroupResource(type);
-  if (KUBUN_ONLY.has(groupResource)) return groupResource;
   if (SIMPLE_REST_OPTIONS_GROUPS.has(type.group)) return `${type.group}/${type.resource}`;
   return SPECIAL_DEFAULT_RESOURCE_PREFIXES[groupResource] ?? type.resource;
 }
@@ -51,7 +49,6 @@ describe("every stored catalog resource has kube 1.26's etcd key (generic Store 
 test("each resource is stored in the version whose hash discovery publishes as its storageVersionHash", () => {
   for (const type of storedTypes) {
     const stored = KUBE_STORED_RESOURCES[kubunGroupResource(type)]!;
-    if (stored.kubunOnly) continue;
     const [group, version] = stored.apiVersion.includes("/") ? stored.apiVersion.split("/") : ["", stored.apiVersion];
     // CRDs: discovery publishes v1's hash while the apiextensions server's EncodeVersioner writes v1beta1 (issue 82292).
     const published = stored.kind === "CustomResourceDefinition" ? "v1" : version!;

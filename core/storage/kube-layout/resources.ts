@@ -23,14 +23,6 @@ export interface KubeStoredResource {
   kind: string;
   /** Written as JSON whatever the media type (the apiextensions and aggregator servers' LegacyCodec; no 1.26 message). */
   alwaysJson?: true;
-  /**
-   * kubun keeps these apart from the resource kube stores them with, so they cannot share kube's key: events.k8s.io
-   * Events cohabit with core Events in kube (one `events` prefix), while kubun's registry keeps two collections, where
-   * one namespace/name may exist in both. Mapping both onto `events/` would make two kubun keys one backend key, so
-   * events.k8s.io Events keep a prefix of their own, in their own version, which kube does not read; core Events,
-   * which kubectl and the controllers write, are kube's.
-   */
-  kubunOnly?: true;
 }
 
 const stored = (prefix: string, apiVersion: string, kind: string): KubeStoredResource => ({ prefix, apiVersion, kind });
@@ -90,7 +82,6 @@ export const KUBE_STORED_RESOURCES: Readonly<Record<string, KubeStoredResource>>
   ),
   "coordination.k8s.io/leases": stored("leases", "coordination.k8s.io/v1", "Lease"),
   "discovery.k8s.io/endpointslices": stored("endpointslices", "discovery.k8s.io/v1", "EndpointSlice"),
-  "events.k8s.io/events": { prefix: "events.k8s.io/events", apiVersion: "events.k8s.io/v1", kind: "Event", kubunOnly: true },
   "flowcontrol.apiserver.k8s.io/flowschemas": stored("flowschemas", "flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema"),
   "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": stored(
     "prioritylevelconfigurations",
