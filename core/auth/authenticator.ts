@@ -7,7 +7,7 @@
 import { thenOrNow } from "../api/then-or-now.ts";
 import type { PeerCertificate } from "../runtime/listener.ts";
 import type { UserInfo } from "./user.ts";
-import { firstDecision } from "./_first-decision.ts";
+import { firstDecision, type UnionWalk } from "./_first-decision.ts";
 
 export type Authentication =
   | { kind: "user"; user: UserInfo; audiences?: string[] }
@@ -45,18 +45,25 @@ function undecided(errors: string[]): Authentication {
   return errors.length > 0 ? { kind: "error", message: errors.join(", ") } : NOT_MINE;
 }
 
+const REQUEST_WALK: UnionWalk<Authenticator, AuthenticationRequest, Authentication> = {
+  ask: (authenticator, request) => authenticator.authenticate(request),
+  decides: decidesUser,
+  undecided,
+};
+
 /** The first authenticator that knows the user decides; errors are kept for the 401 when none does. */
 export function unionAuthenticator(authenticators: Authenticator[]): Authenticator {
-  return {
-    authenticate: (request) => firstDecision(authenticators, { ask: (a) => a.authenticate(request), decides: decidesUser, undecided }),
-  };
+  return { authenticate: (request) => firstDecision(authenticators, REQUEST_WALK, request) };
 }
 
+const TOKEN_WALK: UnionWalk<TokenAuthenticator, { token: string; audiences: string[] }, Authentication> = {
+  ask: (authenticator, { token, audiences }) => authenticator.authenticateToken(token, audiences),
+  decides: decidesUser,
+  undecided,
+};
+
 export function unionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
-  return {
-    authenticateToken: (token, audiences) =>
-      firstDecision(authenticators, { ask: (a) => a.authenticateToken(token, audiences), decides: decidesUser, undecided }),
-  };
+  return { authenticateToken: (token, audiences) => firstDecision(authenticators, TOKEN_WALK, { token, audiences }) };
 }
 
 /** kube's invalidTokenWithSpaceWarning. */

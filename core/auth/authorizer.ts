@@ -5,7 +5,7 @@
 import { newForbidden, type StatusError } from "../api/errors.ts";
 import type { PolicyRule } from "./rbac/policy-types.ts";
 import type { UserInfo } from "./user.ts";
-import { firstDecision } from "./_first-decision.ts";
+import { firstDecision, type UnionWalk } from "./_first-decision.ts";
 
 /** Request attributes as kube's authorizer.Attributes. */
 export interface Attributes {
@@ -56,10 +56,15 @@ async function unionRulesFor(authorizers: Authorizer[], user: UserInfo, namespac
   };
 }
 
+const AUTHORIZE_WALK: UnionWalk<Authorizer, Attributes, AuthorizationResult> = {
+  ask: (authorizer, attributes) => authorizer.authorize(attributes),
+  decides: hasOpinion,
+  undecided: noOpinion,
+};
+
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
   return {
-    authorize: (attributes) =>
-      firstDecision(authorizers, { ask: (a) => a.authorize(attributes), decides: hasOpinion, undecided: noOpinion }),
+    authorize: (attributes) => firstDecision(authorizers, AUTHORIZE_WALK, attributes),
     rulesFor: (user, namespace) => unionRulesFor(authorizers, user, namespace),
   };
 }

@@ -9,6 +9,7 @@ import type { UserInfo } from "../../../core/auth/user.ts";
 
 /** kube's SystemPrivilegedGroup, allowed everything before any authorizer is asked. */
 const PRIVILEGED_GROUP = "system:masters";
+const PRIVILEGED_ALLOW: AuthorizationResult = { decision: "Allow" };
 
 /** utilerrors.NewAggregate's text: one message alone, several deduplicated in brackets. */
 function aggregate(errors: string[]): string {
@@ -20,7 +21,7 @@ export function rbacAuthorizer(index: PolicyIndex): Authorizer {
   return {
     // The index is in memory: a decision needs no waiting, so it is answered as a plain value.
     authorize(a: Attributes): AuthorizationResult {
-      if (a.user.groups.includes(PRIVILEGED_GROUP)) return { decision: "Allow" };
+      if (a.user.groups.includes(PRIVILEGED_GROUP)) return PRIVILEGED_ALLOW;
       const allowed: { by?: () => string } = {};
       const errors: string[] = [];
       index.visitRulesFor(a.user, a.namespace, (visit) => {
