@@ -188,9 +188,11 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     }
     const health = deps.health.handle(s.request, s.url);
     if (health === null) return routes(s);
-    if (health instanceof Promise) return health.then((answer) => answer ?? routes(s));
+    if (health instanceof Promise) return healthLater(s, health);
     return health;
   };
+  // Apart, so that `routed` holds no closure over its request and makes no scope for a probe answered at once.
+  const healthLater = (s: RequestState, health: Promise<Response | null>) => health.then((answer) => answer ?? routes(s));
   return createChain(deps, routed);
 }
 

@@ -122,14 +122,18 @@ function rateLimitedProbe(probe: () => Promise<void>, now: () => number): Health
       return;
     }
     nextProbeAt = sentAt + STORAGE_PROBE_INTERVAL_MS;
-    return probe().then(
+    return recorded(probe(), sentAt);
+  };
+  // Apart from the check, so that a check answered from the last outcome makes no scope for `sentAt`.
+  function recorded(probing: Promise<void>, sentAt: number): Promise<void> {
+    return probing.then(
       () => record(sentAt),
       (error: unknown) => {
         record(sentAt, error);
         throw error;
       },
     );
-  };
+  }
 }
 
 /**
