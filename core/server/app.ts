@@ -203,9 +203,12 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     }
     const health = deps.health.handle(s.request, s.url);
     if (health === null) return sentAnswer(s, proxiedOrRouted);
-    if (health instanceof Promise) return health.then((answer) => answer ?? sentAnswer(s, proxiedOrRouted));
+    if (health instanceof Promise) return healthLater(s, health);
     return health;
   };
+  // Apart, so that `routed` holds no closure over its request and makes no scope for a probe answered at once.
+  const healthLater = (s: RequestState, health: Promise<Response | null>) =>
+    health.then((answer) => answer ?? sentAnswer(s, proxiedOrRouted));
   return createChain(deps, routed);
 }
 

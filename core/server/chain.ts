@@ -85,7 +85,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   function innerStage(s: RequestState): Response | Promise<Response> {
     try {
       const answered = inner(s);
-      return answered instanceof Promise ? answered.catch((error: unknown) => failed(s, error)) : answered;
+      return answered instanceof Promise ? failedLater(s, answered) : answered;
     } catch (error) {
       return failed(s, error);
     }
@@ -124,14 +124,22 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     } catch (error) {
       answered = failed(s, error);
     }
-    if (answered instanceof Promise) {
-      return answered.then(
-        (response) => answeredFor(s, response, started, finished),
-        (error: unknown) => answeredFor(s, failed(s, error), started, finished),
-      );
-    }
+    if (answered instanceof Promise) return answeredLater(s, answered, started, finished);
     return answeredFor(s, answered, started, finished);
   };
+
+  // The continuations of an answer that waits live in functions of their own: a function holding a closure over its
+  // locals makes a scope object on every call, even when it answers at once and never makes the closure.
+  function answeredLater(s: RequestState, answered: Promise<Response>, started: number, finished: (() => void) | undefined) {
+    return answered.then(
+      (response) => answeredFor(s, response, started, finished),
+      (error: unknown) => answeredFor(s, failed(s, error), started, finished),
+    );
+  }
+
+  function failedLater(s: RequestState, answered: Promise<Response>): Promise<Response> {
+    return answered.catch((error: unknown) => failed(s, error));
+  }
 
   function answeredFor(s: RequestState, response: Response, started: number, finished: (() => void) | undefined): Response {
     finished?.();
@@ -205,8 +213,12 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   // and authorization: a client without credentials gets its 401 before any of its body is read, and a 413 is audited.
   function bodyLimited(s: RequestState): Response | Promise<Response> {
     const limited = limitBody(s.request, options.maxRequestBytes);
-    if (limited instanceof Promise) return limited.then((served) => servedOrRefused(s, served), (error: unknown) => failed(s, error));
+    if (limited instanceof Promise) return bodyLimitedLater(s, limited);
     return servedOrRefused(s, limited);
+  }
+
+  function bodyLimitedLater(s: RequestState, limited: Promise<Request | Response>): Promise<Response> {
+    return limited.then((served) => servedOrRefused(s, served), (error: unknown) => failed(s, error));
   }
 
   function servedOrRefused(s: RequestState, served: Request | Response): Response | Promise<Response> {
@@ -224,10 +236,12 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     } catch (error) {
       return unauthenticated(s, error);
     }
-    if (requestor instanceof Promise) {
-      return requestor.then((user) => audited(s, user), (error: unknown) => unauthenticated(s, error));
-    }
+    if (requestor instanceof Promise) return authenticatedLater(s, requestor);
     return audited(s, requestor);
+  }
+
+  function authenticatedLater(s: RequestState, requestor: Promise<UserInfo>): Promise<Response> {
+    return requestor.then((user) => audited(s, user), (error: unknown) => unauthenticated(s, error));
   }
 
   function unauthenticated(s: RequestState, error: unknown): Response | Promise<Response> {
@@ -243,8 +257,12 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     const auditing = deps.auditing;
     if (auditing) return auditedAnswer(s, auditing, requestor);
     const answered = impersonated(s, requestor);
-    if (answered instanceof Promise) return answered.then((response) => withWarnings(response, s.warnings));
+    if (answered instanceof Promise) return warnedLater(s, answered);
     return withWarnings(answered, s.warnings);
+  }
+
+  function warnedLater(s: RequestState, answered: Promise<Response>): Promise<Response> {
+    return answered.then((response) => withWarnings(response, s.warnings));
   }
 
   // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
@@ -265,11 +283,15 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   function impersonated(s: RequestState, requestor: UserInfo): Response | Promise<Response> {
     try {
       const user = impersonateRequest(deps.authorizer, s.request, requestor);
-      if (user instanceof Promise) return user.then((u) => limited(s, requestor, u), (error: unknown) => failed(s, error));
+      if (user instanceof Promise) return impersonatedLater(s, requestor, user);
       return limited(s, requestor, user);
     } catch (error) {
       return failed(s, error);
     }
+  }
+
+  function impersonatedLater(s: RequestState, requestor: UserInfo, user: Promise<UserInfo | Response>): Promise<Response> {
+    return user.then((u) => limited(s, requestor, u), (error: unknown) => failed(s, error));
   }
 
   // WithMaxInFlightLimit or WithPriorityAndFairness sits between impersonation and authorization in kube's chain.
@@ -280,23 +302,29 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       s.user = user;
       const limiter = deps.requestLimiter;
       if (!limiter) return authorized(s);
-      const answered = limiter(s.request, s.info, user, () => authorized(s), s.conn.onResponseDone);
-      return answered instanceof Promise ? answered.catch((error: unknown) => failed(s, error)) : answered;
+      const answered = limiter(s.request, s.info, user, servingOf(s), s.conn.onResponseDone);
+      return answered instanceof Promise ? failedLater(s, answered) : answered;
     } catch (error) {
       return failed(s, error);
     }
   }
 
+  function servingOf(s: RequestState): () => Response | Promise<Response> {
+    return () => authorized(s);
+  }
+
   function authorized(s: RequestState): Response | Promise<Response> {
     try {
-      const audit = s.audit;
-      const annotate = audit && ((annotations: DecisionAnnotations) => addAnnotations(audit, annotations));
-      const decided = authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), annotate);
-      if (decided instanceof Promise) return decided.then(() => bodyLimited(s), (error: unknown) => failed(s, error));
+      const decided = authorizeRequest(deps.authorizer, attributesOf(s.info, s.user!), s.audit && annotationsFor(s.audit));
+      if (decided instanceof Promise) return authorizedLater(s, decided);
       return bodyLimited(s);
     } catch (error) {
       return failed(s, error);
     }
+  }
+
+  function authorizedLater(s: RequestState, decided: Promise<void>): Promise<Response> {
+    return decided.then(() => bodyLimited(s), (error: unknown) => failed(s, error));
   }
 }
 
@@ -305,4 +333,9 @@ function sentPath(target: string | undefined): string | undefined {
   if (!target?.startsWith("/")) return undefined;
   const query = target.indexOf("?");
   return query < 0 ? target : target.slice(0, query);
+}
+
+/** WithAuthorization's decision annotations, added to the request's audit event. */
+function annotationsFor(audit: RequestAudit): (annotations: DecisionAnnotations) => void {
+  return (annotations) => addAnnotations(audit, annotations);
 }

@@ -146,3 +146,19 @@ test("handle() answers another path, and a probe whose checks answer at once, wi
   expect(head).toBeInstanceOf(Response);
   expect((head as Response).body).toBeNull();
 });
+
+test("a plain probe whose check fails at once between passing ones lists every check in order (kube's healthz handleRootHealth)", async () => {
+  const health = new HealthChecks();
+  health.add("ping", () => {});
+  health.add("broken", () => {
+    throw new Error("no");
+  });
+  health.add("log", () => {});
+  for (const path of ["/healthz", "/healthz?"]) {
+    expect(await get(health, path)).toMatchObject({
+      status: 500,
+      body: "[+]ping ok\n[-]broken failed: reason withheld\n[+]log ok\nhealthz check failed\n",
+    });
+  }
+  expect(await get(health, "/healthz/")).toBeNull();
+});

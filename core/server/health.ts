@@ -74,16 +74,27 @@ export class HealthChecks {
    */
   handle(request: Request, url = new URL(request.url)): Response | null | Promise<Response | null> {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
-    const [, endpoint, checkName, ...rest] = url.pathname.split("/");
-    if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
-    const checks = this.#checksOf(endpoint as HealthEndpoint);
-    const response = checkName === undefined
-      ? runAll(endpoint!, checks, url.searchParams)
-      : runOne(checks.find((check) => check.name === checkName));
-    if (request.method !== "HEAD") return response;
+    const response = this.#answer(url);
+    if (request.method !== "HEAD" || response === null) return response;
     return response instanceof Promise ? response.then(headAnswer) : headAnswer(response);
   }
+
+  #answer(url: URL): Response | null | Promise<Response | null> {
+    const path = url.pathname;
+    // The probe load balancers and kubelets send again and again (`/healthz`, no query) skips splitting the path
+    // and parsing a query.
+    const probed = PROBE_PATHS.get(path);
+    if (probed !== undefined) return runAll(probed, this.#checksOf(probed), url.search === "" ? undefined : url.searchParams);
+    const [, endpoint, checkName, ...rest] = path.split("/");
+    if (!ENDPOINTS.includes(endpoint as HealthEndpoint) || rest.length > 0) return null;
+    const checks = this.#checksOf(endpoint as HealthEndpoint);
+    if (checkName === undefined) return runAll(endpoint!, checks, url.searchParams);
+    return runOne(checks.find((check) => check.name === checkName));
+  }
 }
+
+/** Each endpoint's own path, with no check named. */
+const PROBE_PATHS: ReadonlyMap<string, HealthEndpoint> = new Map(ENDPOINTS.map((endpoint) => [`/${endpoint}`, endpoint]));
 
 function headAnswer(response: Response | null): Response | null {
   return response && new Response(null, response);
@@ -111,14 +122,18 @@ function rateLimitedProbe(probe: () => Promise<void>, now: () => number): Health
       return;
     }
     nextProbeAt = sentAt + STORAGE_PROBE_INTERVAL_MS;
-    return probe().then(
+    return recorded(probe(), sentAt);
+  };
+  // Apart from the check, so that a check answered from the last outcome makes no scope for `sentAt`.
+  function recorded(probing: Promise<void>, sentAt: number): Promise<void> {
+    return probing.then(
       () => record(sentAt),
       (error: unknown) => {
         record(sentAt, error);
         throw error;
       },
     );
-  };
+  }
 }
 
 /**
@@ -162,25 +177,40 @@ export function createHealthChecks(
 
 const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
 
-function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams): Response | Promise<Response> {
-  // A plain probe (no query) is what load balancers and kubelets send, again and again.
-  const excluded: ReadonlySet<string> = query.size === 0 ? NOTHING_EXCLUDED : new Set(query.getAll("exclude"));
-  const pending = checks.map((check) => (excluded.has(check.name) ? "excluded" : outcomeOf(check.check)));
-  if (pending.some((outcome) => outcome instanceof Promise)) {
-    return Promise.all(pending).then((outcomes) => report(endpoint, checks, query, excluded, outcomes));
+type Outcome = boolean | "excluded" | Promise<boolean>;
+
+/**
+ * Runs every check not excluded. The outcomes are only gathered once one is not a plain pass or ?verbose asks for
+ * them, so a passing probe makes no list and no closure.
+ */
+function runAll(endpoint: string, checks: NamedCheck[], query: URLSearchParams | undefined): Response | Promise<Response> {
+  const excluded: ReadonlySet<string> = query === undefined || query.size === 0 ? NOTHING_EXCLUDED : new Set(query.getAll("exclude"));
+  let outcomes: Outcome[] | undefined;
+  let waiting = false;
+  for (let index = 0; index < checks.length; index++) {
+    const check = checks[index]!;
+    const outcome: Outcome = excluded.has(check.name) ? "excluded" : outcomeOf(check.check);
+    if (outcome !== true && outcomes === undefined) outcomes = new Array<Outcome>(index).fill(true);
+    outcomes?.push(outcome);
+    if (outcome instanceof Promise) waiting = true;
   }
-  return report(endpoint, checks, query, excluded, pending as (boolean | "excluded")[]);
+  if (outcomes === undefined) {
+    if (!query?.has("verbose")) return text(200, "ok");
+    outcomes = new Array<Outcome>(checks.length).fill(true);
+  }
+  if (waiting) return Promise.all(outcomes).then((settled) => report(endpoint, checks, query, excluded, settled));
+  return report(endpoint, checks, query, excluded, outcomes as (boolean | "excluded")[]);
 }
 
 function report(
   endpoint: string,
   checks: NamedCheck[],
-  query: URLSearchParams,
+  query: URLSearchParams | undefined,
   excluded: ReadonlySet<string>,
   outcomes: (boolean | "excluded")[],
 ): Response {
   const failed = outcomes.includes(false);
-  if (!failed && !query.has("verbose")) return text(200, "ok");
+  if (!failed && !query?.has("verbose")) return text(200, "ok");
   const lines = checks.map((check, index) => {
     if (outcomes[index] === "excluded") return `[+]${check.name} excluded: ok`;
     return outcomes[index] ? `[+]${check.name} ok` : `[-]${check.name} failed: reason withheld`;

@@ -13,7 +13,8 @@ import type { GraphKind, NodeGraph } from "./graph.ts";
 const NODE_LEASE_NAMESPACE = "kube-node-lease";
 
 const ALLOW: AuthorizationResult = { decision: "Allow" };
-const noOpinion = (reason?: string): AuthorizationResult => (reason ? { decision: "NoOpinion", reason } : { decision: "NoOpinion" });
+const NO_OPINION: AuthorizationResult = { decision: "NoOpinion" };
+const noOpinion = (reason?: string): AuthorizationResult => (reason ? { decision: "NoOpinion", reason } : NO_OPINION);
 
 type Check = (graph: NodeGraph, node: string, a: Attributes) => AuthorizationResult;
 

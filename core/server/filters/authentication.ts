@@ -13,8 +13,13 @@ export function authenticateRequest(
   anonymous: boolean,
 ): UserInfo | Promise<UserInfo> {
   const result = authenticator.authenticate(request);
-  if (result instanceof Promise) return result.then((settled) => userOf(settled, anonymous));
+  if (result instanceof Promise) return userLater(result, anonymous);
   return userOf(result, anonymous);
+}
+
+// Apart from authenticateRequest, which thus holds no closure and makes no scope when answered at once.
+function userLater(result: Promise<Authentication>, anonymous: boolean): Promise<UserInfo> {
+  return result.then((settled) => userOf(settled, anonymous));
 }
 
 function userOf(result: Authentication, anonymous: boolean): UserInfo {

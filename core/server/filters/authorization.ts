@@ -28,8 +28,17 @@ export function authorizeRequest(
   annotate?: (annotations: DecisionAnnotations) => void,
 ): void | Promise<void> {
   const result = authorizer.authorize(attributes);
-  if (result instanceof Promise) return result.then((decided) => enforce(decided, attributes, annotate));
+  if (result instanceof Promise) return enforcedLater(result, attributes, annotate);
   enforce(result, attributes, annotate);
+}
+
+// Apart from authorizeRequest, which thus holds no closure and makes no scope when decided at once.
+function enforcedLater(
+  result: Promise<AuthorizationResult>,
+  attributes: Attributes,
+  annotate?: (annotations: DecisionAnnotations) => void,
+): Promise<void> {
+  return result.then((decided) => enforce(decided, attributes, annotate));
 }
 
 function enforce(result: AuthorizationResult, attributes: Attributes, annotate?: (annotations: DecisionAnnotations) => void): void {

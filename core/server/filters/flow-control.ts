@@ -40,6 +40,16 @@ function servedHolding(
     throw error;
   }
   if (!(response instanceof Promise)) return held(response, release, onResponseDone);
+  return heldLater(response, release, onResponseDone);
+}
+
+// The continuations of an answer that waits live apart: a function holding a closure over its locals makes a scope
+// object on every call, even one answered at once.
+function heldLater(
+  response: Promise<Response>,
+  release: () => void,
+  onResponseDone?: (callback: () => void) => void,
+): Promise<Response> {
   return response.then((answer) => held(answer, release, onResponseDone), (error: unknown) => {
     release();
     throw error;
@@ -123,11 +133,21 @@ export function priorityAndFairnessLimiter(
       request,
     );
     // A request that finds a seat (or a refusal) at once, and is served at once, is answered without a promise.
-    if (admitted instanceof Promise) {
-      return admitted.then((admission) => servedAdmitted(flowControl, admission, request, info, serve, onResponseDone, onTooManyRequests));
-    }
+    if (admitted instanceof Promise) return admittedLater(admitted, flowControl, request, info, serve, onResponseDone, onTooManyRequests);
     return servedAdmitted(flowControl, admitted, request, info, serve, onResponseDone, onTooManyRequests);
   };
+}
+
+function admittedLater(
+  admitted: Promise<Admission>,
+  flowControl: FlowControl,
+  request: Request,
+  info: RequestInfo,
+  serve: () => Response | Promise<Response>,
+  onResponseDone: ((callback: () => void) => void) | undefined,
+  onTooManyRequests: TooManyRequestsListener,
+): Promise<Response> {
+  return admitted.then((admission) => servedAdmitted(flowControl, admission, request, info, serve, onResponseDone, onTooManyRequests));
 }
 
 function servedAdmitted(
@@ -145,8 +165,12 @@ function servedAdmitted(
   }
   if (info.verb === "watch") return servedWatch(flowControl, admission, info, serve, onResponseDone);
   const served = servedHolding(serve, admission.seat.release, onResponseDone);
-  if (served instanceof Promise) return served.then((response) => namedResponse(response, admission.classification));
+  if (served instanceof Promise) return namedLater(served, admission.classification);
   return namedResponse(served, admission.classification);
+}
+
+function namedLater(served: Promise<Response>, classification: Classification): Promise<Response> {
+  return served.then((response) => namedResponse(response, classification));
 }
 
 /**
