@@ -5,7 +5,14 @@ import { InTurn } from "./_in-turn.ts";
 
 /** One connection's socket, as the requests on it name it. */
 function connection() {
-  return { destroyed: false, writableEnded: false };
+  const socket = {
+    destroyed: false,
+    writableEnded: false,
+    paused: false,
+    pause: () => (socket.paused = true),
+    resume: () => (socket.paused = false),
+  };
+  return socket;
 }
 
 /** A request on `socket` and its response, which `finish` writes out and closes as node:http does. */
@@ -47,14 +54,17 @@ test("conn.serve: a request arriving after the previous answer finished is serve
   expect(served).toEqual(["first", "second"]);
 });
 
-test("(*conn).readRequest after finishRequest: pipelined requests wait for each answer before them, in the order sent", () => {
+test("(*conn).readRequest after finishRequest: pipelined requests wait for each answer before them, in the order sent, the connection unread meanwhile", () => {
   const { served, turns } = recorder();
   const socket = connection();
   const [a, b, c] = ["a", "b", "c"].map((name) => exchange(name, socket));
   for (const { incoming, outgoing } of [a!, b!, c!]) turns.take(incoming, outgoing);
   expect(served).toEqual(["a"]);
+  expect(socket.paused).toBe(true);
   a!.finish();
   expect(served).toEqual(["a", "b"]);
+  // The request served may still be sending its body.
+  expect(socket.paused).toBe(false);
   const d = exchange("d", socket);
   turns.take(d.incoming, d.outgoing);
   b!.finish();

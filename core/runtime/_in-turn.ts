@@ -41,6 +41,8 @@ export class InTurn {
       previous!.on("close", this.#next);
     }
     this.#waiting.push({ incoming, outgoing });
+    // Like Go, read no further meanwhile: a client pipelining without end queues no more than one read's worth.
+    incoming.socket?.pause();
   }
 
   readonly #next = (): void => {
@@ -51,6 +53,8 @@ export class InTurn {
     if (!socket || socket.destroyed || socket.writableEnded) return this.#dropFrom(outgoing);
     this.#answering = outgoing;
     if (this.#waiting !== undefined) outgoing.on("close", this.#next);
+    // The rest of this request's body may still be to come.
+    socket.resume();
     this.#serve(incoming, outgoing);
   };
 

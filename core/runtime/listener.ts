@@ -102,16 +102,16 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     (socket as ConnectedSocket)[CONNECTION] = { socket };
     socket.on("error", () => socket.destroy());
   });
+  // A request waiting its turn is not tracked yet: its connection keeps the running request's deadlines.
   const serveNow = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
+    if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
     answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
   };
   const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
-    if (!connection) return serveNow(incoming, outgoing);
-    connections.trackRequest(connection.socket, incoming, outgoing);
     // HTTP/2 streams run side by side; an HTTP/1.1 connection's requests take turns.
-    if (incoming.httpVersionMajor === 2) serveNow(incoming, outgoing);
+    if (!connection || incoming.httpVersionMajor === 2) serveNow(incoming, outgoing);
     else (connection.inTurn ??= new InTurn(serveNow)).take(incoming, outgoing);
   };
   for (const server of servers) {
