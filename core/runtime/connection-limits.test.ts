@@ -129,6 +129,15 @@ test("a request served for longer than every timeout is not cut", async () => {
   expect(await exchange("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toEndWith("ok 0");
 });
 
+test("a request with a body pipelined behind one served longer than every timeout waits its turn (conn.serve) and is not cut", async () => {
+  const answer = await exchange(
+    "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nPOST /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc",
+  );
+  expect(answer).toStartWith("HTTP/1.1 200 OK");
+  expect(answer).toContain("ok 0HTTP/1.1 200 OK");
+  expect(answer).toEndWith("ok 3");
+});
+
 test("connections beyond the cap are refused with one log line while the ones open keep working", async () => {
   const logged = captureLogs();
   const held = await Promise.all(Array.from({ length: 20 }, () => openTls()));

@@ -21,6 +21,7 @@ import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse,
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
 import { settleUnreadBody } from "./_unread-body.ts";
+import { InTurn } from "./_in-turn.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
@@ -101,10 +102,17 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     (socket as ConnectedSocket)[CONNECTION] = { socket };
     socket.on("error", () => socket.destroy());
   });
-  const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
+  // A request waiting its turn is not tracked yet: its connection keeps the running request's deadlines.
+  const serveNow = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
     if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
     answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
+  };
+  const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
+    const connection = connectionOf(incoming);
+    // HTTP/2 streams run side by side; an HTTP/1.1 connection's requests take turns.
+    if (!connection || incoming.httpVersionMajor === 2) serveNow(incoming, outgoing);
+    else (connection.inTurn ??= new InTurn(serveNow)).take(incoming, outgoing);
   };
   for (const server of servers) {
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
@@ -247,7 +255,9 @@ function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; serve
  * left to finish (destroying the socket would drop it before TLS has flushed it).
  */
 function answerUnreadableRequest(error: Error & { code?: string }, socket: Socket): void {
-  if (socket.writableEnded) return;
+  // Bytes after a request that asked to close: Go never reads them (closeAfterReply), and that request's answer,
+  // still to come, ends the connection.
+  if (socket.writableEnded || error.code === "HPE_CLOSED_CONNECTION") return;
   if (!error.code?.startsWith("HPE_") || !socket.writable) {
     socket.destroy();
     return;
@@ -263,6 +273,8 @@ interface Connection {
   socket: TLSSocket;
   /** The peer certificate cannot change during a TLS connection, so it is read and verified once. */
   info?: ConnectionInfo;
+  /** An HTTP/1.1 connection's requests, served one at a time. */
+  inTurn?: InTurn;
 }
 
 type ConnectedSocket = TLSSocket & { [CONNECTION]?: Connection };
