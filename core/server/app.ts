@@ -8,6 +8,7 @@ import { type Context, Hono } from "hono";
 import { isStatusError, StatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
 import type { KubeObject } from "../api/types.ts";
+import type { ResourceType } from "../api/resource-type.ts";
 import type { IncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
@@ -37,9 +38,8 @@ import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
-import type { ServerServices } from "./handlers/context.ts";
+import type { HandlerContext, ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
-import { withWarnings } from "./warning-headers.ts";
 import type { ConnectionHandler } from "../runtime/listener.ts";
 import { type ChainDeps, createChain, failed, type RequestState, type Stage } from "./chain.ts";
 import { errorResponse, prettyFor } from "./error-response.ts";
@@ -232,20 +232,46 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices)
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
   const handler = routeResource(info, type, deps.virtualHandlers);
+  const auditAnnotations = new Map<string, string>();
+  // kube's installer wraps each handler of a deprecated version in AddWarningsHandler: the warning is recorded before
+  // the handler reads its options or the store, so it reaches every answer the handler gives, a 400 or 404 too.
+  noteDeprecatedRequest(type!, info, { warnings: s.warnings, auditAnnotations }, deps.metrics);
+  const annotate = () => addAnnotations(s.audit, auditAnnotations);
+  let answered: Response | Promise<Response>;
+  try {
+    answered = handler(handlerContext(s, type!, deps, services, auditAnnotations));
+  } catch (error) {
+    annotate();
+    throw error;
+  }
+  if (answered instanceof Promise) return answered.finally(annotate);
+  annotate();
+  return answered;
+}
+
+/** The handler's view of the request; its warnings go to the request's recorder, which the chain writes. */
+function handlerContext(
+  s: RequestState,
+  type: ResourceType,
+  deps: AppDeps,
+  services: ServerServices,
+  auditAnnotations: Map<string, string>,
+): HandlerContext {
+  const info = s.info;
   const url = deps.options.serverSideFieldValidation ? s.url : withFieldValidationIgnored(s.url);
   const audit = s.audit;
   const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
   if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
-  const store = deps.registry.store(type!);
+  const store = deps.registry.store(type);
   const definition = store.definition;
-  const ctx = {
+  return {
     request: s.request,
     url,
     info,
-    type: type!,
+    type,
     store,
-    storage: sequenceOf(deps.storage, collectionPrefix(type!, "")),
+    storage: sequenceOf(deps.storage, collectionPrefix(type, "")),
     broker: deps.broker,
     encode: {
       representation: negotiate(s.request.headers.get("accept"), {
@@ -256,25 +282,13 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices)
       includeObject: includeObject as IncludeObject,
       printer: definition.printer,
     },
-    warnings: [] as string[],
+    warnings: s.warnings,
     logRequestObject: audit && ((object: unknown) =>
       logRequestObject(audit, info, object, (copy) => {
-        if (copy.kind === type!.kind) definition.applyDefaults(copy as KubeObject);
+        if (copy.kind === type.kind) definition.applyDefaults(copy as KubeObject);
       })),
-    auditAnnotations: new Map<string, string>(),
+    auditAnnotations,
     user: s.user!,
     services,
   };
-  noteDeprecatedRequest(type!, info, ctx, deps.metrics);
-  const annotate = () => addAnnotations(audit, ctx.auditAnnotations);
-  let answered: Response | Promise<Response>;
-  try {
-    answered = handler(ctx);
-  } catch (error) {
-    annotate();
-    throw error;
-  }
-  if (answered instanceof Promise) return answered.finally(annotate).then((response) => withWarnings(response, ctx.warnings));
-  annotate();
-  return withWarnings(answered, ctx.warnings);
 }

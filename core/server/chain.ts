@@ -1,7 +1,7 @@
 /**
  * The filters before routing, in kube's DefaultBuildHandlerChain order, as plain functions: request info and metrics
- * → WithAuditInit → WithLogging → WithRetryAfter and WithWaitGroup → WithRequestDeadline → authentication (its
- * warnings on every answer) → audit → impersonation → max-in-flight or priority and fairness → authorization →
+ * → WithAuditInit → WithLogging → WithRetryAfter and WithWaitGroup → WithWarningRecorder → WithRequestDeadline →
+ * authentication → audit → impersonation → max-in-flight or priority and fairness → authorization →
  * body limit → the inner handler. Each stage answers with a Response, or with a promise only when something it
  * calls waits, so a filter with nothing to do makes no async frame, promise or closure. No stage throws or rejects:
  * a stage's own failure becomes its error answer there (kube's WithPanicRecovery), so the outer stages still
@@ -49,7 +49,10 @@ export interface RequestState {
   url: URL;
   info: RequestInfo;
   auditRequest: AuditRequest;
-  /** Authentication's warnings (kube's warning.AddWarning), sent with every answer, a 401 included. */
+  /**
+   * The request's warning recorder (kube's warning.AddWarning): authentication's, the deprecated version's, decoding's
+   * and admission's warnings, in the order recorded, sent with every answer from the deadline stage in, errors included.
+   */
   warnings: string[];
   /** The user the request runs as, once authenticated and impersonated. */
   user: UserInfo | undefined;
@@ -194,7 +197,11 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       return refusedBeforeAuthentication(s, error);
     }
     const answered = authenticated(s);
-    return deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
+    const bounded = deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
+    // WithWarningRecorder sits just outside WithWaitGroup and WithRequestDeadline: what was recorded before the
+    // status is written goes on the answer, whatever it is, a timeout's 504 included.
+    if (bounded instanceof Promise) return bounded.then((response) => withWarnings(response, s.warnings));
+    return withWarnings(bounded, s.warnings);
   }
 
   // withFailedRequestAudit: WithRequestDeadline's refusal is audited by itself, as authentication has not run.
@@ -227,7 +234,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     return innerStage(s);
   }
 
-  // Authentication, then the audit of what follows; the warnings authentication gave go on every answer, a 401 too.
+  // Authentication, then the audit of what follows.
   function authenticated(s: RequestState): Response | Promise<Response> {
     let requestor: UserInfo | Promise<UserInfo>;
     try {
@@ -246,23 +253,17 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
 
   function unauthenticated(s: RequestState, error: unknown): Response | Promise<Response> {
     const auditing = deps.auditing;
-    if (!auditing) return withWarnings(failed(s, error), s.warnings);
+    if (!auditing) return failed(s, error);
     return auditFailedAuthentication(auditing, s.auditRequest, 401, s.conn.peerCertificate !== undefined).then(
-      () => withWarnings(failed(s, error), s.warnings),
-      (auditError: unknown) => withWarnings(failed(s, auditError), s.warnings),
+      () => failed(s, error),
+      (auditError: unknown) => failed(s, auditError),
     );
   }
 
   function audited(s: RequestState, requestor: UserInfo): Response | Promise<Response> {
     const auditing = deps.auditing;
     if (auditing) return auditedAnswer(s, auditing, requestor);
-    const answered = impersonated(s, requestor);
-    if (answered instanceof Promise) return warnedLater(s, answered);
-    return withWarnings(answered, s.warnings);
-  }
-
-  function warnedLater(s: RequestState, answered: Promise<Response>): Promise<Response> {
-    return answered.then((response) => withWarnings(response, s.warnings));
+    return impersonated(s, requestor);
   }
 
   // The audit sees the answer to every request it recorded, refusals included, as kube's WithAudit does.
@@ -277,7 +278,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     } catch (error) {
       answered = failed(s, error);
     }
-    return withWarnings(answered, s.warnings);
+    return answered;
   }
 
   function impersonated(s: RequestState, requestor: UserInfo): Response | Promise<Response> {

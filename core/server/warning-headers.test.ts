@@ -11,9 +11,9 @@ test("past 4096 runes in all, every warning is cut to 256 runes (recorder.AddWar
   expect(values).toEqual(["a", "b", "c", "d", "e"].map((ch) => `299 - "${ch.repeat(256)}"`));
 });
 
-test("truncation counts runes, not bytes or UTF-16 units", () => {
-  const values = warningHeaderValues(["x".repeat(4096), "ñ😀".repeat(200)]);
-  expect(values).toEqual([`299 - "${"x".repeat(256)}"`, `299 - "${"ñ😀".repeat(128)}"`]);
+test("truncation counts runes, not bytes", () => {
+  const values = warningHeaderValues(["x".repeat(4096), "ñ".repeat(400)]);
+  expect(values).toEqual([`299 - "${"x".repeat(256)}"`, `299 - "${"ñ".repeat(256)}"`]);
 });
 
 test("once 4096 runes are written while truncating, later warnings are dropped", () => {
@@ -21,4 +21,17 @@ test("once 4096 runes are written while truncating, later warnings are dropped",
   const values = warningHeaderValues(texts);
   // 16 items of 256 runes reach the limit exactly; the early return then drops the rest.
   expect(values).toEqual(texts.slice(0, 16).map((text) => `299 - ${JSON.stringify(text.slice(0, 256))}`));
+});
+
+test("NewWarningHeader escapes only the quote and the backslash", () => {
+  expect(warningHeaderValues(['say "hi" \\ bye'])).toEqual(['299 - "say \\"hi\\" \\\\ bye"']);
+});
+
+test("a text with a control character or invalid UTF-8 gets no header (NewWarningHeader's error), the others do", () => {
+  expect(warningHeaderValues(["line\nbreak", "tab\there", "c1\u0085", "lone \ud800", "kept"])).toEqual(['299 - "kept"']);
+});
+
+test("Latin-1 text is written as it is; text past U+00FF, which the runtime cannot write, gets no header", () => {
+  expect(warningHeaderValues(["café", "⚠ careful", "😀"])).toEqual(['299 - "café"']);
+  expect(() => new Headers({ Warning: '299 - "café"' })).not.toThrow();
 });
