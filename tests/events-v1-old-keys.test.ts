@@ -2,13 +2,16 @@
  * An older kubun kept events.k8s.io Events apart, under `/events.k8s.io/events/<ns>/<name>` in their own version.
  * Since both groups serve one core Event collection (kube's AddCohabitatingResources), a start moves such rows into
  * it (core/registry/events-v1-move.ts), so both groups list them and --event-ttl expires them. The old row is made
- * the way that kubun stored it: an Event's row renamed to the old key, holding the events.k8s.io/v1 object.
+ * the way that kubun stored it: in SQLite an Event's row renamed to the old key, holding the events.k8s.io/v1 object;
+ * in etcd that object as JSON at the kubun-only `events.k8s.io/events/` prefix it used below --etcd-prefix.
  */
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { createNamespace, getJson, sendJson } from "./_api.ts";
+import { etcdKeys, etcdPut } from "./_etcd.ts";
+import { startTestEtcd } from "../core/storage/etcd/testing.ts";
 
 const NS = "legacy";
 const MODERN = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
@@ -78,3 +81,32 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
     expect((await getJson(server, CORE)).items).toEqual([]);
   },
 );
+
+test("etcd: an events.k8s.io Event at an older kubun's events.k8s.io/events/ key is moved to kube's events/ key at start", async () => {
+  const etcd = await startTestEtcd();
+  const flags = ["--etcd-servers", etcd.endpoint, "--etcd-prefix", "/registry"];
+  let etcdServer: TestServer | undefined;
+  try {
+    etcdServer = await startServer(flags);
+    await createNamespace(etcdServer, NS);
+    const old = modernEvent("kept-apart", "from an older kubun on etcd");
+    const stored = {
+      ...old,
+      metadata: { ...old.metadata, uid: "0b6f1d0e-0000-4000-8000-000000000001", creationTimestamp: "2026-01-01T00:00:00Z" },
+    };
+    await etcdPut(etcd.endpoint, `/registry/events.k8s.io/events/${NS}/kept-apart`, JSON.stringify(stored));
+    await etcdServer.stop();
+    etcdServer = await startServer(flags);
+
+    const modern = await getJson(etcdServer, `${MODERN}/kept-apart`);
+    expect(modern).toMatchObject({ metadata: { uid: stored.metadata.uid }, note: "from an older kubun on etcd" });
+    expect((await getJson(etcdServer, CORE)).items.map((item: { message: string }) => item.message)).toEqual([
+      "from an older kubun on etcd",
+    ]);
+    expect(await etcdKeys(etcd.endpoint, "/registry/events.k8s.io/")).toEqual([]);
+    expect(await etcdKeys(etcd.endpoint, `/registry/events/${NS}/`)).toEqual([`/registry/events/${NS}/kept-apart`]);
+  } finally {
+    await etcdServer?.stop();
+    await etcd.stop();
+  }
+});
