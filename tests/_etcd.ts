@@ -37,3 +37,12 @@ export async function etcdKeys(endpoint: string, prefix: string): Promise<string
   const kvs = (await kvRange(endpoint, { key: base64(prefix), range_end: base64(end), keys_only: true })).kvs ?? [];
   return kvs.map((kv) => Buffer.from(kv.key, "base64").toString());
 }
+
+/** Writes one key straight into a test etcd (POST /v3/kv/put), as another writer of the same etcd would. */
+export async function etcdPut(endpoint: string, key: string, value: string): Promise<void> {
+  const response = await fetch(`${endpoint}/v3/kv/put`, {
+    method: "POST",
+    body: JSON.stringify({ key: base64(key), value: base64(value) }),
+  });
+  if (!response.ok) throw new Error(`etcd put ${key}: ${response.status} ${await response.text()}`);
+}

@@ -161,6 +161,21 @@ test("core/v1 Event names follow BeforeCreate's path-segment rule, events.k8s.io
   expect(refused.body.details.causes.map((c: { field: string }) => c.field)).toEqual(["metadata.name"]);
 });
 
+test("ValidateEventUpdate checks only ValidateObjectMetaUpdate: a core Event named outside the DNS subdomain rule is updated and patched through events.k8s.io/v1", async () => {
+  const name = "UPPER:case";
+  expect((await sendJson(server, "POST", CORE, coreEvent(name))).status).toBe(201);
+  const path = `${MODERN}/${encodeURIComponent(name)}`;
+  const modern = await getJson(server, path);
+  const put = await sendJson(server, "PUT", path, { ...modern, metadata: { ...modern.metadata, labels: { via: "put" } } });
+  expect(put.status).toBe(200);
+  const patched = await sendJson(server, "PATCH", path, { metadata: { labels: { via: "patch" } } }, "application/merge-patch+json");
+  expect(patched.status).toBe(200);
+  expect((await getJson(server, `${CORE}/${encodeURIComponent(name)}`)).metadata.labels).toEqual({ via: "patch" });
+  // Create keeps ValidateEventCreate's rule, also when a PUT creates (AllowCreateOnUpdate).
+  const createdByPut = await sendJson(server, "PUT", `${MODERN}/${encodeURIComponent("NEW:case")}`, modernEvent("NEW:case"));
+  expect(createdByPut.status).toBe(422);
+});
+
 test("one watch stream: events.k8s.io watchers see core writes in their own shape, and core watchers see events.k8s.io writes", async () => {
   const list = await getJson(server, MODERN);
   const modernWatch = await openWatch(server, `${MODERN}?watch=1&resourceVersion=${list.metadata.resourceVersion}`);

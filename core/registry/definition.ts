@@ -24,6 +24,8 @@ export interface KindDefinition {
   readonly strategy: Strategy;
   /** kube's ValidateXName for metadata.name. */
   readonly nameRule: NameValidator;
+  /** Updates leave the name's format unchecked (KindFacts.nameRuleOnCreateOnly). */
+  readonly nameRuleOnCreateOnly?: boolean;
   /** The kind's value rules (metadata rules are common, see validate.ts); `old` on update. */
   validate(obj: KubeObject, old: KubeObject | undefined, subresource: string): FieldError[];
   /** kube's defaulting, in place. */
@@ -45,6 +47,7 @@ export function builtInDefinition(type: ResourceType): KindDefinition {
     type,
     strategy: strategyOf(type, facts),
     nameRule: facts.name ?? nameIsDNSSubdomain,
+    nameRuleOnCreateOnly: facts.nameRuleOnCreateOnly,
     validate: (obj, old, subresource) => {
       const rules = (subresource ? facts.subresourceRules?.[subresource] : undefined) ?? facts.rules;
       if (!rules) return [];

@@ -53,6 +53,11 @@ export interface KindFacts {
   hooks?: StrategyHooks;
   /** kube's ValidateXName; absent = DNS-1123 subdomain. */
   name?: NameValidator;
+  /**
+   * The name rule is a create rule only: kube's ValidateXUpdate checks just that the name is unchanged
+   * (ValidateObjectMetaUpdate), so an object another group created under a looser rule stays updatable.
+   */
+  nameRuleOnCreateOnly?: true;
   /** Value rules of the main resource, and of subresources that have their own (pods/ephemeralcontainers). */
   rules?: KindRules;
   subresourceRules?: Record<string, KindRules>;
@@ -213,7 +218,15 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
     printer: printers.leasePrinter,
   },
   "discovery.k8s.io/endpointslices": { allowCreateOnUpdate: true, printer: printers.endpointSlicePrinter },
-  "events.k8s.io/events": { allowCreateOnUpdate: true, rules: eventsV1Events, printer: printers.eventPrinter, fields: EVENTS_V1_FIELDS },
+  "events.k8s.io/events": {
+    allowCreateOnUpdate: true,
+    // ValidateEventCreate checks a DNS-1123 subdomain name, ValidateEventUpdate only ValidateObjectMetaUpdate: core/v1
+    // creates the same collection's Events under the path-segment rule (`UPPER:case`), and events.k8s.io updates them.
+    nameRuleOnCreateOnly: true,
+    rules: eventsV1Events,
+    printer: printers.eventPrinter,
+    fields: EVENTS_V1_FIELDS,
+  },
   "flowcontrol.apiserver.k8s.io/flowschemas": {
     tracksGeneration: true,
     rules: { create: rules.validateFlowSchema, update: rules.flowControlUpdate(rules.validateFlowSchema) },

@@ -1,6 +1,6 @@
 /** The checks every object gets before it is stored: metadata rules with the kind's name rule, then the kind's own rules. */
 import { newInvalid } from "../api/errors.ts";
-import { validateObjectMeta } from "../api/names.ts";
+import { type NameValidator, validateObjectMeta } from "../api/names.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { KindDefinition } from "./definition.ts";
 
@@ -11,11 +11,15 @@ export interface ValidationContext {
   subresource?: string;
 }
 
+/** An update names the stored object (the URL's name, which the body must match); a kind may leave its format to create. */
+const formatUnchecked: NameValidator = () => [];
+
 /** Metadata rules plus the kind's rules (with `old` on update); any error makes one 422 Invalid. */
 export function validateNewObject(definition: KindDefinition, obj: KubeObject, context: ValidationContext = {}): void {
   const { type } = definition;
+  const nameValidator = context.old && definition.nameRuleOnCreateOnly ? formatUnchecked : definition.nameRule;
   const errors = [
-    ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator: definition.nameRule }),
+    ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator }),
     ...definition.validate(obj, context.old, context.subresource ?? ""),
   ];
   if (errors.length > 0) {

@@ -35,6 +35,7 @@ import { startMemoryRelease } from "../runtime/memory-release.ts";
 import { adaptiveJITPolicy, type JITPolicy } from "../runtime/jit-policy.ts";
 import { startTtlExpiry } from "../storage/ttl-expiry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
+import { moveOldEventsV1Keys } from "../registry/events-v1-move.ts";
 import { encryptionConfigSource, encryptionMetrics, type KmsPluginImporter } from "../storage/encryption/mod.ts";
 import { checkEtcdFlags, openStorageBackend } from "./storage-backend.ts";
 import { commitBatchRecorder } from "../storage/sqlite/mod.ts";
@@ -147,6 +148,8 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     },
   );
 
+  // Before anything reads Events: events.k8s.io Events an older kubun kept apart join the core collection.
+  await moveOldEventsV1Keys(storage);
   const broker = new WatchBroker(storage);
   // Assigned once serving (memory-release may call back before that), so not a const.
   // deno-lint-ignore prefer-const

@@ -81,6 +81,12 @@ test("custom resources live under <group>/<plural> (apiextensions' SimpleRestOpt
   expect(layout.toBackendKey("/stable.example.com/crontabs/")).toBe("/stable.example.com/crontabs/");
 });
 
+test("an older kubun's events.k8s.io Event keys (its own events.k8s.io/events prefix) keep their etcd keys, which the start's move (registry/events-v1-move.ts) reads and deletes", () => {
+  expect(layout.toBackendKey("/events.k8s.io/events/")).toBe("/events.k8s.io/events/");
+  expect(layout.toBackendKey("/events.k8s.io/events/ns/ev")).toBe("/events.k8s.io/events/ns/ev");
+  expect(layout.fromBackendKey("/events.k8s.io/events/ns/ev")).toBe("/events.k8s.io/events/ns/ev");
+});
+
 test("kube keys kubun does not serve, and a built-in group's own path, map to no kubun key", () => {
   for (
     const key of [

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { versionConversionFor } from "../../registry/conversion/mod.ts";
+import { encodeProtobufObject } from "../../api/protobuf/mod.ts";
 import { kubeValueCodec } from "./mod.ts";
 import { FIXTURES } from "./testdata/fixtures.ts";
 
@@ -253,4 +254,23 @@ test("JSON values put members in Go's struct declaration order and map keys in o
       '"spec":{"volumes":[{"name":"cfg","configMap":{"name":"cfg","defaultMode":420}}],"initContainers":[{"name":"init","image":"busybox"}],' +
       '"containers":[{"name":"web","image":"nginx"}],"nodeSelector":{"arch":"amd64","zone":"b"}},"status":{"phase":"Running"}}\n',
   );
+});
+
+test("an older kubun's events.k8s.io/v1 Event under its own etcd prefix reads back from protobuf, for the start's move to core Events", () => {
+  const event = {
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    metadata: { name: "ev", namespace: "ns", uid: "u-1" },
+    eventTime: "2026-01-01T00:00:00.000000Z",
+    reportingController: "example.com/ctl",
+    note: "kept apart",
+    type: "Normal",
+  };
+  const written = encodeProtobufObject(event, "events.k8s.io/v1", "Event");
+  expect(JSON.parse(protobufCodec.decode("/events.k8s.io/events/ns/ev", written))).toMatchObject({
+    apiVersion: "events.k8s.io/v1",
+    metadata: { uid: "u-1" },
+    note: "kept apart",
+    reportingController: "example.com/ctl",
+  });
 });
