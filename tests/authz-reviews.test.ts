@@ -140,3 +140,33 @@ test("without RBAC the rules review answers incomplete", async () => {
     await open.stop();
   }
 });
+
+test("a SubjectAccessReview's reason names the binding's first applying subject, in the binding's order (kube's appliesTo)", async () => {
+  expect((await server.kubectl(["create", "namespace", "idn"])).code).toBe(0);
+  expect((await server.kubectl(["create", "role", "r1", "--verb=get", "--resource=pods", "-n", "idn"])).code).toBe(0);
+  const binding = await sendJson(server, "POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/idn/rolebindings", {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: "b1" },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "r1" },
+    subjects: [
+      { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "g1" },
+      { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "bob" },
+    ],
+  });
+  expect(binding.status).toBe(201);
+  const sar = await sendJson(
+    server,
+    "POST",
+    "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+    review("SubjectAccessReview", {
+      user: "bob",
+      groups: ["g1"],
+      resourceAttributes: { verb: "get", resource: "pods", namespace: "idn" },
+    }),
+  );
+  expect([sar.status, sar.body.status]).toEqual([
+    201,
+    { allowed: true, reason: 'RBAC: allowed by RoleBinding "b1/idn" of Role "r1" to Group "g1"' },
+  ]);
+});

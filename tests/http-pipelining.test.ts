@@ -21,19 +21,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** One request as it goes on the wire; `last` asks the server to close after answering it. */
-function wire(method: string, path: string, options: { body?: Json; last?: boolean } = {}): string {
+/**
+ * One request as it goes on the wire; `last` asks the server to close after answering it; `http10` sends it as
+ * HTTP/1.0, which closes after the answer unless it asks `keepAlive`.
+ */
+function wire(method: string, path: string, options: { body?: Json; last?: boolean; http10?: boolean; keepAlive?: boolean } = {}): string {
   const { host } = new URL(server.url);
   const body = options.body === undefined ? "" : JSON.stringify(options.body);
   const fields = [`Host: ${host}`, "Accept: application/json"];
   if (body) fields.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`);
   if (options.last) fields.push("Connection: close");
-  return `${method} ${path} HTTP/1.1\r\n${fields.join("\r\n")}\r\n\r\n${body}`;
+  if (options.keepAlive) fields.push("Connection: keep-alive");
+  return `${method} ${path} HTTP/${options.http10 ? "1.0" : "1.1"}\r\n${fields.join("\r\n")}\r\n\r\n${body}`;
 }
 
 interface Answer {
   status: number;
   body: string;
+  /** The Connection header, when the answer had one. */
+  connection?: string;
 }
 
 /** Splits what the server sent on one connection into its answers (Content-Length or chunked bodies). */
@@ -61,7 +67,10 @@ function answers(reply: Buffer): Answer[] {
       parts.push(reply.subarray(at, at + length));
       at += length;
     }
-    found.push({ status: Number(statusLine.split(" ")[1]), body: Buffer.concat(parts).toString() });
+    const answer: Answer = { status: Number(statusLine.split(" ")[1]), body: Buffer.concat(parts).toString() };
+    const connection = field("connection");
+    if (connection !== undefined) answer.connection = connection.toLowerCase();
+    found.push(answer);
   }
   return found;
 }
@@ -124,7 +133,22 @@ test("conn.serve stops after an answer with closeAfterReply: a request pipelined
 test("conn.serve stops after an answer that closes the connection: a request pipelined behind a malformed Host's 400 is never served", async () => {
   const badHost = "GET /api HTTP/1.1\r\nHost: a/b\r\n\r\n";
   const replies = await pipeline(badHost, wire("POST", COLLECTION, { body: configMap("never-served-either") }));
-  expect(replies).toEqual([{ status: 400, body: "400 Bad Request: malformed Host header" }]);
+  expect(replies).toEqual([{ status: 400, body: "400 Bad Request: malformed Host header", connection: "close" }]);
   const list = await getJson(server, COLLECTION);
   expect(list.items.map((item: Json) => item.metadata.name)).not.toContain("never-served-either");
+});
+
+test("(*chunkWriter).writeHeader keeps an HTTP/1.0 connection that asked wantsHttp10KeepAlive for answers with a Content-Length", async () => {
+  const replies = await pipeline(
+    wire("POST", COLLECTION, { body: configMap("http10-kept"), http10: true, keepAlive: true }),
+    wire("GET", `${COLLECTION}/http10-missing`, { http10: true, keepAlive: true }),
+    wire("GET", `${COLLECTION}/http10-kept`, { http10: true }),
+    wire("GET", COLLECTION, { http10: true, keepAlive: true }),
+  );
+  expect(replies.map(({ status, connection }) => ({ status, connection }))).toEqual([
+    { status: 201, connection: "keep-alive" },
+    { status: 404, connection: "keep-alive" },
+    { status: 200, connection: "close" },
+  ]);
+  expect(JSON.parse(replies[2]!.body).metadata.name).toBe("http10-kept");
 });

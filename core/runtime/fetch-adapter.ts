@@ -9,6 +9,7 @@ import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
+import { type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 
@@ -252,16 +253,21 @@ function writeHead(outgoing: NodeResponse, status: number, headers: OutgoingHttp
   outgoing.writeHead(status, headers);
 }
 
-/** A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). */
+/**
+ * A whole answer: head and body gathered into one write (Bun's node:http writes them separately otherwise). Its
+ * length is known, so it keeps an HTTP/1.0 connection that asked to be kept (`keepAlive`).
+ */
 function writeWhole(
   outgoing: NodeResponse,
   status: number,
   headers: OutgoingHttpHeaders,
   http2: boolean,
   corked: Corkable | undefined,
+  keepAlive: Http10KeepAlive | undefined,
   body?: Uint8Array,
 ): void {
   if (body) headers["content-length"] ??= body.byteLength;
+  if (keepAlive) keepHttp10Alive(headers, status, keepAlive, body?.byteLength ?? 0);
   corked?.cork();
   writeHead(outgoing, status, headers, http2);
   endResponse(outgoing, body);
@@ -273,24 +279,25 @@ type Corkable = { cork(): void; uncork(): void };
 /**
  * Writes the Response: at once when its body is complete (no promise), else resolving when its body has been handed
  * to the socket (or the client went away). `corked` is an HTTP/1.1 connection's socket, whose writes of one
- * complete answer are gathered into one. `closesConnection` announces that the HTTP/1.1 connection ends with this
- * answer.
+ * complete answer are gathered into one. `connection` announces that the HTTP/1.1 connection ends with this
+ * answer ("close"), or that an HTTP/1.0 request asked to keep it.
  */
 export function writeResponse(
   response: Response,
   outgoing: NodeResponse,
   http2: boolean,
   corked?: Corkable,
-  closesConnection = false,
+  connection?: "close" | Http10KeepAlive,
 ): void | Promise<void> {
   const headers = responseHeaders(response.headers, http2);
-  if (closesConnection && !http2) headers.connection = "close";
+  if (connection === "close" && !http2) headers.connection = "close";
+  const keepAlive = connection === "close" ? undefined : connection;
   if (hasCompleteBody(response)) {
     const body = completeBodies.get(response)!;
-    return writeWhole(outgoing, response.status, headers, http2, corked, typeof body === "string" ? Buffer.from(body) : body);
+    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, typeof body === "string" ? Buffer.from(body) : body);
   }
-  if (!response.body) return writeWhole(outgoing, response.status, headers, http2, corked);
-  return writeStream(response.status, response.body, headers, outgoing, http2, corked);
+  if (!response.body) return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive);
+  return writeStream(response.status, response.body, headers, outgoing, http2, corked, keepAlive);
 }
 
 async function writeStream(
@@ -300,6 +307,7 @@ async function writeStream(
   outgoing: NodeResponse,
   http2: boolean,
   corked: Corkable | undefined,
+  keepAlive: Http10KeepAlive | undefined,
 ): Promise<void> {
   const reader = body.getReader();
   outgoing.once("close", () => {
@@ -309,10 +317,13 @@ async function writeStream(
   const ready: Uint8Array[] = [];
   let next = reader.read();
   for (let result = await settledNow(next); result !== NOT_READY; result = await settledNow(next)) {
-    if (result.done) return writeWhole(outgoing, status, headers, http2, corked, ready.length === 1 ? ready[0]! : Buffer.concat(ready));
+    if (result.done) {
+      return writeWhole(outgoing, status, headers, http2, corked, keepAlive, ready.length === 1 ? ready[0]! : Buffer.concat(ready));
+    }
     ready.push(result.value);
     next = reader.read();
   }
+  // Streamed on without a length: an HTTP/1.0 connection closes after it, as node:http (and Go) end it.
   writeHead(outgoing, status, headers, http2);
   for (const chunk of ready) outgoing.write(chunk);
   // A stream with nothing to say yet (a watch) still owes the client its status and headers now.

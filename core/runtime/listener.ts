@@ -4,7 +4,7 @@
  * handed over with what its connection knows (the peer certificate, read and verified once per connection).
  */
 import { Buffer } from "node:buffer";
-import { createServer as createHttpServer, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import { constants as http2Constants, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -22,6 +22,7 @@ import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
 import { settleUnreadBody } from "./_unread-body.ts";
 import { InTurn } from "./_in-turn.ts";
+import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
@@ -197,7 +198,8 @@ function write(response: Response, request: Request, incoming: NodeRequest, outg
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
     const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
-    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, closes);
+    const connection = closes ? "close" : http2 ? undefined : http10KeepAliveOf(incoming as IncomingMessage);
+    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, connection);
     if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
     else reset?.();
   } catch (error) {

@@ -61,7 +61,7 @@ test("visitRulesFor() visits a binding once even when several of its subjects ap
   expect(index.rulesFor(bob, "").rules).toHaveLength(2);
 });
 
-test("visitRulesFor() visits a binding naming two of the user's groups once, described by the first group the user has", () => {
+test("visitRulesFor() visits a binding naming two of the user's groups once, described by its first applying subject (kube's appliesTo)", () => {
   const index = new PolicyIndex();
   index.setClusterRole(clusterRole("reader", [podsRead]));
   index.setBinding(
@@ -70,7 +70,16 @@ test("visitRulesFor() visits a binding naming two of the user's groups once, des
   );
   const described: string[] = [];
   index.visitRulesFor(bob, "", { rule: (_rule, source) => described.push(source.describe()) > 0, error: () => true }, undefined);
-  expect(described).toEqual(['ClusterRoleBinding "groups" of ClusterRole "reader" to Group "devs"']);
+  expect(described).toEqual(['ClusterRoleBinding "groups" of ClusterRole "reader" to Group "system:authenticated"']);
   index.deleteBinding("ClusterRoleBinding", "", "groups");
   expect(index.rulesFor(bob, "")).toEqual({ rules: [], errors: [] });
+});
+
+test("visitRulesFor() describes a binding found by the user's name by its earlier applying group subject (kube's appliesTo)", () => {
+  const index = new PolicyIndex();
+  index.setRole(role("idn", "r1", [podsRead]));
+  index.setBinding("RoleBinding", binding("b1", { kind: "Role", name: "r1" }, [group("devs"), user("bob")], "idn"));
+  const described: string[] = [];
+  index.visitRulesFor(bob, "idn", { rule: (_rule, source) => described.push(source.describe()) > 0, error: () => true }, undefined);
+  expect(described).toEqual(['RoleBinding "b1/idn" of Role "r1" to Group "devs"']);
 });

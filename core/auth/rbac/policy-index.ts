@@ -141,7 +141,7 @@ export class PolicyIndex {
   /**
    * Visits the rules of every binding that applies to the user (kube's DefaultRuleResolver.VisitRulesFor): cluster
    * role bindings, then the role bindings of `namespace` (none when it is empty); each binding once, under the first
-   * of the user's name and groups it names. Stops when the visitor answers false. Makes nothing per call.
+   * of the user's name and groups it names, described by the first of its subjects that applies. Stops when the visitor answers false. Makes nothing per call.
    */
   visitRulesFor<Context>(user: UserInfo, namespace: string, visitor: RuleVisitor<Context>, context: Context): void {
     if (!this.#visitNamespace(NO_NAMESPACE, user, visitor, context)) return;
@@ -175,8 +175,9 @@ export class PolicyIndex {
     context: Context,
   ): boolean {
     for (let index = 0; index < found.length; index++) {
-      const { binding, source } = found[index]!;
+      const { binding } = found[index]!;
       if (group >= 0 && foundEarlier(binding, group, user)) continue;
+      const { source } = firstApplying(binding, user, found[index]!);
       const rules = this.roleReferenceRules(binding.roleRef, binding.namespace);
       if ("error" in rules) {
         if (!visitor.error(rules.error, context)) return false;
@@ -199,6 +200,18 @@ function foundEarlier(binding: Binding, group: number, user: UserInfo): boolean 
     }
   }
   return false;
+}
+
+/**
+ * The entry of the binding's first subject, in the binding's own order, that names the user: the subject its
+ * "allowed by" reason names (kube's appliesTo returns that subject's index). `fallback` is the entry it was found by.
+ */
+function firstApplying(binding: Binding, user: UserInfo, fallback: Applying): Applying {
+  for (let index = 0; index < binding.appliesTo.length; index++) {
+    const entry = binding.appliesTo[index]!;
+    if (entry.key.kind === "user" ? entry.key.name === user.username : user.groups.includes(entry.key.name)) return entry;
+  }
+  return fallback;
 }
 
 /** The binding's account for `subject`, written when first asked (an allowed request's reason) and then kept. */
