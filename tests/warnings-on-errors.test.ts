@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { connect as http2Connect } from "node:http2";
 import { configurationFor, reply, startWebhookServer, type TestWebhookServer } from "../admission-plugins/_webhook/testing.ts";
 import { readCredentials, startServer, type TestServer } from "./harness.ts";
-import { configMap, expectStatus, sendJson } from "./_api.ts";
+import { configMap, createConfigMap, expectStatus, sendJson } from "./_api.ts";
 import { rawExchange } from "./_raw-request.ts";
 
 const FLOWSCHEMA_DEPRECATION =
@@ -70,6 +70,59 @@ test("addStrictDecodingWarnings: fieldValidation=Warn's unknown field reaches th
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('Warning: unknown field "bogus"');
   expect(result.stderr).toContain('ConfigMap "Not_A_Valid_Name" is invalid');
+});
+
+const CONFLICT = /^Operation cannot be fulfilled on configmaps "[a-z-]+": the object has been modified/;
+
+test("UpdateResource: fieldValidation=Warn's unknown field reaches the 409 of a stale resourceVersion (decoded before the update)", async () => {
+  const live = await createConfigMap(server, "default", "stale-put");
+  await sendJson(server, "PUT", "/api/v1/namespaces/default/configmaps/stale-put", { ...live, data: { key: "newer" } });
+  const body = { ...live, bogus: 1 };
+  const answer = await sendJson(server, "PUT", "/api/v1/namespaces/default/configmaps/stale-put?fieldValidation=Warn", body);
+  expectStatus(answer, 409, "Conflict", CONFLICT);
+  expect(warningsOf(answer.headers)).toEqual([header('unknown field "bogus"')]);
+
+  const result = await server.kubectl(["replace", "--validate=warn", "-f", "-"], { stdin: JSON.stringify(body) });
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toContain('Warning: unknown field "bogus"');
+  expect(result.stderr).toContain("the object has been modified");
+});
+
+test("UpdateResource: fieldValidation=Warn's unknown field reaches the 400 of checkName (body and URL name differ)", async () => {
+  await createConfigMap(server, "default", "url-name");
+  const body = { ...configMap("default", "body-name"), bogus: 1 };
+  const answer = await sendJson(server, "PUT", "/api/v1/namespaces/default/configmaps/url-name?fieldValidation=Warn", body);
+  expectStatus(answer, 400, "BadRequest", "the name of the object (body-name) does not match the name on the URL (url-name)");
+  expect(warningsOf(answer.headers)).toEqual([header('unknown field "bogus"')]);
+});
+
+test("UpdateResource: fieldValidation=Strict refuses the unknown field before checkName", async () => {
+  const body = { ...configMap("default", "body-name"), bogus: 1 };
+  const answer = await sendJson(server, "PUT", "/api/v1/namespaces/default/configmaps/url-name?fieldValidation=Strict", body);
+  expectStatus(answer, 400, "BadRequest", /strict decoding error: unknown field "bogus"/);
+});
+
+test("PatchResource: the patched object's unknown field reaches the 409 of the patch's stale resourceVersion", async () => {
+  const live = await createConfigMap(server, "default", "stale-patch");
+  await sendJson(server, "PUT", "/api/v1/namespaces/default/configmaps/stale-patch", { ...live, data: { key: "newer" } });
+  const patch = { metadata: { resourceVersion: live.metadata.resourceVersion }, bogus: 1 };
+  const answer = await sendJson(
+    server,
+    "PATCH",
+    "/api/v1/namespaces/default/configmaps/stale-patch?fieldValidation=Warn",
+    patch,
+    "application/merge-patch+json",
+  );
+  expectStatus(answer, 409, "Conflict", CONFLICT);
+  expect(warningsOf(answer.headers)).toEqual([header('unknown field "bogus"')]);
+});
+
+test("CreateResource: fieldValidation=Warn's unknown field reaches the 400 of a resourceVersion set on create", async () => {
+  const body = { ...configMap("default", "versioned"), bogus: 1 };
+  body.metadata.resourceVersion = "5";
+  const answer = await sendJson(server, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Warn", body);
+  expectStatus(answer, 400, "BadRequest", "resourceVersion should not be set on objects to be created");
+  expect(warningsOf(answer.headers)).toEqual([header('unknown field "bogus"')]);
 });
 
 test("the recorder keeps kube's order on a 422: the deprecation (before the handler), then decoding's unknown fields", async () => {
