@@ -140,16 +140,10 @@ test("the recorder keeps kube's order on a 422: the deprecation (before the hand
 const DENIED = configMap("default", "denied", { labels: { test: "warned-denial" } });
 const DENIED_WARNINGS = ["mutator saw it", "arrow →", 'denier says "no"', "café", "emoji 😀"].map(header);
 /**
- * Bun's HTTP/1.1 head writer (see core/runtime/fetch-adapter.ts) refuses characters past U+00FF: over HTTP/1.1 under
- * Bun only those up to U+00FF leave as kube's bytes, the others still leave, not as kube's.
+ * The runtimes' HTTP/1.1 head writers (see core/runtime/fetch-adapter.ts) write text as UTF-8 and Bun's refuses
+ * characters past U+00FF: over HTTP/1.1 those up to U+00FF leave as kube's bytes, the others as "?".
  */
-const DENIED_WARNINGS_HTTP1 = [
-  header("mutator saw it"),
-  expect.any(String),
-  header('denier says "no"'),
-  header("café"),
-  expect.any(String),
-];
+const DENIED_WARNINGS_HTTP1 = ["mutator saw it", "arrow ?", 'denier says "no"', "café", "emoji ?"].map(header);
 let deniedByHooks: Promise<void> | undefined;
 
 /** A mutating webhook and a validating one that denies DENIED, both warning (once per server, for the tests below). */
@@ -194,7 +188,9 @@ test("callHook: webhooks' warnings reach a validating webhook's denial, the muta
 
   const result = await server.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(DENIED) });
   expect(result.code).not.toBe(0);
-  for (const text of ["mutator saw it", "arrow →", 'denier says "no"', "café", "emoji 😀"]) {
+  // kubectl speaks HTTP/2 where the server offers it (not under Deno: see core/runtime/listener.ts).
+  const over = process.env.KUBUN_TEST_RUNTIME === "deno" ? ["arrow ?", "emoji ?"] : ["arrow →", "emoji 😀"];
+  for (const text of ["mutator saw it", over[0], 'denier says "no"', "café", over[1]]) {
     expect(result.stderr).toContain(`Warning: ${text}`);
   }
   expect(result.stderr).toContain("denied the request: not today");

@@ -214,26 +214,29 @@ const fieldObject = (Headers.prototype as { toJSON?: FieldObject }).toJSON;
 
 /**
  * A header's bytes go out as they are, as Go writes them: a Response holds them one character per byte (a Warning's
- * UTF-8, see core/server/warning-headers.ts), which node:http2 and Deno's node:http write byte for byte. Bun's
- * node:http, serving a socket handed over from node:tls, writes a head's strings as UTF-8 and refuses characters past
- * U+00FF: each two bytes that are the UTF-8 of U+0080..U+00FF are handed to it as that character, so they leave as
- * they are; any other byte past 0x7F it cannot write as it is (it goes out as its UTF-8, rather than failing the answer).
+ * UTF-8, see core/server/warning-headers.ts), which node:http2 writes byte for byte. The HTTP/1.1 head writers (Bun's
+ * node:http on a socket handed over from node:tls; Deno's node:http for an answer with a body) write a head's strings
+ * as UTF-8, and Bun's refuses characters past U+00FF: the UTF-8 of U+0080..U+00FF is handed to them as that
+ * character, so its bytes leave as they are; a character past U+00FF, or a byte that is no UTF-8, leaves as "?", since
+ * its bytes re-encoded would reach a Go client as control characters (client-go drops such a warning and the rest).
  */
-const HTTP1_HEAD_WRITTEN_AS_UTF8 = !("Deno" in globalThis);
 const NON_ASCII = /\P{ASCII}/u;
-const LATIN1_AS_UTF8 = /[\xc2\xc3][\x80-\xbf]/g;
+const HEAD_UNWRITABLE = /([\xc2\xc3][\x80-\xbf])|[\xc4-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}|[\x80-\xff]/g;
 
-function latin1Decoded(value: string): string {
+function forHttp1Head(value: string): string {
   if (!NON_ASCII.test(value)) return value;
-  return value.replace(LATIN1_AS_UTF8, (pair) => String.fromCharCode(((pair.charCodeAt(0) & 0x1f) << 6) | (pair.charCodeAt(1) & 0x3f)));
+  return value.replace(
+    HEAD_UNWRITABLE,
+    (_, latin1?: string) => latin1 ? String.fromCharCode(((latin1.charCodeAt(0) & 0x1f) << 6) | (latin1.charCodeAt(1) & 0x3f)) : "?",
+  );
 }
 
 /** `fields` (Set-Cookie's list among them) as Bun's HTTP/1.1 head writer needs them. */
 function forUtf8Head(fields: OutgoingHttpHeaders): OutgoingHttpHeaders {
   for (const name in fields) {
     const value = fields[name];
-    if (typeof value === "string") fields[name] = latin1Decoded(value);
-    else if (Array.isArray(value)) fields[name] = value.map(latin1Decoded);
+    if (typeof value === "string") fields[name] = forHttp1Head(value);
+    else if (Array.isArray(value)) fields[name] = value.map(forHttp1Head);
   }
   return fields;
 }
@@ -241,7 +244,7 @@ function forUtf8Head(fields: OutgoingHttpHeaders): OutgoingHttpHeaders {
 /** A Response's headers for node:http(2): Set-Cookie as a list (never comma-joined), HTTP/1-only ones left out on h2. */
 export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
   const fields = headerFields(headers, http2);
-  return http2 || !HTTP1_HEAD_WRITTEN_AS_UTF8 ? fields : forUtf8Head(fields);
+  return http2 ? fields : forUtf8Head(fields);
 }
 
 function headerFields(headers: Headers, http2: boolean): OutgoingHttpHeaders {

@@ -171,15 +171,14 @@ test("a header value's UTF-8 bytes (held one character per byte) leave over HTTP
   expect(await rawAnswer("/warned")).toContain(`\r\nwarning: ${utf8}\r\n`);
 });
 
-// Bun's head writer refuses characters past U+00FF and cannot write bytes that are not UTF-8 as they are.
-test("a header value Bun's HTTP/1.1 head writer cannot write byte for byte still leaves, and the answer with it", async () => {
+// The HTTP/1.1 head writers write text as UTF-8 (Bun's refuses characters past U+00FF): other bytes leave as "?".
+test('what the HTTP/1.1 head writer cannot write byte for byte leaves as "?", and the answer with it', async () => {
   const beyondLatin1 = Buffer.from('299 - "→"').toString("latin1");
   currentHandler = () => completeResponse("ok", { headers: { Warning: beyondLatin1, "X-Not-Utf8": "caf\u00e9" } });
   const answer = await rawAnswer("/unwritable");
   expect(answer).toStartWith("HTTP/1.1 200 OK\r\n");
-  // The UTF-8 of "→" (E2 86 92) goes out as the UTF-8 of U+00E2, U+0086, U+0092.
-  expect(answer).toContain('\r\nwarning: 299 - "\u00c3\u00a2\u00c2\u0086\u00c2\u0092"\r\n');
-  expect(answer).toContain("\r\nx-not-utf8: caf\u00c3\u00a9\r\n");
+  expect(answer).toContain('\r\nwarning: 299 - "?"\r\n');
+  expect(answer).toContain("\r\nx-not-utf8: caf?\r\n");
 });
 
 test("a streaming response arrives chunk by chunk before the stream ends", async () => {
