@@ -196,7 +196,7 @@ test("callHook: webhooks' warnings reach a validating webhook's denial, the muta
   expect(result.stderr).toContain("denied the request: not today");
 });
 
-test("NewWarningHeader's UTF-8: Latin-1 warnings leave as their UTF-8 bytes over HTTP/1.1, the others do not fail the answer", async () => {
+test('NewWarningHeader\'s UTF-8: Latin-1 warnings leave as their UTF-8 bytes over HTTP/1.1, the others as "?" (the HTTP/1.1 head writers)', async () => {
   await denyWithWarnings();
   const { hostname, port } = new URL(server.url);
   const body = JSON.stringify(DENIED);
