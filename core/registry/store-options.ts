@@ -14,6 +14,8 @@ export interface WriteOptions {
   fieldValidation?: "Ignore" | "Warn" | "Strict";
   /** Receives Warning texts (unknown fields under Warn). */
   warnings?: string[];
+  /** The handler dropped and reported the body's unknown fields as it decoded it (Store.dropUnknownFields). */
+  unknownFieldsDropped?: boolean;
   /** Recorded in managedFields as the writer (operation Update); absent for the server's own writes. */
   fieldManager?: string;
   /** Server-side apply already computed managedFields: the store records nothing for this write. */

@@ -528,8 +528,18 @@ export class ResourceStore {
     return merged;
   }
 
-  /** Schema check (unknown fields dropped, reported by the fieldValidation directive), then kube's defaults. */
+  /** Schema check (unless the handler did it as it decoded the body), then kube's defaults. */
   #typeAndDefault(obj: KubeObject, options: WriteOptions): void {
+    if (!options.unknownFieldsDropped) this.dropUnknownFields(obj, options);
+    this.definition.applyDefaults(obj);
+  }
+
+  /**
+   * The decoder's strict check (kube's UpdateResource and CreateResource decode the body, PatchResource the patched
+   * object, before anything else): drops the fields the schema does not know and reports them by the fieldValidation
+   * directive, a 400 under Strict, warnings under Warn (addStrictDecodingWarnings).
+   */
+  dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): void {
     const unknownFields = this.#extension ? this.#extension.prune(obj) : checkFields(this.type, obj).unknownFields;
     const directive = options.fieldValidation ?? "Warn";
     if (unknownFields.length > 0 && directive === "Strict") {
@@ -537,7 +547,6 @@ export class ResourceStore {
     }
     // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
     if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
-    this.definition.applyDefaults(obj);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */

@@ -213,8 +213,42 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
 type FieldObject = () => Record<string, string | string[]>;
 const fieldObject = (Headers.prototype as { toJSON?: FieldObject }).toJSON;
 
+/**
+ * A header's bytes go out as they are, as Go writes them: a Response holds them one character per byte (a Warning's
+ * UTF-8, see core/server/warning-headers.ts), which node:http2 writes byte for byte. The HTTP/1.1 head writers (Bun's
+ * node:http on a socket handed over from node:tls; Deno's node:http for an answer with a body) write a head's strings
+ * as UTF-8, and Bun's refuses characters past U+00FF: the UTF-8 of U+0080..U+00FF is handed to them as that
+ * character, so its bytes leave as they are; a character past U+00FF, or a byte that is no UTF-8, leaves as "?", since
+ * its bytes re-encoded would reach a Go client as control characters (client-go drops such a warning and the rest).
+ */
+const NON_ASCII = /\P{ASCII}/u;
+const HEAD_UNWRITABLE = /([\xc2\xc3][\x80-\xbf])|[\xc4-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}|[\x80-\xff]/g;
+
+function forHttp1Head(value: string): string {
+  if (!NON_ASCII.test(value)) return value;
+  return value.replace(
+    HEAD_UNWRITABLE,
+    (_, latin1?: string) => latin1 ? String.fromCharCode(((latin1.charCodeAt(0) & 0x1f) << 6) | (latin1.charCodeAt(1) & 0x3f)) : "?",
+  );
+}
+
+/** `fields` (Set-Cookie's list among them) as Bun's HTTP/1.1 head writer needs them. */
+function forUtf8Head(fields: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  for (const name in fields) {
+    const value = fields[name];
+    if (typeof value === "string") fields[name] = forHttp1Head(value);
+    else if (Array.isArray(value)) fields[name] = value.map(forHttp1Head);
+  }
+  return fields;
+}
+
 /** A Response's headers for node:http(2): Set-Cookie as a list (never comma-joined), HTTP/1-only ones left out on h2. */
 export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
+  const fields = headerFields(headers, http2);
+  return http2 ? fields : forUtf8Head(fields);
+}
+
+function headerFields(headers: Headers, http2: boolean): OutgoingHttpHeaders {
   // Per request: forEach calls back into JavaScript once per field, and getSetCookie is one more native call.
   if (fieldObject) {
     const fields: OutgoingHttpHeaders = fieldObject.call(headers);

@@ -164,6 +164,23 @@ test("an answer that names its own Date keeps it and gets no second one", async 
   expect(answer).toContain(`\r\ndate: ${upstreamDate}\r\n`);
 });
 
+// Go's server writes a header's bytes as they are: a Response holds them one character per byte (warning-headers.ts).
+test("a header value's UTF-8 bytes (held one character per byte) leave over HTTP/1.1 once, as they are", async () => {
+  const utf8 = Buffer.from('299 - "café"').toString("latin1");
+  currentHandler = () => completeResponse("ok", { headers: { Warning: utf8 } });
+  expect(await rawAnswer("/warned")).toContain(`\r\nwarning: ${utf8}\r\n`);
+});
+
+// The HTTP/1.1 head writers write text as UTF-8 (Bun's refuses characters past U+00FF): other bytes leave as "?".
+test('what the HTTP/1.1 head writer cannot write byte for byte leaves as "?", and the answer with it', async () => {
+  const beyondLatin1 = Buffer.from('299 - "→"').toString("latin1");
+  currentHandler = () => completeResponse("ok", { headers: { Warning: beyondLatin1, "X-Not-Utf8": "caf\u00e9" } });
+  const answer = await rawAnswer("/unwritable");
+  expect(answer).toStartWith("HTTP/1.1 200 OK\r\n");
+  expect(answer).toContain('\r\nwarning: 299 - "?"\r\n');
+  expect(answer).toContain("\r\nx-not-utf8: caf?\r\n");
+});
+
 test("a streaming response arrives chunk by chunk before the stream ends", async () => {
   let releaseSecond!: () => void;
   const secondAllowed = new Promise<void>((resolve) => (releaseSecond = resolve));

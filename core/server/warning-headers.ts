@@ -8,21 +8,21 @@ const TRUNCATE_ITEM_RUNES = 256;
 
 /** unicode.IsControl: the C0 and C1 controls and DEL. */
 const CONTROL_CHARACTER = /\p{Cc}/u;
-/**
- * Past U+00FF: a Response's header holds no such character, and Bun's node:http refuses one in a header, so such a
- * warning is not written (kube would send its UTF-8) rather than failing the whole answer.
- */
-const BEYOND_LATIN1 = /[\u0100-\u{10ffff}]/u;
+/** A lone surrogate: no UTF-8 encoding exists for it (kube's utf8.ValidString check). */
+const LONE_SURROGATE = /\p{Cs}/u;
 const QUOTED_CHARACTER = /["\\]/g;
+const NON_ASCII = /\P{ASCII}/u;
 
 /**
- * net.NewWarningHeader with code 299 and agent "-": undefined for a text that holds a control character (kube records
- * it but writes no header) or one the runtime cannot write, a lone surrogate (invalid UTF-8 in kube) among them; otherwise the text quoted with
- * only `"` and `\` escaped. Bun's node:http writes the text as UTF-8, as Go's server writes kube's string.
+ * net.NewWarningHeader with code 299 and agent "-": undefined for a text kube would not write (a control character,
+ * or invalid UTF-8); otherwise the text quoted with only `"` and `\` escaped, as its UTF-8 bytes. node:http and
+ * node:http2 (Bun's and Deno's) write a header string one byte per character, so the value is the "binary string" of
+ * those bytes: the client reads UTF-8, as from Go's server.
  */
 function headerValue(text: string): string | undefined {
-  if (CONTROL_CHARACTER.test(text) || BEYOND_LATIN1.test(text)) return undefined;
-  return `299 - "${text.replace(QUOTED_CHARACTER, "\\$&")}"`;
+  if (CONTROL_CHARACTER.test(text) || LONE_SURROGATE.test(text)) return undefined;
+  const quoted = `299 - "${text.replace(QUOTED_CHARACTER, "\\$&")}"`;
+  return NON_ASCII.test(quoted) ? Buffer.from(quoted, "utf8").toString("latin1") : quoted;
 }
 
 function truncated(text: string): { text: string; runes: number } {

@@ -16,11 +16,14 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
+  // kube's CreateResource records the decoder's unknown fields before anything else can fail.
+  ctx.store.dropUnknownFields(body, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });
   const created = await ctx.store.createStored(ctx.info.namespace, body, {
     dryRun: query.dryRun,
     fieldValidation: query.fieldValidation,
     largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
+    unknownFieldsDropped: true,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),

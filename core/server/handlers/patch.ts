@@ -25,6 +25,8 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     // resourceVersion can be stale.
     const patched = applyPatchBody(current, body, schema);
     checkPatchedObject(ctx.type, patched, mediaType, body.value);
+    // kube's PatchResource decodes the patched object (its unknown fields) before Store.Update checks its version.
+    ctx.store.dropUnknownFields(patched, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
   }, {
@@ -33,6 +35,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     fieldValidation: query.fieldValidation,
     largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
+    unknownFieldsDropped: true,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),

@@ -9,6 +9,8 @@ import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.t
 export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
+  // kube's UpdateResource records the decoder's unknown fields before checkName and the storage update can fail.
+  ctx.store.dropUnknownFields(body, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });
   checkName(body, ctx.info.name);
   if (ctx.type.namespaced) reconcileNamespace(body.metadata ?? {}, ctx.info.namespace, true);
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, () => body, {
@@ -17,6 +19,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
     fieldValidation: query.fieldValidation,
     largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
+    unknownFieldsDropped: true,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),
