@@ -9,7 +9,8 @@
  * that many without the end closes. Over HTTP/2 (serverConn.wroteFrame) nothing more is read: the stream is reset
  * with NO_ERROR after the answer.
  * A request with "Expect: 100-continue" is told to send its body only when the handler first reads it (Go's
- * expectContinueReader); one answered before that (*chunkWriter).writeHeader closes at once, reading nothing.
+ * expectContinueReader); one answered before its body ended (*chunkWriter).writeHeader closes at once, reading
+ * nothing more.
  * Go's copy has no deadline, so a client trickling its body could hold the answer back for as long as it trickles;
  * here the looking gives up after DRAIN_DEADLINE_MS and the answer goes out with the connection's end.
  */
@@ -62,10 +63,17 @@ export function followBody(incoming: BodyRequest): BodyProgress {
  */
 export function settleUnreadBody(incoming: BodyRequest, request: Request): Promise<boolean> | undefined {
   const progress = progressOf.get(incoming);
-  if (progress === undefined || progress.ended || !sendsBody(incoming)) return undefined;
-  progress.dropping = true;
+  if (progress === undefined) return undefined;
   const stillRead = request.body?.locked === true && !progress.cancelled;
-  if (incoming.httpVersionMajor === 2 || stillRead || progress.continuePending) return Promise.resolve(true);
+  // A body announced by "Expect: 100-continue" the handler did not read to its end is never drained, though all of
+  // it may have come: the bytes that follow may be the body sent after the client's timer or the next request.
+  if (awaitingContinue.has(incoming) && !(progress.ended && stillRead)) {
+    progress.dropping = true;
+    return Promise.resolve(true);
+  }
+  if (progress.ended || !sendsBody(incoming)) return undefined;
+  progress.dropping = true;
+  if (incoming.httpVersionMajor === 2 || stillRead) return Promise.resolve(true);
   // A stream nobody took a reader from was never read: what it pulled in early is still the handler's rest.
   const consumed = request.body?.locked === true ? progress.consumed : 0;
   const declared = Number(incoming.headers["content-length"]);
