@@ -305,3 +305,53 @@ test("limitedReadBody has no declared-length check: a Content-Length just over -
     await roomy.stop();
   }
 });
+
+const EXPECT_CONTINUE = "Expect: 100-continue\r\n";
+
+test("(*chunkWriter).writeHeader: a 401 to a client waiting for 100 Continue goes out without one (expectContinueReader never read), closing the connection", async () => {
+  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}${EXPECT_CONTINUE}Content-Length: 100`), "", undefined, false);
+  expect(status).toBe(401);
+  expect(fields.get("connection")).toBe("close");
+});
+
+/**
+ * Sends `head`, waits for "100 Continue" (the only thing the server may send first), then sends `body`; answers
+ * the final answer's head.
+ */
+async function afterContinue(head: string, body: string) {
+  const socket = await open();
+  let received = "";
+  let wanted = { heads: 0, reached: () => {} };
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+    if (received.split("\r\n\r\n").length > wanted.heads) wanted.reached();
+  });
+  /** Resolves once `heads` answer heads came. */
+  const waitFor = (heads: number) => new Promise<void>((resolve) => (wanted = { heads, reached: resolve }));
+  try {
+    const continued = waitFor(1);
+    socket.write(head);
+    await continued;
+    expect(received).toBe("HTTP/1.1 100 Continue\r\n\r\n");
+    const answered = waitFor(2);
+    socket.write(body);
+    await answered;
+    return headOf(received.slice(received.indexOf("\r\n\r\n") + 4));
+  } finally {
+    socket.destroy();
+  }
+}
+
+test("expectContinueReader: a handler reading the body sends 100 Continue first; the body sent then is created and the connection kept", async () => {
+  const body = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "after-continue" } });
+  const { status, fields } = await afterContinue(requestHead(`${EXPECT_CONTINUE}Content-Length: ${body.length}`), body);
+  expect(status).toBe(201);
+  expect(fields.get("connection")).not.toBe("close");
+});
+
+test("(*chunkWriter).writeHeader: a 413 on an expect-continue body not read to its end closes without draining a rest under maxPostHandlerReadBytes", async () => {
+  const size = MAX_REQUEST_BYTES + 150_000;
+  const { status, fields } = await afterContinue(requestHead(`${EXPECT_CONTINUE}Content-Length: ${size}`), "x".repeat(size));
+  expect(status).toBe(413);
+  expect(fields.get("connection")).toBe("close");
+});

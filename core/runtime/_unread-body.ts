@@ -8,6 +8,9 @@
  * maxPostHandlerReadBytes or more closes; otherwise up to maxPostHandlerReadBytes+1 bytes are read, and only
  * that many without the end closes. Over HTTP/2 (serverConn.wroteFrame) nothing more is read: the stream is reset
  * with NO_ERROR after the answer.
+ * A request with "Expect: 100-continue" is told to send its body only when the handler first reads it (Go's
+ * expectContinueReader); one answered before its body ended (*chunkWriter).writeHeader closes at once, reading
+ * nothing more.
  * Go's copy has no deadline, so a client trickling its body could hold the answer back for as long as it trickles;
  * here the looking gives up after DRAIN_DEADLINE_MS and the answer goes out with the connection's end.
  */
@@ -32,13 +35,22 @@ export interface BodyProgress {
   cancelled: boolean;
   /** Nobody will read the body any more: what still comes is dropped, not queued. */
   dropping: boolean;
+  /** The client waits for "100 Continue" before its body, and it was not sent yet. */
+  continuePending: boolean;
 }
 
 const progressOf = new WeakMap<BodyRequest, BodyProgress>();
+const awaitingContinue = new WeakSet<BodyRequest>();
+
+/** Marks a request the HTTP server passed on without sending "100 Continue" (its checkContinue event). */
+export function awaitContinue(incoming: BodyRequest): void {
+  awaitingContinue.add(incoming);
+}
 
 /** The progress record of a request that has a body stream. */
 export function followBody(incoming: BodyRequest): BodyProgress {
-  const progress: BodyProgress = { received: 0, consumed: 0, ended: false, cancelled: false, dropping: false };
+  const continuePending = awaitingContinue.has(incoming);
+  const progress: BodyProgress = { received: 0, consumed: 0, ended: false, cancelled: false, dropping: false, continuePending };
   progressOf.set(incoming, progress);
   return progress;
 }
@@ -51,9 +63,16 @@ export function followBody(incoming: BodyRequest): BodyProgress {
  */
 export function settleUnreadBody(incoming: BodyRequest, request: Request): Promise<boolean> | undefined {
   const progress = progressOf.get(incoming);
-  if (progress === undefined || progress.ended || !sendsBody(incoming)) return undefined;
-  progress.dropping = true;
+  if (progress === undefined) return undefined;
   const stillRead = request.body?.locked === true && !progress.cancelled;
+  // A body announced by "Expect: 100-continue" the handler did not read to its end is never drained, though all of
+  // it may have come: the bytes that follow may be the body sent after the client's timer or the next request.
+  if (awaitingContinue.has(incoming) && !(progress.ended && stillRead)) {
+    progress.dropping = true;
+    return Promise.resolve(true);
+  }
+  if (progress.ended || !sendsBody(incoming)) return undefined;
+  progress.dropping = true;
   if (incoming.httpVersionMajor === 2 || stillRead) return Promise.resolve(true);
   // A stream nobody took a reader from was never read: what it pulled in early is still the handler's rest.
   const consumed = request.body?.locked === true ? progress.consumed : 0;

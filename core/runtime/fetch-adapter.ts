@@ -20,6 +20,8 @@ export interface NodeResponse {
   end(chunk?: Uint8Array | string): unknown;
   /** node:http only; an HTTP/2 response sends its head on writeHead. */
   flushHeaders?(): void;
+  /** Sends "100 Continue" to a client waiting for it before its body. */
+  writeContinue?(): void;
   destroy(): unknown;
   readonly destroyed: boolean;
   readonly writableFinished: boolean;
@@ -115,17 +117,25 @@ function requestHeaders(incoming: NodeRequest): Headers {
 
 const BODY_HIGH_WATER_MARK = 64 * 1024;
 
-/** The request body as a byte stream that pauses the socket while the handler has not read what came. */
-function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
+/**
+ * The request body as a byte stream that pauses the socket while the handler has not read what came. A client
+ * waiting for "100 Continue" gets it at the handler's first read, as Go's expectContinueReader sends it: the
+ * stream's first pull (after start) and pulls made by an enqueue are no read.
+ */
+function requestBody(incoming: NodeRequest, outgoing: NodeResponse): ReadableStream<Uint8Array> {
   const progress = followBody(incoming);
   let finished = false;
   let enqueued = 0;
+  let startPulled = false;
+  let enqueuing = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       incoming.on("data", (chunk: Buffer) => {
         progress.received += chunk.byteLength;
         if (finished || progress.dropping) return;
+        enqueuing = true;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        enqueuing = false;
         enqueued += chunk.byteLength;
         if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
       });
@@ -141,6 +151,11 @@ function requestBody(incoming: NodeRequest): ReadableStream<Uint8Array> {
     },
     // Called after every read that leaves room: what left the queue is what the handler consumed.
     pull(controller) {
+      if (progress.continuePending && startPulled && !enqueuing) {
+        progress.continuePending = false;
+        outgoing.writeContinue?.();
+      }
+      startPulled = true;
       progress.consumed = enqueued - (BODY_HIGH_WATER_MARK - (controller.desiredSize ?? 0));
       incoming.resume();
     },
@@ -196,7 +211,7 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const method = incoming.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(incoming) };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = requestBody(incoming);
+    init.body = requestBody(incoming, outgoing);
     init.duplex = "half";
   }
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();

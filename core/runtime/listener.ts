@@ -20,7 +20,7 @@ import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } 
 import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
-import { settleUnreadBody } from "./_unread-body.ts";
+import { awaitContinue, settleUnreadBody } from "./_unread-body.ts";
 import { InTurn } from "./_in-turn.ts";
 import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
 import { logger } from "../log/mod.ts";
@@ -119,6 +119,13 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
     if ("keepAliveTimeout" in server) server.keepAliveTimeout = timeouts.idleTimeoutMs;
     server.on("request", serve);
+  }
+  // Bun's node:http sends "100 Continue" itself unless asked; then the body stream sends it when first read.
+  if (!("Deno" in globalThis)) {
+    servers[0].on("checkContinue", (incoming: NodeRequest, outgoing: NodeResponse) => {
+      awaitContinue(incoming);
+      serve(incoming, outgoing);
+    });
   }
   // A failed handshake (garbage bytes, unknown CA on the client side, a handshake timeout) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());

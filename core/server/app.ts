@@ -231,7 +231,7 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices)
   const info = s.info;
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
-  const handler = routeResource(info, type, deps.virtualHandlers);
+  const handler = routeResource(info, type, deps.virtualHandlers, s.request.method);
   const auditAnnotations = new Map<string, string>();
   // kube's installer wraps each handler of a deprecated version in AddWarningsHandler: the warning is recorded before
   // the handler reads its options or the store, so it reaches every answer the handler gives, a 400 or 404 too.

@@ -114,6 +114,12 @@ export function namesEmptyNamespace(info: RequestInfo): boolean {
   return info.namespace === "" && segments[first] === "namespaces" && segments[first + 1] === "";
 }
 
+/** Whether the path has the deprecated `watch/` segment before the resource (kube's WATCH and WATCHLIST routes). */
+export function isWatchPrefixed(info: RequestInfo): boolean {
+  const segments = splitPath(info.path);
+  return segments[info.apiPrefix === "apis" ? 3 : 2] === "watch";
+}
+
 function verbForMethod(method: string): string {
   switch (method.toUpperCase()) {
     case "POST":

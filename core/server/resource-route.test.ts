@@ -13,7 +13,7 @@ test("a virtual built-in type (no storage version in the 1.26 data) never reache
   expect(bindings.storageVersionHash).toBeUndefined();
   const refused = (() => {
     try {
-      routeResource(post("/api/v1/namespaces/ns/bindings"), bindings, new Map());
+      routeResource(post("/api/v1/namespaces/ns/bindings"), bindings, new Map(), "POST");
     } catch (e) {
       return e;
     }
@@ -37,5 +37,5 @@ test("a stored type named like a virtual one (a custom resource 'bindings') is s
     subresources: [],
     storageVersionHash: "abc=",
   };
-  expect(routeResource(post("/apis/example.com/v1/namespaces/ns/bindings"), custom, new Map())).toBe(handleCreate);
+  expect(routeResource(post("/apis/example.com/v1/namespaces/ns/bindings"), custom, new Map(), "POST")).toBe(handleCreate);
 });

@@ -13,7 +13,7 @@ import { handlePatch } from "./handlers/patch.ts";
 import { builtInSchemaOf, patchMediaType } from "./handlers/patch-body.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { handleWatch } from "./handlers/watch.ts";
-import { namesEmptyNamespace, type RequestInfo } from "./request-info.ts";
+import { isWatchPrefixed, namesEmptyNamespace, type RequestInfo } from "./request-info.ts";
 import { virtualHandlerKey, type VirtualHandlers } from "./virtual-handlers.ts";
 
 const HANDLERS: Record<string, Handler> = {
@@ -43,10 +43,18 @@ export function newNamespaceParameterRequired(): StatusError {
   return newBadRequest("Namespace parameter required.");
 }
 
-export function routeResource(info: RequestInfo, type: ResourceType | undefined, virtual: VirtualHandlers): Handler {
+/** `method` is the request's HTTP method: a `/watch/` path's verb is watch whatever the method. */
+export function routeResource(
+  info: RequestInfo,
+  type: ResourceType | undefined,
+  virtual: VirtualHandlers,
+  method: string,
+): Handler {
   // Only proxy subresources take a path after them (kube's "{path:*}" connect routes).
   if (!type || (info.parts.length > 3 && info.subresource !== "proxy")) throw newResourceNotFound();
-  checkRouteMethod(info, type);
+  // A cluster-scoped type has no namespaced paths: no route at all.
+  if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
+  checkRouteMethod(info, type, method);
   const special = virtual.get(virtualHandlerKey(type.group, type.resource, info.subresource));
   if (special) {
     checkSubresourceName(info);
@@ -59,8 +67,7 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
     if (!sub) throw newResourceNotFound();
     if (!GENERIC_SUBRESOURCES.has(sub.name)) throw newMethodNotSupported(qualified, info.verb);
   }
-  // A namespaced item needs its namespace; a cluster-scoped type has no namespaced paths.
-  if (!type.namespaced && info.namespace !== "" && type.resource !== "namespaces") throw newResourceNotFound();
+  // A namespaced item needs its namespace.
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
     // An empty namespace segment (namespaces//configmaps/x) matches the item's route; its store's NamespaceKeyFunc
     // refuses the namespace "".
@@ -79,25 +86,49 @@ export function routeResource(info: RequestInfo, type: ResourceType | undefined,
 }
 
 /**
- * go-restful's CurlyRouter.detectRoute answers 405 before any handler when the path's routes lack the method. The
- * installer (registerResourceHandlers) gives a collection GET (list, watch), POST and DELETE (deletecollection), an
- * item GET, PUT, PATCH and DELETE, and a subresource the verbs its storage implements; proxy takes every method.
+ * go-restful's CurlyRouter.detectRoute: a path shape with no route at all is its 404, one whose routes lack the
+ * method its 405, both before any handler. The installer (registerResourceHandlers) adds each route only for a verb
+ * the type's storage has: on the collection GET (LIST), POST and DELETE (DELETECOLLECTION); on the item GET, PUT,
+ * PATCH and DELETE; under `watch/` GET only (WATCHLIST, WATCH); a subresource the verbs its storage implements;
+ * proxy takes every method.
  */
-function checkRouteMethod(info: RequestInfo, type: ResourceType): void {
+function checkRouteMethod(info: RequestInfo, type: ResourceType, method: string): void {
   if (info.subresource === "proxy") return;
   if (info.subresource !== "") {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (sub && !subresourceVerbAllowed(METHOD_VERB_OF[info.verb] ?? info.verb, sub.verbs)) throw newMethodNotAllowed();
     return;
   }
-  const verbs = info.name === "" ? COLLECTION_VERBS : ITEM_VERBS;
-  if (!verbs.has(info.verb)) throw newMethodNotAllowed();
+  const methods = routeMethods(info, type);
+  if (methods.length === 0) throw newResourceNotFound();
+  if (!methods.includes(method === "HEAD" ? "GET" : method)) throw newMethodNotAllowed();
 }
 
-/** RequestInfo turns a GET or DELETE without a name into these; a route is chosen by the method alone. */
+/** The methods of the routes installed for the request's path shape; none when the installer added no route. */
+function routeMethods(info: RequestInfo, type: ResourceType): string[] {
+  const verbs = type.verbs;
+  const has = (verb: string) => verbs.includes(verb);
+  // A namespaced type's paths without a namespace get LIST and WATCHLIST only ("all namespaces").
+  const acrossNamespaces = type.namespaced && info.namespace === "" && !namesEmptyNamespace(info);
+  if (info.verb === "watch" && isWatchPrefixed(info)) {
+    const watchable = info.name === "" ? has("list") && has("watch") : has("watch") && !acrossNamespaces;
+    return watchable ? ["GET"] : [];
+  }
+  if (info.name === "") {
+    if (acrossNamespaces) return has("list") ? ["GET"] : [];
+    return methodsFor(verbs, COLLECTION_ROUTES);
+  }
+  return acrossNamespaces ? [] : methodsFor(verbs, ITEM_ROUTES);
+}
+
+function methodsFor(verbs: string[], routes: [verb: string, method: string][]): string[] {
+  return routes.filter(([verb]) => verbs.includes(verb)).map(([, method]) => method);
+}
+
+/** RequestInfo turns a GET or DELETE without a name into these; a subresource's route is chosen by the method alone. */
 const METHOD_VERB_OF: Record<string, string> = { list: "get", watch: "get", deletecollection: "delete" };
-const COLLECTION_VERBS = new Set(["list", "watch", "create", "deletecollection"]);
-const ITEM_VERBS = new Set(["get", "watch", "update", "patch", "delete"]);
+const COLLECTION_ROUTES: [string, string][] = [["list", "GET"], ["create", "POST"], ["deletecollection", "DELETE"]];
+const ITEM_ROUTES: [string, string][] = [["get", "GET"], ["update", "PUT"], ["patch", "PATCH"], ["delete", "DELETE"]];
 
 /**
  * PatchResource checks the patch type before its Namer and the store key, so a PATCH meets its 415 before the
