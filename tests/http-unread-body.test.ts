@@ -308,11 +308,15 @@ test("limitedReadBody has no declared-length check: a Content-Length just over -
 
 const EXPECT_CONTINUE = "Expect: 100-continue\r\n";
 
-test("(*chunkWriter).writeHeader: a 401 to a client waiting for 100 Continue goes out without one (expectContinueReader never read), closing the connection", async () => {
-  const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}${EXPECT_CONTINUE}Content-Length: 100`), "", undefined, false);
-  expect(status).toBe(401);
-  expect(fields.get("connection")).toBe("close");
-});
+// Under Deno the listener has no checkContinue event, so Deno's node:http sends 100 Continue at once, as before.
+test.skipIf(UNDER_DENO)(
+  "(*chunkWriter).writeHeader: a 401 to a client waiting for 100 Continue goes out without one (expectContinueReader never read), closing the connection",
+  async () => {
+    const { status, fields } = await stallAfter(requestHead(`${BAD_TOKEN}${EXPECT_CONTINUE}Content-Length: 100`), "", undefined, false);
+    expect(status).toBe(401);
+    expect(fields.get("connection")).toBe("close");
+  },
+);
 
 /**
  * Sends `head`, waits for "100 Continue" (the only thing the server may send first), then sends `body`; answers
@@ -349,9 +353,12 @@ test("expectContinueReader: a handler reading the body sends 100 Continue first;
   expect(fields.get("connection")).not.toBe("close");
 });
 
-test("(*chunkWriter).writeHeader: a 413 on an expect-continue body not read to its end closes without draining a rest under maxPostHandlerReadBytes", async () => {
-  const size = MAX_REQUEST_BYTES + 150_000;
-  const { status, fields } = await afterContinue(requestHead(`${EXPECT_CONTINUE}Content-Length: ${size}`), "x".repeat(size));
-  expect(status).toBe(413);
-  expect(fields.get("connection")).toBe("close");
-});
+test.skipIf(UNDER_DENO)(
+  "(*chunkWriter).writeHeader: a 413 on an expect-continue body not read to its end closes without draining a rest under maxPostHandlerReadBytes",
+  async () => {
+    const size = MAX_REQUEST_BYTES + 150_000;
+    const { status, fields } = await afterContinue(requestHead(`${EXPECT_CONTINUE}Content-Length: ${size}`), "x".repeat(size));
+    expect(status).toBe(413);
+    expect(fields.get("connection")).toBe("close");
+  },
+);
