@@ -36,6 +36,19 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+/** Retries `call` until it succeeds, for at most 10 s. */
+async function reachable(call: () => unknown): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    try {
+      await call();
+      return;
+    } catch {
+      // not yet
+    }
+  }
+  throw new Error("etcd did not become reachable again within 10 s");
+}
+
 test("two stores on one etcd prefix each deliver every write of both to their subscribers exactly once, in revision order", async () => {
   const prefix = `/shared-${++prefixes}`;
   const [a, b] = [await open(prefix), await open(prefix)];
@@ -145,6 +158,8 @@ test("with etcd gone calls fail with kube's 500 for a failed storage call, and o
   expect((failure as StatusError).code).toBe(500);
   expect((failure as StatusError).message).toStartWith("rpc error: code = Unavailable desc = ");
   await etcd.start();
+  // etcd answers its health check before gRPC's reconnect backoff has passed; a read that succeeds says it is back.
+  await reachable(() => b.get("/k/before"));
 
   await b.write({ op: "create", key: "/k/after", value: "v" });
   await until(() => seen.length === 2);
