@@ -15,7 +15,7 @@ import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
 import type { KindDefinition } from "./definition.ts";
-import { checkFields, MAX_STRICT_ERRORS, newStrictDecodingError } from "../schema/field-check.ts";
+import { dropUnknownFields } from "./unknown-fields.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
 import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
@@ -534,19 +534,9 @@ export class ResourceStore {
     this.definition.applyDefaults(obj);
   }
 
-  /**
-   * The decoder's strict check (kube's UpdateResource and CreateResource decode the body, PatchResource the patched
-   * object, before anything else): drops the fields the schema does not know and reports them by the fieldValidation
-   * directive, a 400 under Strict, warnings under Warn (addStrictDecodingWarnings).
-   */
+  /** The decoder's strict check of `obj` (unknown-fields.ts), for a handler to run as it decodes the body. */
   dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): void {
-    const unknownFields = this.#extension ? this.#extension.prune(obj) : checkFields(this.type, obj).unknownFields;
-    const directive = options.fieldValidation ?? "Warn";
-    if (unknownFields.length > 0 && directive === "Strict") {
-      throw newStrictDecodingError(this.type, obj, unknownFields, []);
-    }
-    // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
-    if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
+    dropUnknownFields(this.type, this.#extension, obj, options);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */
