@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
+import { eventsV1Event } from "./_events.ts";
 import { createNamespace, getJson, openWatch, sendJson } from "./_api.ts";
 import { base64Patch, configurationFor, reply, startWebhookServer, type TestWebhookServer } from "../admission-plugins/_webhook/testing.ts";
 
@@ -37,19 +38,7 @@ const coreEvent = (name: string) => ({
   type: "Normal",
 });
 
-const modernEvent = (name: string) => ({
-  apiVersion: "events.k8s.io/v1",
-  kind: "Event",
-  metadata: { name },
-  eventTime: "2026-01-01T00:00:00.000000Z",
-  reportingController: "example.com/ctl",
-  reportingInstance: "ctl-0",
-  action: "Scheduling",
-  reason: "Scheduled",
-  regarding: { kind: "Pod", namespace: NS, name: "web" },
-  note: "assigned to n1",
-  type: "Normal",
-});
+const modernEvent = (name: string) => eventsV1Event(name, NS, "assigned to n1");
 
 test("Convert_core_Event_To_v1_Event: a core Event created by kubectl is read, listed and printed through events.k8s.io/v1", async () => {
   await kubectlOk(server, ["create", "-f", "-"], JSON.stringify({ ...coreEvent("ev1"), metadata: { name: "ev1", namespace: NS } }));

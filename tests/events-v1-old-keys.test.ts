@@ -12,6 +12,7 @@ import { startServer, type TestServer } from "./harness.ts";
 import { createNamespace, getJson, sendJson } from "./_api.ts";
 import { etcdKeys, etcdPut } from "./_etcd.ts";
 import { startTestEtcd } from "../core/storage/etcd/testing.ts";
+import { eventsV1Event } from "./_events.ts";
 
 const NS = "legacy";
 const MODERN = `/apis/events.k8s.io/v1/namespaces/${NS}/events`;
@@ -20,19 +21,7 @@ const CORE = `/api/v1/namespaces/${NS}/events`;
 let server: TestServer = await startServer();
 afterAll(() => server?.stop());
 
-const modernEvent = (name: string, note: string) => ({
-  apiVersion: "events.k8s.io/v1",
-  kind: "Event",
-  metadata: { name, namespace: NS },
-  eventTime: "2026-01-01T00:00:00.000000Z",
-  reportingController: "example.com/ctl",
-  reportingInstance: "ctl-0",
-  action: "Scheduling",
-  reason: "Scheduled",
-  regarding: { kind: "Pod", namespace: NS, name: "web" },
-  note,
-  type: "Normal",
-});
+const modernEvent = (name: string, note: string) => eventsV1Event(name, NS, note);
 
 /** Renames the stored row of `name` to the old key, holding `value` as that kubun stored it (no resourceVersion). */
 function moveRowToOldKey(name: string, value: Record<string, unknown>): void {
