@@ -236,7 +236,7 @@ const fieldObject = (Headers.prototype as { toJSON?: FieldObject }).toJSON;
  * character, so its bytes leave as they are; a character past U+00FF, or a byte that is no UTF-8, leaves as "?", since
  * its bytes re-encoded would reach a Go client as control characters (client-go drops such a warning and the rest).
  */
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\x80-\uffff]/;
 const HEAD_UNWRITABLE = /([\xc2\xc3][\x80-\xbf])|[\xc4-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}|[\x80-\xff]/g;
 
 function forHttp1Head(value: string): string {
