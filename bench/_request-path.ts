@@ -30,6 +30,9 @@ export interface Figure {
 
 export interface RequestPathFigures {
   helloNodeTlsHttp: Figure;
+  /** The floors under node:http: a fixed answer per request head over node:tls, and over Bun.listen's TLS. */
+  floorNodeTls: Figure;
+  floorBunListen: Figure;
   helloKubunListener: Figure;
   healthz: Figure;
   getClientCertificate: Figure;
@@ -103,6 +106,8 @@ async function requestPathRates(
   const token = await serviceAccountToken(server);
   const helloNodeTlsHttp = await helloRate("node-tls-http", server.dataDir, base);
   const helloKubunListener = await helloRate("kubun-listener", server.dataDir, base);
+  const floorNodeTls = await helloRate("node-tls-raw", server.dataDir, base);
+  const floorBunListen = await helloRate("bun-listen-raw", server.dataDir, base);
   // Not measured: the server's JIT warming up on the path. The warm-up runs right before its row: a pause (such as
   // a hello run) lets the server go idle, which gives back the burst's compiled code (core/runtime/memory-release.ts).
   const warmed = async (options: LoadOptions) => {
@@ -115,7 +120,16 @@ async function requestPathRates(
   // What a burst after a pause costs while the JIT compiles its path again.
   await new Promise((resolve) => setTimeout(resolve, IDLE_PAUSE_MS));
   const healthzAfterIdle = await measure(server.pid, { ...admin, path: "/healthz" });
-  return { helloNodeTlsHttp, helloKubunListener, healthz, getClientCertificate, getServiceAccountToken, healthzAfterIdle };
+  return {
+    helloNodeTlsHttp,
+    floorNodeTls,
+    floorBunListen,
+    helloKubunListener,
+    healthz,
+    getClientCertificate,
+    getServiceAccountToken,
+    healthzAfterIdle,
+  };
 }
 
 function perSecond(value: number): string {
@@ -137,6 +151,8 @@ export async function requestPathRows(
   const over = `${options.connections} kept-alive TLS connections`;
   return [
     [`hello ceiling: node:tls → node:http, trivial handler, ${over}`, against(hello)],
+    [`floor: node:tls, a fixed answer per request head (no node:http), ${over}`, against(figures.floorNodeTls)],
+    [`floor: Bun.listen's TLS, a fixed answer per request head, ${over}`, against(figures.floorBunListen)],
     [`kubun listener, trivial handler, ${over}`, against(figures.helloKubunListener)],
     [`GET /healthz (admin client certificate), ${over}`, against(figures.healthz)],
     [`GET one ConfigMap, admin client certificate, ${over}`, against(figures.getClientCertificate)],

@@ -7,7 +7,7 @@
  * `--binary PATH` runs a compiled server instead (the full variant), to compare two builds. KEEP_BISECT=1 keeps the
  * data directory, jitdump and perf.data for a closer look. `--token` sends a ServiceAccount token bound to cluster-admin
  * instead of the admin's client certificate; the ConfigMap default/bench exists for `--path`.
- * Run: node_modules/.bin/bun bench/request-path-bisect.ts [full|answer-at-once|pre-verified] [--connections N]
+ * Run: node_modules/.bin/bun bench/request-path-bisect.ts [full|answer-at-once|pre-verified|floor-node-tls|floor-bun-listen] [--connections N]
  *      [--rounds N] [--path P] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";

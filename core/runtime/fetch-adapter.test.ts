@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { BadRequestTarget, completeResponse, responseHeaders, toRequest, writeResponse } from "./fetch-adapter.ts";
+import { BadRequestTarget, completeBodyOf, completeResponse, responseHeaders, toRequest, writeResponse } from "./fetch-adapter.ts";
 
 let server: Server;
 let port: number;
@@ -211,4 +211,14 @@ test("responseHeaders: every field once, comma-joined when repeated, Set-Cookie 
   expect(responseHeaders(headers, true)).toEqual(http2);
   expect(responseHeaders(new Headers({ "Keep-Alive": "timeout=5", "Transfer-Encoding": "chunked" }), true)).toEqual({});
   expect(responseHeaders(new Headers({ "Set-Cookie": "only=1" }), false)).toEqual({ "set-cookie": ["only=1"] });
+});
+
+test("completeBodyOf: the body a complete response was made with, until someone reads it; nothing for any other response", async () => {
+  const bytes = new Uint8Array([1, 2, 3]);
+  expect(completeBodyOf(completeResponse("ok"))).toBe("ok");
+  expect(completeBodyOf(completeResponse(bytes))).toBe(bytes);
+  expect(completeBodyOf(new Response("ok"))).toBeUndefined();
+  const read = completeResponse("ok");
+  await read.text();
+  expect(completeBodyOf(read)).toBeUndefined();
 });

@@ -79,6 +79,11 @@ export function hasCompleteBody(response: Response): boolean {
   return completeBodies.has(response) && !response.bodyUsed;
 }
 
+/** The body of a Response made by completeResponse, as it was given, while nobody has read it; else undefined. */
+export function completeBodyOf(response: Response): string | Uint8Array | undefined {
+  return hasCompleteBody(response) ? completeBodies.get(response) : undefined;
+}
+
 /** The size in bytes of a complete body (see completeResponse); undefined for any other Response. */
 export function completeBodyBytes(response: Response): number | undefined {
   if (!hasCompleteBody(response)) return undefined;

@@ -297,7 +297,8 @@ function connectionInfo(connection: Connection, fromClientCA: ChainVerifier): Co
   return connection.info;
 }
 
-function readConnectionInfo(socket: TLSSocket, fromClientCA: ChainVerifier): ConnectionInfo {
+/** What a TLS connection's peer certificate tells, read and verified once per connection. */
+export function readConnectionInfo(socket: TLSSocket, fromClientCA: ChainVerifier): ConnectionInfo {
   const certificate = socket.getPeerCertificate?.(true);
   if (!certificate || !certificate.subject) return {};
   const chain = peerChain(certificate);
