@@ -99,6 +99,20 @@ test("a non-apply write through one version takes the field from a manager of th
   expect(byManager.recorder.fields["f:note"]).toBeUndefined();
 });
 
+test("Updater.prune keeps a field the applier stops applying while a manager of the other version still owns it", async () => {
+  await applyAs(`${EVENTS_V1}/e4`, "recorder", eventsV1Event("e4", NS, "shared"));
+  const coreConfig = { apiVersion: "v1", kind: "Event", metadata: { name: "e4", namespace: NS }, message: "shared" };
+  expect((await applyAs(`${CORE_EVENTS}/e4`, "janitor", coreConfig)).status).toBe(200);
+  const { note: _note, ...withoutNote } = eventsV1Event("e4", NS, "shared");
+  const reapplied = await applyAs(`${EVENTS_V1}/e4`, "recorder", withoutNote);
+  expect(reapplied.status).toBe(200);
+  expect(reapplied.body.note).toBe("shared");
+  // Now the core/v1 manager is its only owner: its own apply without it removes it.
+  const dropped = await applyAs(`${CORE_EVENTS}/e4`, "janitor", { ...coreConfig, message: undefined, reason: "Scheduled" });
+  expect(dropped.status).toBe(200);
+  expect(dropped.body.message).toBeUndefined();
+});
+
 const HPA_V1 = `/apis/autoscaling/v1/namespaces/${NS}/horizontalpodautoscalers`;
 const HPA_V2 = `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`;
 const scaleTargetRef = { apiVersion: "apps/v1", kind: "Deployment", name: "web" };
