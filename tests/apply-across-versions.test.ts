@@ -185,3 +185,20 @@ test("a managedFields entry of a version the server does not serve is dropped at
   expect(updated.status).toBe(200);
   expect(owners(updated.body)).toEqual({ "v2-owner": "autoscaling/v2" });
 });
+
+test("flowcontrol: a v1beta2 assuredConcurrencyShares apply conflicts with the v1beta3 owner of nominalConcurrencyShares", async () => {
+  const level = (version: string, shares: Json) => ({
+    apiVersion: `flowcontrol.apiserver.k8s.io/${version}`,
+    kind: "PriorityLevelConfiguration",
+    metadata: { name: "ssa-shares" },
+    spec: { type: "Limited", limited: { ...shares, limitResponse: { type: "Reject" } } },
+  });
+  const path = (version: string) => `/apis/flowcontrol.apiserver.k8s.io/${version}/prioritylevelconfigurations/ssa-shares`;
+  expect((await applyAs(path("v1beta3"), "tuner", level("v1beta3", { nominalConcurrencyShares: 10 }))).status).toBe(201);
+  expect(conflictOf(await applyAs(path("v1beta2"), "legacy", level("v1beta2", { assuredConcurrencyShares: 20 }))).message).toBe(
+    'Apply failed with 1 conflict: conflict with "tuner": .spec.limited.nominalConcurrencyShares',
+  );
+  const forced = await applyAs(path("v1beta2"), "legacy", level("v1beta2", { assuredConcurrencyShares: 20 }), true);
+  expect(forced.body.spec.limited.assuredConcurrencyShares).toBe(20);
+  expect(owners(forced.body)).toEqual({ tuner: "flowcontrol.apiserver.k8s.io/v1beta3", legacy: "flowcontrol.apiserver.k8s.io/v1beta2" });
+});
