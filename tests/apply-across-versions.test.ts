@@ -97,6 +97,10 @@ test("a non-apply write through one version takes the field from a manager of th
   const byManager = Object.fromEntries(entries(patched.body).map(([manager, , apiVersion, fields]) => [manager, { apiVersion, fields }]));
   expect(byManager.editor).toEqual({ apiVersion: "v1", fields: { "f:message": {} } });
   expect(byManager.recorder.fields["f:note"]).toBeUndefined();
+  // printManager names an Update manager with the apiVersion it wrote with; the path is spelled in that version.
+  expect(conflictOf(await applyAs(`${EVENTS_V1}/e3`, "recorder", eventsV1Event("e3", NS, "first"))).message).toBe(
+    'Apply failed with 1 conflict: conflict with "editor" using v1: .message',
+  );
 });
 
 test("Updater.prune keeps a field the applier stops applying while a manager of the other version still owns it", async () => {
