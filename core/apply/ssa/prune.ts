@@ -32,7 +32,8 @@ export async function prune(merged: KubeObject, last: ManagerEntry, managers: Ma
   if (prunedAtLast === undefined) return merged;
   const dangling = intersection(difference(fieldsOf(mergedAtLast), fieldsOf(prunedAtLast)), withNamedParents(last.fields));
   const result = { ...mergedAtLast, object: removed(mergedAtLast, dangling) };
-  return (await convertPruned(result, scope.apiVersion, scope))?.object ?? merged;
+  // The write's own version is never missing.
+  return (await convertPruned(result, scope.apiVersion, scope))!.object;
 }
 
 /**
@@ -60,7 +61,7 @@ function fieldsOf(view: Versioned): FieldSet {
   return withNamedParents(toFieldSet(view.object, view.type));
 }
 
-/** The union of the managers' sets per apiVersion, the version of the prune's last step first (addBackOwnedItems). */
+/** The union of the managers' sets per apiVersion (addBackOwnedItems). */
 function ownedByVersion(managers: Managers): Map<string, FieldSet> {
   const byVersion = new Map<string, FieldSet>();
   for (const entry of managers.values()) {
