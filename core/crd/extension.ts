@@ -1,6 +1,6 @@
 /** How the generic store treats one served version of a custom resource: its schema, storage version, conversion and merge type. */
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
-import { typeFromSchema } from "../apply/ssa/mod.ts";
+import { typeFromSchema, type TypeNode } from "../apply/ssa/mod.ts";
 import type { ConvertObjects, StoreExtension } from "../registry/store-extension.ts";
 import { builtInSchemas } from "../schema/lookup.ts";
 import { ruleValidator } from "../cel/mod.ts";
@@ -27,6 +27,16 @@ function bodyOf(obj: KubeObject): Record<string, unknown> {
   return body;
 }
 
+/** The merge type of the CRD's version `apiVersion` (served or not), undefined when the CRD lists no such version. */
+function mergeTypeOf(crd: CustomResourceDefinition, apiVersion: string): TypeNode | undefined {
+  const version = crd.spec.versions.find((v) => apiVersionOf(crd.spec.group, v.name) === apiVersion);
+  if (!version) return undefined;
+  return typeFromSchema(
+    publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema),
+    builtInSchemas,
+  );
+}
+
 export function customResourceExtension(
   crd: CustomResourceDefinition,
   version: CRDVersion,
@@ -36,6 +46,7 @@ export function customResourceExtension(
   const schema = version.schema?.openAPIV3Schema ?? ANYTHING;
   const body = bodySchema(schema);
   const published = publishedSchema(crd.spec.group, version.name, crd.spec.names.kind, version.schema?.openAPIV3Schema);
+  const otherTypes = new Map<string, TypeNode | undefined>();
   return {
     // Custom resources count generations: any change outside metadata (and status, with a status subresource) bumps it.
     // customResourceStrategy: generation tracked, AllowUnconditionalUpdate false.
@@ -47,6 +58,10 @@ export function customResourceExtension(
     storageApiVersion: apiVersionOf(crd.spec.group, storageVersion),
     convert,
     mergeType: typeFromSchema(published, builtInSchemas),
+    versionMergeType: (apiVersion) => {
+      if (!otherTypes.has(apiVersion)) otherTypes.set(apiVersion, mergeTypeOf(crd, apiVersion));
+      return otherTypes.get(apiVersion);
+    },
     terminating: crd.metadata.deletionTimestamp !== undefined,
   };
 }

@@ -147,6 +147,7 @@ test("a custom resource's definition comes from its CRD: crConverter's field lab
     storageApiVersion: "example.com/v1",
     convert: (objects) => Promise.resolve(objects),
     mergeType: typeFromSchema({ type: "object" }, builtInSchemas),
+    versionMergeType: () => undefined,
   });
   expect(Object.keys(definition.fields.accepted)).toEqual(["metadata.name"]);
   expect(definition.fields.reject("spec.x")).toBe("field label not supported: spec.x");

@@ -31,6 +31,8 @@ export interface StoreExtension {
   convert: ConvertObjects;
   /** How server-side apply and managedFields see the kind. */
   mergeType: TypeNode;
+  /** How they see it in another version of the CRD (served or not); undefined for a version the CRD does not list. */
+  versionMergeType(apiVersion: string): TypeNode | undefined;
   /** The defining CRD is being deleted: POST creates are refused (kube's crdHandler serveResource). */
   terminating?: boolean;
 }

@@ -19,7 +19,8 @@ import { dropUnknownFields } from "./unknown-fields.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
 import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
-import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind } from "../apply/ssa/mod.ts";
+import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind, type VersionConverter } from "../apply/ssa/mod.ts";
+import { builtInVersionConverter, customResourceVersionConverter } from "./managed-fields-versions.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
 import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
@@ -54,6 +55,7 @@ export class ResourceStore {
   readonly #actor?: StoreActor;
   readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
+  readonly #versionConverter: VersionConverter;
 
   constructor(
     definition: KindDefinition,
@@ -76,6 +78,7 @@ export class ResourceStore {
     this.type = type;
     this.#extension = definition.extension;
     this.#conversion = versionConversionFor(type);
+    this.#versionConverter = definition.extension ? customResourceVersionConverter(definition.extension) : builtInVersionConverter(type);
     this.strategy = definition.strategy;
     this.qualified = { group: type.group, resource: type.resource };
     this.#storage = deps.storage;
@@ -241,7 +244,7 @@ export class ResourceStore {
     await turnFor(options);
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
-    this.#trackManagedFields(null, obj, options);
+    await this.#trackManagedFields(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
     await turnFor(options);
     validateNewObject(this.definition, obj);
@@ -517,7 +520,7 @@ export class ResourceStore {
     await turnFor(options);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
-    this.#trackManagedFields(current, merged, options);
+    await this.#trackManagedFields(current, merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
@@ -546,14 +549,15 @@ export class ResourceStore {
       subresource,
       hasStatusSubresource: this.strategy.hasStatus,
       type: this.#extension?.mergeType ?? typeForKind(this.type.group, this.type.version, this.type.kind),
+      converter: this.#versionConverter,
     };
   }
 
   /** Every non-apply write records an Update entry for its field manager (spec 3.2). */
-  #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): void {
+  async #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): Promise<void> {
     if (options.applied) return;
     const record = { manager: options.fieldManager ?? SERVER_FIELD_MANAGER, now: nowTimestamp() };
-    const fields = managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
+    const fields = await managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
     if (fields.length > 0) next.metadata.managedFields = fields;
     else delete next.metadata.managedFields;
   }

@@ -5,13 +5,13 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
-import { compareValues } from "./compare.ts";
 import { type FieldConflict, newApplyConflict } from "./conflict-error.ts";
-import { difference, emptySet, type FieldSet, hasPath, intersection, memberPaths, union, withNamedParents } from "./field-set.ts";
+import { hasPath } from "./field-set.ts";
 import { fieldsStillAsLastApplied, KUBECTL_MANAGER, syncLastApplied } from "./last-applied.ts";
 import { capUpdateManagers, decodeManagers, dropEmptyManagers, encodeManagers, managerId, type Managers } from "./managed-fields.ts";
 import { mergeValues } from "./merge.ts";
-import { removePaths } from "./remove.ts";
+import { dropMissingVersions, updateOtherManagers } from "./other-managers.ts";
+import { prune } from "./prune.ts";
 import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
 import { toFieldSet } from "./to-field-set.ts";
 
@@ -27,16 +27,21 @@ export interface ApplyRequest {
  * The object after applying `config` to `live` (null when the object does not exist yet), with its
  * managedFields. Throws kube's 409 apply conflict when another manager owns a field whose value changes.
  */
-export function applyConfiguration(live: KubeObject | null, config: KubeObject, request: ApplyRequest, scope: OwnershipScope): KubeObject {
+export async function applyConfiguration(
+  live: KubeObject | null,
+  config: KubeObject,
+  request: ApplyRequest,
+  scope: OwnershipScope,
+): Promise<KubeObject> {
   try {
-    return applyOnce(live, config, request, scope);
+    return await applyOnce(live, config, request, scope);
   } catch (e) {
     // The client-side apply upgrade: kubectl may take fields still holding what `kubectl apply` last set.
     if (request.force || request.manager !== KUBECTL_MANAGER || live === null || !(e instanceof ConflictsFound)) throw unwrap(e);
     const allowed = fieldsStillAsLastApplied(live, scope.type);
     const blocking = allowed ? e.conflicts.filter((c) => !hasPath(allowed, c.path)) : e.conflicts;
     if (blocking.length > 0) throw newApplyConflict(blocking);
-    return applyOnce(live, config, { ...request, force: true }, scope);
+    return await applyOnce(live, config, { ...request, force: true }, scope);
   }
 }
 
@@ -52,9 +57,10 @@ function unwrap(e: unknown): unknown {
   return e instanceof ConflictsFound ? newApplyConflict(e.conflicts) : e;
 }
 
-function applyOnce(live: KubeObject | null, config: KubeObject, request: ApplyRequest, scope: OwnershipScope): KubeObject {
+async function applyOnce(live: KubeObject | null, config: KubeObject, request: ApplyRequest, scope: OwnershipScope): Promise<KubeObject> {
   const managers = live ? decodeManagers(live.metadata?.managedFields) : new Map() as Managers;
-  const liveValue = live ? withoutManagedFields(live) : {};
+  const liveValue = live ? withoutManagedFields(live) : {} as KubeObject;
+  if (live) await dropMissingVersions(managers, liveValue, scope);
   const identity = {
     manager: request.manager,
     operation: "Apply" as const,
@@ -65,33 +71,17 @@ function applyOnce(live: KubeObject | null, config: KubeObject, request: ApplyRe
   const previous = managers.get(id);
   // Identity metadata stays in the applier's set while pruning so that metadata itself is never dropped.
   const applied = withinScope(toFieldSet(config, scope.type), scope);
-  const merged = mergeValues(liveValue, config, scope.type);
-  const others = [...managers].filter(([other]) => other !== id);
-  const result = previous ? prune(merged, previous.fields, union(applied, unionAll(others.map(([, e]) => e.fields))), scope) : merged;
-  const changes = compareValues(liveValue, result, scope.type);
-  const touched = withinScope(union(changes.added, changes.modified), scope);
-  const removed = withinScope(changes.removed, scope);
-  const conflicts = others.flatMap(([other, entry]) =>
-    memberPaths(intersection(entry.fields, touched)).map((path) => ({ managerId: other, path }))
-  );
+  const merged = mergeValues(liveValue, config, scope.type) as KubeObject;
+  managers.set(id, { ...identity, fields: applied });
+  const result = previous ? await prune(merged, previous, managers, scope) : merged;
+  const { conflicts } = await updateOtherManagers(liveValue, result, managers, id, scope, request.force);
   if (conflicts.length > 0 && !request.force) throw new ConflictsFound(conflicts);
-  for (const [, entry] of others) entry.fields = difference(difference(entry.fields, touched), removed);
   const changed = !isDeepStrictEqual(result, liveValue);
   managers.set(id, { ...identity, time: changed ? request.now : previous?.time, fields: withoutServerOwned(applied) });
   dropEmptyManagers(managers);
   capUpdateManagers(managers);
-  const object = result as KubeObject;
+  const object = result;
   object.metadata = { ...object.metadata, managedFields: encodeManagers(managers) };
   if (request.manager === KUBECTL_MANAGER) syncLastApplied(object, config);
   return object;
-}
-
-function unionAll(sets: FieldSet[]): FieldSet {
-  return sets.reduce(union, emptySet());
-}
-
-/** Removes what the applier set last time, sets no more, and nobody else owns (Updater.prune). */
-function prune(merged: unknown, previouslyApplied: FieldSet, stillOwned: FieldSet, scope: OwnershipScope): unknown {
-  const dropped = difference(withNamedParents(previouslyApplied), withNamedParents(stillOwned));
-  return removePaths(merged, dropped, scope.type);
 }

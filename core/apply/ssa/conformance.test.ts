@@ -5,6 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { applyConfiguration } from "./apply.ts";
+import { oneVersionScope } from "./_one-version.ts";
 import { typeForKind } from "./schema-type.ts";
 import type { KubeObject } from "../../api/types.ts";
 
@@ -17,9 +18,9 @@ const DEPLOYMENT_CONFIG: KubeObject = JSON.parse(
 const KUBE_DEPLOYMENT_FIELDS =
   `{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:env":{"k:{\\"name\\":\\"MY_NODE_NAME\\"}":{".":{},"f:name":{},"f:valueFrom":{"f:fieldRef":{}}}},"f:image":{},"f:name":{},"f:ports":{"k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:containerPort":{}}}}}}}}}`;
 
-test("a Deployment apply records the same managedFields entry as kube-apiserver, byte for byte", () => {
-  const scope = { apiVersion: "apps/v1", hasStatusSubresource: true, type: typeForKind("apps", "v1", "Deployment") };
-  const applied = applyConfiguration(null, DEPLOYMENT_CONFIG, {
+test("a Deployment apply records the same managedFields entry as kube-apiserver, byte for byte", async () => {
+  const scope = oneVersionScope("apps/v1", true, typeForKind("apps", "v1", "Deployment"));
+  const applied = await applyConfiguration(null, DEPLOYMENT_CONFIG, {
     manager: "provider-kubernetes/sample-deployment-owner",
     force: false,
     now: NOW,
@@ -29,15 +30,15 @@ test("a Deployment apply records the same managedFields entry as kube-apiserver,
   );
 });
 
-test("a ConfigMap apply records kube's documented entry (test-label and data key, no '.')", () => {
-  const scope = { apiVersion: "v1", hasStatusSubresource: false, type: typeForKind("", "v1", "ConfigMap") };
+test("a ConfigMap apply records kube's documented entry (test-label and data key, no '.')", async () => {
+  const scope = oneVersionScope("v1", false, typeForKind("", "v1", "ConfigMap"));
   const config = {
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: { name: "test-cm", namespace: "default", labels: { "test-label": "test" } },
     data: { key: "some value" },
   };
-  const applied = applyConfiguration(null, config, { manager: "kubectl", force: false, now: NOW }, scope);
+  const applied = await applyConfiguration(null, config, { manager: "kubectl", force: false, now: NOW }, scope);
   expect(JSON.stringify((applied.metadata.managedFields as { fieldsV1: unknown }[])[0].fieldsV1)).toBe(
     `{"f:data":{"f:key":{}},"f:metadata":{"f:labels":{"f:test-label":{}}}}`,
   );

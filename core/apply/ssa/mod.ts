@@ -7,3 +7,4 @@ export { managedFieldsAfterUpdate, type UpdateRecord } from "./track-update.ts";
 export { type OwnershipScope } from "./scope.ts";
 export { typeForKind, typeFromSchema, type TypeNode } from "./schema-type.ts";
 export { fieldManagerFromUserAgent } from "./manager-name.ts";
+export { VersionConversionError, type VersionConverter } from "./versions.ts";

@@ -6,6 +6,7 @@
 import type { KubeObject } from "../../api/types.ts";
 import { difference, type FieldSet, setFromPaths, withoutTopLevel } from "./field-set.ts";
 import type { TypeNode } from "./schema-type.ts";
+import type { VersionConverter } from "./versions.ts";
 
 export interface OwnershipScope {
   /** Version the fields are recorded against, e.g. "apps/v1". */
@@ -15,6 +16,8 @@ export interface OwnershipScope {
   /** The kind has a status subresource, so main-resource writes do not own status. */
   hasStatusSubresource: boolean;
   type: TypeNode;
+  /** The object in the other versions managers may have written with. */
+  converter: VersionConverter;
 }
 
 const SERVER_OWNED = setFromPaths([

@@ -1,13 +1,14 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../../api/types.ts";
 import { applyConfiguration } from "./apply.ts";
+import { oneVersionScope } from "./_one-version.ts";
 import { typeForKind, typeFromSchema } from "./schema-type.ts";
 import { managedFieldsAfterUpdate } from "./track-update.ts";
 
 const NOW = "2024-01-01T00:00:00Z";
 const LATER = "2024-01-02T00:00:00Z";
-const CM = { apiVersion: "v1", hasStatusSubresource: false, type: typeForKind("", "v1", "ConfigMap") };
-const DEPLOY = { apiVersion: "apps/v1", hasStatusSubresource: true, type: typeForKind("apps", "v1", "Deployment") };
+const CM = oneVersionScope("v1", false, typeForKind("", "v1", "ConfigMap"));
+const DEPLOY = oneVersionScope("apps/v1", true, typeForKind("apps", "v1", "Deployment"));
 
 function cm(data: Record<string, string>, managedFields?: unknown[]): KubeObject {
   return {
@@ -18,9 +19,9 @@ function cm(data: Record<string, string>, managedFields?: unknown[]): KubeObject
   };
 }
 
-const created = cm({ a: "1" }, managedFieldsAfterUpdate(null, cm({ a: "1" }), { manager: "kubectl-create", now: NOW }, CM));
+const created = cm({ a: "1" }, await managedFieldsAfterUpdate(null, cm({ a: "1" }), { manager: "kubectl-create", now: NOW }, CM));
 
-test("a create records the creator's Update entry with every field it set", () => {
+test("a create records the creator's Update entry with every field it set", async () => {
   expect(created.metadata.managedFields).toEqual([
     {
       manager: "kubectl-create",
@@ -33,7 +34,7 @@ test("a create records the creator's Update entry with every field it set", () =
   ]);
 });
 
-test("a create of a defaulted Deployment records what kube records for `kubectl create deployment`", () => {
+test("a create of a defaulted Deployment records what kube records for `kubectl create deployment`", async () => {
   const container = {
     name: "alpine",
     image: "alpine",
@@ -67,42 +68,42 @@ test("a create of a defaulted Deployment records what kube records for `kubectl 
     },
     status: {},
   };
-  const [entry] = managedFieldsAfterUpdate(null, deployment, { manager: "kubectl-create", now: NOW }, DEPLOY);
+  const [entry] = await managedFieldsAfterUpdate(null, deployment, { manager: "kubectl-create", now: NOW }, DEPLOY);
   expect(JSON.stringify(entry.fieldsV1)).toBe(
     '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"alpine\\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:ports":{".":{},"k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}":{".":{},"f:containerPort":{},"f:protocol":{}}},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}',
   );
 });
 
-test("an update that changes nothing keeps the entries and their times", () => {
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }), { manager: "kubectl-create", now: LATER }, CM) as unknown[]).toEqual(
+test("an update that changes nothing keeps the entries and their times", async () => {
+  expect(await managedFieldsAfterUpdate(created, cm({ a: "1" }), { manager: "kubectl-create", now: LATER }, CM) as unknown[]).toEqual(
     created.metadata.managedFields!,
   );
 });
 
-test("the same manager's later update adds to its entry and bumps its time", () => {
-  const fields = managedFieldsAfterUpdate(created, cm({ a: "1", b: "2" }), { manager: "kubectl-create", now: LATER }, CM);
+test("the same manager's later update adds to its entry and bumps its time", async () => {
+  const fields = await managedFieldsAfterUpdate(created, cm({ a: "1", b: "2" }), { manager: "kubectl-create", now: LATER }, CM);
   expect(fields).toMatchObject([{ manager: "kubectl-create", time: LATER, fieldsV1: { "f:data": { ".": {}, "f:a": {}, "f:b": {} } } }]);
 });
 
-test("removing a field removes it from its owners", () => {
+test("removing a field removes it from its owners", async () => {
   const { data: _data, ...withoutData } = cm({});
-  const fields = managedFieldsAfterUpdate(created, withoutData, { manager: "editor", now: LATER }, CM);
+  const fields = await managedFieldsAfterUpdate(created, withoutData, { manager: "editor", now: LATER }, CM);
   expect(fields).toEqual([]);
 });
 
-test("4.6.5: managedFields [{}] resets ownership before the writer's own change is recorded", () => {
-  const fields = managedFieldsAfterUpdate(created, cm({ a: "1", b: "2" }, [{}]), { manager: "resetter", now: LATER }, CM);
+test("4.6.5: managedFields [{}] resets ownership before the writer's own change is recorded", async () => {
+  const fields = await managedFieldsAfterUpdate(created, cm({ a: "1", b: "2" }, [{}]), { manager: "resetter", now: LATER }, CM);
   expect(fields).toMatchObject([{ manager: "resetter", fieldsV1: { "f:data": { "f:b": {} } } }]);
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, [{}]), { manager: "resetter", now: LATER }, CM)).toEqual([]);
+  expect(await managedFieldsAfterUpdate(created, cm({ a: "1" }, [{}]), { manager: "resetter", now: LATER }, CM)).toEqual([]);
 });
 
-test("4.6.5: an empty managedFields list changes nothing", () => {
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, []), { manager: "x", now: LATER }, CM) as unknown[]).toEqual(
+test("4.6.5: an empty managedFields list changes nothing", async () => {
+  expect(await managedFieldsAfterUpdate(created, cm({ a: "1" }, []), { manager: "x", now: LATER }, CM) as unknown[]).toEqual(
     created.metadata.managedFields!,
   );
 });
 
-test("4.6.5: a valid managedFields list replaces the stored entries", () => {
+test("4.6.5: a valid managedFields list replaces the stored entries", async () => {
   const replacement = [{
     manager: "someone",
     operation: "Apply",
@@ -110,13 +111,13 @@ test("4.6.5: a valid managedFields list replaces the stored entries", () => {
     fieldsType: "FieldsV1",
     fieldsV1: { "f:data": { "f:a": {} } },
   }];
-  expect(managedFieldsAfterUpdate(created, cm({ a: "1" }, replacement), { manager: "x", now: LATER }, CM)).toEqual(replacement);
+  expect(await managedFieldsAfterUpdate(created, cm({ a: "1" }, replacement), { manager: "x", now: LATER }, CM)).toEqual(replacement);
 });
 
-test("a status write records its entry with subresource status and ignores managedFields in the body", () => {
+test("a status write records its entry with subresource status and ignores managedFields in the body", async () => {
   const live: KubeObject = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "d", managedFields: [] }, spec: { replicas: 1 } };
   const next = { ...live, metadata: { ...live.metadata, managedFields: [{}] }, status: { replicas: 1 } };
-  expect(managedFieldsAfterUpdate(live, next, { manager: "kcm", now: NOW }, { ...DEPLOY, subresource: "status" })).toEqual([
+  expect(await managedFieldsAfterUpdate(live, next, { manager: "kcm", now: NOW }, { ...DEPLOY, subresource: "status" })).toEqual([
     {
       manager: "kcm",
       operation: "Update",
@@ -129,11 +130,11 @@ test("a status write records its entry with subresource status and ignores manag
   ]);
 });
 
-test("more than ten Update managers fold the oldest into ancient-changes", () => {
+test("more than ten Update managers fold the oldest into ancient-changes", async () => {
   let obj = cm({});
   for (let i = 0; i < 11; i++) {
     const next = cm({ ...(obj.data as Record<string, string>), [`k${i}`]: "v" }, obj.metadata.managedFields);
-    next.metadata.managedFields = managedFieldsAfterUpdate(obj, next, {
+    next.metadata.managedFields = await managedFieldsAfterUpdate(obj, next, {
       manager: `m${i}`,
       now: `2024-01-01T00:00:${String(i).padStart(2, "0")}Z`,
     }, CM);
@@ -144,7 +145,7 @@ test("more than ten Update managers fold the oldest into ancient-changes", () =>
   expect(managers[0]).toMatchObject({ manager: "ancient-changes", fieldsV1: { "f:data": { "f:k0": {}, "f:k1": {} } } });
 });
 
-test("4.6.8: after a field turns from atomic to granular its applier keeps the field but not its children", () => {
+test("4.6.8: after a field turns from atomic to granular its applier keeps the field but not its children", async () => {
   const schema = (atomic: boolean) => ({
     type: "object" as const,
     properties: {
@@ -156,15 +157,20 @@ test("4.6.8: after a field turns from atomic to granular its applier keeps the f
       },
     },
   });
-  const atomicScope = { apiVersion: "v1", hasStatusSubresource: false, type: typeFromSchema(schema(true)) };
+  const atomicScope = oneVersionScope("v1", false, typeFromSchema(schema(true)));
   const granularScope = { ...atomicScope, type: typeFromSchema(schema(false)) };
-  const a = applyConfiguration(
+  const a = await applyConfiguration(
     null,
     { metadata: { name: "x" }, spec: { a: "1", b: "1" } },
     { manager: "a", force: false, now: NOW },
     atomicScope,
   );
-  const b = applyConfiguration(a, { metadata: { name: "x" }, spec: { b: "2" } }, { manager: "b", force: false, now: NOW }, granularScope);
+  const b = await applyConfiguration(
+    a,
+    { metadata: { name: "x" }, spec: { b: "2" } },
+    { manager: "b", force: false, now: NOW },
+    granularScope,
+  );
   expect(b.spec).toEqual({ a: "1", b: "2" });
   expect((b.metadata.managedFields as { manager: string; fieldsV1: unknown }[]).map((e) => [e.manager, e.fieldsV1])).toEqual([
     ["a", { "f:spec": {} }],

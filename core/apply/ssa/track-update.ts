@@ -6,8 +6,7 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { SchemaMismatchError } from "./_items.ts";
-import { compareValues } from "./compare.ts";
-import { difference, isEmptySet, union } from "./field-set.ts";
+import { isEmptySet, union } from "./field-set.ts";
 import {
   capUpdateManagers,
   decodeManagers,
@@ -17,8 +16,13 @@ import {
   managerId,
   type Managers,
 } from "./managed-fields.ts";
-import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
+import { dropMissingVersions, updateOtherManagers } from "./other-managers.ts";
+import { type OwnershipScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
+import { VersionConversionError } from "./versions.ts";
 import { zeroObject } from "./schema-type.ts";
+
+/** No manager's identifier: every stored entry is another manager to the write (managedFieldsUpdater's "current-operation"). */
+const CURRENT_OPERATION = "";
 
 export interface UpdateRecord {
   manager: string;
@@ -30,20 +34,22 @@ export interface UpdateRecord {
  * The managedFields `next` should be stored with, given the stored object (null on create). Like kube's
  * UpdateNoErrors, a failure to compute ownership clears managedFields rather than failing the write.
  */
-export function managedFieldsAfterUpdate(
+export async function managedFieldsAfterUpdate(
   live: KubeObject | null,
   next: KubeObject,
   record: UpdateRecord,
   scope: OwnershipScope,
-): Record<string, unknown>[] {
+): Promise<Record<string, unknown>[]> {
   try {
     const managers = startingManagers(live, next, scope);
-    const before = live ? withoutManagedFields(live) : zeroObject(scope.type);
-    const changes = compareValues(before, withoutManagedFields(next), scope.type);
-    const touched = withinScope(union(changes.added, changes.modified), scope);
-    const removed = withinScope(changes.removed, scope);
-    for (const entry of managers.values()) entry.fields = difference(difference(entry.fields, touched), removed);
-    const owned = withoutServerOwned(touched);
+    const before = live
+      ? withoutManagedFields(live)
+      : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
+    await dropMissingVersions(managers, before, scope);
+    // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
+    // loses what this write removes like any other manager's; what the write added or changed joins it after.
+    const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
+    const owned = withoutServerOwned(union(own.added, own.modified));
     if (!isEmptySet(owned)) {
       const identity = {
         manager: record.manager,
@@ -59,7 +65,8 @@ export function managedFieldsAfterUpdate(
     capUpdateManagers(managers);
     return encodeManagers(managers);
   } catch (e) {
-    if (e instanceof SchemaMismatchError) return [];
+    // UpdateNoErrors: a field set that does not fit the schema, or a failed conversion, clears managedFields.
+    if (e instanceof SchemaMismatchError || e instanceof VersionConversionError) return [];
     throw e;
   }
 }

@@ -3,9 +3,9 @@
  * missing; a resourceVersion in the configuration is a precondition; conflicts answer 409 unless force=true.
  */
 import { decodeBody } from "../../api/decode-body.ts";
-import { newBadRequest, StatusError } from "../../api/errors.ts";
+import { newBadRequest, newUnknownError, StatusError } from "../../api/errors.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
-import { applyConfiguration, SchemaMismatchError } from "../../apply/ssa/mod.ts";
+import { applyConfiguration, SchemaMismatchError, VersionConversionError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
 import { checkName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
@@ -71,17 +71,21 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   return config;
 }
 
-/** A configuration that does not fit the kind's schema fails as kube's typed conversion does (an error without a reason). */
-function applyOrExplain(
+/**
+ * A configuration that does not fit the kind's schema fails as kube's typed conversion does, and a conversion of
+ * the objects to a manager's version fails with the converter's message (errors without a reason: ErrorToAPIStatus).
+ */
+async function applyOrExplain(
   current: KubeObject | null,
   config: KubeObject,
   request: Parameters<typeof applyConfiguration>[2],
   scope: Parameters<typeof applyConfiguration>[3],
   ctx: HandlerContext,
-): KubeObject {
+): Promise<KubeObject> {
   try {
-    return applyConfiguration(current, config, request, scope);
+    return await applyConfiguration(current, config, request, scope);
   } catch (e) {
+    if (e instanceof VersionConversionError) throw newUnknownError(e.message);
     if (!(e instanceof SchemaMismatchError)) throw e;
     const gvk = `${apiVersionOf(ctx.type.group, ctx.type.version)}, Kind=${ctx.type.kind}`;
     throw new StatusError(500, "", `failed to create typed patch object (${ctx.info.namespace}/${ctx.info.name}; ${gvk}): ${e.message}`);
