@@ -5,6 +5,7 @@
  * runs is healthy with their /healthz answer "ok"; one it does not run is checked where kube checks it, so a real
  * kube-controller-manager or kube-scheduler beside kubun counts. The storage is checked by reading its health key.
  */
+import { get } from "node:https";
 import { newMethodNotSupported, StatusError } from "../../api/errors.ts";
 import { matchesFields } from "../../api/field-selector.ts";
 import { matchesLabels } from "../../api/label-selector.ts";
@@ -31,17 +32,31 @@ type ProbedComponent = keyof typeof PROBED_PORTS;
 /** componentstatus.probeTimeOut. */
 const PROBE_TIMEOUT_MS = 20_000;
 
+/** GET of a URL over https with the certificate unchecked (node:https, for both runtimes): status and body. */
+function insecureGet(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("error", reject);
+    });
+    request.on("timeout", () => request.destroy(new Error("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")));
+    request.on("error", reject);
+  });
+}
+
 /**
- * HttpServer.DoServerCheck over https with the certificate unchecked: a 2xx/3xx answer is healthy with its body as the
- * message; another answer, or a failed dial (Go's `Get "<url>": dial tcp ...` text), is unhealthy with it as message.
+ * HttpServer.DoServerCheck with the certificate unchecked: a 2xx/3xx answer is healthy with its body as the message;
+ * another answer, or a failed dial (Go's `Get "<url>": dial tcp ...` text), is unhealthy with it as the message.
  */
 async function probeHealthz(component: ProbedComponent): Promise<ComponentCheck> {
   const port = PROBED_PORTS[component];
   const url = `https://127.0.0.1:${port}/healthz`;
   try {
-    const response = await fetch(url, { tls: { rejectUnauthorized: false }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    const body = await response.text();
-    return { healthy: response.status >= 200 && response.status < 400, message: body, error: "" };
+    const { status, body } = await insecureGet(url);
+    return { healthy: status >= 200 && status < 400, message: body, error: "" };
   } catch (error) {
     const refused = (error as { code?: string }).code === "ECONNREFUSED";
     const cause = refused ? `dial tcp 127.0.0.1:${port}: connect: connection refused` : (error as Error).message;
