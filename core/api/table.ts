@@ -14,12 +14,26 @@ export interface TableColumn {
   priority: number;
 }
 
+/** metav1.TableRowCondition, e.g. the Completed condition of a finished pod's row. */
+export interface TableRowCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface TableRow {
+  cells: unknown[];
+  conditions?: TableRowCondition[];
+  object?: unknown;
+}
+
 export interface Table {
   kind: "Table";
   apiVersion: string;
   metadata: Partial<ListMeta>;
   columnDefinitions: TableColumn[];
-  rows: { cells: unknown[]; object?: unknown }[];
+  rows: TableRow[];
 }
 
 export const DEFAULT_COLUMNS: TableColumn[] = [
@@ -45,13 +59,18 @@ export interface TableOptions {
   include: IncludeObject;
   columns?: TableColumn[];
   cells?: (obj: KubeObject) => unknown[];
+  /** The row's conditions, when the kind's printer sets any. */
+  conditions?: (obj: KubeObject) => TableRowCondition[] | undefined;
 }
 
 /** One object's row: its cells and, as `include` asks, the object or its metadata. */
-export function tableRow(obj: KubeObject, options: TableOptions): Table["rows"][number] {
-  const cells = (options.cells ?? defaultCells)(obj);
+export function tableRow(obj: KubeObject, options: TableOptions): TableRow {
+  const row: TableRow = { cells: (options.cells ?? defaultCells)(obj) };
+  const conditions = options.conditions?.(obj);
+  if (conditions) row.conditions = conditions;
   const object = rowObject(obj, options.include, options.version);
-  return object === undefined ? { cells } : { cells, object };
+  if (object !== undefined) row.object = object;
+  return row;
 }
 
 export function toTable(items: KubeObject[], listMeta: Partial<ListMeta>, options: TableOptions): Table {

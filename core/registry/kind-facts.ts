@@ -270,7 +270,7 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "storage.k8s.io/csidrivers": { conditionalUpdateOnly: true, printer: printers.csiDriverPrinter },
   "storage.k8s.io/csinodes": { conditionalUpdateOnly: true, printer: printers.csiNodePrinter },
-  "storage.k8s.io/csistoragecapacities": { conditionalUpdateOnly: true },
+  "storage.k8s.io/csistoragecapacities": { conditionalUpdateOnly: true, printer: printers.csiStorageCapacityPrinter },
   "storage.k8s.io/storageclasses": {
     rules: { create: rules.validateStorageClass, update: rules.validateStorageClassUpdate },
     printer: printers.storageClassPrinter,

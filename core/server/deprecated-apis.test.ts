@@ -16,3 +16,7 @@ test("IsDeprecated: GA versions and unknown kinds are not deprecated", () => {
   expect(deprecationOf("", "v1", "Pod")).toBeUndefined();
   expect(deprecationOf("policy", "v1", "PodDisruptionBudget")).toBeUndefined();
 });
+
+test("WarningMessage of a GA type deprecated with no removal (core/v1 ComponentStatus): no 'unavailable in', no removed release", () => {
+  expect(deprecationOf("", "v1", "ComponentStatus")).toEqual({ warning: "v1 ComponentStatus is deprecated in v1.19+", removedRelease: "" });
+});

@@ -11,7 +11,8 @@ import type { RequestInfo } from "./request-info.ts";
 
 interface Lifecycle {
   deprecated: string;
-  removed: string;
+  /** Absent when the type names no APILifecycleRemoved (core/v1 ComponentStatus). */
+  removed?: string;
   /** APILifecycleReplacement as "<group/version> <Kind>"; absent when the type names none. */
   replacement?: string;
 }
@@ -31,6 +32,7 @@ const LIFECYCLES: Readonly<Record<string, Lifecycle>> = {
     replacement: "flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration",
   },
   "policy/v1beta1 PodSecurityPolicy": { deprecated: "1.21", removed: "1.25" },
+  "v1 ComponentStatus": { deprecated: "1.19" },
   "authentication.k8s.io/v1beta1 TokenReview": {
     deprecated: "1.19",
     removed: "1.22",
@@ -41,7 +43,7 @@ const LIFECYCLES: Readonly<Record<string, Lifecycle>> = {
 export interface Deprecation {
   /** WarningMessage's text for the Warning: 299 header. */
   warning: string;
-  /** "<major>.<minor>" the version stops being served in. */
+  /** "<major>.<minor>" the version stops being served in; "" when the type names none (deprecation.RemovedRelease). */
   removedRelease: string;
 }
 
@@ -55,9 +57,10 @@ export function deprecationOf(group: string, version: string, kind: string): Dep
   const name = `${group === "" ? version : `${group}/${version}`} ${kind}`;
   const lifecycle = Object.hasOwn(LIFECYCLES, name) ? LIFECYCLES[name] : undefined;
   if (!lifecycle || !isAtOrBefore(lifecycle.deprecated, CURRENT_RELEASE)) return undefined;
-  let warning = `${name} is deprecated in v${lifecycle.deprecated}+, unavailable in v${lifecycle.removed}+`;
+  let warning = `${name} is deprecated in v${lifecycle.deprecated}+`;
+  if (lifecycle.removed) warning += `, unavailable in v${lifecycle.removed}+`;
   if (lifecycle.replacement) warning += `; use ${lifecycle.replacement}`;
-  return { warning, removedRelease: lifecycle.removed };
+  return { warning, removedRelease: lifecycle.removed ?? "" };
 }
 
 /** The installer's deprecation wrapper: a warning, audit annotations and the gauge for every request to the version. */
@@ -71,7 +74,7 @@ export function noteDeprecatedRequest(
   if (!deprecation) return;
   ctx.warnings.push(deprecation.warning);
   ctx.auditAnnotations.set("k8s.io/deprecated", "true");
-  ctx.auditAnnotations.set("k8s.io/removed-release", deprecation.removedRelease);
+  if (deprecation.removedRelease) ctx.auditAnnotations.set("k8s.io/removed-release", deprecation.removedRelease);
   metrics.requestedDeprecatedApi(
     { group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource },
     deprecation.removedRelease,

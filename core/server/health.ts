@@ -152,6 +152,11 @@ async function readHealthKey(storage: Storage, timeoutMs: number): Promise<void>
   }
 }
 
+/** The storage read the etcd check makes, unthrottled (componentstatuses' etcd-0 checks once per request). */
+export function storageHealthProbe(storage: Storage): () => Promise<void> {
+  return () => readHealthKey(storage, STORAGE_PROBE_TIMEOUT_MS);
+}
+
 export function createHealthChecks(
   storage: Storage,
   livezGraceMs = 0,

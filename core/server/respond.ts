@@ -34,6 +34,7 @@ function tableOptionsOf(version: string, options: EncodeOptions, now = new Date(
     include: options.includeObject,
     columns: printer?.columns,
     cells: printer ? (obj) => printer.cells(obj, now) : undefined,
+    conditions: printer?.conditions,
   };
 }
 
@@ -97,9 +98,15 @@ export function respondList(list: KubeList, options: EncodeOptions): Response {
     const body = streamJsonWithArray(form.envelope, form.field, arrayInBatches(list.items, form.element));
     return listBodyResponse(body, options);
   }
-  if (rep.format === "table") return encoded(tableOf(list.items, list.metadata, rep.version, options), 200, options);
+  if (rep.format === "table") return encoded(tableOf(rowOrder(list.items, options), list.metadata, rep.version, options), 200, options);
   if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
   return encoded(list, 200, options);
+}
+
+/** The items in the order the kind's list printer prints them (kube's printFlowSchemaList sorts, most keep the list's). */
+function rowOrder(items: KubeObject[], options: EncodeOptions): KubeObject[] {
+  const compare = options.printer?.compareRows;
+  return compare ? [...items].sort(compare) : items;
 }
 
 export function listBodyResponse(body: BodyInit, options: EncodeOptions): Response {
@@ -128,7 +135,8 @@ export function streamedListForm(list: KubeList, options: EncodeOptions): Stream
       element: (obj) => partialObjectMetadata(obj, rep.version),
     };
   }
-  if (rep.format === "table") {
+  // Rows a printer sorts need the whole list first.
+  if (rep.format === "table" && !options.printer?.compareRows) {
     const table = tableOptionsOf(rep.version, options);
     return { envelope: toTable([], list.metadata, table), field: "rows", element: (obj) => tableRow(obj, table) };
   }

@@ -48,7 +48,8 @@ import { readAdmissionConfiguration } from "../admission/config-file.ts";
 import { violationEventRecorder } from "./violation-events.ts";
 import type { ServerConfig } from "../config/mod.ts";
 import { acquireStartupLock, checkDatabaseBesideCertificates, openLeaderLock, preparePrivateDirectory } from "./data-dir.ts";
-import { createHealthChecks } from "./health.ts";
+import { createHealthChecks, storageHealthProbe } from "./health.ts";
+import { componentChecks, componentStatusHandlers, storageCheck } from "./handlers/component-statuses.ts";
 import { InFlightRequests } from "./filters/shutdown.ts";
 import { setTimeout as delay } from "node:timers/promises";
 import { featureEnabled, featureGateWarnings } from "./feature-gates.ts";
@@ -213,6 +214,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...serviceAccounts.handlers,
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
     ...scaleHandlers(catalog.all()),
+    ...componentStatusHandlers(componentChecks(config.controllers, storageCheck(storageHealthProbe(storage)))),
     ...accessReviewHandlers(),
     ...podBindingHandlers(),
     ...podStreamHandlers(pluginContext.client),

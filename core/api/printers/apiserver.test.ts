@@ -90,3 +90,10 @@ for (const [behaviour, fields, expected] of apiServiceCases) {
     expect(apiServicePrinter.cells(object("v1beta1.metrics.k8s.io", fields), NOW)).toEqual(["v1beta1.metrics.k8s.io", ...expected, "5m"]);
   });
 }
+
+test("printFlowSchemaList orders rows by matching precedence, then name (apihelpers.FlowSchemaSequence)", () => {
+  const schema = (name: string, matchingPrecedence: number) => object(name, { spec: { matchingPrecedence } });
+  const listed = [schema("catch-all", 10000), schema("b", 800), schema("exempt", 1), schema("a", 800)];
+  expect(listed.sort(flowSchemaPrinter.compareRows!).map((s) => s.metadata.name)).toEqual(["exempt", "a", "b", "catch-all"]);
+  expect(priorityLevelConfigurationPrinter.compareRows).toBeUndefined();
+});

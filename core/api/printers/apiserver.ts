@@ -1,4 +1,5 @@
 /** Printers for API-server configuration kinds: webhook configurations, flow control, and APIServices. */
+import { compareByteOrder } from "../byte-order.ts";
 import type { KubeObject } from "../types.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN } from "./_printer.ts";
 import { ageOf } from "./duration.ts";
@@ -30,6 +31,12 @@ export const flowSchemaPrinter = definePrinter<FlowSchema>(
     ageOf(schema, now),
     schema.status?.conditions?.find((c) => c.type === "Dangling")?.status ?? "?",
   ],
+  // printFlowSchemaList prints apihelpers.FlowSchemaSequence order: matching precedence, then name.
+  {
+    compareRows: (a, b) =>
+      (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) ||
+      compareByteOrder(a.metadata.name ?? "", b.metadata.name ?? ""),
+  },
 );
 
 interface PriorityLevelConfiguration extends KubeObject {

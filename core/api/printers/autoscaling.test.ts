@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from "./autoscaling.ts";
+import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter, scalePrinter } from "./autoscaling.ts";
 import { columnNames, NOW, object } from "./_test-fixtures.ts";
 
 const hpa = (spec: object, status: object = {}) =>
@@ -86,4 +86,11 @@ test("pod disruption budgets show min available, max unavailable and allowed dis
     "5m",
   ]);
   expect(podDisruptionBudgetPrinter.cells(object("db", { spec: { maxUnavailable: "25%" } }), NOW)).toEqual(["db", "N/A", "25%", 0, "5m"]);
+});
+
+test("printScale: Name (without the name format), Desired, Available and the parent's age", () => {
+  expect(columnNames(scalePrinter.columns)).toEqual(["Name", "Desired", "Available", "Age"]);
+  expect(scalePrinter.columns.map((c) => [c.type, c.format])).toEqual([["string", ""], ["integer", ""], ["integer", ""], ["string", ""]]);
+  expect(scalePrinter.cells(object("web", { spec: { replicas: 3 }, status: { replicas: 2 } }), NOW)).toEqual(["web", 3, 2, "5m"]);
+  expect(scalePrinter.cells(object("idle", { spec: {}, status: { replicas: 0 } }), NOW)).toEqual(["idle", 0, 0, "5m"]);
 });

@@ -1,4 +1,4 @@
-/** Printers for HorizontalPodAutoscalers (autoscaling v1 and v2 shapes) and PodDisruptionBudgets. */
+/** Printers for HorizontalPodAutoscalers (autoscaling v1 and v2 shapes), Scales and PodDisruptionBudgets. */
 import type { KubeObject } from "../types.ts";
 import { listWithMore, quantityText } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN } from "./_printer.ts";
@@ -121,4 +121,23 @@ export const podDisruptionBudgetPrinter = definePrinter<PodDisruptionBudget>(
     pdb.status?.disruptionsAllowed ?? 0,
     ageOf(pdb, now),
   ],
+);
+
+interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas?: number };
+}
+
+/**
+ * printScale, which the built-in workloads' ScaleREST.ConvertToTable reaches through their store's printers: the
+ * Name column without kube's "name" format, the desired and current replicas, and the parent's age.
+ */
+export const scalePrinter = definePrinter<Scale>(
+  [
+    { ...NAME_COLUMN, format: "" },
+    column("Desired", "Desired replicas", { type: "integer" }),
+    column("Available", "Current replicas", { type: "integer" }),
+    AGE_COLUMN,
+  ],
+  (scale, now) => [scale.metadata.name, scale.spec?.replicas ?? 0, scale.status?.replicas ?? 0, ageOf(scale, now)],
 );

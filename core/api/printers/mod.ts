@@ -5,7 +5,7 @@
  */
 export { certificateSigningRequestPrinter, roleBindingPrinter } from "./access.ts";
 export { apiServicePrinter, flowSchemaPrinter, priorityLevelConfigurationPrinter, webhookConfigurationPrinter } from "./apiserver.ts";
-export { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from "./autoscaling.ts";
+export { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter, scalePrinter } from "./autoscaling.ts";
 export { cronJobPrinter, jobPrinter } from "./batch.ts";
 export {
   componentStatusPrinter,
@@ -29,6 +29,7 @@ export { podPrinter } from "./pods.ts";
 export {
   csiDriverPrinter,
   csiNodePrinter,
+  csiStorageCapacityPrinter,
   persistentVolumeClaimPrinter,
   persistentVolumePrinter,
   storageClassPrinter,

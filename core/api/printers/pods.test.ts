@@ -157,3 +157,13 @@ test("pod wide cells show IP, node, nominated node and readiness gates, or <none
   expect(podPrinter.cells(pod, NOW)).toEqual(["web-0", "0/1", "Running", "0", "5m", "10.0.0.7", "node-1", "<none>", "1/2"]);
   expect(podPrinter.cells(object("bare"), NOW)).toEqual(["bare", "0/0", "", "0", "5m", "<none>", "<none>", "<none>", "<none>"]);
 });
+
+test("printPod marks a finished pod's row Completed (podSuccessConditions, podFailedConditions); others carry none", () => {
+  const conditions = (phase: string) => podPrinter.conditions!(object("p", { status: { phase } }));
+  expect(conditions("Succeeded")).toEqual([
+    { type: "Completed", status: "True", reason: "Succeeded", message: "The pod has completed successfully." },
+  ]);
+  expect(conditions("Failed")).toEqual([{ type: "Completed", status: "True", reason: "Failed", message: "The pod failed." }]);
+  expect(conditions("Running")).toBeUndefined();
+  expect(conditions("Pending")).toBeUndefined();
+});

@@ -1,4 +1,5 @@
 /** Pods as kube's printPod shows them: READY, the aggregate STATUS reason, RESTARTS with the last restart's age. */
+import type { TableRowCondition } from "../table.ts";
 import type { KubeObject } from "../types.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
 import { ageOf, humanDuration, parseTimestamp } from "./duration.ts";
@@ -118,6 +119,12 @@ function readinessGates(pod: Pod): string {
   return `${passed}/${gates.length}`;
 }
 
+/** printPod's podSuccessConditions and podFailedConditions: a finished pod's row is marked Completed. */
+const COMPLETED_ROW: Record<string, TableRowCondition[]> = {
+  Succeeded: [{ type: "Completed", status: "True", reason: "Succeeded", message: "The pod has completed successfully." }],
+  Failed: [{ type: "Completed", status: "True", reason: "Failed", message: "The pod failed." }],
+};
+
 export const podPrinter = definePrinter<Pod>(
   [
     NAME_COLUMN,
@@ -147,5 +154,11 @@ export const podPrinter = definePrinter<Pod>(
       status.nominatedNodeName || "<none>",
       readinessGates(pod),
     ];
+  },
+  {
+    conditions: (pod) => {
+      const phase = pod.status?.phase;
+      return phase === "Succeeded" || phase === "Failed" ? COMPLETED_ROW[phase] : undefined;
+    },
   },
 );

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import {
   csiDriverPrinter,
   csiNodePrinter,
+  csiStorageCapacityPrinter,
   persistentVolumeClaimPrinter,
   persistentVolumePrinter,
   storageClassPrinter,
@@ -136,4 +137,14 @@ test("CSI drivers, nodes and volume attachments print kube's cells", () => {
     status: { attached: true },
   });
   expect(volumeAttachmentPrinter.cells(attachment, NOW)).toEqual(["csi-123", "csi.example.com", "pv-1", "node-1", true, "5m"]);
+});
+
+test("printCSIStorageCapacity: Name, StorageClassName, Capacity (<unset> when unknown), no Age", () => {
+  expect(columnNames(csiStorageCapacityPrinter.columns)).toEqual(["Name", "StorageClassName", "Capacity"]);
+  expect(csiStorageCapacityPrinter.cells(object("cap-1", { storageClassName: "fast", capacity: "10Gi" }), NOW)).toEqual([
+    "cap-1",
+    "fast",
+    "10Gi",
+  ]);
+  expect(csiStorageCapacityPrinter.cells(object("cap-2", { storageClassName: "fast" }), NOW)).toEqual(["cap-2", "fast", "<unset>"]);
 });

@@ -1,4 +1,7 @@
-/** Printers for PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSIDrivers, CSINodes, VolumeAttachments. */
+/**
+ * Printers for PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSIDrivers, CSINodes, CSIStorageCapacities
+ * and VolumeAttachments.
+ */
 import type { KubeObject } from "../types.ts";
 import { quantityText } from "./_format.ts";
 import { AGE_COLUMN, column, definePrinter, NAME_COLUMN, wideColumn } from "./_printer.ts";
@@ -195,4 +198,14 @@ export const volumeAttachmentPrinter = definePrinter<VolumeAttachment>(
     va.status?.attached ?? false,
     ageOf(va, now),
   ],
+);
+
+/** printCSIStorageCapacity: no Age column; "<unset>" when the capacity is not known. */
+export const csiStorageCapacityPrinter = definePrinter<KubeObject & { storageClassName?: string; capacity?: string }>(
+  [
+    NAME_COLUMN,
+    column("StorageClassName", "The storage class the capacity is for"),
+    column("Capacity", "Capacity available for new volumes"),
+  ],
+  (capacity) => [capacity.metadata.name, capacity.storageClassName ?? "", capacity.capacity ?? "<unset>"],
 );

@@ -4,6 +4,7 @@
  * parent keeps its replicas and selector, which a ScaleAccess says.
  */
 import { isNotFound, newBadRequest, newInvalid, newMethodNotSupported, newNotFound, type QualifiedResource } from "../../api/errors.ts";
+import type { Printer } from "../../api/printers/mod.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
@@ -39,8 +40,11 @@ export function scaleOf(parent: KubeObject, access: ScaleAccess): KubeObject {
   };
 }
 
-/** The handler of `<resource>/scale`; `accessOf` may throw (e.g. 404 for a version without the subresource). */
-export function scaleSubresourceHandler(accessOf: (ctx: HandlerContext) => ScaleAccess): Handler {
+/**
+ * The handler of `<resource>/scale`; `accessOf` may throw (e.g. 404 for a version without the subresource). A GET
+ * asking for a Table prints the Scale with `printer`, or with the parent's printer when none is given.
+ */
+export function scaleSubresourceHandler(accessOf: (ctx: HandlerContext) => ScaleAccess, printer?: Printer): Handler {
   return async (ctx) => {
     const access = accessOf(ctx);
     if (ctx.type.namespaced && ctx.info.namespace === "") throw newResourceNotFound();
@@ -49,7 +53,7 @@ export function scaleSubresourceHandler(accessOf: (ctx: HandlerContext) => Scale
         return respondObject(
           scaleOf(await withScaleNotFound(ctx, () => ctx.store.get(ctx.info.namespace, ctx.info.name)), access),
           200,
-          ctx.encode,
+          printer ? { ...ctx.encode, printer } : ctx.encode,
         );
       case "update":
         return await updateScale(ctx, access);

@@ -4,7 +4,7 @@
  * (kube's ScaleREST in pkg/registry/apps/*\/storage and core/replicationcontroller/storage).
  */
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
-import { selectorText } from "../../api/printers/mod.ts";
+import { scalePrinter, selectorText } from "../../api/printers/mod.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler } from "./context.ts";
@@ -29,7 +29,8 @@ const WORKLOAD_SCALE: ScaleAccess = {
 
 /** The virtual-handler entries that serve `<resource>/scale` of each of `types` that has that subresource. */
 export function scaleHandlers(types: readonly ResourceType[]): [string, Handler][] {
-  const handleScale = scaleSubresourceHandler(() => WORKLOAD_SCALE);
+  // Their ScaleREST.ConvertToTable hands the Scale to the store's printers, which print it with printScale.
+  const handleScale = scaleSubresourceHandler(() => WORKLOAD_SCALE, scalePrinter);
   return types.filter((type) => type.subresources.some((s) => s.name === "scale"))
     .map((type) => [virtualHandlerKey(type.group, type.resource, "scale"), handleScale]);
 }
