@@ -75,6 +75,17 @@ test("a missing object raises ApiException 404 carrying kube's NotFound Status",
   });
 });
 
+test("Go zero values kube's encoding always writes reach the typed models (kube-openapi's zero defaults, mustEnforceDefault)", async () => {
+  expect(await runCheck("go_zero_values")).toEqual({
+    deploymentStatus: "V1DeploymentStatus",
+    templateMetadata: { creationTimestamp: null, labels: { app: "zero" } },
+    loadBalancer: "V1LoadBalancerStatus",
+    daemonSet: ["int", "int", "int"],
+    budget: ["int", "int", "int", "int"],
+    event: ["", "", null],
+  });
+});
+
 test("the leaderelection helper (ConfigMapLock) acquires the lock and records itself as holder", async () => {
   expect(await runCheck("leader_election")).toEqual({ holder: true });
 });
