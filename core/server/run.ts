@@ -214,7 +214,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     [virtualHandlerKey("authentication.k8s.io", "tokenreviews"), handleTokenReview],
     ...scaleHandlers(catalog.all()),
     ...accessReviewHandlers(),
-    ...podBindingHandlers(),
+    ...podBindingHandlers(registry.store(catalog.byGroupVersionResource("", "v1", "pods")!)),
     ...podStreamHandlers(pluginContext.client),
     ...podLogHandlers(pluginContext.client),
     ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),
