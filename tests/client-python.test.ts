@@ -44,6 +44,10 @@ test("CoreApi, ApisApi, AppsApi and the per-version get_api_resources read disco
   });
 });
 
+test("WellKnownApi and OpenidApi read the issuer discovery documents through trailing-slash paths that go-restful serves (OpenIDMetadataServer.Install)", async () => {
+  expect(await runCheck("issuer_discovery")).toEqual({ issuer: "https://kubernetes.default.svc.cluster.local", keyUse: ["sig"] });
+});
+
 test("watch.Watch().stream sends watch=True and receives typed events, as kube's Convert_Slice_string_To_bool reads it", async () => {
   const result = await runCheck("typed_watch");
   expect(result.objectType).toBe("V1ConfigMap");

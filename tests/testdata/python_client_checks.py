@@ -4,6 +4,7 @@ Usage: /usr/bin/python3 python_client_checks.py KUBECONFIG NAMESPACE CHECK
 Prints one JSON document with what the check observed; tests/client-python.test.ts asserts on it.
 The client sends Python's spelling of booleans (watch=True, force=True, orphanDependents=True).
 """
+import ast
 import json
 import sys
 import threading
@@ -50,6 +51,14 @@ def check_discovery(api, namespace):
         "appsHasDeployments": any(r.name == "deployments" for r in apps_resources.resources),
         "coreHasConfigMaps": any(r.name == "configmaps" for r in core_resources.resources),
     }
+
+
+def check_issuer_discovery(api, namespace):
+    """WellKnownApi and OpenidApi ask for /.well-known/openid-configuration/ and /openid/v1/jwks/ (trailing slashes).
+    Their response type is `str`, which the client makes with str() of the decoded JSON: a Python literal."""
+    configuration = ast.literal_eval(client.WellKnownApi(api).get_service_account_issuer_open_id_configuration())
+    keys = ast.literal_eval(client.OpenidApi(api).get_service_account_issuer_open_id_keyset())
+    return {"issuer": configuration["issuer"], "keyUse": sorted({key["use"] for key in keys["keys"]})}
 
 
 def check_typed_watch(api, namespace):
