@@ -25,28 +25,78 @@ const ENCODED_ZERO: Readonly<Record<string, unknown>> = {
   "io.k8s.apimachinery.pkg.util.intstr.IntOrString": 0,
 };
 
+/** What one object schema needs: the fields to write when absent, and the fields under which some may be missing. */
+interface Plan {
+  zeros: [field: string, property: Schema, zero: unknown][];
+  nested: [field: string, property: Schema][];
+}
+
+const plans = new WeakMap<Schema, Plan>();
+/** Schemas whose subtree holds an always-encoded field; a schema being decided (a recursive type) counts as one. */
+const mayLackZeros = new WeakMap<Schema, boolean>();
+
+function planOf(lookup: SchemaLookup, schema: Schema): Plan {
+  const resolved = lookup.resolve(schema);
+  let plan = plans.get(resolved);
+  if (plan) return plan;
+  plan = { zeros: [], nested: [] };
+  for (const [field, property] of Object.entries(resolved.properties ?? {})) {
+    const zero = zeroOf(property);
+    if (zero !== undefined) plan.zeros.push([field, property, zero]);
+    const inner = innerSchema(lookup, property);
+    if (inner && holdsZeros(lookup, inner)) plan.nested.push([field, property]);
+  }
+  plans.set(resolved, plan);
+  return plan;
+}
+
+/** The object schema a field's value (or each of its items or entries) has; none for scalars and opaque types. */
+function innerSchema(lookup: SchemaLookup, property: Schema): Schema | undefined {
+  if (property.ref && Object.hasOwn(ENCODED_ZERO, property.ref)) return undefined;
+  const resolved = lookup.resolve(property);
+  const inner = resolved.items ?? (resolved.properties ? resolved : resolved.additionalProperties);
+  return isPlainObject(inner) ? lookup.resolve(inner as Schema) : undefined;
+}
+
+function holdsZeros(lookup: SchemaLookup, schema: Schema): boolean {
+  const known = mayLackZeros.get(schema);
+  if (known !== undefined) return known;
+  mayLackZeros.set(schema, true);
+  const properties = Object.values(schema.properties ?? {});
+  const answer = properties.some((property) => zeroOf(property) !== undefined) ||
+    properties.some((property) => {
+      const inner = innerSchema(lookup, property);
+      return inner !== undefined && holdsZeros(lookup, inner);
+    }) ||
+    (!schema.properties && isPlainObject(schema.additionalProperties) &&
+      holdsZeros(lookup, lookup.resolve(schema.additionalProperties as Schema)));
+  mayLackZeros.set(schema, answer);
+  return answer;
+}
+
 /**
  * `obj` with the Go zero value of every always-encoded field it lacks (or holds as null), at every depth. `obj` is
  * never modified: the answer is `obj` itself when nothing is missing, otherwise a copy sharing the untouched parts.
  */
 export function withGoZeroValuesOf(lookup: SchemaLookup, schema: Schema, obj: Record<string, unknown>): Record<string, unknown> {
-  const properties = lookup.resolve(schema).properties;
-  if (!properties) return obj;
+  const { zeros, nested } = planOf(lookup, schema);
   let out = obj;
   const set = (field: string, value: unknown) => {
     if (out === obj) out = { ...obj };
     out[field] = value;
   };
-  for (const [field, property] of Object.entries(properties)) {
+  for (const [field, property, zero] of zeros) {
     const value = obj[field];
-    if (value === undefined || value === null) {
-      const zero = zeroOf(property);
-      if (zero === undefined || (value === null && zero === null)) continue;
-      set(field, isPlainObject(zero) ? withGoZeroValuesOf(lookup, property, zero) : zero);
-      continue;
+    if ((value === undefined || value === null) && !(value === null && zero === null)) {
+      // A fresh {} per object: the zero struct is filled in turn and then belongs to this object.
+      set(field, isPlainObject(zero) ? withGoZeroValuesOf(lookup, property, {}) : zero);
     }
-    const nested = nestedWithZeroValues(lookup, property, value);
-    if (nested !== value) set(field, nested);
+  }
+  for (const [field, property] of nested) {
+    const value = out[field];
+    if (value === undefined || value === null) continue;
+    const filled = nestedWithZeroValues(lookup, property, value);
+    if (filled !== value) set(field, filled);
   }
   return out;
 }
