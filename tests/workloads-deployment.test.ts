@@ -183,4 +183,12 @@ test("POST to the bindings collection binds the pod its Binding names, once (kub
   const again = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", binding);
   expect(again.status).toBe(409);
   expect(again.body.message).toBe('Operation cannot be fulfilled on pods/binding "legacy": pod legacy is already assigned to node "sim-2"');
+  // The pod's key comes from the Binding's name: NamespaceKeyFunc's 400s.
+  const unnamed = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", { ...binding, metadata: {} });
+  expect({ status: unnamed.status, message: unnamed.body.message }).toEqual({ status: 400, message: "Name parameter required." });
+  const dotted = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", { ...binding, metadata: { name: ".." } });
+  expect({ status: dotted.status, message: dotted.body.message }).toEqual({
+    status: 400,
+    message: "Name parameter invalid: \"..\": may not be '..'",
+  });
 });

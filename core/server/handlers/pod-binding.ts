@@ -7,7 +7,7 @@ import { type FieldError, newBadRequest, newInvalid, newMethodNotSupported } fro
 import { isPlainObject } from "../../api/types.ts";
 import { bindPod } from "../../controllers/mod.ts";
 import type { ResourceStore } from "../../registry/store.ts";
-import { newResourceNotFound } from "../resource-route.ts";
+import { checkKeyName, newResourceNotFound } from "../resource-route.ts";
 import { respondPlain } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";
@@ -39,6 +39,8 @@ async function handlePodBinding(ctx: HandlerContext, pods: ResourceStore, resour
   }
   if (!target.name) errors.push({ type: "FieldValueRequired", field: "target.name", detail: "" });
   if (errors.length > 0) throw newInvalid(BINDING, podName, errors);
+  // After ValidatePodBinding, BindingREST.setPodHostAndAnnotations keys the pod with the store's NamespaceKeyFunc.
+  if (resource === "bindings") checkKeyName(podName);
   if (!query.dryRun) {
     const annotations = isPlainObject(body.metadata?.annotations) ? body.metadata.annotations as Record<string, string> : undefined;
     await bindPod(pods, { namespace: ctx.info.namespace, name: podName, node: String(target.name) }, { annotations });
