@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import {
   ApiException,
+  AppsV1Api,
   CoreV1Api,
   KubeConfig,
   type KubernetesObject,
@@ -75,6 +76,30 @@ test("CoreV1Api creates, reads, replaces, lists and deletes a ConfigMap", async 
   expect(list.items.map((item) => item.metadata?.name)).toContain("crud");
   await core.deleteNamespacedConfigMap({ name: "crud", namespace: NS });
   expect((await apiErrorOf(core.readNamespacedConfigMap({ name: "crud", namespace: NS }))).code).toBe(404);
+});
+
+test("typed models of fresh objects hold the Go zero values kube always encodes: a Deployment's status, its template's null creationTimestamp, a Service's loadBalancer", async () => {
+  const apps = kc.makeApiClient(AppsV1Api);
+  const labels = { app: "zero" };
+  const deployment = await apps.createNamespacedDeployment({
+    namespace: NS,
+    body: {
+      metadata: { name: "zero" },
+      spec: {
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+      },
+    },
+  });
+  expect(deployment.status).toBeDefined();
+  expect(deployment.spec?.template.metadata?.creationTimestamp).toBeNull();
+  const service = await core.createNamespacedService({
+    namespace: NS,
+    body: { metadata: { name: "zero" }, spec: { ports: [{ port: 80 }] } },
+  });
+  expect(service.status?.loadBalancer).toEqual({});
+  await apps.deleteNamespacedDeployment({ name: "zero", namespace: NS });
+  await core.deleteNamespacedService({ name: "zero", namespace: NS });
 });
 
 test("every patch type the client offers: JSON patch, merge patch, strategic merge patch and apply with force", async () => {

@@ -44,6 +44,10 @@ test("CoreApi, ApisApi, AppsApi and the per-version get_api_resources read disco
   });
 });
 
+test("WellKnownApi and OpenidApi read the issuer discovery documents through trailing-slash paths that go-restful serves (OpenIDMetadataServer.Install)", async () => {
+  expect(await runCheck("issuer_discovery")).toEqual({ issuer: "https://kubernetes.default.svc.cluster.local", keyUse: ["sig"] });
+});
+
 test("watch.Watch().stream sends watch=True and receives typed events, as kube's Convert_Slice_string_To_bool reads it", async () => {
   const result = await runCheck("typed_watch");
   expect(result.objectType).toBe("V1ConfigMap");
@@ -72,6 +76,17 @@ test("a missing object raises ApiException 404 carrying kube's NotFound Status",
     reason: "NotFound",
     message: 'configmaps "missing" not found',
     details: { name: "missing", kind: "configmaps" },
+  });
+});
+
+test("Go zero values kube's encoding always writes reach the typed models (kube-openapi's zero defaults, mustEnforceDefault)", async () => {
+  expect(await runCheck("go_zero_values")).toEqual({
+    deploymentStatus: "V1DeploymentStatus",
+    templateMetadata: { creationTimestamp: null, labels: { app: "zero" } },
+    loadBalancer: "V1LoadBalancerStatus",
+    daemonSet: ["int", "int", "int"],
+    budget: ["int", "int", "int", "int"],
+    event: ["", "", null],
   });
 });
 

@@ -96,3 +96,14 @@ test("a Service without selector keeps the Endpoints its user writes", async () 
   const slices = await server.kubectl(["get", "endpointslices", "-l", "kubernetes.io/service-name=external", "-o", "name"]);
   expect(slices.stdout.trim()).toBe("");
 });
+
+test("Endpoints without a Service stay when their user changes them: kube's NewEndpointController follows only Endpoints deletions", async () => {
+  const lonely = { apiVersion: "v1", kind: "Endpoints", metadata: { name: "lonely" }, subsets: [{ addresses: [{ ip: "192.0.2.20" }] }] };
+  expect((await server.kubectl(["create", "-f", "-"], { stdin: JSON.stringify(lonely) })).code).toBe(0);
+  expect((await server.kubectl(["label", "endpoints", "lonely", "changed=yes"])).code).toBe(0);
+  // A Service made after the change is synced after it: once its Endpoints exist, the change has been seen.
+  expect((await server.kubectl(["create", "service", "clusterip", "after-change", "--tcp=80:80"])).code).toBe(0);
+  await kubectlUntil(server, ["get", "endpoints", "-o", "name"], (out) => lines(out).includes("endpoints/after-change"));
+  const kept = await server.kubectl(["get", "endpoints", "lonely", "-o", "jsonpath={.metadata.labels.changed}"]);
+  expect({ stdout: kept.stdout, stderr: kept.stderr }).toEqual({ stdout: "yes", stderr: "" });
+});

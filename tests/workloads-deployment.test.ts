@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
 import { kubectlOk } from "./_kubectl.ts";
-import { sendJson } from "./_api.ts";
+import { getJson, sendJson } from "./_api.ts";
 import { kubectlUntil, lines } from "./_workloads.ts";
 
 let server: TestServer;
@@ -166,4 +166,29 @@ test("pods/binding binds a pod once and answers 409 when it is already bound", a
   expect(again.status).toBe(409);
   expect(again.body.message).toBe('Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "sim-1"');
   await kubectlUntil(server, ["get", "pod", "manual", "-o", "jsonpath={.status.phase}"], (out) => out === "Running");
+});
+
+test("POST to the bindings collection binds the pod its Binding names, once (kube's LegacyBindingREST.Create)", async () => {
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "legacy" },
+    spec: { schedulerName: "none", containers: [{ name: "c", image: "nginx" }] },
+  };
+  expect((await sendJson(server, "POST", "/api/v1/namespaces/default/pods", pod)).status).toBe(201);
+  const binding = { apiVersion: "v1", kind: "Binding", metadata: { name: "legacy" }, target: { kind: "Node", name: "sim-2" } };
+  const first = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", binding);
+  expect({ status: first.status, body: first.body }).toMatchObject({ status: 201, body: { kind: "Status", status: "Success" } });
+  expect((await getJson(server, "/api/v1/namespaces/default/pods/legacy")).spec.nodeName).toBe("sim-2");
+  const again = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", binding);
+  expect(again.status).toBe(409);
+  expect(again.body.message).toBe('Operation cannot be fulfilled on pods/binding "legacy": pod legacy is already assigned to node "sim-2"');
+  // The pod's key comes from the Binding's name: NamespaceKeyFunc's 400s.
+  const unnamed = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", { ...binding, metadata: {} });
+  expect({ status: unnamed.status, message: unnamed.body.message }).toEqual({ status: 400, message: "Name parameter required." });
+  const dotted = await sendJson(server, "POST", "/api/v1/namespaces/default/bindings", { ...binding, metadata: { name: ".." } });
+  expect({ status: dotted.status, message: dotted.body.message }).toEqual({
+    status: 400,
+    message: "Name parameter invalid: \"..\": may not be '..'",
+  });
 });

@@ -51,10 +51,11 @@ export const endpointsController: Controller = {
       }
     });
     enqueueServiceChanges(ctx, informers, queue);
-    // As kube: Endpoints present at start whose Service is gone are removed (checkLeftoverEndpoints), and changed
-    // or deleted ones are put back; a new one is left alone, since users may create it before its Service.
+    // As kube: Endpoints present at start whose Service is gone are removed (checkLeftoverEndpoints), and deleted
+    // ones are put back (NewEndpointController handles Endpoints deletions only); a new or changed one is left alone,
+    // since users may write it before its Service, or for a Service it will never have.
     for (const existing of endpoints.list()) queue.add(keyOf(existing));
-    const stopFollowing = endpoints.onChange((event) => event.type !== "ADDED" && queue.add(keyOf(event.object)));
+    const stopFollowing = endpoints.onChange((event) => event.type === "DELETED" && queue.add(keyOf(event.object)));
     ctx.signal.addEventListener("abort", stopFollowing, { once: true });
   },
 };

@@ -12,6 +12,8 @@ import type { Printer } from "../api/printers/mod.ts";
 import { hasProtobufEncoding } from "../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../api/types.ts";
 import { applyDefaults } from "../schema/defaults/mod.ts";
+import { withGoZeroValuesOf } from "../schema/go-zero-values.ts";
+import { builtInSchemas } from "../schema/lookup.ts";
 import { type KindFacts, kindFactsOf } from "./kind-facts.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
@@ -28,7 +30,7 @@ export interface KindDefinition {
   readonly nameRuleOnCreateOnly?: boolean;
   /** The kind's value rules (metadata rules are common, see validate.ts); `old` on update. */
   validate(obj: KubeObject, old: KubeObject | undefined, subresource: string): FieldError[];
-  /** kube's defaulting, in place. */
+  /** kube's defaulting, in place (for a built-in kind also the Go zero values kube's encoding writes). */
   applyDefaults(obj: KubeObject): void;
   /** The Table printer; undefined = kube's default Name / Created At columns. */
   readonly printer?: Printer;
@@ -43,6 +45,7 @@ export interface KindDefinition {
 /** The definition of a kind kube 1.26 builds in; kinds without an entry in kind-facts.ts get kube's generic Store. */
 export function builtInDefinition(type: ResourceType): KindDefinition {
   const facts = kindFactsOf(type.group, type.resource) ?? {};
+  const schema = builtInSchemas.schemaForKind(type.group, type.version, type.kind);
   return {
     type,
     strategy: strategyOf(type, facts),
@@ -53,7 +56,10 @@ export function builtInDefinition(type: ResourceType): KindDefinition {
       if (!rules) return [];
       return old && rules.update ? rules.update(obj, old, subresource) : rules.create(obj);
     },
-    applyDefaults: (obj) => applyDefaults(type, obj),
+    applyDefaults: (obj) => {
+      applyDefaults(type, obj);
+      if (schema) Object.assign(obj, withGoZeroValuesOf(builtInSchemas, schema, obj));
+    },
     printer: facts.printer,
     fields: facts.fields ?? DEFAULT_FIELDS,
     protobuf: hasProtobufEncoding(apiVersionOf(type.group, type.version), type.kind),

@@ -118,16 +118,17 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   const servesOpenApi = (path: string) => deps.options.openApiV3 || !(path === "/openapi/v3" || path.startsWith("/openapi/v3/"));
   app.use("/openapi/*", async (c, next) => (servesOpenApi(c.env.url.pathname) && await openApi(c.req.raw)) || next());
 
-  const issuerDocs = deps.issuerDiscovery;
-  if (issuerDocs) {
-    app.get(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.env.url));
-    app.get(JWKS_PATH, () => issuerDocs.jwks());
-  }
-  // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/ ...
+  // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/,
+  // the issuer discovery documents (OpenIDMetadataServer.Install adds them to the go-restful container) ...
   const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
     app.get(path, handler);
     app.get(`${path}/`, handler);
   };
+  const issuerDocs = deps.issuerDiscovery;
+  if (issuerDocs) {
+    getWithOrWithoutSlash(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.env.url));
+    getWithOrWithoutSlash(JWKS_PATH, () => issuerDocs.jwks());
+  }
   getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.env.url)));
   const flowControl = deps.flowControl;
   if (flowControl) {

@@ -160,6 +160,12 @@ function checkNameParameter(name: string): void {
   if (problems.length > 0) throw newBadRequest(`Name parameter invalid: ${goQuote(name)}: ${problems.join(";")}`);
 }
 
+/** NamespaceKeyFunc on a name a handler takes from the body rather than the path: it must name something too. */
+export function checkKeyName(name: string): void {
+  if (name === "") throw newBadRequest("Name parameter required.");
+  checkNameParameter(name);
+}
+
 function subresourceVerbAllowed(verb: string, verbs: string[]): boolean {
   return verbs.includes(verb) || (verb === "update" && verbs.includes("put"));
 }

@@ -216,7 +216,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
     ...scaleHandlers(catalog.all()),
     ...componentStatusHandlers(componentChecks(config.controllers, storageCheck(storageHealthProbe(storage)))),
     ...accessReviewHandlers(),
-    ...podBindingHandlers(),
+    ...podBindingHandlers(registry.store(catalog.byGroupVersionResource("", "v1", "pods")!)),
     ...podStreamHandlers(pluginContext.client),
     ...podLogHandlers(pluginContext.client),
     ...podEvictionHandlers(registry.store(catalog.byGroupVersionResource("policy", "v1", "poddisruptionbudgets")!)),

@@ -4,6 +4,7 @@ Usage: /usr/bin/python3 python_client_checks.py KUBECONFIG NAMESPACE CHECK
 Prints one JSON document with what the check observed; tests/client-python.test.ts asserts on it.
 The client sends Python's spelling of booleans (watch=True, force=True, orphanDependents=True).
 """
+import ast
 import json
 import sys
 import threading
@@ -50,6 +51,14 @@ def check_discovery(api, namespace):
         "appsHasDeployments": any(r.name == "deployments" for r in apps_resources.resources),
         "coreHasConfigMaps": any(r.name == "configmaps" for r in core_resources.resources),
     }
+
+
+def check_issuer_discovery(api, namespace):
+    """WellKnownApi and OpenidApi ask for /.well-known/openid-configuration/ and /openid/v1/jwks/ (trailing slashes).
+    Their response type is `str`, which the client makes with str() of the decoded JSON: a Python literal."""
+    configuration = ast.literal_eval(client.WellKnownApi(api).get_service_account_issuer_open_id_configuration())
+    keys = ast.literal_eval(client.OpenidApi(api).get_service_account_issuer_open_id_keyset())
+    return {"issuer": configuration["issuer"], "keyUse": sorted({key["use"] for key in keys["keys"]})}
 
 
 def check_typed_watch(api, namespace):
@@ -135,6 +144,35 @@ def check_leader_election(api, namespace):
     lock = client.CoreV1Api(api).read_namespaced_config_map("python-lock", namespace)
     record = json.loads(lock.metadata.annotations["control-plane.alpha.kubernetes.io/leader"])
     return {"holder": record["holderIdentity"] == identity}
+
+
+def check_go_zero_values(api, namespace):
+    """Fields kube's encoding always writes (Go zero values) reach the typed models, so code reading them off a
+    fresh object works: a Deployment's status, a Service's status.loadBalancer, the required counters of a
+    DaemonSet or PodDisruptionBudget status written in part, a core Event's reportingComponent."""
+    core, apps, policy = client.CoreV1Api(api), client.AppsV1Api(api), client.PolicyV1Api(api)
+    labels = {"app": "zero"}
+    template = {"metadata": {"labels": labels}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}
+    deployment = apps.create_namespaced_deployment(namespace, {
+        "metadata": {"name": "zero"}, "spec": {"selector": {"matchLabels": labels}, "template": template}})
+    service = core.create_namespaced_service(namespace, {"metadata": {"name": "zero"}, "spec": {"ports": [{"port": 80}]}})
+    apps.create_namespaced_daemon_set(namespace, {"metadata": {"name": "zero"}, "spec": {"selector": {"matchLabels": labels}, "template": template}})
+    daemon_set = apps.patch_namespaced_daemon_set_status("zero", namespace, {"status": {"numberReady": 0, "observedGeneration": 1}})
+    policy.create_namespaced_pod_disruption_budget(namespace, {"metadata": {"name": "zero"}, "spec": {"minAvailable": 1, "selector": {"matchLabels": labels}}})
+    budget = policy.patch_namespaced_pod_disruption_budget_status("zero", namespace, {"status": {"observedGeneration": 1}})
+    event = core.create_namespaced_event(namespace, {"metadata": {"name": "zero"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": namespace}, "reason": "R"})
+    raw = api.call_api(f"/apis/apps/v1/namespaces/{namespace}/deployments/zero", "GET", response_type=object, _return_http_data_only=True)
+    return {
+        "deploymentStatus": type(deployment.status).__name__,
+        "templateMetadata": raw["spec"]["template"]["metadata"],
+        "loadBalancer": type(service.status.load_balancer).__name__,
+        # Their controllers may have written some already: what matters is that none is missing.
+        "daemonSet": [type(n).__name__ for n in (daemon_set.status.current_number_scheduled, daemon_set.status.desired_number_scheduled,
+                                                 daemon_set.status.number_misscheduled)],
+        "budget": [type(n).__name__ for n in (budget.status.current_healthy, budget.status.desired_healthy,
+                                              budget.status.disruptions_allowed, budget.status.expected_pods)],
+        "event": [event.reporting_component, event.reporting_instance, event.event_time],
+    }
 
 
 CHECKS = {name[len("check_"):]: fn for name, fn in globals().items() if name.startswith("check_")}

@@ -71,3 +71,26 @@ test("Convert_core_Event_To_v1_Event: a legacy Event's absent fields stay absent
 test("Convert_v1_Event_To_core_Event: a field neither version has is dropped, as a conversion through Go structs drops it", () => {
   expect(coreEventFromEventsV1({ ...EVENTS_V1, message: "core's name, not events.k8s.io's", extra: 1 })).toEqual(CORE);
 });
+
+test("an empty string or zero count is left out, as the omitempty fields they land in are (Convert_core_Event_To_v1_Event)", () => {
+  const legacy: KubeObject = {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata,
+    involvedObject: pod,
+    reason: "Started",
+    message: "",
+    count: 0,
+    eventTime: null,
+    reportingComponent: "",
+    reportingInstance: "",
+  };
+  expect(eventsV1FromCoreEvent(legacy)).toEqual({
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    metadata,
+    eventTime: null,
+    reason: "Started",
+    regarding: pod,
+  });
+});

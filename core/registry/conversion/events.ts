@@ -3,7 +3,9 @@
  * core.Event (pkg/apis/events/v1/conversion.go). The fields are the same but for their names (note ↔ message,
  * regarding ↔ involvedObject, deprecated* ↔ the legacy source, timestamps and count, reportingController ↔
  * reportingComponent), so each direction renames the fields it knows, in its target's Go struct order, and drops
- * the rest, as a conversion through Go structs does.
+ * the rest, as a conversion through Go structs does. Every renamed string and count is `omitempty` on both sides but
+ * core/v1's reportingComponent and reportingInstance, so an empty one is left out (mod.ts writes those two back as
+ * the Go zero values they are).
  */
 import type { KubeObject } from "../../api/types.ts";
 
@@ -50,7 +52,7 @@ function renamed(obj: KubeObject, apiVersion: string, order: readonly string[], 
   const byTarget = new Map<string, unknown>();
   for (const [field, value] of Object.entries(obj)) {
     const target = nameOf.get(field);
-    if (target !== undefined && value !== undefined) byTarget.set(target, value);
+    if (target !== undefined && value !== undefined && value !== "" && value !== 0) byTarget.set(target, value);
   }
   const out: KubeObject = { apiVersion, kind: "Event", metadata: obj.metadata };
   for (const field of order) if (byTarget.has(field)) out[field] = byTarget.get(field);

@@ -6,6 +6,7 @@
  */
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
+import { withGoZeroValues } from "../../schema/go-zero-values.ts";
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from "./events.ts";
 import { FLOWCONTROL_CONVERSIONS } from "./flowcontrol.ts";
 export { coreEventFromEventsV1 } from "./events.ts";
@@ -18,12 +19,22 @@ export interface VersionConversion {
   fromStored(obj: KubeObject): KubeObject;
 }
 
-const CONVERSIONS: Record<string, VersionConversion> = {
-  "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
-  "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
-  ...FLOWCONTROL_CONVERSIONS,
-  "events.k8s.io/v1/events": { toStored: coreEventFromEventsV1, fromStored: eventsV1FromCoreEvent },
-};
+/** Each direction ends as kube's does, in the Go struct of its target version: with that type's zero values. */
+function encodedAsGo(conversion: VersionConversion): VersionConversion {
+  return {
+    toStored: (obj) => withGoZeroValues(conversion.toStored(obj)),
+    fromStored: (obj) => withGoZeroValues(conversion.fromStored(obj)),
+  };
+}
+
+const CONVERSIONS: Record<string, VersionConversion> = Object.fromEntries(
+  Object.entries({
+    "autoscaling/v1/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerFromV1, fromStored: horizontalPodAutoscalerToV1 },
+    "autoscaling/v2/horizontalpodautoscalers": { toStored: horizontalPodAutoscalerV2, fromStored: horizontalPodAutoscalerV2 },
+    ...FLOWCONTROL_CONVERSIONS,
+    "events.k8s.io/v1/events": { toStored: coreEventFromEventsV1, fromStored: eventsV1FromCoreEvent },
+  }).map(([key, conversion]) => [key, encodedAsGo(conversion)]),
+);
 
 export function versionConversionFor(type: Pick<ResourceType, "group" | "version" | "resource">): VersionConversion | undefined {
   return CONVERSIONS[`${type.group}/${type.version}/${type.resource}`];

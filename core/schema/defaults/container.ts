@@ -10,8 +10,6 @@ export function defaultContainer(container: Fields): void {
   defaultString(container, "imagePullPolicy", defaultPullPolicy(container.image));
   defaultString(container, "terminationMessagePath", "/dev/termination-log");
   defaultString(container, "terminationMessagePolicy", "File");
-  // Not a defaulter in kube: its Go struct field is always encoded, so every container it returns shows `resources: {}`.
-  defaultPointer(container, "resources", {});
   for (const port of objectsAt(container, "ports")) defaultString(port, "protocol", "TCP");
   for (const env of objectsAt(container, "env")) defaultFieldRef(objectAt(objectAt(env, "valueFrom"), "fieldRef"));
   for (const name of PROBES) defaultProbe(objectAt(container, name));

@@ -48,10 +48,9 @@ test("defaultPodSpec() fills every container's defaults, init and ephemeral ones
     imagePullPolicy: "IfNotPresent",
     terminationMessagePath: "/dev/termination-log",
     terminationMessagePolicy: "File",
-    resources: {},
   }]);
   expect(spec.initContainers).toMatchObject([{ imagePullPolicy: "Always", terminationMessagePolicy: "File" }]);
-  expect(spec.ephemeralContainers).toMatchObject([{ imagePullPolicy: "Always", resources: {} }]);
+  expect(spec.ephemeralContainers).toMatchObject([{ imagePullPolicy: "Always" }]);
 });
 
 test("defaultPodSpec() keeps a container's explicit values", () => {

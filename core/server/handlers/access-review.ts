@@ -3,8 +3,9 @@
  * 201, never stored. SelfSubjectRulesReview lists what the chain's rule resolvers know of the user's rules.
  */
 import { newBadRequest, newMethodNotSupported } from "../../api/errors.ts";
-import type { KubeObject } from "../../api/types.ts";
+import { apiVersionOf, type KubeObject } from "../../api/types.ts";
 import type { Authorizer } from "../../auth/authorizer.ts";
+import { withGoZeroValues } from "../../schema/go-zero-values.ts";
 import { respondObject } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
 import { reviewAttributes, reviewedUser, type ReviewKind, specOf, validateReview } from "./access-review-spec.ts";
@@ -13,9 +14,14 @@ import { parseWriteQuery, readObjectBody } from "./write-options.ts";
 
 const GROUP = "authorization.k8s.io";
 
+/**
+ * The review as kube decodes it: into the endpoint's Go type (the path's kind when the body names none), so the
+ * answer carries kind, apiVersion and the type's zero values (`metadata: {creationTimestamp: null}`) whatever was sent.
+ */
 async function readReview(ctx: HandlerContext): Promise<KubeObject> {
   if (ctx.info.verb !== "create") throw newMethodNotSupported({ group: GROUP, resource: ctx.type.resource }, ctx.info.verb);
-  return await readObjectBody(ctx, parseWriteQuery(ctx.url.searchParams, "CreateOptions").fieldValidation);
+  const body = await readObjectBody(ctx, parseWriteQuery(ctx.url.searchParams, "CreateOptions").fieldValidation);
+  return withGoZeroValues({ apiVersion: apiVersionOf(ctx.type.group, ctx.type.version), kind: ctx.type.kind, ...body });
 }
 
 async function decide(authorizer: Authorizer, review: KubeObject, attributes: ReturnType<typeof reviewAttributes>): Promise<KubeObject> {
@@ -23,7 +29,7 @@ async function decide(authorizer: Authorizer, review: KubeObject, attributes: Re
   const status: Record<string, unknown> = { allowed: result.decision === "Allow" };
   if (result.decision === "Deny") status.denied = true;
   if (result.reason) status.reason = result.reason;
-  return { ...review, status };
+  return withGoZeroValues({ ...review, status });
 }
 
 function accessReview(kind: ReviewKind): Handler {
@@ -63,7 +69,8 @@ const selfSubjectRulesReview: Handler = async (ctx) => {
   if (found.errors.length > 0) {
     status.evaluationError = found.errors.length === 1 ? found.errors[0] : `[${[...new Set(found.errors)].join(", ")}]`;
   }
-  return respondObject({ apiVersion: review.apiVersion, kind: review.kind, metadata: {}, spec: { namespace }, status }, 201, ctx.encode);
+  const answer = { apiVersion: review.apiVersion, kind: review.kind, metadata: review.metadata, spec: { namespace }, status };
+  return respondObject(withGoZeroValues(answer), 201, ctx.encode);
 };
 
 /** Entries for the server's virtual handler map. */
