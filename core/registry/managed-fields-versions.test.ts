@@ -28,9 +28,14 @@ test("versionConverter: a core/v1 Event seen by an events.k8s.io/v1 manager, wit
   expect(view?.object).toEqual({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
-    metadata: { name: "e" },
+    metadata: { name: "e", creationTimestamp: null },
     regarding: event.involvedObject,
     note: "m",
+    // Go's zero values, which kube's typed conversion writes too (mustEnforceDefault's fields).
+    eventTime: null,
+    deprecatedSource: {},
+    deprecatedFirstTimestamp: null,
+    deprecatedLastTimestamp: null,
   });
   expect(view?.type.kind).toBe("map");
 });
