@@ -51,6 +51,25 @@ test("a watch from a resourceVersion sends only the later events, without synthe
   }
 });
 
+test("a watch from a resourceVersion the store has not reached is answered 200 and gets the events past it (Cacher.Watch, watchCache.getAllEventsSinceLocked)", async () => {
+  await createNamespace(server, "w-future");
+  const latest = Number((await getJson(server, collection("w-future"))).metadata.resourceVersion);
+  // Far enough ahead that the background writes (leases) cannot reach it while the watch opens.
+  const ahead = latest + 20;
+  const watch = await openWatch(server, `${collection("w-future")}?watch=true&resourceVersion=${ahead}`);
+  try {
+    const created: Json[] = [];
+    for (let i = 0; i < 25; i++) created.push(await createConfigMap(server, "w-future", `f${i}`));
+    const last = created.at(-1)!.metadata.name;
+    const events = await watch.until((event) => event.object.metadata.name === last);
+    const past = created.filter((cm) => Number(cm.metadata.resourceVersion) > ahead);
+    const own = events.filter((event) => event.object.metadata.name !== ROOT_CA_CONFIGMAP);
+    expect(own.map(describe)).toEqual(past.map((cm) => `ADDED ${cm.metadata.name}@${cm.metadata.resourceVersion}`));
+  } finally {
+    await watch.close();
+  }
+});
+
 test("a watch reports DELETED with the last state of the object", async () => {
   await createNamespace(server, "w-delete");
   const start = (await getJson(server, collection("w-delete"))).metadata.resourceVersion;

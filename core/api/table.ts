@@ -32,7 +32,8 @@ export interface Table {
   kind: "Table";
   apiVersion: string;
   metadata: Partial<ListMeta>;
-  columnDefinitions: TableColumn[];
+  /** null when the options ask for no headers (the field is not omitempty in kube's Table). */
+  columnDefinitions: TableColumn[] | null;
   rows: TableRow[];
 }
 
@@ -61,6 +62,8 @@ export interface TableOptions {
   cells?: (obj: KubeObject) => unknown[];
   /** The row's conditions, when the kind's printer sets any. */
   conditions?: (obj: KubeObject) => TableRowCondition[] | undefined;
+  /** kube's TableOptions.NoHeaders: the column definitions are left out. */
+  noHeaders?: boolean;
 }
 
 /** One object's row: its cells and, as `include` asks, the object or its metadata. */
@@ -78,7 +81,7 @@ export function toTable(items: KubeObject[], listMeta: Partial<ListMeta>, option
     kind: "Table",
     apiVersion: `meta.k8s.io/${options.version}`,
     metadata: listMeta,
-    columnDefinitions: options.columns ?? DEFAULT_COLUMNS,
+    columnDefinitions: options.noHeaders ? null : options.columns ?? DEFAULT_COLUMNS,
     rows: items.map((obj) => tableRow(obj, options)),
   };
 }

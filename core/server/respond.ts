@@ -25,6 +25,8 @@ export interface EncodeOptions {
   includeObject: IncludeObject;
   /** The kind's Table columns; absent = kube's default Name / Created At. */
   printer?: Printer;
+  /** A Table without its column definitions (a watch's events after the first). */
+  noHeaders?: boolean;
 }
 
 function tableOptionsOf(version: string, options: EncodeOptions, now = new Date()): TableOptions {
@@ -35,6 +37,7 @@ function tableOptionsOf(version: string, options: EncodeOptions, now = new Date(
     columns: printer?.columns,
     cells: printer ? (obj) => printer.cells(obj, now) : undefined,
     conditions: printer?.conditions,
+    noHeaders: options.noHeaders,
   };
 }
 

@@ -8,7 +8,6 @@ import { newResourceExpired, type StatusError } from "../../api/errors.ts";
 import { parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
 import { PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
-import { waitForRevision } from "../../registry/freshness.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { type PushSink, pushStream } from "../../runtime/push-stream.ts";
@@ -17,7 +16,7 @@ import type { Watch } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { selectionOf } from "./selection.ts";
-import { type EventFrame, type EventFramer, eventFramer, frameEncoder } from "./watch-frames.ts";
+import { type EventFrame, type EventFramer, eventFramer, frameEncoder, watchObjectOptions } from "./watch-frames.ts";
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
@@ -35,15 +34,18 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     initial.push(...page.list.items);
     after = Number(page.list.metadata.resourceVersion);
   } else {
+    // A version the store has not reached is not waited for nor refused: kube 1.26's Cacher.Watch starts the watch
+    // at once and watchCache.getAllEventsSinceLocked has no upper bound, so the events past it arrive as committed.
     after = parseResourceVersion(options.resourceVersion);
-    await waitForRevision(ctx.storage, after);
   }
   const timeoutSeconds = watchTimeoutSeconds(options.timeoutSeconds, ctx.services.minRequestTimeoutSeconds);
   const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
   const encode = frameEncoder(ctx);
+  const objects = watchObjectOptions(ctx);
   const body = watchBody(ctx, watch, {
     initial,
-    framer: eventFramer(ctx, matches, encode),
+    objects,
+    framer: eventFramer(ctx, matches, encode, objects.options),
     encode,
     timeoutMs: timeoutSeconds * 1000,
     bookmarks: options.allowWatchBookmarks,
@@ -77,6 +79,8 @@ function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
 interface WatchBodyOptions {
   /** Objects sent as ADDED first (a watch without a resourceVersion starts with the current state). */
   initial: KubeObject[];
+  /** How event objects are encoded; told once an event went (a Table's headers go with the first only). */
+  objects: ReturnType<typeof watchObjectOptions>;
   framer: EventFramer;
   encode: (frame: EventFrame) => Uint8Array;
   timeoutMs: number;
@@ -117,7 +121,8 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
     let lastBookmark = 0;
     try {
       for (const object of options.initial) {
-        const sent = send(sink, options.encode({ type: "ADDED", object: objectBody(object, ctx.encode) }));
+        const sent = send(sink, options.encode({ type: "ADDED", object: objectBody(object, options.objects.options) }));
+        options.objects.sent();
         if (sent !== true && !(await sent)) return;
       }
       for (let next = await messages.next(); !next.done; next = await messages.next()) {
@@ -126,6 +131,7 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
         if (message.kind === "event") {
           const framed = options.framer(message.event);
           bytes = framed instanceof Promise ? await framed : framed;
+          if (bytes) options.objects.sent();
         } else if (options.bookmarks && message.revision > lastBookmark) {
           lastBookmark = message.revision;
           bytes = options.encode({ type: "BOOKMARK", object: bookmarkObject(ctx, message.revision) });
