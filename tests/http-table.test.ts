@@ -1,6 +1,6 @@
 /** The Table form of lists and watches (Accept: application/json;as=Table): its options and its refusals. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createConfigMap, createNamespace, type Json } from "./_api.ts";
+import { createConfigMap, createNamespace, expectStatus, type Json, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { WatchStream } from "./watch-stream.ts";
 
@@ -17,6 +17,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
+
+async function get(path: string, accept: string): Promise<{ status: number; body: Json; headers: Headers }> {
+  const response = await server.request("GET", path, { headers: { Accept: accept } });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
 
 test("a Table watch sends the column definitions with its first event only, null after (serveWatch's Fixup sets TableOptions.NoHeaders)", async () => {
   const response = await server.request("GET", `${COLLECTION}?watch=true&fieldSelector=metadata.name%3Done`, {
@@ -39,5 +44,46 @@ test("a Table watch sends the column definitions with its first event only, null
     expect(second?.object.rows[0].cells[0]).toBe("one");
   } finally {
     await watch.close();
+  }
+});
+
+test("includeObject of a Table: None, Metadata, Object, and empty meaning Metadata (ValidateTableOptions)", async () => {
+  const rowObject = async (value: string) => (await get(`${COLLECTION}?includeObject=${value}`, TABLE)).body.rows[0].object;
+  expect(await rowObject("None")).toBeUndefined();
+  expect(await rowObject("Metadata")).toMatchObject({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1" });
+  expect(await rowObject("")).toMatchObject({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1" });
+  expect(await rowObject("Object")).toMatchObject({ kind: "ConfigMap", apiVersion: "v1", data: {} });
+});
+
+test("an unknown includeObject answers optionsForTransform's 400 for a Table, and is not read for other forms", async () => {
+  for (const path of [`${COLLECTION}?includeObject=Everything`, `${COLLECTION}/one?includeObject=Everything`]) {
+    expectStatus(
+      await get(path, TABLE),
+      400,
+      "BadRequest",
+      `Unable to convert to Table as requested: includeObject: Invalid value: "Everything": must be 'Metadata', 'Object', 'None', or empty`,
+    );
+  }
+  const watch = await get(`${COLLECTION}?watch=true&includeObject=Everything`, TABLE);
+  expect(watch.status).toBe(400);
+  const list = await sendJson(server, "GET", `${COLLECTION}?includeObject=Everything`);
+  expect(list.status).toBe(200);
+  expect(list.body.kind).toBe("ConfigMapList");
+});
+
+test("an Accept nothing serves answers 406 listing the serializers' media types (NegotiateOutputMediaType, MediaTypesForSerializer)", async () => {
+  for (
+    const accept of [
+      "text/html",
+      "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io",
+      "application/json;as=Table;v=v2;g=meta.k8s.io",
+    ]
+  ) {
+    expectStatus(
+      await get(COLLECTION, accept),
+      406,
+      "NotAcceptable",
+      "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+    );
   }
 });

@@ -2,9 +2,24 @@
  * The Table representation (meta.k8s.io Table) with kube's default columns, Name and Created At, used for kinds
  * without their own printer; rows carry the object as kube's `includeObject` option asks.
  */
+import { aggregateFieldErrors, newBadRequest } from "./errors.ts";
 import type { KubeList, KubeObject, ListMeta } from "./types.ts";
 
 export type IncludeObject = "None" | "Metadata" | "Object";
+
+/**
+ * The includeObject of a request answered as a Table, checked as kube's optionsForTransform does with
+ * ValidateTableOptions (empty means Metadata); other representations never read it, so never refuse it.
+ */
+export function tableIncludeObject(query: URLSearchParams): IncludeObject {
+  const value = query.get("includeObject") ?? "";
+  if (value === "") return "Metadata";
+  if (value === "None" || value === "Metadata" || value === "Object") return value;
+  const invalid = aggregateFieldErrors([
+    { type: "FieldValueInvalid", field: "includeObject", value, detail: "must be 'Metadata', 'Object', 'None', or empty" },
+  ]);
+  throw newBadRequest(`Unable to convert to Table as requested: ${invalid}`);
+}
 
 export interface TableColumn {
   name: string;
