@@ -1,4 +1,4 @@
-/** The Table form of lists and watches (Accept: application/json;as=Table): its options and its refusals. */
+/** The forms of read answers: Table lists and watches (Accept: application/json;as=Table), their refusals, headers. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createConfigMap, createNamespace, expectStatus, type Json, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
@@ -85,5 +85,20 @@ test("an Accept nothing serves answers 406 listing the serializers' media types 
       "NotAcceptable",
       "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
     );
+  }
+});
+
+test("every answer, success or refusal, list, watch or anonymous, says Cache-Control: no-cache, private (WithCacheControl)", async () => {
+  const answers = [
+    await server.request("GET", COLLECTION),
+    await server.request("GET", `${COLLECTION}/missing`),
+    await server.request("GET", `${COLLECTION}?watch=true&timeoutSeconds=1`),
+    await server.request("GET", COLLECTION, { headers: { Accept: "text/html" } }),
+    await server.requestAnonymous("GET", COLLECTION),
+  ];
+  expect(answers.map((answer) => answer.status)).toEqual([200, 404, 200, 406, 401]);
+  for (const answer of answers) {
+    expect(answer.headers.get("Cache-Control")).toBe("no-cache, private");
+    await answer.arrayBuffer();
   }
 });

@@ -50,7 +50,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     timeoutMs: timeoutSeconds * 1000,
     bookmarks: options.allowWatchBookmarks,
   });
-  return new Response(body, { status: 200, headers: { "Content-Type": streamContentType(ctx), "Cache-Control": "no-cache, private" } });
+  return new Response(body, { status: 200, headers: { "Content-Type": streamContentType(ctx) } });
 }
 
 /**
