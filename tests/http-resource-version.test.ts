@@ -200,6 +200,14 @@ test("get and list at a resourceVersion newer than the store answer 504 with Ret
   }
 });
 
+test("a limited NotOlderThan list newer than the store answers 504 without a retry, as the etcd3 store's validateMinimumResourceVersion (shouldDelegateList)", async () => {
+  const tooLarge = (await latestRevision()) + 1000;
+  const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersion=${tooLarge}&resourceVersionMatch=NotOlderThan&limit=2`);
+  expectStatus(answer, 504, "Timeout", new RegExp(`^Too large resource version: ${tooLarge}, current: \\d+$`));
+  expect(answer.headers.get("Retry-After")).toBeNull();
+  expect(answer.body.details).toEqual({ causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }] });
+});
+
 test("a get at the next resourceVersion waits for the store to reach it instead of failing (kube waits up to 3 s)", async () => {
   const next = (await latestRevision()) + 1;
   const waiting = sendJson(server, "GET", `${COLLECTION}/a?resourceVersion=${next}`);

@@ -24,8 +24,9 @@ export function newListTooOld(): StatusError {
   return newResourceExpired(LIST_TOO_OLD_MESSAGE);
 }
 
-function atLeast(mode: "exact" | "notOlderThan", requested: number, currentRevision: number): ListRead {
-  if (requested > currentRevision) throw newTooLargeResourceVersion(requested, currentRevision);
+/** retryAfterSeconds: 1 from the watch cache (waitUntilFreshAndBlock), 0 from the etcd3 store (validateMinimumResourceVersion). */
+function atLeast(mode: "exact" | "notOlderThan", requested: number, currentRevision: number, retryAfterSeconds = 1): ListRead {
+  if (requested > currentRevision) throw newTooLargeResourceVersion(requested, currentRevision, retryAfterSeconds);
   return { mode, revision: mode === "exact" ? requested : currentRevision };
 }
 
@@ -56,7 +57,8 @@ export function resolveListRead(options: ListOptions, currentRevision: number, c
   const requested = parseResourceVersion(resourceVersion);
   if (requested === 0) return { mode: "any", revision: currentRevision };
   if (resourceVersionMatch === "Exact") return atLeast("exact", requested, currentRevision);
-  if (resourceVersionMatch === "NotOlderThan") return atLeast("notOlderThan", requested, currentRevision);
+  // With a limit the cacher hands NotOlderThan to the etcd3 store (shouldDelegateList), which does not wait.
+  if (resourceVersionMatch === "NotOlderThan") return atLeast("notOlderThan", requested, currentRevision, limit > 0 ? 0 : 1);
   // Legacy rows without resourceVersionMatch: a limited list is exact, an unlimited one not-older-than.
   return atLeast(limit > 0 ? "exact" : "notOlderThan", requested, currentRevision);
 }
