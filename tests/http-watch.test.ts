@@ -1,6 +1,6 @@
 /** Watch over HTTP: initial events, resuming, bookmarks, timeouts, the legacy path, and no lost events. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createConfigMap, createNamespace, getJson, type Json, openWatch, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
+import { createConfigMap, createNamespace, expectStatus, getJson, type Json, openWatch, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { describe, type WatchEvent } from "./watch-stream.ts";
 
@@ -163,6 +163,22 @@ test("the legacy watch path for one name streams only that object", async () => 
     await createConfigMap(server, "w-legacy-one", "chosen");
     expect(describe((await watch.next())!)).toStartWith("ADDED chosen@");
     expect(await watch.drain(300)).toEqual([]);
+  } finally {
+    await watch.close();
+  }
+});
+
+test("the legacy watch path for one name takes only a field selector naming that object (ListResource's 400)", async () => {
+  await createNamespace(server, "w-legacy-fields");
+  const path = "/api/v1/watch/namespaces/w-legacy-fields/configmaps/chosen";
+  for (const selector of ["metadata.name%3Dother", "metadata.namespace%3Dw-legacy-fields", "metadata.name!%3Dchosen"]) {
+    const answer = await sendJson(server, "GET", `${path}?fieldSelector=${selector}`);
+    expectStatus(answer, 400, "BadRequest", "fieldSelector metadata.name doesn't match requested name");
+  }
+  await createConfigMap(server, "w-legacy-fields", "chosen");
+  const watch = await openWatch(server, `${path}?fieldSelector=metadata.name%3Dchosen,metadata.namespace%3Dw-legacy-fields`);
+  try {
+    expect(describe((await watch.next())!)).toStartWith("ADDED chosen@");
   } finally {
     await watch.close();
   }

@@ -4,7 +4,8 @@
  * history ends the stream with an ERROR event carrying 410 Expired. Bookmarks are sent when asked for:
  * every minute and shortly before the timeout, as kube's watch cache does.
  */
-import { newResourceExpired, type StatusError } from "../../api/errors.ts";
+import { newBadRequest, newResourceExpired, type StatusError } from "../../api/errors.ts";
+import { isEverythingFields, requiredFieldValue } from "../../api/field-selector.ts";
 import { parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
 import { PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
@@ -24,8 +25,11 @@ const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
 export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const options = parseListOptions(ctx.url.searchParams);
   const selected = selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector);
-  // The legacy /watch/.../<name> path watches one object.
+  // The legacy /watch/.../<name> path watches one object; a field selector beside it must name that object.
   const name = ctx.info.name;
+  if (name !== "" && !isEverythingFields(options.fieldSelector) && requiredFieldValue(options.fieldSelector, "metadata.name") !== name) {
+    throw newBadRequest("fieldSelector metadata.name doesn't match requested name"); // ListResource
+  }
   const matches = name === "" ? selected : (obj: KubeObject) => obj.metadata.name === name && (selected?.(obj) ?? true);
   const initial: KubeObject[] = [];
   let after: number;
