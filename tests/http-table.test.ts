@@ -1,6 +1,7 @@
 /** The forms of read answers: Table lists and watches (Accept: application/json;as=Table), their refusals, headers. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createConfigMap, createNamespace, expectStatus, type Json, sendJson } from "./_api.ts";
+import { parse } from "yaml";
 import { startServer, type TestServer } from "./harness.ts";
 import { WatchStream } from "./watch-stream.ts";
 
@@ -86,6 +87,32 @@ test("an Accept nothing serves answers 406 listing the serializers' media types 
       "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
     );
   }
+});
+
+test("Table and metadata-only answers, of lists, gets and watches, say Content-Type: application/json (WriteObjectNegotiated, serveWatch)", async () => {
+  const partial = "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io";
+  const answers = [
+    await server.request("GET", COLLECTION, { headers: { Accept: TABLE } }),
+    await server.request("GET", `${COLLECTION}/one`, { headers: { Accept: TABLE } }),
+    await server.request("GET", `${COLLECTION}?watch=true&timeoutSeconds=1`, { headers: { Accept: TABLE } }),
+    await server.request("GET", COLLECTION, { headers: { Accept: partial } }),
+  ];
+  const bodies = await Promise.all(answers.map((answer) => answer.text()));
+  expect(
+    bodies.map((body) => body.includes('"kind":"Table"') || body.includes('"kind": "Table"') || body.includes("PartialObjectMetadataList")),
+  )
+    .toEqual([true, true, true, true]);
+  expect(answers.map((answer) => answer.headers.get("Content-Type"))).toEqual(Array(4).fill("application/json"));
+});
+
+test("a watch asking for YAML answers 406 listing the media types that stream (NegotiateOutputMediaTypeStream), in YAML", async () => {
+  const answer = await server.request("GET", `${COLLECTION}?watch=true`, { headers: { Accept: "application/yaml" } });
+  expectStatus(
+    { status: answer.status, body: parse(await answer.text()) },
+    406,
+    "NotAcceptable",
+    "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch",
+  );
 });
 
 test("every answer, success or refusal, list, watch or anonymous, says Cache-Control: no-cache, private (WithCacheControl)", async () => {

@@ -77,6 +77,15 @@ export function negotiate(accept: string | null | undefined, options: Negotiatio
   return chosen;
 }
 
+/**
+ * kube's NegotiateOutputMediaTypeStream: YAML has no stream serializer, so a watch negotiated to it is a 406 that
+ * lists the media types that have one.
+ */
+export function assertStreamable(representation: Representation): void {
+  if (representation.format !== "yaml") return;
+  throw newNotAcceptable(["application/json;stream=watch", `${PROTOBUF};stream=watch`]);
+}
+
 function firstProducible(accept: string, options: NegotiationOptions): Representation {
   for (const range of parseAccept(accept)) {
     const chosen = representationOf(range, options);

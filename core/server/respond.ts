@@ -50,11 +50,13 @@ export function serialize(value: unknown, format: "json" | "yaml", pretty: boole
   return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
 }
 
+/**
+ * The serializer's media type, as WriteObjectNegotiated writes it: a Table or metadata-only answer is plain
+ * application/json, the Accept header's as/g/v parameters are not echoed (transformResponseObject).
+ */
 function contentTypeOf(rep: Representation): string {
   if (rep.format === "yaml") return "application/yaml";
   if (rep.format === "protobuf") return PROTOBUF_MEDIA_TYPE;
-  if (rep.format === "table") return `application/json;as=Table;v=${rep.version};g=meta.k8s.io`;
-  if (rep.format === "partial-metadata") return `application/json;as=PartialObjectMetadata;v=${rep.version};g=meta.k8s.io`;
   return "application/json";
 }
 

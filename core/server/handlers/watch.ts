@@ -6,6 +6,7 @@
  */
 import { newBadRequest, newResourceExpired, type StatusError } from "../../api/errors.ts";
 import { isEverythingFields, requiredFieldValue } from "../../api/field-selector.ts";
+import { assertStreamable } from "../../api/negotiate.ts";
 import { parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
 import { PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
@@ -30,6 +31,7 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   if (name !== "" && !isEverythingFields(options.fieldSelector) && requiredFieldValue(options.fieldSelector, "metadata.name") !== name) {
     throw newBadRequest("fieldSelector metadata.name doesn't match requested name"); // ListResource
   }
+  assertStreamable(ctx.encode.representation);
   const matches = name === "" ? selected : (obj: KubeObject) => obj.metadata.name === name && (selected?.(obj) ?? true);
   const initial: KubeObject[] = [];
   let after: number;
@@ -66,10 +68,9 @@ export function watchTimeoutSeconds(requested: number | undefined, minRequestTim
   return minRequestTimeoutSeconds > 0 ? minRequestTimeoutSeconds * (1 + Math.random()) : Infinity;
 }
 
+/** serveWatch's media type: the stream serializer's, so a Table watch is application/json too. */
 function streamContentType(ctx: HandlerContext): string {
-  const format = ctx.encode.representation.format;
-  if (format === "protobuf") return PROTOBUF_WATCH_MEDIA_TYPE;
-  return format === "table" ? "application/json;as=Table;g=meta.k8s.io;v=v1" : "application/json";
+  return ctx.encode.representation.format === "protobuf" ? PROTOBUF_WATCH_MEDIA_TYPE : "application/json";
 }
 
 function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
