@@ -54,7 +54,8 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     framer: eventFramer(ctx, matches, encode, objects.options),
     encode,
     timeoutMs: timeoutSeconds * 1000,
-    bookmarks: options.allowWatchBookmarks,
+    // Bookmarks come from the watch cache; kube's etcd3 watcher, which serves kinds without one, sends none.
+    bookmarks: options.allowWatchBookmarks && !ctx.store.definition.noWatchCache,
   });
   return new Response(body, { status: 200, headers: { "Content-Type": streamContentType(ctx) } });
 }
@@ -147,7 +148,9 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
     } catch (e) {
       // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
       if (!cancelled && isStorageError(e, "Compacted")) {
-        sink.write(options.encode({ type: "ERROR", object: expiredStatus(ctx.url.searchParams.get("resourceVersion"), ctx.storage) }));
+        const requested = ctx.url.searchParams.get("resourceVersion");
+        const expired = ctx.store.definition.noWatchCache ? newWatchTooOld() : expiredStatus(requested, ctx.storage);
+        sink.write(options.encode({ type: "ERROR", object: expired }));
       }
     }
   };
@@ -163,6 +166,11 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
       resume?.();
     },
   });
+}
+
+/** The etcd3 watcher's 410 (interpretWatchError), for kinds watched without a watch cache. */
+function newWatchTooOld(): unknown {
+  return newResourceExpired("The resourceVersion for the provided watch is too old.").toStatus();
 }
 
 /** watchCache.getAllEventsSinceLocked's 410: the number in parentheses is the oldest resourceVersion still accepted. */
