@@ -70,9 +70,13 @@ test("list with a limit and resourceVersion unset pages the latest state", async
   expect(Number(page.metadata.resourceVersion)).toBeLessThanOrEqual(after);
 });
 
-test("list with a limit and resourceVersion=0 answers any state", async () => {
-  const page = await getJson(server, `${COLLECTION}?limit=2&resourceVersion=0`);
-  expect(page.items.length).toBeGreaterThan(0);
+test("list with a limit and resourceVersion=0 is answered whole, without a continue token, as Cacher.GetList serves it from the watch cache", async () => {
+  for (const query of ["limit=1&resourceVersion=0", "limit=1&resourceVersion=0&resourceVersionMatch=NotOlderThan"]) {
+    const list = await getJson(server, `${COLLECTION}?${query}`);
+    expect(names(list)).toEqual(["a", "b", "c"]);
+    expect(list.metadata.continue).toBeUndefined();
+    expect(list.metadata.remainingItemCount).toBeUndefined();
+  }
 });
 
 test("list with a limit and a non-zero resourceVersion is exact: the state at that revision", async () => {
@@ -194,6 +198,14 @@ test("get and list at a resourceVersion newer than the store answer 504 with Ret
       causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
     });
   }
+});
+
+test("a limited NotOlderThan list newer than the store answers 504 without a retry, as the etcd3 store's validateMinimumResourceVersion (shouldDelegateList)", async () => {
+  const tooLarge = (await latestRevision()) + 1000;
+  const answer = await sendJson(server, "GET", `${COLLECTION}?resourceVersion=${tooLarge}&resourceVersionMatch=NotOlderThan&limit=2`);
+  expectStatus(answer, 504, "Timeout", new RegExp(`^Too large resource version: ${tooLarge}, current: \\d+$`));
+  expect(answer.headers.get("Retry-After")).toBeNull();
+  expect(answer.body.details).toEqual({ causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }] });
 });
 
 test("a get at the next resourceVersion waits for the store to reach it instead of failing (kube waits up to 3 s)", async () => {

@@ -1,6 +1,6 @@
 /** Watch over HTTP: initial events, resuming, bookmarks, timeouts, the legacy path, and no lost events. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createConfigMap, createNamespace, getJson, type Json, openWatch, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
+import { createConfigMap, createNamespace, expectStatus, getJson, type Json, openWatch, ROOT_CA_CONFIGMAP, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { describe, type WatchEvent } from "./watch-stream.ts";
 
@@ -46,6 +46,25 @@ test("a watch from a resourceVersion sends only the later events, without synthe
       `ADDED q@${q.metadata.resourceVersion}`,
     ]);
     expect(await watch.drain(300)).toEqual([]);
+  } finally {
+    await watch.close();
+  }
+});
+
+test("a watch from a resourceVersion the store has not reached is answered 200 and gets the events past it (Cacher.Watch, watchCache.getAllEventsSinceLocked)", async () => {
+  await createNamespace(server, "w-future");
+  const latest = Number((await getJson(server, collection("w-future"))).metadata.resourceVersion);
+  // Far enough ahead that the background writes (leases) cannot reach it while the watch opens.
+  const ahead = latest + 20;
+  const watch = await openWatch(server, `${collection("w-future")}?watch=true&resourceVersion=${ahead}`);
+  try {
+    const created: Json[] = [];
+    for (let i = 0; i < 25; i++) created.push(await createConfigMap(server, "w-future", `f${i}`));
+    const last = created.at(-1)!.metadata.name;
+    const events = await watch.until((event) => event.object.metadata.name === last);
+    const past = created.filter((cm) => Number(cm.metadata.resourceVersion) > ahead);
+    const own = events.filter((event) => event.object.metadata.name !== ROOT_CA_CONFIGMAP);
+    expect(own.map(describe)).toEqual(past.map((cm) => `ADDED ${cm.metadata.name}@${cm.metadata.resourceVersion}`));
   } finally {
     await watch.close();
   }
@@ -144,6 +163,22 @@ test("the legacy watch path for one name streams only that object", async () => 
     await createConfigMap(server, "w-legacy-one", "chosen");
     expect(describe((await watch.next())!)).toStartWith("ADDED chosen@");
     expect(await watch.drain(300)).toEqual([]);
+  } finally {
+    await watch.close();
+  }
+});
+
+test("the legacy watch path for one name takes only a field selector naming that object (ListResource's 400)", async () => {
+  await createNamespace(server, "w-legacy-fields");
+  const path = "/api/v1/watch/namespaces/w-legacy-fields/configmaps/chosen";
+  for (const selector of ["metadata.name%3Dother", "metadata.namespace%3Dw-legacy-fields", "metadata.name!%3Dchosen"]) {
+    const answer = await sendJson(server, "GET", `${path}?fieldSelector=${selector}`);
+    expectStatus(answer, 400, "BadRequest", "fieldSelector metadata.name doesn't match requested name");
+  }
+  await createConfigMap(server, "w-legacy-fields", "chosen");
+  const watch = await openWatch(server, `${path}?fieldSelector=metadata.name%3Dchosen,metadata.namespace%3Dw-legacy-fields`);
+  try {
+    expect(describe((await watch.next())!)).toStartWith("ADDED chosen@");
   } finally {
     await watch.close();
   }

@@ -54,10 +54,12 @@ test("AddWarningsHandler: the deprecated version's warning reaches the 404 of a 
   expect(result.stderr).toContain('flowschemas.flowcontrol.apiserver.k8s.io "missing" not found');
 });
 
-test("AddWarningsHandler: the deprecated version's warning reaches a 400 for the handler's own options (includeObject)", async () => {
-  const answer = await sendJson(server, "GET", `${V1BETA2_FLOWSCHEMAS}?includeObject=Everything`);
-  expectStatus(answer, 400, "BadRequest");
-  expect(warningsOf(answer.headers)).toEqual([header(FLOWSCHEMA_DEPRECATION)]);
+test("AddWarningsHandler: the deprecated version's warning reaches a 400 for the handler's own options (a Table's includeObject)", async () => {
+  const response = await server.request("GET", `${V1BETA2_FLOWSCHEMAS}?includeObject=Everything`, {
+    headers: { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+  });
+  expectStatus({ status: response.status, body: await response.json() }, 400, "BadRequest");
+  expect(warningsOf(response.headers)).toEqual([header(FLOWSCHEMA_DEPRECATION)]);
 });
 
 test("addStrictDecodingWarnings: fieldValidation=Warn's unknown field reaches the 422 of an invalid name", async () => {

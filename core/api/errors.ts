@@ -153,14 +153,18 @@ export function newResourceExpired(message: string): StatusError {
   return new StatusError(410, "Expired", message);
 }
 
-/** 504 with Retry-After for a resourceVersion newer than anything stored. */
+/**
+ * kube's NewTooLargeResourceVersionError: 504 for a resourceVersion newer than anything stored, with
+ * details.retryAfterSeconds and a Retry-After header when the retry is positive (NewTimeoutError).
+ */
 export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 1): StatusError {
+  const causes = [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }];
   return new StatusError(
     504,
     "Timeout",
     `Too large resource version: ${requested}, current: ${current}`,
-    { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }], retryAfterSeconds },
-    { "Retry-After": String(retryAfterSeconds) },
+    retryAfterSeconds > 0 ? { causes, retryAfterSeconds } : { causes },
+    retryAfterSeconds > 0 ? { "Retry-After": String(retryAfterSeconds) } : {},
   );
 }
 

@@ -93,6 +93,11 @@ export function isEverythingFields(selector: FieldSelector): boolean {
   return selector.requirements.length === 0;
 }
 
+/** kube's Selector.RequiresExactMatch: the value the first `field=value` term asks for, undefined without one. */
+export function requiredFieldValue(selector: FieldSelector, field: string): string | undefined {
+  return selector.requirements.find((r) => r.field === field && r.operator === "=")?.value;
+}
+
 /** Which field labels a kind accepts, what old spellings it rewrites, and how it words a rejection. */
 export interface FieldLabelRules {
   /** Accepted label → the label it is matched as (usually itself). */

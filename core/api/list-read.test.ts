@@ -7,7 +7,10 @@ import { LIST_TOO_OLD_MESSAGE, newListTooOld, resolveGetRead, resolveListRead } 
 const PREFIX = "/registry/pods/";
 const CURRENT = 100;
 const TOKEN_AT_40 = encodeContinue("/registry/pods/ns/a", PREFIX, 40);
-const read = (query: string) => resolveListRead(parseListOptions(new URLSearchParams(query)), CURRENT, { keyPrefix: PREFIX });
+const read = (query: string) => {
+  const options = parseListOptions(new URLSearchParams(query));
+  return resolveListRead(options, CURRENT, { keyPrefix: PREFIX, fromWatchCache: options.limit === 0 });
+};
 
 test("resolveListRead() follows every valid row of the spec 4.5 list table", () => {
   const rows: [string, string, number][] = [

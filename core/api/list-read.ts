@@ -24,8 +24,9 @@ export function newListTooOld(): StatusError {
   return newResourceExpired(LIST_TOO_OLD_MESSAGE);
 }
 
-function atLeast(mode: "exact" | "notOlderThan", requested: number, currentRevision: number): ListRead {
-  if (requested > currentRevision) throw newTooLargeResourceVersion(requested, currentRevision);
+/** retryAfterSeconds: 1 from the watch cache (waitUntilFreshAndBlock), 0 from the etcd3 store (validateMinimumResourceVersion). */
+function atLeast(mode: "exact" | "notOlderThan", requested: number, currentRevision: number, retryAfterSeconds = 1): ListRead {
+  if (requested > currentRevision) throw newTooLargeResourceVersion(requested, currentRevision, retryAfterSeconds);
   return { mode, revision: mode === "exact" ? requested : currentRevision };
 }
 
@@ -40,8 +41,13 @@ export function resolveGetRead(resourceVersion: string, currentRevision: number)
  * Every row of the spec 4.5 list table. `options` must come from parseListOptions (which already
  * rejected the invalid resourceVersionMatch rows with 422). The caller still answers 410 when the
  * revision is compacted: newContinueExpired for a continued list, newListTooOld for an exact one.
+ * `fromWatchCache` says kube's cacher would answer the list itself rather than hand it to the etcd3 store.
  */
-export function resolveListRead(options: ListOptions, currentRevision: number, context: { keyPrefix: string }): ListRead {
+export function resolveListRead(
+  options: ListOptions,
+  currentRevision: number,
+  context: { keyPrefix: string; fromWatchCache: boolean },
+): ListRead {
   const { resourceVersion, resourceVersionMatch, limit } = options;
   if (options.continue !== "") {
     // "0" with a token is tolerated and the token wins; any other version is a 400.
@@ -56,7 +62,9 @@ export function resolveListRead(options: ListOptions, currentRevision: number, c
   const requested = parseResourceVersion(resourceVersion);
   if (requested === 0) return { mode: "any", revision: currentRevision };
   if (resourceVersionMatch === "Exact") return atLeast("exact", requested, currentRevision);
-  if (resourceVersionMatch === "NotOlderThan") return atLeast("notOlderThan", requested, currentRevision);
+  const retryAfterSeconds = context.fromWatchCache ? 1 : 0;
+  if (resourceVersionMatch === "NotOlderThan") return atLeast("notOlderThan", requested, currentRevision, retryAfterSeconds);
   // Legacy rows without resourceVersionMatch: a limited list is exact, an unlimited one not-older-than.
-  return atLeast(limit > 0 ? "exact" : "notOlderThan", requested, currentRevision);
+  if (limit > 0) return atLeast("exact", requested, currentRevision);
+  return atLeast("notOlderThan", requested, currentRevision, retryAfterSeconds);
 }

@@ -35,3 +35,17 @@ test("a header nothing can answer is refused with 406 every time, and many heade
   for (let i = 0; i < 1000; i++) expect(negotiate(`application/json;q=0.${i}`, READ)).toEqual({ format: "json" });
   expect(negotiate(KUBECTL_GET, READ)).toEqual({ format: "table", version: "v1" });
 });
+
+test("a 406 lists the serializers' media types whether or not the kind has protobuf (MediaTypesForSerializer)", () => {
+  for (const allowProtobuf of [true, false]) {
+    let refusal: unknown;
+    try {
+      negotiate("application/json;as=Table;v=v1;g=meta.k8s.io", { allowTable: false, allowProtobuf });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(isStatusError(refusal) && refusal.message).toBe(
+      "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+    );
+  }
+});

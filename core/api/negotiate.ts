@@ -28,13 +28,12 @@ function parseAccept(header: string): MediaRange[] {
   }).filter((r) => r.type !== "");
 }
 
-const SERVED = [
-  "application/json",
-  "application/yaml",
-  "application/json;as=Table;g=meta.k8s.io;v=v1",
-  "application/json;as=Table;g=meta.k8s.io;v=v1beta1",
-];
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
+/**
+ * What a 406 lists: kube's MediaTypesForSerializer, the media types of the endpoint's serializers, which are these
+ * three for built-in kinds and custom resources alike (not the Table forms, nor protobuf's absence for the latter).
+ */
+const SERIALIZER_MEDIA_TYPES = ["application/json", "application/yaml", PROTOBUF];
 
 export interface NegotiationOptions {
   /** Reads may ask for the Table form. */
@@ -78,10 +77,19 @@ export function negotiate(accept: string | null | undefined, options: Negotiatio
   return chosen;
 }
 
+/**
+ * kube's NegotiateOutputMediaTypeStream: YAML has no stream serializer, so a watch negotiated to it is a 406 that
+ * lists the media types that have one.
+ */
+export function assertStreamable(representation: Representation): void {
+  if (representation.format !== "yaml") return;
+  throw newNotAcceptable(["application/json;stream=watch", `${PROTOBUF};stream=watch`]);
+}
+
 function firstProducible(accept: string, options: NegotiationOptions): Representation {
   for (const range of parseAccept(accept)) {
     const chosen = representationOf(range, options);
     if (chosen) return chosen;
   }
-  throw newNotAcceptable(options.allowProtobuf ? [...SERVED, PROTOBUF] : SERVED);
+  throw newNotAcceptable(SERIALIZER_MEDIA_TYPES);
 }

@@ -2,9 +2,24 @@
  * The Table representation (meta.k8s.io Table) with kube's default columns, Name and Created At, used for kinds
  * without their own printer; rows carry the object as kube's `includeObject` option asks.
  */
+import { aggregateFieldErrors, newBadRequest } from "./errors.ts";
 import type { KubeList, KubeObject, ListMeta } from "./types.ts";
 
 export type IncludeObject = "None" | "Metadata" | "Object";
+
+/**
+ * The includeObject of a request answered as a Table, checked as kube's optionsForTransform does with
+ * ValidateTableOptions (empty means Metadata); other representations never read it, so never refuse it.
+ */
+export function tableIncludeObject(query: URLSearchParams): IncludeObject {
+  const value = query.get("includeObject") ?? "";
+  if (value === "") return "Metadata";
+  if (value === "None" || value === "Metadata" || value === "Object") return value;
+  const invalid = aggregateFieldErrors([
+    { type: "FieldValueInvalid", field: "includeObject", value, detail: "must be 'Metadata', 'Object', 'None', or empty" },
+  ]);
+  throw newBadRequest(`Unable to convert to Table as requested: ${invalid}`);
+}
 
 export interface TableColumn {
   name: string;
@@ -32,7 +47,8 @@ export interface Table {
   kind: "Table";
   apiVersion: string;
   metadata: Partial<ListMeta>;
-  columnDefinitions: TableColumn[];
+  /** null when the options ask for no headers (the field is not omitempty in kube's Table). */
+  columnDefinitions: TableColumn[] | null;
   rows: TableRow[];
 }
 
@@ -61,6 +77,8 @@ export interface TableOptions {
   cells?: (obj: KubeObject) => unknown[];
   /** The row's conditions, when the kind's printer sets any. */
   conditions?: (obj: KubeObject) => TableRowCondition[] | undefined;
+  /** kube's TableOptions.NoHeaders: the column definitions are left out. */
+  noHeaders?: boolean;
 }
 
 /** One object's row: its cells and, as `include` asks, the object or its metadata. */
@@ -78,7 +96,7 @@ export function toTable(items: KubeObject[], listMeta: Partial<ListMeta>, option
     kind: "Table",
     apiVersion: `meta.k8s.io/${options.version}`,
     metadata: listMeta,
-    columnDefinitions: options.columns ?? DEFAULT_COLUMNS,
+    columnDefinitions: options.noHeaders ? null : options.columns ?? DEFAULT_COLUMNS,
     rows: items.map((obj) => tableRow(obj, options)),
   };
 }

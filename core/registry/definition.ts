@@ -40,6 +40,8 @@ export interface KindDefinition {
   readonly protobuf: boolean;
   /** A type defined at run time: its schema's pruning, conversion and merge type. */
   readonly extension?: StoreExtension;
+  /** Reads skip kube's watch cache (KindFacts.noWatchCache): no waiting for a resourceVersion, no bookmarks. */
+  readonly noWatchCache?: boolean;
 }
 
 /** The definition of a kind kube 1.26 builds in; kinds without an entry in kind-facts.ts get kube's generic Store. */
@@ -63,6 +65,7 @@ export function builtInDefinition(type: ResourceType): KindDefinition {
     printer: facts.printer,
     fields: facts.fields ?? DEFAULT_FIELDS,
     protobuf: hasProtobufEncoding(apiVersionOf(type.group, type.version), type.kind),
+    noWatchCache: facts.noWatchCache,
   };
 }
 

@@ -65,6 +65,8 @@ export interface KindFacts {
   printer?: Printer;
   /** The selectable fields; absent = runtime.DefaultMetaV1FieldSelectorConversion. */
   fields?: KindFields;
+  /** kube-apiserver's DefaultWatchCacheSizes gives it no watch cache: every read goes to the etcd3 store (events). */
+  noWatchCache?: true;
 }
 
 const { withRoleRef, withImmutableSelector } = rules;
@@ -86,6 +88,7 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "/endpoints": { allowCreateOnUpdate: true, printer: printers.endpointsPrinter },
   "/events": {
     allowCreateOnUpdate: true,
+    noWatchCache: true,
     // core/v1 Events get only legacyValidateEvent, no ValidateObjectMeta: BeforeCreate's path-segment name rule.
     name: nameIsPathSegment,
     rules: coreEvents,
@@ -220,6 +223,7 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "discovery.k8s.io/endpointslices": { allowCreateOnUpdate: true, printer: printers.endpointSlicePrinter },
   "events.k8s.io/events": {
     allowCreateOnUpdate: true,
+    noWatchCache: true,
     // ValidateEventCreate checks a DNS-1123 subdomain name, ValidateEventUpdate only ValidateObjectMetaUpdate: core/v1
     // creates the same collection's Events under the path-segment rule (`UPPER:case`), and events.k8s.io updates them.
     nameRuleOnCreateOnly: true,

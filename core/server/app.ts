@@ -5,11 +5,11 @@
  * handler → encoding in the negotiated representation.
  */
 import { type Context, Hono } from "hono";
-import { isStatusError, StatusError } from "../api/errors.ts";
+import { isStatusError } from "../api/errors.ts";
 import { negotiate } from "../api/negotiate.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "../api/resource-type.ts";
-import type { IncludeObject } from "../api/table.ts";
+import { tableIncludeObject } from "../api/table.ts";
 import type { Catalog } from "../registry/catalog.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
@@ -86,8 +86,6 @@ export interface AppDeps extends ChainDeps {
 
 /** The routes read what the chain learned about the request from hono's env. */
 type Env = { Bindings: RequestState };
-
-const INCLUDE_OBJECT = new Set(["None", "Metadata", "Object"]);
 
 function json(body: unknown, pretty = false): Response {
   return completeResponse(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
@@ -261,11 +259,10 @@ function handlerContext(
   const info = s.info;
   const url = deps.options.serverSideFieldValidation ? s.url : withFieldValidationIgnored(s.url);
   const audit = s.audit;
-  const includeObject = url.searchParams.get("includeObject") ?? "Metadata";
-  if (!INCLUDE_OBJECT.has(includeObject)) throw new StatusError(400, "BadRequest", `includeObject: Unsupported value: "${includeObject}"`);
   const reads = info.verb === "get" || info.verb === "list" || info.verb === "watch";
   const store = deps.registry.store(type);
   const definition = store.definition;
+  const representation = negotiate(s.request.headers.get("accept"), { allowTable: reads, allowProtobuf: definition.protobuf });
   return {
     request: s.request,
     url,
@@ -275,12 +272,9 @@ function handlerContext(
     storage: sequenceOf(deps.storage, collectionPrefix(type, "")),
     broker: deps.broker,
     encode: {
-      representation: negotiate(s.request.headers.get("accept"), {
-        allowTable: reads,
-        allowProtobuf: definition.protobuf,
-      }),
+      representation,
       pretty: prettyFor(s.request, s.url),
-      includeObject: includeObject as IncludeObject,
+      includeObject: representation.format === "table" ? tableIncludeObject(url.searchParams) : "Metadata",
       printer: definition.printer,
     },
     warnings: s.warnings,

@@ -162,6 +162,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
         });
       }
       response = withHeader(response, AUDIT_ID_HEADER, auditID);
+      // WithCacheControl: every answer is behind authentication, so none may be cached unless it says otherwise.
+      if (!response.headers.has("Cache-Control")) response = withHeader(response, "Cache-Control", "no-cache, private");
       metrics.observe(labels, response.status, latencyMs / 1000);
     } catch (error) {
       response = failed(s, error);

@@ -25,6 +25,8 @@ export interface EncodeOptions {
   includeObject: IncludeObject;
   /** The kind's Table columns; absent = kube's default Name / Created At. */
   printer?: Printer;
+  /** A Table without its column definitions (a watch's events after the first). */
+  noHeaders?: boolean;
 }
 
 function tableOptionsOf(version: string, options: EncodeOptions, now = new Date()): TableOptions {
@@ -35,6 +37,7 @@ function tableOptionsOf(version: string, options: EncodeOptions, now = new Date(
     columns: printer?.columns,
     cells: printer ? (obj) => printer.cells(obj, now) : undefined,
     conditions: printer?.conditions,
+    noHeaders: options.noHeaders,
   };
 }
 
@@ -47,11 +50,13 @@ export function serialize(value: unknown, format: "json" | "yaml", pretty: boole
   return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
 }
 
+/**
+ * The serializer's media type, as WriteObjectNegotiated writes it: a Table or metadata-only answer is plain
+ * application/json, the Accept header's as/g/v parameters are not echoed (transformResponseObject).
+ */
 function contentTypeOf(rep: Representation): string {
   if (rep.format === "yaml") return "application/yaml";
   if (rep.format === "protobuf") return PROTOBUF_MEDIA_TYPE;
-  if (rep.format === "table") return `application/json;as=Table;v=${rep.version};g=meta.k8s.io`;
-  if (rep.format === "partial-metadata") return `application/json;as=PartialObjectMetadata;v=${rep.version};g=meta.k8s.io`;
   return "application/json";
 }
 

@@ -1,4 +1,5 @@
 /** GET of one object (spec 4.5 get table: unset = latest, "0" = any, other = not older than). */
+import { newTooLargeResourceVersion } from "../../api/errors.ts";
 import { parseResourceVersion } from "../../api/list-options.ts";
 import { waitForRevision } from "../../registry/freshness.ts";
 import { respondObject } from "../respond.ts";
@@ -10,6 +11,12 @@ export function handleGet(ctx: HandlerContext): Response | Promise<Response> {
   const rv = ctx.url.searchParams.get("resourceVersion") ?? "";
   // kube's APIObjectVersioner.ParseResourceVersion, as for lists and watches.
   const revision = parseResourceVersion(rv);
+  if (ctx.store.definition.noWatchCache) {
+    // The etcd3 store's Get does not wait: validateMinimumResourceVersion's 504, without a retry.
+    const current = ctx.storage.currentRevision();
+    if (revision > current) throw newTooLargeResourceVersion(revision, current, 0);
+    return answer(ctx);
+  }
   const fresh = revision > 0 ? waitForRevision(ctx.storage, revision) : undefined;
   return fresh ? fresh.then(() => answer(ctx)) : answer(ctx);
 }

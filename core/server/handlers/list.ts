@@ -13,15 +13,23 @@ import { selectionOf } from "./selection.ts";
 
 /**
  * kube 1.26's cacher answers a list from its watch cache unless shouldDelegateList sends it to storage (no
- * resourceVersion, a continue token, a limit with a resourceVersion other than "0", or match Exact); from the cache,
- * a resourceVersion the cache has not reached is waited for up to 3 s (WaitUntilFreshAndList) before the 504.
+ * resourceVersion, a continue token, a limit with a resourceVersion other than "0", or match Exact); kinds without
+ * a watch cache (events) are always read from storage.
+ */
+function servedFromWatchCache(ctx: HandlerContext, options: ListOptions): boolean {
+  if (ctx.store.definition.noWatchCache) return false;
+  const { resourceVersion, resourceVersionMatch, limit } = options;
+  return !(resourceVersion === "" || options.continue !== "" || (limit > 0 && resourceVersion !== "0") ||
+    resourceVersionMatch === "Exact");
+}
+
+/**
+ * From the cache, a resourceVersion the cache has not reached is waited for up to 3 s (WaitUntilFreshAndList)
+ * before the 504.
  */
 async function waitWhenServedFromCache(ctx: HandlerContext, options: ListOptions): Promise<void> {
-  const { resourceVersion, resourceVersionMatch, limit } = options;
-  const delegated = resourceVersion === "" || options.continue !== "" || (limit > 0 && resourceVersion !== "0") ||
-    resourceVersionMatch === "Exact";
-  if (delegated) return;
-  const requested = parseResourceVersion(resourceVersion);
+  if (!servedFromWatchCache(ctx, options)) return;
+  const requested = parseResourceVersion(options.resourceVersion);
   if (requested > 0) await waitForRevision(ctx.storage, requested);
 }
 
@@ -29,7 +37,8 @@ async function waitWhenServedFromCache(ctx: HandlerContext, options: ListOptions
 function listQueryOf(ctx: HandlerContext, options: ListOptions): ListQuery {
   const storage = ctx.storage;
   const prefix = collectionPrefix(ctx.type, ctx.info.namespace);
-  const read = resolveListRead(options, storage.currentRevision(), { keyPrefix: prefix });
+  const fromWatchCache = servedFromWatchCache(ctx, options);
+  const read = resolveListRead(options, storage.currentRevision(), { keyPrefix: prefix, fromWatchCache });
   // latest, any and notOlderThan all read the current state, which is never stale here.
   let revision = read.mode === "exact" ? read.revision : 0;
   if (read.continueFrom && read.continueFrom.revision >= 0 && revision < storage.compactedRevision()) {
@@ -40,7 +49,9 @@ function listQueryOf(ctx: HandlerContext, options: ListOptions): ListQuery {
   return {
     namespace: ctx.info.namespace,
     revision,
-    limit: options.limit,
+    // Cacher.GetList fills the list from the watch cache whole, ignoring the limit: no continue token, no
+    // remainingItemCount (so a paging client given resourceVersion=0 gets everything in one answer).
+    limit: fromWatchCache ? 0 : options.limit,
     startAfter: read.continueFrom?.startAfter,
     matches: selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector),
   };

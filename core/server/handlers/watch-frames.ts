@@ -9,7 +9,7 @@ import { encodeProtobufObject, encodeWatchEventFrame } from "../../api/protobuf/
 import type { KubeObject } from "../../api/types.ts";
 import { toWatchEvent } from "../../registry/watch.ts";
 import type { KeyValue, StorageEvent } from "../../storage/storage.ts";
-import { objectBody } from "../respond.ts";
+import { type EncodeOptions, objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 
 export type EventFrame = { type: string; object: unknown };
@@ -34,6 +34,15 @@ export function frameEncoder(ctx: HandlerContext): (frame: EventFrame) => Uint8A
 }
 
 /**
+ * The encode options of one watch's event objects. As kube's serveWatch Fixup sets TableOptions.NoHeaders after
+ * the first object, a Table's column definitions go with the watch's first event only; `sent` says one went.
+ */
+export function watchObjectOptions(ctx: HandlerContext): { options: EncodeOptions; sent(): void } {
+  const options = { ...ctx.encode };
+  return { options, sent: () => void (options.noHeaders = true) };
+}
+
+/**
  * Frames the events of one watch; synchronous once the event's value has been decoded for another watch, as it
  * has for all but the first watch of a type to see it.
  */
@@ -41,22 +50,23 @@ export function eventFramer(
   ctx: HandlerContext,
   matches: ((obj: KubeObject) => boolean) | undefined,
   encode: (frame: EventFrame) => Uint8Array,
+  objectOptions: EncodeOptions,
 ): EventFramer {
   const typeKey = `${ctx.type.group}/${ctx.type.version}/${ctx.type.resource}`;
-  const rep = ctx.encode.representation;
+  const rep = objectOptions.representation;
   const table = rep.format === "table";
-  const form = `${typeKey} ${rep.format}${"version" in rep ? rep.version : ""}${table ? ` ${ctx.encode.includeObject}` : ""}`;
+  const form = `${typeKey} ${rep.format}${"version" in rep ? rep.version : ""}${table ? ` ${objectOptions.includeObject}` : ""}`;
 
   const frameOf = (event: StorageEvent, object: KubeObject, before: KubeObject | undefined): Uint8Array | null => {
     const watchEvent = toWatchEvent(event, matches, (stored) => stored === event.kv ? object : before!);
     if (!watchEvent) return null;
     const now = table ? Date.now() : 0;
-    const key = `${form} ${watchEvent.type}${table ? ` ${now}` : ""}`;
+    const key = `${form} ${watchEvent.type}${table ? ` ${now} ${objectOptions.noHeaders === true}` : ""}`;
     let frames = framesByEvent.get(event);
     if (!frames) framesByEvent.set(event, frames = new Map());
     let bytes = frames.get(key);
     if (!bytes) {
-      bytes = encode({ type: watchEvent.type, object: objectBody(watchEvent.object, ctx.encode, table ? new Date(now) : undefined) });
+      bytes = encode({ type: watchEvent.type, object: objectBody(watchEvent.object, objectOptions, table ? new Date(now) : undefined) });
       frames.set(key, bytes);
     }
     return bytes;

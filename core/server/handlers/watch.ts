@@ -4,11 +4,12 @@
  * history ends the stream with an ERROR event carrying 410 Expired. Bookmarks are sent when asked for:
  * every minute and shortly before the timeout, as kube's watch cache does.
  */
-import { newResourceExpired, type StatusError } from "../../api/errors.ts";
+import { newBadRequest, newResourceExpired, type StatusError } from "../../api/errors.ts";
+import { isEverythingFields, requiredFieldValue } from "../../api/field-selector.ts";
+import { assertStreamable } from "../../api/negotiate.ts";
 import { parseListOptions, parseResourceVersion } from "../../api/list-options.ts";
 import { PROTOBUF_WATCH_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
-import { waitForRevision } from "../../registry/freshness.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import { listObjects } from "../../registry/list.ts";
 import { type PushSink, pushStream } from "../../runtime/push-stream.ts";
@@ -17,7 +18,7 @@ import type { Watch } from "../../watch/mod.ts";
 import { objectBody } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { selectionOf } from "./selection.ts";
-import { type EventFrame, type EventFramer, eventFramer, frameEncoder } from "./watch-frames.ts";
+import { type EventFrame, type EventFramer, eventFramer, frameEncoder, watchObjectOptions } from "./watch-frames.ts";
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
@@ -25,8 +26,12 @@ const BOOKMARK_BEFORE_DEADLINE_MS = 2_000;
 export async function handleWatch(ctx: HandlerContext): Promise<Response> {
   const options = parseListOptions(ctx.url.searchParams);
   const selected = selectionOf(ctx.store.definition, options.labelSelector, options.fieldSelector);
-  // The legacy /watch/.../<name> path watches one object.
+  // The legacy /watch/.../<name> path watches one object; a field selector beside it must name that object.
   const name = ctx.info.name;
+  if (name !== "" && !isEverythingFields(options.fieldSelector) && requiredFieldValue(options.fieldSelector, "metadata.name") !== name) {
+    throw newBadRequest("fieldSelector metadata.name doesn't match requested name"); // ListResource
+  }
+  assertStreamable(ctx.encode.representation);
   const matches = name === "" ? selected : (obj: KubeObject) => obj.metadata.name === name && (selected?.(obj) ?? true);
   const initial: KubeObject[] = [];
   let after: number;
@@ -35,20 +40,24 @@ export async function handleWatch(ctx: HandlerContext): Promise<Response> {
     initial.push(...page.list.items);
     after = Number(page.list.metadata.resourceVersion);
   } else {
+    // A version the store has not reached is not waited for nor refused: kube 1.26's Cacher.Watch starts the watch
+    // at once and watchCache.getAllEventsSinceLocked has no upper bound, so the events past it arrive as committed.
     after = parseResourceVersion(options.resourceVersion);
-    await waitForRevision(ctx.storage, after);
   }
   const timeoutSeconds = watchTimeoutSeconds(options.timeoutSeconds, ctx.services.minRequestTimeoutSeconds);
   const watch = ctx.broker.watch(collectionPrefix(ctx.type, ctx.info.namespace), after);
   const encode = frameEncoder(ctx);
+  const objects = watchObjectOptions(ctx);
   const body = watchBody(ctx, watch, {
     initial,
-    framer: eventFramer(ctx, matches, encode),
+    objects,
+    framer: eventFramer(ctx, matches, encode, objects.options),
     encode,
     timeoutMs: timeoutSeconds * 1000,
-    bookmarks: options.allowWatchBookmarks,
+    // Bookmarks come from the watch cache; kube's etcd3 watcher, which serves kinds without one, sends none.
+    bookmarks: options.allowWatchBookmarks && !ctx.store.definition.noWatchCache,
   });
-  return new Response(body, { status: 200, headers: { "Content-Type": streamContentType(ctx), "Cache-Control": "no-cache, private" } });
+  return new Response(body, { status: 200, headers: { "Content-Type": streamContentType(ctx) } });
 }
 
 /**
@@ -60,10 +69,9 @@ export function watchTimeoutSeconds(requested: number | undefined, minRequestTim
   return minRequestTimeoutSeconds > 0 ? minRequestTimeoutSeconds * (1 + Math.random()) : Infinity;
 }
 
+/** serveWatch's media type: the stream serializer's, so a Table watch is application/json too. */
 function streamContentType(ctx: HandlerContext): string {
-  const format = ctx.encode.representation.format;
-  if (format === "protobuf") return PROTOBUF_WATCH_MEDIA_TYPE;
-  return format === "table" ? "application/json;as=Table;g=meta.k8s.io;v=v1" : "application/json";
+  return ctx.encode.representation.format === "protobuf" ? PROTOBUF_WATCH_MEDIA_TYPE : "application/json";
 }
 
 function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
@@ -77,6 +85,8 @@ function bookmarkObject(ctx: HandlerContext, revision: number): KubeObject {
 interface WatchBodyOptions {
   /** Objects sent as ADDED first (a watch without a resourceVersion starts with the current state). */
   initial: KubeObject[];
+  /** How event objects are encoded; told once an event went (a Table's headers go with the first only). */
+  objects: ReturnType<typeof watchObjectOptions>;
   framer: EventFramer;
   encode: (frame: EventFrame) => Uint8Array;
   timeoutMs: number;
@@ -117,7 +127,8 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
     let lastBookmark = 0;
     try {
       for (const object of options.initial) {
-        const sent = send(sink, options.encode({ type: "ADDED", object: objectBody(object, ctx.encode) }));
+        const sent = send(sink, options.encode({ type: "ADDED", object: objectBody(object, options.objects.options) }));
+        options.objects.sent();
         if (sent !== true && !(await sent)) return;
       }
       for (let next = await messages.next(); !next.done; next = await messages.next()) {
@@ -126,6 +137,7 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
         if (message.kind === "event") {
           const framed = options.framer(message.event);
           bytes = framed instanceof Promise ? await framed : framed;
+          if (bytes) options.objects.sent();
         } else if (options.bookmarks && message.revision > lastBookmark) {
           lastBookmark = message.revision;
           bytes = options.encode({ type: "BOOKMARK", object: bookmarkObject(ctx, message.revision) });
@@ -136,7 +148,9 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
     } catch (e) {
       // An overflowing or failed watch just ends; the client re-watches from its last resourceVersion.
       if (!cancelled && isStorageError(e, "Compacted")) {
-        sink.write(options.encode({ type: "ERROR", object: expiredStatus(ctx.url.searchParams.get("resourceVersion"), ctx.storage) }));
+        const requested = ctx.url.searchParams.get("resourceVersion");
+        const expired = ctx.store.definition.noWatchCache ? newWatchTooOld() : expiredStatus(requested, ctx.storage);
+        sink.write(options.encode({ type: "ERROR", object: expired }));
       }
     }
   };
@@ -152,6 +166,11 @@ function watchBody(ctx: HandlerContext, watch: Watch, options: WatchBodyOptions)
       resume?.();
     },
   });
+}
+
+/** The etcd3 watcher's 410 (interpretWatchError), for kinds watched without a watch cache. */
+function newWatchTooOld(): unknown {
+  return newResourceExpired("The resourceVersion for the provided watch is too old.").toStatus();
 }
 
 /** watchCache.getAllEventsSinceLocked's 410: the number in parentheses is the oldest resourceVersion still accepted. */
