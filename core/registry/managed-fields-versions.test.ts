@@ -25,7 +25,7 @@ test("versionConverter: a core/v1 Event seen by an events.k8s.io/v1 manager, wit
   const converter = builtInVersionConverter(typeOf("", "v1", "events"));
   const event = { apiVersion: "v1", kind: "Event", metadata: { name: "e" }, message: "m", involvedObject: { kind: "Pod", name: "p" } };
   const view = await converter.convert(event, "events.k8s.io/v1");
-  expect(view?.object).toEqual({
+  expect(view?.object as unknown).toEqual({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     metadata: { name: "e", creationTimestamp: null },
