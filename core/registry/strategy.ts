@@ -45,7 +45,10 @@ export interface Strategy {
   prepareForUpdate?: (next: KubeObject, current: KubeObject, subresource: string) => KubeObject;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
   holdsDeletion?: (obj: KubeObject) => boolean;
-  /** Changes made when deletion begins, besides deletionTimestamp. */
+  /**
+   * Changes made when deletion begins, besides deletionTimestamp. A kind with this hook deletes as kube's namespace
+   * REST does (delete-plan.ts planNamespaceDelete), not as the generic Store.Delete.
+   */
   markTerminating?: (obj: KubeObject) => void;
 }
 
