@@ -48,6 +48,14 @@ test("a pod's deletionTimestamp is when its grace period ends, and a shorter gra
   expect((await getJson(server, podPath("graceful"))).metadata.deletionGracePeriodSeconds).toBe(10);
 });
 
+test("a negative grace period keeps a scheduled pod terminating for 1 second, not gone at once (rest.BeforeDelete, pod CheckGracefulDelete)", async () => {
+  expect((await sendJson(server, "POST", `/api/v1/namespaces/${NS}/pods`, boundPod("negative"))).status).toBe(201);
+  const answer = await sendJson(server, "DELETE", `${podPath("negative")}?gracePeriodSeconds=-5`);
+  expect(answer.status).toBe(200);
+  expect(answer.body.metadata.deletionGracePeriodSeconds).toBe(1);
+  expect((await getJson(server, podPath("negative"))).metadata.deletionGracePeriodSeconds).toBe(1);
+});
+
 test("a pod deleted with grace period 0 is marked, then removed: a watch sees MODIFIED then DELETED (updateForGracefulDeletionAndFinalizers)", async () => {
   const created = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/pods`, boundPod("immediate"));
   expect(created.status).toBe(201);

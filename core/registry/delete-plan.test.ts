@@ -88,3 +88,10 @@ test("namespace REST Delete: the first DELETE marks it Terminating without a gra
   expect(planDelete(namespaces, { ...finalized, metadata: { name: "x", deletionTimestamp: "2026-01-01T00:00:00Z" } }, {}, NOW))
     .toEqual({ action: "remove" });
 });
+
+test("rest.BeforeDelete: a negative grace period counts as 1 second", () => {
+  const plan = marked(planDelete(pods, scheduledPod(), { gracePeriodSeconds: -5 }, NOW));
+  expect(plan.next.metadata).toMatchObject({ deletionTimestamp: "2026-01-01T00:00:01Z", deletionGracePeriodSeconds: 1 });
+  const pending = scheduledPod({ deletionTimestamp: "2026-01-01T00:00:30Z", deletionGracePeriodSeconds: 30 });
+  expect(marked(planDelete(pods, pending, { gracePeriodSeconds: -1 }, NOW)).next.metadata.deletionGracePeriodSeconds).toBe(1);
+});

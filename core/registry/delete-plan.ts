@@ -97,5 +97,10 @@ function planNamespaceDelete(strategy: Strategy, current: KubeObject, options: D
 }
 
 export function planDelete(strategy: Strategy, current: KubeObject, options: DeleteOptions, now = Date.now()): DeletePlan {
+  // rest.BeforeDelete: a negative grace period, asked for or stored, counts as 1 second.
+  if ((options.gracePeriodSeconds ?? 0) < 0) options = { ...options, gracePeriodSeconds: 1 };
+  if ((current.metadata.deletionGracePeriodSeconds ?? 0) < 0) {
+    current = { ...current, metadata: { ...current.metadata, deletionGracePeriodSeconds: 1 } };
+  }
   return strategy.markTerminating ? planNamespaceDelete(strategy, current, options, now) : planStoreDelete(strategy, current, options, now);
 }

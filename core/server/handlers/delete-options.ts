@@ -10,12 +10,15 @@ import { parseDryRun } from "./write-options.ts";
 
 const PROPAGATION_POLICIES = ["Foreground", "Background", "Orphan"];
 
-/** A body field's grace period; the query's is an int64 parameter (Convert_Slice_string_To_int64). */
-function nonNegativeInteger(value: unknown, field: string): number | undefined {
+/**
+ * A body field's grace period; the query's is an int64 parameter (Convert_Slice_string_To_int64). A negative one
+ * stays negative here: the store's rest.BeforeDelete makes it 1 second.
+ */
+function integerOrAbsent(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n)) throw newBadRequest(`${field}: invalid value ${JSON.stringify(value)}: must be an integer`);
-  return Math.max(n, 0);
+  return n;
 }
 
 /** kube's delete handler decodes bodies with the meta scheme's codecs, whatever the kind: JSON, YAML and protobuf. */
@@ -77,7 +80,7 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
   const preconditions = isPlainObject(body.preconditions) ? body.preconditions as DeleteOptions["preconditions"] : undefined;
   return {
     dryRun: bodyDryRun || parseDryRun(query, "DeleteOptions"),
-    gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? queryInt64(query, "gracePeriodSeconds"), "gracePeriodSeconds"),
+    gracePeriodSeconds: integerOrAbsent(body.gracePeriodSeconds ?? queryInt64(query, "gracePeriodSeconds"), "gracePeriodSeconds"),
     preconditions,
     propagationPolicy,
     user: ctx.user,
