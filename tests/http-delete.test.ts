@@ -159,3 +159,39 @@ test("deletecollection answers the list as it was read before the deletes (Store
   }
   expect((await getJson(server, `/api/v1/namespaces/${NS}/configmaps?labelSelector=sweep%3Dyes`)).items).toEqual([]);
 });
+
+test("a finalizer without a domain must be a standard one on core and apps kinds, on create and update (core validateKubeFinalizerName)", async () => {
+  const refused = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, {
+    metadata: { name: "bare-finalizer", finalizers: ["example.com/ok", "cleanup"] },
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body).toMatchObject({
+    reason: "Invalid",
+    message:
+      'ConfigMap "bare-finalizer" is invalid: metadata.finalizers[1]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+    details: { causes: [{ reason: "FieldValueInvalid", field: "metadata.finalizers[1]" }] },
+  });
+  const standard = { metadata: { name: "standard-finalizer", finalizers: ["orphan"] } };
+  expect((await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, standard)).status).toBe(201);
+  const patched = await sendJson(
+    server,
+    "PATCH",
+    `/api/v1/namespaces/${NS}/configmaps/standard-finalizer`,
+    { metadata: { finalizers: ["cleanup"] } },
+    "application/merge-patch+json",
+  );
+  expect(patched.status).toBe(422);
+  expect(patched.body.message).toContain('metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name');
+  const deployment = {
+    metadata: { name: "bare-finalizer", finalizers: ["cleanup"] },
+    spec: {
+      selector: { matchLabels: { app: "bare" } },
+      template: { metadata: { labels: { app: "bare" } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    },
+  };
+  const refusedDeployment = await sendJson(server, "POST", `/apis/apps/v1/namespaces/${NS}/deployments`, deployment);
+  expect(refusedDeployment.status).toBe(422);
+  expect(refusedDeployment.body.message).toBe(
+    'Deployment.apps "bare-finalizer" is invalid: metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+  );
+});
