@@ -160,7 +160,7 @@ test("deletecollection answers the list as it was read before the deletes (Store
   expect((await getJson(server, `/api/v1/namespaces/${NS}/configmaps?labelSelector=sweep%3Dyes`)).items).toEqual([]);
 });
 
-test("a finalizer without a domain must be a standard one on core and apps kinds, on create and update (core validateKubeFinalizerName)", async () => {
+test("a finalizer without a domain must be a standard one on core, apps and batch kinds, on create and update (core validateKubeFinalizerName)", async () => {
   const refused = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, {
     metadata: { name: "bare-finalizer", finalizers: ["example.com/ok", "cleanup"] },
   });
@@ -194,4 +194,15 @@ test("a finalizer without a domain must be a standard one on core and apps kinds
   expect(refusedDeployment.body.message).toBe(
     'Deployment.apps "bare-finalizer" is invalid: metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
   );
+  const job = {
+    metadata: { name: "bare-finalizer", finalizers: ["cleanup"] },
+    spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+  };
+  const refusedJob = await sendJson(server, "POST", `/apis/batch/v1/namespaces/${NS}/jobs`, job);
+  expect(refusedJob.status).toBe(422);
+  expect(refusedJob.body.details.causes).toContainEqual({
+    reason: "FieldValueInvalid",
+    message: 'Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
+    field: "metadata.finalizers[0]",
+  });
 });

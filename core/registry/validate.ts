@@ -12,10 +12,10 @@ export interface ValidationContext {
 }
 
 /**
- * Groups whose validation calls kube's core ValidateObjectMeta (pkg/apis/core/validation), which adds
+ * Groups whose validation calls kube's core ValidateObjectMeta (pkg/apis/core/validation; apps and batch import it as apivalidation), which adds
  * validateKubeFinalizerName; custom resources and other groups get only apimachinery's ValidateObjectMeta.
  */
-const CORE_OBJECT_META_GROUPS = new Set(["", "apps"]);
+const CORE_OBJECT_META_GROUPS = new Set(["", "apps", "batch"]);
 
 /** An update names the stored object (the URL's name, which the body must match); a kind may leave its format to create. */
 const formatUnchecked: NameValidator = () => [];
