@@ -12,8 +12,9 @@ export interface ValidationContext {
 }
 
 /**
- * Groups whose validation calls kube's core ValidateObjectMeta (pkg/apis/core/validation; apps and batch import it as apivalidation), which adds
- * validateKubeFinalizerName; custom resources and other groups get only apimachinery's ValidateObjectMeta.
+ * Groups whose validation calls kube's core ValidateObjectMeta (pkg/apis/core/validation; apps and batch import
+ * it as apivalidation), which adds validateKubeFinalizerName; custom resources and other groups get only
+ * apimachinery's ValidateObjectMeta.
  */
 const CORE_OBJECT_META_GROUPS = new Set(["", "apps", "batch"]);
 
