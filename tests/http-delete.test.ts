@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createNamespace, getJson, type Json, openWatch, sendJson } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
+import { exampleCrd } from "./_crd.ts";
 
 const NS = "deletes";
 let server: TestServer;
@@ -205,4 +206,23 @@ test("a finalizer without a domain must be a standard one on core, apps and batc
     message: 'Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified',
     field: "metadata.finalizers[0]",
   });
+});
+
+test("a CRD's first DELETE adds only the cleanup finalizer and kube's Terminating condition, whatever propagation is asked (CRD REST Delete)", async () => {
+  const crd = JSON.parse(exampleCrd({ plural: "sprockets", kind: "Sprocket" }, { type: "object" }));
+  expect((await sendJson(server, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)).status).toBe(201);
+  const answer = await sendJson(
+    server,
+    "DELETE",
+    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sprockets.example.com?propagationPolicy=Foreground",
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body.metadata.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+  expect("deletionGracePeriodSeconds" in answer.body.metadata).toBe(false);
+  expect(answer.body.status.conditions).toContainEqual(expect.objectContaining({
+    type: "Terminating",
+    status: "True",
+    reason: "InstanceDeletionPending",
+    message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+  }));
 });

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
 import { type DeletePlan, planDelete } from "./delete-plan.ts";
 import { NAMESPACE_HOOKS, podGracePeriod, type Strategy } from "./strategy.ts";
+import { CRD_DELETION_HOOKS } from "./apiextensions/mod.ts";
 
 const base: Strategy = {
   tracksGeneration: false,
@@ -15,6 +16,7 @@ const configMaps = base;
 const deployments: Strategy = { ...base, tracksGeneration: true, hasStatus: true };
 const pods: Strategy = { ...base, hasStatus: true, returnsDeletedObject: true, checkGracefulDelete: podGracePeriod };
 const namespaces: Strategy = { ...base, hasStatus: true, returnsDeletedObject: true, ...NAMESPACE_HOOKS };
+const crds: Strategy = { ...base, hasStatus: true, ...CRD_DELETION_HOOKS };
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const obj = (metadata: KubeObject["metadata"], rest: Partial<KubeObject> = {}): KubeObject => ({
@@ -94,4 +96,15 @@ test("rest.BeforeDelete: a negative grace period counts as 1 second", () => {
   expect(plan.next.metadata).toMatchObject({ deletionTimestamp: "2026-01-01T00:00:01Z", deletionGracePeriodSeconds: 1 });
   const pending = scheduledPod({ deletionTimestamp: "2026-01-01T00:00:30Z", deletionGracePeriodSeconds: 30 });
   expect(marked(planDelete(pods, pending, { gracePeriodSeconds: -1 }, NOW)).next.metadata.deletionGracePeriodSeconds).toBe(1);
+});
+
+test("CRD REST Delete: the first DELETE adds the cleanup finalizer and leaves propagation finalizers alone; the next marks it deleting", () => {
+  const first = marked(planDelete(crds, obj({}, { status: {} }), { propagationPolicy: "Foreground" }, NOW));
+  expect(first.next.metadata).toEqual({
+    name: "x",
+    deletionTimestamp: "2026-01-01T00:00:00Z",
+    finalizers: ["customresourcecleanup.apiextensions.k8s.io"],
+  });
+  const again = marked(planDelete(crds, first.next, {}, NOW));
+  expect(again.next.metadata.deletionGracePeriodSeconds).toBe(0);
 });

@@ -1,7 +1,7 @@
 /**
  * What one DELETE does to a stored object, decided as kube's registry Store.Delete decides it: rest.BeforeDelete
  * (graceful deletion), deletionFinalizersForGarbageCollection (propagation finalizers), markAsDeleting (kinds
- * without graceful deletion that finalizers hold), and the namespace REST's own Delete.
+ * without graceful deletion that finalizers hold), and the namespace and CRD REST's own Delete.
  */
 import type { KubeObject } from "../api/types.ts";
 import { finalizersAfterDelete } from "./delete-propagation.ts";
@@ -80,19 +80,17 @@ function planStoreDelete(strategy: Strategy, current: KubeObject, options: Delet
 }
 
 /**
- * kube's namespace REST Delete: the first DELETE only marks the namespace terminating (no grace period) with the
- * propagation finalizers asked for; later ones answer it unchanged until the namespace controller has emptied
- * spec.finalizers, then delete as the generic store does.
+ * kube's namespace and CRD REST Delete: the first DELETE only marks the object terminating (no grace period) with
+ * the kind's changes; later ones answer it unchanged while the kind's own finalization holds it (a namespace's
+ * spec.finalizers), then delete as the generic store does.
  */
-function planNamespaceDelete(strategy: Strategy, current: KubeObject, options: DeleteOptions, now: number): DeletePlan {
+function planMarkedDelete(strategy: Strategy, current: KubeObject, options: DeleteOptions, now: number): DeletePlan {
   if (current.metadata.deletionTimestamp) {
     return strategy.holdsDeletion?.(current) ? { action: "keep" } : planStoreDelete(strategy, current, options, now);
   }
   const next = structuredClone(current);
   next.metadata.deletionTimestamp = timestampAt(now);
-  strategy.markTerminating?.(next);
-  const propagated = finalizersAfterDelete(strategy.defaultPropagation, current.metadata.finalizers ?? [], options.propagationPolicy);
-  if (propagated) next.metadata.finalizers = propagated;
+  strategy.markTerminating!(next, options.propagationPolicy);
   return { action: "mark", next, thenRemove: false };
 }
 
@@ -102,5 +100,5 @@ export function planDelete(strategy: Strategy, current: KubeObject, options: Del
   if ((current.metadata.deletionGracePeriodSeconds ?? 0) < 0) {
     current = { ...current, metadata: { ...current.metadata, deletionGracePeriodSeconds: 1 } };
   }
-  return strategy.markTerminating ? planNamespaceDelete(strategy, current, options, now) : planStoreDelete(strategy, current, options, now);
+  return strategy.markTerminating ? planMarkedDelete(strategy, current, options, now) : planStoreDelete(strategy, current, options, now);
 }

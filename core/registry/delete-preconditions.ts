@@ -1,7 +1,7 @@
 /**
  * A DELETE's preconditions against the stored object. The first check answers as kube's rest.BeforeDelete does
  * (the resource named by its Kind); a check repeated after a lost write race answers as storage.Preconditions.Check
- * does, and so does the namespace REST's own Delete always.
+ * does, and so do the namespace and CRD REST Delete always.
  */
 import { newConflict, type QualifiedResource } from "../api/errors.ts";
 import type { KubeObject } from "../api/types.ts";

@@ -329,7 +329,7 @@ export class ResourceStore {
     options = await this.#acting(options, "delete", namespace, name);
     const key = this.key(namespace, name);
     let kv = await this.#storage.get(key);
-    // The namespace REST checks preconditions itself, in storage's words; other kinds first in rest.BeforeDelete's.
+    // The namespace and CRD REST check preconditions themselves, in storage's words; others first in rest.BeforeDelete's.
     let stage: "before-delete" | "storage" = this.strategy.markTerminating ? "storage" : "before-delete";
     for (;; stage = "storage") {
       if (!kv) throw newNotFound(this.qualified, name);
