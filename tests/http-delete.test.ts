@@ -226,3 +226,36 @@ test("a CRD's first DELETE adds only the cleanup finalizer and kube's Terminatin
     message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
   }));
 });
+
+test("DeleteOptions come from the body when there is one, the query's being ignored (DeleteResource, DeleteCollection)", async () => {
+  expect((await sendJson(server, "POST", `/api/v1/namespaces/${NS}/pods`, boundPod("body-wins"))).status).toBe(201);
+  const answer = await sendJson(server, "DELETE", `${podPath("body-wins")}?gracePeriodSeconds=0`, {
+    kind: "DeleteOptions",
+    apiVersion: "v1",
+  });
+  expect(answer.status).toBe(200);
+  expect(answer.body.metadata.deletionGracePeriodSeconds).toBe(30);
+
+  const made = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, {
+    metadata: { name: "body-sweep", labels: { body: "yes" } },
+  });
+  expect(made.status).toBe(201);
+  const swept = await sendJson(server, "DELETE", `/api/v1/namespaces/${NS}/configmaps?labelSelector=body%3Dyes&dryRun=All`, {});
+  expect(swept.status).toBe(200);
+  expect((await sendJson(server, "GET", `/api/v1/namespaces/${NS}/configmaps/body-sweep`)).status).toBe(404);
+});
+
+test("every DeleteOptions error is reported in one 422, the dryRun list as Go prints it (ValidateDeleteOptions, ValidateDryRun)", async () => {
+  const made = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: "kept-options" } });
+  expect(made.status).toBe(201);
+  const refused = await sendJson(server, "DELETE", `/api/v1/namespaces/${NS}/configmaps/kept-options`, {
+    orphanDependents: true,
+    propagationPolicy: "Sometimes",
+    dryRun: ["Maybe"],
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body.message).toBe(
+    'DeleteOptions.meta.k8s.io "" is invalid: [propagationPolicy: Invalid value: "Sometimes": orphanDependents and deletionPropagation cannot be both set, propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil", dryRun: Unsupported value: []string{"Maybe"}: supported values: "All"]',
+  );
+  expect((await getJson(server, `/api/v1/namespaces/${NS}/configmaps/kept-options`)).metadata.uid).toBe(made.body.metadata.uid);
+});
