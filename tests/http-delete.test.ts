@@ -144,6 +144,17 @@ test("a deleted namespace is Terminating without a grace period; deleting it aga
   });
 });
 
+test("a namespace deleted with orphanDependents=false is held for its dependents: foregroundDeletion and a 202 (namespace REST Delete, DeleteResource)", async () => {
+  await createNamespace(server, "cascading");
+  const answer = await sendJson(server, "DELETE", "/api/v1/namespaces/cascading", {
+    kind: "DeleteOptions",
+    apiVersion: "v1",
+    orphanDependents: false,
+  });
+  expect(answer.status).toBe(202);
+  expect(answer.body.metadata.finalizers).toEqual(["foregroundDeletion"]);
+});
+
 test("deletecollection answers the list as it was read before the deletes (Store.DeleteCollection returns its listObj)", async () => {
   for (const name of ["sweep-a", "sweep-b"]) {
     const made = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name, labels: { sweep: "yes" } } });

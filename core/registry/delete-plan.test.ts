@@ -108,3 +108,10 @@ test("CRD REST Delete: the first DELETE adds the cleanup finalizer and leaves pr
   const again = marked(planDelete(crds, first.next, {}, NOW));
   expect(again.next.metadata.deletionGracePeriodSeconds).toBe(0);
 });
+
+test("orphanDependents=false: no propagation finalizer from the generic store, foregroundDeletion from the namespace REST", () => {
+  expect(planDelete(configMaps, obj({ finalizers: ["orphan"] }), { orphanDependents: false }, NOW)).toEqual({ action: "remove" });
+  const ns = obj({}, { spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } });
+  expect(marked(planDelete(namespaces, ns, { orphanDependents: false }, NOW)).next.metadata.finalizers).toEqual(["foregroundDeletion"]);
+  expect(marked(planDelete(namespaces, ns, { orphanDependents: true }, NOW)).next.metadata.finalizers).toEqual(["orphan"]);
+});

@@ -66,7 +66,10 @@ function planStoreDelete(strategy: Strategy, current: KubeObject, options: Delet
   // A pending graceful deletion keeps its finalizers: DeleteOptions change them only when a deletion starts or after.
   if (graceful === "pending") return { action: "keep" };
   const finalizers = current.metadata.finalizers ?? [];
-  const propagated = finalizersAfterDelete(strategy.defaultPropagation, finalizers, options.propagationPolicy);
+  // The generic store reads orphanDependents=false as no orphaning and no foreground deletion (shouldOrphanDependents,
+  // shouldDeleteDependents).
+  const requested = options.orphanDependents === undefined ? options.propagationPolicy : options.orphanDependents ? "Orphan" : "Background";
+  const propagated = finalizersAfterDelete(strategy.defaultPropagation, finalizers, requested);
   if (graceful === "not-graceful" && finalizers.length === 0 && !propagated) return { action: "remove" };
   const next = graceful === "not-graceful" ? structuredClone(current) : graceful.next;
   if (propagated) next.metadata.finalizers = propagated;
@@ -90,7 +93,9 @@ function planMarkedDelete(strategy: Strategy, current: KubeObject, options: Dele
   }
   const next = structuredClone(current);
   next.metadata.deletionTimestamp = timestampAt(now);
-  strategy.markTerminating!(next, options.propagationPolicy);
+  // The namespace REST reads orphanDependents=false as foreground deletion (shouldHaveDeleteDependentsFinalizer).
+  const requested = options.orphanDependents === undefined ? options.propagationPolicy : options.orphanDependents ? "Orphan" : "Foreground";
+  strategy.markTerminating!(next, requested);
   return { action: "mark", next, thenRemove: false };
 }
 

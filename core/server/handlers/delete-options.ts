@@ -97,13 +97,12 @@ export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequ
   const orphanDependents = typeof options.orphanDependents === "boolean" ? options.orphanDependents : undefined;
   const dryRun = Array.isArray(options.dryRun) ? options.dryRun.map(String) : [];
   validateDeleteOptions(policy, orphanDependents, dryRun);
-  const propagationPolicy =
-    (orphanDependents === undefined ? policy : orphanDependents ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
   return {
     dryRun: dryRun.length > 0,
     gracePeriodSeconds: integerOrAbsent(options.gracePeriodSeconds, "gracePeriodSeconds"),
     preconditions: isPlainObject(options.preconditions) ? options.preconditions as DeleteOptions["preconditions"] : undefined,
-    propagationPolicy,
+    propagationPolicy: policy as DeleteOptions["propagationPolicy"],
+    orphanDependents,
     user: ctx.user,
     cascadeAsked: orphanDependents === false,
     auditAnnotations: ctx.auditAnnotations,
