@@ -335,9 +335,10 @@ export class ResourceStore {
       if (!kv) throw newNotFound(this.qualified, name);
       const current = await this.decode(kv);
       checkDeletePreconditions(this.#preconditionSubject, current, options.preconditions, stage);
-      await this.#admitDelete(namespace, current, options);
       const plan = planDelete(this.strategy, current, options);
+      // A deletion already under way is answered before admission, which kube runs only where it writes.
       if (plan.action === "keep") return { object: current, deleted: false };
+      await this.#admitDelete(namespace, current, options);
       if (plan.action === "remove") {
         if (options.dryRun) return { object: current, deleted: true };
         try {
@@ -373,12 +374,10 @@ export class ResourceStore {
 
   /** Removes the stored object at `kv`'s revision and answers its last state at the deleting revision. */
   async #remove(key: string, kv: KeyValue, name: string): Promise<KubeObject> {
-    try {
-      return await this.decode(await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision }));
-    } catch (e) {
-      if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
-      throw e;
-    }
+    const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision }).catch((e) => {
+      throw isStorageError(e, "NotFound") ? newNotFound(this.qualified, name) : e;
+    });
+    return this.decode(gone);
   }
 
   async #guard(
