@@ -144,6 +144,25 @@ test("a deleted namespace is Terminating without a grace period; deleting it aga
   });
 });
 
+test("the namespace controller deletes content in the background: a Job gets no orphan finalizer (namespacedResourcesDeleter)", async () => {
+  await createNamespace(server, "emptied");
+  const job = {
+    metadata: { name: "held-job", finalizers: ["example.com/hold"] },
+    spec: { suspend: true, template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+  };
+  const created = await sendJson(server, "POST", "/apis/batch/v1/namespaces/emptied/jobs", job);
+  expect(created.status).toBe(201);
+  const watch = await openWatch(
+    server,
+    `/apis/batch/v1/namespaces/emptied/jobs?watch=true&resourceVersion=${created.body.metadata.resourceVersion}`,
+  );
+  expect((await sendJson(server, "DELETE", "/api/v1/namespaces/emptied")).status).toBe(200);
+  const [marked] = (await watch.until((event) => (event.object as Json).metadata.deletionTimestamp !== undefined)).slice(-1);
+  await watch.close();
+  // A Job's own default (batch/v1 DefaultGarbageCollectionPolicy) would have added orphan.
+  expect((marked.object as Json).metadata.finalizers).toEqual(["example.com/hold"]);
+});
+
 test("a namespace deleted with orphanDependents=false is held for its dependents: foregroundDeletion and a 202 (namespace REST Delete, DeleteResource)", async () => {
   await createNamespace(server, "cascading");
   const answer = await sendJson(server, "DELETE", "/api/v1/namespaces/cascading", {
