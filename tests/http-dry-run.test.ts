@@ -71,7 +71,7 @@ test("an unknown dryRun value is refused and a bare ?dryRun writes for real", as
   const refused = await expectNoChange(() => sendJson(server, "POST", `${COLLECTION}?dryRun=Sometimes`, configMap(NS, "odd")), 422);
   expect(refused).toMatchObject({
     reason: "Invalid",
-    message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Sometimes": supported values: "All"',
+    message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Sometimes"}: supported values: "All"',
   });
   const bare = await sendJson(server, "POST", `${COLLECTION}?dryRun`, configMap(NS, "bare"));
   expect(bare.status).toBe(201);

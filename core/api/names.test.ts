@@ -10,6 +10,7 @@ import {
   nameIsDNSSubdomain,
   nameIsPathSegment,
   validateAnnotations,
+  validateKubeFinalizerNames,
   validateObjectMeta,
 } from "./names.ts";
 
@@ -247,4 +248,14 @@ test("validateObjectMeta() checks generateName, generation, labels, owners, fina
     "metadata.managedFields[0].operation: must be `Apply` or `Update`",
     "metadata.managedFields[0].fieldsType: must be `FieldsV1`",
   ]);
+});
+
+test("validateKubeFinalizerNames() accepts domain-prefixed and standard names and indexes the others (core validateKubeFinalizerName)", () => {
+  expect(validateKubeFinalizerNames(["example.com/x", "kubernetes", "orphan", "foregroundDeletion"], "metadata.finalizers")).toEqual([]);
+  expect(validateKubeFinalizerNames(["orphan", "cleanup"], "metadata.finalizers")).toEqual([{
+    type: "FieldValueInvalid",
+    field: "metadata.finalizers[1]",
+    value: "cleanup",
+    detail: "name is neither a standard finalizer name nor is it fully qualified",
+  }]);
 });

@@ -214,6 +214,21 @@ function validateFinalizers(finalizers: string[] | undefined, field: string): Fi
   return errors;
 }
 
+/** Finalizer names that need no domain prefix (kube's core helper.IsStandardFinalizerName). */
+export const STANDARD_FINALIZERS: ReadonlySet<string> = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
+
+export const UNQUALIFIED_FINALIZER = "name is neither a standard finalizer name nor is it fully qualified";
+
+/**
+ * kube's core validateKubeFinalizerName, which the core ValidateObjectMeta and ValidateObjectMetaUpdate add to
+ * the generic metadata checks: a finalizer without a domain prefix must be a standard one.
+ */
+export function validateKubeFinalizerNames(finalizers: string[] | undefined, field: string): FieldError[] {
+  return (finalizers ?? []).flatMap((name, i) =>
+    name.includes("/") || STANDARD_FINALIZERS.has(name) ? [] : [invalid(`${field}[${i}]`, name, UNQUALIFIED_FINALIZER)]
+  );
+}
+
 function validateManagedFields(entries: unknown[] | undefined, field: string): FieldError[] {
   const errors: FieldError[] = [];
   (entries ?? []).forEach((raw, i) => {

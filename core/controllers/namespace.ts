@@ -98,10 +98,13 @@ async function deleteContent(ctx: ControllerContext, namespace: string): Promise
   return outcome;
 }
 
-/** Deletes one object; answers it when it stays (finalizers, grace period), undefined when gone. */
+/**
+ * Deletes one object; answers it when it stays (finalizers, grace period), undefined when gone. As kube's
+ * namespacedResourcesDeleter, in the background: no kind's default may add the orphan finalizer.
+ */
 async function deleteOne(store: ResourceStore, namespace: string, item: KubeObject): Promise<KubeObject | undefined> {
   try {
-    const { object, deleted } = await store.delete(namespace, item.metadata.name as string);
+    const { object, deleted } = await store.delete(namespace, item.metadata.name as string, { propagationPolicy: "Background" });
     return deleted ? undefined : object;
   } catch (e) {
     if (isNotFound(e)) return undefined;

@@ -19,3 +19,16 @@ test("deleteOptionsObject leaves out what the delete did not set", () => {
     gracePeriodSeconds: 0,
   });
 });
+
+test("deleteOptionsObject carries the propagation as asked, in metav1.DeleteOptions' field order", () => {
+  const options = deleteOptionsObject({ dryRun: true, propagationPolicy: "Foreground", gracePeriodSeconds: 5 });
+  expect(options).toEqual({
+    kind: "DeleteOptions",
+    apiVersion: "meta.k8s.io/v1",
+    gracePeriodSeconds: 5,
+    propagationPolicy: "Foreground",
+    dryRun: ["All"],
+  });
+  expect(Object.keys(options)).toEqual(["kind", "apiVersion", "gracePeriodSeconds", "propagationPolicy", "dryRun"]);
+  expect(deleteOptionsObject({ orphanDependents: false })).toMatchObject({ orphanDependents: false });
+});

@@ -6,6 +6,7 @@
 import type { KubeObject } from "../api/types.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { ResourceType } from "../api/resource-type.ts";
+import type { DeleteOptions } from "./store-options.ts";
 
 /** CreateOptions, UpdateOptions or DeleteOptions as kube hands them to admission (kind and apiVersion set). */
 export interface OptionsObject {
@@ -55,13 +56,16 @@ export function writeOptionsObject(
 }
 
 /** The DeleteOptions object kube hands admission for a delete. */
-export function deleteOptionsObject(options: { dryRun?: boolean; gracePeriodSeconds?: number; preconditions?: object }): OptionsObject {
+export function deleteOptionsObject(options: DeleteOptions): OptionsObject {
+  // metav1.DeleteOptions' field order.
   return withoutUndefined({
     kind: "DeleteOptions",
     apiVersion: "meta.k8s.io/v1",
-    dryRun: options.dryRun ? ["All"] : undefined,
     gracePeriodSeconds: options.gracePeriodSeconds,
     preconditions: options.preconditions,
+    orphanDependents: options.orphanDependents,
+    propagationPolicy: options.propagationPolicy,
+    dryRun: options.dryRun ? ["All"] : undefined,
   });
 }
 

@@ -57,6 +57,7 @@ function terminating(namespace: string, type: ResourceType, name: string) {
     name,
     kind: type.resource,
     group: type.group || undefined,
-    causes: [{ reason: "NamespaceTerminating", message, field: "metadata.namespace" }],
+    // kube's NamespaceLifecycle.Admit words the cause apart from the message.
+    causes: [{ reason: "NamespaceTerminating", message: `namespace ${namespace} is being terminated`, field: "metadata.namespace" }],
   });
 }

@@ -40,6 +40,8 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   /** What happens to dependents (see delete-propagation.ts); absent = the object's finalizers or the kind's default. */
   propagationPolicy?: PropagationPolicy;
+  /** The deprecated DeleteOptions.orphanDependents, never set with propagationPolicy; each kind reads it its way. */
+  orphanDependents?: boolean;
   /** Who deletes; absent for the server's own deletes, admitted as its loopback user unless bootstrap. */
   user?: UserInfo;
   /** Receives admission's audit annotations. */

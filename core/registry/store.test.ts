@@ -190,11 +190,13 @@ test("delete() of a scheduled pod keeps it terminating for the asked grace perio
   expect((await pods().delete("ns", "running", { gracePeriodSeconds: 0 })).deleted).toBe(true);
 });
 
-test("delete() checks uid and resourceVersion preconditions", async () => {
+test("delete() checks uid and resourceVersion preconditions, in kube's rest.BeforeDelete words", async () => {
   const created = await configmaps().create("ns", cm("p"));
   const wrongUid = await failure(configmaps().delete("ns", "p", { preconditions: { uid: "other" } }));
   expect(wrongUid.code).toBe(409);
-  expect(wrongUid.message).toContain("Precondition failed: UID in precondition: other");
+  expect(wrongUid.message).toBe(
+    `Operation cannot be fulfilled on ConfigMap "p": the UID in the precondition (other) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
+  );
   const { deleted } = await configmaps().delete("ns", "p", { preconditions: { uid: created.metadata.uid } });
   expect(deleted).toBe(true);
 });

@@ -2,7 +2,7 @@
  * The generic store (kube's registry.Store): create, get, update and delete of one resource type over
  * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
-import { newAlreadyExists, newBadRequest, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
+import { isNotFound, newAlreadyExists, newBadRequest, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
 import { cloneJSONValue } from "../api/json-clone.ts";
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
@@ -25,8 +25,8 @@ import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
 import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
 import type { WriteHooks } from "./write-hook.ts";
-import { finalizersAfterDelete } from "./delete-propagation.ts";
-import { checkDeletePreconditions } from "./delete-preconditions.ts";
+import { planDelete } from "./delete-plan.ts";
+import { checkDeletePreconditions, type PreconditionSubject } from "./delete-preconditions.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
@@ -46,6 +46,7 @@ export class ResourceStore {
   readonly strategy: Strategy;
   readonly qualified: QualifiedResource;
   readonly #storage: Storage;
+  readonly #preconditionSubject: PreconditionSubject;
   readonly #changes: WatchBroker;
   readonly #namespaceGate: NamespaceGate;
   readonly #writeGate?: WriteGate;
@@ -81,6 +82,7 @@ export class ResourceStore {
     this.#versionConverter = definition.extension ? customResourceVersionConverter(definition.extension) : builtInVersionConverter(type);
     this.strategy = definition.strategy;
     this.qualified = { group: type.group, resource: type.resource };
+    this.#preconditionSubject = { qualified: this.qualified, kind: { group: type.group, resource: type.kind } };
     this.#storage = deps.storage;
     this.#changes = deps.changes;
     this.#namespaceGate = deps.namespaceGate;
@@ -330,52 +332,55 @@ export class ResourceStore {
     options = await this.#acting(options, "delete", namespace, name);
     const key = this.key(namespace, name);
     let kv = await this.#storage.get(key);
-    for (;;) {
+    // The namespace and CRD REST check preconditions themselves, in storage's words; others first in rest.BeforeDelete's.
+    let stage: "before-delete" | "storage" = this.strategy.markTerminating ? "storage" : "before-delete";
+    for (;; stage = "storage") {
       if (!kv) throw newNotFound(this.qualified, name);
       const current = await this.decode(kv);
-      checkDeletePreconditions(this.qualified, current, options.preconditions);
+      checkDeletePreconditions(this.#preconditionSubject, current, options.preconditions, stage);
+      const plan = planDelete(this.strategy, current, options);
+      // A deletion already under way is answered before admission, which kube runs only where it writes.
+      if (plan.action === "keep") return { object: current, deleted: false };
       await this.#admitDelete(namespace, current, options);
-      const terminating = current.metadata.deletionTimestamp !== undefined;
-      // A pending graceful deletion keeps its finalizers (kube changes them only with the deletion request that starts it or after).
-      const gracePending = terminating && (current.metadata.deletionGracePeriodSeconds ?? 0) > 0;
-      const propagated = gracePending
-        ? undefined
-        : finalizersAfterDelete(this.strategy.defaultPropagation, current.metadata.finalizers ?? [], options.propagationPolicy);
-      const finalizers = propagated ?? current.metadata.finalizers ?? [];
-      // Kinds without graceful deletion go at once whatever grace period the client asked for (kube's rest.BeforeDelete).
-      const grace = this.strategy.checkGracefulDelete?.(current, options.gracePeriodSeconds) ?? 0;
-      // An object already terminating goes when its finalizers are gone and its grace period is 0 or a 0 is asked for.
-      const held = finalizers.length > 0 || (this.strategy.holdsDeletion?.(current) ?? false);
-      const graceOver = !gracePending || options.gracePeriodSeconds === 0;
-      const deleteNow = !held && (terminating ? graceOver : grace === 0);
-      if (deleteNow) {
+      if (plan.action === "remove") {
         if (options.dryRun) return { object: current, deleted: true };
         try {
-          const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision });
-          return { object: await this.decode(gone), deleted: true };
+          return { object: await this.#remove(key, kv, name), deleted: true };
         } catch (e) {
-          if (isStorageError(e, "NotFound")) throw newNotFound(this.qualified, name);
           kv = await this.#afterConflict(e, key);
           continue;
         }
       }
-      if (terminating && !propagated) return { object: current, deleted: false };
-      const next = structuredClone(current);
-      if (propagated) next.metadata.finalizers = propagated;
-      if (!terminating) {
-        next.metadata.deletionTimestamp = nowTimestamp();
-        next.metadata.deletionGracePeriodSeconds = held ? 0 : grace;
-        this.strategy.markTerminating?.(next);
-        if (this.strategy.tracksGeneration) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-      }
-      if (options.dryRun) return { object: next, deleted: false };
+      // A dry run answers the marked object at the stored resourceVersion (kube's DryRunnableStorage.GuaranteedUpdate).
+      plan.next.metadata.resourceVersion = current.metadata.resourceVersion;
+      if (options.dryRun) return { object: plan.next, deleted: plan.thenRemove };
+      const value = await this.#encode(plan.next);
+      // kube's GuaranteedUpdate writes nothing when the object would not change (a repeated DELETE).
+      if (value === kv.value && !plan.thenRemove) return { object: current, deleted: false };
+      let written: KeyValue;
       try {
-        const written = await this.#storage.write({ op: "update", key, value: await this.#encode(next), expectedRevision: kv.modRevision });
-        return { object: await this.decode(written), deleted: false };
+        written = value === kv.value ? kv : await this.#storage.write({ op: "update", key, value, expectedRevision: kv.modRevision });
       } catch (e) {
+        kv = await this.#afterConflict(e, key);
+        continue;
+      }
+      if (!plan.thenRemove) return { object: await this.decode(written), deleted: false };
+      try {
+        return { object: await this.#remove(key, written, name), deleted: true };
+      } catch (e) {
+        // Removed by someone else right after the mark (kube's ignoreNotFound): the marked object is the answer.
+        if (isNotFound(e)) return { object: await this.decode(written), deleted: true };
         kv = await this.#afterConflict(e, key);
       }
     }
+  }
+
+  /** Removes the stored object at `kv`'s revision and answers its last state at the deleting revision. */
+  async #remove(key: string, kv: KeyValue, name: string): Promise<KubeObject> {
+    const gone = await this.#storage.write({ op: "delete", key, expectedRevision: kv.modRevision }).catch((e) => {
+      throw isStorageError(e, "NotFound") ? newNotFound(this.qualified, name) : e;
+    });
+    return this.decode(gone);
   }
 
   async #guard(
@@ -577,8 +582,9 @@ export class ResourceStore {
   ): Promise<{ object: KubeObject } | { lost: KeyValue | null }> {
     const value = await this.#encode(next);
     if (value === kv.value) return { object: current };
-    // kube's shouldDeleteDuringUpdate: a terminating object whose grace period is over goes when its last finalizer does.
-    const finalized = current.metadata.deletionGracePeriodSeconds === 0 && (next.metadata.finalizers ?? []).length === 0 &&
+    // kube's ShouldDeleteDuringUpdate: a terminating object without a grace period (0 or none) goes when its last finalizer does.
+    const { deletionTimestamp, deletionGracePeriodSeconds } = current.metadata;
+    const finalized = Boolean(deletionTimestamp) && !deletionGracePeriodSeconds && (next.metadata.finalizers ?? []).length === 0 &&
       !(this.strategy.holdsDeletion?.(next) ?? false);
     // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
     const storedVersion = current.metadata.resourceVersion;

@@ -7,7 +7,7 @@ import { Buffer } from "node:buffer";
 import type { KubeObject } from "../api/types.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import type { UserInfo } from "../auth/user.ts";
-import type { PropagationPolicy } from "./delete-propagation.ts";
+import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -45,8 +45,11 @@ export interface Strategy {
   prepareForUpdate?: (next: KubeObject, current: KubeObject, subresource: string) => KubeObject;
   /** Finalizers of the kind's own that hold deletion besides metadata.finalizers. */
   holdsDeletion?: (obj: KubeObject) => boolean;
-  /** Changes made when deletion begins, besides deletionTimestamp. */
-  markTerminating?: (obj: KubeObject) => void;
+  /**
+   * Changes made when deletion begins, besides deletionTimestamp, given the propagation the DELETE asked for. A kind
+   * with this hook deletes as kube's namespace and CRD REST Delete do (delete-plan.ts planMarkedDelete).
+   */
+  markTerminating?: (obj: KubeObject, propagationPolicy: PropagationPolicy | undefined) => void;
 }
 
 type NamespaceFields = { spec?: { finalizers?: string[] }; status?: { phase?: string } };
@@ -59,8 +62,11 @@ export const NAMESPACE_HOOKS: Partial<Strategy> = {
     ns.spec = { ...ns.spec, finalizers: [...finalizers].sort() };
   },
   holdsDeletion: (obj) => ((obj as KubeObject & NamespaceFields).spec?.finalizers ?? []).length > 0,
-  markTerminating: (obj) => {
+  markTerminating: (obj, propagationPolicy) => {
     (obj as KubeObject & NamespaceFields).status = { ...(obj as NamespaceFields).status, phase: "Terminating" };
+    // The namespace REST adds or drops the orphan and foregroundDeletion finalizers as asked, else keeps them.
+    const finalizers = finalizersAfterDelete("Background", obj.metadata.finalizers ?? [], propagationPolicy);
+    if (finalizers) obj.metadata.finalizers = finalizers;
   },
 };
 

@@ -1,6 +1,6 @@
 /** The checks every object gets before it is stored: metadata rules with the kind's name rule, then the kind's own rules. */
 import { newInvalid } from "../api/errors.ts";
-import { type NameValidator, validateObjectMeta } from "../api/names.ts";
+import { type NameValidator, validateKubeFinalizerNames, validateObjectMeta } from "../api/names.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { KindDefinition } from "./definition.ts";
 
@@ -11,6 +11,13 @@ export interface ValidationContext {
   subresource?: string;
 }
 
+/**
+ * Groups whose validation calls kube's core ValidateObjectMeta (pkg/apis/core/validation; apps and batch import
+ * it as apivalidation), which adds validateKubeFinalizerName; custom resources and other groups get only
+ * apimachinery's ValidateObjectMeta.
+ */
+const CORE_OBJECT_META_GROUPS = new Set(["", "apps", "batch"]);
+
 /** An update names the stored object (the URL's name, which the body must match); a kind may leave its format to create. */
 const formatUnchecked: NameValidator = () => [];
 
@@ -20,6 +27,7 @@ export function validateNewObject(definition: KindDefinition, obj: KubeObject, c
   const nameValidator = context.old && definition.nameRuleOnCreateOnly ? formatUnchecked : definition.nameRule;
   const errors = [
     ...validateObjectMeta(obj.metadata, { namespaced: type.namespaced, nameValidator }),
+    ...(CORE_OBJECT_META_GROUPS.has(type.group) ? validateKubeFinalizerNames(obj.metadata.finalizers, "metadata.finalizers") : []),
     ...definition.validate(obj, context.old, context.subresource ?? ""),
   ];
   if (errors.length > 0) {

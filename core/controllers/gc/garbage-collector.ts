@@ -91,7 +91,13 @@ async function attemptToDeleteItem(registry: Registry, catalog: Catalog, graph: 
   if (current?.beingDeleted) await processOwnerFinalizers(registry, graph, current);
 }
 
+/**
+ * kube's attemptToDeleteItem for an object with owners, once classifyReferences has sorted them into dangling
+ * (gone), waiting (deleting with foregroundDeletion) and solid (the rest). An object already being deleted is
+ * left to that deletion.
+ */
 async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: OwnerGraph, node: GraphNode): Promise<void> {
+  if (node.beingDeleted) return;
   const dangling = new Set<string>();
   const waiting = new Set<string>();
   for (const ref of node.owners) {
@@ -106,11 +112,13 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
   }
   if (dangling.size === 0 && waiting.size === 0) return;
   if (dangling.size + waiting.size < node.owners.length) {
-    if (dangling.size > 0) await updateObject(registry, node, (current) => withoutOwners(current, dangling));
+    // A solid owner keeps the object; references to the others go, or a waiting owner would wait for it forever.
+    await updateObject(registry, node, (current) => withoutOwners(current, new Set([...dangling, ...waiting])));
     return;
   }
-  if (node.beingDeleted && waiting.size === 0) return;
-  await deleteObject(registry, node, waiting.size > 0 ? "Foreground" : policyFromFinalizers(node));
+  // Foreground only when the object has dependents of its own for its deletion to wait for.
+  const foreground = waiting.size > 0 && graph.dependentsOf(node.uid).length > 0;
+  await deleteObject(registry, node, foreground ? "Foreground" : policyFromFinalizers(node));
 }
 
 async function ownerExists(

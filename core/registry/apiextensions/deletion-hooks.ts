@@ -1,6 +1,6 @@
 /**
  * Deleting a CRD (apiextensions-apiserver's customresourcedefinition REST Delete): the first delete adds the
- * cleanup finalizer and a Terminating condition; the CRD goes once the finalizer is removed, after every
+ * cleanup finalizer and a Terminating condition, and leaves the propagation finalizers alone; the CRD goes once the finalizer is removed, after every
  * custom resource of it is deleted.
  */
 import type { KubeObject } from "../../api/types.ts";
@@ -17,7 +17,7 @@ export const CRD_DELETION_HOOKS = {
       type: "Terminating",
       status: "True",
       reason: "InstanceDeletionPending",
-      message: "CustomResourceDefinition marked for deletion; instance deletion pending",
+      message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
     };
     withCondition(obj as CustomResourceDefinition, terminating);
   },

@@ -1,7 +1,7 @@
 /** Smaller kinds: Namespace finalizers, PriorityClass, StorageClass, Lease, PersistentVolumeClaim. */
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
-import { isDNS1123Subdomain, isQualifiedName } from "../../api/names.ts";
+import { isDNS1123Subdomain, isQualifiedName, STANDARD_FINALIZERS, UNQUALIFIED_FINALIZER } from "../../api/names.ts";
 import {
   deepEqual,
   forbidden,
@@ -19,14 +19,12 @@ import {
 import { compareQuantities, parseQuantity, ZERO_QUANTITY } from "../../api/quantity.ts";
 import { validateLabelSelector } from "./_selector.ts";
 
-const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
-
 export function validateNamespace(obj: KubeObject): FieldError[] {
   return list(record(obj.spec).finalizers).flatMap((raw) => {
     const name = String(raw);
     const errors = invalidEach("spec.finalizers", name, isQualifiedName(name));
     if (errors.length > 0 || name.includes("/") || STANDARD_FINALIZERS.has(name)) return errors;
-    return [invalid("spec.finalizers", name, "name is neither a standard finalizer name nor is it fully qualified")];
+    return [invalid("spec.finalizers", name, UNQUALIFIED_FINALIZER)];
   });
 }
 

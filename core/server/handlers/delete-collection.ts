@@ -1,7 +1,9 @@
-/** DELETE of a collection: every selected object is deleted as a single DELETE would; the answer lists them. */
+/**
+ * DELETE of a collection: every selected object is deleted as a single DELETE would; the answer is the list as
+ * it was read before (kube's Store.DeleteCollection returns its listObj).
+ */
 import { isNotFound } from "../../api/errors.ts";
 import { parseListOptions } from "../../api/list-options.ts";
-import type { KubeObject } from "../../api/types.ts";
 import { respondList } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { readDeleteOptions } from "./delete-options.ts";
@@ -11,15 +13,13 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<Respo
   const deleteOptions = await readDeleteOptions(ctx);
   const listOptions = { ...parseListOptions(ctx.url.searchParams), limit: 0, continue: "" };
   const { list } = await readPage(ctx, listOptions);
-  const deleted: KubeObject[] = [];
   for (const item of list.items) {
     try {
-      const result = await ctx.store.delete(item.metadata.namespace ?? "", item.metadata.name as string, deleteOptions);
-      deleted.push(result.object);
+      await ctx.store.delete(item.metadata.namespace ?? "", item.metadata.name as string, deleteOptions);
     } catch (e) {
       // Deleted by someone else meanwhile: that is what was asked for.
       if (!isNotFound(e)) throw e;
     }
   }
-  return respondList({ ...list, items: deleted }, ctx.encode);
+  return respondList(list, ctx.encode);
 }

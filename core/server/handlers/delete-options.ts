@@ -1,21 +1,24 @@
 /** DeleteOptions from the query and the optional body (JSON, YAML or protobuf) of DELETE requests. */
 import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
-import { newBadRequest, newInvalid } from "../../api/errors.ts";
+import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { queryInt64, queryOptionalBool } from "../../api/query-params.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { DeleteOptions } from "../../registry/store-options.ts";
 import type { HandlerContext } from "./context.ts";
-import { parseDryRun } from "./write-options.ts";
+import { dryRunValueErrors } from "./write-options.ts";
 
 const PROPAGATION_POLICIES = ["Foreground", "Background", "Orphan"];
 
-/** A body field's grace period; the query's is an int64 parameter (Convert_Slice_string_To_int64). */
-function nonNegativeInteger(value: unknown, field: string): number | undefined {
+/**
+ * A body field's grace period; the query's is an int64 parameter (Convert_Slice_string_To_int64). A negative one
+ * stays negative here: the store's rest.BeforeDelete makes it 1 second.
+ */
+function integerOrAbsent(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n)) throw newBadRequest(`${field}: invalid value ${JSON.stringify(value)}: must be an integer`);
-  return Math.max(n, 0);
+  return n;
 }
 
 /** kube's delete handler decodes bodies with the meta scheme's codecs, whatever the kind: JSON, YAML and protobuf. */
@@ -41,47 +44,67 @@ export interface DeleteRequest extends DeleteOptions {
   cascadeAsked: boolean;
 }
 
-export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequest> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  let body: Record<string, unknown> = {};
-  if (bytes.length > 0) {
-    const decoded = await decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
-    if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
-    ctx.logRequestObject?.(decoded);
-    body = decoded;
-  }
-  const query = ctx.url.searchParams;
-  const policy = (body.propagationPolicy ?? query.get("propagationPolicy") ?? undefined) as string | undefined;
-  if (policy !== undefined && !PROPAGATION_POLICIES.includes(policy)) {
-    throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [{
-      type: "FieldValueNotSupported",
-      field: "propagationPolicy",
-      value: policy,
-      detail: `supported values: ${[...PROPAGATION_POLICIES, "nil"].map((p) => JSON.stringify(p)).join(", ")}`,
-    }]);
-  }
-  const orphanDependents = typeof body.orphanDependents === "boolean"
-    ? body.orphanDependents
-    : queryOptionalBool(query, "orphanDependents");
+/** The query's DeleteOptions, as the body would carry them (kube's ParameterCodec.DecodeParameters). */
+function queryOptions(query: URLSearchParams): Record<string, unknown> {
+  return {
+    propagationPolicy: query.get("propagationPolicy") ?? undefined,
+    orphanDependents: queryOptionalBool(query, "orphanDependents"),
+    gracePeriodSeconds: queryInt64(query, "gracePeriodSeconds"),
+    // A bare `?dryRun` asks for nothing (spec 4.8.5).
+    dryRun: query.getAll("dryRun").filter((v) => v !== ""),
+  };
+}
+
+/** kube's ValidateDeleteOptions: every error in one 422, in its order. */
+function validateDeleteOptions(policy: unknown, orphanDependents: boolean | undefined, dryRun: string[]): void {
+  const errors: FieldError[] = [];
   if (orphanDependents !== undefined && policy !== undefined) {
-    throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", [{
+    errors.push({
       type: "FieldValueInvalid",
       field: "propagationPolicy",
       value: policy,
       detail: "orphanDependents and deletionPropagation cannot be both set",
-    }]);
+    });
   }
-  const propagationPolicy =
-    (orphanDependents === undefined ? policy : orphanDependents ? "Orphan" : "Background") as DeleteOptions["propagationPolicy"];
-  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes("All");
-  const preconditions = isPlainObject(body.preconditions) ? body.preconditions as DeleteOptions["preconditions"] : undefined;
+  if (policy !== undefined && !PROPAGATION_POLICIES.includes(policy as string)) {
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "propagationPolicy",
+      value: policy,
+      detail: `supported values: ${[...PROPAGATION_POLICIES, "nil"].map((p) => JSON.stringify(p)).join(", ")}`,
+    });
+  }
+  errors.push(...dryRunValueErrors(dryRun));
+  if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", errors);
+}
+
+/**
+ * The request's DeleteOptions: kube's DeleteResource and DeleteCollection read them from the body when there is
+ * one, else from the query, never from both.
+ */
+export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequest> {
+  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  let options: Record<string, unknown>;
+  if (bytes.length > 0) {
+    const decoded = await decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));
+    if (!isPlainObject(decoded)) throw newBadRequest("DeleteOptions must be a JSON object");
+    ctx.logRequestObject?.(decoded);
+    options = decoded;
+  } else {
+    options = queryOptions(ctx.url.searchParams);
+  }
+  const policy = options.propagationPolicy ?? undefined;
+  const orphanDependents = typeof options.orphanDependents === "boolean" ? options.orphanDependents : undefined;
+  const dryRun = Array.isArray(options.dryRun) ? options.dryRun.map(String) : [];
+  validateDeleteOptions(policy, orphanDependents, dryRun);
   return {
-    dryRun: bodyDryRun || parseDryRun(query, "DeleteOptions"),
-    gracePeriodSeconds: nonNegativeInteger(body.gracePeriodSeconds ?? queryInt64(query, "gracePeriodSeconds"), "gracePeriodSeconds"),
-    preconditions,
-    propagationPolicy,
+    dryRun: dryRun.length > 0,
+    gracePeriodSeconds: integerOrAbsent(options.gracePeriodSeconds, "gracePeriodSeconds"),
+    preconditions: isPlainObject(options.preconditions) ? options.preconditions as DeleteOptions["preconditions"] : undefined,
+    propagationPolicy: policy as DeleteOptions["propagationPolicy"],
+    orphanDependents,
     user: ctx.user,
-    cascadeAsked: orphanDependents !== undefined && String(orphanDependents) === "false",
+    cascadeAsked: orphanDependents === false,
     auditAnnotations: ctx.auditAnnotations,
   };
 }

@@ -54,7 +54,8 @@ function deleteOptionsOf(eviction: { deleteOptions?: Record<string, unknown> }, 
   return {
     // propagateDryRun: the request's dryRun and the content's are one setting.
     dryRun: queryDryRun || (Array.isArray(options.dryRun) && options.dryRun.includes("All")),
-    gracePeriodSeconds: typeof grace === "number" ? Math.max(0, grace) : undefined,
+    // A negative grace period reaches the pod's delete as asked; rest.BeforeDelete makes it 1 second.
+    gracePeriodSeconds: typeof grace === "number" ? grace : undefined,
     preconditions: isPlainObject(options.preconditions) ? options.preconditions as DeleteOptions["preconditions"] : undefined,
     propagationPolicy: options.propagationPolicy as DeleteOptions["propagationPolicy"],
     user: ctx.user,

@@ -25,7 +25,7 @@ test("parseWriteQuery() answers one 422 with every ValidateCreateOptions / Valid
   expect(all.code).toBe(422);
   expect(all.message).toStartWith('UpdateOptions.meta.k8s.io "" is invalid: [fieldManager: Too long: ');
   expect(all.message).toContain(
-    ', dryRun: Unsupported value: "Some": supported values: "All", fieldValidation: Unsupported value: "Loose"',
+    ', dryRun: Unsupported value: []string{"Some"}: supported values: "All", fieldValidation: Unsupported value: "Loose"',
   );
 });
 
@@ -52,10 +52,10 @@ test("parsePatchQuery() applies ValidatePatchOptions: force only on apply, a fie
   });
 });
 
-test("parseDryRun() accepts All and a bare dryRun, and refuses other values for DeleteOptions", () => {
+test("parseDryRun() accepts All and a bare dryRun, and refuses other values for DeleteOptions, naming the list (ValidateDryRun)", () => {
   expect(parseDryRun(q("dryRun=All"), "DeleteOptions")).toBe(true);
   expect(parseDryRun(q("dryRun"), "DeleteOptions")).toBe(false);
   expect(statusErrorOf(() => parseDryRun(q("dryRun=Yes"), "DeleteOptions")).message).toBe(
-    'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Yes": supported values: "All"',
+    'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
   );
 });

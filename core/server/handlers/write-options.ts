@@ -2,6 +2,7 @@
 import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
+import { goStringSlice } from "../../api/go-text.ts";
 import { queryBool } from "../../api/query-params.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
@@ -37,10 +38,21 @@ export type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions" | "
 
 const FIELD_VALIDATION_VALUES = ["", "Ignore", "Strict", "Warn"];
 
+/** kube's ValidateDryRun: every value must be All; the error shows the whole list, as Go prints a []string. */
+export function dryRunValueErrors(values: string[]): FieldError[] {
+  if (values.every((v) => v === "All")) return [];
+  return [{
+    type: "FieldValueNotSupported",
+    field: "dryRun",
+    value: values,
+    valueText: goStringSlice(values),
+    detail: 'supported values: "All"',
+  }];
+}
+
 function dryRunErrors(query: URLSearchParams): FieldError[] {
   // A bare `?dryRun` asks for nothing (spec 4.8.5): the request runs with its side effects.
-  const bad = query.getAll("dryRun").find((v) => v !== "" && v !== "All");
-  return bad === undefined ? [] : [{ type: "FieldValueNotSupported", field: "dryRun", value: bad, detail: 'supported values: "All"' }];
+  return dryRunValueErrors(query.getAll("dryRun").filter((v) => v !== ""));
 }
 
 function isDryRun(query: URLSearchParams): boolean {
