@@ -264,7 +264,13 @@ test("patch errors read as kube-apiserver's", async () => {
   const badPointer = await sendJson(server, "PATCH", path, [{ op: "remove", path: "/spec/nothing" }], "application/json-patch+json");
   expectStatus(badPointer, 422, "Invalid", "the server rejected our request due to an error in our request");
   const notAList = await sendJson(server, "PATCH", path, { op: "remove" }, "application/json-patch+json");
-  expectStatus(notAList, 400, "BadRequest", "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+  // fieldValidation defaults to Warn, under which applyJSPatch decodes the patch strictly into []jsonPatchOp.
+  expectStatus(
+    notAList,
+    400,
+    "BadRequest",
+    "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp",
+  );
   const badRetainKeys = await sendJson(server, "PATCH", path, { spec: { $retainKeys: "x" } }, "application/strategic-merge-patch+json");
   expectStatus(badRetainKeys, 400, "BadRequest", "invalid patch format of retainKeys");
   const unknownType = await sendJson(server, "PATCH", path, {}, "application/x-unknown");

@@ -9,7 +9,8 @@ import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
-import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType } from "./patch-body.ts";
+import { readPatchBody } from "./patch-decode.ts";
 import { type FieldValidation, parsePatchQuery, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
 
 const SCALE_SCHEMA = builtInSchemaOf("autoscaling", "v1", "Scale");
@@ -73,7 +74,8 @@ async function updateScale(ctx: HandlerContext, access: ScaleAccess): Promise<Re
 }
 
 async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Response> {
-  const mediaType = patchMediaType(ctx, SCALE_SCHEMA);
+  // The patch types are the parent's (crdHandler serves a custom resource's scale with the custom resource's types).
+  const mediaType = patchMediaType(ctx, builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind));
   const query = parsePatchQuery(ctx.url.searchParams, mediaType === APPLY_PATCH);
   const patch = await readPatchBody(ctx, mediaType, query.fieldValidation);
   return await writeReplicas(ctx, access, (current) => {
