@@ -5,7 +5,7 @@
  * resource's scale subresource; strategic merge patch's errors in apimachinery's mergepatch words.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createConfigMap, createNamespace, expectStatus, getJson, type Json } from "./_api.ts";
+import { createConfigMap, createNamespace, expectStatus, getJson, type Json, warningsOf } from "./_api.ts";
 import { kubectlOk } from "./_kubectl.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
@@ -23,9 +23,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function patch(path: string, contentType: string, body: string): Promise<{ status: number; body: Json }> {
+async function patch(path: string, contentType: string, body: string): Promise<{ status: number; body: Json; warnings: string[] }> {
   const response = await server.request("PATCH", path, { body, headers: { "Content-Type": contentType, Accept: "application/json" } });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: await response.json(), warnings: warningsOf(response.headers) };
 }
 
 const configMapPath = (name: string) => `/api/v1/namespaces/${NS}/configmaps/${name}`;
@@ -168,4 +168,34 @@ test("a custom resource's scale subresource takes the custom resource's patch ty
   const merged = await patch(scale, MERGE_PATCH, '{"spec":{"replicas":3}}');
   expect({ status: merged.status, replicas: merged.body.spec?.replicas }).toEqual({ status: 200, replicas: 3 });
   expect((await getJson(server, `/apis/example.com/v1/namespaces/${NS}/dials/d`)).spec.replicas).toBe(3);
+});
+
+test("a patch's strict errors come before the patched object's unknown fields: warnings under Warn, one 422 on \"patch\" under Strict (jsonPatcher.applyPatchToCurrentObject, applyPatchToObject)", async () => {
+  const before = await createConfigMap(server, NS, "strict");
+  const cases: [contentType: string, body: string, errors: string[], strictValue?: string][] = [
+    [MERGE_PATCH, '{"data":{"a":"1","a":"2"},"extra":1}', ['duplicate field "data.a"', 'unknown field "extra"']],
+    [JSON_PATCH, '[{"op":"add","path":"/extra","value":1,"why":"x"}]', ['json patch unknown field "[0].why"', 'unknown field "extra"']],
+    [STRATEGIC, '{"extra":{"b":1},"data":{"key":"value"}}', ['unknown field "extra"'], "map[data:map[key:value] extra:map[b:1]]"],
+  ];
+  for (const [contentType, body, errors, strictValue] of cases) {
+    const warned = await patch(`${configMapPath("strict")}?dryRun=All`, contentType, body);
+    expect({ contentType, status: warned.status, warnings: warned.warnings }).toEqual({ contentType, status: 200, warnings: errors });
+    const ignored = await patch(`${configMapPath("strict")}?dryRun=All&fieldValidation=Ignore`, contentType, body);
+    expect({ contentType, status: ignored.status, warnings: ignored.warnings }).toEqual({ contentType, status: 200, warnings: [] });
+    const refused = await patch(`${configMapPath("strict")}?fieldValidation=Strict`, contentType, body);
+    const detail = `strict decoding error: ${errors.join(", ")}`;
+    expect({ contentType, status: refused.status, reason: refused.body.reason, field: refused.body.details?.causes?.[0]?.field }).toEqual({
+      contentType,
+      status: 422,
+      reason: "Invalid",
+      field: "patch",
+    });
+    // JSON and merge patches show the patched object's JSON with its unknown fields, strategic merge the patch map.
+    const value = strictValue ?? refused.body.message.match(/Invalid value: "(.*)": strict decoding error/)?.[1];
+    if (!strictValue) expect(JSON.parse(JSON.parse(`"${value}"`))).toMatchObject({ kind: "ConfigMap", extra: 1 });
+    expect(refused.body.message).toBe(
+      ` "" is invalid: patch: Invalid value: ${strictValue ? JSON.stringify(strictValue) : `"${value}"`}: ${detail}`,
+    );
+  }
+  expect((await getJson(server, configMapPath("strict"))).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });

@@ -536,8 +536,8 @@ export class ResourceStore {
   }
 
   /** The decoder's strict check of `obj` (unknown-fields.ts), for a handler to run as it decodes the body. */
-  dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): void {
-    dropUnknownFields(this.type, this.#extension, obj, options);
+  dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): string[] {
+    return dropUnknownFields(this.type, this.#extension, obj, options);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */

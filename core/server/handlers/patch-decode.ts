@@ -11,7 +11,7 @@ import { decodeBody } from "../../api/decode-body.ts";
 import { newBadRequest, StatusError } from "../../api/errors.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { HandlerContext } from "./context.ts";
-import { type FieldValidation, reportDuplicates } from "./write-options.ts";
+import type { FieldValidation } from "./write-options.ts";
 
 export const JSON_PATCH = "application/json-patch+json";
 export const MERGE_PATCH = "application/merge-patch+json";
@@ -25,6 +25,8 @@ export interface PatchBody {
   value: unknown;
   /** Why the body cannot be applied, thrown when it would be. */
   refusal?: StatusError;
+  /** The strict errors of decoding it, reported with the patched object's (patch-strict.ts). */
+  strictErrors: string[];
 }
 
 /** How Go's encoding/json names a JSON value in its unmarshal errors. */
@@ -71,6 +73,23 @@ function decodeError(mediaType: string, value: unknown, strict: boolean): Status
   return newBadRequest(`error decoding patch: ${mapError}`);
 }
 
+const JSON_PATCH_OP_FIELDS = new Set(["op", "path", "from", "value"]);
+
+/**
+ * The strict errors of decoding the patch (kjson.UnmarshalStrict into []jsonPatchOp or a map): its duplicate fields,
+ * and a JSON patch's unknown operation fields, operation by operation, prefixed "json patch".
+ */
+function patchStrictErrors(mediaType: string, value: unknown, duplicateFields: string[]): string[] {
+  const duplicates = duplicateFields.map((path) => `duplicate field "${path}"`);
+  if (mediaType !== JSON_PATCH || !Array.isArray(value)) return duplicates;
+  const byOperation = value.map((operation, index) => {
+    const unknown = isPlainObject(operation) ? Object.keys(operation).filter((key) => !JSON_PATCH_OP_FIELDS.has(key)) : [];
+    const inOperation = duplicateFields.filter((path) => path.startsWith(`[${index}]`)).map((path) => `duplicate field "${path}"`);
+    return [...unknown.map((key) => `unknown field "[${index}].${key}"`), ...inOperation];
+  });
+  return byOperation.flat().map((error) => `json patch ${error}`);
+}
+
 /** A JSON syntax error as each patch type's decoder reports it. */
 function syntaxErrorOf(mediaType: string, strict: boolean): (goMessage: string) => StatusError {
   return (goMessage) => {
@@ -93,13 +112,13 @@ export async function readPatchBody(ctx: HandlerContext, mediaType: string, vali
   try {
     decoded = await decodeBody(bytes, mediaType, { accepted: [mediaType], syntaxError: syntaxErrorOf(mediaType, strict) });
   } catch (e) {
-    if (e instanceof StatusError && e.code === 400) return { mediaType, value: undefined, refusal: e };
+    if (e instanceof StatusError && e.code === 400) return { mediaType, value: undefined, refusal: e, strictErrors: [] };
     throw e;
   }
   const { value, duplicateFields } = decoded;
   ctx.logRequestObject?.(value);
   const refusal = decodeError(mediaType, value, strict);
-  if (refusal) return { mediaType, value, refusal };
-  reportDuplicates(ctx, duplicateFields, validation);
-  return { mediaType, value: value === null ? nullPatchValue(mediaType) : value };
+  if (refusal) return { mediaType, value, refusal, strictErrors: [] };
+  const strictErrors = strict ? patchStrictErrors(mediaType, value, duplicateFields) : [];
+  return { mediaType, value: value === null ? nullPatchValue(mediaType) : value, strictErrors };
 }

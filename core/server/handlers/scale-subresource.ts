@@ -4,6 +4,7 @@
  * parent keeps its replicas and selector, which a ScaleAccess says.
  */
 import { isNotFound, newBadRequest, newInvalid, newMethodNotSupported, newNotFound, type QualifiedResource } from "../../api/errors.ts";
+import { goMarshal } from "../../api/go-values.ts";
 import type { KubeObject } from "../../api/types.ts";
 import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
@@ -11,6 +12,7 @@ import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
 import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType } from "./patch-body.ts";
 import { readPatchBody } from "./patch-decode.ts";
+import { reportPatchStrictErrors } from "./patch-strict.ts";
 import { type FieldValidation, parsePatchQuery, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
 
 const SCALE_SCHEMA = builtInSchemaOf("autoscaling", "v1", "Scale");
@@ -80,6 +82,8 @@ async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Res
   const patch = await readPatchBody(ctx, mediaType, query.fieldValidation);
   return await writeReplicas(ctx, access, (current) => {
     const patched = applyPatchBody(current, patch, SCALE_SCHEMA);
+    const patchedJson = () => goMarshal(patched);
+    reportPatchStrictErrors(patch, patchedJson, [], query.fieldValidation, ctx.warnings);
     checkName(patched, ctx.info.name);
     return patched;
   }, query);
