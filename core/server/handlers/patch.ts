@@ -5,6 +5,7 @@
 import { newNotFound } from "../../api/errors.ts";
 import { goMarshal } from "../../api/go-values.ts";
 import { reconcileNamespace } from "../../registry/object-meta.ts";
+import { checkName } from "../../registry/subresource-writes.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType } from "./patch-body.ts";
@@ -32,6 +33,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     const unknownFields = ctx.store.dropUnknownFields(patched, { fieldValidation: "Ignore" });
     const patchedJson = () => goMarshal(applyPatchBody(current, body, schema));
     reportPatchStrictErrors(body, patchedJson, unknownFields, query.fieldValidation, ctx.warnings);
+    checkName(patched, ctx.info.name, ctx.info.namespace);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
   }, {

@@ -71,7 +71,7 @@ function scaleResource(ctx: HandlerContext): QualifiedResource {
 async function updateScale(ctx: HandlerContext, access: ScaleAccess): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const body = await readScaleBody(ctx, query.fieldValidation);
-  checkName(body, ctx.info.name);
+  checkName(body, ctx.info.name, ctx.info.namespace);
   return await writeReplicas(ctx, access, () => body, query);
 }
 
@@ -84,7 +84,7 @@ async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Res
     const patched = applyPatchBody(current, patch, SCALE_SCHEMA);
     const patchedJson = () => goMarshal(patched);
     reportPatchStrictErrors(patch, patchedJson, [], query.fieldValidation, ctx.warnings);
-    checkName(patched, ctx.info.name);
+    checkName(patched, ctx.info.name, ctx.info.namespace);
     return patched;
   }, query);
 }
