@@ -199,3 +199,19 @@ test("a patch's strict errors come before the patched object's unknown fields: w
   }
   expect((await getJson(server, configMapPath("strict"))).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 });
+
+test('the patch type is the Content-Type up to its first ";", compared exactly: other spellings are 415 (PatchResource)', async () => {
+  await createConfigMap(server, NS, "spelled");
+  const body = '{"data":{"k":"v2"}}';
+  const refusedTypes = ["Application/Merge-Patch+JSON", "application/merge-patch+json ; charset=utf-8"];
+  for (const contentType of refusedTypes) {
+    const answer = await patch(configMapPath("spelled"), contentType, body);
+    expect({ contentType, status: answer.status, reason: answer.body.reason }).toEqual({
+      contentType,
+      status: 415,
+      reason: "UnsupportedMediaType",
+    });
+  }
+  const accepted = await patch(configMapPath("spelled"), "application/merge-patch+json;charset=utf-8", body);
+  expect({ status: accepted.status, data: accepted.body.data }).toEqual({ status: 200, data: { key: "value", k: "v2" } });
+});

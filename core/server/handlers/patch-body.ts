@@ -5,7 +5,7 @@
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from "../../apply/json-patch.ts";
 import { mergePatch } from "../../apply/merge-patch.ts";
 import { StrategicMergeError, strategicMergePatch } from "../../apply/strategic-merge/mod.ts";
-import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, mediaTypeOf, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
+import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from "../../api/errors.ts";
 import { goMarshal } from "../../api/go-values.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
@@ -27,7 +27,10 @@ export function builtInSchemaOf(group: string, version: string, kind: string): S
 /** The patch media type of the request, refused with 415 unless the kind accepts it. */
 export function patchMediaType(ctx: HandlerContext, schema: Schema | undefined): string {
   const accepted = schema ? PATCH_MEDIA_TYPES : CUSTOM_RESOURCE_PATCH_MEDIA_TYPES;
-  const mediaType = mediaTypeOf(ctx.request.headers.get("content-type"));
+  // PatchResource cuts the header at its first ";" (when not the first character) and compares the rest exactly.
+  const contentType = ctx.request.headers.get("content-type") ?? "";
+  const cut = contentType.indexOf(";");
+  const mediaType = cut > 0 ? contentType.slice(0, cut) : contentType;
   if (!(accepted as readonly string[]).includes(mediaType)) throw newUnsupportedMediaType([...accepted]);
   return mediaType;
 }
