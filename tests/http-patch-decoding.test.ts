@@ -215,3 +215,21 @@ test('the patch type is the Content-Type up to its first ";", compared exactly: 
   const accepted = await patch(configMapPath("spelled"), "application/merge-patch+json;charset=utf-8", body);
   expect({ status: accepted.status, data: accepted.body.data }).toEqual({ status: 200, data: { key: "value", k: "v2" } });
 });
+
+test('a scale patch\'s Scale is decoded as any patched object: a value its Go types cannot hold is a 422 on "patch", an unknown field a warning (jsonPatcher.applyPatchToCurrentObject)', async () => {
+  await kubectlOk(server, ["-n", NS, "create", "deployment", "scaled", "--image=nginx"]);
+  const scale = `/apis/apps/v1/namespaces/${NS}/deployments/scaled/scale`;
+  const refused = await patch(scale, MERGE_PATCH, '{"spec":{"replicas":"many"}}');
+  expectStatus(
+    refused,
+    422,
+    "Invalid",
+    /^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal string into Go struct field ScaleSpec\.spec\.replicas of type int32$/,
+  );
+  const warned = await patch(scale, MERGE_PATCH, '{"spec":{"replicas":2,"extra":1}}');
+  expect({ status: warned.status, replicas: warned.body.spec.replicas, warnings: warned.warnings }).toEqual({
+    status: 200,
+    replicas: 2,
+    warnings: ['unknown field "spec.extra"'],
+  });
+});
