@@ -42,6 +42,13 @@ export async function getJson(server: TestServer, path: string): Promise<Json> {
   return answer.body;
 }
 
+/** kube's Warning header values: `299 - "text"`, one per warning, unquoted. */
+export function warningsOf(headers: Headers): string[] {
+  const header = headers.get("warning");
+  if (!header) return [];
+  return [...header.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
+}
+
 /** Asserts a kube `Status` failure body with this code and reason (and message when given). */
 export function expectStatus(answer: { status: number; body: Json }, code: number, reason: string, message?: string | RegExp): void {
   expect(answer.status).toBe(code);

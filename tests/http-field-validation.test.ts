@@ -1,6 +1,6 @@
 /** fieldValidation (spec 4.7) and schema type checks over HTTP: Ignore, Warn, Strict, duplicates, wrong types. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createNamespace, expectStatus, getJson, type Json, sendJson } from "./_api.ts";
+import { createNamespace, expectStatus, getJson, type Json, sendJson, warningsOf } from "./_api.ts";
 import { startServer, type TestServer } from "./harness.ts";
 
 const NS = "fields";
@@ -26,13 +26,6 @@ function deployment(name: string, specExtra: Record<string, unknown> = {}, conta
       ...specExtra,
     },
   };
-}
-
-/** kube's Warning header values: `299 - "text"`, one per warning. */
-function warningsOf(headers: Headers): string[] {
-  const header = headers.get("warning");
-  if (!header) return [];
-  return [...header.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"));
 }
 
 async function post(body: Json | string, query: string): Promise<{ status: number; body: Json; warnings: string[] }> {

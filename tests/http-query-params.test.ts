@@ -140,6 +140,45 @@ test("an unknown fieldValidation is a 422 for create, update and patch alike (Va
   expect(await collectionState(server, CONFIGMAPS)).toEqual(before);
 });
 
+test("fieldManager is at most 128 bytes and printable on create, update and patch, refused with ValidateFieldManager's 422 that changes nothing", async () => {
+  const before = await collectionState(server, CONFIGMAPS);
+  const unprintable = `fieldManager=${encodeURIComponent("me\u0007é\u200b")}`;
+  const invalid = (kind: string) =>
+    `${kind}.meta.k8s.io "" is invalid: [fieldManager: Invalid value: "me\\aé\\u200b": invalid character U+0007 (at position 2), ` +
+    `fieldManager: Invalid value: "me\\aé\\u200b": invalid character U+200B (at position 5)]`;
+  const created = await sendJson(server, "POST", `${CONFIGMAPS}?${unprintable}`, { metadata: { name: "unprintable" } });
+  expectStatus(created, 422, "Invalid", invalid("CreateOptions"));
+  const seed = await getJson(server, `${CONFIGMAPS}/seed`);
+  const updated = await sendJson(server, "PUT", `${CONFIGMAPS}/seed?${unprintable}`, seed);
+  expectStatus(updated, 422, "Invalid", invalid("UpdateOptions"));
+  const patched = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/seed?${unprintable}`,
+    { data: { x: "y" } },
+    "application/merge-patch+json",
+  );
+  expectStatus(patched, 422, "Invalid", invalid("PatchOptions"));
+  // 64 two-byte characters are 128 bytes: the limit counts bytes, as Go's len does.
+  const tooLong = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/seed?fieldManager=${encodeURIComponent("é".repeat(65))}`,
+    {},
+    "application/merge-patch+json",
+  );
+  expectStatus(tooLong, 422, "Invalid", 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Too long: must have at most 128 bytes');
+  expect(await collectionState(server, CONFIGMAPS)).toEqual(before);
+  const atLimit = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/seed?fieldManager=${encodeURIComponent("é".repeat(64))}`,
+    {},
+    "application/merge-patch+json",
+  );
+  expect(atLimit.status).toBe(200);
+});
+
 /** An owner ConfigMap and a dependent that names it in ownerReferences. */
 async function ownerAndDependent(name: string): Promise<void> {
   const owner = await createConfigMap(server, NS, `${name}-owner`);

@@ -224,3 +224,22 @@ test("POST of an existing name answers 409 AlreadyExists", async () => {
 test("DELETE of a missing object answers 404 NotFound", async () => {
   expectStatus(await sendJson(server, "DELETE", `${CONFIGMAPS}/never`), 404, "NotFound", 'configmaps "never" not found');
 });
+
+test("a PUT or PATCH whose object names another namespace is checkName's 400 and changes nothing (UpdateResource, patcher.applyPatch)", async () => {
+  const before = await createConfigMap(server, NS, "elsewhere");
+  const message = `the namespace of the object (default) does not match the namespace on the request (${NS})`;
+  const put = await sendJson(server, "PUT", `${CONFIGMAPS}/elsewhere`, {
+    ...before,
+    metadata: { ...before.metadata, namespace: "default" },
+  });
+  expectStatus(put, 400, "BadRequest", message);
+  const patch = await sendJson(
+    server,
+    "PATCH",
+    `${CONFIGMAPS}/elsewhere`,
+    { metadata: { namespace: "default" } },
+    "application/merge-patch+json",
+  );
+  expectStatus(patch, 400, "BadRequest", message);
+  expect((await getJson(server, `${CONFIGMAPS}/elsewhere`)).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+});

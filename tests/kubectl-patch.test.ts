@@ -264,7 +264,13 @@ test("patch errors read as kube-apiserver's", async () => {
   const badPointer = await sendJson(server, "PATCH", path, [{ op: "remove", path: "/spec/nothing" }], "application/json-patch+json");
   expectStatus(badPointer, 422, "Invalid", "the server rejected our request due to an error in our request");
   const notAList = await sendJson(server, "PATCH", path, { op: "remove" }, "application/json-patch+json");
-  expectStatus(notAList, 400, "BadRequest", "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+  // fieldValidation defaults to Warn, under which applyJSPatch decodes the patch strictly into []jsonPatchOp.
+  expectStatus(
+    notAList,
+    400,
+    "BadRequest",
+    "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp",
+  );
   const badRetainKeys = await sendJson(server, "PATCH", path, { spec: { $retainKeys: "x" } }, "application/strategic-merge-patch+json");
   expectStatus(badRetainKeys, 400, "BadRequest", "invalid patch format of retainKeys");
   const unknownType = await sendJson(server, "PATCH", path, {}, "application/x-unknown");
@@ -302,4 +308,27 @@ test("force on a non-apply patch is refused with kube's 422 and changes nothing"
     );
   }
   expect((await getJson(server, path)).spec.replicas).toBe(before);
+});
+
+test("removing the last label and annotation leaves no empty map and no managedFields entry for their managers (ObjectMeta's omitempty)", async () => {
+  await kubectlInNamespace(["create", "configmap", "bare", "--from-literal=k=v"]);
+  await kubectlInNamespace(["label", "configmap", "bare", "tier=front"]);
+  await kubectlInNamespace(["annotate", "configmap", "bare", "note=hello"]);
+  await kubectlInNamespace(["label", "configmap", "bare", "tier-"]);
+  await kubectlInNamespace(["annotate", "configmap", "bare", "note-"]);
+  const configMap = await getJson(server, `/api/v1/namespaces/${NS}/configmaps/bare`);
+  expect(Object.keys(configMap.metadata)).not.toContain("labels");
+  expect(Object.keys(configMap.metadata)).not.toContain("annotations");
+  expect(configMap.metadata.managedFields.map((entry: Json) => entry.manager)).toEqual(["kubectl-create"]);
+});
+
+test("empty labels, annotations, finalizers and ownerReferences and an empty generateName in a body are dropped, as decoding into ObjectMeta does", async () => {
+  const created = await sendJson(server, "POST", `/api/v1/namespaces/${NS}/configmaps`, {
+    metadata: { name: "empties", labels: {}, annotations: {}, finalizers: [], ownerReferences: [], generateName: "" },
+  });
+  expect(created.status).toBe(201);
+  for (const key of ["labels", "annotations", "finalizers", "ownerReferences", "generateName"]) {
+    expect([key, Object.keys(created.body.metadata).includes(key)]).toEqual([key, false]);
+  }
+  expect(JSON.stringify(created.body.metadata.managedFields ?? [])).not.toContain("f:metadata");
 });

@@ -47,6 +47,8 @@ export interface DecodeOptions {
   accepted: readonly string[];
   /** The kind a create/update expects; when given, syntax errors read like kube's decoder errors for that kind. */
   kind?: string;
+  /** The error a JSON syntax error becomes, from Go's wording of it (a patch's decoder words it its own way). */
+  syntaxError?: (goMessage: string) => Error;
 }
 
 /** The bare media type, lower case, without parameters; an absent header means JSON as in kube. */
@@ -104,6 +106,7 @@ export async function decodeBody(
     return { mediaType, ...decoded };
   } catch (e) {
     let reason: string;
+    if (e instanceof JSONSyntaxError && options.syntaxError) throw options.syntaxError(e.message);
     if (e instanceof JSONSyntaxError) reason = `couldn't get version/kind; json parse error: ${e.message}`;
     else if (e instanceof YAMLBodyError) reason = e.message;
     else throw e;

@@ -2,6 +2,7 @@
  * Typed API errors, built by constructors and written as a kube `Status` in one place.
  * Messages follow k8s.io/apimachinery/pkg/api/errors so clients that match on them keep working.
  */
+import { goQuote } from "./go-text.ts";
 import type { Status, StatusCause, StatusDetails } from "./types.ts";
 
 export class StatusError extends Error {
@@ -122,7 +123,8 @@ function fieldErrorBody(e: FieldError): string {
     (e.type === "FieldValueInvalid" || e.type === "FieldValueNotFound" || e.type === "FieldValueNotSupported" ||
       e.type === "FieldValueDuplicate" || e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueTooMany");
-  const value = showsValue ? `: ${e.valueText ?? JSON.stringify(e.value)}` : "";
+  // A string value prints as Go's %q; other values as JSON (kube's %v of simple types agrees with it).
+  const value = showsValue ? `: ${e.valueText ?? (typeof e.value === "string" ? goQuote(e.value) : JSON.stringify(e.value))}` : "";
   return `${words}${value}${e.detail ? `: ${e.detail}` : ""}`;
 }
 

@@ -23,10 +23,22 @@ function escapeCodeUnit(code: number): string {
   return String.fromCharCode(code);
 }
 
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+export const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** strconv.Quote's escape of a non-ASCII character: kept when printable, else \u or \U (a lone surrogate is U+FFFD). */
+function escapeNonAscii(char: string): string {
+  const codePoint = char.codePointAt(0)!;
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return "\ufffd";
+  if (GO_PRINTABLE.test(char)) return char;
+  const hex = codePoint.toString(16);
+  return codePoint > 0xffff ? `\\U${hex.padStart(8, "0")}` : `\\u${hex.padStart(4, "0")}`;
+}
+
 /** strconv.Quote: double-quoted with Go escapes (printable non-ASCII kept as is). */
 export function goQuote(text: string): string {
   let out = '"';
-  for (let i = 0; i < text.length; i++) out += escapeCodeUnit(text.charCodeAt(i));
+  for (const char of text) out += char.charCodeAt(0) < 0x80 ? escapeCodeUnit(char.charCodeAt(0)) : escapeNonAscii(char);
   return `${out}"`;
 }
 

@@ -1,6 +1,6 @@
 /** Server-owned metadata on create and update (kube's rest.BeforeCreate / BeforeUpdate). */
 import { type FieldError, newBadRequest } from "../api/errors.ts";
-import type { KubeObject, ObjectMeta } from "../api/types.ts";
+import { isPlainObject, type KubeObject, type ObjectMeta } from "../api/types.ts";
 
 const GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -33,6 +33,23 @@ export function reconcileNamespace(meta: ObjectMeta, urlNamespace: string, names
     throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   meta.namespace = urlNamespace;
+}
+
+/**
+ * ObjectMeta's collections and generateName are `omitempty` in Go: an empty one a body (or a patch removing the last
+ * label) leaves is gone once kube decodes the object, for custom resources too (schemaobjectmeta.Coerce).
+ */
+export function dropEmptyMetadata(meta: ObjectMeta): void {
+  for (const key of ["labels", "annotations"] as const) {
+    const value = meta[key];
+    if (isPlainObject(value) && Object.keys(value).length === 0) delete meta[key];
+  }
+  // An empty managedFields list is left to the field manager, for which it means "keep the live entries".
+  for (const key of ["finalizers", "ownerReferences"] as const) {
+    const value = meta[key];
+    if (Array.isArray(value) && value.length === 0) delete meta[key];
+  }
+  if (meta.generateName === "") delete meta.generateName;
 }
 
 export function prepareCreateMeta(obj: KubeObject, tracksGeneration: boolean): void {

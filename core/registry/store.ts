@@ -10,7 +10,7 @@ import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, typ
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { objectKey } from "./keys.ts";
-import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
+import { dropEmptyMetadata, nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
@@ -494,6 +494,7 @@ export class ResourceStore {
     const obj = withEnvelopeFirst(cloneJSONValue(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     reconcileNamespace(obj.metadata, namespace, this.type.namespaced);
+    dropEmptyMetadata(obj.metadata);
     this.strategy.normalize?.(obj);
     return obj;
   }
@@ -543,8 +544,8 @@ export class ResourceStore {
   }
 
   /** The decoder's strict check of `obj` (unknown-fields.ts), for a handler to run as it decodes the body. */
-  dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): void {
-    dropUnknownFields(this.type, this.#extension, obj, options);
+  dropUnknownFields(obj: KubeObject, options: Pick<WriteOptions, "fieldValidation" | "warnings">): string[] {
+    return dropUnknownFields(this.type, this.#extension, obj, options);
   }
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */

@@ -2,11 +2,19 @@
 import { newBadRequest } from "../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../api/types.ts";
 
-/** A body naming another object than the URL is a 400, before anything is read (kube's checkName). */
-export function checkName(obj: KubeObject, urlName: string): void {
-  const bodyName = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
+/**
+ * A body naming another object than the URL is a 400, before anything is read (kube's checkName); so is one naming
+ * another namespace than a namespaced URL's, for the writers that pass it (UpdateResource, the patcher's applyPatch).
+ */
+export function checkName(obj: KubeObject, urlName: string, urlNamespace = ""): void {
+  const meta = isPlainObject(obj.metadata) ? obj.metadata : undefined;
+  const bodyName = meta?.name;
   if (bodyName !== undefined && bodyName !== urlName) {
     throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`);
+  }
+  const bodyNamespace = meta?.namespace;
+  if (urlNamespace !== "" && typeof bodyNamespace === "string" && bodyNamespace !== "" && bodyNamespace !== urlNamespace) {
+    throw newBadRequest(`the namespace of the object (${bodyNamespace}) does not match the namespace on the request (${urlNamespace})`);
   }
 }
 

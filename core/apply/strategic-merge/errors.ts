@@ -1,7 +1,9 @@
 /**
  * Errors of strategic merge patch, with the HTTP status kube-apiserver answers them with
- * (interpretStrategicMergePatchError: malformed directives 400, lists of lists 422, anything else 500).
+ * (interpretStrategicMergePatchError: malformed directives 400, lists of lists 422, anything else 500), worded as
+ * apimachinery's mergepatch errors print Go values.
  */
+import { goPrintValue, goSprintS, goTypeName } from "../../api/go-values.ts";
 
 export class StrategicMergeError extends Error {
   readonly status: 400 | 422 | 500;
@@ -23,10 +25,21 @@ export function internalMergeError(message: string): StrategicMergeError {
   return new StrategicMergeError(500, message);
 }
 
+/** mergepatch.ErrNoMergeKey: the map as %v prints it. */
 export function noMergeKey(item: unknown, mergeKey: string): StrategicMergeError {
-  return internalMergeError(`map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
+  return internalMergeError(`map: ${goPrintValue(item)} does not contain declared merge key: ${mergeKey}`);
 }
 
-export function badArgType(expected: string, actual: unknown): StrategicMergeError {
-  return internalMergeError(`expected a ${expected}, but received a ${Array.isArray(actual) ? "list" : typeof actual}`);
+/** The Go types kube's type assertions expect, as reflect prints them. */
+export const GO_MAP = "map[string]interface {}";
+export const GO_SLICE = "[]interface {}";
+
+/** mergepatch.ErrBadArgType: the expected and the actual value's reflect types. */
+export function badArgType(expected: typeof GO_MAP | typeof GO_SLICE, actual: unknown): StrategicMergeError {
+  return internalMergeError(`expected a ${expected}, but received a ${goTypeName(actual)}`);
+}
+
+/** mergepatch.ErrBadPatchType: the directive as %s and the map holding it as %v prints them. */
+export function badPatchType(directive: unknown, map: unknown): StrategicMergeError {
+  return internalMergeError(`unknown patch type: ${goSprintS(directive)} in map: ${goPrintValue(map)}`);
 }

@@ -2,6 +2,7 @@
  * The merge of a strategic merge patch into an object (kube's mergeMap / mergeSlice with the server's
  * options: parallel lists merged, unmatched nulls ignored). Works in place on copies made by mod.ts.
  */
+import { goPrintValue } from "../../api/go-values.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { SchemaLookup } from "../../schema/lookup.ts";
 import type { Schema } from "../../schema/types.ts";
@@ -9,6 +10,8 @@ import {
   badArgType,
   badPatchFormatForPrimitiveList,
   badPatchFormatForSetElementOrderList,
+  badPatchType,
+  GO_SLICE,
   internalMergeError,
   noListOfLists,
   noMergeKey,
@@ -77,7 +80,7 @@ function mapDirective(patch: JsonMap): JsonMap {
     return patch;
   }
   if (directive === "delete") return {};
-  throw internalMergeError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+  throw badPatchType(directive, patch);
 }
 
 function mergeListField(
@@ -100,7 +103,7 @@ export function elementKind(...lists: readonly unknown[][]): ElementKind | undef
       if (kind === "list") throw noListOfLists();
       found = kind;
     } else if (kind !== found) {
-      throw internalMergeError(`list element types are not identical: ${JSON.stringify(lists)}`);
+      throw internalMergeError(`list element types are not identical: ${goPrintValue(lists)}`);
     }
   }
   if (found === undefined) return undefined;
@@ -151,7 +154,7 @@ function applyListDirectives(original: unknown[], patch: unknown[], mergeKey: st
     } else if (directive === "merge") {
       throw internalMergeError("merging lists cannot yet be specified in the patch");
     } else {
-      throw internalMergeError(`unknown patch type: ${String(directive)} in map: ${JSON.stringify(element)}`);
+      throw badPatchType(directive, element);
     }
   }
   return replace ? { original: plain, patch: [] } : { original: kept, patch: plain };
@@ -177,14 +180,14 @@ function mergeOrderedLists(result: JsonMap, patch: JsonMap, schema: Schema | und
   for (const [directiveKey, order] of Object.entries(patch)) {
     if (!directiveKey.startsWith(SET_ELEMENT_ORDER)) continue;
     delete patch[directiveKey];
-    if (!Array.isArray(order)) throw badArgType("list", order);
+    if (!Array.isArray(order)) throw badArgType(GO_SLICE, order);
     const key = directiveTarget(directiveKey, SET_ELEMENT_ORDER);
     const foundOriginal = Object.hasOwn(result, key);
     const foundPatch = Object.hasOwn(patch, key);
     const original = foundOriginal ? result[key] : [];
     const patchList = foundPatch ? patch[key] : [];
-    if (!Array.isArray(original)) throw badArgType("list", original);
-    if (!Array.isArray(patchList)) throw badArgType("list", patchList);
+    if (!Array.isArray(original)) throw badArgType(GO_SLICE, original);
+    if (!Array.isArray(patchList)) throw badArgType(GO_SLICE, patchList);
     const meta = fieldPatchMeta(lookup, schema, key);
     checkAgainstElementOrder(patchList, order, meta.mergeKey);
     if (!foundOriginal && !foundPatch) continue;

@@ -3,7 +3,7 @@
  * order, items only the server has keep theirs, and the two are interleaved by the server's order.
  */
 import { isPlainObject } from "../../api/types.ts";
-import { badArgType, noMergeKey } from "./errors.ts";
+import { badArgType, GO_MAP, noMergeKey } from "./errors.ts";
 
 export type ElementKind = "map" | "scalar";
 
@@ -23,7 +23,7 @@ export function indexIn(list: readonly unknown[], item: unknown, mergeKey: strin
 export function requireMergeKeys(mergeKey: string, ...lists: readonly unknown[][]): void {
   for (const list of lists) {
     for (const item of list) {
-      if (!isPlainObject(item)) throw badArgType("map", item);
+      if (!isPlainObject(item)) throw badArgType(GO_MAP, item);
       if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
     }
   }
@@ -34,7 +34,7 @@ export function splitDeletions(list: readonly unknown[]): { kept: unknown[]; del
   const kept: unknown[] = [];
   const deletions: unknown[] = [];
   for (const item of list) {
-    if (!isPlainObject(item)) throw badArgType("map", item);
+    if (!isPlainObject(item)) throw badArgType(GO_MAP, item);
     (item[DIRECTIVE] === "delete" ? deletions : kept).push(item);
   }
   return { kept, deletions };

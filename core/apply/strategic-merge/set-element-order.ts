@@ -1,11 +1,16 @@
-/** Consistency of a `$setElementOrder` list with the patch list it orders (kube's validatePatchWithSetOrderList). */
+/**
+ * Consistency of a `$setElementOrder` list with the patch list it orders (kube's validatePatchWithSetOrderList,
+ * mergeKeyValueEqual).
+ */
 import { isPlainObject } from "../../api/types.ts";
-import { internalMergeError, noMergeKey } from "./errors.ts";
+import { goPrintValue } from "../../api/go-values.ts";
+import { badArgType, GO_MAP, internalMergeError, noMergeKey } from "./errors.ts";
 import { splitDeletions } from "./order.ts";
 
 function sameElement(a: unknown, b: unknown, mergeKey: string): boolean {
   if (!mergeKey) return a === b;
-  if (!isPlainObject(a) || !isPlainObject(b)) throw internalMergeError("expected a map in a list with a merge key");
+  if (!isPlainObject(a)) throw badArgType(GO_MAP, a);
+  if (!isPlainObject(b)) throw badArgType(GO_MAP, b);
   if (!Object.hasOwn(a, mergeKey)) throw noMergeKey(a, mergeKey);
   if (!Object.hasOwn(b, mergeKey)) throw noMergeKey(b, mergeKey);
   return a[mergeKey] === b[mergeKey];
@@ -27,7 +32,7 @@ export function checkAgainstElementOrder(patchList: readonly unknown[], order: r
   }
   if (p < kept.length) {
     throw internalMergeError(
-      `The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}\n`,
+      `The order in patch list:\n${goPrintValue(patchList)}\n doesn't match $setElementOrder list:\n${goPrintValue(order)}\n`,
     );
   }
 }

@@ -1,29 +1,23 @@
 /**
- * Reading a PATCH body and applying it to an object by its patch type, with kube-apiserver's answers for
+ * Applying a PATCH body (patch-decode.ts reads it) to an object by its patch type, with kube-apiserver's answers for
  * patches that cannot be applied (patch.go: applyJSPatch, strategicPatchObject, interpretStrategicMergePatchError).
  */
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from "../../apply/json-patch.ts";
 import { mergePatch } from "../../apply/merge-patch.ts";
 import { StrategicMergeError, strategicMergePatch } from "../../apply/strategic-merge/mod.ts";
-import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, decodeBody, mediaTypeOf, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
+import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from "../../api/errors.ts";
+import { goMarshal } from "../../api/go-values.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { builtInSchemas } from "../../schema/lookup.ts";
 import type { Schema } from "../../schema/types.ts";
 import type { HandlerContext } from "./context.ts";
-import { type FieldValidation, reportDuplicates } from "./write-options.ts";
+import { BAD_JSON_PATCH, goJsonKind, JSON_PATCH, MERGE_PATCH, type PatchBody, STRATEGIC_MERGE_PATCH } from "./patch-decode.ts";
 
-export const JSON_PATCH = "application/json-patch+json";
-export const MERGE_PATCH = "application/merge-patch+json";
-export const STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+export { JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from "./patch-decode.ts";
 export const APPLY_PATCH = "application/apply-patch+yaml";
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
-
-export interface PatchBody {
-  mediaType: string;
-  value: unknown;
-}
 
 /** The kind's built-in schema; kinds without one (custom resources) have no strategic merge patch. */
 export function builtInSchemaOf(group: string, version: string, kind: string): Schema | undefined {
@@ -33,17 +27,12 @@ export function builtInSchemaOf(group: string, version: string, kind: string): S
 /** The patch media type of the request, refused with 415 unless the kind accepts it. */
 export function patchMediaType(ctx: HandlerContext, schema: Schema | undefined): string {
   const accepted = schema ? PATCH_MEDIA_TYPES : CUSTOM_RESOURCE_PATCH_MEDIA_TYPES;
-  const mediaType = mediaTypeOf(ctx.request.headers.get("content-type"));
+  // PatchResource cuts the header at its first ";" (when not the first character) and compares the rest exactly.
+  const contentType = ctx.request.headers.get("content-type") ?? "";
+  const cut = contentType.indexOf(";");
+  const mediaType = cut > 0 ? contentType.slice(0, cut) : contentType;
   if (!(accepted as readonly string[]).includes(mediaType)) throw newUnsupportedMediaType([...accepted]);
   return mediaType;
-}
-
-export async function readPatchBody(ctx: HandlerContext, mediaType: string, validation: FieldValidation): Promise<PatchBody> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value, duplicateFields } = await decodeBody(bytes, mediaType, { accepted: [mediaType] });
-  reportDuplicates(ctx, duplicateFields, validation);
-  ctx.logRequestObject?.(value);
-  return { mediaType, value };
 }
 
 /** kube answers a patch that does not apply with a bare 422 (NewGenericServerResponse drops the reason). */
@@ -53,13 +42,32 @@ function newPatchNotApplicable(): StatusError {
 
 /** Applies `body` to `current`; `schema` (the kind's root schema) drives strategic merge patch. */
 export function applyPatchBody(current: KubeObject, body: PatchBody, schema: Schema | undefined): KubeObject {
+  if (body.refusal) throw body.refusal;
   const patched = patchedValue(current, body, schema);
   if (!isPlainObject(patched)) {
+    // jsonPatcher.applyPatchToCurrentObject: the codec finds no apiVersion and kind in JSON that is not an object.
     throw newInvalid({ group: "", kind: "" }, "", [
-      { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(patched), detail: "the patched object is not a JSON object" },
+      {
+        type: "FieldValueInvalid",
+        field: "patch",
+        value: goMarshal(patched),
+        detail: `${GO_NOT_AN_OBJECT}${goJsonKind(patched)}${GO_TYPE_META}`,
+      },
     ]);
   }
   return patched as KubeObject;
+}
+
+/** SimpleMetaFactory.Interpret's error for JSON that does not unmarshal into its apiVersion/kind struct. */
+const GO_NOT_AN_OBJECT = "couldn't get version/kind; json parse error: json: cannot unmarshal ";
+const GO_TYPE_META =
+  ' into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** MergePatch's pruneAryNulls: an array patch becomes the document, with null members of its objects dropped. */
+function pruneObjectNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pruneObjectNulls);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, pruneObjectNulls(v)]));
 }
 
 function patchedValue(current: KubeObject, body: PatchBody, schema: Schema | undefined): unknown {
@@ -67,7 +75,8 @@ function patchedValue(current: KubeObject, body: PatchBody, schema: Schema | und
     case JSON_PATCH:
       return applyJsonPatchBody(current, body.value);
     case MERGE_PATCH:
-      if (!isPlainObject(body.value)) throw newBadRequest("Invalid JSON Patch");
+      if (Array.isArray(body.value)) return pruneObjectNulls(body.value);
+      if (!isPlainObject(body.value)) throw newBadRequest(BAD_JSON_PATCH);
       return mergePatch(current, body.value);
     case STRATEGIC_MERGE_PATCH:
       return applyStrategicBody(current, body.value, schema);
@@ -77,9 +86,7 @@ function patchedValue(current: KubeObject, body: PatchBody, schema: Schema | und
 }
 
 function applyJsonPatchBody(current: KubeObject, operations: unknown): unknown {
-  if (!Array.isArray(operations)) {
-    throw newBadRequest(`json: cannot unmarshal ${goJsonKind(operations)} into Go value of type jsonpatch.Patch`);
-  }
+  if (!Array.isArray(operations)) throw new Error("a JSON patch is decoded as an array");
   if (operations.length > MAX_JSON_PATCH_OPERATIONS) {
     throw new StatusError(
       413,
@@ -97,9 +104,7 @@ function applyJsonPatchBody(current: KubeObject, operations: unknown): unknown {
 
 function applyStrategicBody(current: KubeObject, patch: unknown, schema: Schema | undefined): unknown {
   if (!schema) throw newUnsupportedMediaType([...CUSTOM_RESOURCE_PATCH_MEDIA_TYPES]);
-  if (!isPlainObject(patch)) {
-    throw newBadRequest(`json: cannot unmarshal ${goJsonKind(patch)} into Go value of type map[string]interface {}`);
-  }
+  if (!isPlainObject(patch)) throw new Error("a strategic merge patch is decoded as an object");
   try {
     return strategicMergePatch(current, patch, { schema });
   } catch (e) {
@@ -109,12 +114,4 @@ function applyStrategicBody(current: KubeObject, patch: unknown, schema: Schema 
     // kube answers errors that are not API statuses with 500 and no reason.
     throw new StatusError(500, "", e.message);
   }
-}
-
-/** How Go's encoding/json names a JSON value in its unmarshal errors. */
-function goJsonKind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (isPlainObject(value)) return "object";
-  return typeof value === "boolean" ? "bool" : typeof value;
 }

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { statusErrorOf } from "../../api/testing.ts";
 import { builtInCatalog } from "../../registry/catalog.ts";
-import { checkPatchedObject, goMarshal, goPrintValue } from "./patch-type-errors.ts";
+import { goMarshal, goPrintValue } from "../../api/go-values.ts";
+import { checkPatchedObject } from "./patch-type-errors.ts";
 
 const deployments = builtInCatalog().byGroupVersionResource("apps", "v1", "deployments")!;
 const deployment = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({
@@ -9,13 +10,6 @@ const deployment = (spec: Record<string, unknown>, metadata: Record<string, unkn
   kind: "Deployment",
   metadata: { name: "d", ...metadata },
   spec,
-});
-
-test("goPrintValue() prints a decoded patch as Go's %+v: sorted map keys, space-separated slices, bare strings, %v floats", () => {
-  expect(goPrintValue({ spec: { replicas: "x", b: [1, "two", true, null] }, a: 1.5 })).toBe(
-    "map[a:1.5 spec:map[b:[1 two true <nil>] replicas:x]]",
-  );
-  expect([goPrintValue(1234567.5), goPrintValue(0.00001), goPrintValue(123456.5)]).toEqual(["1.2345675e+06", "1e-05", "123456.5"]);
 });
 
 test("a strategic merge patch leaving a value its Go type cannot hold is kube's 422 on \"patch\" with the converter's words (applyPatchToObject)", () => {

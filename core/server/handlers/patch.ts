@@ -3,11 +3,15 @@
  * current object inside the store's read-modify-write; server-side apply goes to its own handler.
  */
 import { newNotFound } from "../../api/errors.ts";
+import { goMarshal } from "../../api/go-values.ts";
 import { reconcileNamespace } from "../../registry/object-meta.ts";
+import { checkName } from "../../registry/subresource-writes.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
-import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType } from "./patch-body.ts";
+import { readPatchBody } from "./patch-decode.ts";
 import { checkPatchedObject } from "./patch-type-errors.ts";
+import { reportPatchStrictErrors } from "./patch-strict.ts";
 import { handleApply } from "./apply.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { hasLargeBody, parsePatchQuery } from "./write-options.ts";
@@ -26,7 +30,10 @@ export async function handlePatch(ctx: HandlerContext): Promise<Response> {
     const patched = applyPatchBody(current, body, schema);
     checkPatchedObject(ctx.type, patched, mediaType, body.value);
     // kube's PatchResource decodes the patched object (its unknown fields) before Store.Update checks its version.
-    ctx.store.dropUnknownFields(patched, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });
+    const unknownFields = ctx.store.dropUnknownFields(patched, { fieldValidation: "Ignore" });
+    const patchedJson = () => goMarshal(applyPatchBody(current, body, schema));
+    reportPatchStrictErrors(body, patchedJson, unknownFields, query.fieldValidation, ctx.warnings);
+    checkName(patched, ctx.info.name, ctx.info.namespace);
     if (ctx.type.namespaced && patched.metadata) reconcileNamespace(patched.metadata, ctx.info.namespace, true);
     return patched;
   }, {

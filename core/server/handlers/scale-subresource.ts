@@ -5,12 +5,18 @@
  */
 import { isNotFound, newBadRequest, newInvalid, newMethodNotSupported, newNotFound, type QualifiedResource } from "../../api/errors.ts";
 import type { Printer } from "../../api/printers/mod.ts";
+import { goMarshal } from "../../api/go-values.ts";
 import type { KubeObject } from "../../api/types.ts";
+import type { ResourceType } from "../../api/resource-type.ts";
+import { checkFields } from "../../schema/field-check.ts";
 import { checkName } from "../../registry/subresource-writes.ts";
 import { newResourceNotFound } from "../resource-route.ts";
 import { respondObject } from "../respond.ts";
 import type { Handler, HandlerContext } from "./context.ts";
-import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType, readPatchBody } from "./patch-body.ts";
+import { APPLY_PATCH, applyPatchBody, builtInSchemaOf, patchMediaType } from "./patch-body.ts";
+import { readPatchBody } from "./patch-decode.ts";
+import { reportPatchStrictErrors } from "./patch-strict.ts";
+import { checkPatchedObject } from "./patch-type-errors.ts";
 import { type FieldValidation, parsePatchQuery, parseWriteQuery, readObjectBody, type WriteQuery } from "./write-options.ts";
 
 const SCALE_SCHEMA = builtInSchemaOf("autoscaling", "v1", "Scale");
@@ -72,25 +78,36 @@ function scaleResource(ctx: HandlerContext): QualifiedResource {
 async function updateScale(ctx: HandlerContext, access: ScaleAccess): Promise<Response> {
   const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
   const body = await readScaleBody(ctx, query.fieldValidation);
-  checkName(body, ctx.info.name);
+  checkName(body, ctx.info.name, ctx.info.namespace);
   return await writeReplicas(ctx, access, () => body, query);
 }
 
 async function patchScale(ctx: HandlerContext, access: ScaleAccess): Promise<Response> {
-  const mediaType = patchMediaType(ctx, SCALE_SCHEMA);
+  // The patch types are the parent's (crdHandler serves a custom resource's scale with the custom resource's types).
+  const mediaType = patchMediaType(ctx, builtInSchemaOf(ctx.type.group, ctx.type.version, ctx.type.kind));
   const query = parsePatchQuery(ctx.url.searchParams, mediaType === APPLY_PATCH);
   const patch = await readPatchBody(ctx, mediaType, query.fieldValidation);
+  const scaleType = scaleTypeOf(ctx);
   return await writeReplicas(ctx, access, (current) => {
+    // As for any patch, the patched Scale is decoded: values its Go types cannot hold, then its unknown fields.
     const patched = applyPatchBody(current, patch, SCALE_SCHEMA);
-    checkName(patched, ctx.info.name);
+    checkPatchedObject(scaleType, patched, mediaType, patch.value);
+    const { unknownFields } = checkFields(scaleType, patched);
+    const patchedJson = () => goMarshal(applyPatchBody(current, patch, SCALE_SCHEMA));
+    reportPatchStrictErrors(patch, patchedJson, unknownFields, query.fieldValidation, ctx.warnings);
+    checkName(patched, ctx.info.name, ctx.info.namespace);
     return patched;
   }, query);
 }
 
+/** The subresource's own type: autoscaling/v1 Scale, whatever the parent's kind. */
+function scaleTypeOf(ctx: HandlerContext): ResourceType {
+  return { ...ctx.type, group: "autoscaling", version: "v1", kind: "Scale" };
+}
+
 /** Reads a Scale body: it must be autoscaling/v1 Scale (or leave kind and apiVersion out), whatever the parent's kind. */
 async function readScaleBody(ctx: HandlerContext, validation: FieldValidation): Promise<KubeObject> {
-  const scaleCtx = { ...ctx, type: { ...ctx.type, group: "autoscaling", version: "v1", kind: "Scale" } };
-  return await readObjectBody(scaleCtx, validation);
+  return await readObjectBody({ ...ctx, type: scaleTypeOf(ctx) }, validation);
 }
 
 /** Sets the parent's replicas from the Scale `change` returns; the Scale's resourceVersion, if any, is a precondition. */

@@ -11,7 +11,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
   const body = await readObjectBody(ctx, query.fieldValidation);
   // kube's UpdateResource records the decoder's unknown fields before checkName and the storage update can fail.
   ctx.store.dropUnknownFields(body, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });
-  checkName(body, ctx.info.name);
+  checkName(body, ctx.info.name, ctx.info.namespace);
   if (ctx.type.namespaced) reconcileNamespace(body.metadata ?? {}, ctx.info.namespace, true);
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, () => body, {
     dryRun: query.dryRun,

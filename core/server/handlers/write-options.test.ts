@@ -29,6 +29,17 @@ test("parseWriteQuery() answers one 422 with every ValidateCreateOptions / Valid
   );
 });
 
+test("parseWriteQuery() applies ValidateFieldManager: at most 128 bytes, one error per unprintable character at its byte offset", () => {
+  expect(parseWriteQuery(q(`fieldManager=${"é".repeat(64)}`), "CreateOptions").fieldManager).toBe("é".repeat(64));
+  const tooLong = statusErrorOf(() => parseWriteQuery(q(`fieldManager=${"é".repeat(65)}`), "CreateOptions"));
+  expect(tooLong.message).toBe('CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: must have at most 128 bytes');
+  const unprintable = statusErrorOf(() => parseWriteQuery(q("fieldManager=é%01x%C2%A0"), "UpdateOptions"));
+  expect(unprintable.details?.causes?.map((c) => c.message)).toEqual([
+    'Invalid value: "é\\x01x\\u00a0": invalid character U+0001 (at position 2)',
+    'Invalid value: "é\\x01x\\u00a0": invalid character U+00A0 (at position 4)',
+  ]);
+});
+
 test("parsePatchQuery() decodes force as Convert_Slice_string_To_Pointer_bool for apply", () => {
   const cases: [string, boolean][] = [["", false], ["&force=True", true], ["&force=t", true], ["&force", true], ["&force=", true], [
     "&force=FALSE",

@@ -2,7 +2,7 @@
 import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
-import { goStringSlice } from "../../api/go-text.ts";
+import { byteLength, GO_PRINTABLE, goStringSlice } from "../../api/go-text.ts";
 import { queryBool } from "../../api/query-params.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
@@ -76,16 +76,42 @@ export function withFieldValidationIgnored(url: URL): URL {
   return copy;
 }
 
+const FIELD_MANAGER_MAX_BYTES = 128;
+
+/** ValidateFieldManager: at most 128 bytes, and one error per character that is not printable, at its byte offset. */
+function fieldManagerErrors(fieldManager: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) {
+    errors.push({
+      type: "FieldValueTooLong",
+      field: "fieldManager",
+      value: fieldManager,
+      detail: `must have at most ${FIELD_MANAGER_MAX_BYTES} bytes`,
+    });
+  }
+  let offset = 0;
+  for (const char of fieldManager) {
+    if (!GO_PRINTABLE.test(char)) {
+      const codePoint = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      errors.push({
+        type: "FieldValueInvalid",
+        field: "fieldManager",
+        value: fieldManager,
+        detail: `invalid character U+${codePoint} (at position ${offset})`,
+      });
+    }
+    offset += byteLength(char);
+  }
+  return errors;
+}
+
 /**
  * ValidateCreateOptions / ValidateUpdateOptions / ValidatePatchOptions (apimachinery's metav1 validation):
  * the field manager, dryRun and fieldValidation checks, all reported in one 422.
  */
 function writeOptionErrors(query: URLSearchParams): FieldError[] {
   const errors: FieldError[] = [];
-  const fieldManager = query.get("fieldManager");
-  if (fieldManager !== null && fieldManager.length > 128) {
-    errors.push({ type: "FieldValueTooLong", field: "fieldManager", value: fieldManager, detail: "must have at most 128 bytes" });
-  }
+  errors.push(...fieldManagerErrors(query.get("fieldManager") ?? ""));
   errors.push(...dryRunErrors(query));
   // ValidateFieldValidation: NotSupported with kube's sorted list of allowed directives.
   const validation = query.get("fieldValidation") ?? "";
