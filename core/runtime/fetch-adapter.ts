@@ -258,13 +258,17 @@ function forUtf8Head(fields: OutgoingHttpHeaders): OutgoingHttpHeaders {
   return fields;
 }
 
+/** Through the index signature: node's OutgoingHttpHeaders types Warning as one string, writeHead takes a list. */
+const WARNING: string = "warning";
+
 /**
  * A Response's headers for node:http(2): Set-Cookie and Warning as lists (one field each, never comma-joined),
  * HTTP/1-only ones left out on h2.
  */
 export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
   const fields = headerFields(headers, http2);
-  if (typeof fields.warning === "string") fields.warning = warningFields(fields.warning);
+  const warning = fields[WARNING];
+  if (typeof warning === "string") fields[WARNING] = warningFields(warning);
   return http2 ? fields : forUtf8Head(fields);
 }
 
