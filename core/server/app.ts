@@ -37,6 +37,7 @@ import type { ApiMetrics } from "./metrics.ts";
 import { newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { restfulRoutePath } from "./restful-trailing-slashes.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
 import type { HandlerContext, ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
@@ -165,12 +166,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const path = s.url.pathname;
     const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!, path) : undefined;
     if (proxied) return proxied;
-    if (!API_PATH.test(path)) return app.fetch(s.request, s);
+    if (!API_PATH.test(path)) return app.fetch(restfulRequest(s), s);
     // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
     // makes more than a dozen closures per request. A HEAD is served as its GET (hono would drop the body the
     // compression decides on); `sent` drops the body.
     if (s.info.isResourceRequest) return serve(s);
-    return app.fetch(s.request.method === "HEAD" ? new Request(s.request, { method: "GET" }) : s.request, s);
+    const request = restfulRequest(s);
+    return app.fetch(request.method === "HEAD" ? new Request(request, { method: "GET" }) : request, s);
+  };
+  const servesGroup = (group: string) => deps.catalog.group(group) !== undefined;
+  const restfulRequest = (s: RequestState): Request => {
+    const routedPath = restfulRoutePath(s.url.pathname, servesGroup);
+    return routedPath === undefined ? s.request : new Request(new URL(routedPath + s.url.search, s.url), s.request);
   };
   const remote = () => deps.aggregator.remoteGroupVersions();
   // kube compresses what its API handlers serialize (SerializeObject), so discovery, objects and Status errors
