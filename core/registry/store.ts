@@ -9,6 +9,7 @@ import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
+import { withGoZeroValues } from "../schema/go-zero-values.ts";
 import { objectKey } from "./keys.ts";
 import { nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "../api/resource-type.ts";
@@ -173,7 +174,7 @@ export class ResourceStore {
     const objects = kvs.map(decodeStored);
     if (this.#extension) return await this.#extension.convert(objects, apiVersionOf(this.type.group, this.type.version), list);
     const conversion = this.#conversion;
-    return conversion ? objects.map((obj) => conversion.fromStored(obj)) : objects;
+    return conversion ? objects.map((obj) => withGoZeroValues(conversion.fromStored(obj))) : objects;
   }
 
   /** Whether objects are answered in another version than stored (custom resources, some built-ins), so reads must decode them. */
@@ -181,16 +182,17 @@ export class ResourceStore {
     return this.#extension !== undefined || this.#conversion !== undefined;
   }
 
+  /** The stored text; a built-in object keeps the zero-valued fields kube's JSON always has (withGoZeroValues). */
   async #encode(obj: KubeObject): Promise<string> {
-    if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
-    if (!this.#extension) return encodeForStorage(obj);
+    if (this.#conversion) return encodeForStorage(withGoZeroValues(this.#conversion.toStored(obj)));
+    if (!this.#extension) return encodeForStorage(withGoZeroValues(obj));
     return encodeForStorage((await this.#extension.convert([obj], this.#extension.storageApiVersion, false))[0]!);
   }
 
   /** What a dry run answers: the object as a real write would have stored and read it back. */
   async #asStoredAndRead(obj: KubeObject): Promise<KubeObject> {
-    if (this.#conversion) return this.#conversion.fromStored(this.#conversion.toStored(obj));
-    if (!this.#extension) return obj;
+    if (this.#conversion) return withGoZeroValues(this.#conversion.fromStored(withGoZeroValues(this.#conversion.toStored(obj))));
+    if (!this.#extension) return withGoZeroValues(obj);
     const stored = (await this.#extension.convert([obj], this.#extension.storageApiVersion, false))[0]!;
     return (await this.#extension.convert([stored], apiVersionOf(this.type.group, this.type.version), false))[0]!;
   }
