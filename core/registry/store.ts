@@ -182,7 +182,7 @@ export class ResourceStore {
     return this.#extension !== undefined || this.#conversion !== undefined;
   }
 
-  /** The stored text; a built-in object keeps the zero-valued fields kube's JSON always has (withGoZeroValues). */
+  /** Stored with kube's zero fields: also a write that skipped the update's preparation (delete, conversions). */
   async #encode(obj: KubeObject): Promise<string> {
     if (this.#conversion) return encodeForStorage(withGoZeroValues(this.#conversion.toStored(obj)));
     if (!this.#extension) return encodeForStorage(withGoZeroValues(obj));
@@ -244,6 +244,7 @@ export class ResourceStore {
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
     this.#trackManagedFields(null, obj, options);
+    withGoZeroValues(obj); // admission sees the object as kube's Go structs give it
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
     await turnFor(options);
     validateNewObject(this.definition, obj);
@@ -520,6 +521,9 @@ export class ResourceStore {
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     this.#trackManagedFields(current, merged, options);
+    // Both sides: a zero field one leaves out (an older stored object, a body) is no spec change, as in Go structs.
+    withGoZeroValues(merged);
+    withGoZeroValues(current);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     if (this.strategy.tracksGeneration && specOf(merged) !== specOf(current)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
