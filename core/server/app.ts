@@ -34,7 +34,7 @@ import type { HealthChecks } from "./health.ts";
 import { createOpenApiHandler } from "./openapi.ts";
 import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
-import { newResourceNotFound, routeResource } from "./resource-route.ts";
+import { newMethodNotAllowed, newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
 import { restfulRoutePath } from "./restful-trailing-slashes.ts";
@@ -125,9 +125,20 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     app.get(JWKS_PATH, () => issuerDocs.jwks());
   }
   // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/ ...
+  // Another method on a path it serves is its 405 (CurlyRouter.detectRoute, answered by the ServiceErrorHandler).
   const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
-    app.get(path, handler);
-    app.get(`${path}/`, handler);
+    for (const route of [path, `${path}/`]) {
+      app.get(route, handler);
+      app.all(route, (c) => {
+        handler(c);
+        throw newMethodNotAllowed();
+      });
+    }
+  };
+  // kube-aggregator's apisHandler (/apis) and apiGroupHandler (/apis/<group>) look at no method: any is a GET.
+  const anyMethodWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
+    app.all(path, handler);
+    app.all(`${path}/`, handler);
   };
   getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.env.url)));
   const flowControl = deps.flowControl;
@@ -143,12 +154,12 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
   getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.env.url.host), prettyFor(c.req.raw, c.env.url)));
-  getWithOrWithoutSlash(
+  anyMethodWithOrWithoutSlash(
     "/apis",
     (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.env.url)),
   );
   getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
-  getWithOrWithoutSlash(
+  anyMethodWithOrWithoutSlash(
     "/apis/:group",
     (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")),
   );

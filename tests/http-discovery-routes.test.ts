@@ -1,5 +1,5 @@
 /**
- * Trailing slashes on discovery and non-resource paths, answered as kube-apiserver 1.26 routes them:
+ * Discovery and non-resource paths, answered as kube-apiserver 1.26 routes them. Trailing slashes:
  * go-restful v3.9.0's tokenizePath trims every trailing slash, so its routes (/version, /api, /api/v1, /apis/<group>,
  * /apis/<group>/<version>) answer under any run of them; APIServerHandler's director hands /apis to go-restful only as
  * "/apis" or "/apis/", and PathRecorderMux's exact paths (/healthz, /livez, /readyz, /metrics, /openapi/v2) take no
@@ -67,4 +67,31 @@ test("a HEAD and a pretty GET under a run of trailing slashes are served as the 
   const pretty = await rawRequest(server, "GET", "/apis/apps/v1//?pretty=true");
   expect(pretty.status).toBe(200);
   expect(pretty.body).toStartWith('{\n  "kind": "APIResourceList"');
+});
+
+test("methods: go-restful's routes answer another method with CurlyRouter.detectRoute's 405; kube-aggregator's apisHandler and apiGroupHandler answer any method as GET", async () => {
+  const table: [method: string, path: string, status: number, kind: string][] = [
+    ["POST", "/version", 405, "Status"],
+    ["POST", "/version//", 405, "Status"],
+    ["POST", "/api", 405, "Status"],
+    ["DELETE", "/api/", 405, "Status"],
+    ["POST", "/api/v1", 405, "Status"],
+    ["POST", "/api/v9", 404, "Status"],
+    ["POST", "/apis/apps/v1", 405, "Status"],
+    ["PUT", "/apis/apps/v1/", 405, "Status"],
+    ["POST", "/apis/apps/v9", 404, "Status"],
+    ["PUT", "/apis", 200, "APIGroupList"],
+    ["POST", "/apis/", 200, "APIGroupList"],
+    ["POST", "/apis/apps", 200, "APIGroup"],
+    ["PATCH", "/apis/apps/", 200, "APIGroup"],
+    ["POST", "/apis/no.such.group", 404, "Status"],
+  ];
+  const answers = [];
+  for (const [method, path] of table) answers.push({ method, ...(await answer(path, method)) });
+  expect(answers).toEqual(table.map(([method, path, status, kind]) => ({ method, path, status, kind })));
+  const refused = JSON.parse((await rawRequest(server, "POST", "/version")).body);
+  expect({ reason: refused.reason, message: refused.message }).toEqual({
+    reason: "MethodNotAllowed",
+    message: "the server does not allow this method on the requested resource",
+  });
 });
