@@ -36,29 +36,6 @@ test("fields without omitempty get their scalar zero; pointer and omitempty fiel
   expect("series" in event || "action" in event || "related" in event).toBe(false);
 });
 
-test("core/v1 Event by apiVersion and kind: struct fields ({} or a null Time) and strings without omitempty are written; omitempty scalars are not", () => {
-  expect(
-    zeroed({
-      apiVersion: "v1",
-      kind: "Event",
-      metadata: { name: "e", creationTimestamp: "2026-01-01T00:00:00Z" },
-      involvedObject: { name: "p" },
-    }),
-  )
-    .toEqual({
-      apiVersion: "v1",
-      kind: "Event",
-      metadata: { name: "e", creationTimestamp: "2026-01-01T00:00:00Z" },
-      involvedObject: { name: "p" },
-      source: {},
-      firstTimestamp: null,
-      lastTimestamp: null,
-      eventTime: null,
-      reportingComponent: "",
-      reportingInstance: "",
-    });
-});
-
 test("a null struct field decodes to its zero struct, a null Time stays null; set values are kept", () => {
   const service = filled("", "v1", "Service", { metadata: { name: "s" }, status: null, spec: { ports: [{ port: 80, targetPort: 8080 }] } });
   expect(service.status).toEqual({ loadBalancer: {} });
