@@ -138,10 +138,10 @@ test("Services and the allocators' RangeAllocations live together on the overrid
   expect(await etcdKeys(main.endpoint, "/registry/services/endpoints/default/kubernetes")).toHaveLength(1);
 });
 
-test("a watch on Events from a list's resourceVersion sees exactly the later Events, and its bookmark carries the Events' revision", async () => {
+test("a watch on Events from a list's resourceVersion sees exactly the later Events, at the override etcd's revisions", async () => {
   await created(EVENTS, event("before"));
   const listed = (await sendJson(server, "GET", EVENTS)).body.metadata.resourceVersion;
-  // A bookmark goes out 2 s before the watch's timeout.
+  // Events have no watch cache in kube 1.26 (DefaultWatchCacheSizes), so the watch is etcd's own and sends no bookmarks.
   const watch = await openWatch(server, `${EVENTS}?watch=true&resourceVersion=${listed}&allowWatchBookmarks=true&timeoutSeconds=8`);
   try {
     const later: string[] = [];
@@ -150,14 +150,12 @@ test("a watch on Events from a list's resourceVersion sees exactly the later Eve
       await created("/api/v1/namespaces/ov/configmaps", configMap(`between-${name}`));
       later.push((await created(EVENTS, event(name))).metadata.resourceVersion);
     }
-    const events = await watch.until((e) => e.type === "BOOKMARK", 20_000);
-    expect(events.filter((e) => e.type !== "BOOKMARK").map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]))
+    const events = await watch.until((e) => e.object?.metadata?.name === "after-2", 20_000);
+    expect(events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]))
       .toEqual([["ADDED", "after-1", later[0]], ["ADDED", "after-2", later[1]]]);
     // The second etcd's revision (Lease renewals there move it too), far below the main etcd's.
-    const bookmark = Number(events.at(-1)!.object.metadata.resourceVersion);
-    expect(bookmark).toBeGreaterThanOrEqual(Number(later[1]));
-    expect(bookmark).toBeLessThanOrEqual(await etcdRevision(second.endpoint));
-    expect(bookmark).toBeLessThan(await etcdRevision(main.endpoint));
+    expect(Number(later[1])).toBeLessThanOrEqual(await etcdRevision(second.endpoint));
+    expect(Number(later[1])).toBeLessThan(await etcdRevision(main.endpoint));
   } finally {
     await watch.close();
   }
@@ -205,7 +203,8 @@ test("a resourceVersion the override etcd compacted answers 410 Expired while th
   try {
     const [expired] = await watch.until((e) => e.type === "ERROR");
     expect(expired!.object).toMatchObject({ kind: "Status", code: 410, reason: "Expired" });
-    expect(expired!.object.message).toStartWith(`too old resource version: ${old} (`);
+    // Without a watch cache the etcd3 store's watcher answers (interpretWatchError's text), as kube 1.26 does for Events.
+    expect(expired!.object.message).toBe("The resourceVersion for the provided watch is too old.");
   } finally {
     await watch.close();
   }
