@@ -1,7 +1,10 @@
 /**
  * The default scheduler: binds each pending pod (no nodeName, schedulerName default-scheduler) to the fitting
  * node with the lowest share of its cpu and memory requested, through the pods/binding write; a pod that fits
- * nowhere gets PodScheduled False, reason Unschedulable, with kube's message.
+ * nowhere gets PodScheduled False, reason Unschedulable, with kube's message. It records kube-scheduler's Events
+ * (through the events.k8s.io recorder, reportingController default-scheduler): Normal Scheduled "Successfully
+ * assigned <ns>/<pod> to <node>" with action Binding (schedule_one.go bind), and Warning FailedScheduling with the
+ * unschedulable message and action Scheduling (handleSchedulingFailure), here once per new message.
  */
 import { isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
@@ -63,6 +66,8 @@ async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeOb
       node: String(best.metadata.name),
     });
     placed.get(String(best.metadata.name))!.push(pod);
+    const message = `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${best.metadata.name}`;
+    client.recordEvent(pod, { type: "Normal", reason: "Scheduled", message, component: DEFAULT_SCHEDULER, action: "Binding" });
   } catch (e) {
     if (!isConflict(e) && !isNotFound(e)) throw e;
   }
@@ -87,7 +92,11 @@ async function markUnschedulable(client: ControllerClient, pod: KubeObject, mess
   const current = status.conditions?.find((c) => c.type === "PodScheduled");
   if (current?.status === "False" && current.message === message) return;
   const next = conditions.map((c) => (c.type === "PodScheduled" ? { ...c, message, lastProbeTime: null } : c));
-  await client.updateStatus(PODS, { ...pod, status: { ...status, conditions: next } }).catch((e) => {
+  try {
+    await client.updateStatus(PODS, { ...pod, status: { ...status, conditions: next } });
+  } catch (e) {
     if (!isConflict(e) && !isNotFound(e)) throw e;
-  });
+    return;
+  }
+  client.recordEvent(pod, { type: "Warning", reason: "FailedScheduling", message, component: DEFAULT_SCHEDULER, action: "Scheduling" });
 }
