@@ -177,3 +177,31 @@ test("eventObserve: the same scaling repeated increments one Event's count (PATC
   const described = await server.kubectl(["describe", "deployment", "toggle"]);
   expect(described.stdout).toMatch(new RegExp(`Normal\\s+ScalingReplicaSet\\s+\\S+ \\(x2 over \\S+\\)\\s+deployment-controller\\s+${up}`));
 });
+
+test("RealPodControl: a DaemonSet records SuccessfulCreate 'Created pod: <pod>' from daemonset-controller for each node's pod", async () => {
+  const ds = {
+    apiVersion: "apps/v1",
+    kind: "DaemonSet",
+    metadata: { name: "agent" },
+    spec: {
+      selector: { matchLabels: { app: "agent" } },
+      template: { metadata: { labels: { app: "agent" } }, spec: { containers: [{ name: "c", image: "busybox" }] } },
+    },
+  };
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: JSON.stringify(ds) })).code).toBe(0);
+  await kubectlUntil(server, ["get", "pods", "-l", "app=agent", "-o", "name"], (out) => out.trim().split("\n").length === 2);
+  const pods = (await server.kubectl(["get", "pods", "-l", "app=agent", "-o", "jsonpath={.items[*].metadata.name}"])).stdout.split(" ");
+  for (const pod of pods) await untilEvent("DaemonSet", "agent", (e) => e.message === `Created pod: ${pod}`);
+  const created = (await eventsAbout("DaemonSet", "agent")).filter((e) => e.reason === "SuccessfulCreate");
+  expect(created.map((e) => `${e.source?.component} ${e.message}`).sort()).toEqual(
+    pods.map((p) => `daemonset-controller Created pod: ${p}`).sort(),
+  );
+});
+
+test("trySync: a PodDisruptionBudget selecting no pods records Normal NoPods 'No matching pods found' from controllermanager", async () => {
+  expect((await server.kubectl(["create", "pdb", "lonely", "--selector=app=nothing", "--min-available=1"])).code).toBe(0);
+  const events = await untilEvent("PodDisruptionBudget", "lonely", (e) => e.reason === "NoPods");
+  expect(events.map((e) => `${e.type} ${e.reason} ${e.source?.component}: ${e.message}`)).toEqual([
+    "Normal NoPods controllermanager: No matching pods found",
+  ]);
+});
