@@ -205,3 +205,18 @@ test("trySync: a PodDisruptionBudget selecting no pods records Normal NoPods 'No
     "Normal NoPods controllermanager: No matching pods found",
   ]);
 });
+
+test("handleSchedulingFailure: a Pod that fits no node records Warning FailedScheduling from default-scheduler with its PodScheduled message", async () => {
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "huge" },
+    spec: { containers: [{ name: "c", image: "nginx", resources: { requests: { cpu: "1000" } } }] },
+  };
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: JSON.stringify(pod) })).code).toBe(0);
+  const events = await untilEvent("Pod", "huge", (e) => e.reason === "FailedScheduling");
+  const condition =
+    (await server.kubectl(["get", "pod", "huge", "-o", 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}'])).stdout;
+  expect(condition).toStartWith("0/2 nodes are available: ");
+  expect(events.map((e) => `${e.type} ${e.reportingComponent} ${e.message}`)).toEqual([`Warning default-scheduler ${condition}`]);
+});
