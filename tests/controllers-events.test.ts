@@ -2,7 +2,7 @@
  * The Events kube's controllers record, as kubectl describe and kubectl get events show them: each controller's
  * reasons and message texts (deployment sync.go scaleReplicaSet, controller_utils.go RealPodControl,
  * job_controller.go recordJobFinished, cronjob_controllerv2.go syncCronJob, stateful_pod_control.go recordPodEvent,
- * kube-scheduler's bind), and the EventCorrelator's counting of a repeated Event (events_cache.go eventObserve).
+ * kube-scheduler's bind and handleSchedulingFailure, disruption trySync), and the EventCorrelator's counting of a repeated Event (events_cache.go eventObserve).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
@@ -105,7 +105,7 @@ test("recordJobFinished: a Job records SuccessfulCreate for its pod and Normal C
   expect(described.stdout).toMatch(/Normal\s+Completed\s+\S+\s+job-controller\s+Job completed/);
 });
 
-test("syncCronJob: a CronJob records SuccessfulCreate 'Created job <job>' from cronjob-controller", async () => {
+test("syncCronJob: a CronJob records SuccessfulCreate 'Created job <job>', SawCompletedJob and, past its history limit, SuccessfulDelete 'Deleted job <job>' from cronjob-controller", async () => {
   expect((await server.kubectl(["create", "cronjob", "tick", "--image=busybox", "--schedule=*/1 * * * *"])).code).toBe(0);
   const events = await untilEvent("CronJob", "tick", (e) => e.reason === "SuccessfulCreate");
   const created = events.find((e) => e.reason === "SuccessfulCreate")!;
@@ -114,6 +114,8 @@ test("syncCronJob: a CronJob records SuccessfulCreate 'Created job <job>' from c
   const job = created.message.slice("Created job ".length);
   expect((await server.kubectl(["get", "job", job, "-o", "jsonpath={.metadata.ownerReferences[0].name}"])).stdout).toBe("tick");
   await untilEvent("CronJob", "tick", (e) => e.reason === "SawCompletedJob" && e.message === `Saw completed job: ${job}, status: Complete`);
+  // Past successfulJobsHistoryLimit (3) the oldest finished Jobs go: removeOldestJobs' deleteJob records each.
+  await untilEvent("CronJob", "tick", (e) => e.reason === "SuccessfulDelete" && e.message === `Deleted job ${job}`);
   expect((await server.kubectl(["delete", "cronjob", "tick"])).code).toBe(0);
 });
 
@@ -219,4 +221,39 @@ test("handleSchedulingFailure: a Pod that fits no node records Warning FailedSch
     (await server.kubectl(["get", "pod", "huge", "-o", 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}'])).stdout;
   expect(condition).toStartWith("0/2 nodes are available: ");
   expect(events.map((e) => `${e.type} ${e.reportingComponent} ${e.message}`)).toEqual([`Warning default-scheduler ${condition}`]);
+});
+
+test("syncJob: a Job suspended then resumed records Normal Suspended 'Job suspended' and Resumed 'Job resumed'", async () => {
+  const job = {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: "paused" },
+    spec: { suspend: true, template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+  };
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: JSON.stringify(job) })).code).toBe(0);
+  await untilEvent("Job", "paused", (e) => e.reason === "Suspended");
+  expect((await server.kubectl(["patch", "job", "paused", "-p", '{"spec":{"suspend":false}}'])).code).toBe(0);
+  const events = await untilEvent("Job", "paused", (e) => e.reason === "Resumed");
+  expect(events.filter((e) => e.reason !== "SuccessfulCreate").map((e) => `${e.type} ${e.reason} ${e.source?.component}: ${e.message}`))
+    .toEqual([
+      "Normal Suspended job-controller: Job suspended",
+      "Normal Resumed job-controller: Job resumed",
+    ]);
+});
+
+test("recordJobFinished: a Job past its activeDeadlineSeconds records Warning DeadlineExceeded with its Failed condition's message", async () => {
+  const job = {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: "late" },
+    spec: { activeDeadlineSeconds: 1, template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] } } },
+  };
+  expect((await server.kubectl(["apply", "-f", "-"], { stdin: JSON.stringify(job) })).code).toBe(0);
+  const events = await untilEvent("Job", "late", (e) => e.reason === "DeadlineExceeded");
+  expect(events.find((e) => e.reason === "DeadlineExceeded")).toMatchObject({
+    type: "Warning",
+    message: "Job was active longer than specified deadline",
+    source: { component: "job-controller" },
+  });
+  expect(events.some((e) => e.reason === "Completed")).toBe(false);
 });
