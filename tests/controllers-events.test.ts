@@ -2,7 +2,8 @@
  * The Events kube's controllers record, as kubectl describe and kubectl get events show them: each controller's
  * reasons and message texts (deployment sync.go scaleReplicaSet, controller_utils.go RealPodControl,
  * job_controller.go recordJobFinished, cronjob_controllerv2.go syncCronJob, stateful_pod_control.go recordPodEvent,
- * kube-scheduler's bind and handleSchedulingFailure, disruption trySync), and the EventCorrelator's counting of a repeated Event (events_cache.go eventObserve).
+ * kube-scheduler's bind and handleSchedulingFailure, disruption trySync), and the EventCorrelator's counting of a
+ * repeated Event (events_cache.go eventObserve).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startServer, type TestServer } from "./harness.ts";
