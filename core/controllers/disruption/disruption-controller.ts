@@ -97,7 +97,7 @@ async function syncAll(client: ControllerClient): Promise<void> {
 export const disruptionController: Controller = {
   name: "disruption",
   start(ctx) {
-    const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" });
+    const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager", signal: ctx.signal });
     const watched = [PODDISRUPTIONBUDGETS, PODS, REPLICA_SETS, DEPLOYMENTS, STATEFUL_SETS, REPLICATION_CONTROLLERS];
     const prefixes = watched.map((ref) => collectionPrefix(client.store(ref).type, ""));
     const loop = startLoop(client.store(PODS).changes, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });

@@ -181,11 +181,14 @@ export const nodeLifecycleController: Controller = {
   name: "nodelifecycle",
   start(ctx) {
     const { config } = ctx.settings;
-    const loop = startNodeLifecycle(controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" }), {
-      gracePeriodMs: config.nodeMonitorGracePeriodMs,
-      startupGracePeriodMs: config.nodeStartupGracePeriodMs,
-      monitorPeriodMs: config.nodeMonitorPeriodMs,
-    });
+    const loop = startNodeLifecycle(
+      controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager", signal: ctx.signal }),
+      {
+        gracePeriodMs: config.nodeMonitorGracePeriodMs,
+        startupGracePeriodMs: config.nodeStartupGracePeriodMs,
+        monitorPeriodMs: config.nodeMonitorPeriodMs,
+      },
+    );
     ctx.signal.addEventListener("abort", () => loop.stop(), { once: true });
   },
 };

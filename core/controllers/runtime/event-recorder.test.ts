@@ -61,3 +61,14 @@ test("newReportedEvent: a note with an action is written in the events.k8s.io re
   expect(String(event.reportingInstance)).toStartWith("default-scheduler-");
   expect(String(event.eventTime)).toMatch(/\.\d{6}Z$/);
 });
+
+test("eventBroadcaster.Shutdown: once the controller stops, Events not yet written are dropped and new ones are not taken", async () => {
+  const { saved, store } = fakeEvents();
+  const stop = new AbortController();
+  const recorder = new EventRecorder({ events: store, signal: stop.signal });
+  recorder.record(pod, note);
+  stop.abort();
+  recorder.record(pod, { ...note, reason: "Later" });
+  await recorder.flushed();
+  expect(saved.size).toBe(0);
+});

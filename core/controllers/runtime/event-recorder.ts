@@ -25,6 +25,8 @@ export interface EventRecorderOptions {
   events: ResourceStore;
   write?: WriteOptions;
   now?: () => number;
+  /** The controller's stop: Events not yet written are dropped (eventBroadcaster.Shutdown when a controller's Run returns). */
+  signal?: AbortSignal;
 }
 
 export class EventRecorder {
@@ -32,12 +34,15 @@ export class EventRecorder {
   readonly #events: ResourceStore;
   readonly #write: WriteOptions;
   readonly #queue: (() => Promise<void>)[] = [];
+  readonly #signal?: AbortSignal;
   #draining: Promise<void> | null = null;
 
   constructor(options: EventRecorderOptions) {
     this.#events = options.events;
     this.#write = options.write ?? {};
     this.#correlator = new EventCorrelator(options.now);
+    this.#signal = options.signal;
+    this.#signal?.addEventListener("abort", () => this.#queue.splice(0), { once: true });
   }
 
   /**
@@ -61,7 +66,7 @@ export class EventRecorder {
   }
 
   #enqueue(task: () => Promise<void>): void {
-    if (this.#queue.length >= MAX_QUEUED_EVENTS) return;
+    if (this.#queue.length >= MAX_QUEUED_EVENTS || this.#signal?.aborted) return;
     this.#queue.push(task);
     this.#draining ??= this.#drain();
   }

@@ -48,7 +48,11 @@ export interface ControllerClient {
   recordEvent(involved: KubeObject, note: EventNote): void;
 }
 
-export function controllerClient(registry: Registry, catalog: Catalog, options: { fieldManager: string }): ControllerClient {
+export function controllerClient(
+  registry: Registry,
+  catalog: Catalog,
+  options: { fieldManager: string; signal?: AbortSignal },
+): ControllerClient {
   const store = (ref: ResourceRef) => {
     const type = catalog.byGroupVersionResource(ref.group, ref.version, ref.resource);
     if (!type) throw new Error(`unknown resource ${ref.resource} in ${ref.group || "core"}/${ref.version}`);
@@ -97,7 +101,7 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
       }
     },
     recordEvent(involved, note) {
-      recorder ??= new EventRecorder({ events: store(EVENTS), write });
+      recorder ??= new EventRecorder({ events: store(EVENTS), write, signal: options.signal });
       recorder.record(involved, note);
     },
   };
