@@ -258,3 +258,26 @@ test("recordJobFinished: a Job past its activeDeadlineSeconds records Warning De
   });
   expect(events.some((e) => e.reason === "Completed")).toBe(false);
 });
+
+test("refused creates: a Deployment records ReplicaSetCreateError (getNewReplicaSet), a CronJob FailedCreate 'Error creating job: ...' (syncCronJob)", async () => {
+  expect((await server.kubectl(["create", "namespace", "capped"])).code).toBe(0);
+  const hard = "--hard=count/replicasets.apps=0,count/jobs.batch=0";
+  expect((await server.kubectl(["create", "quota", "nothing", "-n", "capped", hard])).code).toBe(0);
+  expect((await server.kubectl(["create", "deployment", "stuck", "-n", "capped", "--image=nginx"])).code).toBe(0);
+  expect((await server.kubectl(["create", "cronjob", "stuck", "-n", "capped", "--image=busybox", "--schedule=*/1 * * * *"])).code).toBe(0);
+  const deadline = Date.now() + 30_000;
+  let notes: string[] = [];
+  while (Date.now() < deadline && notes.length < 2) {
+    const list = JSON.parse((await server.kubectl(["get", "events", "-n", "capped", "-o", "json"])).stdout).items as CoreEvent[];
+    notes = list.filter((e) => e.type === "Warning").map((e) =>
+      `${e.involvedObject.kind} ${e.reason} ${e.source?.component}: ${e.message}`
+    );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(notes.find((n) => n.startsWith("Deployment"))).toMatch(
+    /^Deployment ReplicaSetCreateError deployment-controller: Failed to create new replica set "stuck-\w+": replicasets\.apps "stuck-\w+" is forbidden: exceeded quota: nothing/,
+  );
+  expect(notes.find((n) => n.startsWith("CronJob"))).toMatch(
+    /^CronJob FailedCreate cronjob-controller: Error creating job: jobs\.batch "stuck-\d+" is forbidden: exceeded quota: nothing/,
+  );
+});

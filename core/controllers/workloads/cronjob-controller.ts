@@ -5,11 +5,14 @@
  * lastSuccessfulTime, and prunes finished Jobs beyond the history limits. `now` may run fast for tests.
  * It records cronjob_controllerv2's Events on the CronJob: SuccessfulCreate "Created job <job>", SawCompletedJob
  * "Saw completed job: <job>, status: <Complete|Failed>" when an active Job is seen finished, SuccessfulDelete
- * "Deleted job <job>" (deleteJob: Replace and history pruning), JobAlreadyActive when Forbid holds a run back.
+ * "Deleted job <job>" (deleteJob: Replace and history pruning), JobAlreadyActive when Forbid holds a run back, and
+ * Warning FailedCreate "Error creating job: <error>" when the Job is refused.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
+import { isStatusError } from "../../api/errors.ts";
+import { isNamespaceTerminating } from "../_races.ts";
 import { type ControllerClient, CRON_JOBS, JOBS } from "./client.ts";
 import { cronJobSchedule, mostRecentScheduleTime, nextScheduleTime } from "../../api/cron.ts";
 import type { EventNote } from "../runtime/mod.ts";
@@ -111,7 +114,12 @@ async function syncCronJob(
       for (const job of active) await deleteJob(client, cj, job);
       active = [];
     }
-    const created = await client.create(JOBS, jobFor(cj, spec, due));
+    const created = await client.create(JOBS, jobFor(cj, spec, due)).catch((error) => {
+      if (isStatusError(error) && !isNamespaceTerminating(error)) {
+        record(client, cj, { type: "Warning", reason: "FailedCreate", message: `Error creating job: ${error.message}` });
+      }
+      throw error;
+    });
     if (created) record(client, cj, { type: "Normal", reason: "SuccessfulCreate", message: `Created job ${created.metadata.name}` });
     const job = created ?? (await client.get(JOBS, String(cj.metadata.namespace), jobName(cj, due)));
     if (job && isControlledBy(job, cj) && !active.some((a) => a.metadata.uid === job.metadata.uid)) active.push(job);

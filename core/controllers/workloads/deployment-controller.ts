@@ -3,7 +3,8 @@
  * the new one by the RollingUpdate or Recreate strategy, prunes history and reports status (kube 1.26's
  * DeploymentController). ReplicaSet names derive from the template hash, so a pass repeated after a crash
  * finds what the last one made instead of making it again. Every scaling of a ReplicaSet records kube's Normal
- * ScalingReplicaSet Event on the Deployment (sync.go getNewReplicaSet and scaleReplicaSet).
+ * ScalingReplicaSet Event on the Deployment (sync.go getNewReplicaSet and scaleReplicaSet); a refused ReplicaSet create
+ * records getNewReplicaSet's Warning ReplicaSetCreateError "Failed to create new replica set "<rs>": <error>".
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
@@ -138,7 +139,11 @@ async function createNewReplicaSet(
       template: { ...spec.template, metadata: { ...spec.template?.metadata, labels } },
     },
   };
-  const created = await client.create(REPLICA_SETS, rs);
+  const created = await client.create(REPLICA_SETS, rs).catch((error: Error) => {
+    const message = `Failed to create new replica set "${rs.metadata.name}": ${error.message}`;
+    client.recordEvent(d, { type: "Warning", reason: "ReplicaSetCreateError", message, component: COMPONENT });
+    throw error;
+  });
   if (created) {
     if (replicas > 0) {
       const message = `Scaled up replica set ${created.metadata.name} to ${replicas}`;
