@@ -12,7 +12,7 @@ import { type DaemonSetPlan, type DaemonView, planDaemonPods, planRollingUpdate,
 import { newDaemonPod } from "./daemonset-pods.ts";
 import { DAEMON_SET_STATUS_ALWAYS_WRITTEN, daemonSetStatus } from "./daemonset-status.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor, deletePodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor } from "./pod-control.ts";
 import { isControlledBy } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";

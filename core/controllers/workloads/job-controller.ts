@@ -11,7 +11,7 @@ import { type JobStatus, planJob } from "./job.ts";
 import { findCondition } from "./conditions.ts";
 import type { EventNote } from "../runtime/mod.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor, deletePodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor } from "./pod-control.ts";
 import { isControlledBy, podFromTemplate, type PodTemplate } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 

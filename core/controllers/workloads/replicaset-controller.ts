@@ -13,7 +13,7 @@ import type { ControllerClient, ResourceRef } from "./client.ts";
 import { PODS } from "./client.ts";
 import { type Condition, findCondition, setCondition } from "./conditions.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor, deletePodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor } from "./pod-control.ts";
 import { controllerRefOf, isControlledBy, newControllerRef, podFromTemplate } from "./owner.ts";
 import { isPodActive } from "./pod-state.ts";
 import { planReplicaSet, selectsPod, specOfReplicaSet } from "./replicaset.ts";

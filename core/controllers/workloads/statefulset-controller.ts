@@ -9,7 +9,7 @@ import { adoptOrphans } from "./adopt.ts";
 import { CONTROLLER_REVISIONS, type ControllerClient, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor, deletePodFor, type PodEventWords } from "./pod-create.ts";
+import { createPodFor, deletePodFor, type PodEventWords } from "./pod-control.ts";
 import { isControlledBy } from "./owner.ts";
 import { planStatefulSet, type StatefulSetStatus } from "./statefulset-plan.ts";
 import { claimsFor, ordinalOf, podRevision, statefulSetSpec } from "./statefulset-pods.ts";
