@@ -209,7 +209,7 @@ test("trySync: a PodDisruptionBudget selecting no pods records Normal NoPods 'No
   ]);
 });
 
-test("handleSchedulingFailure: a Pod that fits no node records Warning FailedScheduling from default-scheduler with its PodScheduled message", async () => {
+test("handleSchedulingFailure: a Pod that fits no node records Warning FailedScheduling from default-scheduler with its PodScheduled message, repeats as a series", async () => {
   const pod = {
     apiVersion: "v1",
     kind: "Pod",
@@ -221,7 +221,15 @@ test("handleSchedulingFailure: a Pod that fits no node records Warning FailedSch
   const condition =
     (await server.kubectl(["get", "pod", "huge", "-o", 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].message}'])).stdout;
   expect(condition).toStartWith("0/2 nodes are available: ");
-  expect(events.map((e) => `${e.type} ${e.reportingComponent} ${e.message}`)).toEqual([`Warning default-scheduler ${condition}`]);
+  expect(events[0]).toMatchObject({ type: "Warning", reportingComponent: "default-scheduler", message: condition });
+  // An Event's regarding reference carries the pod's resourceVersion, which the condition write moved on: the next
+  // attempt's Event is another one, and the attempts after it, on the unchanged pod, are isomorphic to it (events.k8s.io
+  // getKey), so it becomes a series of 2.
+  const seriesOf = (e: CoreEvent) => (e as { series?: { count?: number } }).series?.count;
+  const after = await untilEvent("Pod", "huge", (e) => seriesOf(e) === 2);
+  expect(after.map((e) => `${e.message === condition} ${seriesOf(e)}`)).toEqual(["true undefined", "true 2"]);
+  const described = await server.kubectl(["describe", "pod", "huge"]);
+  expect(described.stdout).toMatch(/Warning\s+FailedScheduling\s+\S+ \(x2 over \S+\)\s+default-scheduler\s+0\/2 nodes are available/);
 });
 
 test("syncJob: a Job suspended then resumed records Normal Suspended 'Job suspended' and Resumed 'Job resumed'", async () => {

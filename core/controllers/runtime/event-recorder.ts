@@ -15,6 +15,7 @@ import type { WriteOptions } from "../../registry/store-options.ts";
 import type { ResourceStore } from "../../registry/store.ts";
 import { EventCorrelator, type EventRepeat } from "./event-correlator.ts";
 import { type EventNote, newEvent, newReportedEvent } from "./events.ts";
+import { EventSeries } from "./event-series.ts";
 
 const log = logger("events");
 const MAX_QUEUED_EVENTS = 1000;
@@ -31,6 +32,7 @@ export interface EventRecorderOptions {
 
 export class EventRecorder {
   readonly #correlator: EventCorrelator;
+  readonly #series: EventSeries;
   readonly #events: ResourceStore;
   readonly #write: WriteOptions;
   readonly #queue: (() => Promise<void>)[] = [];
@@ -41,19 +43,19 @@ export class EventRecorder {
     this.#events = options.events;
     this.#write = options.write ?? {};
     this.#correlator = new EventCorrelator(options.now);
+    this.#series = new EventSeries(options.now);
     this.#signal = options.signal;
     this.#signal?.addEventListener("abort", () => this.#queue.splice(0), { once: true });
   }
 
   /**
    * Records `note` about `involved` (EventRecorder.Eventf), without waiting for the write. A note with an action
-   * is an events.k8s.io recorder's Event (newReportedEvent), created as it is: that recorder's isomorphic-event
-   * series are not kept here.
+   * is an events.k8s.io recorder's Event (newReportedEvent), counted in series (event-series.ts).
    */
   record(involved: KubeObject, note: EventNote): void {
     if (note.action !== undefined) {
       const event = newReportedEvent(involved, note);
-      this.#enqueue(async () => void await this.#events.create(String(event.metadata.namespace), event, this.#write));
+      this.#enqueue(() => this.#recordSeries(event));
       return;
     }
     const event = newEvent(involved, note);
@@ -98,6 +100,23 @@ export class EventRecorder {
       written = await this.#events.create(namespace, { ...next, metadata }, this.#write);
     }
     this.#correlator.written(written);
+  }
+
+  /** events.k8s.io recordEvent: a series is patched onto its first Event, created anew when that one is gone. */
+  async #recordSeries(event: KubeObject): Promise<void> {
+    const { create, patch } = this.#series.observe(event);
+    if (patch) {
+      const patched = await this.#events.update(patch.namespace, patch.name, (current) => {
+        if (!current) throw newNotFound(EVENTS, patch.name);
+        return { ...current, series: patch.series };
+      }, { ...this.#write, patch: true }).catch((error) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      });
+      if (patched) return;
+    }
+    const fresh = create ?? (patch && { ...event, series: patch.series });
+    if (fresh) await this.#events.create(String(fresh.metadata.namespace), fresh, this.#write);
   }
 
   /** The strategic merge patch recordEvent sends: count, lastTimestamp and message of the Event recorded before. */

@@ -4,7 +4,7 @@
  * nowhere gets PodScheduled False, reason Unschedulable, with kube's message. It records kube-scheduler's Events
  * (through the events.k8s.io recorder, reportingController default-scheduler): Normal Scheduled "Successfully
  * assigned <ns>/<pod> to <node>" with action Binding (schedule_one.go bind), and Warning FailedScheduling with the
- * unschedulable message and action Scheduling (handleSchedulingFailure), here once per new message.
+ * unschedulable message and action Scheduling on every failed attempt (handleSchedulingFailure).
  */
 import { isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
@@ -87,16 +87,14 @@ function requestedShare(pod: KubeObject, node: KubeObject, onNode: KubeObject[])
 }
 
 async function markUnschedulable(client: ControllerClient, pod: KubeObject, message: string): Promise<void> {
+  // Every failed attempt is recorded before the condition is written; repeats on the unchanged pod form a series.
+  client.recordEvent(pod, { type: "Warning", reason: "FailedScheduling", message, component: DEFAULT_SCHEDULER, action: "Scheduling" });
   const status = (pod.status ?? {}) as { conditions?: Parameters<typeof setCondition>[0] };
   const conditions = setCondition(status.conditions, { type: "PodScheduled", status: "False", reason: "Unschedulable", message });
   const current = status.conditions?.find((c) => c.type === "PodScheduled");
   if (current?.status === "False" && current.message === message) return;
   const next = conditions.map((c) => (c.type === "PodScheduled" ? { ...c, message, lastProbeTime: null } : c));
-  try {
-    await client.updateStatus(PODS, { ...pod, status: { ...status, conditions: next } });
-  } catch (e) {
+  await client.updateStatus(PODS, { ...pod, status: { ...status, conditions: next } }).catch((e) => {
     if (!isConflict(e) && !isNotFound(e)) throw e;
-    return;
-  }
-  client.recordEvent(pod, { type: "Warning", reason: "FailedScheduling", message, component: DEFAULT_SCHEDULER, action: "Scheduling" });
+  });
 }
