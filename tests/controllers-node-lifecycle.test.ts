@@ -101,6 +101,29 @@ test("a node whose kubelet stops is NodeStatusUnknown, tainted unreachable, its 
   ).toBe("False ");
 });
 
+test("the stopped node's Events: RegisteredNode, NodeNotReady (RecordNodeStatusChange), the pod's 'Node is not ready' (MarkPodsNotReady), TaintManagerEviction", async () => {
+  const about = async (kind: string, name: string) => {
+    const list = JSON.parse(await kubectlOk(server, ["get", "events", "-n", "default", "-o", "json"])).items as {
+      type: string;
+      reason: string;
+      message: string;
+      source: { component?: string };
+      involvedObject: { kind: string; name: string; uid?: string };
+    }[];
+    return list.filter((e) => e.involvedObject.kind === kind && e.involvedObject.name === name)
+      .map((e) => `${e.type} ${e.reason} ${e.source.component}: ${e.message}`);
+  };
+  const node = await about("Node", "sim-0");
+  expect(node).toContain("Normal RegisteredNode node-controller: Node sim-0 event: Registered Node sim-0 in Controller");
+  expect(node).toContain("Normal NodeNotReady node-controller: Node sim-0 status is now: NodeNotReady");
+  expect(await about("Pod", "stays")).toContain("Warning NodeNotReady node-controller: Node is not ready");
+  expect(await about("Pod", "evicted")).toContain("Normal TaintManagerEviction taint-controller: Marking for deletion Pod default/evicted");
+  // kubectl describe node looks for Events whose involvedObject.uid is the node's name, as RecordNodeStatusChange's are.
+  expect(await kubectlOk(server, ["describe", "node", "sim-0"])).toMatch(
+    /Normal\s+NodeNotReady\s+\S+\s+node-controller\s+Node sim-0 status is now: NodeNotReady/,
+  );
+});
+
 test("when the kubelet reports again the node is Ready, loses the taints, and its pods are ready again", async () => {
   await kubectlOk(server, ["annotate", "node", "sim-0", "kubun.io/simulated-kubelet-"]);
   await kubectlUntil(server, readyOf("sim-0"), (out) => out === "KubeletReady");

@@ -2,7 +2,9 @@
  * kube's disruption controller (kube-controller-manager name "disruption"): keeps every PodDisruptionBudget's
  * status in step with the pods its selector picks (pdb-status.ts), so the eviction subresource can decide. A
  * level-triggered pass runs after changes to budgets, pods and the workloads whose scale budgets read, and on a
- * resync so expired eviction records fall away.
+ * resync so expired eviction records fall away. Each sync of a budget records trySync's Events on it: Normal NoPods
+ * "No matching pods found" when it selects none, Warning CalculateExpectedPodCountFailed "Failed to calculate the
+ * number of expected pods: <error>" when a selected pod's controller cannot be found.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
@@ -24,6 +26,7 @@ import { budgetSelects, desiredPdbStatus, type ExpectedScale } from "./pdb-statu
 
 export const PODDISRUPTIONBUDGETS: ResourceRef = { group: "policy", version: "v1", resource: "poddisruptionbudgets" };
 const RESYNC_MS = 5000;
+const COMPONENT = "controllermanager";
 
 /** getPodsForPdb: the namespace's pods the selector picks; an empty or invalid selector picks none. */
 export function podsForPdb(pdb: KubeObject, pods: KubeObject[]): KubeObject[] {
@@ -79,6 +82,13 @@ async function syncAll(client: ControllerClient): Promise<void> {
   for (const pdb of budgets) {
     const selected = podsForPdb(pdb, pods);
     const scale = await expectedScale(client, selected);
+    if (selected.length === 0) {
+      client.recordEvent(pdb, { type: "Normal", reason: "NoPods", message: "No matching pods found", component: COMPONENT });
+    }
+    if ("error" in scale) {
+      const message = `Failed to calculate the number of expected pods: ${scale.error}`;
+      client.recordEvent(pdb, { type: "Warning", reason: "CalculateExpectedPodCountFailed", message, component: COMPONENT });
+    }
     const next = JSON.parse(JSON.stringify(desiredPdbStatus(pdb, selected, () => scale, Date.now())));
     if (!isDeepStrictEqual(pdb.status ?? {}, next)) await client.updateStatus(PODDISRUPTIONBUDGETS, { ...pdb, status: next });
   }
@@ -87,7 +97,7 @@ async function syncAll(client: ControllerClient): Promise<void> {
 export const disruptionController: Controller = {
   name: "disruption",
   start(ctx) {
-    const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" });
+    const client = controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager", signal: ctx.signal });
     const watched = [PODDISRUPTIONBUDGETS, PODS, REPLICA_SETS, DEPLOYMENTS, STATEFUL_SETS, REPLICATION_CONTROLLERS];
     const prefixes = watched.map((ref) => collectionPrefix(client.store(ref).type, ""));
     const loop = startLoop(client.store(PODS).changes, () => syncAll(client), { name: "disruption", prefixes, resyncMs: RESYNC_MS });

@@ -3,6 +3,10 @@
  * --node-monitor-period it marks nodes whose kubelet stopped reporting Unknown, keeps their condition taints, taints
  * unreachable and not-ready nodes NoExecute, marks their pods not ready and evicts the pods that do not tolerate
  * the taints (the NoExecuteTaintManager).
+ * It records kube's Events (component node-controller): RegisteredNode / RemovingNode when it first sees a node or
+ * sees it gone (monitorNodeHealth, nodeutil.RecordNodeEvent), NodeNotReady on a node whose Ready condition it turns
+ * from True (RecordNodeStatusChange) and, Warning, on each pod it marks not ready (MarkPodsNotReady); the taint
+ * manager records TaintManagerEviction "Marking for deletion Pod <ns>/<pod>" (component taint-controller).
  */
 import { isNotFound, newNotFound } from "../../api/errors.ts";
 import { type Backoff, retryOnConflict, retryOnError } from "../../api/retry.ts";
@@ -44,14 +48,35 @@ function withPodCondition(pod: KubeObject, condition: PodCondition): KubeObject 
   return { ...pod, status: { ...(pod.status as object), conditions } };
 }
 
-/** kube's MarkPodsNotReady: the pod's Ready condition turns False (a pod without one is left alone). */
+const NODE_CONTROLLER = "node-controller";
+const TAINT_CONTROLLER = "taint-controller";
+
+/** nodeutil.RecordNodeEvent: about the node by name and uid, worded "Node <node> event: <what>". */
+function recordNodeEvent(client: ControllerClient, node: { name: string; uid?: string }, reason: string, what: string): void {
+  const ref = { apiVersion: "v1", kind: "Node", metadata: { name: node.name, uid: node.uid } };
+  client.recordEvent(ref, { type: "Normal", reason, message: `Node ${node.name} event: ${what}`, component: NODE_CONTROLLER });
+}
+
+/** nodeutil.RecordNodeStatusChange: its reference carries the node's name as uid. */
+function recordNodeStatusChange(client: ControllerClient, name: string, status: string): void {
+  const ref = { apiVersion: "v1", kind: "Node", metadata: { name, uid: name } };
+  client.recordEvent(ref, { type: "Normal", reason: status, message: `Node ${name} status is now: ${status}`, component: NODE_CONTROLLER });
+}
+
+/** kube's MarkPodsNotReady: the pod's Ready condition turns False (a pod without one is left alone), then its Event. */
 async function markNotReady(client: ControllerClient, pod: KubeObject, now: string): Promise<KubeObject> {
   const ready = podConditions(pod).find((c) => c.type === "Ready");
   if (!ready || ready.status === "False") return pod;
-  return await client.updateStatus(PODS, withPodCondition(pod, { ...ready, status: "False", lastTransitionTime: now }));
+  const updated = await client.updateStatus(PODS, withPodCondition(pod, { ...ready, status: "False", lastTransitionTime: now }));
+  client.recordEvent(pod, { type: "Warning", reason: "NodeNotReady", message: "Node is not ready", component: NODE_CONTROLLER });
+  return updated;
 }
 
 async function evict(client: ControllerClient, pod: KubeObject, now: string): Promise<void> {
+  // emitPodDeletionEvent's reference names the pod by namespace and name only.
+  const ref = { kind: "Pod", metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace } };
+  const message = `Marking for deletion Pod ${pod.metadata.namespace}/${pod.metadata.name}`;
+  client.recordEvent(ref, { type: "Normal", reason: "TaintManagerEviction", message, component: TAINT_CONTROLLER });
   const marked = podConditions(pod).some((c) => c.type === "DisruptionTarget" && c.status === "True")
     ? pod
     : await client.updateStatus(PODS, withPodCondition(pod, disruptionCondition(now) as PodCondition));
@@ -92,6 +117,8 @@ async function withControllerTaints(
 
 export function startNodeLifecycle(client: ControllerClient, settings: HealthSettings & { monitorPeriodMs: number }) {
   const health = new Map<string, NodeHealth>();
+  // kube's knownNodeSet: the nodes this controller has registered, by name, with their uids.
+  const known = new Map<string, string | undefined>();
   const pass = async () => {
     const now = Date.now();
     const nowText = nowTimestamp();
@@ -106,6 +133,10 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
       // kube's monitorNodeHealth: tryUpdateNodeHealth again on a fresh read of the node; a node whose health
       // cannot be written is skipped this pass ("no pods will be evicted").
       let attempt = 0;
+      if (!known.has(name)) {
+        known.set(name, node.metadata.uid);
+        recordNodeEvent(client, { name, uid: node.metadata.uid }, "RegisteredNode", `Registered Node ${name} in Controller`);
+      }
       const updated = await retryOnError(NODE_HEALTH_RETRY, (e) => !isNotFound(e), async () => {
         const current = attempt++ === 0 ? node : await nodeNamed(client, name);
         const seen = observeHealth(health.get(name), current, leases.get(name), now);
@@ -118,9 +149,17 @@ export function startNodeLifecycle(client: ControllerClient, settings: HealthSet
         log.error(`updating the health of node ${name} failed; skipping it`, error);
         return undefined;
       });
-      if (updated) checked.push(updated);
+      if (updated) {
+        if (readyStatusOf(node) === "True" && readyStatusOf(updated) !== "True") recordNodeStatusChange(client, name, "NodeNotReady");
+        checked.push(updated);
+      }
     }
     for (const name of health.keys()) if (!listed.some((n) => n.metadata.name === name)) health.delete(name);
+    for (const [name, uid] of known) {
+      if (listed.some((n) => n.metadata.name === name)) continue;
+      known.delete(name);
+      recordNodeEvent(client, { name, uid }, "RemovingNode", `Removing Node ${name} from Controller`);
+    }
     const tainting = evictionTainting(checked);
     const nodes = new Map<string, KubeObject>();
     for (const node of checked) nodes.set(String(node.metadata.name), await withControllerTaints(client, node, tainting, nowText));
@@ -142,11 +181,14 @@ export const nodeLifecycleController: Controller = {
   name: "nodelifecycle",
   start(ctx) {
     const { config } = ctx.settings;
-    const loop = startNodeLifecycle(controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager" }), {
-      gracePeriodMs: config.nodeMonitorGracePeriodMs,
-      startupGracePeriodMs: config.nodeStartupGracePeriodMs,
-      monitorPeriodMs: config.nodeMonitorPeriodMs,
-    });
+    const loop = startNodeLifecycle(
+      controllerClient(ctx.registry, ctx.catalog, { fieldManager: "kube-controller-manager", signal: ctx.signal }),
+      {
+        gracePeriodMs: config.nodeMonitorGracePeriodMs,
+        startupGracePeriodMs: config.nodeStartupGracePeriodMs,
+        monitorPeriodMs: config.nodeMonitorPeriodMs,
+      },
+    );
     ctx.signal.addEventListener("abort", () => loop.stop(), { once: true });
   },
 };

@@ -2,6 +2,7 @@
 export { controllerActor } from "./actor.ts";
 export { type EventNote, newEvent } from "./events.ts";
 export { EventSpamFilter } from "./event-spam-filter.ts";
+export { EventRecorder } from "./event-recorder.ts";
 export { controllerUser, KUBE_CONTROLLER_MANAGER_USER } from "./identity.ts";
 export { type Controller, type ControllerContext, type ControllerSettings, enqueueChanges } from "./controller.ts";
 export { DISABLED_BY_DEFAULT, isControllerEnabled, KNOWN_CONTROLLERS, validateControllerList } from "./controller-names.ts";

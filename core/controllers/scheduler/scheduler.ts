@@ -1,7 +1,10 @@
 /**
  * The default scheduler: binds each pending pod (no nodeName, schedulerName default-scheduler) to the fitting
  * node with the lowest share of its cpu and memory requested, through the pods/binding write; a pod that fits
- * nowhere gets PodScheduled False, reason Unschedulable, with kube's message.
+ * nowhere gets PodScheduled False, reason Unschedulable, with kube's message. It records kube-scheduler's Events
+ * (through the events.k8s.io recorder, reportingController default-scheduler): Normal Scheduled "Successfully
+ * assigned <ns>/<pod> to <node>" with action Binding (schedule_one.go bind), and Warning FailedScheduling with the
+ * unschedulable message and action Scheduling on every failed attempt (handleSchedulingFailure).
  */
 import { isConflict, isNotFound } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
@@ -63,6 +66,8 @@ async function schedule(client: ControllerClient, pod: KubeObject, nodes: KubeOb
       node: String(best.metadata.name),
     });
     placed.get(String(best.metadata.name))!.push(pod);
+    const message = `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${best.metadata.name}`;
+    client.recordEvent(pod, { type: "Normal", reason: "Scheduled", message, component: DEFAULT_SCHEDULER, action: "Binding" });
   } catch (e) {
     if (!isConflict(e) && !isNotFound(e)) throw e;
   }
@@ -82,6 +87,8 @@ function requestedShare(pod: KubeObject, node: KubeObject, onNode: KubeObject[])
 }
 
 async function markUnschedulable(client: ControllerClient, pod: KubeObject, message: string): Promise<void> {
+  // Every failed attempt is recorded before the condition is written; repeats on the unchanged pod form a series.
+  client.recordEvent(pod, { type: "Warning", reason: "FailedScheduling", message, component: DEFAULT_SCHEDULER, action: "Scheduling" });
   const status = (pod.status ?? {}) as { conditions?: Parameters<typeof setCondition>[0] };
   const conditions = setCondition(status.conditions, { type: "PodScheduled", status: "False", reason: "Unschedulable", message });
   const current = status.conditions?.find((c) => c.type === "PodScheduled");

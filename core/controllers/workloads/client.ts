@@ -9,6 +9,7 @@ import { listObjects } from "../../registry/list.ts";
 import type { Registry } from "../../registry/registry.ts";
 import type { DeleteOptions } from "../../registry/store-options.ts";
 import type { ResourceStore } from "../../registry/store.ts";
+import { type EventNote, EventRecorder } from "../runtime/mod.ts";
 
 export interface ResourceRef {
   group: string;
@@ -43,9 +44,15 @@ export interface ControllerClient {
   updateStatus(ref: ResourceRef, obj: KubeObject): Promise<KubeObject>;
   /** Deletes (or starts deleting) the object; a missing one is fine. */
   delete(ref: ResourceRef, obj: KubeObject, options?: DeleteOptions): Promise<void>;
+  /** Records an Event about `involved` (EventRecorder.Eventf): written later, as this client's user; never fails. */
+  recordEvent(involved: KubeObject, note: EventNote): void;
 }
 
-export function controllerClient(registry: Registry, catalog: Catalog, options: { fieldManager: string }): ControllerClient {
+export function controllerClient(
+  registry: Registry,
+  catalog: Catalog,
+  options: { fieldManager: string; signal?: AbortSignal },
+): ControllerClient {
   const store = (ref: ResourceRef) => {
     const type = catalog.byGroupVersionResource(ref.group, ref.version, ref.resource);
     if (!type) throw new Error(`unknown resource ${ref.resource} in ${ref.group || "core"}/${ref.version}`);
@@ -61,6 +68,7 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
     });
     return object;
   };
+  let recorder: EventRecorder | undefined;
   return {
     store,
     async list(ref, namespace = "") {
@@ -91,6 +99,10 @@ export function controllerClient(registry: Registry, catalog: Catalog, options: 
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
+    },
+    recordEvent(involved, note) {
+      recorder ??= new EventRecorder({ events: store(EVENTS), write, signal: options.signal });
+      recorder.record(involved, note);
     },
   };
 }

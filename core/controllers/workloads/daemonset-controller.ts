@@ -12,13 +12,14 @@ import { type DaemonSetPlan, type DaemonView, planDaemonPods, planRollingUpdate,
 import { newDaemonPod } from "./daemonset-pods.ts";
 import { DAEMON_SET_STATUS_ALWAYS_WRITTEN, daemonSetStatus } from "./daemonset-status.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor } from "./pod-control.ts";
 import { isControlledBy } from "./owner.ts";
 import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
 import { compareByteOrder } from "../../api/byte-order.ts";
 
 const RESYNC_MS = 2000;
+const COMPONENT = "daemonset-controller";
 
 export function startDaemonSetController(client: ControllerClient): ControlLoop {
   const sets = client.store(DAEMON_SETS);
@@ -65,8 +66,8 @@ async function syncDaemonSet(
 }
 
 async function apply(client: ControllerClient, ds: KubeObject, plan: DaemonSetPlan, hash: string): Promise<boolean> {
-  for (const node of plan.createOn) await createPodFor(client, ds, newDaemonPod(ds, node, hash), "daemonset-controller");
-  for (const pod of plan.remove) await client.delete(PODS, pod);
+  for (const node of plan.createOn) await createPodFor(client, ds, newDaemonPod(ds, node, hash), COMPONENT);
+  for (const pod of plan.remove) await deletePodFor(client, ds, pod, COMPONENT);
   return plan.createOn.length + plan.remove.length > 0;
 }
 

@@ -2,7 +2,9 @@
  * The Deployment controller: keeps one ReplicaSet per template revision, moves replicas from the old ones to
  * the new one by the RollingUpdate or Recreate strategy, prunes history and reports status (kube 1.26's
  * DeploymentController). ReplicaSet names derive from the template hash, so a pass repeated after a crash
- * finds what the last one made instead of making it again.
+ * finds what the last one made instead of making it again. Every scaling of a ReplicaSet records kube's Normal
+ * ScalingReplicaSet Event on the Deployment (sync.go getNewReplicaSet and scaleReplicaSet); a refused ReplicaSet create
+ * records getNewReplicaSet's Warning ReplicaSetCreateError "Failed to create new replica set "<rs>": <error>".
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
@@ -33,6 +35,7 @@ import { templateHash } from "./template-hash.ts";
 import { compareByteOrder } from "../../api/byte-order.ts";
 
 const RESYNC_MS = 5000;
+const COMPONENT = "deployment-controller";
 
 export function startDeploymentController(client: ControllerClient): ControlLoop {
   const deployments = client.store(DEPLOYMENTS);
@@ -59,7 +62,7 @@ async function syncDeployment(client: ControllerClient, d: KubeObject, owned: Ku
   let createdNewRS = false;
   if (!spec.paused) {
     const recreate = spec.strategy?.type === "Recreate";
-    if (recreate && !(await recreateOldGone(client, old))) return await writeDeploymentStatus(client, d, newRS, owned, false);
+    if (recreate && !(await recreateOldGone(client, d, old))) return await writeDeploymentStatus(client, d, newRS, owned, false);
     if (!newRS) {
       const initial = recreate ? desiredReplicas(d) : rollingNewReplicas(d, { metadata: {}, spec: { replicas: 0 } }, owned);
       newRS = await createNewReplicaSet(client, d, initial, maxRevision(old) + 1);
@@ -92,12 +95,12 @@ async function writeDeploymentStatus(
   await writeStatusIfChanged(client, DEPLOYMENTS, d, deploymentStatus(d, newRS, all, { createdNewRS, now: Date.now() }));
 }
 
-/** Recreate scales every old ReplicaSet to zero and waits until their pods are gone. */
-async function recreateOldGone(client: ControllerClient, old: KubeObject[]): Promise<boolean> {
+/** Recreate scales every old ReplicaSet to zero and waits until their pods are gone (scaleDownOldReplicaSetsForRecreate). */
+async function recreateOldGone(client: ControllerClient, d: KubeObject, old: KubeObject[]): Promise<boolean> {
   let gone = true;
   for (const rs of old) {
     if (specReplicas(rs) > 0) {
-      await client.update(REPLICA_SETS, { ...rs, spec: { ...(rs.spec as object), replicas: 0 } });
+      await scaleReplicaSet(client, d, rs, 0);
       gone = false;
     }
     if (((rs.status as { replicas?: number } | undefined)?.replicas ?? 0) > 0) gone = false;
@@ -136,8 +139,18 @@ async function createNewReplicaSet(
       template: { ...spec.template, metadata: { ...spec.template?.metadata, labels } },
     },
   };
-  const created = await client.create(REPLICA_SETS, rs);
-  if (created) return created;
+  const created = await client.create(REPLICA_SETS, rs).catch((error: Error) => {
+    const message = `Failed to create new replica set "${rs.metadata.name}": ${error.message}`;
+    client.recordEvent(d, { type: "Warning", reason: "ReplicaSetCreateError", message, component: COMPONENT });
+    throw error;
+  });
+  if (created) {
+    if (replicas > 0) {
+      const message = `Scaled up replica set ${created.metadata.name} to ${replicas}`;
+      client.recordEvent(d, { type: "Normal", reason: "ScalingReplicaSet", message, component: COMPONENT });
+    }
+    return created;
+  }
   const existing = await client.get(REPLICA_SETS, String(d.metadata.namespace), String(rs.metadata.name));
   if (existing && isControlledBy(existing, d) && sameTemplate((existing.spec as { template?: unknown }).template, spec.template)) {
     return existing;
@@ -147,7 +160,10 @@ async function createNewReplicaSet(
   return undefined;
 }
 
-/** Sets replicas and the replica-bound annotations; `revisionAbove` makes the set the newest revision (an undo). */
+/**
+ * Sets replicas and the replica-bound annotations; `revisionAbove` makes the set the newest revision (an undo).
+ * A change of replicas records "Scaled up|down replica set <rs> to <new> from <old>" (kube 1.26's scaleReplicaSet).
+ */
 async function scaleReplicaSet(
   client: ControllerClient,
   d: KubeObject,
@@ -162,11 +178,17 @@ async function scaleReplicaSet(
     : replicaSetAnnotations(d, current, { revision, desired: desiredReplicas(d), max: desiredReplicas(d) + fenceposts(d).maxSurge });
   const unchanged = specReplicas(rs) === replicas && isDeepStrictEqual(annotations, current);
   if (unchanged) return rs;
-  return await client.update(REPLICA_SETS, {
+  const updated = await client.update(REPLICA_SETS, {
     ...rs,
     metadata: { ...rs.metadata, annotations },
     spec: { ...(rs.spec as object), replicas },
   });
+  const from = specReplicas(rs);
+  if (from !== replicas) {
+    const message = `Scaled ${from < replicas ? "up" : "down"} replica set ${updated.metadata.name} to ${replicas} from ${from}`;
+    client.recordEvent(d, { type: "Normal", reason: "ScalingReplicaSet", message, component: COMPONENT });
+  }
+  return updated;
 }
 
 async function syncRevisionAnnotation(client: ControllerClient, d: KubeObject, newRS: KubeObject): Promise<KubeObject> {

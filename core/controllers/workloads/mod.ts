@@ -26,7 +26,7 @@ function loopController(
   return {
     name,
     start(ctx) {
-      const loop = start(controllerClient(ctx.registry, ctx.catalog, { fieldManager }), ctx);
+      const loop = start(controllerClient(ctx.registry, ctx.catalog, { fieldManager, signal: ctx.signal }), ctx);
       if (loop) ctx.signal.addEventListener("abort", () => loop.stop(), { once: true });
     },
   };

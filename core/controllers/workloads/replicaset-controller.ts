@@ -13,7 +13,7 @@ import type { ControllerClient, ResourceRef } from "./client.ts";
 import { PODS } from "./client.ts";
 import { type Condition, findCondition, setCondition } from "./conditions.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor } from "./pod-control.ts";
 import { controllerRefOf, isControlledBy, newControllerRef, podFromTemplate } from "./owner.ts";
 import { isPodActive } from "./pod-state.ts";
 import { planReplicaSet, selectsPod, specOfReplicaSet } from "./replicaset.ts";
@@ -66,7 +66,7 @@ async function syncReplicaSet(client: ControllerClient, kind: SetKind, rs: KubeO
   let outcome: "ok" | "skipped" | { message: string } = "skipped";
   if (!terminating && !waiting) {
     outcome = await createPods(client, kind, rs, plan.create);
-    for (const pod of plan.remove) await client.delete(PODS, pod);
+    for (const pod of plan.remove) await deletePodFor(client, rs, pod, kind.component);
   }
   const conditions = (plan.status.conditions ?? []) as Condition[];
   if (outcome === "ok") {

@@ -9,7 +9,7 @@ import { adoptOrphans } from "./adopt.ts";
 import { CONTROLLER_REVISIONS, type ControllerClient, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from "./client.ts";
 import { oldestUnprotected, syncTemplateRevision, templateOfRevision, templatePatch } from "./controller-revision.ts";
 import { type ControlLoop, startLoop, syncEach } from "./loop.ts";
-import { createPodFor } from "./pod-create.ts";
+import { createPodFor, deletePodFor, type PodEventWords } from "./pod-control.ts";
 import { isControlledBy } from "./owner.ts";
 import { planStatefulSet, type StatefulSetStatus } from "./statefulset-plan.ts";
 import { claimsFor, ordinalOf, podRevision, statefulSetSpec } from "./statefulset-pods.ts";
@@ -17,6 +17,7 @@ import { writeStatusIfChanged } from "./status-write.ts";
 import { templateHash } from "./template-hash.ts";
 
 const RESYNC_MS = 2000;
+const COMPONENT = "statefulset-controller";
 /** Status fields kube always writes, zero or not. */
 const ALWAYS_WRITTEN = ["replicas", "availableReplicas", "collisionCount"];
 
@@ -60,19 +61,34 @@ async function syncStatefulSet(
   const current = revisions.all.find((r) => r.metadata.name === currentName) ?? revisions.update;
   const asRevision = (r: KubeObject) => ({ name: String(r.metadata.name), template: templateOfRevision(r) });
   const plan = planStatefulSet(set, pods, { current: asRevision(current), update: asRevision(revisions.update) }, Date.now());
+  const words = statefulPodWords(set);
   for (const action of plan.actions) {
     if ("create" in action) {
-      for (const claim of claimsFor(set, action.ordinal)) await client.create(PERSISTENT_VOLUME_CLAIMS, claim);
-      // kube's StatefulPodControl.recordPodEvent words a refused create its own way.
-      const describe = (error: Error) =>
-        `create Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${error.message}`;
-      await createPodFor(client, set, action.create, "statefulset-controller", describe);
+      for (const claim of claimsFor(set, action.ordinal)) {
+        if (await client.create(PERSISTENT_VOLUME_CLAIMS, claim)) {
+          const message =
+            `create Claim ${claim.metadata.name} Pod ${action.create.metadata.name} in StatefulSet ${set.metadata.name} success`;
+          client.recordEvent(set, { type: "Normal", reason: "SuccessfulCreate", message, component: COMPONENT });
+        }
+      }
+      await createPodFor(client, set, action.create, COMPONENT, words);
     } else {
-      await client.delete(PODS, action.remove);
+      await deletePodFor(client, set, action.remove, COMPONENT, words);
     }
   }
   await writeStatusIfChanged(client, STATEFUL_SETS, set, plan.status, ALWAYS_WRITTEN);
   await pruneHistory(client, set, { pods, revisions: revisions.all, status: plan.status });
+}
+
+/** StatefulPodControl.recordPodEvent and recordClaimEvent's wording ("<verb> Pod <pod> in StatefulSet <set> ..."). */
+function statefulPodWords(set: KubeObject): PodEventWords {
+  const about = (verb: string, pod: KubeObject) => `${verb} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name}`;
+  return {
+    created: (pod) => `${about("create", pod)} successful`,
+    createFailed: (pod, error) => `${about("create", pod)} failed error: ${error.message}`,
+    deleted: (pod) => `${about("delete", pod)} successful`,
+    deleteFailed: (pod, error) => `${about("delete", pod)} failed error: ${error.message}`,
+  };
 }
 
 /** Deletes the oldest revisions beyond revisionHistoryLimit that no pod, and neither status revision, uses. */
