@@ -23,13 +23,17 @@ export function generateName(prefix: string): string {
   return `${prefix.slice(0, 63 - 5)}${suffix}`;
 }
 
-/** The namespace of the body must agree with the URL's; an absent one is taken from the URL. */
+/**
+ * kube's rest.EnsureObjectNamespaceMatchesRequestNamespace: the body's namespace must agree with the URL's; an absent
+ * one is taken from the URL, and an empty URL namespace (namespaces//configmaps) clears the body's, which
+ * validation then finds missing.
+ */
 export function reconcileNamespace(meta: ObjectMeta, urlNamespace: string, namespaced: boolean): void {
   if (!namespaced) {
     delete meta.namespace;
     return;
   }
-  if (meta.namespace && meta.namespace !== urlNamespace) {
+  if (meta.namespace && urlNamespace !== "" && meta.namespace !== urlNamespace) {
     throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
   meta.namespace = urlNamespace;

@@ -123,7 +123,7 @@ test("update() that changes nothing does not write", async () => {
 test("generation bumps on spec changes only, and status writes touch only status", async () => {
   const created = await deployments().create("ns", deployment("d"));
   expect(created.metadata.generation).toBe(1);
-  // DeploymentStatus is a non-pointer struct field: kube's encoding always writes it (go-zero-values.ts).
+  // Cleared by PrepareForCreate; kube's encoding still writes the non-pointer DeploymentStatus struct (go-zero-values.ts).
   expect(created.status).toEqual({});
   const labelled = await deployments().update("ns", "d", (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { a: "b" } } }));
   expect(labelled.object.metadata.generation).toBe(1);
@@ -140,6 +140,37 @@ test("generation bumps on spec changes only, and status writes touch only status
   expect(status.object.status).toEqual({ replicas: 3 });
   expect((status.object.spec as { replicas: number }).replicas).toBe(3);
   expect(status.object.metadata.generation).toBe(2);
+});
+
+test('a body that leaves out a zero field the stored object has (ResourceFieldSelector.divisor "0") is no spec change: generation stays', async () => {
+  const withResourceRef = (): KubeObject => {
+    const body = deployment("z");
+    const container = { name: "c", image: "nginx", env: [{ name: "CPU", valueFrom: { resourceFieldRef: { resource: "limits.cpu" } } }] };
+    (body.spec as { template: { spec: { containers: unknown[] } } }).template.spec.containers = [container];
+    return body;
+  };
+  const created = await deployments().create("ns", withResourceRef());
+  const env =
+    (created.spec as { template: { spec: { containers: { env: { valueFrom: unknown }[] }[] } } }).template.spec.containers[0]!.env;
+  expect(env[0]!.valueFrom).toEqual({ resourceFieldRef: { resource: "limits.cpu", divisor: "0" } });
+  const replaced = await deployments().update("ns", "z", (cur) => ({ ...withResourceRef(), metadata: cur!.metadata }));
+  expect(replaced.object.metadata.generation).toBe(1);
+});
+
+test("an object stored without its zero values (by an older kubun) is compared as Go decodes it: the same body bumps no generation", async () => {
+  const created = await deployments().create("ns", deployment("old"));
+  const key = deployments().key("ns", "old");
+  const kv = (await storage.get(key))!;
+  const stored = JSON.parse(kv.value);
+  expect(stored.spec.template).toMatchObject({ metadata: { creationTimestamp: null }, spec: { containers: [{ resources: {} }] } });
+  delete stored.spec.template.metadata.creationTimestamp;
+  delete stored.spec.template.spec.containers[0].resources;
+  await storage.write({ op: "update", key, value: JSON.stringify(stored), expectedRevision: kv.modRevision });
+  const replaced = await deployments().update("ns", "old", (cur) => ({ ...deployment("old"), metadata: cur!.metadata }));
+  expect(replaced.object.metadata.generation).toBe(created.metadata.generation);
+  expect(replaced.object.spec).toMatchObject({
+    template: { metadata: { creationTimestamp: null }, spec: { containers: [{ resources: {} }] } },
+  });
 });
 
 test("a PUT on a missing object creates it only for kinds that allow it", async () => {

@@ -9,6 +9,7 @@ import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
+import { withGoZeroValues } from "../schema/go-zero-values.ts";
 import { objectKey } from "./keys.ts";
 import { dropEmptyMetadata, nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, specOf } from "./object-meta.ts";
 import type { ResourceType } from "../api/resource-type.ts";
@@ -18,7 +19,7 @@ import type { KindDefinition } from "./definition.ts";
 import { dropUnknownFields } from "./unknown-fields.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
-import { checkName, setStatus, withEphemeralContainersFrom, withSpecFinalizersFrom, withStatusFrom } from "./subresource-writes.ts";
+import { checkName, mergedForUpdate, setStatus } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind, type VersionConverter } from "../apply/ssa/mod.ts";
 import { builtInVersionConverter, customResourceVersionConverter } from "./managed-fields-versions.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -506,22 +507,17 @@ export class ResourceStore {
     return obj;
   }
 
-  async #prepareUpdate(body: KubeObject, current: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
+  async #prepareUpdate(body: KubeObject, stored: KubeObject, namespace: string, options: WriteOptions): Promise<KubeObject> {
     const subresource = options.subresource ?? "";
+    // kube compares the old object as its Go struct decodes it: one stored without its zero values (by an older kubun)
+    // bumps no generation against a body that has them. A converted read (conversion/mod.ts) has them already.
+    const current = this.convertsOnRead ? stored : withGoZeroValues(stored);
     await turnFor(options);
     const next = this.#normalize(body, namespace);
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
-    const merged = this.strategy.prepareForUpdate
-      ? this.strategy.prepareForUpdate(next, current, subresource)
-      : subresource === "status"
-      ? withStatusFrom(current, next)
-      : subresource === "finalize"
-      ? withSpecFinalizersFrom(current, next)
-      : subresource === "ephemeralcontainers"
-      ? withEphemeralContainersFrom(current, next)
-      : this.#keepStatus(next, current);
+    const merged = mergedForUpdate(this.strategy, next, current, subresource);
     if (subresource === "") this.strategy.beginUpdate?.(merged, current);
     await turnFor(options);
     this.#typeAndDefault(merged, options);
@@ -566,11 +562,6 @@ export class ResourceStore {
     const fields = await managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
     if (fields.length > 0) next.metadata.managedFields = fields;
     else delete next.metadata.managedFields;
-  }
-
-  #keepStatus(next: KubeObject, current: KubeObject): KubeObject {
-    if (this.strategy.hasStatus) setStatus(next, current.status);
-    return next;
   }
 
   /** Writes `next` if it differs from what is stored; when the stored object changed meanwhile, the value that won (retry). */

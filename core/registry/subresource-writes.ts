@@ -1,6 +1,7 @@
-/** How subresource writes merge into the stored object, and the name check every write makes. */
+/** How updates and subresource writes merge into the stored object, and the name check every write makes. */
 import { newBadRequest } from "../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../api/types.ts";
+import type { Strategy } from "./strategy.ts";
 
 /**
  * A body naming another object than the URL is a 400, before anything is read (kube's checkName); so is one naming
@@ -21,6 +22,24 @@ export function checkName(obj: KubeObject, urlName: string, urlNamespace = ""): 
 export function setStatus(obj: KubeObject, status: unknown): void {
   if (status === undefined) delete obj.status;
   else obj.status = status;
+}
+
+/**
+ * What an update writes: the kind's own merge when its strategy has one, else the subresource's; a write of the main
+ * resource keeps the stored status where the kind has a status subresource (kube's PrepareForUpdate).
+ */
+export function mergedForUpdate(
+  strategy: Pick<Strategy, "prepareForUpdate" | "hasStatus">,
+  next: KubeObject,
+  current: KubeObject,
+  subresource: string,
+): KubeObject {
+  if (strategy.prepareForUpdate) return strategy.prepareForUpdate(next, current, subresource);
+  if (subresource === "status") return withStatusFrom(current, next);
+  if (subresource === "finalize") return withSpecFinalizersFrom(current, next);
+  if (subresource === "ephemeralcontainers") return withEphemeralContainersFrom(current, next);
+  if (strategy.hasStatus) setStatus(next, current.status);
+  return next;
 }
 
 /** A status write changes only status (kube's status strategies reset everything else). */

@@ -201,14 +201,23 @@ test("the signal of a request answered in full never aborts", async () => {
   expect(request.signal.aborted).toBe(false);
 });
 
-test("responseHeaders: every field once, comma-joined when repeated, Set-Cookie as a list, HTTP/1-only fields dropped on h2", () => {
-  const headers = new Headers([["Content-Type", "text/plain"], ["Warning", "a"], ["Warning", "b"], ["Connection", "close"]]);
+test("responseHeaders: every field once, comma-joined when repeated, Set-Cookie and Warning (recorder.AddWarning's Header().Add) as lists, HTTP/1-only fields dropped on h2", () => {
+  const headers = new Headers([["Content-Type", "text/plain"], ["Vary", "a"], ["Vary", "b"], ["Connection", "close"]]);
+  headers.append("Warning", '299 - "x, y"');
+  headers.append("Warning", '299 - "z"');
   headers.append("Set-Cookie", "a=1");
   headers.append("Set-Cookie", "b=2");
-  const http1 = { "content-type": "text/plain", warning: "a, b", connection: "close", "set-cookie": ["a=1", "b=2"] };
-  expect(responseHeaders(headers, false)).toEqual(http1);
+  const http1 = {
+    "content-type": "text/plain",
+    vary: "a, b",
+    warning: ['299 - "x, y"', '299 - "z"'],
+    connection: "close",
+    "set-cookie": ["a=1", "b=2"],
+  };
+  // node's OutgoingHttpHeaders types Warning as one string, though writeHead sends a list as repeated fields.
+  expect(responseHeaders(headers, false) as Record<string, unknown>).toEqual(http1);
   const { connection: _, ...http2 } = http1;
-  expect(responseHeaders(headers, true)).toEqual(http2);
+  expect(responseHeaders(headers, true) as Record<string, unknown>).toEqual(http2);
   expect(responseHeaders(new Headers({ "Keep-Alive": "timeout=5", "Transfer-Encoding": "chunked" }), true)).toEqual({});
   expect(responseHeaders(new Headers({ "Set-Cookie": "only=1" }), false)).toEqual({ "set-cookie": ["only=1"] });
 });

@@ -10,6 +10,7 @@ import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
 import { type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
+import { warningFields } from "./_warning-fields.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 
@@ -262,9 +263,17 @@ function forUtf8Head(fields: OutgoingHttpHeaders): OutgoingHttpHeaders {
   return fields;
 }
 
-/** A Response's headers for node:http(2): Set-Cookie as a list (never comma-joined), HTTP/1-only ones left out on h2. */
+/** Through the index signature: node's OutgoingHttpHeaders types Warning as one string, writeHead takes a list. */
+const WARNING: string = "warning";
+
+/**
+ * A Response's headers for node:http(2): Set-Cookie and Warning as lists (one field each, never comma-joined),
+ * HTTP/1-only ones left out on h2.
+ */
 export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpHeaders {
   const fields = headerFields(headers, http2);
+  const warning = fields[WARNING];
+  if (typeof warning === "string") fields[WARNING] = warningFields(warning);
   return http2 ? fields : forUtf8Head(fields);
 }
 

@@ -1,10 +1,14 @@
 import { expect, test } from "bun:test";
-import { withGoZeroValuesOf } from "./go-zero-values.ts";
+import type { KubeObject } from "../api/types.ts";
+import { withGoZeroValues, withGoZeroValuesOf } from "./go-zero-values.ts";
 import { builtInSchemas } from "./lookup.ts";
 
 function filled(group: string, version: string, kind: string, obj: Record<string, unknown>): Record<string, unknown> {
   return withGoZeroValuesOf(builtInSchemas, builtInSchemas.schemaForKind(group, version, kind)!, obj);
 }
+
+/** The object after withGoZeroValues (the kind its apiVersion and kind name), typed loosely for comparison. */
+const zeroed = (obj: KubeObject): unknown => withGoZeroValues(obj);
 
 test("non-pointer struct fields are written as {} and filled in turn (Deployment status, pod template metadata)", () => {
   const deployment = filled("apps", "v1", "Deployment", {
@@ -43,6 +47,39 @@ test("a null struct field decodes to its zero struct, a null Time stays null; se
   expect(quantity.spec).toMatchObject({ containers: [{ env: [{ valueFrom: { resourceFieldRef: { divisor: "0" } } }] }] });
 });
 
+test("nested structs, list items and null structs get theirs at every depth; ObjectMeta's non-pointer creationTimestamp is written as null", () => {
+  const deployment: KubeObject = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "d" },
+    spec: { template: { metadata: { labels: { a: "b" } }, spec: null } },
+    status: { conditions: [{ type: "Available", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z" }] },
+  };
+  expect(zeroed(deployment)).toEqual({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "d", creationTimestamp: null },
+    spec: { template: { metadata: { labels: { a: "b" }, creationTimestamp: null }, spec: {} }, strategy: {} },
+    status: {
+      conditions: [{ type: "Available", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z", lastUpdateTime: null }],
+    },
+  });
+});
+
+test("a non-zero OpenAPI default (+default marker: a port's protocol) is defaulting's, not a zero value; an IntOrString writes 0", () => {
+  const service: KubeObject = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "s", creationTimestamp: "2026-01-01T00:00:00Z" },
+    spec: { ports: [{ port: 80 }] },
+  };
+  expect(zeroed(service)).toEqual({
+    ...service,
+    spec: { ports: [{ port: 80, targetPort: 0 }] },
+    status: { loadBalancer: {} },
+  });
+});
+
 test("the object given is left as it was: a filled answer is a copy, a complete object is answered as itself", () => {
   const template = { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c" }] } };
   const replicaSet = { metadata: { name: "r", creationTimestamp: null }, spec: { selector: {}, template }, status: { replicas: 1 } };
@@ -51,4 +88,9 @@ test("the object given is left as it was: a filled answer is a copy, a complete 
   expect(replicaSet).toEqual(before);
   expect(answer.spec).toMatchObject({ template: { metadata: { creationTimestamp: null } } });
   expect(withGoZeroValuesOf(builtInSchemas, builtInSchemas.schemaForKind("apps", "v1", "ReplicaSet")!, answer)).toBe(answer);
+});
+
+test("an object of a kind that is not built in is left as it is", () => {
+  const custom: KubeObject = { apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" }, spec: {} };
+  expect(withGoZeroValues(custom)).toBe(custom);
 });

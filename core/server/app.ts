@@ -34,9 +34,10 @@ import type { HealthChecks } from "./health.ts";
 import { createOpenApiHandler } from "./openapi.ts";
 import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
-import { newResourceNotFound, routeResource } from "./resource-route.ts";
+import { newMethodNotAllowed, newResourceNotFound, routeResource } from "./resource-route.ts";
 import { respondError, serialize } from "./respond.ts";
 import { versionInfo } from "./version.ts";
+import { restfulRoutePath } from "./restful-trailing-slashes.ts";
 import { noteDeprecatedRequest } from "./deprecated-apis.ts";
 import type { HandlerContext, ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
@@ -118,9 +119,20 @@ export function createApp(deps: AppDeps): ConnectionHandler {
 
   // Routes go-restful serves ignore a trailing slash (its tokenizePath trims them): /version/, /api/v1/, /apis/apps/,
   // the issuer discovery documents (OpenIDMetadataServer.Install adds them to the go-restful container) ...
+  // Another method on a path it serves is its 405 (CurlyRouter.detectRoute, answered by the ServiceErrorHandler).
   const getWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
-    app.get(path, handler);
-    app.get(`${path}/`, handler);
+    for (const route of [path, `${path}/`]) {
+      app.get(route, handler);
+      app.all(route, (c) => {
+        handler(c);
+        throw newMethodNotAllowed();
+      });
+    }
+  };
+  // kube-aggregator's apisHandler (/apis) and apiGroupHandler (/apis/<group>) look at no method: any is a GET.
+  const anyMethodWithOrWithoutSlash = (path: string, handler: (c: Context<Env>) => Response) => {
+    app.all(path, handler);
+    app.all(`${path}/`, handler);
   };
   const issuerDocs = deps.issuerDiscovery;
   if (issuerDocs) {
@@ -141,12 +153,12 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     return new Response(body, { headers: { "Content-Type": contentType } });
   });
   getWithOrWithoutSlash("/api", (c) => json(apiVersions(c.env.url.host), prettyFor(c.req.raw, c.env.url)));
-  getWithOrWithoutSlash(
+  anyMethodWithOrWithoutSlash(
     "/apis",
     (c) => json(aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()), prettyFor(c.req.raw, c.env.url)),
   );
   getWithOrWithoutSlash("/api/:version", (c) => discovery(c, apiResourceList(deps.catalog, "", c.req.param("version") ?? "")));
-  getWithOrWithoutSlash(
+  anyMethodWithOrWithoutSlash(
     "/apis/:group",
     (c) => discovery(c, aggregatedGroup(deps.catalog, deps.aggregator.remoteGroupVersions(), c.req.param("group") ?? "")),
   );
@@ -164,12 +176,18 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     const path = s.url.pathname;
     const proxied = path.startsWith("/apis/") ? deps.aggregator.proxy(s.request, s.user!, path) : undefined;
     if (proxied) return proxied;
-    if (!API_PATH.test(path)) return app.fetch(s.request, s);
+    if (!API_PATH.test(path)) return app.fetch(restfulRequest(s), s);
     // No route before the last two takes a resource request, so it is served without hono's dispatch, whose Context
     // makes more than a dozen closures per request. A HEAD is served as its GET (hono would drop the body the
     // compression decides on); `sent` drops the body.
     if (s.info.isResourceRequest) return serve(s);
-    return app.fetch(s.request.method === "HEAD" ? new Request(s.request, { method: "GET" }) : s.request, s);
+    const request = restfulRequest(s);
+    return app.fetch(request.method === "HEAD" ? new Request(request, { method: "GET" }) : request, s);
+  };
+  const servesGroup = (group: string) => deps.catalog.group(group) !== undefined;
+  const restfulRequest = (s: RequestState): Request => {
+    const routedPath = restfulRoutePath(s.url.pathname, servesGroup);
+    return routedPath === undefined ? s.request : new Request(new URL(routedPath + s.url.search, s.url), s.request);
   };
   const remote = () => deps.aggregator.remoteGroupVersions();
   // kube compresses what its API handlers serialize (SerializeObject), so discovery, objects and Status errors

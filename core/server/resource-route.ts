@@ -69,10 +69,12 @@ export function routeResource(
   }
   // A namespaced item needs its namespace.
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
-    // An empty namespace segment (namespaces//configmaps/x) matches the item's route; its store's NamespaceKeyFunc
-    // refuses the namespace "".
-    if (info.name !== "" && namesEmptyNamespace(info)) return refusedAfterPatchType(info, newNamespaceParameterRequired());
-    throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
+    // An empty namespace segment matches go-restful's {namespace}. On an item (namespaces//configmaps/x) its store's
+    // NamespaceKeyFunc refuses the namespace ""; on the collection, create and deletecollection run with it (their
+    // own checks answer: validation's metadata.namespace Required, the per-item Delete's NamespaceKeyFunc).
+    if (namesEmptyNamespace(info)) {
+      if (info.name !== "") return refusedAfterPatchType(info, newNamespaceParameterRequired());
+    } else throw info.name === "" ? newMethodNotAllowed() : newResourceNotFound();
   }
   if (info.name === "" && info.subresource !== "") return refusedAfterPatchType(info, newEmptyName());
   // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and

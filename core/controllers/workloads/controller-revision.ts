@@ -9,6 +9,7 @@ import type { KubeObject } from "../../api/types.ts";
 import { CONTROLLER_REVISIONS, type ControllerClient, type ResourceRef } from "./client.ts";
 import { isControlledBy, newControllerRef, type PodTemplate } from "./owner.ts";
 import { compareByteOrder } from "../../api/byte-order.ts";
+import { templateWithGoZeroValues } from "./template-zeros.ts";
 
 export const CONTROLLER_REVISION_HASH = "controller-revision-hash";
 /** Room for "-" and a hash within a 253-character name (kube's ControllerRevisionName). */
@@ -60,7 +61,8 @@ export function newControllerRevision(owner: KubeObject, options: { hash: string
 }
 
 export function holdsTemplateOf(revision: KubeObject, owner: KubeObject): boolean {
-  return isDeepStrictEqual((revision as { data?: unknown }).data, templatePatch(owner));
+  if (isDeepStrictEqual((revision as { data?: unknown }).data, templatePatch(owner))) return true;
+  return isDeepStrictEqual(templateWithGoZeroValues(templateOfRevision(revision)), templateWithGoZeroValues(templateOf(owner)));
 }
 
 /** The oldest `excess` revisions that `isLive` does not protect (history pruning). */

@@ -1,6 +1,8 @@
 /** Revision annotations and template matching between a Deployment and its ReplicaSets (kube's deployment util). */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/types.ts";
+import type { PodTemplate } from "./owner.ts";
+import { templateWithGoZeroValues } from "./template-zeros.ts";
 
 export const REVISION_ANNOTATION = "deployment.kubernetes.io/revision";
 export const DESIRED_REPLICAS_ANNOTATION = "deployment.kubernetes.io/desired-replicas";
@@ -29,9 +31,9 @@ export function maxRevision(sets: KubeObject[]): number {
   return sets.reduce((max, rs) => Math.max(max, revisionOf(rs)), 0);
 }
 
-/** The template without the pod-template-hash label (kube's EqualIgnoreHash). */
+/** The template without the pod-template-hash label, as Go holds it (kube's EqualIgnoreHash). */
 function withoutHash(template: unknown): unknown {
-  const copy = structuredClone((template ?? {}) as { metadata?: { labels?: Record<string, string> } });
+  const copy = structuredClone(templateWithGoZeroValues((template ?? {}) as PodTemplate));
   if (copy.metadata?.labels) {
     delete copy.metadata.labels[POD_TEMPLATE_HASH];
     if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
