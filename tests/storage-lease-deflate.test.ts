@@ -89,7 +89,9 @@ test(
       server,
       `${LEASES}?resourceVersion=${created.body.metadata.resourceVersion}&resourceVersionMatch=Exact`,
     );
-    expect(atCreate.items).toEqual([created.body]);
+    // A typed list's item carries no apiVersion/kind (runtime.Scheme setTargetKind types the list only).
+    const { apiVersion: _apiVersion, kind: _kind, ...createdItem } = created.body;
+    expect(atCreate.items).toEqual([createdItem]);
 
     const watch = await openWatch(server, `${LEASES}?watch=true&resourceVersion=${created.body.metadata.resourceVersion}`);
     try {

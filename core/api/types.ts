@@ -79,6 +79,16 @@ export function apiVersionOf(group: string, version: string): string {
   return group === "" ? version : `${group}/${version}`;
 }
 
+/**
+ * The object without apiVersion and kind, as an item of a built-in kind's list is written: kube converts the
+ * internal list to the served version and runtime.Scheme's setTargetKind sets the TypeMeta of the list only, the
+ * items keeping the empty TypeMeta they were decoded to the internal version with.
+ */
+export function withoutTypeMeta(obj: KubeObject): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,24 +1,33 @@
 import { expect, test } from "bun:test";
-import { decodeStored, storedTextWithVersion } from "./codec.ts";
+import { withoutTypeMeta } from "../api/types.ts";
+import { decodeStored, storedListItemText, storedTextWithVersion } from "./codec.ts";
 
 const kv = (value: string) => ({ key: "/k", value, createRevision: 3, modRevision: 42 });
 
+// Stored texts are JSON.stringify output (encodeForStorage).
+const stored = [
+  JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "a", managedFields: [{ manager: "m" }] },
+    data: { k: 'é"\n\u2028<' },
+  }),
+  '{"apiVersion":"v1","kind":"ConfigMap","metadata":{},"data":{}}',
+  '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":9007199254740993}}',
+  '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"kind-first"}}',
+  '{"apiVersion":"v\\"1","kind":"ConfigMap","metadata":{"name":"escaped-head"}}',
+];
+
 test("storedTextWithVersion() is JSON.stringify(decodeStored()) without parsing: empty metadata, int64 beyond 2^53, escapes, unusual heads", () => {
-  // Stored texts are JSON.stringify output (encodeForStorage).
-  const stored = [
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "a", managedFields: [{ manager: "m" }] },
-      data: { k: 'é"\n\u2028<' },
-    }),
-    '{"apiVersion":"v1","kind":"ConfigMap","metadata":{},"data":{}}',
-    '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":9007199254740993}}',
-    '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"kind-first"}}',
-    '{"apiVersion":"v\\"1","kind":"ConfigMap","metadata":{"name":"escaped-head"}}',
-  ];
   for (const value of stored) expect(storedTextWithVersion(kv(value))).toBe(JSON.stringify(decodeStored(kv(value))));
   expect(storedTextWithVersion(kv(stored[2]!))).toContain(
     '"resourceVersion":"42","name":"p"},"spec":{"terminationGracePeriodSeconds":9007199254740993}',
   );
+});
+
+test("storedListItemText() is a typed list item's text (runtime.Scheme setTargetKind types the list only): no apiVersion or kind", () => {
+  for (const value of stored) {
+    expect(storedListItemText(kv(value))).toBe(JSON.stringify(withoutTypeMeta(decodeStored(kv(value)))));
+  }
+  expect(storedListItemText(kv(stored[1]!))).toBe('{"metadata":{"resourceVersion":"42"},"data":{}}');
 });

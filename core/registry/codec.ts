@@ -1,6 +1,6 @@
 /** Stored form of an object: its JSON without metadata.resourceVersion, which is the key's modRevision. */
 import { parseJSONExact } from "../api/exact-integers.ts";
-import type { KubeObject } from "../api/types.ts";
+import { type KubeObject, withoutTypeMeta } from "../api/types.ts";
 import type { KeyValue } from "../storage/storage.ts";
 
 /** The object with metadata.resourceVersion set from the key's modRevision, as kube's etcd3 versioner does; it leads metadata. */
@@ -27,11 +27,24 @@ const STORED_HEAD = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
  * its numbers (exact int64 included) and strings are written as a re-serialization would write them.
  */
 export function storedTextWithVersion(kv: KeyValue): string {
+  return withVersionSpliced(kv, true);
+}
+
+/**
+ * The text of the stored object as an item of a built-in kind's list (withoutTypeMeta): where the stored text has
+ * the usual head, its TypeMeta is cut off with the head, so an item costs no more than storedTextWithVersion.
+ */
+export function storedListItemText(kv: KeyValue): string {
+  return withVersionSpliced(kv, false);
+}
+
+function withVersionSpliced(kv: KeyValue, typeMeta: boolean): string {
   const head = STORED_HEAD.exec(kv.value);
-  if (!head) return JSON.stringify(decodeStored(kv));
+  if (!head) return JSON.stringify(typeMeta ? decodeStored(kv) : withoutTypeMeta(decodeStored(kv)));
   const at = head[0].length;
   const separator = kv.value.charCodeAt(at) === 0x7d /* } */ ? "" : ",";
-  return `${kv.value.slice(0, at)}"resourceVersion":"${kv.modRevision}"${separator}${kv.value.slice(at)}`;
+  const start = typeMeta ? kv.value.slice(0, at) : '{"metadata":{';
+  return `${start}"resourceVersion":"${kv.modRevision}"${separator}${kv.value.slice(at)}`;
 }
 
 export function encodeForStorage(obj: KubeObject): string {

@@ -112,6 +112,16 @@ async function limitedEnd(
   return { lastKey: items[items.length - 1]!.kv.key, remainingItemCount: selected ? undefined : remaining };
 }
 
+/**
+ * Whether a list's items are written with their apiVersion and kind: a custom resource's UnstructuredList keeps
+ * each item's, a built-in kind's typed list has none on its items (api/types.ts withoutTypeMeta).
+ */
+export type ItemTypeMeta = "kept" | "omitted";
+
+export function itemTypeMetaOf(store: ResourceStore): ItemTypeMeta {
+  return store.definition.extension ? "kept" : "omitted";
+}
+
 /** The list's envelope at a revision, without items. */
 export function listEnvelope(store: ResourceStore, revision: number): KubeList {
   return {

@@ -7,8 +7,9 @@
  * YAML and indented JSON are written whole.
  */
 import type { ListMeta } from "../api/types.ts";
-import { storedTextWithVersion } from "../registry/codec.ts";
+import { storedListItemText, storedTextWithVersion } from "../registry/codec.ts";
 import {
+  itemTypeMetaOf,
   type ListedBatch,
   type ListedItem,
   type ListEnd,
@@ -32,10 +33,12 @@ export async function respondListRead(
   listMetaOf: ListMetaOf,
 ): Promise<Response> {
   if (options.representation.format === "protobuf") return await respondProtobufListRead(store, query, options, listMetaOf);
-  const form = streamedListForm(listEnvelope(store, 0), options);
+  const itemTypeMeta = itemTypeMetaOf(store);
+  const form = streamedListForm(listEnvelope(store, 0), options, itemTypeMeta);
   if (!form) {
     const page = await listObjects(store, query);
-    return respondList({ ...page.list, metadata: listMetaOf(Number(page.list.metadata.resourceVersion), page) }, options);
+    const list = { ...page.list, metadata: listMetaOf(Number(page.list.metadata.resourceVersion), page) };
+    return respondList(list, options, itemTypeMeta);
   }
   const splice = options.representation.format === "json" && !store.convertsOnRead;
   const batches = readListBatches(store, query, !splice);
@@ -49,10 +52,9 @@ export async function respondListRead(
   }
   const revision = read[0]!.revision;
   const envelope = { ...listEnvelope(store, revision), metadata: listMetaOf(revision, end ?? {}) };
-  const { envelope: streamedEnvelope, field } = streamedListForm(envelope, options)!;
-  const text = splice
-    ? (item: ListedItem) => storedTextWithVersion(item.kv)
-    : (item: ListedItem) => JSON.stringify(form.element(item.object!));
+  const { envelope: streamedEnvelope, field } = streamedListForm(envelope, options, itemTypeMeta)!;
+  const storedText = itemTypeMeta === "kept" ? storedTextWithVersion : storedListItemText;
+  const text = splice ? (item: ListedItem) => storedText(item.kv) : (item: ListedItem) => JSON.stringify(form.element(item.object!));
   const texts = elementTexts(read, end === undefined ? batches : undefined, text);
   const body = streamJsonWithArray(streamedEnvelope, field, texts);
   // When everything is in memory already, it is answered whole, with its length known.

@@ -12,7 +12,8 @@ import {
   tableRow,
   toTable,
 } from "../api/table.ts";
-import type { KubeList, KubeObject, ListMeta } from "../api/types.ts";
+import { type KubeList, type KubeObject, type ListMeta, withoutTypeMeta } from "../api/types.ts";
+import type { ItemTypeMeta } from "../registry/list.ts";
 import { completeResponse } from "../runtime/fetch-adapter.ts";
 import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
@@ -96,16 +97,21 @@ export function respondObject(obj: KubeObject, status: number, options: EncodeOp
   return encoded(objectBody(obj, options), status, options, headers);
 }
 
-export function respondList(list: KubeList, options: EncodeOptions): Response {
+/**
+ * A list in the negotiated form; in JSON and YAML its items carry apiVersion and kind only when `itemTypeMeta`
+ * keeps them (protobuf items have no TypeMeta field; Table rows and PartialObjectMetadata items are their own).
+ */
+export function respondList(list: KubeList, options: EncodeOptions, itemTypeMeta: ItemTypeMeta): Response {
   const rep = options.representation;
-  const form = list.items.length >= STREAMED_LIST_ITEMS ? streamedListForm(list, options) : undefined;
+  const form = list.items.length >= STREAMED_LIST_ITEMS ? streamedListForm(list, options, itemTypeMeta) : undefined;
   if (form) {
     const body = streamJsonWithArray(form.envelope, form.field, arrayInBatches(list.items, form.element));
     return listBodyResponse(body, options);
   }
   if (rep.format === "table") return encoded(tableOf(rowOrder(list.items, options), list.metadata, rep.version, options), 200, options);
   if (rep.format === "partial-metadata") return encoded(partialObjectMetadataList(list, rep.version), 200, options);
-  return encoded(list, 200, options);
+  if (rep.format === "protobuf" || itemTypeMeta === "kept") return encoded(list, 200, options);
+  return encoded({ ...list, items: list.items.map(withoutTypeMeta) }, 200, options);
 }
 
 /** The items in the order the kind's list printer prints them (kube's printFlowSchemaList sorts, most keep the list's). */
@@ -129,10 +135,12 @@ export interface StreamedListForm {
  * The streamed form of a list (its items are ignored) in compact JSON, Table or PartialObjectMetadataList; undefined
  * for YAML, protobuf and indented JSON, which are written whole.
  */
-export function streamedListForm(list: KubeList, options: EncodeOptions): StreamedListForm | undefined {
+export function streamedListForm(list: KubeList, options: EncodeOptions, itemTypeMeta: ItemTypeMeta): StreamedListForm | undefined {
   const rep = options.representation;
   if (options.pretty) return undefined;
-  if (rep.format === "json") return { envelope: { ...list, items: [] }, field: "items", element: (obj) => obj };
+  if (rep.format === "json") {
+    return { envelope: { ...list, items: [] }, field: "items", element: itemTypeMeta === "kept" ? (obj) => obj : withoutTypeMeta };
+  }
   if (rep.format === "partial-metadata") {
     return {
       envelope: partialObjectMetadataList({ ...list, items: [] }, rep.version),

@@ -129,7 +129,7 @@ export function componentStatusHandlers(components: ReadonlyMap<string, CheckCom
     );
     // The list is made, not read: its metadata is empty, with no resourceVersion.
     const metadata = {} as ListMeta;
-    return respondList({ kind: "ComponentStatusList", apiVersion: "v1", metadata, items }, ctx.encode);
+    return respondList({ kind: "ComponentStatusList", apiVersion: "v1", metadata, items }, ctx.encode, "omitted");
   };
   return [[virtualHandlerKey("", "componentstatuses"), handler]];
 }

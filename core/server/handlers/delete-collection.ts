@@ -8,6 +8,7 @@ import { respondList } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { readDeleteOptions } from "./delete-options.ts";
 import { readPage } from "./list.ts";
+import { itemTypeMetaOf } from "../../registry/list.ts";
 import { newNamespaceParameterRequired } from "../resource-route.ts";
 
 export async function handleDeleteCollection(ctx: HandlerContext): Promise<Response> {
@@ -26,5 +27,5 @@ export async function handleDeleteCollection(ctx: HandlerContext): Promise<Respo
       if (!isNotFound(e)) throw e;
     }
   }
-  return respondList(list, ctx.encode);
+  return respondList(list, ctx.encode, itemTypeMetaOf(ctx.store));
 }

@@ -39,7 +39,7 @@ describe("stored values read back as kubun's JSON, whichever encoding kube used 
         const read = protobufCodec.decode(fixture.key, written);
         expect(normalized(read)).toBe(normalized(stored));
         expect(jsonCodec.decode(fixture.key, written)).toBe(read);
-        // kubun's stored head: apiVersion, kind, metadata lead (registry/codec.ts storedTextWithVersion relies on it).
+        // kubun's stored head: apiVersion, kind, metadata lead (registry/codec.ts storedTextWithVersion and storedListItemText rely on it).
         expect(read.startsWith(`{"apiVersion":${JSON.stringify(fixture.kubun.apiVersion)},"kind":`)).toBe(true);
       }
     });
