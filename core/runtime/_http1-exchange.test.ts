@@ -96,11 +96,11 @@ test("wantsHttp10KeepAlive: an HTTP/1.0 answer saying keep-alive keeps the conne
 test("a header's characters are written one byte each, as Go writes a value's bytes; a handler's Date is kept alone", () => {
   const { response, written } = exchangeFor("GET / HTTP/1.1\r\nHost: k");
   const utf8 = Buffer.from('299 - "→ 😀"').toString("latin1");
-  response.writeHead(599, { warning: [utf8, '299 - "b"'], Date: "Mon, 02 Jan 2006 15:04:05 GMT" });
+  response.writeHead(599, { "x-warning": [utf8, '299 - "b"'], Date: "Mon, 02 Jan 2006 15:04:05 GMT" });
   response.end();
   const bytes = written();
   expect(bytes).toStartWith("HTTP/1.1 599 status code 599\r\n");
-  expect(bytes).toContain(`\r\nwarning: ${utf8}\r\nwarning: 299 - "b"\r\n`);
+  expect(bytes).toContain(`\r\nx-warning: ${utf8}\r\nx-warning: 299 - "b"\r\n`);
   expect(bytes.match(/date:/gi)).toHaveLength(1);
 });
 
