@@ -8,9 +8,9 @@ import { parseHead } from "./_http1-head.ts";
 function recordingSocket(): { socket: TLSSocket; written: () => string } {
   const chunks: Buffer[] = [];
   const socket = {
-    write(bytes: Uint8Array | string, callback?: () => void) {
-      chunks.push(Buffer.from(bytes as Uint8Array));
-      callback?.();
+    write(bytes: Uint8Array | string, encodingOrCallback?: "latin1" | (() => void), callback?: () => void) {
+      chunks.push(typeof bytes === "string" ? Buffer.from(bytes, "latin1") : Buffer.from(bytes));
+      (typeof encodingOrCallback === "function" ? encodingOrCallback : callback)?.();
       return true;
     },
     destroy() {},

@@ -94,7 +94,7 @@ export class Http1Response extends EventEmitter {
 
   /** Writes the head now (a watch owes its client the status before its first event). */
   flushHeaders(): void {
-    if (!this.headersSent) this.socket.write(this.#head(undefined));
+    if (!this.headersSent) this.socket.write(this.#head(undefined), "latin1");
   }
 
   write(chunk: Uint8Array): boolean {
@@ -102,7 +102,7 @@ export class Http1Response extends EventEmitter {
     const head = this.headersSent ? undefined : this.#head(undefined);
     const body = this.#framed(chunk);
     if (head === undefined) return body === undefined ? true : this.socket.write(body);
-    return this.socket.write(body === undefined ? head : Buffer.concat([head, body]));
+    return this.socket.write(body === undefined ? Buffer.from(head, "latin1") : withHead(head, body));
   }
 
   /** Ends the answer, its head and last bytes in one write; "close" follows once they are handed to the socket. */
@@ -113,9 +113,9 @@ export class Http1Response extends EventEmitter {
     const head = this.headersSent ? undefined : this.#head(bytes);
     const body = bytes && bytes.byteLength > 0 ? this.#framed(bytes) : undefined;
     const last = this.#framing === "chunked" ? (body ? Buffer.concat([body, CHUNK_END]) : CHUNK_END) : body;
-    const out = head && last ? Buffer.concat([head, last]) : head ?? last;
-    if (out === undefined) this.#finished();
-    else this.socket.write(out, this.#finished);
+    if (head === undefined && last === undefined) this.#finished();
+    else if (head === undefined) this.socket.write(last!, this.#finished);
+    else this.socket.write(last === undefined ? Buffer.from(head, "latin1") : withHead(head, last), this.#finished);
     return this;
   }
 
@@ -142,8 +142,10 @@ export class Http1Response extends EventEmitter {
     this.closes = true;
   }
 
-  readonly #finished = (): void => {
-    this.writableFinished = true;
+  /** The last write's callback: its error means the bytes never left (the socket broke first). */
+  readonly #finished = (error?: Error | null): void => {
+    if (error) this.destroyed = true;
+    else this.writableFinished = true;
     this.#close();
   };
 
@@ -169,7 +171,7 @@ export class Http1Response extends EventEmitter {
    * The head's bytes, deciding the framing. `whole` is the entire body when the answer ends with this write:
    * its length is then known (Go gives a finished handler's answer a Content-Length).
    */
-  #head(whole: Uint8Array | undefined): Buffer {
+  #head(whole: Uint8Array | undefined): string {
     this.headersSent = true;
     const fields = this.#fields ?? {};
     const status = this.#status;
@@ -199,9 +201,19 @@ export class Http1Response extends EventEmitter {
       else head += `${name}: ${value}\r\n`;
     }
     if (fields.date === undefined && fields.Date === undefined) head += `Date: ${httpDate()}\r\n`;
-    // Header values hold one character per byte (a Warning's UTF-8): latin1 writes those bytes as they are.
-    return Buffer.from(`${head}\r\n`, "latin1");
+    return `${head}\r\n`;
   }
+}
+
+/**
+ * The head's text and `bytes` in one buffer. Header values hold one character per byte (a Warning's UTF-8): latin1
+ * writes those bytes as they are.
+ */
+function withHead(head: string, bytes: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(head.length + bytes.byteLength);
+  out.write(head, 0, "latin1");
+  out.set(bytes, head.length);
+  return out;
 }
 
 /** Go's bodyAllowedForStatus: no body for 1xx, 204 and 304. */

@@ -32,6 +32,8 @@ const log = logger("listener");
 const MAX_HEADER_BYTES = (1 << 20) + 4096;
 /** Under Deno, node:https is not Bun's node:http fallback; push bodies go through the adapter there. */
 const WRITES_PUSH_BODIES = !("Deno" in globalThis);
+/** Under Bun, HTTP/1.x is served by kubun's own layer (_http1-connection.ts); under Deno by node:https. */
+const OWN_HTTP1 = !("Deno" in globalThis);
 /** How often the "connection limit reached" line may be logged. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
@@ -204,7 +206,9 @@ function write(response: Response, request: Request, incoming: NodeRequest, outg
     const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
     const connection = closes ? "close" : http2 ? undefined : http10KeepAliveOf(incoming as IncomingMessage);
-    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, connection);
+    // Only node:http's writer (Deno's) needs a whole answer's writes gathered: kubun's own writes it in one.
+    const corked = http2 || OWN_HTTP1 ? undefined : incoming.socket;
+    const written = writeResponse(response, outgoing, http2, corked, connection);
     if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
     else reset?.();
   } catch (error) {
