@@ -62,6 +62,10 @@ function answers(reply: Buffer): Answer[] {
         if (size === 0) break;
         parts.push(reply.subarray(sizeEnd + 2, sizeEnd + 2 + size));
       }
+    } else if (field("content-length") === undefined && field("connection") === "close") {
+      // Go's plain-text answers to a request it cannot read (conn.serve) have no length: they end with the connection.
+      parts.push(reply.subarray(at));
+      at = reply.length;
     } else {
       const length = Number(field("content-length") ?? 0);
       parts.push(reply.subarray(at, at + length));

@@ -61,11 +61,17 @@ test("ParseHTTPVersion and http1ServerSupportsRequest: HTTP/1.x is served (1.2 a
   }
 });
 
-test("readRequest: two Host fields are a badRequestError, its reason in the answer", () => {
-  expect(refusal("GET / HTTP/1.1\r\nHost: a\r\nHost: b")).toBe(
-    "HTTP/1.1 400 Bad Request: too many Host headers\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n" +
-      "400 Bad Request: too many Host headers",
-  );
+test("readRequest's Host checks are badRequestErrors, their reason in the answer; HTTP/1.0 and CONNECT may go without", () => {
+  const answer = (reason: string) =>
+    `HTTP/1.1 400 Bad Request: ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request: ${reason}`;
+  expect(refusal("GET / HTTP/1.1\r\nAccept: x")).toBe(answer("missing required Host header"));
+  expect(refusal("GET / HTTP/1.1\r\nHost: a\r\nHost: b")).toBe(answer("too many Host headers"));
+  for (const host of ["x/healthz?", "a@b", "a#b", "a b"]) {
+    expect(refusal(`GET / HTTP/1.1\r\nHost: ${host}`)).toBe(answer("malformed Host header"));
+  }
+  expect(parseHead("GET / HTTP/1.0").headers).toEqual({});
+  expect(parseHead("CONNECT k:443 HTTP/1.1").method).toBe("CONNECT");
+  expect(parseHead("GET / HTTP/1.1\r\nHost:").headers).toEqual({ host: "" });
 });
 
 test("readTransfer: Content-Length, repeated alike, is the body's length; differing, signed or not decimal is a plain 400", () => {

@@ -2,6 +2,7 @@
  * Reads an HTTP/1.x request head as Go's net/http server does (readRequest, net/textproto's readMIMEHeader,
  * transfer.go's readTransfer), and the plain-text answers its conn.serve writes to a head it cannot read.
  */
+import { VALID_HOST } from "./fetch-adapter.ts";
 
 /** What Go's conn.serve writes after the status of a request it cannot read. */
 const ERROR_HEADERS = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n";
@@ -98,8 +99,10 @@ export function parseHead(head: string): Http1Head {
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
-  // readRequest: Host is checked before the body's framing.
+  // readRequest's Host checks, before the body's framing: HTTP/1.1 needs one (CONNECT aside), and only one, valid.
+  if (counts.host === undefined && versionMinor !== 0 && method !== "CONNECT") throw badRequest("missing required Host header");
   if (counts.host !== undefined && counts.host > 1) throw badRequest("too many Host headers");
+  if (counts.host !== undefined && !VALID_HOST.test(headers.host!)) throw badRequest("malformed Host header");
   return { method, target, versionMinor, rawHeaders, headers, body: bodyOf(versionMinor, rawHeaders, headers, counts) };
 }
 

@@ -37,7 +37,7 @@ export class BadRequestTarget extends Error {}
  * The bytes Go's httpguts.ValidHostHeader accepts in a Host header: "/", "?", "#", "@" and spaces cannot appear,
  * so a Host cannot change the path of the URL built from it.
  */
-const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+export const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
 /** The URL's host for a request that named none (Go leaves Request.Host empty; a URL needs one). */
 const HOST_WHEN_NONE = "localhost";
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
