@@ -14,6 +14,9 @@ import { HEAD_TOO_LARGE, headEnd, parseHead, UnreadableHead } from "./_http1-hea
 import { hasToken } from "./_http10-keep-alive.ts";
 import { awaitContinue } from "./_unread-body.ts";
 import { httpDate } from "./http-date.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("listener");
 
 /**
  * Serves one request. The request and answer offer what the listener's modules read of node:http's pair
@@ -80,6 +83,11 @@ export class Http1Connection implements BodyFlow {
         this.#again = false;
         while (this.#step());
       } while (this.#again);
+    } catch (error) {
+      // A bug here concerns this connection only: it ends, the server serves on.
+      log.error("reading an HTTP/1.x connection failed", error);
+      this.#stopReading();
+      this.#socket.destroy();
     } finally {
       this.#processing = false;
     }
