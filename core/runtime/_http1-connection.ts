@@ -49,6 +49,8 @@ export class Http1Connection implements BodyFlow {
     this.#socket = socket;
     this.#serve = serve;
     this.#maxHeadBytes = maxHeadBytes;
+    // Go's TCP connections, and node:http's, send small writes (a watch's events) at once.
+    socket.setNoDelay(true);
     socket.on("data", this.#read);
     socket.on("drain", () => this.#response?.emit("drain"));
     socket.on("close", this.#closed);
