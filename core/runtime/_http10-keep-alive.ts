@@ -33,8 +33,8 @@ function bodyAllowedForStatus(status: number): boolean {
 }
 
 /** Go's hasToken: `token` is one of the comma-separated, case-insensitive tokens of the header's value. */
-function hasToken(value: string | undefined, token: string): boolean {
-  if (!value) return false;
+export function hasToken(value: string | string[] | number | undefined, token: string): boolean {
+  if (typeof value !== "string") return false;
   for (const part of value.split(",")) if (part.trim().toLowerCase() === token) return true;
   return false;
 }

@@ -94,7 +94,8 @@ function sendsBody(incoming: BodyRequest): boolean {
  * without its end (true).
  */
 function discardUpTo(incoming: BodyRequest, progress: BodyProgress, stopAt: number): Promise<boolean> {
-  if (progress.received >= stopAt) return Promise.resolve(true);
+  // A body whose connection already ended or broke has no end to look for.
+  if (progress.received >= stopAt || (incoming as { destroyed?: boolean }).destroyed) return Promise.resolve(true);
   return new Promise((resolve) => {
     const stop = (closes: boolean) => {
       clearTimeout(deadline);

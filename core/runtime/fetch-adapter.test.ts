@@ -109,7 +109,7 @@ test("a Host that could move the URL's path never reaches the handler; HTTP/1.1 
     expect(answer).toStartWith("HTTP/1.1 400 ");
     expect(answer).toContain("malformed Host header");
   }
-  // Bun's HTTP parser answers this one itself; either way it is a 400 and the handler never runs.
+  // The HTTP/1.x reader answers this one itself (Go's readRequest); either way it is a 400 and the handler never runs.
   expect(await raw("GET /api HTTP/1.1\r\nConnection: close\r\n\r\n")).toStartWith("HTTP/1.1 400 ");
   expect(reached).toBe(0);
 });

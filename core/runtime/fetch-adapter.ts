@@ -38,7 +38,7 @@ export class BadRequestTarget extends Error {}
  * The bytes Go's httpguts.ValidHostHeader accepts in a Host header: "/", "?", "#", "@" and spaces cannot appear,
  * so a Host cannot change the path of the URL built from it.
  */
-const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+export const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
 /** The URL's host for a request that named none (Go leaves Request.Host empty; a URL needs one). */
 const HOST_WHEN_NONE = "localhost";
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
@@ -236,13 +236,15 @@ const fieldObject = (Headers.prototype as { toJSON?: FieldObject }).toJSON;
 
 /**
  * A header's bytes go out as they are, as Go writes them: a Response holds them one character per byte (a Warning's
- * UTF-8, see core/server/warning-headers.ts), which node:http2 writes byte for byte. The HTTP/1.1 head writers (Bun's
- * node:http on a socket handed over from node:tls; Deno's node:http for an answer with a body) write a head's strings
- * as UTF-8, and Bun's refuses characters past U+00FF: the UTF-8 of U+0080..U+00FF is handed to them as that
- * character, so its bytes leave as they are; a character past U+00FF, or a byte that is no UTF-8, leaves as "?", since
- * its bytes re-encoded would reach a Go client as control characters (client-go drops such a warning and the rest).
+ * UTF-8, see core/server/warning-headers.ts), which node:http2 and kubun's HTTP/1.x writer (_http1-exchange.ts) write
+ * byte for byte. Deno's node:http writes a head's strings as UTF-8: the UTF-8 of U+0080..U+00FF is handed to it as
+ * that character, so its bytes leave as they are; a character past U+00FF, or a byte that is no UTF-8, leaves as "?",
+ * since its bytes re-encoded would reach a Go client as control characters (client-go drops such a warning and the
+ * rest).
  */
 const NON_ASCII = /[\x80-\uffff]/;
+/** Under Bun, HTTP/1.x heads are kubun's own (_http1-exchange.ts), written byte for byte; Deno's node:http remains. */
+const UTF8_HEAD_WRITER = "Deno" in globalThis;
 const HEAD_UNWRITABLE = /([\xc2\xc3][\x80-\xbf])|[\xc4-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}|[\x80-\xff]/g;
 
 function forHttp1Head(value: string): string {
@@ -274,7 +276,7 @@ export function responseHeaders(headers: Headers, http2: boolean): OutgoingHttpH
   const fields = headerFields(headers, http2);
   const warning = fields[WARNING];
   if (typeof warning === "string") fields[WARNING] = warningFields(warning);
-  return http2 ? fields : forUtf8Head(fields);
+  return http2 || !UTF8_HEAD_WRITER ? fields : forUtf8Head(fields);
 }
 
 function headerFields(headers: Headers, http2: boolean): OutgoingHttpHeaders {

@@ -4,7 +4,7 @@
  * handed over with what its connection knows (the peer certificate, read and verified once per connection).
  */
 import { Buffer } from "node:buffer";
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as http2Constants, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -20,7 +20,8 @@ import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } 
 import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
-import { awaitContinue, settleUnreadBody } from "./_unread-body.ts";
+import { settleUnreadBody } from "./_unread-body.ts";
+import { Http1Connection } from "./_http1-connection.ts";
 import { InTurn } from "./_in-turn.ts";
 import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
 import { logger } from "../log/mod.ts";
@@ -31,6 +32,8 @@ const log = logger("listener");
 const MAX_HEADER_BYTES = (1 << 20) + 4096;
 /** Under Deno, node:https is not Bun's node:http fallback; push bodies go through the adapter there. */
 const WRITES_PUSH_BODIES = !("Deno" in globalThis);
+/** Under Bun, HTTP/1.x is served by kubun's own layer (_http1-connection.ts); under Deno by node:https. */
+const OWN_HTTP1 = !("Deno" in globalThis);
 /** How often the "connection limit reached" line may be logged. */
 const CAP_LOG_INTERVAL_MS = 10_000;
 
@@ -81,7 +84,9 @@ export interface HttpsListener {
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
   const fromClientCA = chainVerifier(options.clientCA);
   const timeouts = options.timeouts ?? KUBE_CONNECTION_TIMEOUTS;
-  const { tlsServer, servers } = secureHttpServer({
+  // An HTTP/1.x connection's requests take turns as its own reader reads them.
+  const serveHttp1 = (socket: TLSSocket) => new Http1Connection(socket, serveNow, MAX_HEADER_BYTES);
+  const { tlsServer, servers } = secureHttpServer(serveHttp1, {
     handshakeTimeout: timeouts.readHeaderTimeoutMs,
     key: options.key,
     cert: options.cert,
@@ -116,20 +121,15 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     else (connection.inTurn ??= new InTurn(serveNow)).take(incoming, outgoing);
   };
   for (const server of servers) {
-    // Advertised in the Keep-Alive header; ConnectionTracker enforces it (Bun does not on handed-over sockets).
+    // Advertised in the Keep-Alive header; ConnectionTracker enforces it.
     if ("keepAliveTimeout" in server) server.keepAliveTimeout = timeouts.idleTimeoutMs;
     server.on("request", serve);
   }
-  // Bun's node:http sends "100 Continue" itself unless asked; then the body stream sends it when first read.
-  if (!("Deno" in globalThis)) {
-    servers[0].on("checkContinue", (incoming: NodeRequest, outgoing: NodeResponse) => {
-      awaitContinue(incoming);
-      serve(incoming, outgoing);
-    });
-  }
   // A failed handshake (garbage bytes, unknown CA on the client side, a handshake timeout) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
-  servers[0].on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
+  if ("Deno" in globalThis) {
+    servers[0].on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
+  }
 
   await new Promise<void>((resolve, reject) => {
     tlsServer.once("error", reject);
@@ -206,7 +206,9 @@ function write(response: Response, request: Request, incoming: NodeRequest, outg
     const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
     if (pushes && respondDirectly(response, outgoing as ServerResponse)) return;
     const connection = closes ? "close" : http2 ? undefined : http10KeepAliveOf(incoming as IncomingMessage);
-    const written = writeResponse(response, outgoing, http2, http2 ? undefined : incoming.socket, connection);
+    // Only node:http's writer (Deno's) needs a whole answer's writes gathered: kubun's own writes it in one.
+    const corked = http2 || OWN_HTTP1 ? undefined : incoming.socket;
+    const written = writeResponse(response, outgoing, http2, corked, connection);
     if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
     else reset?.();
   } catch (error) {
@@ -236,25 +238,27 @@ const HTTP2_SETTINGS = {
 };
 
 /**
- * Under Bun a node:https server does not show requests the client certificate, so a node:tls server hands each
- * secure socket to a node:http server, or to a node:http2 server when the client chose h2 by ALPN. Under Deno that
- * hand-off closes kept-alive connections after the first response, and node:https shows the certificate, so one
- * node:https server does both, over HTTP/1.1 only: Deno's node:http2 server reports a client certificate that
- * chains to the CA as not authorized (Deno 2.9.6).
+ * Under Bun a node:https server does not show requests the client certificate, so a node:tls server serves each
+ * secure socket: HTTP/1.x with kubun's own reader (`serveHttp1`, _http1-connection.ts), h2 (chosen by ALPN)
+ * through a node:http2 server. Under Deno that hand-off closes kept-alive connections after the first response, and
+ * node:https shows the certificate, so one node:https server does both, over HTTP/1.1 only: Deno's node:http2
+ * server reports a client certificate that chains to the CA as not authorized (Deno 2.9.6).
  */
-function secureHttpServer(tlsOptions: TlsOptions): { tlsServer: TlsServer; servers: [HttpServer | HttpsServer, ...Http2Server[]] } {
+function secureHttpServer(
+  serveHttp1: (socket: TLSSocket) => void,
+  tlsOptions: TlsOptions,
+): { tlsServer: TlsServer; servers: (HttpsServer | Http2Server)[] } {
   if ("Deno" in globalThis) {
     const server = createHttpsServer({ ...tlsOptions, ALPNProtocols: ["http/1.1"], maxHeaderSize: MAX_HEADER_BYTES });
     return { tlsServer: server, servers: [server] };
   }
   const tlsServer = createTlsServer({ ...tlsOptions, ALPNProtocols: ALPN_H2_FIRST });
-  const httpServer = createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES });
   const http2Server = createHttp2Server({ settings: HTTP2_SETTINGS, maxSessionMemory: 64 });
-  tlsServer.on(
-    "secureConnection",
-    (socket: TLSSocket) => (socket.alpnProtocol === "h2" ? http2Server : httpServer).emit("connection", socket),
-  );
-  return { tlsServer, servers: [httpServer, http2Server] };
+  tlsServer.on("secureConnection", (socket: TLSSocket) => {
+    if (socket.alpnProtocol === "h2") http2Server.emit("connection", socket);
+    else serveHttp1(socket);
+  });
+  return { tlsServer, servers: [http2Server] };
 }
 
 /**

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { connect as connectTls, type TLSSocket } from "node:tls";
+import { createCertificateAuthority, issueServingCertificate } from "../server/certificates.ts";
+import { completeResponse } from "./fetch-adapter.ts";
+import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
+
+let caPem: string;
+let listener: HttpsListener;
+let currentHandler: ConnectionHandler;
+
+beforeAll(async () => {
+  const ca = await createCertificateAuthority("test-ca", { days: 1 });
+  caPem = ca.certPem;
+  const serving = await issueServingCertificate(ca, { commonName: "server", hosts: ["127.0.0.1"], days: 1 });
+  listener = await listenHttps((request, conn) => currentHandler(request, conn), {
+    host: "127.0.0.1",
+    port: 0,
+    key: serving.keyPem,
+    cert: serving.certPem,
+    clientCA: caPem,
+  });
+});
+
+afterAll(() => listener.close());
+
+function openTls(): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: "127.0.0.1", port: listener.port, ca: caPem, ALPNProtocols: ["http/1.1"] }, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** Everything the server sent until it closed the connection, as latin1 text. */
+function untilClosed(socket: TLSSocket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve(text));
+  });
+}
+
+async function exchange(...writes: string[]): Promise<string> {
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  for (const bytes of writes) socket.write(bytes);
+  return answer;
+}
+
+const echoBody: ConnectionHandler = async (request) => completeResponse(`${request.method} ${await request.text()}`);
+const ERROR_HEADERS = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n";
+
+test("conn.serve: another HTTP version answers 505, another transfer coding 501, another expectation 417, each ending the connection", async () => {
+  currentHandler = echoBody;
+  const unsupported = "505 HTTP Version Not Supported: unsupported protocol version";
+  expect(await exchange("GET / HTTP/2.0\r\nHost: x\r\n\r\n")).toBe(`HTTP/1.1 ${unsupported}${ERROR_HEADERS}${unsupported}`);
+  expect(await exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")).toBe(
+    `HTTP/1.1 501 Not Implemented${ERROR_HEADERS}Unsupported transfer encoding`,
+  );
+  expect(await exchange("POST / HTTP/1.1\r\nHost: x\r\nExpect: something\r\nContent-Length: 1\r\n\r\nx")).toMatch(
+    /^HTTP\/1\.1 417 Expectation Failed\r\nConnection: close\r\nDate: [^\r]+\r\nContent-Length: 0\r\n\r\n$/,
+  );
+});
+
+test("chunkedReader: a chunked body reaches the handler whole, trailers dropped, and the connection serves on", async () => {
+  currentHandler = echoBody;
+  const answer = await exchange(
+    "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;ext\r\nabc\r\n",
+    "2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n",
+    "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+  );
+  const [first, second] = answer.split(/(?=HTTP\/1\.1 )/);
+  expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nPOST abcde$/);
+  expect(second).toContain("\r\nconnection: close\r\n");
+  expect(second).toEndWith("\r\n\r\nGET ");
+});
+
+test("chunkedReader: a malformed chunk errors the handler's read of the body, and its answer ends the connection", async () => {
+  currentHandler = async (request) => {
+    const failure = await request.text().then(() => "read", (error: Error) => error.message);
+    return completeResponse(failure, { status: 400 });
+  };
+  const answer = await exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXX\r\nGET / HTTP/1.1\r\n\r\n");
+  expect(answer).toStartWith("HTTP/1.1 400 Bad Request\r\n");
+  expect(answer).toContain("\r\nconnection: close\r\n");
+  expect(answer).toEndWith("\r\n\r\nthe client closed the connection before its body ended");
+});
+
+test("HEAD: the answer has the GET's fields and no body, and the connection serves on (chunkWriter.writeHeader)", async () => {
+  currentHandler = (request) => completeResponse(`body of ${request.method}`, { headers: { "content-type": "text/plain" } });
+  const answer = await exchange("HEAD / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const [headAnswer, getAnswer] = answer.split(/(?=HTTP\/1\.1 )/);
+  expect(headAnswer).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\ncontent-length: 12\r\nDate: [^\r]+\r\n\r\n$/);
+  expect(getAnswer).toEndWith("\r\n\r\nbody of GET");
+});
+
+test("conn.serve: pipelined requests are read one at a time, in order, and none after one asking to close", async () => {
+  const order: string[] = [];
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+  currentHandler = async (request) => {
+    const path = new URL(request.url).pathname;
+    order.push(`start ${path}`);
+    if (path === "/1") await firstHeld;
+    order.push(`end ${path}`);
+    return completeResponse(path);
+  };
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  socket.write(
+    "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n",
+  );
+  await Bun.sleep(50);
+  expect(order).toEqual(["start /1"]);
+  releaseFirst();
+  const text = await answer;
+  expect(order).toEqual(["start /1", "end /1", "start /2", "end /2"]);
+  expect(text.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+  expect(text).toEndWith("/2");
+});
+
+test("expectContinueReader: 100 Continue goes out when the handler first reads the body, not before", async () => {
+  let read!: () => void;
+  const mayRead = new Promise<void>((resolve) => (read = resolve));
+  currentHandler = async (request) => {
+    await mayRead;
+    return completeResponse(await request.text());
+  };
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  let early = "";
+  socket.on("data", (chunk: Buffer) => (early += chunk.toString("latin1")));
+  socket.write("PUT / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\nConnection: close\r\n\r\n");
+  await Bun.sleep(50);
+  expect(early).toBe("");
+  read();
+  while (!early.includes("100 Continue")) await Bun.sleep(5);
+  expect(early).toBe("HTTP/1.1 100 Continue\r\n\r\n");
+  socket.write("hello");
+  expect(await answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nhello$/);
+});
+
+test("HTTP/1.0: the status line says HTTP/1.0, and an answer of unknown length is written as it comes and ends the connection", async () => {
+  currentHandler = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode("one "));
+          await Bun.sleep(20);
+          controller.enqueue(new TextEncoder().encode("two"));
+          controller.close();
+        },
+      }),
+    );
+  const answer = await exchange("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+  expect(answer).toStartWith("HTTP/1.0 200 OK\r\n");
+  expect(answer).not.toMatch(/transfer-encoding|content-length|\r\nconnection:/i);
+  expect(answer).toEndWith("\r\n\r\none two");
+});
+
+test("a streamed answer goes out in chunks; the client going away aborts the request's signal and runs onResponseDone", async () => {
+  let aborted!: () => void;
+  const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+  let done!: () => void;
+  const doneSeen = new Promise<void>((resolve) => (done = resolve));
+  currentHandler = (request, conn) => {
+    request.signal.addEventListener("abort", () => aborted());
+    conn.onResponseDone?.(done);
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("event"));
+        },
+      }),
+    );
+  };
+  const socket = await openTls();
+  let text = "";
+  socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+  socket.write("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  while (!text.includes("\r\n5\r\nevent\r\n")) await Bun.sleep(5);
+  expect(text).toContain("\r\ntransfer-encoding: chunked\r\n");
+  socket.destroy();
+  await Promise.all([abortSeen, doneSeen]);
+});
