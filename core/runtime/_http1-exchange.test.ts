@@ -104,6 +104,15 @@ test("a header's characters are written one byte each, as Go writes a value's by
   expect(bytes.match(/date:/gi)).toHaveLength(1);
 });
 
+test("Header.Write's headerNewlineToSpace: a CR or LF in a value goes out as a space, so a value cannot add a field", () => {
+  const { response, written } = exchangeFor("GET / HTTP/1.1\r\nHost: k");
+  response.writeHead(200, { "x-one": "a\r\nSet-Cookie: s=1", "x-list": ["b\nc", "d"] });
+  response.end();
+  const bytes = written();
+  expect(bytes).toContain("\r\nx-one: a  Set-Cookie: s=1\r\nx-list: b c\r\nx-list: d\r\n");
+  expect(bytes).not.toContain("\r\nSet-Cookie");
+});
+
 test("the client going away before the answer is out closes the response as destroyed, once", () => {
   const { response, closed } = exchangeFor("GET / HTTP/1.1\r\nHost: k");
   response.writeHead(200, {});

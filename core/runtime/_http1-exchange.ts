@@ -197,8 +197,8 @@ export class Http1Response extends EventEmitter {
     for (const name in fields) {
       const value = fields[name];
       if (value === undefined) continue;
-      if (Array.isArray(value)) { for (const one of value) head += `${name}: ${one}\r\n`; }
-      else head += `${name}: ${value}\r\n`;
+      if (Array.isArray(value)) { for (const one of value) head += `${name}: ${onOneLine(String(one))}\r\n`; }
+      else head += `${name}: ${onOneLine(String(value))}\r\n`;
     }
     if (fields.date === undefined && fields.Date === undefined) head += `Date: ${httpDate()}\r\n`;
     return `${head}\r\n`;
@@ -214,6 +214,11 @@ function withHead(head: string, bytes: Uint8Array): Buffer {
   out.write(head, 0, "latin1");
   out.set(bytes, head.length);
   return out;
+}
+
+/** Go's Header.Write (headerNewlineToSpace): a CR or LF in a value goes out as a space, so no value can end the head. */
+function onOneLine(value: string): string {
+  return value.includes("\r") || value.includes("\n") ? value.replace(/[\r\n]/g, " ") : value;
 }
 
 /** Go's bodyAllowedForStatus: no body for 1xx, 204 and 304. */
