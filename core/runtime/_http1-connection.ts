@@ -17,6 +17,8 @@ import { httpDate } from "./http-date.ts";
 import { logger } from "../log/mod.ts";
 
 const log = logger("listener");
+/** Go's rstAvoidanceDelay (net/http server.go): how long a closing connection waits after its write side closed. */
+const RST_AVOIDANCE_DELAY_MS = 500;
 
 /**
  * Serves one request. The request and answer offer what the listener's modules read of node:http's pair
@@ -189,12 +191,24 @@ export class Http1Connection implements BodyFlow {
     this.#socket.resume();
   }
 
+  /**
+   * Go's closeWriteAndWait: the answer flushed, the write side closed, then rstAvoidanceDelay before the close, reading
+   * nothing more meanwhile, so a client still sending a refused body is held back by its own buffers, not drained.
+   */
+  #closeAfterReply(): void {
+    this.#state = "closed";
+    this.#pending = undefined;
+    const socket = this.#socket;
+    socket.pause();
+    if (socket.destroyed) return;
+    socket.end(() => setTimeout(() => socket.destroy(), RST_AVOIDANCE_DELAY_MS).unref());
+  }
+
   readonly #answerClosed = (): void => {
     const response = this.#response!;
     this.#answered = true;
     if (response.closes || response.destroyed) {
-      this.#stopReading();
-      if (!this.#socket.destroyed) this.#socket.end();
+      this.#closeAfterReply();
       return;
     }
     // A body still coming is read to its end and dropped: its settling decided the connection may serve on.
