@@ -170,11 +170,15 @@ def main():
             fn, label = method("read", suffix)
             if fn:
                 call(label, fn, name, *where)
+        # The client's EventsV1Event model refuses a null eventTime, which kube writes for the core/v1 Events controllers
+        # record (client-go's legacy recorder sets no eventTime): a client bug kube-apiserver meets too. Those lists
+        # are narrowed to the sweep's own Events.
+        narrowed = {"label_selector": "app=sweep"} if cls.__name__ == "EventsV1Api" else {}
         fn, label = method("list")
-        call(label, fn, *where)
+        call(label, lambda: fn(*where, **narrowed))
         all_namespaces = getattr(api_obj, f"list_{snake(kind)}_for_all_namespaces", None)
         if namespaced and all_namespaces:
-            call(f"{cls.__name__}.list_{snake(kind)}_for_all_namespaces", all_namespaces)
+            call(f"{cls.__name__}.list_{snake(kind)}_for_all_namespaces", lambda: all_namespaces(**narrowed))
         fn, label = method("replace", "_status")
         if fn:
             def write_status(fn=fn, read=read, name=name, status=status):
