@@ -165,6 +165,14 @@ test("a PUT to the main resource ignores status changes", async () => {
   expect(answer.body.status?.replicas).toBeUndefined();
 });
 
+test("the same spec with its members in another order bumps no generation (apiequality.Semantic.DeepEqual)", async () => {
+  const created = await createDeployment("reordered");
+  const reversed = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).reverse());
+  const answer = await sendJson(server, "PUT", `${DEPLOYMENTS}/reordered`, { ...created, spec: reversed(created.spec) });
+  expect(answer.status).toBe(200);
+  expect(answer.body.metadata.generation).toBe(created.metadata.generation);
+});
+
 test("generation increases on a spec change only", async () => {
   const created = await createDeployment("generations");
   expect(created.metadata.generation).toBe(1);

@@ -73,10 +73,12 @@ test("parsePointer splits and unescapes tokens", () => {
   expect(parsePointer("")).toEqual([]);
 });
 
-test("jsonEqual ignores member order but not array order", () => {
+test("jsonEqual ignores member order but not array order; an undefined member is no member, as in the JSON text", () => {
   expect(jsonEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
   expect(jsonEqual([1, 2], [2, 1])).toBe(false);
-  expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+  expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(true);
+  expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+  expect(jsonEqual({ a: 1 }, { a: 1, b: null })).toBe(false);
 });
 
 test("copies may add at most the accumulated copy limit in all (json-patch Patch.copy, AccumulatedCopySizeError)", () => {

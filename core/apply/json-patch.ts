@@ -188,13 +188,19 @@ function testValue(doc: unknown, tokens: string[], expected: unknown): unknown {
   return doc;
 }
 
-/** Structural equality of JSON values (object member order does not matter). */
+/** Structural equality of JSON values: object member order does not matter, and an undefined member is no member. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+    let members = 0;
+    for (const key in a) {
+      if (a[key] === undefined) continue;
+      if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
+      members++;
+    }
+    for (const key in b) if (b[key] !== undefined) members--;
+    return members === 0;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 /** Server-owned metadata on create and update (kube's rest.BeforeCreate / BeforeUpdate). */
 import { type FieldError, newBadRequest } from "../api/errors.ts";
 import { isPlainObject, type KubeObject, type ObjectMeta } from "../api/types.ts";
+import { jsonEqual } from "../apply/json-patch.ts";
 
 const GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -91,8 +92,12 @@ function setOrDelete<K extends keyof ObjectMeta>(meta: ObjectMeta, key: K, value
   else meta[key] = value;
 }
 
-/** Everything but metadata and status: a change there is a spec change that bumps generation. */
-export function specOf(obj: KubeObject): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+/**
+ * Whether two objects hold the same spec: everything but metadata and status, where a change bumps generation. Compared
+ * as Go's apiequality.Semantic.DeepEqual compares the structs, so members in another order are the same spec.
+ */
+export function sameSpec(a: KubeObject, b: KubeObject): boolean {
+  const { metadata: _am, status: _as, apiVersion: _aa, kind: _ak, ...specA } = a;
+  const { metadata: _bm, status: _bs, apiVersion: _ba, kind: _bk, ...specB } = b;
+  return jsonEqual(specA, specB);
 }
