@@ -183,3 +183,17 @@ test("a streamed answer goes out in chunks; the client going away aborts the req
   socket.destroy();
   await Promise.all([abortSeen, doneSeen]);
 });
+
+test("conn.readRequest: up to 4 CR or LF after a POST's body are skipped (RFC 7230 section 3's tolerance), not after a GET", async () => {
+  currentHandler = echoBody;
+  const afterPost = await exchange(
+    "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc\r\n",
+    "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+  );
+  const [first, second] = afterPost.split(/(?=HTTP\/1\.1 )/);
+  expect(first).toEndWith("\r\n\r\nPOST abc");
+  expect(second).toStartWith("HTTP/1.1 200 OK\r\n");
+  expect(second).toEndWith("\r\n\r\nGET ");
+  const afterGet = await exchange("GET /a HTTP/1.1\r\nHost: x\r\n\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
+  expect(afterGet.split(/(?=HTTP\/1\.1 )/)[1]).toStartWith("HTTP/1.1 400 Bad Request");
+});

@@ -37,6 +37,8 @@ export class Http1Connection implements BodyFlow {
   #pending: Buffer | undefined;
   /** How far the search for the head's end got in #pending. */
   #searched = 0;
+  /** The last request was a POST: up to 4 CR or LF bytes before the next head are skipped (conn.readRequest). */
+  #afterPost = false;
   #request: Http1Request | undefined;
   #response: Http1Response | undefined;
   #body: BodyDecoder | undefined;
@@ -108,6 +110,17 @@ export class Http1Connection implements BodyFlow {
   }
 
   #readHead(pending: Buffer): boolean {
+    if (this.#afterPost) {
+      // RFC 7230 section 3's tolerance for old clients that end a POST body with a stray CRLF, as Go keeps it.
+      let skipped = 0;
+      while (skipped < 4 && skipped < pending.length && (pending[skipped] === 13 || pending[skipped] === 10)) skipped++;
+      if (skipped === pending.length && skipped < 4) return false;
+      this.#afterPost = false;
+      if (skipped > 0) {
+        this.#pending = skipped < pending.length ? pending.subarray(skipped) : undefined;
+        return this.#pending !== undefined;
+      }
+    }
     const end = headEnd(pending, Math.max(0, this.#searched - 3));
     if (end === undefined || end.next > this.#maxHeadBytes) {
       this.#searched = pending.length;
@@ -124,6 +137,7 @@ export class Http1Connection implements BodyFlow {
     }
     this.#pending = end.next < pending.length ? pending.subarray(end.next) : undefined;
     this.#searched = 0;
+    this.#afterPost = head.method === "POST";
     const request = new Http1Request(head, this.#socket, this);
     const connection = head.headers.connection;
     // Go's shouldClose: HTTP/1.0 closes unless asked to keep alive, HTTP/1.1 when asked to close.

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { Buffer } from "node:buffer";
-import { headEnd, parseHead, UnreadableHead } from "./_http1-head.ts";
+import { HEAD_TOO_LARGE, headEnd, MAX_HEADER_FIELDS, parseHead, UnreadableHead } from "./_http1-head.ts";
 
 const PLAIN_400 = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request";
 
@@ -109,4 +109,10 @@ test("headEnd: the blank line after the head, with CRLF or bare LF line ends, se
   expect(headEnd(Buffer.from("GET / HTTP/1.1\nHost: k\n\nrest"))).toEqual({ head: 22, next: 24 });
   expect(headEnd(Buffer.from("GET / HTTP/1.1\r\nHost: k\r\n"))).toBeUndefined();
   expect(headEnd(bytes, 20)).toEqual({ head: 24, next: 27 });
+});
+
+test("a head of more than MAX_HEADER_FIELDS fields is answered 431, before any Headers is built from it", () => {
+  const fields = (count: number) => Array.from({ length: count }, (_, i) => `h${i}: b`).join("\r\n");
+  expect(parseHead(`GET / HTTP/1.1\r\nHost: k\r\n${fields(MAX_HEADER_FIELDS - 1)}`).rawHeaders).toHaveLength(2 * MAX_HEADER_FIELDS);
+  expect(() => parseHead(`GET / HTTP/1.1\r\nHost: k\r\n${fields(90_000)}`)).toThrow(HEAD_TOO_LARGE);
 });
