@@ -83,7 +83,8 @@ test("chunkedReader: a malformed chunk errors the handler's read of the body, an
   const answer = await exchange("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXX\r\nGET / HTTP/1.1\r\n\r\n");
   expect(answer).toStartWith("HTTP/1.1 400 Bad Request\r\n");
   expect(answer).toContain("\r\nconnection: close\r\n");
-  expect(answer).toEndWith("\r\n\r\nthe client closed the connection before its body ended");
+  // chunkedReader's own error reaches the handler, as Go's body read returns it.
+  expect(answer).toEndWith("\r\n\r\nmalformed chunked encoding");
 });
 
 test("HEAD: the answer has the GET's fields and no body, and the connection serves on (chunkWriter.writeHeader)", async () => {

@@ -173,6 +173,7 @@ export class Http1Connection implements BodyFlow {
       taken = body.take(pending, 0, (part) => request.emit("data", part));
     } catch (error) {
       if (!(error instanceof MalformedChunk)) throw error;
+      request.bodyError = error.message;
       this.#brokenBody();
       return false;
     }

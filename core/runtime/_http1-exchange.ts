@@ -32,6 +32,8 @@ export class Http1Request extends EventEmitter {
   /** The body ended ("end" emitted, or about to be for a request without one). */
   readableEnded = false;
   /** The connection ended before the body did, or the body broke. */
+  /** Why the body broke, in Go's words (chunkedReader's error), when it did. */
+  bodyError: string | undefined;
   destroyed = false;
   readonly #flow: BodyFlow;
 

@@ -122,6 +122,10 @@ function requestHeaders(incoming: NodeRequest): Headers {
 }
 
 const BODY_HIGH_WATER_MARK = 64 * 1024;
+const CLIENT_GONE_MID_BODY = "the client closed the connection before its body ended";
+
+/** A request body that could not be read to its end: the client's doing (it left, or sent a malformed chunk). */
+export class RequestBodyError extends Error {}
 
 /**
  * The request body as a byte stream that pauses the socket while the handler has not read what came. A client
@@ -151,7 +155,7 @@ function requestBody(incoming: NodeRequest, outgoing: NodeResponse): ReadableStr
         finished = true;
       });
       incoming.once("close", () => {
-        if (!finished) controller.error(new Error("the client closed the connection before its body ended"));
+        if (!finished) controller.error(new RequestBodyError((incoming as { bodyError?: string }).bodyError ?? CLIENT_GONE_MID_BODY));
         finished = true;
       });
     },
