@@ -79,6 +79,9 @@ export class Http1Response extends EventEmitter {
   #framing: Framing = "none";
   #ended = false;
   #closed = false;
+  #clientEnded = false;
+  /** The fetch Request made of this request (fetch-adapter.ts), told when the client ends its side. */
+  servedRequest: { clientWentAway(): void } | undefined = undefined;
 
   /** `closes`: the request asked to end the connection with its answer (Go's Request.Close). */
   constructor(req: Http1Request, socket: TLSSocket, closes: boolean) {
@@ -137,6 +140,18 @@ export class Http1Response extends EventEmitter {
   connectionClosed(): void {
     if (!this.writableFinished) this.destroyed = true;
     this.#close();
+  }
+
+  /**
+   * The client ended its side before this answer was out: as Go's connReader.handleReadError cancels the request's
+   * context, the request's signal aborts and "client-end" tells a streamed body's writer to end it; what the handler
+   * answers is still written.
+   */
+  clientEnded(): void {
+    if (this.#clientEnded) return;
+    this.#clientEnded = true;
+    this.servedRequest?.clientWentAway();
+    this.emit("client-end");
   }
 
   /** The connection's reading broke (a malformed chunk): it ends with this answer. */

@@ -20,6 +20,9 @@ function badRequest(reason?: string): UnreadableHead {
   return new UnreadableHead(`HTTP/1.1 ${status}${ERROR_HEADERS}${status}`);
 }
 
+/** conn.serve's answer to a request it cannot read that names no reason: a malformed line, a head cut short by EOF. */
+export const BAD_REQUEST = badRequest();
+
 /** conn.serve's errTooLarge: a head past MaxHeaderBytes. */
 export const HEAD_TOO_LARGE = new UnreadableHead(
   `HTTP/1.1 431 Request Header Fields Too Large${ERROR_HEADERS}431 Request Header Fields Too Large`,

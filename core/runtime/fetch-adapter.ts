@@ -10,6 +10,7 @@ import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
 import { type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
+import { Http1Response } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -27,7 +28,8 @@ export interface NodeResponse {
   readonly destroyed: boolean;
   readonly writableFinished: boolean;
   on(event: "close" | "drain", listener: () => void): unknown;
-  once(event: "close", listener: () => void): unknown;
+  /** "client-end": kubun's HTTP/1.x layer only, the client ended its side before the answer was out. */
+  once(event: "close" | "client-end", listener: () => void): unknown;
   off(event: "close" | "drain", listener: () => void): unknown;
 }
 
@@ -227,6 +229,7 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
   if (aborter) init.signal = aborter.signal;
   const request = new ServedRequest(requestUrl(incoming), init, aborter);
+  if (outgoing instanceof Http1Response) outgoing.servedRequest = request;
   // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
   outgoing.on("close", () => {
     if (closedEarly(outgoing)) request.clientWentAway();
@@ -382,6 +385,9 @@ async function writeStream(
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) reader.cancel().catch(() => {});
   });
+  // Go cancels the request's context at the client's EOF, and kube's streaming handlers return on it (the watch's
+  // WatchServer.HandleHTTP, `case <-done`): the body ends here and the answer is ended as a returned handler's is.
+  outgoing.once("client-end", () => void reader.cancel().catch(() => {}));
   // What the body already holds is taken without waiting, so a complete answer leaves in one write.
   const ready: Uint8Array[] = [];
   let next = reader.read();
