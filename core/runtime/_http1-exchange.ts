@@ -12,7 +12,7 @@ import { type OutgoingHttpHeaders, STATUS_CODES } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { httpDate } from "./http-date.ts";
 import type { Http1Head } from "./_http1-head.ts";
-import { hasToken } from "./_http10-keep-alive.ts";
+import { bodyAllowedForStatus, hasToken } from "./_http10-keep-alive.ts";
 
 /** What a request asks of its connection: to pause or resume the reading of its body. */
 export interface BodyFlow {
@@ -236,9 +236,4 @@ function withHead(head: string, bytes: Uint8Array): Buffer {
 /** Go's Header.Write (headerNewlineToSpace): a CR or LF in a value goes out as a space, so no value can end the head. */
 function onOneLine(value: string): string {
   return value.includes("\r") || value.includes("\n") ? value.replace(/[\r\n]/g, " ") : value;
-}
-
-/** Go's bodyAllowedForStatus: no body for 1xx, 204 and 304. */
-function bodyAllowedForStatus(status: number): boolean {
-  return !(status >= 100 && status <= 199) && status !== 204 && status !== 304;
 }

@@ -9,7 +9,7 @@ import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
-import { type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
+import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
 import { Http1Response } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
 
@@ -75,6 +75,37 @@ export function completeResponse(body: string | Uint8Array, init?: ResponseInit)
   const response = new Response(body as BodyInit, init);
   completeBodies.set(response, body);
   return response;
+}
+
+/** The sizes of the complete bodies left out of HEAD answers made by headAnswer. */
+const headBodyBytes = new WeakMap<Response, number>();
+
+/**
+ * The answer to a HEAD served by its GET's handler: `response`'s status and headers, its body stopped (a watch's
+ * stream too). A complete body's size is kept for writeResponse, which gives the HEAD the Content-Length Go's writer
+ * would have given that body.
+ */
+export function headAnswer(response: Response): Response {
+  const bytes = completeBodyBytes(response);
+  if (response.body !== null && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(ignoreStopFailure);
+  const answer = new Response(null, response);
+  if (bytes !== undefined) headBodyBytes.set(answer, bytes);
+  return answer;
+}
+
+/** A body that fails to stop changes nothing of a HEAD's answer, which has none. */
+function ignoreStopFailure(): void {}
+
+/**
+ * Go buffers what a handler writes before deciding the answer's framing: a handler that returns with its whole body
+ * in that buffer gets a Content-Length, HEAD too when the body is not empty; one that wrote past it does not
+ * (chunkWriter.writeHeader behind HTTP/1.x's bufferBeforeChunkingSize, 2048 bytes; HTTP/2's writeChunk behind
+ * handlerChunkWriteSize, 4096).
+ */
+function headLength(response: Response, http2: boolean): number | undefined {
+  const bytes = headBodyBytes.get(response);
+  const buffered = http2 ? 4096 : 2048;
+  return bytes !== undefined && bytes > 0 && bytes <= buffered && bodyAllowedForStatus(response.status) ? bytes : undefined;
 }
 
 /** Whether the Response was made by completeResponse and nobody has read its body. */
@@ -368,7 +399,11 @@ export function writeResponse(
     const body = completeBodies.get(response)!;
     return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, typeof body === "string" ? Buffer.from(body) : body);
   }
-  if (!response.body) return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive);
+  if (!response.body) {
+    const headBytes = headLength(response, http2);
+    if (headBytes !== undefined) headers["content-length"] ??= headBytes;
+    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive);
+  }
   return writeStream(response.status, response.body, headers, outgoing, http2, corked, keepAlive);
 }
 
