@@ -256,3 +256,28 @@ test("conn.serve at the client's EOF: part of a head is answered 400, a body cut
   expect(cutShort).toContain("\r\nconnection: close\r\n");
   expect(cutShort).toEndWith("\r\n\r\nthe client closed the connection before its body ended");
 });
+
+test("serverHandler.ServeHTTP: OPTIONS * is globalOptionsHandler's 200 with Content-Length: 0, the handler never called", async () => {
+  let called = false;
+  currentHandler = () => {
+    called = true;
+    return completeResponse("handler");
+  };
+  const answer = await exchange("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const [first, second] = answer.split(/(?=HTTP\/1\.1 )/);
+  expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-length: 0\r\nDate: [^\r]+\r\n\r\n$/);
+  expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-length: 0\r\nDate: [^\r]+\r\nconnection: close\r\n\r\n$/);
+  expect(called).toBe(false);
+});
+
+test("readRequest's url.ParseRequestURI: a malformed request-target is conn.serve's plain 400 and the end, the handler never called", async () => {
+  let called = false;
+  currentHandler = () => {
+    called = true;
+    return completeResponse("handler");
+  };
+  expect(await exchange("GET /a%zz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")).toBe(
+    `HTTP/1.1 400 Bad Request${ERROR_HEADERS}400 Bad Request`,
+  );
+  expect(called).toBe(false);
+});

@@ -129,8 +129,14 @@ function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
   return incoming.httpVersionMajor === 2;
 }
 
+/** "OPTIONS *" asks about the server, not a resource (Go's serverHandler.ServeHTTP answers it itself). */
+export function asksGlobalOptions(incoming: NodeRequest): boolean {
+  return incoming.url === "*" && incoming.method === "OPTIONS";
+}
+
 function requestUrl(incoming: NodeRequest): string {
-  const target = incoming.url ?? "";
+  // The Request of an "OPTIONS *" names the server's root.
+  const target = asksGlobalOptions(incoming) ? "/" : incoming.url ?? "";
   if (target.startsWith("/")) {
     const host = isHttp2(incoming) ? incoming.authority : incoming.headers.host;
     // Go's readRequest: HTTP/1.1 requires a Host; HTTP/1.0 may go without, and an empty one is valid.
