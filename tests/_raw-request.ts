@@ -19,8 +19,11 @@ export async function rawRequest(server: TestServer, method: string, path: strin
   return { status: Number(head.split(" ")[1]), body: (chunked ? dechunkBytes(raw) : raw).toString() };
 }
 
-/** Writes `request` as is (a head, maybe part of a body) and answers every byte the server sent until it closed. */
-export async function rawExchange(server: TestServer, request: string): Promise<Buffer> {
+/**
+ * Writes `request` as is (a head, maybe part of a body) and answers every byte the server sent until it closed.
+ * `halfClose`: the client then ends its side (TLS close_notify and shutdown(SHUT_WR)), reading on.
+ */
+export async function rawExchange(server: TestServer, request: string, halfClose = false): Promise<Buffer> {
   const { ca, cert, key } = readCredentials(await readFile(server.kubeconfig, "utf8"));
   const { hostname, port } = new URL(server.url);
   return await new Promise<Buffer>((resolve, reject) => {
@@ -31,7 +34,10 @@ export async function rawExchange(server: TestServer, request: string): Promise<
       cert,
       key,
       servername: hostname === "127.0.0.1" ? undefined : hostname,
-    }, () => socket.write(request));
+    }, () => {
+      socket.write(request);
+      if (halfClose) socket.end();
+    });
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("end", () => resolve(Buffer.concat(chunks)));

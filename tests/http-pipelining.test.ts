@@ -84,6 +84,11 @@ async function pipeline(...requests: string[]): Promise<Answer[]> {
   return answers(await rawExchange(server, requests.join("")));
 }
 
+/** As pipeline, the client then ending its side of the connection (shutdown(SHUT_WR) after a TLS close_notify). */
+async function pipelineThenHalfClose(...requests: string[]): Promise<Answer[]> {
+  return answers(await rawExchange(server, requests.join(""), true));
+}
+
 const configMap = (name: string, data: Record<string, string> = {}) => ({
   apiVersion: "v1",
   kind: "ConfigMap",
@@ -156,4 +161,25 @@ test("(*chunkWriter).writeHeader keeps an HTTP/1.0 connection that asked wantsHt
     { status: 200, connection: undefined },
   ]);
   expect(JSON.parse(replies[2]!.body).metadata.name).toBe("http10-kept");
+});
+
+// A client that sends its requests and then ends its side (`nc -N`, a script piping into a TLS client, a Node socket's
+// end()) still gets its answers: Go's connReader.backgroundRead reads the EOF, handleReadError cancels the request's
+// context, the handler's answer is written all the same, and conn.serve closes when its next readRequest meets the EOF.
+test("connReader.handleReadError: requests sent before the client ended its side are all answered, then the connection closes", async () => {
+  const [health, created] = await pipelineThenHalfClose(
+    wire("GET", "/healthz"),
+    wire("POST", COLLECTION, { body: configMap("sent-then-half-closed", { a: "1" }) }),
+  );
+  expect(health).toEqual({ status: 200, body: "ok" });
+  expect(created?.status).toBe(201);
+  expect(JSON.parse(created!.body).data).toEqual({ a: "1" });
+});
+
+test("WatchServer.HandleHTTP returns when the request's context is cancelled: a watch whose client ended its side ends its chunked body", async () => {
+  const [watch] = await pipelineThenHalfClose(
+    wire("GET", `${COLLECTION}?watch=true&resourceVersion=0&fieldSelector=metadata.name%3Dsent-then-half-closed`),
+  );
+  expect(watch?.status).toBe(200);
+  expect(JSON.parse(watch!.body)).toMatchObject({ type: "ADDED", object: { metadata: { name: "sent-then-half-closed" } } });
 });

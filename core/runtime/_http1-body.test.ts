@@ -45,3 +45,33 @@ test("chunkedReader's refusals: an empty or non-hex size, no CRLF after the data
     expect(() => decode("chunked", [wire])).toThrow(MalformedChunk);
   }
 });
+
+/** The error a chunked body ending in `trailer` (its lines, then the blank line) meets, or "read". */
+function trailerOutcome(trailer: string): string {
+  try {
+    decode("chunked", [`1\r\na\r\n0\r\n${trailer}\r\n`]);
+    return "read";
+  } catch (error) {
+    if (error instanceof MalformedChunk) return error.message;
+    throw error;
+  }
+}
+
+test("body.readTrailer: trailer lines are read with textproto's ReadMIMEHeader rules, continuations joined", () => {
+  expect(trailerOutcome("")).toBe("read");
+  expect(trailerOutcome("X-Sum: abc\r\nX-Long: one\r\n two\r\n")).toBe("read");
+  expect(trailerOutcome(" X-Folded: v\r\n")).toBe("malformed MIME header initial line:  X-Folded: v");
+  expect(trailerOutcome("no colon here\r\n")).toBe('malformed MIME header: missing colon: "no colon here"');
+  expect(trailerOutcome('say "\x01"\r\n')).toBe('malformed MIME header: missing colon: "say \\"\\x01\\""');
+  expect(trailerOutcome("Bad Name: v\r\n")).toBe("malformed MIME header line: Bad Name: v");
+  expect(trailerOutcome(": empty name\r\n")).toBe("malformed MIME header line: : empty name");
+  expect(trailerOutcome("X-Ctl: a\x7fb\r\n")).toBe("malformed MIME header line: X-Ctl: a\x7fb");
+  expect(trailerOutcome("X-Long: one  \r\n\t\x00\r\n")).toBe("malformed MIME header line: X-Long: one \x00");
+});
+
+test("body.readTrailer: a trailer whose end is not within the connection's 4096-byte buffer is refused", () => {
+  const long = "http: suspiciously long trailer after chunked body";
+  expect(trailerOutcome(`X-Big: ${"v".repeat(4000)}\r\n`)).toBe("read");
+  expect(trailerOutcome(`X-Big: ${"v".repeat(5000)}\r\n`)).toBe(long);
+  expect(trailerOutcome(`${"X-Many: v\r\n".repeat(400)}`)).toBe(long);
+});

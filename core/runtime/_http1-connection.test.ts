@@ -198,3 +198,86 @@ test("conn.readRequest: up to 4 CR or LF after a POST's body are skipped (RFC 72
   const afterGet = await exchange("GET /a HTTP/1.1\r\nHost: x\r\n\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
   expect(afterGet.split(/(?=HTTP\/1\.1 )/)[1]).toStartWith("HTTP/1.1 400 Bad Request");
 });
+
+/** Like exchange, the client then ending its side (shutdown(SHUT_WR) after a TLS close_notify). */
+async function halfClosedExchange(...writes: string[]): Promise<string> {
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  for (const bytes of writes) socket.write(bytes);
+  socket.end();
+  return answer;
+}
+
+test("connReader.handleReadError: a client that ends its side after its request gets its answer, its signal aborted, then the close", async () => {
+  const abortedBeforeAnswer: boolean[] = [];
+  currentHandler = async (request) => {
+    for (let waits = 0; waits < 200 && !request.signal.aborted; waits++) await Bun.sleep(5);
+    abortedBeforeAnswer.push(request.signal.aborted);
+    return completeResponse(`answer to ${new URL(request.url).pathname}`);
+  };
+  const answer = await halfClosedExchange("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
+  const [first, second] = answer.split(/(?=HTTP\/1\.1 )/);
+  // Go serves what was read before the EOF, says nothing of the close in the heads, and closes after the last answer.
+  expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nanswer to \/a$/);
+  expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nanswer to \/b$/);
+  expect(answer).not.toMatch(/connection:/i);
+  expect(abortedBeforeAnswer).toEqual([true, true]);
+});
+
+test("connReader.handleReadError: a streamed answer ends with its last chunk when the client ends its side, and the connection closes", async () => {
+  let cancelled = false;
+  currentHandler = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("event"));
+        },
+        cancel: () => void (cancelled = true),
+      }),
+    );
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  let text = "";
+  socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+  socket.write("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  while (!text.includes("\r\n5\r\nevent\r\n")) await Bun.sleep(5);
+  socket.end();
+  expect(await answer).toEndWith("\r\n5\r\nevent\r\n0\r\n\r\n");
+  expect(cancelled).toBe(true);
+});
+
+test("conn.serve at the client's EOF: part of a head is answered 400, a body cut short errors its read and its answer is still written", async () => {
+  currentHandler = echoBody;
+  expect(await halfClosedExchange("GET / HTTP/1.1\r\nHost: x")).toBe(`HTTP/1.1 400 Bad Request${ERROR_HEADERS}400 Bad Request`);
+  expect(await halfClosedExchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx\r\n")).toEndWith("\r\n\r\nPOST x");
+  currentHandler = async (request) => completeResponse(await request.text().then(() => "read", (error: Error) => error.message));
+  const cutShort = await halfClosedExchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+  expect(cutShort).toStartWith("HTTP/1.1 200 OK\r\n");
+  expect(cutShort).toContain("\r\nconnection: close\r\n");
+  expect(cutShort).toEndWith("\r\n\r\nthe client closed the connection before its body ended");
+});
+
+test("serverHandler.ServeHTTP: OPTIONS * is globalOptionsHandler's 200 with Content-Length: 0, the handler never called", async () => {
+  let called = false;
+  currentHandler = () => {
+    called = true;
+    return completeResponse("handler");
+  };
+  const answer = await exchange("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const [first, second] = answer.split(/(?=HTTP\/1\.1 )/);
+  expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-length: 0\r\nDate: [^\r]+\r\n\r\n$/);
+  expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-length: 0\r\nDate: [^\r]+\r\nconnection: close\r\n\r\n$/);
+  expect(called).toBe(false);
+});
+
+test("readRequest's url.ParseRequestURI: a malformed request-target is conn.serve's plain 400 and the end, the handler never called", async () => {
+  let called = false;
+  currentHandler = () => {
+    called = true;
+    return completeResponse("handler");
+  };
+  expect(await exchange("GET /a%zz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")).toBe(
+    `HTTP/1.1 400 Bad Request${ERROR_HEADERS}400 Bad Request`,
+  );
+  expect(called).toBe(false);
+});

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { BodyDecoder, MalformedChunk } from "./_http1-body.ts";
 import { type BodyFlow, Http1Request, Http1Response } from "./_http1-exchange.ts";
-import { HEAD_TOO_LARGE, headEnd, parseHead, UnreadableHead } from "./_http1-head.ts";
+import { BAD_REQUEST, HEAD_TOO_LARGE, headEnd, parseHead, UnreadableHead } from "./_http1-head.ts";
 import { hasToken } from "./_http10-keep-alive.ts";
 import { awaitContinue } from "./_unread-body.ts";
 import { httpDate } from "./http-date.ts";
@@ -47,6 +47,8 @@ export class Http1Connection implements BodyFlow {
   #bodyPaused = false;
   #processing = false;
   #again = false;
+  /** The client ended its side (shutdown(SHUT_WR), or its whole close): Go's connReader read EOF. */
+  #readEnded = false;
 
   /** `maxHeadBytes`: past this many bytes without a head's end, the answer is Go's 431. */
   constructor(socket: TLSSocket, serve: Http1Serve, maxHeadBytes: number) {
@@ -55,7 +57,10 @@ export class Http1Connection implements BodyFlow {
     this.#maxHeadBytes = maxHeadBytes;
     // Go's TCP connections, and node:http's, send small writes (a watch's events) at once.
     socket.setNoDelay(true);
+    // The client's end of its side is no end of the answer it is owed (Go writes it, then closes).
+    socket.allowHalfOpen = true;
     socket.on("data", this.#read);
+    socket.on("end", this.#inputEnded);
     socket.on("drain", () => this.#response?.emit("drain"));
     socket.on("close", this.#closed);
   }
@@ -89,6 +94,7 @@ export class Http1Connection implements BodyFlow {
         this.#again = false;
         while (this.#step());
       } while (this.#again);
+      if (this.#readEnded) this.#afterInputEnded();
     } catch (error) {
       // A bug here concerns this connection only: it ends, the server serves on.
       log.error("reading an HTTP/1.x connection failed", error);
@@ -112,8 +118,7 @@ export class Http1Connection implements BodyFlow {
   #readHead(pending: Buffer): boolean {
     if (this.#afterPost) {
       // RFC 7230 section 3's tolerance for old clients that end a POST body with a stray CRLF, as Go keeps it.
-      let skipped = 0;
-      while (skipped < 4 && skipped < pending.length && (pending[skipped] === 13 || pending[skipped] === 10)) skipped++;
+      const skipped = strayNewlines(pending);
       if (skipped === pending.length && skipped < 4) return false;
       this.#afterPost = false;
       if (skipped > 0) {
@@ -193,6 +198,30 @@ export class Http1Connection implements BodyFlow {
     this.#request!.emit("close");
   }
 
+  readonly #inputEnded = (): void => {
+    this.#readEnded = true;
+    this.#process();
+  };
+
+  /**
+   * What the client's end of its side means, as Go's connReader.handleReadError and conn.serve take its EOF: a body
+   * cut short errors (its reader's io.ErrUnexpectedEOF); a request being answered has its context cancelled (the
+   * request's signal aborts, a streamed answer ends) while its answer is still written; with no request left,
+   * the next readRequest meets the EOF: nothing read closes the connection, part of a head is answered 400.
+   */
+  #afterInputEnded(): void {
+    if (this.#state === "answering") this.#response!.clientEnded();
+    else if (this.#state === "body" && this.#pending === undefined) {
+      if (this.#answered) this.#closeAfterReply();
+      else this.#brokenBody();
+    } else if (this.#state === "head") {
+      const pending = this.#pending;
+      const skipped = pending !== undefined && this.#afterPost ? strayNewlines(pending) : 0;
+      if (pending === undefined || skipped === pending.length) this.#closeAfterReply();
+      else this.#refuse(BAD_REQUEST.answer);
+    }
+  }
+
   /** conn.serve's answer to a head it cannot read; the connection ends with it. */
   #refuse(answer: string): void {
     this.#stopReading();
@@ -209,6 +238,7 @@ export class Http1Connection implements BodyFlow {
   /**
    * Go's closeWriteAndWait: the answer flushed, the write side closed, then rstAvoidanceDelay before the close, reading
    * nothing more meanwhile, so a client still sending a refused body is held back by its own buffers, not drained.
+   * A client that ended its side sends nothing more: its connection closes once the answer is out.
    */
   #closeAfterReply(): void {
     this.#state = "closed";
@@ -216,7 +246,8 @@ export class Http1Connection implements BodyFlow {
     const socket = this.#socket;
     socket.pause();
     if (socket.destroyed) return;
-    socket.end(() => setTimeout(() => socket.destroy(), RST_AVOIDANCE_DELAY_MS).unref());
+    if (this.#readEnded) socket.end(() => socket.destroy());
+    else socket.end(() => setTimeout(() => socket.destroy(), RST_AVOIDANCE_DELAY_MS).unref());
   }
 
   readonly #answerClosed = (): void => {
@@ -243,4 +274,11 @@ export class Http1Connection implements BodyFlow {
     }
     this.#response?.connectionClosed();
   };
+}
+
+/** How many CR or LF bytes, at most 4, `bytes` starts with: conn.readRequest's numLeadingCRorLF after a POST. */
+function strayNewlines(bytes: Buffer): number {
+  let count = 0;
+  while (count < 4 && count < bytes.length && (bytes[count] === 13 || bytes[count] === 10)) count++;
+  return count;
 }

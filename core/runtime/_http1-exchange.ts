@@ -12,7 +12,7 @@ import { type OutgoingHttpHeaders, STATUS_CODES } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { httpDate } from "./http-date.ts";
 import type { Http1Head } from "./_http1-head.ts";
-import { hasToken } from "./_http10-keep-alive.ts";
+import { bodyAllowedForStatus, hasToken } from "./_http10-keep-alive.ts";
 
 /** What a request asks of its connection: to pause or resume the reading of its body. */
 export interface BodyFlow {
@@ -79,6 +79,9 @@ export class Http1Response extends EventEmitter {
   #framing: Framing = "none";
   #ended = false;
   #closed = false;
+  #clientEnded = false;
+  /** The fetch Request made of this request (fetch-adapter.ts), told when the client ends its side. */
+  servedRequest: { clientWentAway(): void } | undefined = undefined;
 
   /** `closes`: the request asked to end the connection with its answer (Go's Request.Close). */
   constructor(req: Http1Request, socket: TLSSocket, closes: boolean) {
@@ -137,6 +140,18 @@ export class Http1Response extends EventEmitter {
   connectionClosed(): void {
     if (!this.writableFinished) this.destroyed = true;
     this.#close();
+  }
+
+  /**
+   * The client ended its side before this answer was out: as Go's connReader.handleReadError cancels the request's
+   * context, the request's signal aborts and "client-end" tells a streamed body's writer to end it; what the handler
+   * answers is still written.
+   */
+  clientEnded(): void {
+    if (this.#clientEnded) return;
+    this.#clientEnded = true;
+    this.servedRequest?.clientWentAway();
+    this.emit("client-end");
   }
 
   /** The connection's reading broke (a malformed chunk): it ends with this answer. */
@@ -221,9 +236,4 @@ function withHead(head: string, bytes: Uint8Array): Buffer {
 /** Go's Header.Write (headerNewlineToSpace): a CR or LF in a value goes out as a space, so no value can end the head. */
 function onOneLine(value: string): string {
   return value.includes("\r") || value.includes("\n") ? value.replace(/[\r\n]/g, " ") : value;
-}
-
-/** Go's bodyAllowedForStatus: no body for 1xx, 204 and 304. */
-function bodyAllowedForStatus(status: number): boolean {
-  return !(status >= 100 && status <= 199) && status !== 204 && status !== 304;
 }

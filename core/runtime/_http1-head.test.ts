@@ -116,3 +116,26 @@ test("a head of more than MAX_HEADER_FIELDS fields is answered 431, before any H
   expect(parseHead(`GET / HTTP/1.1\r\nHost: k\r\n${fields(MAX_HEADER_FIELDS - 1)}`).rawHeaders).toHaveLength(2 * MAX_HEADER_FIELDS);
   expect(() => parseHead(`GET / HTTP/1.1\r\nHost: k\r\n${fields(90_000)}`)).toThrow(HEAD_TOO_LARGE);
 });
+
+test("readRequest's url.ParseRequestURI: a malformed request-target is conn.serve's plain 400, read before the version's 505", () => {
+  for (const target of ["api", "/a%zz", "/a%", ":x", "http://host:port/", "http://[::1/", "/a\u007fb"]) {
+    const head = `GET ${target} HTTP/1.1\r\nHost: k`;
+    expect([head, refusal(head)]).toEqual([head, PLAIN_400]);
+  }
+  expect(refusal("GET api HTTP/2.0\r\nHost: k")).toBe(PLAIN_400);
+  expect(parseHead("OPTIONS * HTTP/1.1\r\nHost: k").target).toBe("*");
+  expect(parseHead("GET https://k/api HTTP/1.1\r\nHost: k").target).toBe("https://k/api");
+});
+
+test("(*conn).readRequest: the 505 comes after readRequest read the framing and before the Host checks", () => {
+  expect(refusal("POST / HTTP/2.0\r\nHost: k\r\nTransfer-Encoding: gzip")).toStartWith("HTTP/1.1 501 Not Implemented\r\n");
+  expect(refusal("GET / HTTP/2.0\r\nHost: a/b")).toStartWith("HTTP/1.1 505 ");
+});
+
+test("parseContentLength: strconv.ParseUint(cl, 10, 63) reads lengths up to 2^63-1, leading zeros too; 2^63 is a plain 400", () => {
+  const declared = (value: string) => parseHead(`POST / HTTP/1.1\r\nHost: k\r\nContent-Length: ${value}`);
+  expect(declared("9007199254740993").headers["content-length"]).toBe("9007199254740993");
+  expect(declared("9223372036854775807").body).toBeGreaterThan(2 ** 62);
+  expect(declared("0009").body).toBe(9);
+  expect(refusal("POST / HTTP/1.1\r\nHost: k\r\nContent-Length: 9223372036854775808")).toBe(PLAIN_400);
+});

@@ -3,6 +3,7 @@
  * transfer.go's readTransfer), and the plain-text answers its conn.serve writes to a head it cannot read.
  */
 import { VALID_HOST } from "./fetch-adapter.ts";
+import { parsesAsRequestUri } from "./_request-target.ts";
 
 /** What Go's conn.serve writes after the status of a request it cannot read. */
 const ERROR_HEADERS = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n";
@@ -19,6 +20,9 @@ function badRequest(reason?: string): UnreadableHead {
   const status = reason === undefined ? "400 Bad Request" : `400 Bad Request: ${reason}`;
   return new UnreadableHead(`HTTP/1.1 ${status}${ERROR_HEADERS}${status}`);
 }
+
+/** conn.serve's answer to a request it cannot read that names no reason: a malformed line, a head cut short by EOF. */
+export const BAD_REQUEST = badRequest();
 
 /** conn.serve's errTooLarge: a head past MaxHeaderBytes. */
 export const HEAD_TOO_LARGE = new UnreadableHead(
@@ -37,7 +41,7 @@ export interface Http1Head {
   method: string;
   /** The request-target as sent. */
   target: string;
-  /** 0 or 1: Go serves every HTTP/1.x (http1ServerSupportsRequest); 1.2 and later are read as 1.1. */
+  /** 0 or 1: 1.2 and later are read as 1.1. */
   versionMinor: number;
   /** Name, value, name, value... as sent (names' case kept), obs-folds joined with one space. */
   rawHeaders: string[];
@@ -53,6 +57,17 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // deno-lint-ignore no-control-regex -- control bytes are what the check looks for
 const BAD_VALUE_BYTE = /[\x00-\x08\x0a-\x1f\x7f]/;
 const DECIMAL = /^[0-9]+$/;
+const MAX_INT63 = (1n << 63n) - 1n;
+
+/** A header field's name: a token (httpguts.ValidHeaderFieldName). */
+export function isFieldName(name: string): boolean {
+  return TOKEN.test(name);
+}
+
+/** A header field's value: no control bytes but horizontal tab (httpguts.ValidHeaderFieldValue). */
+export function isFieldValue(value: string): boolean {
+  return !BAD_VALUE_BYTE.test(value);
+}
 
 /** textproto.TrimString: spaces and tabs only. */
 function trimSpaces(text: string): string {
@@ -86,8 +101,11 @@ export function parseHead(head: string): Http1Head {
   if (secondSpace < 0) throw badRequest();
   const method = requestLine.slice(0, firstSpace);
   const target = requestLine.slice(firstSpace + 1, secondSpace);
-  const versionMinor = httpVersionMinor(requestLine.slice(secondSpace + 1));
   if (!TOKEN.test(method)) throw badRequest();
+  const version = httpVersion(requestLine.slice(secondSpace + 1));
+  if (!parsesAsRequestUri(method, target)) throw badRequest();
+  // Go serves every HTTP/1.x (http1ServerSupportsRequest); 1.2 and later are read as 1.1.
+  const versionMinor = version === "1.0" ? 0 : 1;
 
   const rawHeaders: string[] = [];
   const headers: Record<string, string> = {};
@@ -102,17 +120,20 @@ export function parseHead(head: string): Http1Head {
     if (colon <= 0) throw badRequest();
     const name = line.slice(0, colon);
     const value = trimSpaces(line.slice(colon + 1));
-    if (!TOKEN.test(name) || BAD_VALUE_BYTE.test(value)) throw badRequest();
+    if (!isFieldName(name) || !isFieldValue(value)) throw badRequest();
     const key = name.toLowerCase();
     rawHeaders.push(name, value);
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
-  // readRequest's Host checks, before the body's framing: HTTP/1.1 needs one (CONNECT aside), and only one, valid.
-  if (counts.host === undefined && versionMinor !== 0 && method !== "CONNECT") throw badRequest("missing required Host header");
+  // readRequest: only one Host, before the body's framing (readTransfer).
   if (counts.host !== undefined && counts.host > 1) throw badRequest("too many Host headers");
+  const body = bodyOf(versionMinor, rawHeaders, headers, counts);
+  // (*conn).readRequest, once readRequest read the head and its framing: another major version, then the Host checks.
+  if (version[0] !== "1") throw VERSION_NOT_SUPPORTED;
+  if (counts.host === undefined && versionMinor !== 0 && method !== "CONNECT") throw badRequest("missing required Host header");
   if (counts.host !== undefined && !VALID_HOST.test(headers.host!)) throw badRequest("malformed Host header");
-  return { method, target, versionMinor, rawHeaders, headers, body: bodyOf(versionMinor, rawHeaders, headers, counts) };
+  return { method, target, versionMinor, rawHeaders, headers, body };
 }
 
 function isFolded(line: string): boolean {
@@ -126,17 +147,15 @@ function trimRight(text: string): string {
   return text.slice(0, end);
 }
 
-/** ParseHTTPVersion ("HTTP/d.d") then http1ServerSupportsRequest: HTTP/1.x is served, any other version answered 505. */
-function httpVersionMinor(protocol: string): number {
-  if (protocol === "HTTP/1.1") return 1;
-  if (protocol === "HTTP/1.0") return 0;
+/** ParseHTTPVersion: "HTTP/d.d", answered as "d.d"; anything else is refused. */
+function httpVersion(protocol: string): string {
   if (!/^HTTP\/[0-9]\.[0-9]$/.test(protocol)) throw badRequest();
-  if (protocol[5] !== "1") {
-    const status = "505 HTTP Version Not Supported: unsupported protocol version";
-    throw new UnreadableHead(`HTTP/1.1 ${status}${ERROR_HEADERS}${status}`);
-  }
-  return 1;
+  return protocol.slice(5);
 }
+
+/** http1ServerSupportsRequest's refusal of a version other than HTTP/1.x. */
+const VERSION_NOT_SUPPORTED_STATUS = "505 HTTP Version Not Supported: unsupported protocol version";
+const VERSION_NOT_SUPPORTED = new UnreadableHead(`HTTP/1.1 ${VERSION_NOT_SUPPORTED_STATUS}${ERROR_HEADERS}${VERSION_NOT_SUPPORTED_STATUS}`);
 
 /**
  * readTransfer for a request: on HTTP/1.1 one Transfer-Encoding, "chunked", wins over Content-Length (which is
@@ -169,10 +188,10 @@ function bodyOf(
     if (declared !== undefined && value !== declared) throw badRequest();
     declared = value;
   }
-  const length = Number(declared);
-  if (!DECIMAL.test(declared!) || !Number.isSafeInteger(length)) throw badRequest();
+  // parseContentLength: strconv.ParseUint(cl, 10, 63). Past 2^53 the count is approximate; no body that long ends.
+  if (!DECIMAL.test(declared!) || (declared!.length >= 19 && BigInt(declared!) > MAX_INT63)) throw badRequest();
   headers["content-length"] = declared!;
-  return length;
+  return Number(declared);
 }
 
 function dropField(rawHeaders: string[], headers: Record<string, string>, key: string): void {

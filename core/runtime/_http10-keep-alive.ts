@@ -28,7 +28,7 @@ export function keepHttp10Alive(headers: OutgoingHttpHeaders, status: number, ke
 }
 
 /** Go's bodyAllowedForStatus: no body for 1xx, 204 and 304. */
-function bodyAllowedForStatus(status: number): boolean {
+export function bodyAllowedForStatus(status: number): boolean {
   return !(status >= 100 && status <= 199) && status !== 204 && status !== 304;
 }
 

@@ -9,7 +9,8 @@ import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
-import { type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
+import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
+import { Http1Response } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -27,7 +28,8 @@ export interface NodeResponse {
   readonly destroyed: boolean;
   readonly writableFinished: boolean;
   on(event: "close" | "drain", listener: () => void): unknown;
-  once(event: "close", listener: () => void): unknown;
+  /** "client-end": kubun's HTTP/1.x layer only, the client ended its side before the answer was out. */
+  once(event: "close" | "client-end", listener: () => void): unknown;
   off(event: "close" | "drain", listener: () => void): unknown;
 }
 
@@ -75,6 +77,37 @@ export function completeResponse(body: string | Uint8Array, init?: ResponseInit)
   return response;
 }
 
+/** The sizes of the complete bodies left out of HEAD answers made by headAnswer. */
+const headBodyBytes = new WeakMap<Response, number>();
+
+/**
+ * The answer to a HEAD served by its GET's handler: `response`'s status and headers, its body stopped (a watch's
+ * stream too). A complete body's size is kept for writeResponse, which gives the HEAD the Content-Length Go's writer
+ * would have given that body.
+ */
+export function headAnswer(response: Response): Response {
+  const bytes = completeBodyBytes(response);
+  if (response.body !== null && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(ignoreStopFailure);
+  const answer = new Response(null, response);
+  if (bytes !== undefined) headBodyBytes.set(answer, bytes);
+  return answer;
+}
+
+/** A body that fails to stop changes nothing of a HEAD's answer, which has none. */
+function ignoreStopFailure(): void {}
+
+/**
+ * Go buffers what a handler writes before deciding the answer's framing: a handler that returns with its whole body
+ * in that buffer gets a Content-Length, HEAD too when the body is not empty; one that wrote past it does not
+ * (chunkWriter.writeHeader behind HTTP/1.x's bufferBeforeChunkingSize, 2048 bytes; HTTP/2's writeChunk behind
+ * handlerChunkWriteSize, 4096).
+ */
+function headLength(response: Response, http2: boolean): number | undefined {
+  const bytes = headBodyBytes.get(response);
+  const buffered = http2 ? 4096 : 2048;
+  return bytes !== undefined && bytes > 0 && bytes <= buffered && bodyAllowedForStatus(response.status) ? bytes : undefined;
+}
+
 /** Whether the Response was made by completeResponse and nobody has read its body. */
 export function hasCompleteBody(response: Response): boolean {
   return completeBodies.has(response) && !response.bodyUsed;
@@ -96,8 +129,14 @@ function isHttp2(incoming: NodeRequest): incoming is Http2ServerRequest {
   return incoming.httpVersionMajor === 2;
 }
 
+/** "OPTIONS *" asks about the server, not a resource (Go's serverHandler.ServeHTTP answers it itself). */
+export function asksGlobalOptions(incoming: NodeRequest): boolean {
+  return incoming.url === "*" && incoming.method === "OPTIONS";
+}
+
 function requestUrl(incoming: NodeRequest): string {
-  const target = incoming.url ?? "";
+  // The Request of an "OPTIONS *" names the server's root.
+  const target = asksGlobalOptions(incoming) ? "/" : incoming.url ?? "";
   if (target.startsWith("/")) {
     const host = isHttp2(incoming) ? incoming.authority : incoming.headers.host;
     // Go's readRequest: HTTP/1.1 requires a Host; HTTP/1.0 may go without, and an empty one is valid.
@@ -227,6 +266,7 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
   if (aborter) init.signal = aborter.signal;
   const request = new ServedRequest(requestUrl(incoming), init, aborter);
+  if (outgoing instanceof Http1Response) outgoing.servedRequest = request;
   // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
   outgoing.on("close", () => {
     if (closedEarly(outgoing)) request.clientWentAway();
@@ -365,7 +405,11 @@ export function writeResponse(
     const body = completeBodies.get(response)!;
     return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, typeof body === "string" ? Buffer.from(body) : body);
   }
-  if (!response.body) return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive);
+  if (!response.body) {
+    const headBytes = headLength(response, http2);
+    if (headBytes !== undefined) headers["content-length"] ??= headBytes;
+    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive);
+  }
   return writeStream(response.status, response.body, headers, outgoing, http2, corked, keepAlive);
 }
 
@@ -382,6 +426,9 @@ async function writeStream(
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) reader.cancel().catch(() => {});
   });
+  // Go cancels the request's context at the client's EOF, and kube's streaming handlers return on it (the watch's
+  // WatchServer.HandleHTTP, `case <-done`): the body ends here and the answer is ended as a returned handler's is.
+  outgoing.once("client-end", () => void reader.cancel().catch(() => {}));
   // What the body already holds is taken without waiting, so a complete answer leaves in one write.
   const ready: Uint8Array[] = [];
   let next = reader.read();

@@ -8,6 +8,7 @@ import {
   type IssuedCertificate,
   issueServingCertificate,
 } from "../server/certificates.ts";
+import { completeResponse, headAnswer } from "./fetch-adapter.ts";
 import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
 
 const IS_DENO = "Deno" in globalThis;
@@ -157,3 +158,24 @@ test.skipIf(IS_DENO)("an HTTP/2 stream the client resets aborts its request and 
     h2.close();
   }
 });
+
+test.skipIf(IS_DENO)(
+  "writeChunk: an HTTP/2 HEAD answered from its GET has a Content-Length only when the GET's body fit handlerChunkWriteSize (4096)",
+  async () => {
+    const h2 = session();
+    const lengths: unknown[] = [];
+    for (const size of [2049, 4096, 4097]) {
+      handler = () => headAnswer(completeResponse("x".repeat(size)));
+      lengths.push(
+        await new Promise((resolve, reject) => {
+          const stream = h2.request({ ":path": "/head", ":method": "HEAD" });
+          stream.on("response", (headers) => resolve(headers["content-length"]));
+          stream.on("error", reject);
+          stream.resume();
+        }),
+      );
+    }
+    h2.close();
+    expect(lengths).toEqual(["2049", "4096", undefined]);
+  },
+);

@@ -10,7 +10,7 @@ import {
   type IssuedCertificate,
   issueServingCertificate,
 } from "../server/certificates.ts";
-import { completeResponse } from "./fetch-adapter.ts";
+import { completeResponse, headAnswer } from "./fetch-adapter.ts";
 import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
 
 let caPem: string;
@@ -273,4 +273,15 @@ test("close() cuts a request still running after the grace period", async () => 
   await delay(50);
   await ownListener.close();
   await expect(pending).rejects.toThrow();
+});
+
+test("chunkWriter.writeHeader: a HEAD answered from its GET has a Content-Length only when the GET's body fit Go's 2048-byte buffer", async () => {
+  const heads: string[] = [];
+  for (const size of [12, 2048, 2049]) {
+    currentHandler = () => headAnswer(completeResponse("x".repeat(size)));
+    const response = await send("/head", trustedClient, { method: "HEAD" });
+    heads.push(`${response.headers["content-length"]} ${response.headers["transfer-encoding"]}`);
+    await readAll(response);
+  }
+  expect(heads).toEqual(["12 undefined", "2048 undefined", "undefined undefined"]);
 });

@@ -17,7 +17,15 @@ import {
 } from "node:tls";
 import { type ChainVerifier, chainVerifier } from "./certificate-chain.ts";
 import { type ConnectionTimeouts, ConnectionTracker, KUBE_CONNECTION_TIMEOUTS } from "./connections.ts";
-import { BadRequestTarget, hasCompleteBody, type NodeRequest, type NodeResponse, toRequest, writeResponse } from "./fetch-adapter.ts";
+import {
+  asksGlobalOptions,
+  BadRequestTarget,
+  hasCompleteBody,
+  type NodeRequest,
+  type NodeResponse,
+  toRequest,
+  writeResponse,
+} from "./fetch-adapter.ts";
 import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
 import { settleUnreadBody } from "./_unread-body.ts";
@@ -172,8 +180,9 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
     else outgoing.on("close", callback);
   };
   let answered: Response | Promise<Response>;
+  const answering = asksGlobalOptions(incoming) ? answerGlobalOptions : handler;
   try {
-    answered = handler(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    answered = answering(request, { ...info, requestTarget: incoming.url, onResponseDone });
   } catch (error) {
     return failedAnswer(outgoing, error);
   }
@@ -181,6 +190,12 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
     answered.then((response) => respond(response, request, incoming, outgoing), (error: unknown) => failedAnswer(outgoing, error));
   } else respond(answered, request, incoming, outgoing);
 }
+
+/**
+ * Go's globalOptionsHandler, which serverHandler.ServeHTTP runs for "OPTIONS *" in place of the server's handler:
+ * 200 with an empty body (a body sent along is left to settleUnreadBody).
+ */
+const answerGlobalOptions: ConnectionHandler = () => new Response(null, { headers: { "content-length": "0" } });
 
 /**
  * Settles a body the handler left unread (Go's server does so before the answer's head), then writes the answer;

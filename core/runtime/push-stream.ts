@@ -77,14 +77,22 @@ export function respondDirectly(response: Response, outgoing: ServerResponse): b
   outgoing.once("close", () => {
     if (!ended) source.cancel();
   });
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    outgoing.end();
+  };
+  // The client ended its side: Go cancels the request's context, the watch's WatchServer.HandleHTTP returns on it
+  // (`case <-done`) and its chunked body is ended.
+  outgoing.once("client-end", () => {
+    if (ended) return;
+    source.cancel();
+    end();
+  });
   source.start({
     write: (chunk) => !ended && socket.write(httpChunk(chunk)),
     onDrain: (callback) => socket.once("drain", callback),
-    end: () => {
-      if (ended) return;
-      ended = true;
-      outgoing.end();
-    },
+    end,
   });
   return true;
 }

@@ -14,13 +14,13 @@ import type { Catalog } from "../registry/catalog.ts";
 import type { SchemaLookup } from "../schema/lookup.ts";
 import type { Registry } from "../registry/registry.ts";
 import { collectionPrefix } from "../registry/keys.ts";
-import { completeResponse } from "../runtime/fetch-adapter.ts";
+import { completeResponse, headAnswer } from "../runtime/fetch-adapter.ts";
 import { sequenceOf, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
-import { compressedAnswer, headersOnly } from "./filters/compression.ts";
+import { compressedAnswer } from "./filters/compression.ts";
 import type { RequestLimiter } from "./filters/flow-control.ts";
 import type { FlowControl } from "../flowcontrol/mod.ts";
 import { addAnnotations, logRequestObject } from "./filters/audit.ts";
@@ -195,7 +195,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   const compresses = deps.options.responseCompression;
   const sent = (s: RequestState, response: Response): Response | Promise<Response> => {
     if (compresses && API_PATH.test(s.url.pathname)) return compressedAnswer(s.request, s.info, response, remote);
-    return s.request.method === "HEAD" && response.body !== null ? headersOnly(response) : response;
+    return s.request.method === "HEAD" && response.body !== null ? headAnswer(response) : response;
   };
   // A failure becomes its error answer here, as the chain's would (an exception that is no API error stays the
   // request's panic for the audit), so that it is sent as any other answer is.

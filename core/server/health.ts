@@ -3,7 +3,7 @@
  * with ?verbose one `[+]name ok` line per check, `?exclude=name` to skip checks, `/<endpoint>/<check>`
  * for one check, and on failure a 500 listing every check with the reasons withheld.
  */
-import { completeResponse } from "../runtime/fetch-adapter.ts";
+import { completeResponse, headAnswer } from "../runtime/fetch-adapter.ts";
 import type { Storage } from "../storage/storage.ts";
 import { withTimeout } from "../runtime/with-timeout.ts";
 
@@ -76,7 +76,7 @@ export class HealthChecks {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
     const response = this.#answer(url);
     if (request.method !== "HEAD" || response === null) return response;
-    return response instanceof Promise ? response.then(headAnswer) : headAnswer(response);
+    return response instanceof Promise ? response.then(headOf) : headOf(response);
   }
 
   #answer(url: URL): Response | null | Promise<Response | null> {
@@ -96,8 +96,8 @@ export class HealthChecks {
 /** Each endpoint's own path, with no check named. */
 const PROBE_PATHS: ReadonlyMap<string, HealthEndpoint> = new Map(ENDPOINTS.map((endpoint) => [`/${endpoint}`, endpoint]));
 
-function headAnswer(response: Response | null): Response | null {
-  return response && new Response(null, response);
+function headOf(response: Response | null): Response | null {
+  return response && headAnswer(response);
 }
 
 /** kube's DefaultHealthcheckTimeout (2 s): the storage is probed at most once per half of it. */

@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { createGzip } from "node:zlib";
-import { completeBodyBytes } from "../../runtime/fetch-adapter.ts";
+import { completeBodyBytes, headAnswer } from "../../runtime/fetch-adapter.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
@@ -55,11 +55,11 @@ export function gzipLargeResponse(response: Response): Response | Promise<Respon
  */
 export function gzipLargeHeadResponse(response: Response): Response | Promise<Response> {
   const body = bodyToDecideOn(response);
-  if (body === undefined) return headersOnly(response);
+  if (body === undefined) return headAnswer(response);
   return readPastThreshold(body).then(({ reader, ended }) => {
     reader.cancel().catch(ignoreStopFailure);
     return ended
-      ? headersOnly(response)
+      ? headAnswer(response)
       : new Response(null, { status: response.status, statusText: response.statusText, headers: gzipHeaders(response.headers) });
   });
 }
@@ -104,12 +104,6 @@ function gzipHeaders(original: Headers): Headers {
   return headers;
 }
 
-/** The answer's status and headers without its body, which is stopped (a watch's stream too). */
-export function headersOnly(response: Response): Response {
-  if (response.body !== null && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(ignoreStopFailure);
-  return new Response(null, response);
-}
-
 /** A body that fails to stop changes nothing of a HEAD's answer, which has none. */
 function ignoreStopFailure(): void {}
 
@@ -138,7 +132,7 @@ export function compressedAnswer(
     isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) ||
     remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)
   ) {
-    return head ? headersOnly(response) : response;
+    return head ? headAnswer(response) : response;
   }
   return head ? gzipLargeHeadResponse(response) : gzipLargeResponse(response);
 }
