@@ -1,7 +1,8 @@
 /**
  * The live rows reads found at one revision, kept to answer the next read of the same key at the same revision
  * without running the SQL statement again (a GET of one object read the same row ~8 µs under load, mostly in
- * bun:sqlite and SQLite's b-trees; kube reads etcd per GET, whose answer at an unchanged revision is the same row).
+ * bun:sqlite and SQLite's b-trees). kube's Cacher.Get sends a GET without a resourceVersion to the etcd3 store's Get,
+ * a read of the latest revision: at an unchanged revision its answer is the row read before.
  * Every commit, this process's or another's, moves the current revision, after which the kept rows are no answer:
  * they are dropped at the first read of the new revision. Held only while the revision stands, bounded by the
  * characters of the values kept, and given back with the rest of the read memory when the server goes idle.
