@@ -100,7 +100,8 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     minRequestTimeoutSeconds: deps.options.minRequestTimeoutSeconds,
     remainingItemCount: deps.options.remainingItemCount,
   };
-  const serve = (s: RequestState) => serveResource(s, deps, services);
+  const routes = typeRoutes(deps.storage);
+  const serve = (s: RequestState) => serveResource(s, deps, services, routes);
 
   app.onError((error, c) => {
     if (!isStatusError(error)) c.env.panic = error;
@@ -244,7 +245,7 @@ function discovery(c: Context<Env>, body: unknown): Response {
 }
 
 /** Answers at once, without a promise, when the handler does. */
-function serveResource(s: RequestState, deps: AppDeps, services: ServerServices): Response | Promise<Response> {
+function serveResource(s: RequestState, deps: AppDeps, services: ServerServices, routes: TypeRoutes): Response | Promise<Response> {
   const info = s.info;
   if (!info.isResourceRequest) throw newResourceNotFound();
   const type = deps.catalog.byGroupVersionResource(info.apiGroup, info.apiVersion, info.resource);
@@ -256,7 +257,7 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices)
   const annotate = () => addAnnotations(s.audit, auditAnnotations);
   let answered: Response | Promise<Response>;
   try {
-    answered = handler(handlerContext(s, type!, deps, services, auditAnnotations));
+    answered = handler(handlerContext(s, type!, deps, services, routes, auditAnnotations));
   } catch (error) {
     annotate();
     throw error;
@@ -266,12 +267,33 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices)
   return answered;
 }
 
+/** What a type is read and written through, worked out once per type. */
+interface TypeRoutes {
+  /** The store the type's revisions are written at (the storage's routes are fixed when it is made). */
+  sequence(type: ResourceType): Storage;
+}
+
+function typeRoutes(storage: Storage): TypeRoutes {
+  const sequences = new WeakMap<ResourceType, Storage>();
+  return {
+    sequence(type) {
+      let sequence = sequences.get(type);
+      if (!sequence) {
+        sequence = sequenceOf(storage, collectionPrefix(type, ""));
+        sequences.set(type, sequence);
+      }
+      return sequence;
+    },
+  };
+}
+
 /** The handler's view of the request; its warnings go to the request's recorder, which the chain writes. */
 function handlerContext(
   s: RequestState,
   type: ResourceType,
   deps: AppDeps,
   services: ServerServices,
+  routes: TypeRoutes,
   auditAnnotations: Map<string, string>,
 ): HandlerContext {
   const info = s.info;
@@ -287,7 +309,7 @@ function handlerContext(
     info,
     type,
     store,
-    storage: sequenceOf(deps.storage, collectionPrefix(type, "")),
+    storage: routes.sequence(type),
     broker: deps.broker,
     encode: {
       representation,

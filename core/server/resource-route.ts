@@ -61,11 +61,10 @@ export function routeResource(
     checkNameParameter(info.name);
     return special;
   }
-  const qualified = { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
   if (info.subresource) {
     const sub = type.subresources.find((s) => s.name === info.subresource);
     if (!sub) throw newResourceNotFound();
-    if (!GENERIC_SUBRESOURCES.has(sub.name)) throw newMethodNotSupported(qualified, info.verb);
+    if (!GENERIC_SUBRESOURCES.has(sub.name)) throw newMethodNotSupported(qualifiedResource(type, info), info.verb);
   }
   // A namespaced item needs its namespace.
   if (type.namespaced && info.namespace === "" && info.verb !== "list" && info.verb !== "watch") {
@@ -79,12 +78,17 @@ export function routeResource(
   if (info.name === "" && info.subresource !== "") return refusedAfterPatchType(info, newEmptyName());
   // Virtual types (spec 2.1: reviews, bindings, componentstatuses) have no storage version in the catalog data and
   // answer only through their own handlers, never the generic store.
-  if (type.storageVersionHash === undefined) throw newMethodNotSupported(qualified, info.verb);
-  if (!info.subresource && !type.verbs.includes(info.verb)) throw newMethodNotSupported(qualified, info.verb);
+  if (type.storageVersionHash === undefined) throw newMethodNotSupported(qualifiedResource(type, info), info.verb);
+  if (!info.subresource && !type.verbs.includes(info.verb)) throw newMethodNotSupported(qualifiedResource(type, info), info.verb);
   const handler = HANDLERS[info.verb];
   if (!handler) throw newMethodNotAllowed();
   checkNameParameter(info.name);
   return handler;
+}
+
+/** The resource a refusal names: with its subresource. */
+function qualifiedResource(type: ResourceType, info: RequestInfo): { group: string; resource: string } {
+  return { group: type.group, resource: info.subresource ? `${type.resource}/${info.subresource}` : type.resource };
 }
 
 /**
@@ -107,23 +111,37 @@ function checkRouteMethod(info: RequestInfo, type: ResourceType, method: string)
 }
 
 /** The methods of the routes installed for the request's path shape; none when the installer added no route. */
-function routeMethods(info: RequestInfo, type: ResourceType): string[] {
+function routeMethods(info: RequestInfo, type: ResourceType): readonly string[] {
   const verbs = type.verbs;
-  const has = (verb: string) => verbs.includes(verb);
   // A namespaced type's paths without a namespace get LIST and WATCHLIST only ("all namespaces").
   const acrossNamespaces = type.namespaced && info.namespace === "" && !namesEmptyNamespace(info);
   if (info.verb === "watch" && isWatchPrefixed(info)) {
-    const watchable = info.name === "" ? has("list") && has("watch") : has("watch") && !acrossNamespaces;
-    return watchable ? ["GET"] : [];
+    const watchable = info.name === "" ? verbs.includes("list") && verbs.includes("watch") : verbs.includes("watch") && !acrossNamespaces;
+    return watchable ? ONLY_GET : NONE;
   }
   if (info.name === "") {
-    if (acrossNamespaces) return has("list") ? ["GET"] : [];
-    return methodsFor(verbs, COLLECTION_ROUTES);
+    if (acrossNamespaces) return verbs.includes("list") ? ONLY_GET : NONE;
+    return installedMethods(verbs).collection;
   }
-  return acrossNamespaces ? [] : methodsFor(verbs, ITEM_ROUTES);
+  return acrossNamespaces ? NONE : installedMethods(verbs).item;
 }
 
-function methodsFor(verbs: string[], routes: [verb: string, method: string][]): string[] {
+const ONLY_GET: readonly string[] = ["GET"];
+const NONE: readonly string[] = [];
+
+/** The methods of a kind's collection and item routes, worked out once per verbs list (which the catalog never changes). */
+const methodsOfVerbs = new WeakMap<readonly string[], { collection: readonly string[]; item: readonly string[] }>();
+
+function installedMethods(verbs: readonly string[]): { collection: readonly string[]; item: readonly string[] } {
+  let methods = methodsOfVerbs.get(verbs);
+  if (!methods) {
+    methods = { collection: methodsFor(verbs, COLLECTION_ROUTES), item: methodsFor(verbs, ITEM_ROUTES) };
+    methodsOfVerbs.set(verbs, methods);
+  }
+  return methods;
+}
+
+function methodsFor(verbs: readonly string[], routes: [verb: string, method: string][]): string[] {
   return routes.filter(([verb]) => verbs.includes(verb)).map(([, method]) => method);
 }
 

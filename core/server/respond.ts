@@ -88,9 +88,12 @@ export function objectBody(obj: KubeObject, options: EncodeOptions, now?: Date):
   return obj;
 }
 
-/** An object or list already written as compact JSON (serialize's form, without its closing newline). */
-export function respondJsonText(text: string, status: number): Response {
-  return completeResponse(`${text}\n`, { status, headers: { "Content-Type": "application/json" } });
+/**
+ * An object already written as compact JSON (serialize's form) with the newline kube's encoder ends it with: `line`
+ * ends in it.
+ */
+export function respondJsonLine(line: string, status: number): Response {
+  return completeResponse(line, { status, headers: { "Content-Type": "application/json" } });
 }
 
 export function respondObject(obj: KubeObject, status: number, options: EncodeOptions, headers?: HeadersInit): Response {

@@ -5,13 +5,24 @@
  */
 import type { KeyValue } from "../../storage/storage.ts";
 import { storedTextWithVersion } from "../../registry/codec.ts";
-import { respondJsonText } from "../respond.ts";
+import { respondJsonLine } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
+
+/**
+ * Each stored version's answer text, made once: the storage answers a GET of an unchanged object with the same
+ * KeyValue (sqlite/current-rows.ts), so the next GET writes the same flat string instead of splicing the text again.
+ */
+const answerTexts = new WeakMap<KeyValue, string>();
 
 export function servesStoredText(ctx: HandlerContext): boolean {
   return ctx.encode.representation.format === "json" && !ctx.encode.pretty && !ctx.store.convertsOnRead;
 }
 
 export function respondStoredText(kv: KeyValue, status: number): Response {
-  return respondJsonText(storedTextWithVersion(kv), status);
+  let text = answerTexts.get(kv);
+  if (text === undefined) {
+    text = `${storedTextWithVersion(kv)}\n`;
+    answerTexts.set(kv, text);
+  }
+  return respondJsonLine(text, status);
 }

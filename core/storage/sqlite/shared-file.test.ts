@@ -154,3 +154,14 @@ test("lost events end every watch of the broker and tell its followers, as kube'
   expect(error).toMatchObject({ code: "Compacted" });
   broker.close();
 });
+
+test("a row one storage read is not answered again after the other storage changed it", async () => {
+  const [a, b] = openPair();
+  await a.write(create("/a/1", "one"));
+  expect((await a.get("/a/1"))?.value).toBe("one");
+  expect((await a.get("/a/1"))?.value).toBe("one");
+  await b.write({ op: "update", key: "/a/1", value: "two", expectedRevision: 1 });
+  expect(await a.get("/a/1")).toMatchObject({ value: "two", modRevision: 2 });
+  await b.write({ op: "delete", key: "/a/1", expectedRevision: 2 });
+  expect(await a.get("/a/1")).toBeNull();
+});

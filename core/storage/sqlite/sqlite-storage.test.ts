@@ -63,3 +63,20 @@ test("releaseMemory gives the page cache back: reads take their pages from the f
     await storage.close();
   });
 });
+
+test("a read of an unchanged key answers the row it read before; any commit since is read from the file", async () => {
+  const storage = openSqliteStorage(":memory:");
+  await storage.write(create("/a/1", "one"));
+  await storage.write(create("/a/2", "two"));
+  const first = await storage.get("/a/1");
+  expect(await storage.get("/a/1")).toBe(first!);
+  await storage.write({ op: "update", key: "/a/2", value: "three", expectedRevision: 2 });
+  const afterOther = await storage.get("/a/1");
+  expect(afterOther).toEqual(first!);
+  expect(afterOther).not.toBe(first!);
+  await storage.write({ op: "update", key: "/a/1", value: "four", expectedRevision: 1 });
+  expect(await storage.get("/a/1")).toMatchObject({ value: "four", modRevision: 4 });
+  await storage.write({ op: "delete", key: "/a/1", expectedRevision: 4 });
+  expect(await storage.get("/a/1")).toBeNull();
+  await storage.close();
+});

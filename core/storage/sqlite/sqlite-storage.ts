@@ -47,6 +47,7 @@ import { type StoredValueEncoder, storedValueEncoder } from "./stored-value.ts";
 import { DurabilityGate, type LogSync } from "./durability-gate.ts";
 import { walPathOf, WalSync } from "./wal-sync.ts";
 import { Subscribers } from "./subscribers.ts";
+import { CurrentRows } from "./current-rows.ts";
 import { logger } from "../../log/mod.ts";
 
 const log = logger("storage");
@@ -98,6 +99,7 @@ export class SqliteStorage implements Storage {
   readonly #foreignCommits: ForeignCommits;
   readonly #logSync: LogSync | undefined;
   readonly #durability: DurabilityGate | undefined;
+  readonly #currentRows = new CurrentRows();
   /** Every event at or below this revision has been read for dispatch (from this process's commits or history). */
   #dispatchedRevision: number;
   /** Every event at or below this revision is durable and handed to the subscribers. */
@@ -152,6 +154,7 @@ export class SqliteStorage implements Storage {
    * server would otherwise keep resident; the next read takes its pages from the operating system's cache again.
    */
   releaseMemory(): void {
+    this.#currentRows.clear();
     if (!this.#closed) this.#db.exec("PRAGMA shrink_memory");
   }
 
@@ -164,13 +167,24 @@ export class SqliteStorage implements Storage {
     try {
       return this.#readDurably(() => {
         const at = this.#readRevision(revision);
-        const row = at === this.#revisions.current ? this.#statements.getCurrent.get(key) : this.#statements.getAtRevision.get(key, at);
+        if (at === this.#revisions.current) return this.#currentRow(key, at);
+        const row = this.#statements.getAtRevision.get(key, at);
         return row ? rowToKeyValue(row) : null;
       }, revision);
     } catch (error) {
       // The Storage contract: a failed read rejects, it does not throw.
       return Promise.reject(error);
     }
+  }
+
+  #currentRow(key: string, current: number): KeyValue | null {
+    const kept = this.#currentRows.get(key, current);
+    if (kept) return kept;
+    const row = this.#statements.getCurrent.get(key);
+    if (!row) return null;
+    const kv = rowToKeyValue(row);
+    this.#currentRows.keep(kv, current);
+    return kv;
   }
 
   async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
