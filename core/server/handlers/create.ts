@@ -15,6 +15,7 @@ function createWhileTerminating(ctx: HandlerContext): StatusError {
 
 export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
+  // The creates read in one poll take each step together from here (waves.ts; bench/profiles/create-path.md).
   await joinWave();
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
