@@ -6,9 +6,10 @@
  * functions named (--perf; needs perf and perf_event_paranoid ≤ 2). Not a test.
  * `--binary PATH` runs a compiled server instead (the full variant), to compare two builds. KEEP_BISECT=1 keeps the
  * data directory, jitdump and perf.data for a closer look. `--token` sends a ServiceAccount token bound to cluster-admin
- * instead of the admin's client certificate; the ConfigMap default/bench exists for `--path`.
+ * instead of the admin's client certificate; the ConfigMap default/bench exists for `--path`. `--create` POSTs ConfigMaps
+ * with new names into `default` instead of the GETs (issue 16's durable creates; bench/_creates.ts's body).
  * Run: node_modules/.bin/bun bench/request-path-bisect.ts [full|answer-at-once|pre-verified|floor-node-tls|floor-bun-listen] [--connections N]
- *      [--rounds N] [--path P] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
+ *      [--rounds N] [--path P] [--create] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -37,6 +38,7 @@ const { values, positionals } = parseArgs({
     perf: { type: "boolean", default: false },
     binary: { type: "string" },
     token: { type: "boolean", default: false },
+    create: { type: "boolean", default: false },
   },
 });
 const [variant = "full", ...serverFlags] = positionals as [ServerVariant?, ...string[]];
@@ -115,6 +117,19 @@ try {
   // answer-at-once answers 200 to anything.
   if (!seeded.ok) throw new Error(`seeding default/bench: ${seeded.status}`);
   const identity = values.token ? { token: await serviceAccountToken(admin) } : { cert, key };
+  // Each load process numbers its requests from 0, so each run's names carry the run's own number too.
+  let run = 0;
+  const createsOf = (options: LoadOptions): LoadOptions => ({
+    ...options,
+    path: "/api/v1/namespaces/default/configmaps",
+    body: JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: `c${run++}-{n}`, namespace: "default", labels: { app: "bench" } },
+      data: { key: "value".repeat(20) },
+    }),
+  });
+  const loaded = (options: LoadOptions) => values.create ? createsOf(options) : options;
   const options: LoadOptions = {
     port,
     path: values.path!,
@@ -123,13 +138,14 @@ try {
     connections: Number(values.connections),
     durationMs: MEASURE_MS,
   };
-  await keepAliveLoad({ ...options, durationMs: WARM_UP_MS });
+  await keepAliveLoad(loaded({ ...options, durationMs: WARM_UP_MS }));
   const as = values.token ? "a ServiceAccount token" : "the admin's client certificate";
-  console.log(`${values.binary ?? variant} ${serverFlags.join(" ")}, GET ${options.path} with ${as}, ${options.connections} connections`);
+  const what = values.create ? "POST /api/v1/namespaces/default/configmaps" : `GET ${options.path}`;
+  console.log(`${values.binary ?? variant} ${serverFlags.join(" ")}, ${what} with ${as}, ${options.connections} connections`);
   for (let round = 0; round < Number(values.rounds); round++) {
     const [faults, [voluntary, involuntary]] = [minorFaults(pid), contextSwitches(pid)];
     if (values.gc && round === 0) server.kill("SIGUSR1");
-    const figure = await measure(pid, options);
+    const figure = await measure(pid, loaded(options));
     if (values.gc && round === 0) server.kill("SIGUSR1");
     const requests = (figure.perSecond * MEASURE_MS) / 1000;
     const [voluntaryAfter, involuntaryAfter] = contextSwitches(pid);
@@ -149,7 +165,7 @@ try {
     const seconds = MEASURE_MS / 1000;
     const record = ["record", "-g", "-k", "1", "-e", "cpu-clock:u", "-F", String(PERF_HZ), "-t", String(pid), "-o", data];
     const perf = spawn("perf", [...record, "--", "sleep", String(seconds)], { stdio: "ignore" });
-    const load = keepAliveLoad({ ...options, durationMs: MEASURE_MS + 500 });
+    const load = keepAliveLoad(loaded({ ...options, durationMs: MEASURE_MS + 500 }));
     await once(perf, "exit");
     const { perSecond } = await load;
     const dump = readdirSync(jitDumps).find((file) => file.endsWith(`-${pid}.dump`));
