@@ -7,7 +7,7 @@ import { newBadRequest, newUnknownError, StatusError } from "../../api/errors.ts
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { applyConfiguration, SchemaMismatchError, VersionConversionError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
-import { checkName } from "../../registry/subresource-writes.ts";
+import { checkBodyName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
@@ -65,7 +65,7 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   }
   if (!isPlainObject(config.metadata)) config.metadata = {};
   if (config.metadata.managedFields !== undefined) throw newBadRequest("metadata.managedFields must be nil");
-  checkName(config, ctx.info.name);
+  checkBodyName(config, ctx.info.name);
   config.metadata.name = ctx.info.name;
   if (ctx.type.namespaced) reconcileNamespace(config.metadata, ctx.info.namespace, true);
   return config;
