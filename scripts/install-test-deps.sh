@@ -6,6 +6,8 @@ command -v kubectl >/dev/null 2>&1 || need+=(kubectl)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # The official Python client (22.x), driven by tests/client-python.test.ts through Debian's python3.
 /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || need+=(python3-kubernetes)
+# Debian's ruby-kubeclient (4.9, with ruby), driven by tests/client-ruby.test.ts through /usr/bin/ruby.
+/usr/bin/ruby -e 'require "kubeclient"' >/dev/null 2>&1 || need+=(ruby-kubeclient)
 # Debian's etcd 3.4, for the storage contract and end-to-end tests on the etcd backend (core/storage/etcd/testing.ts).
 [ -x /usr/bin/etcd ] || need+=(etcd-server)
 # strace, for tests/snapshot-durability.test.ts (which files a command syncs, from its system calls) and

@@ -53,6 +53,76 @@ test("malformed YAML answers 400 and changes nothing", async () => {
   );
 });
 
+test("a create or update body that is not an object answers transformDecodeError with Interpret's error, and changes nothing", async () => {
+  const typeMeta =
+    'Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+  const unrecognized = (jsonKind: string, summary: string) =>
+    `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind} into ${typeMeta} (${summary})`;
+  const cases: [string, string, string, string][] = [
+    ["POST", COLLECTION, '"text"', unrecognized("string", "227465787422")],
+    ["POST", COLLECTION, "[1]", unrecognized("array", "5b315d")],
+    ["PUT", `${COLLECTION}/existing`, "7", unrecognized("number", "37")],
+  ];
+  for (const [method, path, body, message] of cases) {
+    await expectRejectedWithoutChange(() => send(method, path, body), 400, "BadRequest", message);
+    await expectRejectedWithoutChange(() => send(method, path, body, "application/yaml"), 400, "BadRequest", message);
+  }
+});
+
+test("a JSON null or a YAML body without a document is an empty object, as kube's decoder reads it: a create lacks a name (422), an update is undeterminable (400)", async () => {
+  for (const [body, contentType] of [["null", "application/json"], ["", "application/yaml"], ["# only a comment\n", "application/yaml"]]) {
+    await expectRejectedWithoutChange(
+      () => send("POST", COLLECTION, body, contentType),
+      422,
+      "Invalid",
+      'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
+    );
+    await expectRejectedWithoutChange(
+      () => send("PUT", `${COLLECTION}/existing`, body, contentType),
+      400,
+      "BadRequest",
+      "the name of the object (existing based on URL) was undeterminable: name must be provided",
+    );
+  }
+});
+
+test("an update or a patch that leaves the object without a name answers checkName's 400 and changes nothing", async () => {
+  await expectRejectedWithoutChange(
+    () => send("PUT", `${COLLECTION}/existing`, existingBody({ metadata: { namespace: NS } })),
+    400,
+    "BadRequest",
+    "the name of the object (existing based on URL) was undeterminable: name must be provided",
+  );
+  await expectRejectedWithoutChange(
+    () => send("PATCH", `${COLLECTION}/existing`, '[{"op":"remove","path":"/metadata/name"}]', "application/json-patch+json"),
+    400,
+    "BadRequest",
+    "the name of the object (existing based on URL) was undeterminable: name must be provided",
+  );
+});
+
+test("an apply body that is not an object answers applyPatcher's decoding errors; null or no document is an object without apiVersion", async () => {
+  const apply = (body: string) => send("PATCH", `${COLLECTION}/existing?fieldManager=bad-input`, body, "application/apply-patch+yaml");
+  const notAMap = (jsonKind: string) =>
+    `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind} into Go value of type map[string]interface {}`;
+  await expectRejectedWithoutChange(() => apply('"#<Kubeclient::Resource data={}>"'), 400, "BadRequest", notAMap("string"));
+  await expectRejectedWithoutChange(() => apply("- a\n- b\n"), 400, "BadRequest", notAMap("array"));
+  await expectRejectedWithoutChange(
+    () => apply("a: [\n"),
+    400,
+    "BadRequest",
+    /^error decoding YAML: error converting YAML to JSON: yaml: line /,
+  );
+  for (const body of ["", "null", "# nothing\n"]) {
+    await expectRejectedWithoutChange(
+      () => apply(body),
+      400,
+      "BadRequest",
+      "Incorrect version specified in apply patch. Specified patch version: , expected: v1",
+    );
+  }
+});
+
 test("a body of another kind answers 400 and changes nothing", async () => {
   const secret = JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "wrong-kind" } });
   await expectRejectedWithoutChange(

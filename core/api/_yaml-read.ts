@@ -139,6 +139,13 @@ export function readYAML(text: string): { value: unknown; duplicateFields: strin
   }
 }
 
+type ParseProblem = Document.Parsed["errors"][number];
+
+/** The library's first problem with a body, in sigs.k8s.io/yaml's words and with its line. */
+function parseFailure(problem: ParseProblem): YAMLBodyError {
+  return new YAMLBodyError(`line ${problem.linePos?.[0].line ?? 1}: ${problem.message.split("\n")[0]}`);
+}
+
 function readNestedYAML(text: string): { value: unknown; duplicateFields: string[] } {
   // Integers beyond 2^53 stay exact (BigInt), as Go's int64 does; only texts that may hold one pay for it.
   const exact = mayHoldInexactInteger(text);
@@ -148,12 +155,16 @@ function readNestedYAML(text: string): { value: unknown; duplicateFields: string
     intAsBigInt: exact,
     customTags: (tags) => tags.filter((tag) => typeof tag === "object" && tag.tag !== "tag:yaml.org,2002:timestamp"),
   });
-  if (!Array.isArray(documents)) return { value: null, duplicateFields: [] };
+  // A stream without a document (blank, or comments only) is YAML null, as go-yaml reads it.
+  if ("empty" in documents) {
+    if (documents.errors[0]) throw parseFailure(documents.errors[0]);
+    return { value: null, duplicateFields: [] };
+  }
   const [document, ...rest] = documents;
   if (rest.some((extra) => extra.contents !== null)) throw new YAMLBodyError("a request body must hold exactly one YAML document");
   const problem = document.errors[0];
   if (problem && isLibraryStackExhaustion(problem)) throw problem;
-  if (problem) throw new YAMLBodyError(`line ${problem.linePos?.[0].line ?? 1}: ${problem.message.split("\n")[0]}`);
+  if (problem) throw parseFailure(problem);
   const duplicateFields = new Set<string>();
   collectDuplicates(document.contents as Node, [], duplicateFields);
   return { value: toValue(document, exact), duplicateFields: [...duplicateFields] };

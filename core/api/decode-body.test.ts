@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { decodeBody, mediaTypeOf, PATCH_MEDIA_TYPES, WRITE_MEDIA_TYPES } from "./decode-body.ts";
+import { newBadRequest } from "./errors.ts";
 import { statusErrorOfAsync } from "./testing.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -234,4 +235,46 @@ test("decodeBody() lets other work run between the pieces of a large body's scan
   expect(decoded.duplicateFields).toEqual(["data.k"]);
   // Run to completion in one block, the decode would let no timer callback in before it resolved.
   expect(ranBetween).toBeGreaterThan(0);
+});
+
+test("(await decodeBody()) reads a YAML body without a document (blank, comments only) as null, as sigs.k8s.io/yaml's YAMLToJSON does", async () => {
+  for (const body of ["", "  \n", "# nothing here\n# at all\n", "---\n", "null"]) {
+    expect([body, (await decodeBody(bytes(body), "application/yaml", write)).value]).toEqual([body, null]);
+  }
+});
+
+test("(await decodeBody()) with a kind: null is an empty object (Interpret finds no apiVersion/kind, unmarshal leaves it empty)", async () => {
+  for (const [body, type] of [["null", "application/json"], ["# only a comment\n", "application/yaml"], ["", "application/yaml"]]) {
+    expect((await decodeBody(bytes(body), type, { ...write, kind: "ConfigMap" })).value).toEqual({});
+  }
+});
+
+test("(await decodeBody()) with a kind: a value that is not an object is Interpret's error in transformDecodeError's words", async () => {
+  const typeMeta =
+    'Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+  const cases: [string, string, string][] = [
+    ['"text"', "application/json", `string into ${typeMeta} (227465787422)`],
+    ["[1]", "application/json", `array into ${typeMeta} (5b315d)`],
+    ["- a\n", "application/yaml", `array into ${typeMeta} (2d20610a)`],
+    ["12345678901234567890", "application/yaml", `number into ${typeMeta} (3132333435363738393031323334353637383930)`],
+    ["true", "application/json", `bool into ${typeMeta} (74727565)`],
+  ];
+  for (const [body, type, tail] of cases) {
+    const error = await statusErrorOfAsync(decodeBody(bytes(body), type, { ...write, kind: "ConfigMap" }));
+    expect([body, error.code, error.message]).toEqual([
+      body,
+      400,
+      `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: json: cannot unmarshal ${tail}`,
+    ]);
+  }
+});
+
+test("(await decodeBody()) hands YAML syntax errors to the caller's syntaxError, in sigs.k8s.io/yaml's words", async () => {
+  const error = await statusErrorOfAsync(
+    decodeBody(bytes("a: [1, 2\n"), "application/apply-patch+yaml", {
+      accepted: PATCH_MEDIA_TYPES,
+      syntaxError: (message) => newBadRequest(`wrapped: ${message}`),
+    }),
+  );
+  expect(error.message).toStartWith("wrapped: error converting YAML to JSON: yaml: line ");
 });

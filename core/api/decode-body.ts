@@ -4,6 +4,8 @@
  * and reported by field path so `fieldValidation` can warn about or reject them.
  */
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
+import { goCannotUnmarshal } from "./go-values.ts";
+import { isPlainObject } from "./types.ts";
 import { countParsedMembers, findDuplicateFields, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
 import { mayHoldInexactInteger } from "./exact-integers.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
@@ -45,9 +47,12 @@ export interface DecodedBody {
 export interface DecodeOptions {
   /** The media types the verb accepts; anything else is a 415 listing them. */
   accepted: readonly string[];
-  /** The kind a create/update expects; when given, syntax errors read like kube's decoder errors for that kind. */
+  /**
+   * The kind a create/update expects; when given, the body is decoded as kube's serializer decodes an object of it
+   * (decodeObject): errors read like its decoder's errors for that kind.
+   */
   kind?: string;
-  /** The error a JSON syntax error becomes, from Go's wording of it (a patch's decoder words it its own way). */
+  /** The error a JSON or YAML syntax error becomes, from Go's wording of it (a patch's decoder words it its own way). */
   syntaxError?: (goMessage: string) => Error;
 }
 
@@ -87,10 +92,39 @@ async function decodeJSON(text: string): Promise<{ value: unknown; duplicateFiel
   return { value, duplicateFields: await findDuplicateFields(text) };
 }
 
+/** SimpleMetaFactory.Interpret's error for JSON that does not unmarshal into its apiVersion/kind struct. */
+export function interpretError(value: unknown): string {
+  const typeMeta = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+  return `couldn't get version/kind; json parse error: ${goCannotUnmarshal(value, typeMeta)}`;
+}
+
+/** transformDecodeError for a body whose apiVersion and kind could not be read. */
+function unrecognized(kind: string, reason: string, body: Uint8Array) {
+  return newBadRequest(`the object provided is unrecognized (must be of type ${kind}): ${reason} (${summarize(body)})`);
+}
+
+/**
+ * What kube's serializer makes of a decoded value when it expects an object of `kind`: Interpret reads JSON null as
+ * an object without apiVersion and kind (the endpoint's fill them) and unmarshalling null leaves the object empty;
+ * any other value that is not an object has no apiVersion/kind to read.
+ */
+function decodeObject(value: unknown, kind: string, body: Uint8Array): Record<string, unknown> {
+  if (value === null) return {};
+  if (!isPlainObject(value)) throw unrecognized(kind, interpretError(value), body);
+  return value;
+}
+
 /**
  * Decodes a body by its Content-Type. 415 for a type the verb does not accept, 400 for an empty or
  * malformed body. Protobuf is not decoded here: route it to the protobuf codec before calling this.
+ * A YAML body without a document (blank, or comments only) is null, as sigs.k8s.io/yaml's YAMLToJSON makes it.
  */
+export async function decodeBody(
+  body: Uint8Array,
+  contentType: string | null | undefined,
+  options: DecodeOptions & { kind: string },
+): Promise<DecodedBody & { value: Record<string, unknown> }>;
+export async function decodeBody(body: Uint8Array, contentType: string | null | undefined, options: DecodeOptions): Promise<DecodedBody>;
 export async function decodeBody(
   body: Uint8Array,
   contentType: string | null | undefined,
@@ -101,16 +135,18 @@ export async function decodeBody(
     throw newUnsupportedMediaType([...options.accepted]);
   }
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(body);
+  let decoded: { value: unknown; duplicateFields: string[] };
   try {
-    const decoded = JSON_TYPES.has(mediaType) || text.trim() === "" ? await decodeJSON(text) : readYAML(text);
-    return { mediaType, ...decoded };
+    decoded = JSON_TYPES.has(mediaType) ? await decodeJSON(text) : readYAML(text);
   } catch (e) {
     let reason: string;
-    if (e instanceof JSONSyntaxError && options.syntaxError) throw options.syntaxError(e.message);
+    if ((e instanceof JSONSyntaxError || e instanceof YAMLBodyError) && options.syntaxError) throw options.syntaxError(e.message);
     if (e instanceof JSONSyntaxError) reason = `couldn't get version/kind; json parse error: ${e.message}`;
     else if (e instanceof YAMLBodyError) reason = e.message;
     else throw e;
     if (!options.kind) throw newBadRequest(reason);
-    throw newBadRequest(`the object provided is unrecognized (must be of type ${options.kind}): ${reason} (${summarize(body)})`);
+    throw unrecognized(options.kind, reason, body);
   }
+  if (options.kind === undefined) return { mediaType, ...decoded };
+  return { mediaType, value: decodeObject(decoded.value, options.kind, body), duplicateFields: decoded.duplicateFields };
 }

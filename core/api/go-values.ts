@@ -46,6 +46,20 @@ export function goTypeName(value: unknown): string {
   return typeof value === "boolean" ? "bool" : "string";
 }
 
+/** How Go's encoding/json names a JSON value in its unmarshal errors (UnmarshalTypeError's Value). */
+export function goJsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (isPlainObject(value)) return "object";
+  if (typeof value === "bigint") return "number";
+  return typeof value === "boolean" ? "bool" : typeof value;
+}
+
+/** encoding/json's UnmarshalTypeError for a value decoded into a Go value of `goType`. */
+export function goCannotUnmarshal(value: unknown, goType: string): string {
+  return `json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${goType}`;
+}
+
 const GO_HTML_ESCAPES: Record<string, string> = {
   "<": "\\u003c",
   ">": "\\u003e",

@@ -19,7 +19,7 @@ import type { KindDefinition } from "./definition.ts";
 import { dropUnknownFields } from "./unknown-fields.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
-import { checkName, mergedForUpdate, setStatus } from "./subresource-writes.ts";
+import { checkBodyName, mergedForUpdate, setStatus } from "./subresource-writes.ts";
 import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind, type VersionConverter } from "../apply/ssa/mod.ts";
 import { builtInVersionConverter, customResourceVersionConverter } from "./managed-fields-versions.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -501,7 +501,7 @@ export class ResourceStore {
   }
 
   #checkedName(obj: KubeObject, urlName: string): KubeObject {
-    checkName(obj, urlName);
+    checkBodyName(obj, urlName);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     obj.metadata.name = urlName;
     return obj;

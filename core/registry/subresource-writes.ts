@@ -6,8 +6,9 @@ import type { Strategy } from "./strategy.ts";
 /**
  * A body naming another object than the URL is a 400, before anything is read (kube's checkName); so is one naming
  * another namespace than a namespaced URL's, for the writers that pass it (UpdateResource, the patcher's applyPatch).
+ * A body without a name passes here: the store names it after the URL.
  */
-export function checkName(obj: KubeObject, urlName: string, urlNamespace = ""): void {
+export function checkBodyName(obj: KubeObject, urlName: string, urlNamespace = ""): void {
   const meta = isPlainObject(obj.metadata) ? obj.metadata : undefined;
   const bodyName = meta?.name;
   if (bodyName !== undefined && bodyName !== urlName) {
@@ -17,6 +18,18 @@ export function checkName(obj: KubeObject, urlName: string, urlNamespace = ""): 
   if (urlNamespace !== "" && typeof bodyNamespace === "string" && bodyNamespace !== "" && bodyNamespace !== urlNamespace) {
     throw newBadRequest(`the namespace of the object (${bodyNamespace}) does not match the namespace on the request (${urlNamespace})`);
   }
+}
+
+/**
+ * kube's checkName on what an update or a patch writes: besides checkBodyName's rules the object must have a name
+ * (ContextBasedNaming.ObjectName's errEmptyName), so a body without one changes nothing.
+ */
+export function checkName(obj: KubeObject, urlName: string, urlNamespace = ""): void {
+  const name = isPlainObject(obj.metadata) ? obj.metadata.name : undefined;
+  if (name === undefined || name === null || name === "") {
+    throw newBadRequest(`the name of the object (${urlName} based on URL) was undeterminable: name must be provided`);
+  }
+  checkBodyName(obj, urlName, urlNamespace);
 }
 
 export function setStatus(obj: KubeObject, status: unknown): void {

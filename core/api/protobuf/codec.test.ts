@@ -55,6 +55,21 @@ test("decoding leaves out zero scalars Go's JSON omits but keeps those it prints
   expect(decoded.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 0 }]);
 });
 
+test("batch/v1's pointer scalars keep an explicit zero through the codec (CronJobSpec.suspend, JobSpec.suspend, JobStatus.ready: *bool and *int32 in k8s.io/api)", () => {
+  const jobSpec = { suspend: false, manualSelector: false, activeDeadlineSeconds: 0, template: {} };
+  const cronJob = {
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name: "c" },
+    spec: { schedule: "* * * * *", suspend: false, startingDeadlineSeconds: 0, jobTemplate: { spec: jobSpec } },
+  };
+  const decoded = roundTrip(cronJob) as any;
+  expect([decoded.spec.suspend, decoded.spec.startingDeadlineSeconds]).toEqual([false, 0]);
+  expect(decoded.spec.jobTemplate.spec).toEqual({ suspend: false, manualSelector: false, activeDeadlineSeconds: 0, template: {} });
+  const job = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: jobSpec, status: { ready: 0, active: 0 } };
+  expect((roundTrip(job) as any).status).toEqual({ ready: 0 });
+});
+
 test("times decode as RFC 3339 seconds and micro times with six fraction digits", () => {
   const lease = roundTrip({
     apiVersion: "coordination.k8s.io/v1",

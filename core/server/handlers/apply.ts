@@ -4,10 +4,11 @@
  */
 import { decodeBody } from "../../api/decode-body.ts";
 import { newBadRequest, newUnknownError, StatusError } from "../../api/errors.ts";
+import { goCannotUnmarshal } from "../../api/go-values.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { applyConfiguration, SchemaMismatchError, VersionConversionError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
-import { checkName } from "../../registry/subresource-writes.ts";
+import { checkBodyName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
@@ -44,14 +45,34 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
   return respondObject(object, created ? 201 : 200, ctx.encode);
 }
 
+/** applyPatcher.applyPatchToCurrentObject's prefix for what sigs.k8s.io/yaml.Unmarshal says of the body. */
+const DECODE_FAILED = "error decoding YAML: ";
+
+/**
+ * The body unmarshalled into applyPatcher's map[string]interface{}: null (also a blank body) leaves the map empty, so
+ * the version check speaks next; any other value that is not an object is encoding/json's error, as yaml.Unmarshal
+ * wraps it.
+ */
+function appliedObject(value: unknown): KubeObject {
+  if (value === null) return {} as KubeObject;
+  if (!isPlainObject(value)) {
+    throw newBadRequest(
+      `${DECODE_FAILED}error unmarshaling JSON: while decoding JSON: ${goCannotUnmarshal(value, "map[string]interface {}")}`,
+    );
+  }
+  return value as KubeObject;
+}
+
 /** The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its words). */
 async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Warn" | "Strict"): Promise<KubeObject> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
-  const { value, duplicateFields } = await decodeBody(bytes, APPLY_MEDIA_TYPE, { accepted: [APPLY_MEDIA_TYPE] });
+  const { value, duplicateFields } = await decodeBody(bytes, APPLY_MEDIA_TYPE, {
+    accepted: [APPLY_MEDIA_TYPE],
+    syntaxError: (message) => newBadRequest(`${DECODE_FAILED}${message}`),
+  });
   reportDuplicates(ctx, duplicateFields, validation);
   ctx.logRequestObject?.(value);
-  if (!isPlainObject(value)) throw newBadRequest("error decoding YAML: the applied configuration must be an object");
-  const config = value as KubeObject;
+  const config = appliedObject(value);
   const expected = apiVersionOf(ctx.type.group, ctx.type.version);
   if (config.apiVersion !== expected) {
     throw newBadRequest(
@@ -65,7 +86,7 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   }
   if (!isPlainObject(config.metadata)) config.metadata = {};
   if (config.metadata.managedFields !== undefined) throw newBadRequest("metadata.managedFields must be nil");
-  checkName(config, ctx.info.name);
+  checkBodyName(config, ctx.info.name);
   config.metadata.name = ctx.info.name;
   if (ctx.type.namespaced) reconcileNamespace(config.metadata, ctx.info.namespace, true);
   return config;

@@ -5,14 +5,14 @@
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from "../../apply/json-patch.ts";
 import { mergePatch } from "../../apply/merge-patch.ts";
 import { StrategicMergeError, strategicMergePatch } from "../../apply/strategic-merge/mod.ts";
-import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
+import { CUSTOM_RESOURCE_PATCH_MEDIA_TYPES, interpretError, PATCH_MEDIA_TYPES } from "../../api/decode-body.ts";
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from "../../api/errors.ts";
 import { goMarshal } from "../../api/go-values.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { builtInSchemas } from "../../schema/lookup.ts";
 import type { Schema } from "../../schema/types.ts";
 import type { HandlerContext } from "./context.ts";
-import { BAD_JSON_PATCH, goJsonKind, JSON_PATCH, MERGE_PATCH, type PatchBody, STRATEGIC_MERGE_PATCH } from "./patch-decode.ts";
+import { BAD_JSON_PATCH, JSON_PATCH, MERGE_PATCH, type PatchBody, STRATEGIC_MERGE_PATCH } from "./patch-decode.ts";
 
 export { JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from "./patch-decode.ts";
 export const APPLY_PATCH = "application/apply-patch+yaml";
@@ -51,17 +51,12 @@ export function applyPatchBody(current: KubeObject, body: PatchBody, schema: Sch
         type: "FieldValueInvalid",
         field: "patch",
         value: goMarshal(patched),
-        detail: `${GO_NOT_AN_OBJECT}${goJsonKind(patched)}${GO_TYPE_META}`,
+        detail: interpretError(patched),
       },
     ]);
   }
   return patched as KubeObject;
 }
-
-/** SimpleMetaFactory.Interpret's error for JSON that does not unmarshal into its apiVersion/kind struct. */
-const GO_NOT_AN_OBJECT = "couldn't get version/kind; json parse error: json: cannot unmarshal ";
-const GO_TYPE_META =
-  ' into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** MergePatch's pruneAryNulls: an array patch becomes the document, with null members of its objects dropped. */
 function pruneObjectNulls(value: unknown): unknown {

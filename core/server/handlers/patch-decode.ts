@@ -9,6 +9,7 @@
  */
 import { decodeBody } from "../../api/decode-body.ts";
 import { newBadRequest, StatusError } from "../../api/errors.ts";
+import { goCannotUnmarshal, goJsonKind } from "../../api/go-values.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { HandlerContext } from "./context.ts";
 import type { FieldValidation } from "./write-options.ts";
@@ -29,26 +30,16 @@ export interface PatchBody {
   strictErrors: string[];
 }
 
-/** How Go's encoding/json names a JSON value in its unmarshal errors. */
-export function goJsonKind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (isPlainObject(value)) return "object";
-  return typeof value === "boolean" ? "bool" : typeof value;
-}
-
-const cannotUnmarshal = (value: unknown, goType: string) => `json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${goType}`;
-
 /** kube's jsonPatchOp fields that are strings; kjson matches their names case-sensitively. */
 const JSON_PATCH_OP_STRINGS = new Set(["op", "path", "from"]);
 
 /** The first unmarshal error of a JSON patch, as UnmarshalStrict into []jsonPatchOp or DecodePatch (Ignore) words it. */
 function jsonPatchDecodeError(value: unknown, strict: boolean): string | undefined {
   if (value === null) return undefined;
-  if (!Array.isArray(value)) return cannotUnmarshal(value, strict ? "[]handlers.jsonPatchOp" : "jsonpatch.Patch");
+  if (!Array.isArray(value)) return goCannotUnmarshal(value, strict ? "[]handlers.jsonPatchOp" : "jsonpatch.Patch");
   for (const operation of value) {
     if (operation === null) continue;
-    if (!isPlainObject(operation)) return cannotUnmarshal(operation, strict ? "handlers.jsonPatchOp" : "jsonpatch.Operation");
+    if (!isPlainObject(operation)) return goCannotUnmarshal(operation, strict ? "handlers.jsonPatchOp" : "jsonpatch.Operation");
     if (!strict) continue;
     for (const [field, fieldValue] of Object.entries(operation)) {
       if (!JSON_PATCH_OP_STRINGS.has(field) || fieldValue === null || typeof fieldValue === "string") continue;
@@ -66,7 +57,7 @@ function decodeError(mediaType: string, value: unknown, strict: boolean): Status
     return newBadRequest(strict ? `error decoding patch: ${error}` : error);
   }
   if (value === null || isPlainObject(value)) return undefined;
-  const mapError = cannotUnmarshal(value, "map[string]interface {}");
+  const mapError = goCannotUnmarshal(value, "map[string]interface {}");
   if (mediaType === STRATEGIC_MERGE_PATCH) return newBadRequest(mapError);
   // Merge patch under Ignore: MergePatch takes an array as the whole new document (refused when decoded as the kind).
   if (!strict) return Array.isArray(value) ? undefined : newBadRequest(BAD_JSON_PATCH);

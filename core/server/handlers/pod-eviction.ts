@@ -32,7 +32,6 @@ async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteO
     accepted: ["application/json", "application/yaml"],
     kind: "Eviction",
   });
-  if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   const apiVersion = value.apiVersion === undefined ? "policy/v1" : String(value.apiVersion);
   // kube's GroupVersionAcceptor takes both versions.
   if (!EVICTION_VERSIONS.has(apiVersion)) {

@@ -16,7 +16,7 @@ export interface TokenRequestBody {
   };
 }
 
-async function decodeValue(bytes: Uint8Array, contentType: string | null): Promise<unknown> {
+async function decodeValue(bytes: Uint8Array, contentType: string | null): Promise<Record<string, unknown>> {
   if (mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) {
     return (await decodeBody(bytes, contentType, {
       accepted: ["application/json", "application/yaml", PROTOBUF_MEDIA_TYPE],
@@ -33,7 +33,6 @@ async function decodeValue(bytes: Uint8Array, contentType: string | null): Promi
 
 export async function readTokenRequest(request: Request): Promise<TokenRequestBody> {
   const value = await decodeValue(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type"));
-  if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
   if (value.apiVersion !== undefined && value.apiVersion !== TOKEN_REQUEST_API_VERSION) {
     throw newBadRequest(
       `the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`,

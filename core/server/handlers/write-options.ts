@@ -173,15 +173,15 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
     ctx.logRequestObject?.(decoded);
     return decoded;
   }
-  const { value, duplicateFields } = await decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
-  if (validation === "Strict" && duplicateFields.length > 0 && isPlainObject(value)) {
+  const body = await decodeBody(bytes, contentType, { accepted: BODY_MEDIA_TYPES, kind: ctx.type.kind });
+  const value = body.value as KubeObject;
+  if (validation === "Strict" && body.duplicateFields.length > 0) {
     // kube refuses unknown and duplicate fields in one message; the store would only see the unknown ones.
-    const { unknownFields } = checkFields(ctx.type, structuredClone(value) as KubeObject);
-    throw newStrictDecodingError(ctx.type, value, unknownFields, duplicateFields);
+    const { unknownFields } = checkFields(ctx.type, structuredClone(value));
+    throw newStrictDecodingError(ctx.type, value, unknownFields, body.duplicateFields);
   }
-  reportDuplicates(ctx, duplicateFields, validation);
-  if (!isPlainObject(value)) throw newBadRequest("the body of the request must be a JSON or YAML object");
-  const decoded = checkEnvelope(ctx, value as KubeObject);
+  reportDuplicates(ctx, body.duplicateFields, validation);
+  const decoded = checkEnvelope(ctx, value);
   ctx.logRequestObject?.(decoded);
   return decoded;
 }
