@@ -32,7 +32,8 @@ export class CurrentRows {
       this.#revision = revision;
     }
     if (chars > MAX_KEPT_VALUE_CHARS) return;
-    this.#rows.set(row.key, row);
+    // Every later reader of the key shares this row: none may change it under the others.
+    this.#rows.set(row.key, Object.freeze(row));
     this.#chars += chars;
   }
 
