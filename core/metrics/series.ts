@@ -86,16 +86,18 @@ abstract class Family<Cell> {
     }
     const value = labelValues[last] ?? "";
     let cell = level.cells.get(value);
-    if (!cell) {
-      // Each value after its length: no two label sets share a key, whatever characters their values hold.
-      cell = this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
-        const labels: Labels = {};
-        this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
-        return labels;
-      });
-      level.cells.set(value, cell);
-    }
+    if (!cell) level.cells.set(value, cell = this.#newValuesCell(labelValues));
     return cell;
+  }
+
+  // Apart from cell(), which thus holds no closure and makes no scope on the calls that find their series.
+  #newValuesCell(labelValues: string[]): Cell {
+    // Each value after its length: no two label sets share a key, whatever characters their values hold.
+    return this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
+      const labels: Labels = {};
+      this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
+      return labels;
+    });
   }
 
   /**

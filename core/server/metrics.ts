@@ -97,15 +97,16 @@ export class ApiMetrics {
     this.#deprecatedApis.set({ ...info, removed_release: removedRelease }, 1);
   }
 
-  /** Counts a request as in flight until the returned function is called. */
-  startRequest(kind: RequestKind): () => void {
+  /**
+   * Counts a request of `kind` as in flight until finishRequest is called for it once: two calls on plain numbers,
+   * where a closure per request to finish it made a function and its scope.
+   */
+  startRequest(kind: RequestKind): void {
     this.#inflightCounts[kind]++;
-    let finished = false;
-    return () => {
-      if (finished) return;
-      finished = true;
-      this.#inflightCounts[kind]--;
-    };
+  }
+
+  finishRequest(kind: RequestKind): void {
+    this.#inflightCounts[kind]--;
   }
 
   /** The Prometheus text exposition of every registered metric. */
