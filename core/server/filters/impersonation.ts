@@ -25,9 +25,12 @@ interface ImpersonationRequest {
 }
 
 /** Repeated header lines arrive joined by ", " (the Fetch Headers rule), so they are split back. */
-function headerValues(headers: Headers, name: string): string[] {
+/** What headerValues gives for an absent header: never written, so shared rather than made per request. */
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
+function headerValues(headers: Headers, name: string): readonly string[] {
   const joined = headers.get(name);
-  return joined === null || joined === "" ? [] : joined.split(", ");
+  return joined === null || joined === "" ? NO_VALUES : joined.split(", ");
 }
 
 function decodeExtraKey(encoded: string): string {
