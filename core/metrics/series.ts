@@ -76,6 +76,14 @@ abstract class Family<Cell> {
 
   /** The series of these label values (in labelNames order), made on first use. */
   cell(...labelValues: string[]): Cell {
+    return this.cellOf(labelValues);
+  }
+
+  /**
+   * cell() for values already in a list, which is only read during the call: a caller on every request may pass
+   * the same list each time, filled anew, rather than a new one per call.
+   */
+  cellOf(labelValues: readonly string[]): Cell {
     let level = this.#byValues;
     const last = labelValues.length - 1;
     for (let index = 0; index < last; index++) {
@@ -91,7 +99,7 @@ abstract class Family<Cell> {
   }
 
   // Apart from cell(), which thus holds no closure and makes no scope on the calls that find their series.
-  #newValuesCell(labelValues: string[]): Cell {
+  #newValuesCell(labelValues: readonly string[]): Cell {
     // Each value after its length: no two label sets share a key, whatever characters their values hold.
     return this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
       const labels: Labels = {};

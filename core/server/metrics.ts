@@ -34,6 +34,8 @@ export class ApiMetrics {
   #requestCounts: CounterSeries;
   #requestDurations: HistogramSeries;
   #inflightCounts: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
+  /** observe()'s label values, filled anew on each call: the series lookups only read them (cellOf). */
+  #requestLabelValues: string[] = ["", "", "", "", "", "", "", COMPONENT];
   #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
@@ -81,9 +83,18 @@ export class ApiMetrics {
 
   /** Records one finished request. */
   observe(info: RequestInfoLabels, code: number, seconds: number): void {
-    const { verb, dryRun, group, version, resource, subresource, scope } = info;
-    this.#requestDurations.cell(verb, dryRun, group, version, resource, subresource, scope, COMPONENT).observe(seconds);
-    this.#requestCounts.cell(verb, dryRun, group, version, resource, subresource, scope, COMPONENT, String(code)).value++;
+    const values = this.#requestLabelValues;
+    values[0] = info.verb;
+    values[1] = info.dryRun;
+    values[2] = info.group;
+    values[3] = info.version;
+    values[4] = info.resource;
+    values[5] = info.subresource;
+    values[6] = info.scope;
+    values.length = REQUEST_LABELS.length;
+    this.#requestDurations.cellOf(values).observe(seconds);
+    values.push(String(code));
+    this.#requestCounts.cellOf(values).value++;
   }
 
   /** A request the server refused in self-defense, e.g. a 429 of the in-flight limits (kube's RecordRequestTermination). */
