@@ -23,7 +23,10 @@ const ADMIN_VERIFIED = { commonName: "admin", organizations: ["system:masters"],
 function varied(variant: ServerVariant, chain: ConnectionHandler): ConnectionHandler {
   if (variant === "answer-at-once") return () => completeResponse("ok");
 
-  if (variant === "pre-verified") return (request, info) => chain(request, { ...info, peerCertificate: ADMIN_VERIFIED });
+  if (variant === "pre-verified") {
+    return (request, info) =>
+      chain(request, { ...info, peerCertificate: ADMIN_VERIFIED, onResponseDone: (callback) => info.onResponseDone?.(callback) });
+  }
   return chain;
 }
 

@@ -76,6 +76,14 @@ abstract class Family<Cell> {
 
   /** The series of these label values (in labelNames order), made on first use. */
   cell(...labelValues: string[]): Cell {
+    return this.cellOf(labelValues);
+  }
+
+  /**
+   * cell() for values already in a list, which is only read during the call: a caller on every request may pass
+   * the same list each time, filled anew, rather than a new one per call.
+   */
+  cellOf(labelValues: readonly string[]): Cell {
     let level = this.#byValues;
     const last = labelValues.length - 1;
     for (let index = 0; index < last; index++) {
@@ -86,16 +94,18 @@ abstract class Family<Cell> {
     }
     const value = labelValues[last] ?? "";
     let cell = level.cells.get(value);
-    if (!cell) {
-      // Each value after its length: no two label sets share a key, whatever characters their values hold.
-      cell = this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
-        const labels: Labels = {};
-        this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
-        return labels;
-      });
-      level.cells.set(value, cell);
-    }
+    if (!cell) level.cells.set(value, cell = this.#newValuesCell(labelValues));
     return cell;
+  }
+
+  // Apart from cell(), which thus holds no closure and makes no scope on the calls that find their series.
+  #newValuesCell(labelValues: readonly string[]): Cell {
+    // Each value after its length: no two label sets share a key, whatever characters their values hold.
+    return this.keyedCell(labelValues.map((labelValue) => `${labelValue.length}:${labelValue}`).join(""), () => {
+      const labels: Labels = {};
+      this.labelNames.forEach((labelName, index) => (labels[labelName] = labelValues[index] ?? ""));
+      return labels;
+    });
   }
 
   /**

@@ -60,8 +60,36 @@ export interface ConnectionInfo {
   requestTarget?: string;
   /** The client's IP address (audit events' sourceIPs). */
   remoteAddress?: string;
-  /** Calls back once the response is written out or its connection closed (when kube's handler would have returned). */
-  onResponseDone?: (callback: () => void) => void;
+  /**
+   * Calls back once the response is written out or its connection closed (when kube's handler would have returned).
+   * A method: called on the ConnectionInfo.
+   */
+  onResponseDone?(callback: () => void): void;
+}
+
+/**
+ * What one request is told of its connection: the connection's facts, the request-target and its answer's end, in one
+ * object per request (a spread copy and a closure for the answer's end cost a scope and three cells more).
+ */
+class RequestConnection implements ConnectionInfo {
+  readonly peerCertificate: PeerCertificate | undefined;
+  readonly remoteAddress: string | undefined;
+  readonly requestTarget: string | undefined;
+  readonly #outgoing: NodeResponse;
+
+  constructor(connection: ConnectionInfo, requestTarget: string | undefined, outgoing: NodeResponse) {
+    this.peerCertificate = connection.peerCertificate;
+    this.remoteAddress = connection.remoteAddress;
+    this.requestTarget = requestTarget;
+    this.#outgoing = outgoing;
+  }
+
+  onResponseDone(callback: () => void): void {
+    const outgoing = this.#outgoing;
+    if (outgoing.destroyed || outgoing.writableFinished) callback();
+    // A response closes once: `on` spares the wrapper `once` makes.
+    else outgoing.on("close", callback);
+  }
 }
 
 export type ConnectionHandler = (request: Request, conn: ConnectionInfo) => Response | Promise<Response>;
@@ -174,21 +202,21 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
     outgoing.end(text);
     return;
   }
-  const onResponseDone = (callback: () => void) => {
-    if (outgoing.destroyed || outgoing.writableFinished) callback();
-    // A response closes once: `on` spares the wrapper `once` makes.
-    else outgoing.on("close", callback);
-  };
   let answered: Response | Promise<Response>;
   const answering = asksGlobalOptions(incoming) ? answerGlobalOptions : handler;
   try {
-    answered = answering(request, { ...info, requestTarget: incoming.url, onResponseDone });
+    answered = answering(request, new RequestConnection(info, incoming.url, outgoing));
   } catch (error) {
     return failedAnswer(outgoing, error);
   }
-  if (answered instanceof Promise) {
-    answered.then((response) => respond(response, request, incoming, outgoing), (error: unknown) => failedAnswer(outgoing, error));
-  } else respond(answered, request, incoming, outgoing);
+  if (answered instanceof Promise) respondLater(answered, request, incoming, outgoing);
+  else respond(answered, request, incoming, outgoing);
+}
+
+// The continuations live in functions of their own: a function holding a closure over its parameters makes a scope
+// object on every call, even one that never makes the closure.
+function respondLater(answered: Promise<Response>, request: Request, incoming: NodeRequest, outgoing: NodeResponse): void {
+  answered.then((response) => respond(response, request, incoming, outgoing), (error: unknown) => failedAnswer(outgoing, error));
 }
 
 /**
@@ -209,13 +237,17 @@ function respond(response: Response, request: Request, incoming: NodeRequest, ou
     return failedAnswer(outgoing, error);
   }
   if (unread === undefined) return write(response, request, incoming, outgoing, false);
+  writeLater(unread, response, request, incoming, outgoing);
+}
+
+function writeLater(unread: Promise<boolean>, response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse): void {
   unread.then((closes) => write(response, request, incoming, outgoing, closes), (error: unknown) => failedAnswer(outgoing, error));
 }
 
 /** `closes`: the answer ends the HTTP/1.1 connection, or resets the HTTP/2 stream once written. */
 function write(response: Response, request: Request, incoming: NodeRequest, outgoing: NodeResponse, closes: boolean): void {
   const http2 = incoming.httpVersionMajor === 2;
-  const reset = closes && http2 ? () => (incoming as Http2ServerRequest).stream.close(http2Constants.NGHTTP2_NO_ERROR) : undefined;
+  const reset = closes && http2 ? streamReset(incoming as Http2ServerRequest) : undefined;
   try {
     // A push body (a watch) over HTTP/1.1 is written to the socket directly, past node:http's writer.
     const pushes = !http2 && !closes && WRITES_PUSH_BODIES && request.method !== "HEAD" && !hasCompleteBody(response);
@@ -224,11 +256,19 @@ function write(response: Response, request: Request, incoming: NodeRequest, outg
     // Only node:http's writer (Deno's) needs a whole answer's writes gathered: kubun's own writes it in one.
     const corked = http2 || OWN_HTTP1 ? undefined : incoming.socket;
     const written = writeResponse(response, outgoing, http2, corked, connection);
-    if (written) written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
+    if (written) writtenLater(written, outgoing, reset);
     else reset?.();
   } catch (error) {
     failedAnswer(outgoing, error);
   }
+}
+
+function streamReset(incoming: Http2ServerRequest): () => void {
+  return () => incoming.stream.close(http2Constants.NGHTTP2_NO_ERROR);
+}
+
+function writtenLater(written: Promise<void>, outgoing: NodeResponse, reset: (() => void) | undefined): void {
+  written.then(reset).catch((error: unknown) => failedAnswer(outgoing, error));
 }
 
 /** The handler answers its own failures: this is a body stream that broke after its head was sent, or a bug. */

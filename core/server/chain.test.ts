@@ -8,7 +8,8 @@ import type { ApiMetrics } from "./metrics.ts";
 function chainWith(authenticate: Authenticator["authenticate"], inner: Stage, observed: number[] = []) {
   const deps: ChainDeps = {
     metrics: {
-      startRequest: () => () => {},
+      startRequest: () => {},
+      finishRequest: () => {},
       observe: (_labels: unknown, status: number) => observed.push(status),
     } as unknown as ApiMetrics,
     authentication: { request: { authenticate } } as unknown as ChainDeps["authentication"],
@@ -70,7 +71,7 @@ test("the inner stage's answer passes through with the user it runs as", async (
 
 test("a request whose authenticator and authorizer decide at once is answered without a promise", () => {
   const deps: ChainDeps = {
-    metrics: { startRequest: () => () => {}, observe: () => {} } as unknown as ApiMetrics,
+    metrics: { startRequest: () => {}, finishRequest: () => {}, observe: () => {} } as unknown as ApiMetrics,
     authentication: {
       request: { authenticate: () => ({ kind: "user", user: { username: "admin", groups: [] } }) },
     } as unknown as ChainDeps["authentication"],
@@ -86,7 +87,7 @@ test("a request whose authenticator and authorizer decide at once is answered wi
 test("WithPanicRecovery, outermost: a filter that throws outside its own guard is a 500 with the Audit-ID, and the request leaves the in-flight count", async () => {
   const inFlight = new InFlightRequests();
   const deps: ChainDeps = {
-    metrics: { startRequest: () => () => {}, observe: () => {} } as unknown as ApiMetrics,
+    metrics: { startRequest: () => {}, finishRequest: () => {}, observe: () => {} } as unknown as ApiMetrics,
     authentication: { request: { authenticate: admin } } as unknown as ChainDeps["authentication"],
     authorizer: { authorize: () => ({ decision: "Allow" }) },
     inFlight,

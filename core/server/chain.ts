@@ -34,7 +34,7 @@ import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
 import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
-import type { ApiMetrics } from "./metrics.ts";
+import type { ApiMetrics, RequestKind } from "./metrics.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { isPublicPath } from "./public-paths.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
@@ -75,6 +75,8 @@ export interface ChainDeps {
 }
 
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Read, never written: what a request without a query gives the deadline stage. */
+const NO_QUERY = new URLSearchParams();
 
 /** A stage's own failure as its answer; an exception that is no API error is kept as the request's panic. */
 export function failed(s: RequestState, error: unknown): Response {
@@ -114,29 +116,31 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       return errorResponse(error, request);
     }
     const started = performance.now();
-    let finished: (() => void) | undefined;
+    // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
+    const inFlightKind: RequestKind | undefined = s.info.verb === "watch"
+      ? undefined
+      : READ_ONLY_METHODS.has(request.method)
+      ? "readOnly"
+      : "mutating";
+    if (inFlightKind) metrics.startRequest(inFlightKind);
     let answered: Response | Promise<Response>;
     // WithPanicRecovery, outermost: whatever a stage let through is still a 500 with its Audit-ID, not a dropped
     // connection.
     try {
-      // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
-      finished = s.info.verb === "watch"
-        ? undefined
-        : metrics.startRequest(READ_ONLY_METHODS.has(request.method) ? "readOnly" : "mutating");
       answered = retryAfter(s);
     } catch (error) {
       answered = failed(s, error);
     }
-    if (answered instanceof Promise) return answeredLater(s, answered, started, finished);
-    return answeredFor(s, answered, started, finished);
+    if (answered instanceof Promise) return answeredLater(s, answered, started, inFlightKind);
+    return answeredFor(s, answered, started, inFlightKind);
   };
 
   // The continuations of an answer that waits live in functions of their own: a function holding a closure over its
   // locals makes a scope object on every call, even when it answers at once and never makes the closure.
-  function answeredLater(s: RequestState, answered: Promise<Response>, started: number, finished: (() => void) | undefined) {
+  function answeredLater(s: RequestState, answered: Promise<Response>, started: number, inFlightKind: RequestKind | undefined) {
     return answered.then(
-      (response) => answeredFor(s, response, started, finished),
-      (error: unknown) => answeredFor(s, failed(s, error), started, finished),
+      (response) => answeredFor(s, response, started, inFlightKind),
+      (error: unknown) => answeredFor(s, failed(s, error), started, inFlightKind),
     );
   }
 
@@ -144,8 +148,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     return answered.catch((error: unknown) => failed(s, error));
   }
 
-  function answeredFor(s: RequestState, response: Response, started: number, finished: (() => void) | undefined): Response {
-    finished?.();
+  function answeredFor(s: RequestState, response: Response, started: number, inFlightKind: RequestKind | undefined): Response {
+    if (inFlightKind) metrics.finishRequest(inFlightKind);
     const { request, url, info, auditID, remoteAddress } = s.auditRequest;
     const latencyMs = performance.now() - started;
     try {
@@ -183,9 +187,13 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       answered = failed(s, error);
     }
     if (!admitted) return answered;
-    if (answered instanceof Promise) return answered.finally(() => inFlight.leave());
+    if (answered instanceof Promise) return leftLater(answered);
     inFlight.leave();
     return answered;
+  }
+
+  function leftLater(answered: Promise<Response>): Promise<Response> {
+    return answered.finally(() => inFlight.leave());
   }
 
   // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
@@ -194,7 +202,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   function deadline(s: RequestState): Response | Promise<Response> {
     let deadlineMs: number | undefined;
     try {
-      deadlineMs = requestDeadlineMs(s.info, s.url.searchParams, options.requestTimeoutMs);
+      // A URL's searchParams is an object made on first read; most requests have no query to read.
+      deadlineMs = requestDeadlineMs(s.info, s.url.search === "" ? NO_QUERY : s.url.searchParams, options.requestTimeoutMs);
     } catch (error) {
       return refusedBeforeAuthentication(s, error);
     }
@@ -202,8 +211,12 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     const bounded = deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
     // WithWarningRecorder sits just outside WithWaitGroup and WithRequestDeadline: what was recorded before the
     // status is written goes on the answer, whatever it is, a timeout's 504 included.
-    if (bounded instanceof Promise) return bounded.then((response) => withWarnings(response, s.warnings));
+    if (bounded instanceof Promise) return warnedLater(s, bounded);
     return withWarnings(bounded, s.warnings);
+  }
+
+  function warnedLater(s: RequestState, bounded: Promise<Response>): Promise<Response> {
+    return bounded.then((response) => withWarnings(response, s.warnings));
   }
 
   // withFailedRequestAudit: WithRequestDeadline's refusal is audited by itself, as authentication has not run.
@@ -305,15 +318,11 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       s.user = user;
       const limiter = deps.requestLimiter;
       if (!limiter) return authorized(s);
-      const answered = limiter(s.request, s.info, user, servingOf(s), s.conn.onResponseDone);
+      const answered = limiter(s.request, s.info, user, authorized, s, s.conn);
       return answered instanceof Promise ? failedLater(s, answered) : answered;
     } catch (error) {
       return failed(s, error);
     }
-  }
-
-  function servingOf(s: RequestState): () => Response | Promise<Response> {
-    return () => authorized(s);
   }
 
   function authorized(s: RequestState): Response | Promise<Response> {

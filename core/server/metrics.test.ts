@@ -26,13 +26,12 @@ test("observe() records the duration in kube's histogram buckets", async () => {
   expect(body).toContain(`apiserver_request_duration_seconds_count{${labels}} 1`);
 });
 
-test("startRequest() counts in-flight requests per kind until finished, once", async () => {
+test("startRequest() counts in-flight requests per kind until finishRequest()", async () => {
   const metrics = new ApiMetrics({ processMetrics: false });
-  const finish = metrics.startRequest("mutating");
+  metrics.startRequest("mutating");
   metrics.startRequest("mutating");
   expect((await metrics.render()).body).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 2');
-  finish();
-  finish();
+  metrics.finishRequest("mutating");
   const { body } = await metrics.render();
   expect(body).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 1');
   expect(body).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 0');

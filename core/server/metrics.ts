@@ -34,6 +34,8 @@ export class ApiMetrics {
   #requestCounts: CounterSeries;
   #requestDurations: HistogramSeries;
   #inflightCounts: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
+  /** observe()'s label values, filled anew on each call: the series lookups only read them (cellOf). */
+  #requestLabelValues: string[] = ["", "", "", "", "", "", "", COMPONENT];
   #terminations: Counter<Exclude<(typeof REQUEST_LABELS)[number], "dry_run"> | "code">;
   #deprecatedApis: Gauge<"group" | "version" | "resource" | "subresource" | "removed_release">;
 
@@ -81,9 +83,18 @@ export class ApiMetrics {
 
   /** Records one finished request. */
   observe(info: RequestInfoLabels, code: number, seconds: number): void {
-    const { verb, dryRun, group, version, resource, subresource, scope } = info;
-    this.#requestDurations.cell(verb, dryRun, group, version, resource, subresource, scope, COMPONENT).observe(seconds);
-    this.#requestCounts.cell(verb, dryRun, group, version, resource, subresource, scope, COMPONENT, String(code)).value++;
+    const values = this.#requestLabelValues;
+    values[0] = info.verb;
+    values[1] = info.dryRun;
+    values[2] = info.group;
+    values[3] = info.version;
+    values[4] = info.resource;
+    values[5] = info.subresource;
+    values[6] = info.scope;
+    values.length = REQUEST_LABELS.length;
+    this.#requestDurations.cellOf(values).observe(seconds);
+    values.push(String(code));
+    this.#requestCounts.cellOf(values).value++;
   }
 
   /** A request the server refused in self-defense, e.g. a 429 of the in-flight limits (kube's RecordRequestTermination). */
@@ -97,15 +108,16 @@ export class ApiMetrics {
     this.#deprecatedApis.set({ ...info, removed_release: removedRelease }, 1);
   }
 
-  /** Counts a request as in flight until the returned function is called. */
-  startRequest(kind: RequestKind): () => void {
+  /**
+   * Counts a request of `kind` as in flight until finishRequest is called for it once: two calls on plain numbers,
+   * where a closure per request to finish it made a function and its scope.
+   */
+  startRequest(kind: RequestKind): void {
     this.#inflightCounts[kind]++;
-    let finished = false;
-    return () => {
-      if (finished) return;
-      finished = true;
-      this.#inflightCounts[kind]--;
-    };
+  }
+
+  finishRequest(kind: RequestKind): void {
+    this.#inflightCounts[kind]--;
   }
 
   /** The Prometheus text exposition of every registered metric. */

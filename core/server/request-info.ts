@@ -29,6 +29,10 @@ export function isLongRunningRequest(info: RequestInfo): boolean {
   return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }
 
+/** strings.ToLower of the usual methods, made once rather than a new string per request. */
+const LOWER_CASE_METHODS: ReadonlyMap<string, string> = new Map(
+  ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [method, method.toLowerCase()]),
+);
 const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(["proxy"]);
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
@@ -37,7 +41,7 @@ export function parseRequestInfo(method: string, url: URL, path = url.pathname):
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
-    verb: method.toLowerCase(),
+    verb: LOWER_CASE_METHODS.get(method) ?? method.toLowerCase(),
     apiPrefix: "",
     apiGroup: "",
     apiVersion: "",

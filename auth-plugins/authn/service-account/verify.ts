@@ -2,12 +2,13 @@
  * Signature, issuer, time and audience checks of a service account JWT (kube's jwtTokenAuthenticator). A token
  * that is not a JWT or names another issuer is not ours, so the next token authenticator (OIDC, ...) may try it.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
 import { deepFreeze } from "../../../core/api/deep-freeze.ts";
 import { LEGACY_ISSUER, readServiceAccountClaims, type ServiceAccountClaims } from "../../../core/auth/service-account/claims.ts";
 import type { VerificationKey } from "../../../core/auth/service-account/keys.ts";
 import { forgetOldest } from "../../../core/runtime/bounded.ts";
+import { keyedDigest } from "../../../core/runtime/keyed-digest.ts";
 
 /** go-jose's jwt.DefaultLeeway. */
 const LEEWAY_SECONDS = 60;
@@ -29,17 +30,13 @@ export interface JwtCheckOptions {
 /** Tokens whose signature each key set has verified, and their payloads; the oldest is forgotten first beyond this. */
 const TOKENS_KEPT = 4096;
 /** Tokens are remembered by an HMAC under a per-process secret, as kube's tokencache keys them, never in the clear. */
-const TOKEN_DIGEST_SECRET = randomBytes(32);
+const tokenDigest = keyedDigest(randomBytes(32));
 const verifiedSignatures = new WeakMap<VerificationKey[], Set<string>>();
 /**
  * Payloads of tokens whose signature verified, by digest: decoding depends on nothing but the token, so a client
  * sending one token decodes it once. Only signed tokens are kept: anyone can send well-formed tokens of any size.
  */
 const signedPayloads = new Map<string, Readonly<JWTPayload>>();
-
-function tokenDigest(token: string): string {
-  return createHmac("sha256", TOKEN_DIGEST_SECRET).update(token).digest("base64");
-}
 
 /** A compact JWS has three dot-separated parts; anything else (a static or bootstrap token) is not worth a digest. */
 function hasJwsShape(token: string): boolean {

@@ -10,54 +10,55 @@ import { type Admission, type Classification, type FlowControl, NON_MUTATING_VER
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 import { withHeader } from "../respond.ts";
 
+/** Tells when a response has been written out (the listener's request connection); called as a method. */
+export interface ResponseDone {
+  onResponseDone?(callback: () => void): void;
+}
+
+/** The rest of the chain: `serve(state)`, one function for all requests, so none makes a closure to be served. */
+export type Serve<S> = (state: S) => Response | Promise<Response>;
+
 /**
- * Serves the request within the limits, or answers 429. `onResponseDone` (the listener's) tells when the response
- * has been written out: a seat is held until then, as kube's filters hold it until the handler returns; without it
- * the seat is freed once the response starts.
+ * Serves the request within the limits (`serve(state)`), or answers 429. `responses` (the listener's) tells when the
+ * response has been written out: a seat is held until then, as kube's filters hold it until the handler returns;
+ * without it the seat is freed once the response starts.
  */
-export type RequestLimiter = (
+export type RequestLimiter = <S>(
   request: Request,
   info: RequestInfo,
   user: UserInfo,
-  serve: () => Response | Promise<Response>,
-  onResponseDone?: (callback: () => void) => void,
+  serve: Serve<S>,
+  state: S,
+  responses?: ResponseDone,
 ) => Response | Promise<Response>;
 
 /**
  * Frees `release` when the response is written out, or at once when it failed or nobody reports the end. An answer
  * served at once is handed on at once.
  */
-function servedHolding(
-  serve: () => Response | Promise<Response>,
-  release: () => void,
-  onResponseDone?: (callback: () => void) => void,
-): Response | Promise<Response> {
+function servedHolding<S>(serve: Serve<S>, state: S, release: () => void, responses?: ResponseDone): Response | Promise<Response> {
   let response: Response | Promise<Response>;
   try {
-    response = serve();
+    response = serve(state);
   } catch (error) {
     release();
     throw error;
   }
-  if (!(response instanceof Promise)) return held(response, release, onResponseDone);
-  return heldLater(response, release, onResponseDone);
+  if (!(response instanceof Promise)) return held(response, release, responses);
+  return heldLater(response, release, responses);
 }
 
 // The continuations of an answer that waits live apart: a function holding a closure over its locals makes a scope
 // object on every call, even one answered at once.
-function heldLater(
-  response: Promise<Response>,
-  release: () => void,
-  onResponseDone?: (callback: () => void) => void,
-): Promise<Response> {
-  return response.then((answer) => held(answer, release, onResponseDone), (error: unknown) => {
+function heldLater(response: Promise<Response>, release: () => void, responses?: ResponseDone): Promise<Response> {
+  return response.then((answer) => held(answer, release, responses), (error: unknown) => {
     release();
     throw error;
   });
 }
 
-function held(response: Response, release: () => void, onResponseDone?: (callback: () => void) => void): Response {
-  if (onResponseDone) onResponseDone(release);
+function held(response: Response, release: () => void, responses?: ResponseDone): Response {
+  if (responses?.onResponseDone) responses.onResponseDone(release);
   else release();
   return response;
 }
@@ -89,12 +90,12 @@ export function maxInFlightLimiter(
 ): RequestLimiter | undefined {
   if (limits.readOnly === 0 && limits.mutating === 0) return undefined;
   const inFlight = { readOnly: 0, mutating: 0 };
-  return async (request, info, user, serve, onResponseDone) => {
-    if (isLongRunningRequest(info)) return await serve();
+  return async (request, info, user, serve, state, responses) => {
+    if (isLongRunningRequest(info)) return await serve(state);
     const kind = NON_MUTATING_VERBS.has(info.verb) ? "readOnly" : "mutating";
-    if (limits[kind] === 0) return await serve();
+    if (limits[kind] === 0) return await serve(state);
     if (inFlight[kind] >= limits[kind]) {
-      if (user.groups.includes(SYSTEM_MASTERS)) return await serve();
+      if (user.groups.includes(SYSTEM_MASTERS)) return await serve(state);
       onTooManyRequests(request, info);
       return tooManyRequests();
     }
@@ -104,7 +105,7 @@ export function maxInFlightLimiter(
       if (!released) inFlight[kind]--;
       released = true;
     };
-    return await servedHolding(serve, release, onResponseDone);
+    return await servedHolding(serve, state, release, responses);
   };
 }
 
@@ -113,8 +114,8 @@ export function priorityAndFairnessLimiter(
   flowControl: FlowControl,
   onTooManyRequests: TooManyRequestsListener = () => {},
 ): RequestLimiter {
-  return (request, info, user, serve, onResponseDone) => {
-    if (info.verb !== "watch" && isLongRunningRequest(info)) return serve();
+  return (request, info, user, serve, state, responses) => {
+    if (info.verb !== "watch" && isLongRunningRequest(info)) return serve(state);
     const admitted = flowControl.admit(
       {
         username: user.username,
@@ -133,38 +134,40 @@ export function priorityAndFairnessLimiter(
       request,
     );
     // A request that finds a seat (or a refusal) at once, and is served at once, is answered without a promise.
-    if (admitted instanceof Promise) return admittedLater(admitted, flowControl, request, info, serve, onResponseDone, onTooManyRequests);
-    return servedAdmitted(flowControl, admitted, request, info, serve, onResponseDone, onTooManyRequests);
+    if (admitted instanceof Promise) return admittedLater(admitted, flowControl, request, info, serve, state, responses, onTooManyRequests);
+    return servedAdmitted(flowControl, admitted, request, info, serve, state, responses, onTooManyRequests);
   };
 }
 
-function admittedLater(
+function admittedLater<S>(
   admitted: Promise<Admission>,
   flowControl: FlowControl,
   request: Request,
   info: RequestInfo,
-  serve: () => Response | Promise<Response>,
-  onResponseDone: ((callback: () => void) => void) | undefined,
+  serve: Serve<S>,
+  state: S,
+  responses: ResponseDone | undefined,
   onTooManyRequests: TooManyRequestsListener,
 ): Promise<Response> {
-  return admitted.then((admission) => servedAdmitted(flowControl, admission, request, info, serve, onResponseDone, onTooManyRequests));
+  return admitted.then((admission) => servedAdmitted(flowControl, admission, request, info, serve, state, responses, onTooManyRequests));
 }
 
-function servedAdmitted(
+function servedAdmitted<S>(
   flowControl: FlowControl,
   admission: Admission,
   request: Request,
   info: RequestInfo,
-  serve: () => Response | Promise<Response>,
-  onResponseDone: ((callback: () => void) => void) | undefined,
+  serve: Serve<S>,
+  state: S,
+  responses: ResponseDone | undefined,
   onTooManyRequests: TooManyRequestsListener,
 ): Response | Promise<Response> {
   if ("rejected" in admission) {
     onTooManyRequests(request, info);
     return namedResponse(tooManyRequests(), admission.classification);
   }
-  if (info.verb === "watch") return servedWatch(flowControl, admission, info, serve, onResponseDone);
-  const served = servedHolding(serve, admission.seat.release, onResponseDone);
+  if (info.verb === "watch") return servedWatch(flowControl, admission, info, serve, state, responses);
+  const served = servedHolding(serve, state, admission.seat.release, responses);
   if (served instanceof Promise) return namedLater(served, admission.classification);
   return namedResponse(served, admission.classification);
 }
@@ -177,22 +180,23 @@ function namedLater(served: Promise<Response>, classification: Classification): 
  * A watch gives its seat back once it has started (kube's watch initialization) and counts for the write work
  * estimate until it ends (kube's RegisterWatch).
  */
-async function servedWatch(
+async function servedWatch<S>(
   flowControl: FlowControl,
   admission: Extract<Admission, { seat: unknown }>,
   info: RequestInfo,
-  serve: () => Response | Promise<Response>,
-  onResponseDone: ((callback: () => void) => void) | undefined,
+  serve: Serve<S>,
+  state: S,
+  responses: ResponseDone | undefined,
 ): Promise<Response> {
   const forgetWatch = flowControl.registerWatch(info);
   let response: Response;
   try {
-    response = await servedHolding(serve, admission.seat.release, undefined);
+    response = await servedHolding(serve, state, admission.seat.release, undefined);
   } catch (error) {
     forgetWatch();
     throw error;
   }
-  if (onResponseDone) onResponseDone(forgetWatch);
+  if (responses?.onResponseDone) responses.onResponseDone(forgetWatch);
   else forgetWatch();
   return namedResponse(response, admission.classification);
 }
