@@ -31,6 +31,7 @@ import { respondDirectly } from "./push-stream.ts";
 import { settleUnreadBody } from "./_unread-body.ts";
 import { Http1Connection } from "./_http1-connection.ts";
 import { InTurn } from "./_in-turn.ts";
+import { Wave } from "./_wave.ts";
 import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
 import { logger } from "../log/mod.ts";
 
@@ -144,11 +145,12 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     (socket as ConnectedSocket)[CONNECTION] = { socket };
     socket.on("error", () => socket.destroy());
   });
+  const wave: HandlerWave = new Wave((request, incoming, outgoing, info) => callHandler(handler, request, incoming, outgoing, info));
   // A request waiting its turn is not tracked yet: its connection keeps the running request's deadlines.
   const serveNow = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
     if (connection) connections.trackRequest(connection.socket, incoming, outgoing);
-    answer(handler, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
+    answer(wave, incoming, outgoing, connection && connectionInfo(connection, fromClientCA));
   };
   const serve = (incoming: NodeRequest, outgoing: NodeResponse) => {
     const connection = connectionOf(incoming);
@@ -189,7 +191,7 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
  * Serves one request. An answer the handler gives at once is written at once: no promise or microtask stands
  * between the handler and the socket unless the handler or the body waits.
  */
-function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): void {
+function answer(wave: HandlerWave, incoming: NodeRequest, outgoing: NodeResponse, info: ConnectionInfo = {}): void {
   const http2 = incoming.httpVersionMajor === 2;
   let request: Request;
   try {
@@ -202,6 +204,20 @@ function answer(handler: ConnectionHandler, incoming: NodeRequest, outgoing: Nod
     outgoing.end(text);
     return;
   }
+  // The request is made at once: its body's reader must be there when the body's first bytes are read.
+  wave.add(request, incoming, outgoing, info);
+}
+
+type HandlerWave = Wave<Request, NodeRequest, NodeResponse, ConnectionInfo>;
+
+/** The handler's turn for a request, in the wave of requests read in one poll (_wave.ts). */
+function callHandler(
+  handler: ConnectionHandler,
+  request: Request,
+  incoming: NodeRequest,
+  outgoing: NodeResponse,
+  info: ConnectionInfo,
+): void {
   let answered: Response | Promise<Response>;
   const answering = asksGlobalOptions(incoming) ? answerGlobalOptions : handler;
   try {

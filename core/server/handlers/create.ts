@@ -1,6 +1,5 @@
 /** POST of a new object. */
 import { StatusError } from "../../api/errors.ts";
-import { joinWave } from "../../api/waves.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
@@ -15,8 +14,6 @@ function createWhileTerminating(ctx: HandlerContext): StatusError {
 
 export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
-  // The creates read in one poll take each step together from here (waves.ts; bench/profiles/create-path.md).
-  await joinWave();
   const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
   // kube's CreateResource records the decoder's unknown fields before anything else can fail.
