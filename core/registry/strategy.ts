@@ -4,10 +4,16 @@
  * which is said once, in the kind's entry in kind-facts.ts.
  */
 import { Buffer } from "node:buffer";
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject, ObjectMeta } from "../api/types.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
+
+/**
+ * The metadata a status write leaves as stored, as the status strategy's PrepareForUpdate resets it: "all" for the
+ * strategies that copy the whole stored ObjectMeta (flow control's, custom resources'), else the fields named.
+ */
+export type StatusKeptMetadata = readonly (keyof ObjectMeta)[] | "all";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -16,8 +22,10 @@ export interface Strategy {
   allowCreateOnUpdate: boolean;
   /** A PUT without a resourceVersion (or "0") overwrites whatever is stored; else it is a 422 (AllowUnconditionalUpdate). */
   allowUnconditionalUpdate: boolean;
-  /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
+  /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the spec. */
   hasStatus: boolean;
+  /** The metadata a status write keeps as stored; absent = none (kube's status strategies that reset only the spec). */
+  statusKeepsMetadata?: StatusKeptMetadata;
   /** What happens to dependents when a delete names no policy (the strategy's DefaultGarbageCollectionPolicy). */
   defaultPropagation: PropagationPolicy;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
