@@ -27,6 +27,7 @@ import {
   PatchStrategy,
   setHeaderOptions,
   type V1ConfigMap,
+  type V1ManagedFieldsEntry,
   Watch,
 } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
@@ -107,7 +108,7 @@ test(
   90_000,
 );
 
-test("a status write stores the client's labels and annotations, except those its kind's status strategy resets (deploymentStatusStrategy: labels)", async () => {
+test("a status write stores and owns the client's labels and annotations, except those its kind's status strategy resets (deploymentStatusStrategy: labels)", async () => {
   const apps = kc.makeApiClient(AppsV1Api);
   const template = { metadata: { labels: SWEEP_LABELS }, spec: { containers: [{ name: "c", image: "nginx" }] } };
   const spec = { replicas: 1, selector: { matchLabels: SWEEP_LABELS }, template };
@@ -120,6 +121,7 @@ test("a status write stores the client's labels and annotations, except those it
   const writtenReplicaSet = await apps.replaceNamespacedReplicaSetStatus({
     name: "status-meta",
     namespace: NS,
+    fieldManager: "status-writer",
     body: { ...replicaSet, metadata: { ...replicaSet.metadata, ...relabelled }, spec: { ...spec, replicas: 7 }, status: { replicas: 1 } },
   });
   expect([writtenReplicaSet.metadata?.labels, writtenReplicaSet.metadata?.annotations, writtenReplicaSet.spec?.replicas]).toEqual([
@@ -130,10 +132,16 @@ test("a status write stores the client's labels and annotations, except those it
   const writtenDeployment = await apps.replaceNamespacedDeploymentStatus({
     name: "status-meta",
     namespace: NS,
+    fieldManager: "status-writer",
     body: { ...deployment, metadata: { ...deployment.metadata, ...relabelled }, status: { replicas: 1 } },
   });
   expect(writtenDeployment.metadata?.labels).toEqual(SWEEP_LABELS);
   expect(writtenDeployment.metadata?.annotations).toMatchObject(relabelled.annotations);
+  // The status writer owns the metadata it changed, but what the strategy's GetResetFields names (ResetFieldsFor).
+  const ownedMetadata = (entries: V1ManagedFieldsEntry[] | undefined) =>
+    Object.keys(entries?.find((entry) => entry.manager === "status-writer")?.fieldsV1?.["f:metadata"] ?? {}).sort();
+  expect(ownedMetadata(writtenReplicaSet.metadata?.managedFields)).toEqual(["f:annotations", "f:labels"]);
+  expect(ownedMetadata(writtenDeployment.metadata?.managedFields)).toEqual(["f:annotations"]);
   await apps.deleteNamespacedReplicaSet({ name: "status-meta", namespace: NS });
   await apps.deleteNamespacedDeployment({ name: "status-meta", namespace: NS });
 });

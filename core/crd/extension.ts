@@ -50,7 +50,7 @@ export function customResourceExtension(
   return {
     // Custom resources count generations: any change outside metadata (and status, with a status subresource) bumps it.
     // customResourceStrategy: generation tracked, AllowUnconditionalUpdate false; its statusStrategy.PrepareForUpdate
-    // copies the stored object but status and managedFields.
+    // copies the stored object but status and managedFields, and its GetResetFields names only spec.
     strategy: { tracksGeneration: true, allowUnconditionalUpdate: false, statusKeepsMetadata: "all" },
     prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),

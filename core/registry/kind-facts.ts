@@ -115,7 +115,12 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "/persistentvolumes": { hooks: { initialStatus: () => ({ phase: "Pending" }) }, printer: printers.persistentVolumePrinter },
   "/pods": {
     // podStatusStrategy.PrepareForUpdate: old kubelets corrupted ownerReferences, so pods/status cannot change them.
-    hooks: { initialStatus: podInitialStatus, checkGracefulDelete: podGracePeriod, statusKeepsMetadata: ["ownerReferences"] },
+    hooks: {
+      initialStatus: podInitialStatus,
+      checkGracefulDelete: podGracePeriod,
+      statusKeepsMetadata: ["ownerReferences"],
+      statusResetMetadata: ["deletionTimestamp", "ownerReferences"],
+    },
     rules: pods,
     subresourceRules: { ephemeralcontainers: { create: rules.validatePod, update: rules.validatePodEphemeralContainersUpdate } },
     printer: printers.podPrinter,
@@ -160,15 +165,16 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "apiextensions.k8s.io/customresourcedefinitions": {
     tracksGeneration: true,
     // Its statusStrategy.PrepareForUpdate calls ResetObjectMetaForStatus(&newObj.ObjectMeta, &newObj.ObjectMeta): the
-    // client's metadata stays, so no statusKeepsMetadata.
+    // client's metadata stays, so no statusKeepsMetadata; GetResetFields names all of metadata.
+    hooks: { ...CRD_DELETION_HOOKS, statusResetMetadata: "all" },
     conditionalUpdateOnly: true,
-    hooks: CRD_DELETION_HOOKS,
     rules: { create: validateCustomResourceDefinition, update: validateCustomResourceDefinitionUpdate },
   },
   "apiregistration.k8s.io/apiservices": {
     conditionalUpdateOnly: true,
-    // apiServerStatusStrategy.PrepareForUpdate keeps labels, annotations, finalizers and ownerReferences.
-    hooks: { initialStatus: localAPIServiceStatus, statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS },
+    // apiServerStatusStrategy.PrepareForUpdate keeps labels, annotations, finalizers and ownerReferences; its
+    // GetResetFields names all of metadata.
+    hooks: { initialStatus: localAPIServiceStatus, statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, statusResetMetadata: "all" },
     // "<version>.<group>", e.g. "v1." for the core group; validation/apiservice.ts checks the exact form.
     name: nameIsPathSegment,
     rules: { create: rules.validateAPIService },
@@ -182,8 +188,8 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "apps/deployments": {
     tracksGeneration: true,
-    // deploymentStatusStrategy.PrepareForUpdate: a status write cannot change the labels.
-    hooks: { statusKeepsMetadata: ["labels"] },
+    // deploymentStatusStrategy.PrepareForUpdate and ResetFieldsFor: a status write cannot change the labels.
+    hooks: { statusKeepsMetadata: ["labels"], statusResetMetadata: ["labels"] },
     rules: { create: rules.validateDeployment, update: withImmutableSelector(rules.validateDeployment) },
     printer: printers.deploymentPrinter,
   },
@@ -241,14 +247,14 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "flowcontrol.apiserver.k8s.io/flowschemas": {
     tracksGeneration: true,
     // flowSchemaStatusStrategy.PrepareForUpdate copies the stored ObjectMeta but managedFields.
-    hooks: { statusKeepsMetadata: "all" },
+    hooks: { statusKeepsMetadata: "all", statusResetMetadata: "all" },
     rules: { create: rules.validateFlowSchema, update: rules.flowControlUpdate(rules.validateFlowSchema) },
     printer: printers.flowSchemaPrinter,
   },
   "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": {
     tracksGeneration: true,
     // priorityLevelConfigurationStatusStrategy.PrepareForUpdate copies the stored ObjectMeta but managedFields.
-    hooks: { statusKeepsMetadata: "all" },
+    hooks: { statusKeepsMetadata: "all", statusResetMetadata: "all" },
     rules: {
       create: rules.validatePriorityLevelConfiguration,
       update: rules.flowControlUpdate(rules.validatePriorityLevelConfiguration),
@@ -292,8 +298,8 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "storage.k8s.io/volumeattachments": {
     conditionalUpdateOnly: true,
-    // volumeAttachmentStatusStrategy.PrepareForUpdate: metav1.ResetObjectMetaForStatus.
-    hooks: { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS },
+    // volumeAttachmentStatusStrategy.PrepareForUpdate: metav1.ResetObjectMetaForStatus; GetResetFields: all of metadata.
+    hooks: { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, statusResetMetadata: "all" },
     printer: printers.volumeAttachmentPrinter,
   },
 };

@@ -550,6 +550,7 @@ export class ResourceStore {
       apiVersion: apiVersionOf(this.type.group, this.type.version),
       subresource,
       hasStatusSubresource: this.strategy.hasStatus,
+      statusResetMetadata: this.strategy.statusResetMetadata ?? [],
       type: this.#extension?.mergeType ?? typeForKind(this.type.group, this.type.version, this.type.kind),
       converter: this.#versionConverter,
     };

@@ -13,7 +13,7 @@ import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagat
  * The metadata a status write leaves as stored, as the status strategy's PrepareForUpdate resets it: "all" for the
  * strategies that copy the whole stored ObjectMeta (flow control's, custom resources'), else the fields named.
  */
-export type StatusKeptMetadata = readonly (keyof ObjectMeta)[] | "all";
+export type StatusKeptMetadata = readonly (keyof ObjectMeta & string)[] | "all";
 
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
@@ -26,6 +26,11 @@ export interface Strategy {
   hasStatus: boolean;
   /** The metadata a status write keeps as stored; absent = none (kube's status strategies that reset only the spec). */
   statusKeepsMetadata?: StatusKeptMetadata;
+  /**
+   * The metadata the status strategy's GetResetFields names, which status writes never own in managedFields (it can
+   * differ from what PrepareForUpdate keeps); absent = none.
+   */
+  statusResetMetadata?: StatusKeptMetadata;
   /** What happens to dependents when a delete names no policy (the strategy's DefaultGarbageCollectionPolicy). */
   defaultPropagation: PropagationPolicy;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
