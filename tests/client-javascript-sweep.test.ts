@@ -377,16 +377,44 @@ test(
   60_000,
 );
 
-test("Log answers a pod no node runs with kube's 204 (StreamObject), which the client reports as an ApiException, and a bad container with 400", async () => {
-  const core = kc.makeApiClient(CoreV1Api);
-  await core.createNamespacedPod({
-    namespace: NS,
-    body: { metadata: { name: "logged" }, spec: { containers: [{ name: "c", image: "nginx" }] } },
-  });
-  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  // The client streams only a 200 and raises for anything else, on kube-apiserver as well.
-  expect((await apiErrorOf(new Log(kc).log(NS, "logged", "c", sink))).code).toBe(204);
-  expect((await apiErrorOf(new Log(kc).log(NS, "logged", "missing", sink))).code).toBe(400);
+test("Log streams a simulated kubelet's log with tailLines and timestamps; a pod no node runs answers kube's 204 (StreamObject), which the client raises", async () => {
+  const nodes = await startServer(["--simulated-nodes=1"]);
+  try {
+    const config = new KubeConfig();
+    config.loadFromFile(nodes.kubeconfig);
+    const core = config.makeApiClient(CoreV1Api);
+    const containers = [{ name: "c", image: "nginx" }];
+    const annotations = { "kubun.io/simulated-log": "first line\nsecond line\nthird line\n" };
+    await core.createNamespacedPod({ namespace: "default", body: { metadata: { name: "talker", annotations }, spec: { containers } } });
+    await core.createNamespacedPod({
+      namespace: "default",
+      body: { metadata: { name: "unbound" }, spec: { schedulerName: "nobody", containers } },
+    });
+    for (let i = 0; i < 200 && (await core.readNamespacedPod({ name: "talker", namespace: "default" })).status?.phase !== "Running"; i++) {
+      await Bun.sleep(50);
+    }
+    const logOf = async (options: Record<string, unknown>) => {
+      let text = "";
+      const sink = new Writable({
+        write: (chunk, _encoding, done) => {
+          text += chunk;
+          done();
+        },
+      });
+      const finished = new Promise((resolve) => sink.on("finish", resolve));
+      await new Log(config).log("default", "talker", "c", sink, options);
+      await finished;
+      return text;
+    };
+    expect(await logOf({})).toBe("first line\nsecond line\nthird line\n");
+    expect(await logOf({ tailLines: 1, timestamps: true })).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z third line\n$/);
+    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+    // The client streams only a 200 and raises for anything else, on kube-apiserver as well.
+    expect((await apiErrorOf(new Log(config).log("default", "unbound", "c", sink))).code).toBe(204);
+    expect((await apiErrorOf(new Log(config).log("default", "talker", "missing", sink))).code).toBe(400);
+  } finally {
+    await nodes.stop();
+  }
 });
 
 test("KubernetesObjectApi creates, reads, lists, patches and deletes a custom resource and a flowcontrol v1beta3 FlowSchema by apiVersion and kind", async () => {
