@@ -298,6 +298,41 @@ test("the subresources with calls of their own: eviction, binding, token, epheme
   });
 });
 
+test("typed lists page with limit and _continue, and select by field and label, with the list model's shape", async () => {
+  const checker = new AnswerChecker();
+  const core = kc.makeApiClient(CoreV1Api);
+  for (const name of ["page-a", "page-b", "page-c"]) {
+    await core.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name, labels: { paged: "yes" } }, data: { name } } });
+  }
+  const names: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await checker.call(
+      "listNamespacedConfigMap (paged)",
+      () => core.listNamespacedConfigMap({ namespace: NS, labelSelector: "paged=yes", limit: 2, _continue: token }, checker.options),
+      "ConfigMap",
+    );
+    names.push(...page.items.map((item: V1ConfigMap) => item.metadata?.name));
+    token = page.metadata?._continue;
+    // kube's etcd3 GetList counts the remaining items only for a list without selectors.
+    expect(page.metadata?.remainingItemCount).toBeUndefined();
+  } while (token);
+  expect(names).toEqual(["page-a", "page-b", "page-c"]);
+  const selected = await checker.call(
+    "listConfigMapForAllNamespaces (fieldSelector)",
+    () => core.listConfigMapForAllNamespaces({ fieldSelector: `metadata.name=page-b,metadata.namespace=${NS}` }, checker.options),
+    "ConfigMap",
+  );
+  expect(selected.items.map((item: V1ConfigMap) => item.data)).toEqual([{ name: "page-b" }]);
+  await checker.call(
+    "deleteCollectionNamespacedConfigMap",
+    () => core.deleteCollectionNamespacedConfigMap({ namespace: NS, labelSelector: "paged=yes" }, checker.options),
+    "ConfigMap",
+  );
+  expect(checker.failures).toEqual([]);
+  expect((await core.listNamespacedConfigMap({ namespace: NS, labelSelector: "paged=yes" })).items).toEqual([]);
+});
+
 test("Watch hands over ADDED, MODIFIED and DELETED objects of the ConfigMap model's shape, and bookmarks when asked", async () => {
   const core = kc.makeApiClient(CoreV1Api);
   const seen: string[] = [];
