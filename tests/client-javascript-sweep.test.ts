@@ -17,6 +17,7 @@ import {
   AuthorizationV1Api,
   CertificatesV1Api,
   CoreV1Api,
+  Exec,
   FlowcontrolApiserverV1Api,
   KubeConfig,
   type KubernetesObject,
@@ -333,7 +334,7 @@ test("typed lists page with limit and _continue, and select by field and label, 
   expect((await core.listNamespacedConfigMap({ namespace: NS, labelSelector: "paged=yes" })).items).toEqual([]);
 });
 
-test("Watch hands over ADDED, MODIFIED and DELETED objects of the ConfigMap model's shape, and bookmarks when asked", async () => {
+test("Watch with allowWatchBookmarks hands over ADDED, MODIFIED and DELETED objects of the ConfigMap model's shape", async () => {
   const core = kc.makeApiClient(CoreV1Api);
   const seen: string[] = [];
   const problems: string[] = [];
@@ -412,7 +413,7 @@ test(
   60_000,
 );
 
-test("Log streams a simulated kubelet's log with tailLines and timestamps; a pod no node runs answers kube's 204 (StreamObject), which the client raises", async () => {
+test("Log streams a simulated kubelet's log with tailLines and timestamps; a pod no node runs answers kube's 204 (StreamObject), which the client raises; Exec gets kube's dial failure", async () => {
   const nodes = await startServer(["--simulated-nodes=1"]);
   try {
     const config = new KubeConfig();
@@ -447,6 +448,21 @@ test("Log streams a simulated kubelet's log with tailLines and timestamps; a pod
     // The client streams only a 200 and raises for anything else, on kube-apiserver as well.
     expect((await apiErrorOf(new Log(config).log("default", "unbound", "c", sink))).code).toBe(204);
     expect((await apiErrorOf(new Log(config).log("default", "talker", "missing", sink))).code).toBe(400);
+
+    // Exec's WebSocket upgrade gets kube's answers: 500 where the kubelet cannot be dialled (UpgradeAwareHandler's
+    // "error dialing backend"), 404 for a missing pod; the client reports them as the socket's error.
+    const execError = async (pod: string) => {
+      try {
+        await new Exec(config).exec("default", pod, "c", ["ls"], sink, sink, null, false);
+      } catch (error) {
+        return (error as { message?: string }).message;
+      }
+      throw new Error("exec succeeded");
+    };
+    expect([await execError("talker"), await execError("ghost")]).toEqual([
+      "Unexpected server response: 500",
+      "Unexpected server response: 404",
+    ]);
   } finally {
     await nodes.stop();
   }
