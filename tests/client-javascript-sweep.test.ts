@@ -147,7 +147,7 @@ test("a status write stores and owns the client's labels and annotations, except
   await apps.deleteNamespacedDeployment({ name: "status-meta", namespace: NS });
 });
 
-test("the subresources with calls of their own: eviction, binding, token, ephemeral containers, finalize, approval, reviews, componentstatuses", async () => {
+test("the subresources with calls of their own: eviction, binding, token, ephemeral containers, namespace finalize, approval, reviews, componentstatuses", async () => {
   const checker = new AnswerChecker();
   const options = checker.options;
   const core = kc.makeApiClient(CoreV1Api);
@@ -206,15 +206,26 @@ test("the subresources with calls of their own: eviction, binding, token, epheme
     { spec: { ephemeralContainers: [ephemeral, second] } },
   );
 
+  // Only the finalize subresource changes spec.finalizers (namespaceStrategy.PrepareForUpdate); it writes the
+  // client's metadata too, and only status stays as stored (namespaceFinalizeStrategy.PrepareForUpdate).
   await core.createNamespace({ body: { metadata: { name: "finalized" } } });
   const namespace = await core.readNamespace({ name: "finalized" });
+  const replaced = await checker.call(
+    "replaceNamespace",
+    () => core.replaceNamespace({ name: "finalized", body: { ...namespace, spec: { finalizers: [] } } }, options),
+    "Namespace",
+    { spec: { finalizers: ["kubernetes"] } },
+  );
+  const labels = { ...replaced.metadata.labels, finalized: "yes" };
   await checker.call(
     "replaceNamespaceFinalize",
-    () => core.replaceNamespaceFinalize({ name: "finalized", body: { ...namespace, spec: { finalizers: [] } } }, options),
+    () =>
+      core.replaceNamespaceFinalize({
+        name: "finalized",
+        body: { ...replaced, metadata: { ...replaced.metadata, labels }, spec: { finalizers: [] }, status: { phase: "Terminating" } },
+      }, options),
     "Namespace",
-    {
-      spec: { finalizers: [] },
-    },
+    { metadata: { labels }, spec: { finalizers: [] }, status: { phase: "Active" } },
   );
 
   const certificates = kc.makeApiClient(CertificatesV1Api);

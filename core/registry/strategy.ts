@@ -46,7 +46,8 @@ export interface Strategy {
   normalize?: (obj: KubeObject) => void;
   /**
    * Kind-specific changes to a main-resource update's new object before it is validated, given the stored one
-   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs).
+   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs, and what the kind's PrepareForUpdate
+   * resets besides status, e.g. a namespace's spec.finalizers).
    */
   beginUpdate?: (obj: KubeObject, old: KubeObject) => void;
   /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate); `user` is absent for the server's own writes. */
@@ -75,6 +76,14 @@ export const NAMESPACE_HOOKS: Partial<Strategy> = {
     ns.spec = { ...ns.spec, finalizers: [...finalizers].sort() };
   },
   holdsDeletion: (obj) => ((obj as KubeObject & NamespaceFields).spec?.finalizers ?? []).length > 0,
+  // namespaceStrategy.PrepareForUpdate: only the finalize subresource changes spec.finalizers.
+  beginUpdate: (obj, old) => {
+    const finalizers = (old as KubeObject & NamespaceFields).spec?.finalizers;
+    const spec = { ...(obj as KubeObject & NamespaceFields).spec };
+    if (finalizers === undefined) delete spec.finalizers;
+    else spec.finalizers = finalizers;
+    obj.spec = spec;
+  },
   markTerminating: (obj, propagationPolicy) => {
     (obj as KubeObject & NamespaceFields).status = { ...(obj as NamespaceFields).status, phase: "Terminating" };
     // The namespace REST adds or drops the orphan and foregroundDeletion finalizers as asked, else keeps them.

@@ -33,3 +33,23 @@ test("a status write keeps the metadata its strategy resets: labels (deploymentS
   const all = mergedForUpdate({ hasStatus: true, statusKeepsMetadata: "all" }, written(), stored(), "status");
   expect(all).toEqual({ ...stored(), metadata: { ...stored().metadata, resourceVersion: "7" }, status: { replicas: 1 } });
 });
+
+test("a namespace's finalize write stores the client's spec and metadata and keeps the stored status (namespaceFinalizeStrategy)", () => {
+  const current: KubeObject = {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: "ns", labels: { a: "b" } },
+    spec: { finalizers: ["kubernetes"] },
+    status: { phase: "Terminating" },
+  };
+  const next: KubeObject = {
+    ...current,
+    metadata: { name: "ns", labels: { a: "c" } },
+    spec: { finalizers: [] },
+    status: { phase: "Active" },
+  };
+  expect(mergedForUpdate({ hasStatus: true }, structuredClone(next), current, "finalize")).toEqual({
+    ...next,
+    status: { phase: "Terminating" },
+  });
+});

@@ -36,9 +36,14 @@ export function mergedForUpdate(
 ): KubeObject {
   if (strategy.prepareForUpdate) return strategy.prepareForUpdate(next, current, subresource);
   if (subresource === "status") return withStatusFrom(current, next, strategy.statusKeepsMetadata ?? []);
-  if (subresource === "finalize") return withSpecFinalizersFrom(current, next);
+  // namespaceFinalizeStrategy.PrepareForUpdate: the client's spec and metadata, the stored status.
+  if (subresource === "finalize") return withStoredStatus(next, current);
   if (subresource === "ephemeralcontainers") return withEphemeralContainersFrom(current, next);
-  if (strategy.hasStatus) setStatus(next, current.status);
+  return strategy.hasStatus ? withStoredStatus(next, current) : next;
+}
+
+function withStoredStatus(next: KubeObject, current: KubeObject): KubeObject {
+  setStatus(next, current.status);
   return next;
 }
 
@@ -78,15 +83,6 @@ export function withEphemeralContainersFrom(current: KubeObject, next: KubeObjec
   if (ephemeral === undefined) delete spec.ephemeralContainers;
   else spec.ephemeralContainers = ephemeral;
   merged.spec = spec;
-  keepClientVersion(merged, next);
-  return merged;
-}
-
-/** The namespace `finalize` subresource changes only spec.finalizers. */
-export function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
-  const merged = structuredClone(current);
-  const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
-  merged.spec = { ...(merged.spec as object), finalizers };
   keepClientVersion(merged, next);
   return merged;
 }
