@@ -188,8 +188,9 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "apps/deployments": {
     tracksGeneration: true,
-    // deploymentStatusStrategy.PrepareForUpdate and ResetFieldsFor: a status write cannot change the labels.
-    hooks: { statusKeepsMetadata: ["labels"], statusResetMetadata: ["labels"] },
+    // deploymentStatusStrategy.PrepareForUpdate: a status write cannot change the labels. Its ResetFieldsFor names
+    // MakePathOrDie("metadata.labels"), one field of that dotted name, which no object has: no metadata is reset.
+    hooks: { statusKeepsMetadata: ["labels"], annotationsBumpGeneration: true },
     rules: { create: rules.validateDeployment, update: withImmutableSelector(rules.validateDeployment) },
     printer: printers.deploymentPrinter,
   },

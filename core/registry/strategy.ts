@@ -18,6 +18,8 @@ export type StatusKeptMetadata = readonly (keyof ObjectMeta & string)[] | "all";
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
   tracksGeneration: boolean;
+  /** A main-resource update that changes the annotations bumps the generation too (Deployments). */
+  annotationsBumpGeneration?: true;
   /** PUT on a missing object creates it (AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** A PUT without a resourceVersion (or "0") overwrites whatever is stored; else it is a 422 (AllowUnconditionalUpdate). */
