@@ -1,7 +1,8 @@
 /**
  * Drives every typed method @kubernetes/client-node has for one object of each kind (tests/_client-node-kinds.ts):
- * create, read, readStatus, readScale, list, list for all namespaces, a controller's status write, patch with each
- * PatchStrategy (main, status, scale), replace (main, scale), delete and deleteCollection, each found on the
+ * create (a dry run first), read, readStatus, readScale, list, list for all namespaces, a controller's status write,
+ * patch with each PatchStrategy (main, status, scale), replace (main, scale), delete (a dry run first) and
+ * deleteCollection, each found on the
  * kind's `*Api` class by name; tests/_client-node-recorder.ts checks each answer.
  */
 import * as clientNode from "@kubernetes/client-node";
@@ -62,6 +63,8 @@ export async function runTypedSweep(kc: KubeConfig, namespace: string, csr: stri
     const read = method("read")!.run;
     const body = { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name, labels: SWEEP_LABELS }, ...kind.fields };
     const create = method("create")!;
+    // A dry run answers what the create would store, as the create does, and stores nothing.
+    await call(`${create.label} (dryRun)`, () => create.run({ ...where, body, dryRun: "All" }, recorded), kind.kind, "sent");
     await call(create.label, () => create.run({ ...where, body }, recorded), kind.kind, "sent");
 
     for (const suffix of ["", "Status", "Scale"]) {
@@ -137,13 +140,13 @@ export async function runTypedSweep(kc: KubeConfig, namespace: string, csr: stri
     kc.makeApiClient((clientNode as any)[kind.api]) as unknown as TypedApi;
   for (const kind of everything) {
     const api = apiOf(kind);
-    const methodName = `delete${kind.namespaced ? "Namespaced" : ""}${kind.kind}`;
-    const where = kind.namespaced ? { namespace } : {};
-    await call(
-      `${kind.api}.${methodName}`,
-      () => api[methodName]!.call(api, { name: objectName(namespace, kind), ...where }, recorded),
-      kind.kind,
-    );
+    const scoped = `${kind.namespaced ? "Namespaced" : ""}${kind.kind}`;
+    const target = { name: objectName(namespace, kind), ...(kind.namespaced ? { namespace } : {}) };
+    // A dry-run delete answers as the delete would and leaves the object readable.
+    const remove = api[`delete${scoped}`]!.bind(api);
+    await call(`${kind.api}.delete${scoped} (dryRun)`, () => remove({ ...target, dryRun: "All" }, recorded), kind.kind);
+    await call(`${kind.api}.read${scoped} (after the dry run)`, () => api[`read${scoped}`]!.call(api, target, recorded), kind.kind);
+    await call(`${kind.api}.delete${scoped}`, () => remove(target, recorded), kind.kind);
   }
   for (const kind of everything) {
     const api = apiOf(kind);
