@@ -192,3 +192,18 @@ test("POST to the bindings collection binds the pod its Binding names, once (kub
     message: "Name parameter invalid: \"..\": may not be '..'",
   });
 });
+
+test("an annotation change bumps a Deployment's generation (deploymentStrategy.PrepareForUpdate), the controller's revision annotation does not (written through UpdateStatus)", async () => {
+  await kubectlOk(server, ["create", "deployment", "annotated", "--image=nginx", "--replicas=0"]);
+  const path = "/apis/apps/v1/namespaces/default/deployments/annotated";
+  const generations = async () => {
+    const d = await getJson(server, path);
+    return [d.metadata.generation, d.metadata.annotations?.["deployment.kubernetes.io/revision"], d.status?.observedGeneration];
+  };
+  await kubectlUntil(server, ["get", "deployment", "annotated", "-o", "jsonpath={.status.observedGeneration}"], (out) => out === "1");
+  expect(await generations()).toEqual([1, "1", 1]);
+  const patched = await sendJson(server, "PATCH", path, { metadata: { annotations: { note: "x" } } }, "application/merge-patch+json");
+  expect(patched.body.metadata.generation).toBe(2);
+  const relabelled = await sendJson(server, "PATCH", path, { metadata: { labels: { note: "x" } } }, "application/merge-patch+json");
+  expect(relabelled.body.metadata.generation).toBe(2);
+});

@@ -49,8 +49,9 @@ export function customResourceExtension(
   const otherTypes = new Map<string, TypeNode | undefined>();
   return {
     // Custom resources count generations: any change outside metadata (and status, with a status subresource) bumps it.
-    // customResourceStrategy: generation tracked, AllowUnconditionalUpdate false.
-    strategy: { tracksGeneration: true, allowUnconditionalUpdate: false },
+    // customResourceStrategy: generation tracked, AllowUnconditionalUpdate false; its statusStrategy.PrepareForUpdate
+    // copies the stored object but status and managedFields, and its GetResetFields names only spec.
+    strategy: { tracksGeneration: true, allowUnconditionalUpdate: false, statusKeepsMetadata: "all" },
     prune: (obj) => pruneObject(obj as unknown as Record<string, unknown>, schema),
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
     validate: withValidationRules((obj) => validateValue(bodyOf(obj), body, ""), ruleValidator(schema)),

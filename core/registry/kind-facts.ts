@@ -26,6 +26,7 @@ import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdat
 import { CSR_STRATEGY } from "./csr-strategy.ts";
 import { generateJobSelector } from "./job-selector.ts";
 import { prepareServiceUpdate } from "./service-cluster-ips.ts";
+import { RESET_OBJECT_META_FOR_STATUS } from "./subresource-writes.ts";
 import { foldStringData, localAPIServiceStatus, NAMESPACE_HOOKS, podGracePeriod, podInitialStatus, type Strategy } from "./strategy.ts";
 import * as rules from "./validation/mod.ts";
 import { coreEventFromEventsV1 } from "./conversion/mod.ts";
@@ -113,7 +114,13 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "/persistentvolumes": { hooks: { initialStatus: () => ({ phase: "Pending" }) }, printer: printers.persistentVolumePrinter },
   "/pods": {
-    hooks: { initialStatus: podInitialStatus, checkGracefulDelete: podGracePeriod },
+    // podStatusStrategy.PrepareForUpdate: old kubelets corrupted ownerReferences, so pods/status cannot change them.
+    hooks: {
+      initialStatus: podInitialStatus,
+      checkGracefulDelete: podGracePeriod,
+      statusKeepsMetadata: ["ownerReferences"],
+      statusResetMetadata: ["deletionTimestamp", "ownerReferences"],
+    },
     rules: pods,
     subresourceRules: { ephemeralcontainers: { create: rules.validatePod, update: rules.validatePodEphemeralContainersUpdate } },
     printer: printers.podPrinter,
@@ -157,13 +164,17 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "apiextensions.k8s.io/customresourcedefinitions": {
     tracksGeneration: true,
+    // Its statusStrategy.PrepareForUpdate calls ResetObjectMetaForStatus(&newObj.ObjectMeta, &newObj.ObjectMeta): the
+    // client's metadata stays, so no statusKeepsMetadata; GetResetFields names all of metadata.
+    hooks: { ...CRD_DELETION_HOOKS, statusResetMetadata: "all" },
     conditionalUpdateOnly: true,
-    hooks: CRD_DELETION_HOOKS,
     rules: { create: validateCustomResourceDefinition, update: validateCustomResourceDefinitionUpdate },
   },
   "apiregistration.k8s.io/apiservices": {
     conditionalUpdateOnly: true,
-    hooks: { initialStatus: localAPIServiceStatus },
+    // apiServerStatusStrategy.PrepareForUpdate keeps labels, annotations, finalizers and ownerReferences; its
+    // GetResetFields names all of metadata.
+    hooks: { initialStatus: localAPIServiceStatus, statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, statusResetMetadata: "all" },
     // "<version>.<group>", e.g. "v1." for the core group; validation/apiservice.ts checks the exact form.
     name: nameIsPathSegment,
     rules: { create: rules.validateAPIService },
@@ -177,6 +188,9 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "apps/deployments": {
     tracksGeneration: true,
+    // deploymentStatusStrategy.PrepareForUpdate: a status write cannot change the labels. Its ResetFieldsFor names
+    // MakePathOrDie("metadata.labels"), one field of that dotted name, which no object has: no metadata is reset.
+    hooks: { statusKeepsMetadata: ["labels"], annotationsBumpGeneration: true },
     rules: { create: rules.validateDeployment, update: withImmutableSelector(rules.validateDeployment) },
     printer: printers.deploymentPrinter,
   },
@@ -233,11 +247,15 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   },
   "flowcontrol.apiserver.k8s.io/flowschemas": {
     tracksGeneration: true,
+    // flowSchemaStatusStrategy.PrepareForUpdate copies the stored ObjectMeta but managedFields.
+    hooks: { statusKeepsMetadata: "all", statusResetMetadata: "all" },
     rules: { create: rules.validateFlowSchema, update: rules.flowControlUpdate(rules.validateFlowSchema) },
     printer: printers.flowSchemaPrinter,
   },
   "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": {
     tracksGeneration: true,
+    // priorityLevelConfigurationStatusStrategy.PrepareForUpdate copies the stored ObjectMeta but managedFields.
+    hooks: { statusKeepsMetadata: "all", statusResetMetadata: "all" },
     rules: {
       create: rules.validatePriorityLevelConfiguration,
       update: rules.flowControlUpdate(rules.validatePriorityLevelConfiguration),
@@ -279,7 +297,12 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
     rules: { create: rules.validateStorageClass, update: rules.validateStorageClassUpdate },
     printer: printers.storageClassPrinter,
   },
-  "storage.k8s.io/volumeattachments": { conditionalUpdateOnly: true, printer: printers.volumeAttachmentPrinter },
+  "storage.k8s.io/volumeattachments": {
+    conditionalUpdateOnly: true,
+    // volumeAttachmentStatusStrategy.PrepareForUpdate: metav1.ResetObjectMetaForStatus; GetResetFields: all of metadata.
+    hooks: { statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, statusResetMetadata: "all" },
+    printer: printers.volumeAttachmentPrinter,
+  },
 };
 
 /** The entry of `group`/`resource`; undefined for a resource kube 1.26 does not build in. */

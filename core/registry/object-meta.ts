@@ -96,8 +96,18 @@ function setOrDelete<K extends keyof ObjectMeta>(meta: ObjectMeta, key: K, value
  * Whether two objects hold the same spec: everything but metadata and status, where a change bumps generation. Compared
  * as Go's apiequality.Semantic.DeepEqual compares the structs, so members in another order are the same spec.
  */
-export function sameSpec(a: KubeObject, b: KubeObject): boolean {
+function sameSpec(a: KubeObject, b: KubeObject): boolean {
   const { metadata: _am, status: _as, apiVersion: _aa, kind: _ak, ...specA } = a;
   const { metadata: _bm, status: _bs, apiVersion: _ba, kind: _bk, ...specB } = b;
   return jsonEqual(specA, specB);
+}
+
+/**
+ * Whether a main-resource update bumps the generation: its spec changed, or (deploymentStrategy.PrepareForUpdate, as
+ * a Deployment's annotations are copied to its ReplicaSets) its annotations did. Go's Semantic.DeepEqual takes a nil
+ * map for an empty one.
+ */
+export function bumpsGeneration(next: KubeObject, current: KubeObject, countsAnnotations: boolean): boolean {
+  if (!sameSpec(next, current)) return true;
+  return countsAnnotations && !jsonEqual(next.metadata.annotations ?? {}, current.metadata.annotations ?? {});
 }

@@ -11,7 +11,14 @@ import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
 import { withGoZeroValues } from "../schema/go-zero-values.ts";
 import { objectKey } from "./keys.ts";
-import { dropEmptyMetadata, nowTimestamp, prepareCreateMeta, prepareUpdateMeta, reconcileNamespace, sameSpec } from "./object-meta.ts";
+import {
+  bumpsGeneration,
+  dropEmptyMetadata,
+  nowTimestamp,
+  prepareCreateMeta,
+  prepareUpdateMeta,
+  reconcileNamespace,
+} from "./object-meta.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
@@ -524,7 +531,8 @@ export class ResourceStore {
     // As on create: kube's update handler records managedFields before mutating admission.
     await this.#trackManagedFields(current, merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
-    if (this.strategy.tracksGeneration && !sameSpec(merged, current)) {
+    const countsAnnotations = subresource === "" && this.strategy.annotationsBumpGeneration === true;
+    if (this.strategy.tracksGeneration && bumpsGeneration(merged, current, countsAnnotations)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
     await turnFor(options);
@@ -550,6 +558,7 @@ export class ResourceStore {
       apiVersion: apiVersionOf(this.type.group, this.type.version),
       subresource,
       hasStatusSubresource: this.strategy.hasStatus,
+      statusResetMetadata: this.strategy.statusResetMetadata ?? [],
       type: this.#extension?.mergeType ?? typeForKind(this.type.group, this.type.version, this.type.kind),
       converter: this.#versionConverter,
     };

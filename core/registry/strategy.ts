@@ -4,20 +4,35 @@
  * which is said once, in the kind's entry in kind-facts.ts.
  */
 import { Buffer } from "node:buffer";
-import type { KubeObject } from "../api/types.ts";
+import type { KubeObject, ObjectMeta } from "../api/types.ts";
 import { nowTimestamp } from "./object-meta.ts";
 import type { UserInfo } from "../auth/user.ts";
 import { finalizersAfterDelete, type PropagationPolicy } from "./delete-propagation.ts";
 
+/**
+ * The metadata a status write leaves as stored, as the status strategy's PrepareForUpdate resets it: "all" for the
+ * strategies that copy the whole stored ObjectMeta (flow control's, custom resources'), else the fields named.
+ */
+export type StatusKeptMetadata = readonly (keyof ObjectMeta & string)[] | "all";
+
 export interface Strategy {
   /** metadata.generation starts at 1 and bumps when anything but metadata/status changes. */
   tracksGeneration: boolean;
+  /** A main-resource update that changes the annotations bumps the generation too (Deployments). */
+  annotationsBumpGeneration?: true;
   /** PUT on a missing object creates it (AllowCreateOnUpdate). */
   allowCreateOnUpdate: boolean;
   /** A PUT without a resourceVersion (or "0") overwrites whatever is stored; else it is a 422 (AllowUnconditionalUpdate). */
   allowUnconditionalUpdate: boolean;
-  /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the rest. */
+  /** The kind has a status subresource: main-resource writes keep the stored status, status writes keep the spec. */
   hasStatus: boolean;
+  /** The metadata a status write keeps as stored; absent = none (kube's status strategies that reset only the spec). */
+  statusKeepsMetadata?: StatusKeptMetadata;
+  /**
+   * The metadata the status strategy's GetResetFields names, which status writes never own in managedFields (it can
+   * differ from what PrepareForUpdate keeps); absent = none.
+   */
+  statusResetMetadata?: StatusKeptMetadata;
   /** What happens to dependents when a delete names no policy (the strategy's DefaultGarbageCollectionPolicy). */
   defaultPropagation: PropagationPolicy;
   /** Replaces the status of a new object (kube's PrepareForCreate); absent = keep what the client sent. */
@@ -33,7 +48,8 @@ export interface Strategy {
   normalize?: (obj: KubeObject) => void;
   /**
    * Kind-specific changes to a main-resource update's new object before it is validated, given the stored one
-   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs).
+   * (kube's REST beginUpdate hooks, e.g. the Service's normalizeClusterIPs, and what the kind's PrepareForUpdate
+   * resets besides status, e.g. a namespace's spec.finalizers).
    */
   beginUpdate?: (obj: KubeObject, old: KubeObject) => void;
   /** Kind-specific fields set on create, after the client's body (kube's PrepareForCreate); `user` is absent for the server's own writes. */
@@ -62,6 +78,14 @@ export const NAMESPACE_HOOKS: Partial<Strategy> = {
     ns.spec = { ...ns.spec, finalizers: [...finalizers].sort() };
   },
   holdsDeletion: (obj) => ((obj as KubeObject & NamespaceFields).spec?.finalizers ?? []).length > 0,
+  // namespaceStrategy.PrepareForUpdate: only the finalize subresource changes spec.finalizers.
+  beginUpdate: (obj, old) => {
+    const finalizers = (old as KubeObject & NamespaceFields).spec?.finalizers;
+    const spec = { ...(obj as KubeObject & NamespaceFields).spec };
+    if (finalizers === undefined) delete spec.finalizers;
+    else spec.finalizers = finalizers;
+    obj.spec = spec;
+  },
   markTerminating: (obj, propagationPolicy) => {
     (obj as KubeObject & NamespaceFields).status = { ...(obj as NamespaceFields).status, phase: "Terminating" };
     // The namespace REST adds or drops the orphan and foregroundDeletion finalizers as asked, else keeps them.

@@ -1,7 +1,7 @@
 /** How updates and subresource writes merge into the stored object, and the name check every write makes. */
 import { newBadRequest } from "../api/errors.ts";
 import { isPlainObject, type KubeObject } from "../api/types.ts";
-import type { Strategy } from "./strategy.ts";
+import type { StatusKeptMetadata, Strategy } from "./strategy.ts";
 
 /**
  * A body naming another object than the URL is a 400, before anything is read (kube's checkName); so is one naming
@@ -42,24 +42,43 @@ export function setStatus(obj: KubeObject, status: unknown): void {
  * resource keeps the stored status where the kind has a status subresource (kube's PrepareForUpdate).
  */
 export function mergedForUpdate(
-  strategy: Pick<Strategy, "prepareForUpdate" | "hasStatus">,
+  strategy: Pick<Strategy, "prepareForUpdate" | "hasStatus" | "statusKeepsMetadata">,
   next: KubeObject,
   current: KubeObject,
   subresource: string,
 ): KubeObject {
   if (strategy.prepareForUpdate) return strategy.prepareForUpdate(next, current, subresource);
-  if (subresource === "status") return withStatusFrom(current, next);
-  if (subresource === "finalize") return withSpecFinalizersFrom(current, next);
+  if (subresource === "status") return withStatusFrom(current, next, strategy.statusKeepsMetadata ?? []);
+  // namespaceFinalizeStrategy.PrepareForUpdate: the client's spec and metadata, the stored status.
+  if (subresource === "finalize") return withStoredStatus(next, current);
   if (subresource === "ephemeralcontainers") return withEphemeralContainersFrom(current, next);
-  if (strategy.hasStatus) setStatus(next, current.status);
+  return strategy.hasStatus ? withStoredStatus(next, current) : next;
+}
+
+function withStoredStatus(next: KubeObject, current: KubeObject): KubeObject {
+  setStatus(next, current.status);
   return next;
 }
 
-/** A status write changes only status (kube's status strategies reset everything else). */
-export function withStatusFrom(current: KubeObject, next: KubeObject): KubeObject {
+/** What metav1.ResetObjectMetaForStatus keeps besides what every update keeps (generation, deletionTimestamp). */
+export const RESET_OBJECT_META_FOR_STATUS: StatusKeptMetadata = ["labels", "annotations", "finalizers", "ownerReferences"];
+
+/**
+ * A status write keeps everything but metadata and status as stored (kube's status strategies set
+ * `newObj.Spec = oldObj.Spec`); the client's metadata is written except the fields `kept` names.
+ */
+export function withStatusFrom(current: KubeObject, next: KubeObject, kept: StatusKeptMetadata): KubeObject {
   const merged = structuredClone(current);
   setStatus(merged, next.status);
-  keepClientVersion(merged, next);
+  if (kept === "all") {
+    keepClientVersion(merged, next);
+    return merged;
+  }
+  merged.metadata = next.metadata;
+  for (const field of kept) {
+    if (current.metadata[field] === undefined) delete merged.metadata[field];
+    else Object.assign(merged.metadata, { [field]: structuredClone(current.metadata[field]) });
+  }
   return merged;
 }
 
@@ -77,15 +96,6 @@ export function withEphemeralContainersFrom(current: KubeObject, next: KubeObjec
   if (ephemeral === undefined) delete spec.ephemeralContainers;
   else spec.ephemeralContainers = ephemeral;
   merged.spec = spec;
-  keepClientVersion(merged, next);
-  return merged;
-}
-
-/** The namespace `finalize` subresource changes only spec.finalizers. */
-export function withSpecFinalizersFrom(current: KubeObject, next: KubeObject): KubeObject {
-  const merged = structuredClone(current);
-  const finalizers = (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
-  merged.spec = { ...(merged.spec as object), finalizers };
   keepClientVersion(merged, next);
   return merged;
 }

@@ -1,7 +1,7 @@
 /**
  * Which fields a write may own: the fields kube's StripMetaManager never records (identity and server-set
  * metadata), and the reset fields of the endpoint (status on the main resource of kinds with a status
- * subresource; everything but status on the status subresource).
+ * subresource; on the status subresource everything but status and the metadata its strategy does not reset).
  */
 import type { KubeObject } from "../../api/types.ts";
 import { difference, type FieldSet, setFromPaths, withoutTopLevel } from "./field-set.ts";
@@ -15,6 +15,11 @@ export interface OwnershipScope {
   subresource?: string;
   /** The kind has a status subresource, so main-resource writes do not own status. */
   hasStatusSubresource: boolean;
+  /**
+   * The metadata fields the status strategy's GetResetFields lists, which status writes never own; "all" for the whole
+   * of metadata. Absent = "all".
+   */
+  statusResetMetadata?: readonly string[] | "all";
   type: TypeNode;
   /** The object in the other versions managers may have written with. */
   converter: VersionConverter;
@@ -30,9 +35,18 @@ const SERVER_OWNED = setFromPaths([
 
 /** Leaves out the fields the endpoint resets: they can neither be owned nor conflict. */
 export function withinScope(set: FieldSet, scope: OwnershipScope): FieldSet {
-  if (scope.subresource === "status") return withoutTopLevel(set, (element) => element !== "f:status");
+  if (scope.subresource === "status") return withinStatusScope(set, scope.statusResetMetadata ?? "all");
   if (!scope.subresource && scope.hasStatusSubresource) return withoutTopLevel(set, (element) => element === "f:status");
   return set;
+}
+
+/** A status write owns status and the metadata its strategy does not reset (spec is reset by every one). */
+function withinStatusScope(set: FieldSet, resetMetadata: readonly string[] | "all"): FieldSet {
+  const owned = withoutTopLevel(set, (element) => element !== "f:status" && (resetMetadata === "all" || element !== "f:metadata"));
+  const metadata = owned.children.get("f:metadata");
+  if (!metadata || resetMetadata === "all") return owned;
+  const reset = new Set(resetMetadata.map((field) => `f:${field}`));
+  return { ...owned, children: new Map([...owned.children, ["f:metadata", withoutTopLevel(metadata, (element) => reset.has(element))]]) };
 }
 
 /** Leaves out identity and server-set metadata (kube's StripMetaManager). */

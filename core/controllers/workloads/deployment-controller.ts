@@ -191,10 +191,14 @@ async function scaleReplicaSet(
   return updated;
 }
 
+/**
+ * kube's getNewReplicaSet writes the revision annotation through UpdateStatus: a main-resource update would bump the
+ * generation, which counts a Deployment's annotations (deploymentStrategy.PrepareForUpdate).
+ */
 async function syncRevisionAnnotation(client: ControllerClient, d: KubeObject, newRS: KubeObject): Promise<KubeObject> {
   const revision = String(revisionOf(newRS));
   if (d.metadata.annotations?.[REVISION_ANNOTATION] === revision) return d;
-  return await client.update(DEPLOYMENTS, {
+  return await client.updateStatus(DEPLOYMENTS, {
     ...d,
     metadata: { ...d.metadata, annotations: { ...d.metadata.annotations, [REVISION_ANNOTATION]: revision } },
   });
