@@ -25,3 +25,14 @@ test("a request added during a wave, or after it, waits for a wave of its own", 
   await new Promise((resolve) => setImmediate(resolve));
   expect(order).toEqual(["first", "added while running"]);
 });
+
+test("a request whose run throws costs the rest of its wave nothing", async () => {
+  const ran: string[] = [];
+  const wave = new Wave<string, number, number, number>((request) => {
+    if (request === "bad") throw new Error("a bug");
+    ran.push(request);
+  });
+  for (const request of ["first", "bad", "last"]) wave.add(request, 0, 0, 0);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(ran).toEqual(["first", "last"]);
+});
