@@ -1,6 +1,8 @@
 /** Impersonation (spec 5.8): Impersonate-* headers checked as verb impersonate, with kubectl --as / --as-group. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "./harness.ts";
+import { readFile } from "node:fs/promises";
+import { type Credentials, readCredentials, startServer, type TestServer } from "./harness.ts";
+import { createUser } from "./_users.ts";
 import { expectStatus } from "./_api.ts";
 import { scratchDir, whoami, WHOAMI_AUTHORIZER, writeModule } from "./_authn.ts";
 
@@ -63,30 +65,33 @@ describe("with an authorizer module that denies impersonating 'forbidden'", () =
   });
 
   test("impersonating without the verb is 403 naming the requester and the resource", async () => {
+    // Not the admin: kube's authorizer Config.New allows system:masters before any mode, impersonation too.
+    const operator = await createUser(server, "operator");
     // --raw: a denied discovery request would make kubectl print "unknown" instead of the message.
-    const result = await server.kubectl(["--as=forbidden", "get", "--raw", "/api/v1/namespaces"]);
+    const result = await operator.kubectl(["--as=forbidden", "get", "--raw", "/api/v1/namespaces"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'Error from server (Forbidden): users "forbidden" is forbidden: User "admin" cannot impersonate resource "users" in API group "" at the cluster scope',
+      'Error from server (Forbidden): users "forbidden" is forbidden: User "operator" cannot impersonate resource "users" in API group "" at the cluster scope',
     );
-    const group = await sendJsonAs(server, { "Impersonate-User": "jane", "Impersonate-Group": "forbidden" });
+    const credentials = readCredentials(await readFile(operator.kubeconfig, "utf8"));
+    const group = await listNamespacesAs(credentials, { "Impersonate-User": "jane", "Impersonate-Group": "forbidden" });
     expectStatus(
       group,
       403,
       "Forbidden",
-      'groups "forbidden" is forbidden: User "admin" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      'groups "forbidden" is forbidden: User "operator" cannot impersonate resource "groups" in API group "" at the cluster scope',
     );
-    const extra = await sendJsonAs(server, { "Impersonate-User": "jane", "Impersonate-Extra-Scopes": "forbidden" });
+    const extra = await listNamespacesAs(credentials, { "Impersonate-User": "jane", "Impersonate-Extra-Scopes": "forbidden" });
     expectStatus(
       extra,
       403,
       "Forbidden",
-      'userextras.authentication.k8s.io "forbidden" is forbidden: User "admin" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
+      'userextras.authentication.k8s.io "forbidden" is forbidden: User "operator" cannot impersonate resource "userextras/scopes" in API group "authentication.k8s.io" at the cluster scope',
     );
   });
 });
 
-async function sendJsonAs(server: TestServer, headers: Record<string, string>) {
-  const response = await server.request("GET", "/api/v1/namespaces", { headers });
+async function listNamespacesAs({ url, ca, cert, key }: Credentials, headers: Record<string, string>) {
+  const response = await fetch(`${url}/api/v1/namespaces`, { headers, tls: { ca, cert, key } });
   return { status: response.status, body: await response.json() };
 }

@@ -126,7 +126,7 @@ test("a SelfSubjectRulesReview lists resource and non-resource rules, and needs 
   expectStatus(await sendJson(server, "POST", path, review("SelfSubjectRulesReview", {})), 400, "BadRequest", "no namespace on request");
 });
 
-test("without RBAC the rules review answers incomplete", async () => {
+test("under AlwaysAllow the rules review answers alwaysAllowAuthorizer.RulesFor: everything, complete", async () => {
   const open = await startServer(["--authorization-mode", "AlwaysAllow"]);
   try {
     const answer = await sendJson(
@@ -135,7 +135,11 @@ test("without RBAC the rules review answers incomplete", async () => {
       "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
       review("SelfSubjectRulesReview", { namespace: "default" }),
     );
-    expect([answer.status, answer.body.status]).toEqual([201, { resourceRules: [], nonResourceRules: [], incomplete: true }]);
+    expect([answer.status, answer.body.status]).toEqual([201, {
+      resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }],
+      nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
+      incomplete: false,
+    }]);
   } finally {
     await open.stop();
   }

@@ -1,8 +1,9 @@
 /**
  * Charges a write against the ResourceQuotas of its namespace. Evaluations of one namespace run one at a time
  * and write quota status with the read resourceVersion as precondition, so concurrent creates cannot overshoot.
- * Without a quota controller, a quota whose status.hard differs from spec.hard has its usage counted here first;
- * deletes give their usage back.
+ * A quota whose status.hard differs from spec.hard has its usage counted here first; deletes give their usage back.
+ * Such a quota gets its status as soon as it is seen, as kube's ResourceQuotaController syncResourceQuota gives a new or
+ * changed quota status.hard and status.used without waiting for a write in the namespace (kubectl describe quota).
  */
 import { isConflict } from "../../core/api/errors.ts";
 import type { KubeObject } from "../../core/api/types.ts";
@@ -30,7 +31,18 @@ export class QuotaLedger {
   constructor(registry: Registry, catalog: Catalog) {
     this.#registry = registry;
     this.#catalog = catalog;
-    this.#presence = new QuotaPresence((onEvent) => registry.follow(collectionPrefix(this.#quotaType(), ""), onEvent));
+    this.#presence = new QuotaPresence(
+      (onEvent) => registry.follow(collectionPrefix(this.#quotaType(), ""), onEvent),
+      ({ object }) => {
+        if (!observed(object)) void this.serialize(String(object.metadata.namespace), () => this.#settle(object)).catch(() => {});
+      },
+    );
+  }
+
+  /** Writes the usage of a quota not yet observed; a conflict means it changed, and its next event settles it. */
+  async #settle(quota: KubeObject): Promise<void> {
+    const found = (await this.quotas(String(quota.metadata.namespace))).find((q) => q.object.metadata.uid === quota.metadata.uid);
+    if (found && !observed(found.object)) await this.record(found.object, found.used);
   }
 
   /** Runs `evaluate` alone for the namespace; it may throw to refuse. */
@@ -52,9 +64,10 @@ export class QuotaLedger {
     const result = [];
     for (const object of quotas.list.items) {
       const hard = numbers((object.spec as { hard?: Record<string, string> } | undefined)?.hard);
-      const status = (object.status ?? {}) as QuotaStatus;
-      const observed = sameKeysAndValues(status.hard ?? {}, (object.spec as { hard?: Record<string, string> }).hard ?? {});
-      result.push({ object, hard, used: observed ? numbers(status.used) : await this.#countUsage(namespace, Object.keys(hard)) });
+      const used = observed(object)
+        ? numbers(((object.status ?? {}) as QuotaStatus).used)
+        : await this.#countUsage(namespace, Object.keys(hard));
+      result.push({ object, hard, used });
     }
     return result;
   }
@@ -112,6 +125,12 @@ export class QuotaLedger {
 
 export function numbers(list: Record<string, string> | undefined): Usage {
   return Object.fromEntries(Object.entries(list ?? {}).map(([k, v]) => [k, quantityOrZero(v)]));
+}
+
+/** Whether the quota's status.hard is its spec.hard: its status.used is then kept up to date by the charges. */
+function observed(quota: KubeObject): boolean {
+  const status = (quota.status ?? {}) as QuotaStatus;
+  return sameKeysAndValues(status.hard ?? {}, (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {});
 }
 
 function sameKeysAndValues(a: Record<string, string>, b: Record<string, string>): boolean {

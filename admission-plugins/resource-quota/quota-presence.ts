@@ -12,8 +12,15 @@ export class QuotaPresence {
   #following: Promise<unknown> | undefined;
   #live = false;
 
-  constructor(follow: (onEvent: (event: CollectionEvent) => void) => Promise<CollectionFollow>) {
+  readonly #onChange: (event: CollectionEvent) => void;
+
+  /** `onChange` hears every quota added or changed once the copy follows the collection. */
+  constructor(
+    follow: (onEvent: (event: CollectionEvent) => void) => Promise<CollectionFollow>,
+    onChange: (event: CollectionEvent) => void,
+  ) {
     this.#follow = follow;
+    this.#onChange = onChange;
   }
 
   /** True when `namespace` surely holds no quota; false when it may (or the copy is not listed yet). */
@@ -29,7 +36,10 @@ export class QuotaPresence {
     const namespace = String(object.metadata.namespace);
     const names = this.#names.get(namespace) ?? new Set<string>();
     if (type === "DELETED") names.delete(String(object.metadata.name));
-    else names.add(String(object.metadata.name));
+    else {
+      names.add(String(object.metadata.name));
+      this.#onChange({ type, object });
+    }
     if (names.size > 0) this.#names.set(namespace, names);
     else this.#names.delete(namespace);
   }

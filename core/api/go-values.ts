@@ -77,3 +77,8 @@ export function goMarshal(value: unknown): string {
   };
   return JSON.stringify(sorted(value)).replace(/[<>&\u2028\u2029]/g, (c) => GO_HTML_ESCAPES[c]);
 }
+
+/** Go's json.MarshalIndent(v, "", "  ") of a struct: its fields in their own order, HTML characters escaped, no newline after. */
+export function goMarshalIndent(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => GO_HTML_ESCAPES[c]);
+}

@@ -6,6 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import { isStatusError } from "../api/errors.ts";
+import { goMarshalIndent } from "../api/go-values.ts";
 import { negotiate } from "../api/negotiate.ts";
 import type { KubeObject } from "../api/types.ts";
 import type { ResourceType } from "../api/resource-type.ts";
@@ -92,6 +93,11 @@ function json(body: unknown, pretty = false): Response {
   return completeResponse(serialize(body, "json", pretty), { headers: { "Content-Type": "application/json" } });
 }
 
+/** kube's responsewriters.WriteRawJSON, for a non-API object: indented whatever the client asked, no newline after. */
+function rawJson(body: unknown): Response {
+  return completeResponse(goMarshalIndent(body), { headers: { "Content-Type": "application/json" } });
+}
+
 export function createApp(deps: AppDeps): ConnectionHandler {
   const app = new Hono<Env>();
   const services: ServerServices = {
@@ -140,7 +146,8 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     getWithOrWithoutSlash(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.env.url));
     getWithOrWithoutSlash(JWKS_PATH, () => issuerDocs.jwks());
   }
-  getWithOrWithoutSlash("/version", (c) => json(versionInfo(), prettyFor(c.req.raw, c.env.url)));
+  // routes.Version handleVersion writes it with WriteRawJSON.
+  getWithOrWithoutSlash("/version", () => rawJson(versionInfo()));
   const flowControl = deps.flowControl;
   if (flowControl) {
     app.get("/debug/api_priority_and_fairness/:dump", (c) => {

@@ -1,4 +1,10 @@
 /** AlwaysAllow: every request is allowed (kube's --authorization-mode=AlwaysAllow). */
-import { defineAuthorizer } from "../../../plugins/sdk.ts";
+import { defineAuthorizer, type PolicyRule } from "../../../plugins/sdk.ts";
 
-export default defineAuthorizer(() => ({ authorize: () => ({ decision: "Allow" }) }));
+/** alwaysAllowAuthorizer.RulesFor: every verb on every resource and every path, and nothing more to find. */
+const EVERYTHING: PolicyRule[] = [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }, { verbs: ["*"], nonResourceURLs: ["*"] }];
+
+export default defineAuthorizer(() => ({
+  authorize: () => ({ decision: "Allow" }),
+  rulesFor: () => Promise.resolve({ rules: EVERYTHING, incomplete: false, errors: [] }),
+}));

@@ -7,9 +7,6 @@ import type { PolicyIndex, RuleSource, RuleVisitor } from "../../../core/auth/rb
 import { ruleAllows } from "../../../core/auth/rbac/rule-match.ts";
 import type { UserInfo } from "../../../core/auth/user.ts";
 
-/** kube's SystemPrivilegedGroup, allowed everything before any authorizer is asked. */
-const PRIVILEGED_GROUP = "system:masters";
-
 /** utilerrors.NewAggregate's text: one message alone, several deduplicated in brackets. */
 function aggregate(errors: string[]): string {
   const unique = [...new Set(errors)];
@@ -49,7 +46,6 @@ export function rbacAuthorizer(index: PolicyIndex): Authorizer {
   return {
     // The index is in memory: a decision needs no waiting, so it is answered as a plain value.
     authorize(a: Attributes): AuthorizationResult {
-      if (a.user.groups.includes(PRIVILEGED_GROUP)) return { decision: "Allow" };
       const decision: Decision = { attributes: a };
       index.visitRulesFor(a.user, a.namespace, authorizingVisitor, decision);
       if (decision.allowedBy) return allowedBy(decision.allowedBy);

@@ -80,6 +80,12 @@ function withReplicaFailure(conditions: Condition[], failure: Condition | undefi
   return [...conditions.filter((c) => c.type !== "ReplicaFailure"), next];
 }
 
+/** kube's TimedOutReason. */
+const TIMED_OUT = "ProgressDeadlineExceeded";
+/** checkPausedConditions' conditions (PausedDeployReason, ResumedDeployReason). */
+const PAUSED = { type: "Progressing", status: "Unknown", reason: "DeploymentPaused", message: "Deployment is paused" };
+const RESUMED = { type: "Progressing", status: "Unknown", reason: "DeploymentResumed", message: "Deployment is resumed" };
+
 function progressingCondition(
   d: KubeObject,
   newRS: KubeObject | undefined,
@@ -87,10 +93,16 @@ function progressingCondition(
   previous: DeploymentStatus,
   event: { createdNewRS: boolean; now: number },
 ): Omit<Condition, "lastTransitionTime" | "lastUpdateTime"> | undefined {
-  if (!newRS) return undefined;
+  const current = findCondition(previous.conditions, "Progressing");
+  const { paused, progressDeadlineSeconds: deadline } = deploymentSpec(d);
+  // HasProgressDeadline: math.MaxInt32 means no deadline.
+  const hasDeadline = deadline !== undefined && deadline < 2147483647;
+  // checkPausedConditions: a paused Deployment's progress is Unknown (so it never times out), unless it already has.
+  if (paused) return hasDeadline && current?.reason !== TIMED_OUT ? PAUSED : undefined;
+  const resumed = hasDeadline && current?.reason === PAUSED.reason;
+  if (!newRS) return resumed ? RESUMED : undefined;
   const name = String(newRS.metadata.name);
   const replicas = desiredReplicas(d);
-  const current = findCondition(previous.conditions, "Progressing");
   if (status.updatedReplicas === replicas && status.replicas === replicas && status.availableReplicas === replicas) {
     return {
       type: "Progressing",
@@ -109,14 +121,15 @@ function progressingCondition(
   if (moved || current?.reason === "NewReplicaSetAvailable") {
     return { type: "Progressing", status: "True", reason: "ReplicaSetUpdated", message: `ReplicaSet "${name}" is progressing.` };
   }
+  // The resume restarts the deadline's clock: DeploymentTimedOut reads the condition's lastUpdateTime.
+  if (resumed) return RESUMED;
   if (!current) return { type: "Progressing", status: "True", reason: "FoundNewReplicaSet", message: `Found new replica set "${name}"` };
-  const deadline = deploymentSpec(d).progressDeadlineSeconds;
   const since = Date.parse(current.lastUpdateTime ?? current.lastTransitionTime ?? "");
-  if (deadline !== undefined && deadline < 2147483647 && since + deadline * 1000 < event.now) {
+  if (hasDeadline && since + deadline * 1000 < event.now) {
     return {
       type: "Progressing",
       status: "False",
-      reason: "ProgressDeadlineExceeded",
+      reason: TIMED_OUT,
       message: `ReplicaSet "${name}" has timed out progressing.`,
     };
   }
