@@ -411,7 +411,7 @@ test("WithAudit's recover: an exception that is no API error ends the request's 
   await writePolicy(policy, "rules:\n- level: Metadata\n  nonResourceURLs: [/explode]\n");
   const exploding = await startServer([`--authorization-mode=${authorizer}`, `--audit-policy-file=${policy}`, `--audit-log-path=${path}`]);
   try {
-    // Anonymous: the admin's system:masters is allowed before any authorizer module is asked (kube's Config.New).
+    // Anonymous: the admin's system:masters is allowed before any authorizer module is asked (kube's AuthorizeClientBearerToken union).
     const response = await exploding.requestAnonymous("GET", "/explode", { headers: { "Audit-ID": "panicking" } });
     expect(response.status).toBe(500);
     const events = await readEvents(path);

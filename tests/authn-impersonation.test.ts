@@ -65,7 +65,7 @@ describe("with an authorizer module that denies impersonating 'forbidden'", () =
   });
 
   test("impersonating without the verb is 403 naming the requester and the resource", async () => {
-    // Not the admin: kube's authorizer Config.New allows system:masters before any mode, impersonation too.
+    // Not the admin: kube's AuthorizeClientBearerToken union allows system:masters before any mode, impersonation too.
     const operator = await createUser(server, "operator");
     // --raw: a denied discovery request would make kubectl print "unknown" instead of the message.
     const result = await operator.kubectl(["--as=forbidden", "get", "--raw", "/api/v1/namespaces"]);

@@ -50,7 +50,7 @@ test("the proxy's client certificate makes the server trust X-Remote-User", asyn
 });
 
 test("the same headers over the admin certificate are ignored: the request is the admin's, whose system:masters passes AlwaysDeny", async () => {
-  // kube's authorizer Config.New asks NewPrivilegedGroups(system:masters) before every mode: alice would be forbidden.
+  // kube's AuthorizeClientBearerToken asks NewPrivilegedGroups(system:masters) before every mode: alice would be forbidden.
   const response = await server.request("GET", "/api/v1/namespaces", { headers: PROXY_HEADERS });
   expect(response.status).toBe(200);
 });

@@ -17,7 +17,7 @@ const undecided = () => ({
   rulesFor: () => Promise.resolve({ rules: [], incomplete: false, errors: [] }),
 });
 
-test("buildAuthorization() (kube's Config.New): system:masters is allowed before any mode is asked; others get the modes' answer", async () => {
+test("buildAuthorization() (kube's AuthorizeClientBearerToken union): system:masters is allowed before any mode is asked; others get the modes' answer", async () => {
   const authorizer = await buildAuthorization([undecided], {} as PluginContext);
   expect(await authorizer.authorize(request(["system:masters"]))).toEqual({ decision: "Allow" });
   expect(await authorizer.authorize(request(["devs"]))).toEqual({ decision: "NoOpinion", reason: "Everything is forbidden." });

@@ -9,8 +9,10 @@ export type AuthorizerFactory = (context: PluginContext) => Authorizer | Promise
 const PRIVILEGED_GROUP = "system:masters";
 
 /**
- * kube's authorizer Config.New: authorizerfactory.NewPrivilegedGroups(system:masters) is asked before every mode, so
- * that group is allowed whatever the modes are; it is no rule resolver, so rule listings are the modes' alone.
+ * kube 1.26's generic server Config.Complete calls AuthorizeClientBearerToken, which puts
+ * authorizerfactory.NewPrivilegedGroups(system:masters) in a union before the modes' authorizer (1.26's authorizer
+ * Config.New builds only the named modes), so that group is allowed whatever the modes are; it is no rule resolver,
+ * so rule listings are the modes' alone.
  */
 export async function buildAuthorization(factories: AuthorizerFactory[], context: PluginContext): Promise<Authorizer> {
   const modes = unionAuthorizer(await Promise.all(factories.map((factory) => factory(context))));
