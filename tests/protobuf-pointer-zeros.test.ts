@@ -56,16 +56,16 @@ afterAll(async () => {
 
 for (const object of POINTER_ZERO_OBJECTS) {
   test(`a ${object.apiVersion} ${object.kind} created in protobuf reads back with its explicit pointer zeros, in JSON and in protobuf`, async () => {
-    const collection = collectionOf(object.kind as string);
+    const collection = collectionOf(object.kind);
     const created = await server.request("POST", collection, {
-      body: encodeProtobufObject(object, object.apiVersion as string, object.kind as string) as Uint8Array<ArrayBuffer>,
+      body: encodeProtobufObject(object, object.apiVersion, object.kind) as Uint8Array<ArrayBuffer>,
       headers: { "Content-Type": PROTOBUF_MEDIA_TYPE, Accept: "application/json" },
     });
     expect({ status: created.status, body: created.status === 201 ? undefined : await created.text() }).toEqual({
       status: 201,
       body: undefined,
     });
-    const path = `${collection}/${(object.metadata as { name: string }).name}`;
+    const path = `${collection}/${object.metadata.name}`;
     expect(atWrittenPaths(await getJson(server, path), object)).toEqual(object);
     const answer = await server.request("GET", path, { headers: { Accept: PROTOBUF_MEDIA_TYPE } });
     expect(answer.headers.get("Content-Type")).toBe(PROTOBUF_MEDIA_TYPE);

@@ -72,7 +72,7 @@ test("batch/v1's pointer scalars keep an explicit zero through the codec (CronJo
 });
 
 for (const object of [...POINTER_ZERO_OBJECTS, ...CODEC_ONLY_POINTER_ZEROS]) {
-  test(`${object.apiVersion} ${object.kind} ${(object.metadata as { name: string }).name} keeps its explicit pointer zeros through the codec (*bool, *int32, *int64, *string in k8s.io/api types.go)`, () => {
+  test(`${object.apiVersion} ${object.kind} ${object.metadata.name} keeps its explicit pointer zeros through the codec (*bool, *int32, *int64, *string in k8s.io/api types.go)`, () => {
     expect(roundTrip(object)).toEqual(object);
   });
 }

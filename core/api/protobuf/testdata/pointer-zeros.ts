@@ -4,6 +4,10 @@
  * must give what was written. Every value passes kube 1.26's validation, so servers accept them as they are.
  */
 
+export type SampleObject =
+  & { apiVersion: string; kind: string; metadata: { name: string } & Record<string, unknown> }
+  & Record<string, unknown>;
+
 const container = {
   name: "app",
   image: "registry.example/app:1",
@@ -19,7 +23,22 @@ const container = {
   env: [{ name: "TOKEN", valueFrom: { secretKeyRef: { name: "creds", key: "token", optional: false } } }],
 };
 
-export const POINTER_ZERO_OBJECTS: Record<string, Record<string, unknown>>[] = [
+const autoscaler = {
+  apiVersion: "autoscaling/v2",
+  kind: "HorizontalPodAutoscaler",
+  metadata: { name: "zeros" },
+  spec: {
+    scaleTargetRef: { apiVersion: "apps/v1", kind: "StatefulSet", name: "zeros" },
+    minReplicas: 1,
+    maxReplicas: 3,
+    behavior: {
+      scaleUp: { stabilizationWindowSeconds: 0 },
+      scaleDown: { stabilizationWindowSeconds: 0 },
+    },
+  },
+};
+
+export const POINTER_ZERO_OBJECTS: SampleObject[] = [
   {
     apiVersion: "v1",
     kind: "Pod",
@@ -70,20 +89,7 @@ export const POINTER_ZERO_OBJECTS: Record<string, Record<string, unknown>>[] = [
       template: { metadata: { labels: { app: "zeros" } }, spec: { containers: [{ name: "app", image: "registry.example/app:1" }] } },
     },
   },
-  {
-    apiVersion: "autoscaling/v2",
-    kind: "HorizontalPodAutoscaler",
-    metadata: { name: "zeros" },
-    spec: {
-      scaleTargetRef: { apiVersion: "apps/v1", kind: "StatefulSet", name: "zeros" },
-      minReplicas: 1,
-      maxReplicas: 3,
-      behavior: {
-        scaleUp: { stabilizationWindowSeconds: 0 },
-        scaleDown: { stabilizationWindowSeconds: 0 },
-      },
-    },
-  },
+  autoscaler,
   {
     apiVersion: "coordination.k8s.io/v1",
     kind: "Lease",
@@ -137,7 +143,7 @@ export const POINTER_ZERO_OBJECTS: Record<string, Record<string, unknown>>[] = [
  * Pointer zeros that kube's validation refuses, or (the ConfigMap) whose owner is missing so a server's garbage
  * collector deletes it: only the codec's own tests carry them.
  */
-export const CODEC_ONLY_POINTER_ZEROS: Record<string, Record<string, unknown>>[] = [
+export const CODEC_ONLY_POINTER_ZEROS: SampleObject[] = [
   {
     apiVersion: "v1",
     kind: "ConfigMap",
@@ -180,13 +186,11 @@ export const CODEC_ONLY_POINTER_ZEROS: Record<string, Record<string, unknown>>[]
     spec: { ingressClassName: "" },
   },
   {
-    apiVersion: "autoscaling/v2",
-    kind: "HorizontalPodAutoscaler",
+    ...autoscaler,
     metadata: { name: "scale-to-zero" },
     spec: {
-      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "d" },
+      ...autoscaler.spec,
       minReplicas: 0,
-      maxReplicas: 3,
       metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 0 } } }],
     },
   },
