@@ -34,7 +34,7 @@ deno_e2e=(
 etcd_e2e=(
   tests/kubectl-crud.test.ts tests/kubectl-watch.test.ts tests/http-writes.test.ts tests/kubectl-apply.test.ts
   tests/workloads-deployment.test.ts tests/http-resource-version.test.ts tests/kubectl-list.test.ts tests/http-watch.test.ts
-  tests/http-expiry.test.ts tests/controllers-services.test.ts tests/crd.test.ts
+  tests/http-expiry.test.ts tests/controllers-services.test.ts tests/crd.test.ts tests/protobuf-pointer-zeros.test.ts
 )
 
 log=$(mktemp)

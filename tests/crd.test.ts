@@ -198,3 +198,30 @@ test("deleting the CRD deletes its custom resources and stops serving them", asy
   await kubectlOk(server, ["wait", "--for", "condition=established", "--timeout=10s", "crd/crontabs.stable.example.com"]);
   expect((await getJson(server, CRONTABS)).items).toEqual([]);
 });
+
+test("a custom resource without kind is refused with 400 as kube's json.Serializer.Decode into an Unstructured refuses it (NewMissingKindErr via transformDecodeError)", async () => {
+  const body = JSON.stringify({ apiVersion: "stable.example.com/v1", metadata: { name: "kindless" }, spec: { image: "i" } });
+  for (
+    const [query, message] of [
+      [
+        "",
+        `the object provided is unrecognized (must be of type CronTab): Object 'Kind' is missing in '${body}' (${body.slice(0, 30)} ...)`,
+      ],
+      ["?fieldValidation=Ignore", `CronTab in version "v1" cannot be handled as a CronTab: Object 'Kind' is missing in '${body}'`],
+    ]
+  ) {
+    const answer = await server.request("POST", `${CRONTABS}${query}`, { body, headers: { "Content-Type": "application/json" } });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ kind: "Status", reason: "BadRequest", code: 400, message });
+  }
+  const created = await sendJson(server, "POST", CRONTABS, { ...JSON.parse(body), kind: "CronTab" });
+  expect(created.status).toBe(201);
+  const replaced = await server.request("PUT", `${CRONTABS}/kindless`, {
+    body: JSON.stringify({ ...JSON.parse(body), metadata: created.body.metadata }),
+    headers: { "Content-Type": "application/json" },
+  });
+  expect(replaced.status).toBe(400);
+  expect((await replaced.json()).message).toStartWith(
+    "the object provided is unrecognized (must be of type CronTab): Object 'Kind' is missing in '",
+  );
+});

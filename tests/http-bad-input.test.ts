@@ -101,6 +101,24 @@ test("an update or a patch that leaves the object without a name answers checkNa
   );
 });
 
+test("server-side apply of a configuration without a name creates nothing (kube's patcher checkName, 400) but still applies to an existing object", async () => {
+  const apply = (name: string, data: string) =>
+    send(
+      "PATCH",
+      `${COLLECTION}/${name}?fieldManager=bad-input`,
+      `apiVersion: v1\nkind: ConfigMap\ndata:\n  applied: ${data}\n`,
+      "application/apply-patch+yaml",
+    );
+  await expectRejectedWithoutChange(
+    () => apply("unnamed", "a"),
+    400,
+    "BadRequest",
+    "the name of the object (unnamed based on URL) was undeterminable: name must be provided",
+  );
+  const applied = await apply("existing", "b");
+  expect([applied.status, applied.body.metadata.name, applied.body.data.applied]).toEqual([200, "existing", "b"]);
+});
+
 test("an apply body that is not an object answers applyPatcher's decoding errors; null or no document is an object without apiVersion", async () => {
   const apply = (body: string) => send("PATCH", `${COLLECTION}/existing?fieldManager=bad-input`, body, "application/apply-patch+yaml");
   const notAMap = (jsonKind: string) =>

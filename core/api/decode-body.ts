@@ -104,6 +104,18 @@ function unrecognized(kind: string, reason: string, body: Uint8Array) {
 }
 
 /**
+ * A custom resource body without `kind`: json.Serializer.Decode into an Unstructured reads the kind from the data
+ * alone (runtime.NewMissingKindErr), worded by the handlers' transformDecodeError. The strict serializer
+ * (fieldValidation Warn, Strict) replaces the object's content and so reports no kind of its own; the lenient one
+ * fails inside Unstructured.UnmarshalJSON and keeps the endpoint's kind and the body's version as the default.
+ */
+export function newMissingKindError(expected: { kind: string; version: string }, body: Uint8Array, strict: boolean): Error {
+  const reason = `Object 'Kind' is missing in '${new TextDecoder().decode(body)}'`;
+  if (strict) return unrecognized(expected.kind, reason, body);
+  return newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: ${reason}`);
+}
+
+/**
  * What kube's serializer makes of a decoded value when it expects an object of `kind`: Interpret reads JSON null as
  * an object without apiVersion and kind (the endpoint's fill them) and unmarshalling null leaves the object empty;
  * any other value that is not an object has no apiVersion/kind to read.

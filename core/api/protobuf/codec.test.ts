@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { decodeProtobufObject, encodeProtobufObject, hasProtobufEncoding } from "./codec.ts";
 import { isProtobufCodecError } from "./codec-errors.ts";
 import { FIXTURES } from "./testing.ts";
+import { CODEC_ONLY_POINTER_ZEROS, POINTER_ZERO_OBJECTS } from "./testdata/pointer-zeros.ts";
 
 function roundTrip(object: Record<string, unknown>): Record<string, unknown> {
   const bytes = encodeProtobufObject(object, object.apiVersion as string, object.kind as string);
@@ -68,6 +69,23 @@ test("batch/v1's pointer scalars keep an explicit zero through the codec (CronJo
   expect(decoded.spec.jobTemplate.spec).toEqual({ suspend: false, manualSelector: false, activeDeadlineSeconds: 0, template: {} });
   const job = { apiVersion: "batch/v1", kind: "Job", metadata: { name: "j" }, spec: jobSpec, status: { ready: 0, active: 0 } };
   expect((roundTrip(job) as any).status).toEqual({ ready: 0 });
+});
+
+for (const object of [...POINTER_ZERO_OBJECTS, ...CODEC_ONLY_POINTER_ZEROS]) {
+  test(`${object.apiVersion} ${object.kind} ${object.metadata.name} keeps its explicit pointer zeros through the codec (*bool, *int32, *int64, *string in k8s.io/api types.go)`, () => {
+    expect(roundTrip(object)).toEqual(object);
+  });
+}
+
+test("JSONSchemaProps.nullable is a plain bool with omitempty in apiextensions' types.go, so kube drops `nullable: false`", () => {
+  const crd = CODEC_ONLY_POINTER_ZEROS.find((object) => object.kind === "CustomResourceDefinition")!;
+  const spec = crd.spec as any;
+  const size = { type: "integer", nullable: false };
+  const withNullable = {
+    ...crd,
+    spec: { ...spec, versions: [{ ...spec.versions[0], schema: { openAPIV3Schema: { type: "object", properties: { size } } } }] },
+  };
+  expect((roundTrip(withNullable) as any).spec.versions[0].schema.openAPIV3Schema.properties.size).toEqual({ type: "integer" });
 });
 
 test("times decode as RFC 3339 seconds and micro times with six fraction digits", () => {

@@ -8,7 +8,7 @@ import { goCannotUnmarshal } from "../../api/go-values.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../../api/types.ts";
 import { applyConfiguration, SchemaMismatchError, VersionConversionError } from "../../apply/ssa/mod.ts";
 import { nowTimestamp, reconcileNamespace } from "../../registry/object-meta.ts";
-import { checkBodyName } from "../../registry/subresource-writes.ts";
+import { checkBodyName, checkName } from "../../registry/subresource-writes.ts";
 import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
@@ -20,11 +20,14 @@ export async function handleApply(ctx: HandlerContext): Promise<Response> {
   const query = parsePatchQuery(ctx.url.searchParams, true);
   const manager = query.fieldManager ?? "";
   const force = query.force;
-  const config = await readConfiguration(ctx, query.fieldValidation);
+  const { config, unnamed } = await readConfiguration(ctx, query.fieldValidation);
   const scope = ctx.store.ownershipScope(ctx.info.subresource);
   let created = false;
   const { object } = await ctx.store.update(ctx.info.namespace, ctx.info.name, async (current) => {
     created = current === null;
+    // kube's patcher creates from the configuration alone, so a nameless one fails its checkName (400) before the
+    // create is authorized; an existing object keeps its own name.
+    if (created && unnamed) checkName({ metadata: {} } as KubeObject, ctx.info.name, ctx.info.namespace);
     // Apply that creates needs create as well as patch (spec 4.6.4; kube's withAuthorization on the create path).
     if (created) await authorizeRequest(ctx.services.authorizer, attributesOf({ ...ctx.info, verb: "create" }, ctx.user));
     // The applied object keeps the resourceVersion it was applied onto unless the configuration sets one, which is
@@ -63,8 +66,14 @@ function appliedObject(value: unknown): KubeObject {
   return value as KubeObject;
 }
 
-/** The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its words). */
-async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Warn" | "Strict"): Promise<KubeObject> {
+/**
+ * The applied configuration: an object of this endpoint's version, without managedFields (kube's checks, in its
+ * words), named from the URL; `unnamed` when the configuration itself gave no name.
+ */
+async function readConfiguration(
+  ctx: HandlerContext,
+  validation: "Ignore" | "Warn" | "Strict",
+): Promise<{ config: KubeObject; unnamed: boolean }> {
   const bytes = new Uint8Array(await ctx.request.arrayBuffer());
   const { value, duplicateFields } = await decodeBody(bytes, APPLY_MEDIA_TYPE, {
     accepted: [APPLY_MEDIA_TYPE],
@@ -87,9 +96,10 @@ async function readConfiguration(ctx: HandlerContext, validation: "Ignore" | "Wa
   if (!isPlainObject(config.metadata)) config.metadata = {};
   if (config.metadata.managedFields !== undefined) throw newBadRequest("metadata.managedFields must be nil");
   checkBodyName(config, ctx.info.name);
+  const unnamed = config.metadata.name === undefined || config.metadata.name === null || config.metadata.name === "";
   config.metadata.name = ctx.info.name;
   if (ctx.type.namespaced) reconcileNamespace(config.metadata, ctx.info.namespace, true);
-  return config;
+  return { config, unnamed };
 }
 
 /**

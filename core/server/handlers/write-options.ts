@@ -1,5 +1,5 @@
 /** Query options shared by the writing verbs (spec 4.3, 4.7, 4.8) and the decoding of their bodies. */
-import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
+import { decodeBody, mediaTypeOf, newMissingKindError } from "../../api/decode-body.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { type FieldError, newBadRequest, newInvalid } from "../../api/errors.ts";
 import { byteLength, GO_PRINTABLE, goStringSlice } from "../../api/go-text.ts";
@@ -181,9 +181,18 @@ export async function readObjectBody(ctx: HandlerContext, validation: FieldValid
     throw newStrictDecodingError(ctx.type, value, unknownFields, body.duplicateFields);
   }
   reportDuplicates(ctx, body.duplicateFields, validation);
+  if (isCustomResourceBody(ctx) && (value.kind === undefined || value.kind === null || value.kind === "")) {
+    const version = typeof value.apiVersion === "string" && value.apiVersion !== "" ? value.apiVersion.split("/").pop()! : ctx.type.version;
+    throw newMissingKindError({ kind: ctx.type.kind, version }, bytes, validation !== "Ignore");
+  }
   const decoded = checkEnvelope(ctx, value);
   ctx.logRequestObject?.(decoded);
   return decoded;
+}
+
+/** The object of a custom resource type (or its status), which kube decodes as Unstructured; a scale body is typed. */
+function isCustomResourceBody(ctx: HandlerContext): boolean {
+  return ctx.store.definition.extension !== undefined && ctx.type.kind === ctx.store.definition.type.kind;
 }
 
 export function reportDuplicates(ctx: HandlerContext, duplicateFields: string[], validation: FieldValidation): void {
