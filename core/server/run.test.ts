@@ -53,6 +53,7 @@ test("stop() closes the port and a second start reuses the data directory's CA",
   }
 });
 
+// The refused start stops everything it had started before the listener (about 5 s here), then rejects.
 test("a port already in use fails the start with EADDRINUSE", async () => {
   const holder = await runServer(parseFlags(["--secure-port=0", `--data-dir=${join(root, "holder")}`]), {
     log: () => {},
@@ -64,7 +65,7 @@ test("a port already in use fails the start with EADDRINUSE", async () => {
   } finally {
     await holder.stop();
   }
-});
+}, 30_000);
 
 test("a serving certificate file without its key is refused", async () => {
   const flags = parseFlags(["--secure-port=0", `--data-dir=${join(root, "half-tls")}`, "--tls-cert-file=/nonexistent.crt"]);

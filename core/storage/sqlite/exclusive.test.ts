@@ -58,6 +58,7 @@ test("the locking mode must come before the first read of a WAL database: set af
   });
 });
 
+// Each refused opener waits out the store's busy_timeout (5 s) before "database is locked".
 test("while an exclusive store is open another connection can neither read nor open the store, in either mode", async () => {
   await withDatabasePath(async (path) => {
     const store = openSqliteStorage(path, { exclusive: true });
@@ -76,4 +77,4 @@ test("while an exclusive store is open another connection can neither read nor o
     expect((await store.write(create("/a/2"))).modRevision).toBe(2);
     await store.close();
   });
-});
+}, 30_000);
