@@ -11,8 +11,7 @@
  * node:zlib inflates (native, ~4 µs a Lease) the dictionary sent first as a stored block, which is what a preset
  * dictionary is to the decoder: bytes already in its window that later back-references may reach (RFC 1951, 3.2).
  */
-import { deflateSync } from "fflate";
-import { inflateRawSync } from "node:zlib";
+import { deflateSync, inflateSync } from "fflate";
 import type { SqliteValue } from "../../runtime/sqlite-driver.ts";
 import { LEASE_DICTIONARY_V1 } from "./lease-dictionary.ts";
 
@@ -89,6 +88,6 @@ export function decodeStoredValue(key: string, stored: SqliteValue): string {
   if (tag !== CODEC_DEFLATE_LEASE_DICTIONARY_V1) {
     throw new Error(`the stored value of ${key} is encoded with codec ${tag ?? "(none)"}, which this kubun does not know`);
   }
-  const inflated = inflateRawSync(withDictionaryBlock(stored.subarray(1)));
+  const inflated = inflateSync(withDictionaryBlock(stored.subarray(1)));
   return decoder.decode(inflated.subarray(dictionaryV1.length));
 }
