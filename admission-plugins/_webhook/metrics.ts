@@ -2,7 +2,7 @@
  * apiserver_admission_webhook_rejection_count (spec 6.6), with kube's name, help and labels. Both webhook
  * plugins share the one series on the server's registry.
  */
-import { Counter, type Registry } from "prom-client";
+import { Counter, type Registry } from "../../core/runtime/prom-client.ts";
 
 export type RejectionErrorType = "calling_webhook_error" | "no_error" | "apiserver_internal_error";
 

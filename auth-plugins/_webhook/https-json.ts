@@ -1,5 +1,5 @@
 /** JSON over https with a chosen CA and optional client certificate (node:https), for the webhooks and the OIDC issuer. */
-import { request } from "node:https";
+import { nodeHttps } from "../../core/runtime/lazy-builtins.ts";
 
 const TIMEOUT_MS = 30_000;
 
@@ -18,7 +18,7 @@ export function httpsJson(url: URL, options: HttpsJsonOptions = {}): Promise<{ s
   const headers: Record<string, string | number> = { Accept: "application/json" };
   if (payload !== undefined) Object.assign(headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) });
   return new Promise((resolve, reject) => {
-    const req = request(
+    const req = nodeHttps().request(
       url.href,
       {
         method: options.method ?? "GET",

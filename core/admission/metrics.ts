@@ -6,7 +6,7 @@
  * policy violations by enforcement mode. The two histograms are observed several times per write request, so they
  * keep their series behind one key (core/metrics/series.ts) rather than in prom-client's label-hashing children.
  */
-import { Counter, Registry } from "prom-client";
+import { Counter, Registry } from "../runtime/prom-client.ts";
 import { HistogramSeries } from "../metrics/series.ts";
 
 const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];

@@ -5,8 +5,7 @@
  * same sender with kube's proxy transport (plain http, or https presenting the proxy client certificate).
  */
 import type { IncomingMessage } from "node:http";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { nodeHttp, nodeHttps } from "../runtime/lazy-builtins.ts";
 import type { Endpoint } from "./endpoint-resolver.ts";
 import type { APIServiceSpec } from "./service-reference.ts";
 
@@ -60,7 +59,7 @@ export function sendRequest(target: BackendTarget, request: BackendRequest): Pro
   };
   return new Promise((resolve, reject) => {
     const outgoing = target.scheme === "https"
-      ? httpsRequest({
+      ? nodeHttps().request({
         ...common,
         servername: tls?.servername,
         ca: tls?.ca,
@@ -68,7 +67,7 @@ export function sendRequest(target: BackendTarget, request: BackendRequest): Pro
         cert: tls?.client?.certPem,
         key: tls?.client?.keyPem,
       }, resolve)
-      : httpRequest(common, resolve);
+      : nodeHttp().request(common, resolve);
     // The cause keeps the socket's own error for callers that word the failure themselves.
     outgoing.on("error", (error) => reject(new Error(`${request.method} "${url}": ${error.message}`, { cause: error })));
     outgoing.end(request.body);

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { nodeZlib } from "../runtime/lazy-builtins.ts";
 import { Buffer } from "node:buffer";
 
 export interface RotationOptions {
@@ -138,7 +138,7 @@ export class RotatingFile {
     for (const backup of keep) {
       if (backup.file.endsWith(".gz")) continue;
       const source = join(folder, backup.file);
-      writeFileSync(`${source}.gz`, gzipSync(readFileSync(source)), { mode: 0o600 });
+      writeFileSync(`${source}.gz`, nodeZlib().gzipSync(readFileSync(source)), { mode: 0o600 });
       rmSync(source);
     }
   }

@@ -4,8 +4,8 @@
  * retried with kube's backoff (initial --audit-webhook-initial-backoff, factor 1.5, jitter 0.2, 5 steps).
  */
 import { Buffer } from "node:buffer";
-import { request } from "node:https";
 import { ConfigFileError, material, readKubeconfig } from "../config/mod.ts";
+import { nodeHttps } from "../runtime/lazy-builtins.ts";
 
 const TIMEOUT_MS = 30_000;
 const RETRY_STEPS = 5;
@@ -60,7 +60,7 @@ export function webhookDelivery(target: WebhookTarget, initialBackoffMs: number)
 
 function post(target: WebhookTarget, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(
+    const req = nodeHttps().request(
       target.url,
       {
         method: "POST",

@@ -3,7 +3,7 @@
  * (kube's ObjectCountTracker, fed by the registry's periodic Count). kubun counts each collection once and then
  * follows the storage's committed events, so the figure is current rather than up to a poll period old.
  */
-import { Gauge, type Registry as MetricsRegistry } from "prom-client";
+import { Gauge, type Registry as MetricsRegistry } from "../runtime/prom-client.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import { collectionPrefix, storageGroupOf } from "../registry/keys.ts";
 import type { Storage, StorageEvent } from "../storage/storage.ts";

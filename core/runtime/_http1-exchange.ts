@@ -8,11 +8,12 @@
  */
 import { Buffer } from "node:buffer";
 import { EventEmitter } from "node:events";
-import { type OutgoingHttpHeaders, STATUS_CODES } from "node:http";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { httpDate } from "./http-date.ts";
 import type { Http1Head } from "./_http1-head.ts";
 import { bodyAllowedForStatus, hasToken } from "./_http10-keep-alive.ts";
+import { REASON_PHRASES } from "./_reason-phrases.ts";
 
 /** What a request asks of its connection: to pause or resume the reading of its body. */
 export interface BodyFlow {
@@ -210,7 +211,7 @@ export class Http1Response extends EventEmitter {
     // HTTP/1.0 keeps its connection only when the answer says so (keepHttp10Alive gives known lengths that word).
     if (!http11 && !hasToken(connection, "keep-alive")) this.closes = true;
     if (this.closes && http11 && connection === undefined) fields.connection = "close";
-    let head = `HTTP/1.${http11 ? 1 : 0} ${status} ${STATUS_CODES[status] ?? `status code ${status}`}\r\n`;
+    let head = `HTTP/1.${http11 ? 1 : 0} ${status} ${REASON_PHRASES[status] ?? `status code ${status}`}\r\n`;
     for (const name in fields) {
       const value = fields[name];
       if (value === undefined) continue;

@@ -5,8 +5,8 @@
  */
 import { Buffer } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { constants as http2Constants, createServer as createHttp2Server, type Http2Server, type Http2ServerRequest } from "node:http2";
-import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { Http2Server, Http2ServerRequest } from "node:http2";
+import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import {
   createServer as createTlsServer,
@@ -34,6 +34,7 @@ import { InTurn } from "./_in-turn.ts";
 import { Wave } from "./_wave.ts";
 import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
 import { logger } from "../log/mod.ts";
+import { nodeHttp2, nodeHttps } from "./lazy-builtins.ts";
 
 const log = logger("listener");
 
@@ -121,30 +122,7 @@ export interface HttpsListener {
 export async function listenHttps(handler: ConnectionHandler, options: HttpsOptions): Promise<HttpsListener> {
   const fromClientCA = chainVerifier(options.clientCA);
   const timeouts = options.timeouts ?? KUBE_CONNECTION_TIMEOUTS;
-  // An HTTP/1.x connection's requests take turns as its own reader reads them.
-  const serveHttp1 = (socket: TLSSocket) => new Http1Connection(socket, serveNow, MAX_HEADER_BYTES);
-  const { tlsServer, servers } = secureHttpServer(serveHttp1, {
-    handshakeTimeout: timeouts.readHeaderTimeoutMs,
-    key: options.key,
-    cert: options.cert,
-    ca: options.requestHeaderCA ? `${options.clientCA}\n${options.requestHeaderCA}` : options.clientCA,
-    requestCert: true,
-    // Requests without a verified certificate still reach authentication (tokens, anonymous).
-    rejectUnauthorized: false,
-  });
   const connections = new ConnectionTracker(timeouts);
-  tlsServer.maxConnections = options.maxConnections ?? maxConnectionsFor(openFileLimit());
-  let capLoggedAt = -Infinity;
-  tlsServer.on("drop", () => {
-    if (Date.now() - capLoggedAt < CAP_LOG_INTERVAL_MS) return;
-    capLoggedAt = Date.now();
-    log.warning(`connection limit reached (${tlsServer.maxConnections} open): refusing new connections until some close`);
-  });
-  tlsServer.on("secureConnection", (socket: TLSSocket) => {
-    connections.add(socket);
-    (socket as ConnectedSocket)[CONNECTION] = { socket };
-    socket.on("error", () => socket.destroy());
-  });
   const wave: HandlerWave = new Wave((request, incoming, outgoing, info) => callHandler(handler, request, incoming, outgoing, info));
   // A request waiting its turn is not tracked yet: its connection keeps the running request's deadlines.
   const serveNow = (incoming: NodeRequest, outgoing: NodeResponse) => {
@@ -158,15 +136,37 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
     if (!connection || incoming.httpVersionMajor === 2) serveNow(incoming, outgoing);
     else (connection.inTurn ??= new InTurn(serveNow)).take(incoming, outgoing);
   };
-  for (const server of servers) {
+  // An HTTP/1.x connection's requests take turns as its own reader reads them.
+  const serveHttp1 = (socket: TLSSocket) => new Http1Connection(socket, serveNow, MAX_HEADER_BYTES);
+  const { tlsServer, servers } = secureHttpServer(serveHttp1, (server) => {
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it.
     if ("keepAliveTimeout" in server) server.keepAliveTimeout = timeouts.idleTimeoutMs;
     server.on("request", serve);
-  }
+  }, {
+    handshakeTimeout: timeouts.readHeaderTimeoutMs,
+    key: options.key,
+    cert: options.cert,
+    ca: options.requestHeaderCA ? `${options.clientCA}\n${options.requestHeaderCA}` : options.clientCA,
+    requestCert: true,
+    // Requests without a verified certificate still reach authentication (tokens, anonymous).
+    rejectUnauthorized: false,
+  });
+  tlsServer.maxConnections = options.maxConnections ?? maxConnectionsFor(openFileLimit());
+  let capLoggedAt = -Infinity;
+  tlsServer.on("drop", () => {
+    if (Date.now() - capLoggedAt < CAP_LOG_INTERVAL_MS) return;
+    capLoggedAt = Date.now();
+    log.warning(`connection limit reached (${tlsServer.maxConnections} open): refusing new connections until some close`);
+  });
+  tlsServer.on("secureConnection", (socket: TLSSocket) => {
+    connections.add(socket);
+    (socket as ConnectedSocket)[CONNECTION] = { socket };
+    socket.on("error", () => socket.destroy());
+  });
   // A failed handshake (garbage bytes, unknown CA on the client side, a handshake timeout) concerns only that socket.
   tlsServer.on("tlsClientError", (_error, socket) => socket.destroy());
   if ("Deno" in globalThis) {
-    servers[0].on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
+    servers[0]!.on("clientError", (error: Error & { code?: string }, socket: Socket) => answerUnreadableRequest(error, socket));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -280,7 +280,7 @@ function write(response: Response, request: Request, incoming: NodeRequest, outg
 }
 
 function streamReset(incoming: Http2ServerRequest): () => void {
-  return () => incoming.stream.close(http2Constants.NGHTTP2_NO_ERROR);
+  return () => incoming.stream.close(nodeHttp2().constants.NGHTTP2_NO_ERROR);
 }
 
 function writtenLater(written: Promise<void>, outgoing: NodeResponse, reset: (() => void) | undefined): void {
@@ -311,25 +311,36 @@ const HTTP2_SETTINGS = {
 /**
  * Under Bun a node:https server does not show requests the client certificate, so a node:tls server serves each
  * secure socket: HTTP/1.x with kubun's own reader (`serveHttp1`, _http1-connection.ts), h2 (chosen by ALPN)
- * through a node:http2 server. Under Deno that hand-off closes kept-alive connections after the first response, and
- * node:https shows the certificate, so one node:https server does both, over HTTP/1.1 only: Deno's node:http2
- * server reports a client certificate that chains to the CA as not authorized (Deno 2.9.6).
+ * through a node:http2 server, made at the first h2 connection (lazy-builtins.ts: an idle server or one whose
+ * clients speak HTTP/1.1 never loads node:http2). Under Deno that hand-off closes kept-alive connections after the
+ * first response, and node:https shows the certificate, so one node:https server does both, over HTTP/1.1 only:
+ * Deno's node:http2 server reports a client certificate that chains to the CA as not authorized (Deno 2.9.6).
+ * `servers`: the request servers made so far, each handed to `prepare` when made.
  */
 function secureHttpServer(
   serveHttp1: (socket: TLSSocket) => void,
+  prepare: (server: HttpsServer | Http2Server) => void,
   tlsOptions: TlsOptions,
 ): { tlsServer: TlsServer; servers: (HttpsServer | Http2Server)[] } {
   if ("Deno" in globalThis) {
-    const server = createHttpsServer({ ...tlsOptions, ALPNProtocols: ["http/1.1"], maxHeaderSize: MAX_HEADER_BYTES });
+    const server = nodeHttps().createServer({ ...tlsOptions, ALPNProtocols: ["http/1.1"], maxHeaderSize: MAX_HEADER_BYTES });
+    prepare(server);
     return { tlsServer: server, servers: [server] };
   }
   const tlsServer = createTlsServer({ ...tlsOptions, ALPNProtocols: ALPN_H2_FIRST });
-  const http2Server = createHttp2Server({ settings: HTTP2_SETTINGS, maxSessionMemory: 64 });
+  const servers: Http2Server[] = [];
+  const http2Server = () => {
+    if (servers.length === 0) {
+      servers.push(nodeHttp2().createServer({ settings: HTTP2_SETTINGS, maxSessionMemory: 64 }));
+      prepare(servers[0]!);
+    }
+    return servers[0]!;
+  };
   tlsServer.on("secureConnection", (socket: TLSSocket) => {
-    if (socket.alpnProtocol === "h2") http2Server.emit("connection", socket);
+    if (socket.alpnProtocol === "h2") http2Server().emit("connection", socket);
     else serveHttp1(socket);
   });
-  return { tlsServer, servers: [http2Server] };
+  return { tlsServer, servers };
 }
 
 /**

@@ -1,8 +1,16 @@
-/** The node:sqlite adapter, for running from source under Deno (or Node). */
-import { backup, DatabaseSync } from "node:sqlite";
+/**
+ * The node:sqlite adapter, for running from source under Deno (or Node). node:sqlite is loaded when a database is
+ * opened: bundled into the compiled binary, a static import of it was loaded at every start under Bun too, where
+ * bun:sqlite serves (sqlite.ts; bench/profiles/memory.md).
+ */
+import type * as NodeSqlite from "node:sqlite";
+import { lazyModule } from "./lazy-module.ts";
 import { runInTransaction, type SqliteDatabase, type SqliteRow, type SqliteValue } from "./sqlite-driver.ts";
 
+const nodeSqlite = lazyModule<typeof NodeSqlite>(() => require("node:sqlite"), import.meta.url, "node:sqlite");
+
 export function openSqliteDatabase(path: string): SqliteDatabase {
+  const { backup, DatabaseSync } = nodeSqlite();
   const db = new DatabaseSync(path);
   const exec = (sql: string) => db.exec(sql);
   return {

@@ -3,7 +3,7 @@
  * of k8s.io/apiserver pkg/endpoints/metrics), plus process metrics. Other parts register their own
  * series on `registry`.
  */
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "../runtime/prom-client.ts";
 import { CounterSeries, HistogramSeries } from "../metrics/series.ts";
 import { collectProcessMetrics } from "./process-metrics.ts";
 

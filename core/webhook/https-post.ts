@@ -4,8 +4,8 @@
  * as client-go sends it.
  */
 import { Buffer } from "node:buffer";
-import { request } from "node:https";
 import { isIP } from "node:net";
+import { nodeHttps } from "../runtime/lazy-builtins.ts";
 import { StatusError } from "../api/errors.ts";
 import { isPlainObject } from "../api/types.ts";
 import type { CallTarget } from "./endpoint.ts";
@@ -71,7 +71,7 @@ export function postJson(
       clearTimeout(timer);
       done();
     };
-    const req = request({
+    const req = nodeHttps().request({
       host,
       port: target.connect?.port ?? (url.port === "" ? 443 : Number(url.port)),
       path: `${url.pathname}${url.search}`,

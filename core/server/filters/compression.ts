@@ -5,8 +5,8 @@
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { createGzip } from "node:zlib";
 import { completeBodyBytes, headAnswer } from "../../runtime/fetch-adapter.ts";
+import { nodeZlib } from "../../runtime/lazy-builtins.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** deferredResponseWriter's defaultGzipThresholdBytes: only a larger body is compressed. */
@@ -39,7 +39,7 @@ export function gzipLargeResponse(response: Response): Response | Promise<Respon
       cancel: (reason) => reader.cancel(reason),
     });
     const gzipped = Readable.toWeb(
-      Readable.fromWeb(rest as unknown as NodeReadableStream<Uint8Array>).pipe(createGzip({ level: GZIP_LEVEL })),
+      Readable.fromWeb(rest as unknown as NodeReadableStream<Uint8Array>).pipe(nodeZlib().createGzip({ level: GZIP_LEVEL })),
     );
     return new Response(gzipped as unknown as ReadableStream<Uint8Array>, {
       status: response.status,

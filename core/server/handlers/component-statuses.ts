@@ -5,7 +5,6 @@
  * runs is healthy with their /healthz answer "ok"; one it does not run is checked where kube checks it, so a real
  * kube-controller-manager or kube-scheduler beside kubun counts. The storage is checked by reading its health key.
  */
-import { get } from "node:https";
 import { newMethodNotSupported, StatusError } from "../../api/errors.ts";
 import { matchesFields } from "../../api/field-selector.ts";
 import { matchesLabels } from "../../api/label-selector.ts";
@@ -14,6 +13,7 @@ import type { KubeObject, ListMeta } from "../../api/types.ts";
 import { isControllerEnabled, KNOWN_CONTROLLERS } from "../../controllers/runtime/mod.ts";
 import { respondList, respondObject } from "../respond.ts";
 import { virtualHandlerKey } from "../virtual-handlers.ts";
+import { nodeHttps } from "../../runtime/lazy-builtins.ts";
 import type { Handler } from "./context.ts";
 
 /** A component's check: healthy (condition True) with a message, or not, with kube's message and error texts. */
@@ -35,7 +35,7 @@ const PROBE_TIMEOUT_MS = 20_000;
 /** GET of a URL over https with the certificate unchecked (node:https, for both runtimes): status and body. */
 function insecureGet(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = get(url, { rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS }, (response) => {
+    const request = nodeHttps().get(url, { rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (body += chunk));

@@ -3,7 +3,7 @@
  * controller's reload counters of 1.26), registered on the server's /metrics registry. The per-transformation series
  * (every encrypted read and write) keep their label sets behind one key (core/metrics/series.ts).
  */
-import { Counter, type Registry } from "prom-client";
+import { Counter, type Registry } from "../../runtime/prom-client.ts";
 import { CounterSeries, HistogramSeries } from "../../metrics/series.ts";
 import { grpcCodeOf } from "./kms/grpc-error.ts";
 

@@ -7,12 +7,13 @@
  *
  * Neither direction uses node:zlib's `dictionary` option: Bun 1.4's deflateRawSync with it now and then wrote a stream
  * that zlib inflates to something else (the same input, a different first byte), and Deno's inflateRawSync ignores
- * it and returns garbage. fflate deflates with the dictionary (plain JavaScript, the same bytes on every runtime);
- * node:zlib inflates (native, ~4 µs a Lease) the dictionary sent first as a stored block, which is what a preset
- * dictionary is to the decoder: bytes already in its window that later back-references may reach (RFC 1951, 3.2).
+ * it and returns garbage. fflate deflates with the dictionary (plain JavaScript, the same bytes on every runtime),
+ * and inflates the dictionary sent first as a stored block, which is what a preset dictionary is to the decoder: bytes
+ * already in its window that later back-references may reach (RFC 1951, 3.2). Inflating with fflate rather than
+ * node:zlib keeps node:zlib out of an idle server, which reads its Leases (~0.5 MB, bench/profiles/memory.md); a
+ * Lease read takes ~6 µs once the JIT has it (node:zlib ~5), ~20 µs in the interpreter an idle server runs in.
  */
-import { deflateSync } from "fflate";
-import { inflateRawSync } from "node:zlib";
+import { deflateSync, inflateSync } from "fflate";
 import type { SqliteValue } from "../../runtime/sqlite-driver.ts";
 import { LEASE_DICTIONARY_V1 } from "./lease-dictionary.ts";
 
@@ -89,6 +90,6 @@ export function decodeStoredValue(key: string, stored: SqliteValue): string {
   if (tag !== CODEC_DEFLATE_LEASE_DICTIONARY_V1) {
     throw new Error(`the stored value of ${key} is encoded with codec ${tag ?? "(none)"}, which this kubun does not know`);
   }
-  const inflated = inflateRawSync(withDictionaryBlock(stored.subarray(1)));
+  const inflated = inflateSync(withDictionaryBlock(stored.subarray(1)));
   return decoder.decode(inflated.subarray(dictionaryV1.length));
 }
