@@ -35,8 +35,11 @@ fi
 # --compile-jit-policy keeps start-up and idle code in the interpreter while the server is not busy
 # (core/runtime/jit-policy.ts): 13-14 MB less idle RSS, a third less CPU to the first /readyz.
 jit_policy=$(sed -n 's/^export const START_UP_JIT_POLICY = \([0-9]*\);$/\1/p' core/runtime/jit-policy.ts)
+# The binary reads no .env or bunfig.toml from the directory it is started in: they would set KUBUN_<FLAG> values
+# unseen, or preload code into the server (bun build --compile loads both by default).
 build() {
-  node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --format=esm "$@" "$entry" core/storage/sqlite/snapshot-worker.ts \
+  node_modules/.bin/bun build --compile --bytecode --compile-jit-policy="$jit_policy" --no-compile-autoload-dotenv \
+    --no-compile-autoload-bunfig --format=esm "$@" "$entry" core/storage/sqlite/snapshot-worker.ts \
     core/admission/isolation/worker.ts core/cel/_engine.ts core/runtime/_x509-entry.ts --outfile "$outfile"
 }
 build
