@@ -148,6 +148,11 @@ export class Http1Response extends EventEmitter {
    * context, the request's signal aborts and "client-end" tells a streamed body's writer to end it; what the handler
    * answers is still written.
    */
+  /** The client ended its side while this answer was owed (push-stream.ts ends a streamed body at once then). */
+  get clientHasEnded(): boolean {
+    return this.#clientEnded;
+  }
+
   clientEnded(): void {
     if (this.#clientEnded) return;
     this.#clientEnded = true;

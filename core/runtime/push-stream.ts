@@ -83,12 +83,18 @@ export function respondDirectly(response: Response, outgoing: ServerResponse): b
     outgoing.end();
   };
   // The client ended its side: Go cancels the request's context, the watch's WatchServer.HandleHTTP returns on it
-  // (`case <-done`) and its chunked body is ended.
-  outgoing.once("client-end", () => {
+  // (`case <-done`) and its chunked body is ended. It may have done so before the handler answered (its request
+  // waited for its wave, or the handler for something): then the body ends at once.
+  const clientEnded = () => {
     if (ended) return;
     source.cancel();
     end();
-  });
+  };
+  if ((outgoing as ServerResponse & { clientHasEnded?: boolean }).clientHasEnded) {
+    clientEnded();
+    return true;
+  }
+  outgoing.once("client-end", clientEnded);
   source.start({
     write: (chunk) => !ended && socket.write(httpChunk(chunk)),
     onDrain: (callback) => socket.once("drain", callback),
