@@ -98,6 +98,12 @@ test("status writes of apps, core, batch, autoscaling and policy kinds answer 42
       status: { disruptionsAllowed: -1 },
       message: "status.disruptionsAllowed: Invalid value: -1: must be greater than or equal to 0",
     },
+    {
+      path: `/apis/policy/v1/namespaces/${NS}/poddisruptionbudgets`,
+      body: { metadata: { name: "pdb-conditions" }, spec: { minAvailable: 1, selector: { matchLabels: { app: "none" } } } },
+      status: { conditions: [{ type: "DisruptionAllowed", status: "Maybe", reason: "R", lastTransitionTime: "2026-01-01T00:00:00Z" }] },
+      message: `status.conditions[0].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"`,
+    },
   ];
   for (const { path, body, status, message } of cases) {
     const created = await sendJson(server, "POST", path, body);

@@ -7,6 +7,7 @@
  */
 import type { FieldError } from "../../api/errors.ts";
 import type { KubeObject } from "../../api/types.ts";
+import { validateConditions } from "./_conditions.ts";
 import { duplicate, invalid, isSet, list, nonNegative, record } from "./_field.ts";
 
 type Status = Record<string, unknown>;
@@ -122,9 +123,13 @@ export function validateHorizontalPodAutoscalerStatusUpdate(obj: KubeObject): Fi
   return nonNegativeCounters(statusOf(obj), ["currentReplicas", "desiredReplicas"]);
 }
 
-/** ValidatePodDisruptionBudgetStatusUpdate for policy/v1 (the only version 1.26 serves): the four counters. */
+/** ValidatePodDisruptionBudgetStatusUpdate for policy/v1 (the only version 1.26 serves): conditions, then four counters. */
 export function validatePodDisruptionBudgetStatusUpdate(obj: KubeObject): FieldError[] {
-  return nonNegativeCounters(statusOf(obj), ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"]);
+  const status = statusOf(obj);
+  return [
+    ...validateConditions(status.conditions, "status.conditions"),
+    ...nonNegativeCounters(status, ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"]),
+  ];
 }
 
 /** validateJobStatus's uncountedTerminatedPods: UIDs non-empty and unique across succeeded and failed together. */
