@@ -20,27 +20,9 @@ test("kubectl get --raw / lists the served paths sorted, as kube-apiserver's ind
   const { paths } = JSON.parse(result.stdout);
   expect(paths).toEqual([...paths].sort());
   expect(new Set(paths).size).toBe(paths.length);
-  for (
-    const path of [
-      "/api",
-      "/api/v1",
-      "/apis",
-      "/apis/",
-      "/apis/apps",
-      "/apis/apps/v1",
-      "/apis/autoscaling/v2",
-      "/healthz",
-      "/healthz/ping",
-      "/livez",
-      "/metrics",
-      "/openapi/v2",
-      "/readyz",
-      "/readyz/shutdown",
-      "/version",
-    ]
-  ) {
-    expect(paths).toContain(path);
-  }
+  const discovery = ["/api", "/api/v1", "/apis", "/apis/", "/apis/apps", "/apis/apps/v1", "/apis/autoscaling/v2"];
+  const others = ["/healthz", "/healthz/ping", "/livez", "/metrics", "/openapi/v2", "/readyz", "/readyz/shutdown", "/version"];
+  expect(paths).toEqual(expect.arrayContaining([...discovery, ...others]));
   // WriteRawJSON indents with two spaces.
   expect(result.stdout.startsWith('{\n  "paths": [\n    "/')).toBe(true);
 });
