@@ -150,3 +150,37 @@ test.skipIf(UNDER_DENO)("HEAD over HTTP/2 carries the GET's Content-Encoding: gz
     session.close();
   }
 });
+
+/** The response headers of an HTTP/2 GET that sends this Accept-Encoding value as is. */
+async function http2Headers(path: string, acceptEncoding: string): Promise<IncomingHttpHeaders> {
+  const credentials = readCredentials(readFileSync(server.kubeconfig, "utf8"));
+  const session = http2Connect(credentials.url, { ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+  try {
+    return await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const stream = session.request({ ":method": "GET", ":path": path, "accept-encoding": acceptEncoding });
+      let headers: IncomingHttpHeaders = {};
+      stream.on("response", (received) => (headers = received));
+      stream.resume();
+      stream.on("end", () => resolve(headers));
+      stream.on("error", reject);
+    });
+  } finally {
+    session.close();
+  }
+}
+
+test.skipIf(UNDER_DENO)(
+  "negotiateContentEncoding trims each token (strings.TrimSpace): `gzip ` is gzip over HTTP/2 as over HTTP/1.1",
+  async () => {
+    for (const value of ["gzip ", " gzip", "deflate, gzip \t", "gzip\t"]) {
+      expect({ value, encoding: (await http2Headers(LARGE, value))["content-encoding"] }).toEqual({ value, encoding: "gzip" });
+      expect({ value, encoding: (await rawGet(server, LARGE, value)).headers.get("content-encoding") }).toEqual({
+        value,
+        encoding: "gzip",
+      });
+    }
+    for (const value of ["gzip;q=1", "x-gzip", "gzipx "]) {
+      expect({ value, encoding: (await http2Headers(LARGE, value))["content-encoding"] }).toEqual({ value, encoding: undefined });
+    }
+  },
+);

@@ -70,7 +70,7 @@ export interface KindFacts {
   noWatchCache?: true;
 }
 
-const { withRoleRef, withImmutableSelector } = rules;
+const { withRoleRef, withImmutableSelector, statusUpdateRules } = rules;
 const pods = { create: rules.validatePod, update: rules.validatePodUpdate };
 /** The event strategy validates the internal core.Event by the request's group/version (requestGroupVersion). */
 const coreEvents: rules.KindRules = {
@@ -133,6 +133,8 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "/replicationcontrollers": {
     tracksGeneration: true,
     rules: { create: rules.validateReplicationController },
+    // core's ValidateReplicationControllerStatusUpdate checks the counters as apps' ReplicaSet check does.
+    subresourceRules: { status: statusUpdateRules(rules.validateReplicaSetStatusUpdate) },
     printer: printers.replicationControllerPrinter,
     fields: REPLICATION_CONTROLLER_FIELDS,
   },
@@ -184,6 +186,7 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "apps/daemonsets": {
     tracksGeneration: true,
     rules: { create: rules.validateDaemonSet, update: withImmutableSelector(rules.validateDaemonSet) },
+    subresourceRules: { status: statusUpdateRules(rules.validateDaemonSetStatusUpdate) },
     printer: printers.daemonSetPrinter,
   },
   "apps/deployments": {
@@ -192,16 +195,19 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
     // MakePathOrDie("metadata.labels"), one field of that dotted name, which no object has: no metadata is reset.
     hooks: { statusKeepsMetadata: ["labels"], annotationsBumpGeneration: true },
     rules: { create: rules.validateDeployment, update: withImmutableSelector(rules.validateDeployment) },
+    subresourceRules: { status: statusUpdateRules(rules.validateDeploymentStatusUpdate) },
     printer: printers.deploymentPrinter,
   },
   "apps/replicasets": {
     tracksGeneration: true,
     rules: { create: rules.validateReplicaSet, update: withImmutableSelector(rules.validateReplicaSet) },
+    subresourceRules: { status: statusUpdateRules(rules.validateReplicaSetStatusUpdate) },
     printer: printers.replicaSetPrinter,
   },
   "apps/statefulsets": {
     tracksGeneration: true,
     rules: { create: rules.validateStatefulSet, update: rules.validateStatefulSetUpdate },
+    subresourceRules: { status: statusUpdateRules(rules.validateStatefulSetStatusUpdate) },
     printer: printers.statefulSetPrinter,
   },
   "authentication.k8s.io/tokenreviews": {},
@@ -209,14 +215,25 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "authorization.k8s.io/selfsubjectaccessreviews": {},
   "authorization.k8s.io/selfsubjectrulesreviews": {},
   "authorization.k8s.io/subjectaccessreviews": {},
-  "autoscaling/horizontalpodautoscalers": { tracksGeneration: true, printer: printers.horizontalPodAutoscalerPrinter },
-  "batch/cronjobs": { tracksGeneration: true, rules: { create: rules.validateCronJob }, printer: printers.cronJobPrinter },
+  "autoscaling/horizontalpodautoscalers": {
+    tracksGeneration: true,
+    subresourceRules: { status: statusUpdateRules(rules.validateHorizontalPodAutoscalerStatusUpdate) },
+    printer: printers.horizontalPodAutoscalerPrinter,
+  },
+  "batch/cronjobs": {
+    tracksGeneration: true,
+    rules: { create: rules.validateCronJob },
+    // cronJobStatusStrategy.ValidateUpdate returns no errors: a status write is not checked.
+    subresourceRules: { status: statusUpdateRules(() => []) },
+    printer: printers.cronJobPrinter,
+  },
   "batch/jobs": {
     tracksGeneration: true,
     // jobStrategy.DefaultGarbageCollectionPolicy: batch/v1 keeps orphaning pods, for compatibility.
     orphansDependents: true,
     hooks: { prepareForCreate: generateJobSelector },
     rules: { create: rules.validateJob, update: rules.validateJobUpdate },
+    subresourceRules: { status: statusUpdateRules(rules.validateJobStatusUpdate) },
     printer: printers.jobPrinter,
     fields: JOB_FIELDS,
   },
@@ -266,7 +283,12 @@ export const KIND_FACTS: Readonly<Record<string, KindFacts>> = {
   "networking.k8s.io/ingresses": { tracksGeneration: true, printer: printers.ingressPrinter },
   "networking.k8s.io/networkpolicies": { tracksGeneration: true, printer: printers.networkPolicyPrinter },
   "node.k8s.io/runtimeclasses": { conditionalUpdateOnly: true, printer: printers.runtimeClassPrinter },
-  "policy/poddisruptionbudgets": { tracksGeneration: true, conditionalUpdateOnly: true, printer: printers.podDisruptionBudgetPrinter },
+  "policy/poddisruptionbudgets": {
+    tracksGeneration: true,
+    conditionalUpdateOnly: true,
+    subresourceRules: { status: statusUpdateRules(rules.validatePodDisruptionBudgetStatusUpdate) },
+    printer: printers.podDisruptionBudgetPrinter,
+  },
   "policy/podsecuritypolicies": { tracksGeneration: true },
   "rbac.authorization.k8s.io/clusterrolebindings": {
     allowCreateOnUpdate: true,

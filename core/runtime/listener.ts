@@ -309,6 +309,14 @@ const HTTP2_SETTINGS = {
 };
 
 /**
+ * `strictFieldWhitespaceValidation: false`: a field value with leading or trailing whitespace (`Accept-Encoding:
+ * gzip `) reaches the handler. node:http2 drops such a field by default (RFC 9113's rule); Go's http2 Framer
+ * (readMetaFrame) rejects only what httpguts.ValidHeaderFieldValue refuses, and spaces and tabs are valid, so kube's
+ * handlers see the field, as they do over HTTP/1.1, where textproto trims the value.
+ */
+const HTTP2_SERVER_OPTIONS = { settings: HTTP2_SETTINGS, maxSessionMemory: 64, strictFieldWhitespaceValidation: false };
+
+/**
  * Under Bun a node:https server does not show requests the client certificate, so a node:tls server serves each
  * secure socket: HTTP/1.x with kubun's own reader (`serveHttp1`, _http1-connection.ts), h2 (chosen by ALPN)
  * through a node:http2 server, made at the first h2 connection (lazy-builtins.ts: an idle server or one whose
@@ -331,7 +339,7 @@ function secureHttpServer(
   const servers: Http2Server[] = [];
   const http2Server = () => {
     if (servers.length === 0) {
-      servers.push(nodeHttp2().createServer({ settings: HTTP2_SETTINGS, maxSessionMemory: 64 }));
+      servers.push(nodeHttp2().createServer(HTTP2_SERVER_OPTIONS));
       prepare(servers[0]!);
     }
     return servers[0]!;

@@ -32,6 +32,7 @@ import { apiResourceList, apiVersions } from "../registry/discovery.ts";
 import type { Aggregator } from "../aggregator/aggregator.ts";
 import { aggregatedGroup, aggregatedGroupList } from "../aggregator/discovery.ts";
 import type { HealthChecks } from "./health.ts";
+import { listedPaths } from "./index-paths.ts";
 import { createOpenApiHandler } from "./openapi.ts";
 import type { Descriptions } from "./openapi-descriptions.ts";
 import type { ApiMetrics } from "./metrics.ts";
@@ -146,6 +147,16 @@ export function createApp(deps: AppDeps): ConnectionHandler {
     getWithOrWithoutSlash(OPENID_CONFIGURATION_PATH, (c) => issuerDocs.openidConfiguration(c.env.url));
     getWithOrWithoutSlash(JWKS_PATH, () => issuerDocs.jwks());
   }
+  // routes.Index: IndexLister.ServeHTTP answers any method on these two paths.
+  const index = () =>
+    rawJson(listedPaths({
+      groups: () => aggregatedGroupList(deps.catalog, deps.aggregator.remoteGroupVersions()),
+      healthPaths: () => deps.health.paths(),
+      issuerDiscovery: issuerDocs ? [OPENID_CONFIGURATION_PATH, JWKS_PATH] : [],
+      openApiV3: deps.options.openApiV3,
+    }));
+  app.all("/", index);
+  app.all("/index.html", index);
   // routes.Version handleVersion writes it with WriteRawJSON.
   getWithOrWithoutSlash("/version", () => rawJson(versionInfo()));
   const flowControl = deps.flowControl;

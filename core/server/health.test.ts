@@ -162,3 +162,10 @@ test("a plain probe whose check fails at once between passing ones lists every c
   }
   expect(await get(health, "/healthz/")).toBeNull();
 });
+
+test("paths() lists each endpoint and its own checks (healthz.InstallPathHandler)", () => {
+  const checks = new HealthChecks();
+  checks.add("ping", () => {});
+  checks.add("shutdown", () => {}, { healthz: false, livez: false });
+  expect(checks.paths()).toEqual(["/healthz", "/healthz/ping", "/livez", "/livez/ping", "/readyz", "/readyz/ping", "/readyz/shutdown"]);
+});

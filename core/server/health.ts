@@ -59,6 +59,11 @@ export class HealthChecks {
     return checks;
   }
 
+  /** Each endpoint's path and its checks' paths, which healthz.InstallPathHandler registers as listed paths. */
+  paths(): string[] {
+    return ENDPOINTS.flatMap((endpoint) => [`/${endpoint}`, ...this.#checksOf(endpoint).map((check) => `/${endpoint}/${check.name}`)]);
+  }
+
   /** From now on the `shutdown` check fails, so load balancers stop sending requests. */
   beginShutdown(): void {
     this.#shuttingDown = true;

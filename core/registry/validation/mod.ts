@@ -31,6 +31,15 @@ export { validateReplicationController } from "./replication-controller.ts";
 export { validateSecret, validateSecretUpdate } from "./secret.ts";
 export { validateService, validateServiceUpdate } from "./service.ts";
 export { validateStatefulSet, validateStatefulSetUpdate } from "./statefulset.ts";
+export {
+  validateDaemonSetStatusUpdate,
+  validateDeploymentStatusUpdate,
+  validateHorizontalPodAutoscalerStatusUpdate,
+  validateJobStatusUpdate,
+  validatePodDisruptionBudgetStatusUpdate,
+  validateReplicaSetStatusUpdate,
+  validateStatefulSetStatusUpdate,
+} from "./status-updates.ts";
 export { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from "./webhook-configuration.ts";
 
 /** A webhook clientConfig's rules (util/webhook ValidateWebhookURL/ValidateWebhookService), for CRD conversion too. */
@@ -45,3 +54,6 @@ export interface KindRules {
 /** A binding's update rules: its create rules plus kube's "cannot change roleRef" (ValidateRoleBindingUpdate). */
 export const withRoleRef =
   (validate: (obj: KubeObject) => FieldError[]) => (obj: KubeObject, old: KubeObject) => [...validate(obj), ...roleRefUnchanged(obj, old)];
+
+/** The status subresource's rules (kube's <kind>StatusStrategy.ValidateUpdate): a status write is always an update. */
+export const statusUpdateRules = (update: (obj: KubeObject, old: KubeObject) => FieldError[]): KindRules => ({ create: () => [], update });

@@ -10,6 +10,13 @@ test("negotiateContentEncoding: only a trimmed `gzip` token counts", () => {
   expect(acceptsGzip(null)).toBe(false);
 });
 
+test("negotiateContentEncoding trims as strings.TrimSpace does a header value's bytes: ASCII spaces, not 0xA0", () => {
+  expect(acceptsGzip("gzip \t")).toBe(true);
+  expect(acceptsGzip("deflate,\vgzip\f")).toBe(true);
+  expect(acceptsGzip("gzip\u00a0")).toBe(false);
+  expect(acceptsGzip("\ufeffgzip")).toBe(false);
+});
+
 test("deferredResponseWriter: compresses only a body larger than defaultGzipThresholdBytes", async () => {
   const exact = await gzipLargeResponse(new Response("x".repeat(GZIP_THRESHOLD_BYTES)));
   expect(exact.headers.has("content-encoding")).toBe(false);

@@ -14,9 +14,15 @@ export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 /** defaultGzipContentEncodingLevel: the least CPU for nearly the same ratio (kubernetes#112296). */
 const GZIP_LEVEL = 1;
 
-/** negotiateContentEncoding: a comma-separated token that is exactly `gzip` once trimmed. */
+const GO_ASCII_SPACE_AT_ENDS = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+
+/**
+ * negotiateContentEncoding: a comma-separated token that is exactly `gzip` once strings.TrimSpace trimmed it. Of a
+ * header value's bytes TrimSpace trims ASCII space, \t, \n, \v, \f and \r only (a lone 0x85 or 0xA0 byte is no
+ * UTF-8 space), where String.prototype.trim would also drop U+00A0 and others.
+ */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
-  return (acceptEncoding ?? "").split(",").some((token) => token.trim() === "gzip");
+  return (acceptEncoding ?? "").split(",").some((token) => token.replace(GO_ASCII_SPACE_AT_ENDS, "") === "gzip");
 }
 
 /**
