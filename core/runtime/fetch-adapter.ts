@@ -261,7 +261,8 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(incoming) };
   if (method !== "GET" && method !== "HEAD") {
     const complete = incoming instanceof Http1Request ? incoming.completeBody : undefined;
-    if (complete) init.body = complete;
+    // A socket's bytes are never in shared memory, which BodyInit refuses.
+    if (complete) init.body = complete as Uint8Array<ArrayBuffer>;
     else {
       init.body = requestBody(incoming, outgoing);
       init.duplex = "half";
