@@ -7,9 +7,11 @@
  * `--binary PATH` runs a compiled server instead (the full variant), to compare two builds. KEEP_BISECT=1 keeps the
  * data directory, jitdump and perf.data for a closer look. `--token` sends a ServiceAccount token bound to cluster-admin
  * instead of the admin's client certificate; the ConfigMap default/bench exists for `--path`. `--create` POSTs ConfigMaps
- * with new names into `default` instead of the GETs (issue 16's durable creates; bench/_creates.ts's body).
+ * with new names into `default` instead of the GETs (issue 16's durable creates; bench/_creates.ts's body). `--per-second N`
+ * paces the load (keepAliveLoad's perSecond), so two builds are compared doing the same work per second: CPU per
+ * request falls as the rate rises (larger waves and group commits), and an unpaced rate swings with the machine's load.
  * Run: node_modules/.bin/bun bench/request-path-bisect.ts [full|answer-at-once|pre-verified|floor-node-tls|floor-bun-listen] [--connections N]
- *      [--rounds N] [--path P] [--create] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
+ *      [--rounds N] [--path P] [--create] [--per-second N] [--gc] [--perf] [--binary PATH] [-- kube-apiserver flags]
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     binary: { type: "string" },
     token: { type: "boolean", default: false },
     create: { type: "boolean", default: false },
+    "per-second": { type: "string" },
   },
 });
 const [variant = "full", ...serverFlags] = positionals as [ServerVariant?, ...string[]];
@@ -137,6 +140,7 @@ try {
     ...identity,
     connections: Number(values.connections),
     durationMs: MEASURE_MS,
+    perSecond: values["per-second"] === undefined ? undefined : Number(values["per-second"]),
   };
   await keepAliveLoad(loaded({ ...options, durationMs: WARM_UP_MS }));
   const as = values.token ? "a ServiceAccount token" : "the admin's client certificate";

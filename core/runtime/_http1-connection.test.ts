@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Buffer } from "node:buffer";
+import { EventEmitter } from "node:events";
 import { connect as connectTls, type TLSSocket } from "node:tls";
+import { Http1Connection } from "./_http1-connection.ts";
+import type { Http1Request } from "./_http1-exchange.ts";
 import { createCertificateAuthority, issueServingCertificate } from "../server/certificates.ts";
 import { completeResponse } from "./fetch-adapter.ts";
 import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
@@ -280,4 +284,38 @@ test("readRequest's url.ParseRequestURI: a malformed request-target is conn.serv
     `HTTP/1.1 400 Bad Request${ERROR_HEADERS}400 Bad Request`,
   );
   expect(called).toBe(false);
+});
+
+/** A stand-in for the TLS socket with what Http1Connection calls on it; nothing is answered in these tests. */
+class FakeSocket extends EventEmitter {
+  allowHalfOpen = false;
+  destroyed = false;
+  setNoDelay(): void {}
+  pause(): void {}
+  resume(): void {}
+}
+
+/** What the handler of one connection is handed of its request's body, fed `reads` one socket read at a time. */
+function bodyHandedOver(...reads: string[]): { complete: string | undefined; streamed: string } {
+  const socket = new FakeSocket();
+  const seen = { complete: undefined as string | undefined, streamed: "" };
+  new Http1Connection(socket as unknown as TLSSocket, (incoming) => {
+    const request = incoming as unknown as Http1Request;
+    seen.complete = request.completeBody?.toString("latin1");
+    request.on("data", (part: Buffer) => (seen.streamed += `[${part.toString("latin1")}]`));
+    request.on("end", () => (seen.streamed += "<end>"));
+  }, 8192);
+  for (const bytes of reads) socket.emit("data", Buffer.from(bytes, "latin1"));
+  return seen;
+}
+
+test("a declared body that came whole with its head is handed over as bytes, no data events; one that comes later is streamed", () => {
+  const head = "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n";
+  expect(bodyHandedOver(`${head}\r\nhello`)).toEqual({ complete: "hello", streamed: "<end>" });
+  expect(bodyHandedOver(`${head}\r\nhello\r\nGET /next HTTP/1.1\r\n`)).toEqual({ complete: "hello", streamed: "<end>" });
+  expect(bodyHandedOver(`${head}\r\nhel`, "lo")).toEqual({ complete: undefined, streamed: "[hel][lo]<end>" });
+  // A client waiting for 100 Continue sends its body after the handler's first read: it is always streamed.
+  expect(bodyHandedOver(`${head}Expect: 100-continue\r\n\r\nhello`)).toEqual({ complete: undefined, streamed: "[hello]<end>" });
+  const chunked = "POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+  expect(bodyHandedOver(chunked)).toEqual({ complete: undefined, streamed: "[hello]<end>" });
 });

@@ -35,6 +35,8 @@ export class Http1Request extends EventEmitter {
   /** The connection ended before the body did, or the body broke. */
   /** Why the body broke, in Go's words (chunkedReader's error), when it did. */
   bodyError: string | undefined;
+  /** The whole body, when it came with the head (a declared length, no Expect): it is never streamed. */
+  completeBody: Buffer | undefined;
   destroyed = false;
   readonly #flow: BodyFlow;
 

@@ -10,7 +10,7 @@ import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
 import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
-import { Http1Response } from "./_http1-exchange.ts";
+import { Http1Request, Http1Response } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -260,8 +260,13 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   const method = incoming.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers: requestHeaders(incoming) };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = requestBody(incoming, outgoing);
-    init.duplex = "half";
+    const complete = incoming instanceof Http1Request ? incoming.completeBody : undefined;
+    // A socket's bytes are never in shared memory, which BodyInit refuses.
+    if (complete) init.body = complete as Uint8Array<ArrayBuffer>;
+    else {
+      init.body = requestBody(incoming, outgoing);
+      init.duplex = "half";
+    }
   }
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
   if (aborter) init.signal = aborter.signal;
