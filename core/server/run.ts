@@ -176,6 +176,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
+    soleWriter: backend.soleWriter,
   });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
   const authenticationTrust = await publishAuthenticationTrust(registry, catalog, {
