@@ -3,8 +3,10 @@
  * by a write of their own before the Service is written: a process stopped between the two (SIGTERM or kill -9 in
  * its first start) leaves values taken that no Service holds. A server on a data directory no other process writes
  * frees them in its first repair pass (kube's Repair.runOnce, without the grace passes that guard writes in flight),
- * so its own `kubernetes` Service can take 10.0.0.1 again and users their requested IPs and node ports. The data
- * directory is made as such a stop leaves it: the Services' rows removed from SQLite, their allocations kept.
+ * so its own `kubernetes` Service can take 10.0.0.1 again and users their requested IPs and node ports. With
+ * --data-dir-shared another process's create may be in flight, so the leak waits out kube's grace passes; the server
+ * serves meanwhile and retries its Service (RunKubernetesService). The data directory is made as such a stop leaves
+ * it: the Services' rows removed from SQLite, their allocations kept.
  */
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -52,5 +54,22 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
     const again = await sendJson(server, "POST", SERVICES, service("again", requested));
     expect(again.status).toBe(201);
     expect(again.body.spec).toMatchObject({ clusterIP: "10.0.0.9", ports: [{ nodePort: 31001 }] });
+  },
+);
+
+test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
+  "--data-dir-shared: a leaked 10.0.0.1 is kept through the grace passes and the server serves meanwhile",
+  async () => {
+    await server?.stop();
+    server = await startServer(["--data-dir-shared"]);
+    const dataDir = server.dataDir;
+    await server.terminate();
+    forgetServices(dataDir, ["kubernetes"]);
+
+    server = await startServer(["--data-dir-shared"], { dataDir });
+    expect((await sendJson(server, "GET", `${SERVICES}/kubernetes`)).status).toBe(404);
+    const steal = await sendJson(server, "POST", SERVICES, service("steal", { clusterIP: "10.0.0.1" }));
+    expect(steal.status).toBe(422);
+    expect((await sendJson(server, "POST", SERVICES, service("other"))).status).toBe(201);
   },
 );
