@@ -4,15 +4,17 @@
  * its first start) leaves values taken that no Service holds. A server on a data directory no other process writes
  * frees them in its first repair pass (kube's Repair.runOnce, without the grace passes that guard writes in flight),
  * so its own `kubernetes` Service can take 10.0.0.1 again and users their requested IPs and node ports. With
- * --data-dir-shared another process's create may be in flight, so the leak waits out kube's grace passes; the server
+ * --data-dir-shared or on etcd another process's create may be in flight, so the leak waits out kube's grace passes; the server
  * serves meanwhile and retries its Service (RunKubernetesService). The data directory is made as such a stop leaves
- * it: the Services' rows removed from SQLite, their allocations kept.
+ * it: the Services' rows removed from SQLite (their keys from etcd), their allocations kept.
  */
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { getJson, sendJson } from "./_api.ts";
+import { etcdDelete, etcdKeys } from "./_etcd.ts";
+import { startTestEtcd } from "../core/storage/etcd/testing.ts";
 
 const SERVICES = "/api/v1/namespaces/default/services";
 let server: TestServer | undefined;
@@ -57,6 +59,14 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
   },
 );
 
+/** The leak is kept (another process's create may be in flight): the server serves without its Service meanwhile. */
+async function expectServingWithLeakedKubernetesIP(restarted: TestServer): Promise<void> {
+  expect((await sendJson(restarted, "GET", `${SERVICES}/kubernetes`)).status).toBe(404);
+  const steal = await sendJson(restarted, "POST", SERVICES, service("steal", { clusterIP: "10.0.0.1" }));
+  expect(steal.status).toBe(422);
+  expect((await sendJson(restarted, "POST", SERVICES, service("other"))).status).toBe(201);
+}
+
 test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
   "--data-dir-shared: a leaked 10.0.0.1 is kept through the grace passes and the server serves meanwhile",
   async () => {
@@ -67,9 +77,26 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
     forgetServices(dataDir, ["kubernetes"]);
 
     server = await startServer(["--data-dir-shared"], { dataDir });
-    expect((await sendJson(server, "GET", `${SERVICES}/kubernetes`)).status).toBe(404);
-    const steal = await sendJson(server, "POST", SERVICES, service("steal", { clusterIP: "10.0.0.1" }));
-    expect(steal.status).toBe(422);
-    expect((await sendJson(server, "POST", SERVICES, service("other"))).status).toBe(201);
+    await expectServingWithLeakedKubernetesIP(server);
   },
 );
+
+test("etcd: a leaked 10.0.0.1 is kept through the grace passes and the server serves meanwhile", async () => {
+  const etcd = await startTestEtcd();
+  const flags = ["--etcd-servers", etcd.endpoint, "--etcd-prefix", "/registry"];
+  try {
+    await server?.stop();
+    server = await startServer(flags);
+    await server.terminate();
+    const key = "/registry/services/specs/default/kubernetes";
+    expect(await etcdKeys(etcd.endpoint, key)).toEqual([key]);
+    await etcdDelete(etcd.endpoint, key);
+
+    server = await startServer(flags, { dataDir: server.dataDir });
+    await expectServingWithLeakedKubernetesIP(server);
+  } finally {
+    await server?.stop();
+    server = undefined;
+    await etcd.stop();
+  }
+});
