@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { openSqliteDatabase } from "../core/runtime/sqlite.ts";
 import { startServer, type TestServer } from "./harness.ts";
 import { getJson, sendJson } from "./_api.ts";
+import { eventually } from "./_audit.ts";
 import { etcdDelete, etcdKeys } from "./_etcd.ts";
 import { startTestEtcd } from "../core/storage/etcd/testing.ts";
 
@@ -22,6 +23,13 @@ afterAll(() => server?.stop());
 
 function service(name: string, spec: Record<string, unknown> = {}) {
   return { apiVersion: "v1", kind: "Service", metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } };
+}
+
+/** The server writes its kubernetes Service after it starts answering: a stop before then would leave nothing to lose. */
+async function stopOnceKubernetesServiceIsWritten(running: TestServer): Promise<void> {
+  const written = async () => (await sendJson(running, "GET", `${SERVICES}/kubernetes`)).status === 200 || undefined;
+  await eventually(written, "the kubernetes Service");
+  await running.terminate();
 }
 
 /** Removes every revision of the Services `names` in default, as if their creates never committed. */
@@ -47,7 +55,7 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
     const dataDir = server.dataDir;
     const requested = { clusterIP: "10.0.0.9", type: "NodePort", ports: [{ port: 80, nodePort: 31001 }] };
     expect((await sendJson(server, "POST", SERVICES, service("lost", requested))).status).toBe(201);
-    await server.terminate();
+    await stopOnceKubernetesServiceIsWritten(server);
     forgetServices(dataDir, ["kubernetes", "lost"]);
 
     server = await startServer([], { dataDir });
@@ -73,7 +81,7 @@ test.skipIf(process.env.KUBUN_TEST_STORAGE === "etcd")(
     await server?.stop();
     server = await startServer(["--data-dir-shared"]);
     const dataDir = server.dataDir;
-    await server.terminate();
+    await stopOnceKubernetesServiceIsWritten(server);
     forgetServices(dataDir, ["kubernetes"]);
 
     server = await startServer(["--data-dir-shared"], { dataDir });
@@ -87,7 +95,7 @@ test("etcd: a leaked 10.0.0.1 is kept through the grace passes and the server se
   try {
     await server?.stop();
     server = await startServer(flags);
-    await server.terminate();
+    await stopOnceKubernetesServiceIsWritten(server);
     const key = "/registry/services/specs/default/kubernetes";
     expect(await etcdKeys(etcd.endpoint, key)).toEqual([key]);
     await etcdDelete(etcd.endpoint, key);
