@@ -46,3 +46,9 @@ export async function etcdPut(endpoint: string, key: string, value: string): Pro
   });
   if (!response.ok) throw new Error(`etcd put ${key}: ${response.status} ${await response.text()}`);
 }
+
+/** Deletes one key straight from a test etcd (POST /v3/kv/deleterange). */
+export async function etcdDelete(endpoint: string, key: string): Promise<void> {
+  const response = await fetch(`${endpoint}/v3/kv/deleterange`, { method: "POST", body: JSON.stringify({ key: base64(key) }) });
+  if (!response.ok) throw new Error(`etcd delete ${key}: ${response.status} ${await response.text()}`);
+}

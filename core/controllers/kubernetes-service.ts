@@ -1,7 +1,9 @@
 /**
  * kube-apiserver's own `kubernetes` Service in `default` (the first IP of the service range, port 443 to the
  * server's port) with its Endpoints and EndpointSlice naming the server's address (the master endpoint reconciler),
- * written as bootstrap writes.
+ * written as bootstrap writes. As kube's RunKubernetesService, a failed attempt does not stop the server: it is logged
+ * and tried again every EndpointInterval until it succeeds (its IP, leaked by a process stopped mid-create on a store
+ * other processes write too, is freed by the allocation repair passes meanwhile).
  */
 import type { KubeObject } from "../api/types.ts";
 import type { Catalog } from "../registry/catalog.ts";
@@ -9,6 +11,12 @@ import type { Registry } from "../registry/registry.ts";
 import { createIfMissing } from "../registry/create-if-missing.ts";
 import type { ResourceStore } from "../registry/store.ts";
 import { isAlreadyExists } from "../api/errors.ts";
+import { logger } from "../log/mod.ts";
+
+const log = logger("kubernetes-service");
+
+/** kube's EndpointInterval: how often RunKubernetesService runs UpdateKubernetesService. */
+const RETRY_INTERVAL_MS = 10_000;
 
 export interface ApiServerEndpoint {
   clusterIP: string;
@@ -17,7 +25,43 @@ export interface ApiServerEndpoint {
   port: number;
 }
 
-export async function ensureKubernetesService(registry: Registry, catalog: Catalog, endpoint: ApiServerEndpoint): Promise<void> {
+export interface KubernetesServiceKeeper {
+  /** Settles when the Service and its endpoints are written (never, if stopped first). */
+  readonly written: Promise<void>;
+  stop(): void;
+}
+
+/** Writes the Service and its endpoints; resolves after the first attempt, retrying in the background when it failed. */
+export async function keepKubernetesService(
+  registry: Registry,
+  catalog: Catalog,
+  endpoint: ApiServerEndpoint,
+  retryIntervalMs = RETRY_INTERVAL_MS,
+): Promise<KubernetesServiceKeeper> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let markWritten = () => {};
+  const written = new Promise<void>((resolve) => markWritten = resolve);
+  const attempt = async () => {
+    try {
+      await ensureKubernetesService(registry, catalog, endpoint);
+      markWritten();
+    } catch (error) {
+      log.error("unable to sync kubernetes service", error);
+      if (!stopped) timer = setTimeout(attempt, retryIntervalMs);
+    }
+  };
+  await attempt();
+  return {
+    written,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function ensureKubernetesService(registry: Registry, catalog: Catalog, endpoint: ApiServerEndpoint): Promise<void> {
   const store = (group: string, version: string, resource: string) =>
     registry.bootstrapWriter().store(catalog.byGroupVersionResource(group, version, resource)!);
   const service: KubeObject = {

@@ -31,7 +31,7 @@ export { apiServerId, type ApiServerIdentity, startApiServerIdentity } from "./a
 export { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
 export { startClusterRoleAggregation } from "./cluster-role-aggregation.ts";
 export { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "./disruption/pdb-status.ts";
-export { ensureKubernetesService } from "./kubernetes-service.ts";
+export { keepKubernetesService, type KubernetesServiceKeeper } from "./kubernetes-service.ts";
 export { ensureBootstrapPolicy } from "./rbac-bootstrap.ts";
 export { bindPod } from "./scheduler/binding.ts";
 export { containerRunning, logUnavailableReason, simulatedLog } from "./simulated-nodes/container-logs.ts";

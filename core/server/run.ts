@@ -13,7 +13,7 @@ import { pluginLogger } from "../auth/plugin-context.ts";
 import { readOnlyClient } from "../registry/read-only-client.ts";
 import { ensureSystemNamespaces } from "../controllers/mod.ts";
 import { BUILT_IN_CONTROLLERS } from "../controllers/mod.ts";
-import { ensureKubernetesService } from "../controllers/mod.ts";
+import { keepKubernetesService, type KubernetesServiceKeeper } from "../controllers/mod.ts";
 import { buildPluginControllers, type ControllerPluginFactory } from "../controllers/plugin/mod.ts";
 import { installServiceAllocation } from "../registry/service-allocation/mod.ts";
 import { formatIPv4 } from "../registry/service-allocation/mod.ts";
@@ -176,6 +176,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const serviceAllocation = await installServiceAllocation(registry, storage, catalog.byGroupVersionResource("", "v1", "services")!, {
     clusterIPRange: config.serviceClusterIpRange,
     nodePortRange: config.serviceNodePortRange,
+    soleWriter: backend.soleWriter,
   });
   if (config.authorizationMode.includes("RBAC")) await ensureBootstrapPolicy(registry, catalog);
   const authenticationTrust = await publishAuthenticationTrust(registry, catalog, {
@@ -267,10 +268,13 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   let controllers: RunningControllers | undefined;
   // deno-lint-ignore prefer-const -- likewise before the identity lease starts
   let identity: ApiServerIdentity | undefined;
+  // deno-lint-ignore prefer-const -- likewise before the kubernetes Service is written
+  let kubernetesService: KubernetesServiceKeeper | undefined;
   const releaseStorage = async () => {
     startupLock.release();
     await controllers?.stop();
     identity?.stop();
+    kubernetesService?.stop();
     serviceAllocation.stop();
     clusterRoleAggregation.stop();
     authenticationTrust.stop();
@@ -303,7 +307,7 @@ export async function runServer(config: ServerConfig, options: RunOptions): Prom
   const url = serverUrl(config.bindAddress, listener.port);
   const kubeconfigPath = join(config.dataDir, "admin.kubeconfig");
   await writeKubeconfig(kubeconfigPath, url, { caPem: pki.caPem, clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem });
-  await ensureKubernetesService(registry, catalog, {
+  kubernetesService = await keepKubernetesService(registry, catalog, {
     clusterIP: formatIPv4(serviceAllocation.ipRange.first),
     address: WILDCARD_ADDRESSES.has(config.bindAddress) ? "127.0.0.1" : config.bindAddress,
     port: listener.port,

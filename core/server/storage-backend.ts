@@ -19,6 +19,8 @@ import { openDataDirStore } from "./data-dir.ts";
 
 export interface StorageBackend {
   storage: Storage;
+  /** No other process writes the store (SQLite held in exclusive locking mode; not etcd, not --data-dir-shared). */
+  soleWriter: boolean;
   /**
    * Stops the background work beside the store (compaction, snapshots), resolving once a snapshot in progress is
    * done; the store itself closes with storage.close().
@@ -66,6 +68,7 @@ export async function openStorageBackend(
   if (config.etcdServers.length > 0) {
     return {
       storage: await openEtcdStores(config, encryption),
+      soleWriter: false,
       stop: () => Promise.resolve(),
       releaseMemory: () => {},
     };
@@ -87,6 +90,7 @@ export async function openStorageBackend(
   });
   return {
     storage,
+    soleWriter: !config.dataDirShared,
     stop: () => {
       compactor.stop();
       return snapshots.stop();

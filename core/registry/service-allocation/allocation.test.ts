@@ -169,6 +169,18 @@ test("the repair pass takes a stored Service's missing value at once and frees a
   expect(await allocated(a.storage)).not.toContain("10.0.0.21");
 });
 
+test("with no write in flight (a start on a store no other process writes), the repair pass frees leaked IPs and node ports at once", async () => {
+  const [a] = await twoProcesses();
+  await a.services.create("default", service("kept", { clusterIP: "10.0.0.22", type: "NodePort", ports: [{ port: 80, nodePort: 31022 }] }));
+  await claimOffsets(a.storage, stored.ips, [stored.ipOffset("10.0.0.23")]);
+  await claimOffsets(a.storage, stored.ports, [stored.portOffset(31023)]);
+  const repair = new AllocationRepair(a.storage, stored, collectionPrefix(servicesType, ""));
+  expect(await repair.runOnce({ noWritesInFlight: true })).toEqual({ added: [], removed: ["10.0.0.23", "31023"] });
+  expect(await allocated(a.storage)).toEqual(expect.arrayContaining(["10.0.0.22", "31022"]));
+  expect(await allocated(a.storage)).not.toEqual(expect.arrayContaining(["10.0.0.23"]));
+  expect(await allocated(a.storage)).not.toEqual(expect.arrayContaining(["31023"]));
+});
+
 test("the repair pass replaces the reservation keys of the earlier layout", async () => {
   const [a] = await twoProcesses();
   await a.storage.write({ op: "create", key: "/_allocations/clusterips/10.0.0.30", value: "{}" });

@@ -96,3 +96,17 @@ test("a restarted allocator learns the stored Services and does not hand their I
   const error = await statusErrorOfAsync(services.create("default", service("dup", { clusterIP: "10.0.0.7" })));
   expect(error.code).toBe(422);
 });
+
+test("a create that loses the race for its name gives back the IP it took (kube's REST.beginCreate finish: txn.Revert when the create fails)", async () => {
+  const services = await setUp();
+  const results = await Promise.allSettled([
+    services.create("default", service("same", { clusterIP: "10.0.0.40" })),
+    services.create("default", service("same", { clusterIP: "10.0.0.41" })),
+  ]);
+  expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+  const lost = results[0]!.status === "rejected" ? "10.0.0.40" : "10.0.0.41";
+  const error = await statusErrorOfAsync(Promise.reject((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason));
+  expect(error.code).toBe(409);
+  const again = await services.create("default", service("other", { clusterIP: lost }));
+  expect((again.spec as { clusterIP: string }).clusterIP).toBe(lost);
+});

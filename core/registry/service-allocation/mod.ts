@@ -33,7 +33,13 @@ export async function installServiceAllocation(
   registry: Registry,
   storage: Storage,
   services: ResourceType,
-  ranges: { clusterIPRange: string; nodePortRange: string; repairIntervalMs?: number },
+  ranges: {
+    clusterIPRange: string;
+    nodePortRange: string;
+    repairIntervalMs?: number;
+    /** No other process writes `storage`: this start's first repair pass frees leaked values at once. */
+    soleWriter?: boolean;
+  },
 ): Promise<ServiceAllocation> {
   const ipRange = parseServiceCIDR(ranges.clusterIPRange);
   const portRange = parsePortRange(ranges.nodePortRange);
@@ -42,7 +48,8 @@ export async function installServiceAllocation(
   const releases = new PendingReleases();
   const prefix = collectionPrefix(services, "");
   const repair = new AllocationRepair(storage, stored, prefix);
-  await repair.runOnce();
+  // Before the hook is installed: this process has no Service write in flight yet.
+  await repair.runOnce({ noWritesInFlight: ranges.soleWriter });
   const follow = await registry.follow(prefix, (event) => {
     const { namespace, name, resourceVersion } = event.object.metadata;
     const given = allocator.committed(keyOf(String(namespace), String(name)), event.type === "DELETED" ? undefined : event.object);

@@ -2,7 +2,10 @@
  * The repair pass (kube's ipallocator/portallocator controller Repair.runOnce): rebuilds each range's bitmap from
  * the stored Services. A value a Service holds but the bitmap lacks is taken at once; a value the bitmap holds that
  * no Service does is freed only after it has been seen leaked by numRepairsBeforeLeakCleanup (3) passes in a row,
- * since the Service write that took it may still be on its way.
+ * since the Service write that took it may still be on its way. When no write can be on its way (the server's first pass
+ * on a store no other process writes), a leaked value is what a process stopped between its claim and its Service's
+ * commit left behind, and it is freed at once: else the kubernetes Service's own IP, leaked by a kill during the
+ * first start, would fail every later start.
  */
 import { decodeStored } from "../codec.ts";
 import { isStorageError, type KeyValue, type Storage } from "../../storage/storage.ts";
@@ -16,6 +19,11 @@ export const REPAIRS_BEFORE_LEAK_CLEANUP = 3;
 
 /** Keys of the earlier reservation layout (one key per value), replaced by the range allocations. */
 const LEGACY_RESERVATIONS_PREFIX = "/_allocations/";
+
+export interface RepairOptions {
+  /** No Service write is in flight anywhere: leaked values are freed on this pass. */
+  noWritesInFlight?: boolean;
+}
 
 export interface RepairResult {
   /** Values taken because a stored Service holds them. */
@@ -37,7 +45,8 @@ export class AllocationRepair {
     this.#servicesPrefix = servicesPrefix;
   }
 
-  async runOnce(): Promise<RepairResult> {
+  async runOnce(options: RepairOptions = {}): Promise<RepairResult> {
+    const passesBeforeCleanup = options.noWritesInFlight ? 1 : REPAIRS_BEFORE_LEAK_CLEANUP;
     // The allocations first, the Services second (as kube): a value taken in between is unseen or its Service is seen.
     const [ips, ports] = [await this.#storage.get(this.#ranges.ips.key), await this.#storage.get(this.#ranges.ports.key)];
     const services = await this.#storage.range(this.#servicesPrefix);
@@ -48,8 +57,8 @@ export class AllocationRepair {
       for (const ip of holdings.ips) heldIPs.add(this.#ranges.ipOffset(ip));
       for (const port of holdings.ports) heldPorts.add(this.#ranges.portOffset(port));
     }
-    const ipResult = await this.#repair(this.#ranges.ips, ips, heldIPs);
-    const portResult = await this.#repair(this.#ranges.ports, ports, heldPorts);
+    const ipResult = await this.#repair(this.#ranges.ips, ips, heldIPs, passesBeforeCleanup);
+    const portResult = await this.#repair(this.#ranges.ports, ports, heldPorts, passesBeforeCleanup);
     await this.#dropLegacyReservations();
     return {
       added: [...ipResult.added.map(this.#ranges.ipAt), ...portResult.added.map((o) => String(this.#ranges.portAt(o)))],
@@ -57,7 +66,12 @@ export class AllocationRepair {
     };
   }
 
-  async #repair(range: AllocationRange, kv: KeyValue | null, held: Set<number>): Promise<{ added: number[]; removed: number[] }> {
+  async #repair(
+    range: AllocationRange,
+    kv: KeyValue | null,
+    held: Set<number>,
+    passesBeforeCleanup: number,
+  ): Promise<{ added: number[]; removed: number[] }> {
     held.delete(-1);
     const leaks = this.#leaks.get(range.key) ?? new Map<number, number>();
     this.#leaks.set(range.key, leaks);
@@ -73,7 +87,7 @@ export class AllocationRepair {
     for (const offset of stored.offsets()) {
       if (held.has(offset)) continue;
       const seen = (leaks.get(offset) ?? 0) + 1;
-      if (seen >= REPAIRS_BEFORE_LEAK_CLEANUP) {
+      if (seen >= passesBeforeCleanup) {
         result.removed.push(offset);
         continue;
       }
