@@ -14,6 +14,7 @@ import { httpDate } from "./http-date.ts";
 import type { Http1Head } from "./_http1-head.ts";
 import { bodyAllowedForStatus, hasToken } from "./_http10-keep-alive.ts";
 import { REASON_PHRASES } from "./_reason-phrases.ts";
+import { writeToSocket } from "./_socket-write.ts";
 
 /** What a request asks of its connection: to pause or resume the reading of its body. */
 export interface BodyFlow {
@@ -107,8 +108,8 @@ export class Http1Response extends EventEmitter {
     if (this.#ended || this.destroyed) return false;
     const head = this.headersSent ? undefined : this.#head(undefined);
     const body = this.#framed(chunk);
-    if (head === undefined) return body === undefined ? true : this.socket.write(body);
-    return this.socket.write(body === undefined ? Buffer.from(head, "latin1") : withHead(head, body));
+    if (head === undefined) return body === undefined ? true : writeToSocket(this.socket, body);
+    return writeToSocket(this.socket, body === undefined ? Buffer.from(head, "latin1") : withHead(head, body));
   }
 
   /** Ends the answer, its head and last bytes in one write; "close" follows once they are handed to the socket. */
@@ -120,8 +121,8 @@ export class Http1Response extends EventEmitter {
     const body = bytes && bytes.byteLength > 0 ? this.#framed(bytes) : undefined;
     const last = this.#framing === "chunked" ? (body ? Buffer.concat([body, CHUNK_END]) : CHUNK_END) : body;
     if (head === undefined && last === undefined) this.#finished();
-    else if (head === undefined) this.socket.write(last!, this.#finished);
-    else this.socket.write(last === undefined ? Buffer.from(head, "latin1") : withHead(head, last), this.#finished);
+    else if (head === undefined) writeToSocket(this.socket, last!, this.#finished);
+    else writeToSocket(this.socket, last === undefined ? Buffer.from(head, "latin1") : withHead(head, last), this.#finished);
     return this;
   }
 
