@@ -134,7 +134,7 @@ export class Http1Response extends EventEmitter {
     if (this.#ended || this.destroyed) return this;
     this.#ended = true;
     const text = typeof chunk === "string" ? chunk : undefined;
-    const size = text === undefined ? chunk?.byteLength ?? 0 : Buffer.byteLength(text);
+    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk?.byteLength ?? 0;
     const head = this.headersSent ? undefined : this.#head(size);
     if (head !== undefined && text !== undefined && this.#framing === "length") {
       const out = Buffer.allocUnsafe(head.length + size);
