@@ -147,7 +147,7 @@ export class Http1Connection implements BodyFlow {
     const connection = head.headers.connection;
     // Go's shouldClose: HTTP/1.0 closes unless asked to keep alive, HTTP/1.1 when asked to close.
     const closes = head.versionMinor === 0 ? !hasToken(connection, "keep-alive") : hasToken(connection, "close");
-    const response = new Http1Response(request, this.#socket, closes);
+    const response = new Http1Response(request, this.#socket, closes, this.#answerClosed);
     const expect = head.headers.expect;
     if (expect !== undefined && !hasToken(expect, "100-continue")) {
       // conn.serve's sendExpectationFailed: 417, and the connection ends.
@@ -164,7 +164,6 @@ export class Http1Connection implements BodyFlow {
     const bodyless = this.#body.done;
     this.#state = bodyless ? "answering" : "body";
     request.readableEnded = bodyless;
-    response.on("close", this.#answerClosed);
     this.#serve(request as unknown as IncomingMessage, response as unknown as ServerResponse);
     if (bodyless) request.emit("end");
     return this.#state !== "answering" || this.#answered;

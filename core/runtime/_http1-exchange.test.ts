@@ -23,7 +23,7 @@ const noFlow = { pauseBody() {}, resumeBody() {} };
 function exchangeFor(head: string, closes = false) {
   const { socket, written } = recordingSocket();
   const request = new Http1Request(parseHead(head), socket, noFlow);
-  const response = new Http1Response(request, socket, closes);
+  const response = new Http1Response(request, socket, closes, () => {});
   let closed = 0;
   response.on("close", () => closed++);
   return { response, written, closed: () => closed };
@@ -38,6 +38,15 @@ test("chunkWriter.writeHeader: an answer ended in one call gets its Content-Leng
   expect(written()).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\ncontent-length: 5\r\nDate: [^\r]+\r\n\r\nhello$/);
   expect(written()).toMatch(DATE);
   expect(response.writableFinished).toBe(true);
+  expect(closed()).toBe(1);
+});
+
+test("chunkWriter.writeHeader: a text body ended with the head goes out as UTF-8 after it, its Content-Length in bytes", () => {
+  const { response, written, closed } = exchangeFor("GET / HTTP/1.1\r\nHost: k");
+  response.writeHead(200, { "content-type": "text/plain" });
+  response.end("h\u00e9llo \u2713");
+  expect(written()).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\ncontent-length: 10\r\nDate: [^\r]+\r\n\r\n/);
+  expect(Buffer.from(written(), "latin1").subarray(-10).toString("utf8")).toBe("h\u00e9llo \u2713");
   expect(closed()).toBe(1);
 });
 

@@ -63,6 +63,12 @@ export class Http1Request extends EventEmitter {
   }
 }
 
+/** What the fetch Request made of a request is told of its answer (fetch-adapter.ts). */
+export interface ServedRequest {
+  clientWentAway(): void;
+  answerClosed(outgoing: Http1Response): void;
+}
+
 /** How the answer's body is delimited. */
 type Framing = "length" | "chunked" | "none" | "until-close";
 
@@ -83,15 +89,23 @@ export class Http1Response extends EventEmitter {
   #ended = false;
   #closed = false;
   #clientEnded = false;
-  /** The fetch Request made of this request (fetch-adapter.ts), told when the client ends its side. */
-  servedRequest: { clientWentAway(): void } | undefined = undefined;
+  /**
+   * The fetch Request made of this request (fetch-adapter.ts), told when the client ends its side and when the answer
+   * closes: told directly, a "close" listener and its closure per request are spared.
+   */
+  servedRequest: ServedRequest | undefined = undefined;
+  readonly #answerClosed: () => void;
 
-  /** `closes`: the request asked to end the connection with its answer (Go's Request.Close). */
-  constructor(req: Http1Request, socket: TLSSocket, closes: boolean) {
+  /**
+   * `closes`: the request asked to end the connection with its answer (Go's Request.Close). `answerClosed`: the
+   * connection's turn when the answer closes, before the request's and the "close" listeners'.
+   */
+  constructor(req: Http1Request, socket: TLSSocket, closes: boolean, answerClosed: () => void) {
     super();
     this.req = req;
     this.socket = socket;
     this.closes = closes;
+    this.#answerClosed = answerClosed;
   }
 
   writeHead(status: number, headers: OutgoingHttpHeaders): this {
@@ -102,23 +116,35 @@ export class Http1Response extends EventEmitter {
 
   /** Writes the head now (a watch owes its client the status before its first event). */
   flushHeaders(): void {
-    if (!this.headersSent) this.socket.write(this.#head(undefined), "latin1");
+    if (!this.headersSent) this.socket.write(this.#head(0), "latin1");
   }
 
   write(chunk: Uint8Array): boolean {
     if (this.#ended || this.destroyed) return false;
-    const head = this.headersSent ? undefined : this.#head(undefined);
+    const head = this.headersSent ? undefined : this.#head(0);
     const body = this.#framed(chunk);
     if (head === undefined) return body === undefined ? true : this.socket.write(body);
     return this.socket.write(body === undefined ? Buffer.from(head, "latin1") : withHead(head, body));
   }
 
-  /** Ends the answer, its head and last bytes in one write; "close" follows once they are handed to the socket. */
+  /**
+   * Ends the answer, its head and last bytes in one write; "close" follows once they are handed to the socket. A text
+   * body given with the head is encoded straight after it in the one buffer (no buffer of its own, no copy).
+   */
   end(chunk?: Uint8Array | string): this {
     if (this.#ended || this.destroyed) return this;
     this.#ended = true;
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    const head = this.headersSent ? undefined : this.#head(bytes);
+    const text = typeof chunk === "string" ? chunk : undefined;
+    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk?.byteLength ?? 0;
+    const head = this.headersSent ? undefined : this.#head(size);
+    if (head !== undefined && text !== undefined && this.#framing === "length") {
+      const out = Buffer.allocUnsafe(head.length + size);
+      out.write(head, 0, "latin1");
+      out.write(text, head.length, "utf8");
+      this.socket.write(out, this.#finished);
+      return this;
+    }
+    const bytes = text === undefined ? chunk as Uint8Array | undefined : Buffer.from(text);
     const body = bytes && bytes.byteLength > 0 ? this.#framed(bytes) : undefined;
     const last = this.#framing === "chunked" ? (body ? Buffer.concat([body, CHUNK_END]) : CHUNK_END) : body;
     if (head === undefined && last === undefined) this.#finished();
@@ -177,6 +203,8 @@ export class Http1Response extends EventEmitter {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#answerClosed();
+    this.servedRequest?.answerClosed(this);
     this.emit("close");
   }
 
@@ -193,10 +221,10 @@ export class Http1Response extends EventEmitter {
   }
 
   /**
-   * The head's bytes, deciding the framing. `whole` is the entire body when the answer ends with this write:
-   * its length is then known (Go gives a finished handler's answer a Content-Length).
+   * The head's bytes, deciding the framing. `wholeBytes` is the entire body's size when the answer ends with this
+   * write: its length is then known (Go gives a finished handler's answer a Content-Length).
    */
-  #head(whole: Uint8Array | undefined): string {
+  #head(wholeBytes: number): string {
     this.headersSent = true;
     const fields = this.#fields ?? {};
     const status = this.#status;
@@ -205,7 +233,7 @@ export class Http1Response extends EventEmitter {
     let length = fields["content-length"];
     const coding = fields["transfer-encoding"];
     if (length === undefined && coding === undefined && this.#ended && !bodyless) {
-      length = fields["content-length"] = whole?.byteLength ?? 0;
+      length = fields["content-length"] = wholeBytes;
     }
     if (bodyless) this.#framing = "none";
     else if (length !== undefined) this.#framing = "length";

@@ -10,7 +10,7 @@ import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
 import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
-import { Http1Request, Http1Response } from "./_http1-exchange.ts";
+import { Http1Request, Http1Response, type ServedRequest as Http1ServedRequest } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -49,7 +49,7 @@ const COLON = 58;
 /** Responses whose end this adapter has written. */
 const ended = new WeakSet<NodeResponse>();
 
-function endResponse(outgoing: NodeResponse, chunk?: Uint8Array): void {
+function endResponse(outgoing: NodeResponse, chunk?: Uint8Array | string): void {
   ended.add(outgoing);
   outgoing.end(chunk);
 }
@@ -227,7 +227,7 @@ const SIGNAL_MADE_WHEN_READ = !("Deno" in globalThis);
  * follow it, cost more than the rest of the Request, and few handlers read it (a proxy, an error's log line). A copy
  * (`new Request(served, init)`) reads the signal through this getter, so it aborts with the original.
  */
-class ServedRequest extends Request {
+class ServedRequest extends Request implements Http1ServedRequest {
   #aborter: AbortController | undefined;
   #clientGone = false;
 
@@ -248,6 +248,10 @@ class ServedRequest extends Request {
   clientWentAway(): void {
     this.#clientGone = true;
     this.#aborter?.abort(clientClosed());
+  }
+
+  answerClosed(outgoing: NodeResponse): void {
+    if (closedEarly(outgoing)) this.clientWentAway();
   }
 }
 
@@ -272,11 +276,14 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   if (aborter) init.signal = aborter.signal;
   const request = new ServedRequest(requestUrl(incoming), init, aborter);
   if (outgoing instanceof Http1Response) outgoing.servedRequest = request;
-  // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
-  outgoing.on("close", () => {
-    if (closedEarly(outgoing)) request.clientWentAway();
-  });
+  else closedWith(outgoing, request);
   return request;
+}
+
+/** Apart from toRequest, so that a request of kubun's HTTP/1.x layer makes no scope for this closure. */
+function closedWith(outgoing: NodeResponse, request: ServedRequest): void {
+  // A response closes once; `on` spares the wrapper `once` makes (three heap cells per request).
+  outgoing.on("close", () => request.answerClosed(outgoing));
 }
 
 /** Bun's Headers give their fields as one object in one native call, Set-Cookie as a list, the rest comma-joined. */
@@ -378,10 +385,11 @@ function writeWhole(
   http2: boolean,
   corked: Corkable | undefined,
   keepAlive: Http10KeepAlive | undefined,
-  body?: Uint8Array,
+  body?: Uint8Array | string,
 ): void {
-  if (body) headers["content-length"] ??= body.byteLength;
-  if (keepAlive) keepHttp10Alive(headers, status, keepAlive, body?.byteLength ?? 0);
+  const bytes = body === undefined ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  if (body !== undefined) headers["content-length"] ??= bytes;
+  if (keepAlive) keepHttp10Alive(headers, status, keepAlive, bytes);
   corked?.cork();
   writeHead(outgoing, status, headers, http2);
   endResponse(outgoing, body);
@@ -407,8 +415,8 @@ export function writeResponse(
   if (connection === "close" && !http2) headers.connection = "close";
   const keepAlive = connection === "close" ? undefined : connection;
   if (hasCompleteBody(response)) {
-    const body = completeBodies.get(response)!;
-    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, typeof body === "string" ? Buffer.from(body) : body);
+    // A text body is encoded by the writer (kubun's HTTP/1.x writer, straight into the answer's one buffer).
+    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, completeBodies.get(response)!);
   }
   if (!response.body) {
     const headBytes = headLength(response, http2);
