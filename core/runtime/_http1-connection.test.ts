@@ -6,6 +6,7 @@ import { Http1Connection } from "./_http1-connection.ts";
 import type { Http1Request } from "./_http1-exchange.ts";
 import { createCertificateAuthority, issueServingCertificate } from "../server/certificates.ts";
 import { completeResponse } from "./fetch-adapter.ts";
+import { pushStream } from "./push-stream.ts";
 import { type ConnectionHandler, type HttpsListener, listenHttps } from "./listener.ts";
 
 let caPem: string;
@@ -318,4 +319,40 @@ test("a declared body that came whole with its head is handed over as bytes, no 
   expect(bodyHandedOver(`${head}Expect: 100-continue\r\n\r\nhello`)).toEqual({ complete: undefined, streamed: "[hello]<end>" });
   const chunked = "POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
   expect(bodyHandedOver(chunked)).toEqual({ complete: undefined, streamed: "[hello]<end>" });
+});
+
+test("an answer made after its connection closed: a push body's source is cancelled, never started (no watch left behind)", async () => {
+  let cancelled!: () => void;
+  const cancelledSeen = new Promise<void>((resolve) => (cancelled = resolve));
+  let started = false;
+  currentHandler = async (request) => {
+    // The handler answers only once the client has gone: its request waited for its wave, or for something else.
+    await new Promise((resolve) => request.signal.addEventListener("abort", resolve));
+    await Bun.sleep(20);
+    return new Response(pushStream({ start: () => void (started = true), cancel: () => cancelled() }));
+  };
+  const socket = await openTls();
+  socket.write("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  await Bun.sleep(20);
+  socket.destroy();
+  await cancelledSeen;
+  expect(started).toBe(false);
+});
+
+test("an answer made after its client ended its side: a streamed body is cancelled and the answer ends at once", async () => {
+  let cancelled = false;
+  currentHandler = async (request) => {
+    // The client's end came with its request: the signal may be aborted before the handler first reads it.
+    if (!request.signal.aborted) await new Promise((resolve) => request.signal.addEventListener("abort", resolve));
+    // Not a push body: the adapter's own stream writer (as when a filter such as audit wraps a watch's body).
+    return new Response(new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) }));
+  };
+  const socket = await openTls();
+  const answer = untilClosed(socket);
+  socket.end("GET /watch HTTP/1.1\r\nHost: x\r\n\r\n");
+  const text = await answer;
+  // What the body held when it ended is the answer, written whole, then the connection closes.
+  expect(text).toStartWith("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n");
+  expect(text).toEndWith("\r\n\r\n");
+  expect(cancelled).toBe(true);
 });

@@ -357,6 +357,8 @@ function settledNow<T>(promise: Promise<T>): Promise<T | typeof NOT_READY> {
 }
 
 function drained(outgoing: NodeResponse): Promise<void> {
+  // A closed answer sends no 'drain' and has sent its 'close'.
+  if (outgoing.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       outgoing.off("drain", done);
@@ -436,12 +438,18 @@ async function writeStream(
   keepAlive: Http10KeepAlive | undefined,
 ): Promise<void> {
   const reader = body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  // A connection that closed before the handler answered (its request waited for its wave, or the handler for
+  // something) sent its 'close' already: the body is cancelled now, or nothing would ever end it.
+  if (outgoing.destroyed) return cancel();
   outgoing.once("close", () => {
-    if (closedEarly(outgoing)) reader.cancel().catch(() => {});
+    if (closedEarly(outgoing)) cancel();
   });
   // Go cancels the request's context at the client's EOF, and kube's streaming handlers return on it (the watch's
-  // WatchServer.HandleHTTP, `case <-done`): the body ends here and the answer is ended as a returned handler's is.
-  outgoing.once("client-end", () => void reader.cancel().catch(() => {}));
+  // WatchServer.HandleHTTP, `case <-done`): the body ends here and the answer is ended as a returned handler's is,
+  // at once when the client ended its side before the handler answered.
+  if ((outgoing as { clientHasEnded?: boolean }).clientHasEnded) cancel();
+  else outgoing.once("client-end", cancel);
   // What the body already holds is taken without waiting, so a complete answer leaves in one write.
   const ready: Uint8Array[] = [];
   let next = reader.read();
@@ -461,4 +469,5 @@ async function writeStream(
     if (!outgoing.write(result.value)) await drained(outgoing);
   }
   if (!outgoing.destroyed) endResponse(outgoing);
+  else cancel();
 }

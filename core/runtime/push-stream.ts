@@ -69,6 +69,13 @@ export function respondDirectly(response: Response, outgoing: ServerResponse): b
   // Chunked bodies are HTTP/1.1's; an HTTP/1.0 client gets its body from node:http, which ends it by closing.
   if (!source || body.locked || !socket || outgoing.headersSent || outgoing.req?.httpVersion !== "1.1") return false;
   pushSources.delete(body);
+  // The connection closed before the handler answered (its request waited for its wave, or the handler for
+  // something): its 'close' came and went, so nothing would ever cancel the source. Go's handler would have
+  // returned on the cancelled context.
+  if (outgoing.destroyed || socket.destroyed) {
+    source.cancel();
+    return true;
+  }
   const head = responseHeaders(response.headers, false);
   head["transfer-encoding"] = "chunked";
   outgoing.writeHead(response.status, head);
