@@ -134,7 +134,12 @@ export function sweepKinds(namespace: string, csr: string): SweepKind[] {
       statusKeepsLabels: true,
     },
     apps("ReplicaSet", true, { spec: { replicas: 1, selector: SELECTOR, template: TEMPLATE } }, { replicas: 1 }),
-    apps("StatefulSet", true, { spec: { replicas: 1, serviceName: "s", selector: SELECTOR, template: TEMPLATE } }, { replicas: 1 }),
+    // The StatefulSet controller writes collisionCount (0 without collisions) with its first status, and a status
+    // write that drops it is a decrement kube refuses (ValidateStatefulSetStatusUpdate, IsDecremented).
+    apps("StatefulSet", true, { spec: { replicas: 1, serviceName: "s", selector: SELECTOR, template: TEMPLATE } }, {
+      replicas: 1,
+      collisionCount: 0,
+    }),
     apps("DaemonSet", true, { spec: { selector: SELECTOR, template: TEMPLATE } }, { numberReady: 1 }),
     of("BatchV1Api", "batch/v1")("Job", true, { spec: { template: { spec: { ...POD_SPEC, restartPolicy: "Never" } } } }, {
       active: 1,

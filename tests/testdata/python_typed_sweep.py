@@ -62,7 +62,10 @@ def kinds(namespace, csr):
         ("apps/v1", "ControllerRevision", True, {"revision": 1, "data": {"spec": {"template": TEMPLATE}}}, None),
         ("apps/v1", "Deployment", True, {"spec": {"replicas": 1, "selector": SELECTOR, "template": TEMPLATE}}, {"replicas": 1, "readyReplicas": 1}),
         ("apps/v1", "ReplicaSet", True, {"spec": {"replicas": 1, "selector": SELECTOR, "template": TEMPLATE}}, {"replicas": 1}),
-        ("apps/v1", "StatefulSet", True, {"spec": {"replicas": 1, "serviceName": "s", "selector": SELECTOR, "template": TEMPLATE}}, {"replicas": 1}),
+        # The StatefulSet controller writes collisionCount (0 without collisions) with its first status, and a status
+        # write that drops it is a decrement kube refuses (ValidateStatefulSetStatusUpdate, IsDecremented).
+        ("apps/v1", "StatefulSet", True, {"spec": {"replicas": 1, "serviceName": "s", "selector": SELECTOR, "template": TEMPLATE}},
+         {"replicas": 1, "collisionCount": 0}),
         ("apps/v1", "DaemonSet", True, {"spec": {"selector": SELECTOR, "template": TEMPLATE}}, {"numberReady": 1}),
         ("batch/v1", "Job", True, {"spec": {"template": {"spec": dict(POD_SPEC, restartPolicy="Never")}}}, {"active": 1, "startTime": NOW}),
         ("batch/v1", "CronJob", True, {"spec": {"schedule": "*/5 * * * *", "jobTemplate": JOB_TEMPLATE}}, {"lastScheduleTime": NOW}),
