@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { KubeObject } from "../api/types.ts";
-import { type DeletePlan, planDelete } from "./delete-plan.ts";
+import { type DeletePlan, deletesDuringUpdate, planDelete } from "./delete-plan.ts";
 import { NAMESPACE_HOOKS, podGracePeriod, type Strategy } from "./strategy.ts";
 import { CRD_DELETION_HOOKS } from "./apiextensions/mod.ts";
 
@@ -114,4 +114,18 @@ test("orphanDependents=false: no propagation finalizer from the generic store, f
   const ns = obj({}, { spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } });
   expect(marked(planDelete(namespaces, ns, { orphanDependents: false }, NOW)).next.metadata.finalizers).toEqual(["foregroundDeletion"]);
   expect(marked(planDelete(namespaces, ns, { orphanDependents: true }, NOW)).next.metadata.finalizers).toEqual(["orphan"]);
+});
+
+test("deletesDuringUpdate (ShouldDeleteDuringUpdate): a terminating object without a grace period goes with its last finalizer", () => {
+  const terminating = (grace?: number) =>
+    ({
+      metadata: { name: "x", deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: grace, finalizers: ["f"] },
+    }) as KubeObject;
+  const withoutFinalizers = { metadata: { name: "x", finalizers: [] } } as unknown as KubeObject;
+  expect(deletesDuringUpdate({} as Strategy, terminating(0), withoutFinalizers)).toBe(true);
+  expect(deletesDuringUpdate({} as Strategy, terminating(), withoutFinalizers)).toBe(true);
+  expect(deletesDuringUpdate({} as Strategy, terminating(30), withoutFinalizers)).toBe(false);
+  expect(deletesDuringUpdate({} as Strategy, terminating(0), terminating(0))).toBe(false);
+  expect(deletesDuringUpdate({ holdsDeletion: () => true } as unknown as Strategy, terminating(0), withoutFinalizers)).toBe(false);
+  expect(deletesDuringUpdate({} as Strategy, { metadata: { name: "x" } } as KubeObject, withoutFinalizers)).toBe(false);
 });

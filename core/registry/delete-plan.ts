@@ -107,3 +107,13 @@ export function planDelete(strategy: Strategy, current: KubeObject, options: Del
   }
   return strategy.markTerminating ? planMarkedDelete(strategy, current, options, now) : planStoreDelete(strategy, current, options, now);
 }
+
+/**
+ * kube's ShouldDeleteDuringUpdate: an update leaves a terminating object without a grace period (0 or none) deleted
+ * once its last finalizer is gone, unless the kind holds its deletion.
+ */
+export function deletesDuringUpdate(strategy: Strategy, current: KubeObject, next: KubeObject): boolean {
+  const { deletionTimestamp, deletionGracePeriodSeconds } = current.metadata;
+  return Boolean(deletionTimestamp) && !deletionGracePeriodSeconds && (next.metadata.finalizers ?? []).length === 0 &&
+    !(strategy.holdsDeletion?.(next) ?? false);
+}

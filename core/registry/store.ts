@@ -3,22 +3,15 @@
  * Storage, driven by the kind's definition (definition.ts). Lists and watches live in list.ts and watch.ts.
  */
 import { isNotFound, newAlreadyExists, newBadRequest, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
-import { cloneJSONValue } from "../api/json-clone.ts";
 import { takeTurn } from "../api/turns.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
-import { decodeStored, encodeForStorage, withEnvelopeFirst } from "./codec.ts";
+import { decodeStored, encodeForStorage } from "./codec.ts";
 import { withGoZeroValues } from "../schema/go-zero-values.ts";
 import { objectKey } from "./keys.ts";
-import {
-  bumpsGeneration,
-  dropEmptyMetadata,
-  nowTimestamp,
-  prepareCreateMeta,
-  prepareUpdateMeta,
-  reconcileNamespace,
-} from "./object-meta.ts";
+import { bumpsGeneration, nowTimestamp, prepareCreateMeta, prepareUpdateMeta } from "./object-meta.ts";
+import { normalizedBody } from "./normalized-body.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
 import type { Strategy } from "./strategy.ts";
@@ -33,7 +26,7 @@ import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
 import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
 import type { WriteHooks } from "./write-hook.ts";
-import { planDelete } from "./delete-plan.ts";
+import { deletesDuringUpdate, planDelete } from "./delete-plan.ts";
 import { checkDeletePreconditions, type PreconditionSubject } from "./delete-preconditions.ts";
 import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptionsObject } from "./admission-hook.ts";
 import type { ActorRequest, StoreActor } from "./actor.ts";
@@ -242,7 +235,7 @@ export class ResourceStore {
 
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
     await turnFor(options);
-    const obj = this.#normalize(body, namespace);
+    const obj = normalizedBody(this.type, this.strategy, body, namespace);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
     if (version !== undefined && version !== "" && version !== "0") {
@@ -498,15 +491,6 @@ export class ResourceStore {
     await admission.validate(write);
   }
 
-  #normalize(body: KubeObject, namespace: string): KubeObject {
-    const obj = withEnvelopeFirst(cloneJSONValue(body), apiVersionOf(this.type.group, this.type.version), this.type.kind);
-    if (!isPlainObject(obj.metadata)) obj.metadata = {};
-    reconcileNamespace(obj.metadata, namespace, this.type.namespaced);
-    dropEmptyMetadata(obj.metadata);
-    this.strategy.normalize?.(obj);
-    return obj;
-  }
-
   #checkedName(obj: KubeObject, urlName: string): KubeObject {
     checkBodyName(obj, urlName);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
@@ -520,7 +504,7 @@ export class ResourceStore {
     // bumps no generation against a body that has them. A converted read (conversion/mod.ts) has them already.
     const current = this.convertsOnRead ? stored : withGoZeroValues(stored);
     await turnFor(options);
-    const next = this.#normalize(body, namespace);
+    const next = normalizedBody(this.type, this.strategy, body, namespace);
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
@@ -583,10 +567,7 @@ export class ResourceStore {
   ): Promise<{ object: KubeObject } | { lost: KeyValue | null }> {
     const value = await this.#encode(next);
     if (value === kv.value) return { object: current };
-    // kube's ShouldDeleteDuringUpdate: a terminating object without a grace period (0 or none) goes when its last finalizer does.
-    const { deletionTimestamp, deletionGracePeriodSeconds } = current.metadata;
-    const finalized = Boolean(deletionTimestamp) && !deletionGracePeriodSeconds && (next.metadata.finalizers ?? []).length === 0 &&
-      !(this.strategy.holdsDeletion?.(next) ?? false);
+    const finalized = deletesDuringUpdate(this.strategy, current, next);
     // kube's DryRunnableStorage.GuaranteedUpdate answers the updated object at the stored resourceVersion.
     const storedVersion = current.metadata.resourceVersion;
     if (options.dryRun) {
