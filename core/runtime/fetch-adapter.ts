@@ -448,7 +448,7 @@ async function writeStream(
   // Go cancels the request's context at the client's EOF, and kube's streaming handlers return on it (the watch's
   // WatchServer.HandleHTTP, `case <-done`): the body ends here and the answer is ended as a returned handler's is,
   // at once when the client ended its side before the handler answered.
-  if ((outgoing as { clientHasEnded?: boolean }).clientHasEnded) cancel();
+  if (clientEndedBeforeAnswer(outgoing)) cancel();
   else outgoing.once("client-end", cancel);
   // What the body already holds is taken without waiting, so a complete answer leaves in one write.
   const ready: Uint8Array[] = [];
@@ -470,4 +470,9 @@ async function writeStream(
   }
   if (!outgoing.destroyed) endResponse(outgoing);
   else cancel();
+}
+
+/** The client of kubun's HTTP/1.x layer ended its side before this answer was written (Go: its context is cancelled). */
+export function clientEndedBeforeAnswer(outgoing: NodeResponse): boolean {
+  return outgoing instanceof Http1Response && outgoing.clientHasEnded;
 }

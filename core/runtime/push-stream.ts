@@ -8,7 +8,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { ServerResponse } from "node:http";
-import { responseHeaders } from "./fetch-adapter.ts";
+import { clientEndedBeforeAnswer, responseHeaders } from "./fetch-adapter.ts";
 
 export interface PushSink {
   /** Queues a chunk; false when the client's buffer is full: write more only after `onDrain` calls back. */
@@ -97,7 +97,7 @@ export function respondDirectly(response: Response, outgoing: ServerResponse): b
     source.cancel();
     end();
   };
-  if ((outgoing as ServerResponse & { clientHasEnded?: boolean }).clientHasEnded) {
+  if (clientEndedBeforeAnswer(outgoing)) {
     clientEnded();
     return true;
   }
