@@ -10,12 +10,16 @@ import type { Json } from "./_api.ts";
 import { eventually, readEvents, writePolicy } from "./_audit.ts";
 import { scratchDir, writeModule } from "./_authn.ts";
 import { kubectlOk } from "./_kubectl.ts";
-import { startServer, type TestServer } from "./harness.ts";
+import { readCredentials, startServer, type TestServer } from "./harness.ts";
+import { connect as http2Connect } from "node:http2";
+import { connect as tlsConnect } from "node:tls";
 
 let scratch: Awaited<ReturnType<typeof scratchDir>>;
 let server: TestServer;
 let logPath: string;
 
+/** Under Deno the server offers HTTP/1.1 only (see listener.ts). */
+const UNDER_DENO = process.env.KUBUN_TEST_RUNTIME === "deno";
 const ADMIN = { username: "admin", groups: ["system:masters", "system:authenticated"] };
 const ALLOWED = { "authorization.k8s.io/decision": "allow", "authorization.k8s.io/reason": "" };
 
@@ -423,3 +427,50 @@ test("WithAudit's recover: an exception that is no API error ends the request's 
     await exploding.stop();
   }
 });
+
+/** The stages logged for `auditID`, once its ResponseComplete is there (or the wait gives up). */
+async function stagesEndingWithComplete(auditID: string): Promise<unknown[]> {
+  const stagesOf = async () => (await readEvents(logPath)).filter((event) => event.auditID === auditID).map((event) => event.stage);
+  await eventually(async () => (await stagesOf()).includes("ResponseComplete") || undefined, `${auditID}'s ResponseComplete`).catch(
+    () => {},
+  );
+  return await stagesOf();
+}
+
+const WATCH_PATH = "/api/v1/namespaces/default/configmaps?watch=true";
+
+test("WithAudit's deferred ResponseComplete: a watch whose HTTP/1.1 client resets its connection, before or after the answer began, still ends its audit", async () => {
+  const credentials = readCredentials(await readFile(server.kubeconfig, "utf8"));
+  const { hostname, port } = new URL(server.url);
+  for (const when of ["before", "after"] as const) {
+    const socket = tlsConnect({ host: hostname, port: Number(port), ...credentials, ALPNProtocols: ["http/1.1"] });
+    socket.on("error", () => {});
+    await new Promise((resolve) => socket.once("secureConnect", resolve));
+    socket.write(`GET ${WATCH_PATH} HTTP/1.1\r\nHost: ${hostname}\r\nAudit-ID: reset-http1-${when}\r\n\r\n`);
+    if (when === "after") await new Promise((resolve) => socket.once("data", resolve));
+    socket.resetAndDestroy();
+    expect(await stagesEndingWithComplete(`reset-http1-${when}`)).toEqual(["ResponseStarted", "ResponseComplete"]);
+  }
+});
+
+test.skipIf(UNDER_DENO)(
+  "WithAudit's deferred ResponseComplete: an HTTP/2 watch ends its audit when its stream is reset and when its connection goes, before or after the answer began",
+  async () => {
+    const credentials = readCredentials(await readFile(server.kubeconfig, "utf8"));
+    for (const ending of ["stream", "connection"] as const) {
+      for (const when of ["before", "after"] as const) {
+        const session = http2Connect(server.url, credentials);
+        session.on("error", () => {});
+        await new Promise((resolve) => session.once("connect", resolve));
+        const auditID = `reset-http2-${ending}-${when}`;
+        const stream = session.request({ ":path": WATCH_PATH, "audit-id": auditID });
+        stream.on("error", () => {});
+        if (when === "after") await new Promise((resolve) => stream.once("response", resolve));
+        if (ending === "stream") stream.close(8);
+        else session.destroy();
+        expect(await stagesEndingWithComplete(auditID)).toEqual(["ResponseStarted", "ResponseComplete"]);
+        session.destroy();
+      }
+    }
+  },
+);

@@ -61,6 +61,14 @@ function endResponse(outgoing: NodeResponse, chunk?: Uint8Array | string): void 
 function closedEarly(outgoing: NodeResponse): boolean {
   return !ended.has(outgoing) || !outgoing.writableFinished;
 }
+
+/**
+ * Whether nothing more can be written to this answer: its connection closed, or its HTTP/2 stream was reset. Bun's
+ * Http2ServerResponse has no `destroyed` of its own; its stream has.
+ */
+function answerGone(outgoing: NodeResponse): boolean {
+  return outgoing.destroyed || (outgoing as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
+}
 const NOT_READY = Symbol("not ready");
 
 /** The bodies of Responses made by completeResponse, as they were given. */
@@ -358,7 +366,7 @@ function settledNow<T>(promise: Promise<T>): Promise<T | typeof NOT_READY> {
 
 function drained(outgoing: NodeResponse): Promise<void> {
   // A closed answer sends no 'drain' and has sent its 'close'.
-  if (outgoing.destroyed) return Promise.resolve();
+  if (answerGone(outgoing)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       outgoing.off("drain", done);
@@ -441,7 +449,7 @@ async function writeStream(
   const cancel = () => void reader.cancel().catch(() => {});
   // A connection that closed before the handler answered (its request waited for its wave, or the handler for
   // something) sent its 'close' already: the body is cancelled now, or nothing would ever end it.
-  if (outgoing.destroyed) return cancel();
+  if (answerGone(outgoing)) return cancel();
   outgoing.once("close", () => {
     if (closedEarly(outgoing)) cancel();
   });
@@ -465,10 +473,10 @@ async function writeStream(
   for (const chunk of ready) outgoing.write(chunk);
   // A stream with nothing to say yet (a watch) still owes the client its status and headers now.
   if (ready.length === 0) outgoing.flushHeaders?.();
-  for (let result = await next; !result.done && !outgoing.destroyed; result = await reader.read()) {
+  for (let result = await next; !result.done && !answerGone(outgoing); result = await reader.read()) {
     if (!outgoing.write(result.value)) await drained(outgoing);
   }
-  if (!outgoing.destroyed) endResponse(outgoing);
+  if (!answerGone(outgoing)) endResponse(outgoing);
   else cancel();
 }
 

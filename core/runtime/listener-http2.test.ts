@@ -160,6 +160,34 @@ test.skipIf(IS_DENO)("an HTTP/2 stream the client resets aborts its request and 
 });
 
 test.skipIf(IS_DENO)(
+  "an HTTP/2 stream reset before its handler answered has the response stream it answers with cancelled at once",
+  async () => {
+    let resetSeen!: () => void;
+    const reset = new Promise<void>((resolve) => (resetSeen = resolve));
+    let cancelled!: () => void;
+    const cancelSeen = new Promise<void>((resolve) => (cancelled = resolve));
+    handler = async () => {
+      await reset;
+      // The stream is gone (Bun's Http2ServerResponse then has no `destroyed`, only its stream has): nothing else would end this body.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return new Response(new ReadableStream<Uint8Array>({ cancel: () => cancelled() }));
+    };
+    const h2 = session();
+    try {
+      const stream = h2.request({ ":path": "/watch" });
+      stream.on("error", () => {});
+      stream.once("ready", () => {
+        stream.close(8);
+        resetSeen();
+      });
+      await cancelSeen;
+    } finally {
+      h2.close();
+    }
+  },
+);
+
+test.skipIf(IS_DENO)(
   "writeChunk: an HTTP/2 HEAD answered from its GET has a Content-Length only when the GET's body fit handlerChunkWriteSize (4096)",
   async () => {
     const h2 = session();
