@@ -474,3 +474,35 @@ test.skipIf(UNDER_DENO)(
     }
   },
 );
+
+/** Sends `head` and the first bytes of a body over HTTP/1.1, ends its side, and gives back what the server answered. */
+async function cutShortExchange(head: string, partialBody: string): Promise<string> {
+  const credentials = readCredentials(await readFile(server.kubeconfig, "utf8"));
+  const { hostname, port } = new URL(server.url);
+  const socket = tlsConnect({ host: hostname, port: Number(port), ...credentials, ALPNProtocols: ["http/1.1"] });
+  socket.on("error", () => {});
+  await new Promise((resolve) => socket.once("secureConnect", resolve));
+  let answer = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => (answer += chunk));
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  socket.end(`${head}\r\nHost: ${hostname}\r\n\r\n${partialBody}`);
+  await closed;
+  return answer;
+}
+
+test("limitedReadBody's error through scope.err: a body cut short is ErrorToAPIStatus's 500 'unexpected EOF', audited ResponseComplete, no Panic", async () => {
+  const answer = await cutShortExchange(
+    "POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAudit-ID: cut-short-body",
+    '{"metadata":',
+  );
+  expect(answer).toStartWith("HTTP/1.1 500 Internal Server Error\r\n");
+  const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "unexpected EOF", code: 500 };
+  expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(status);
+  const { kind: _kind, apiVersion: _apiVersion, ...bounded } = status;
+  const events = await eventually(async () => {
+    const found = (await readEvents(logPath)).filter((event) => event.auditID === "cut-short-body");
+    return found.length > 0 ? found : undefined;
+  }, "the cut-short POST's event");
+  expect(events.map((event) => [event.stage, event.responseStatus])).toEqual([["ResponseComplete", bounded]]);
+});

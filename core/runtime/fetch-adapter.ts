@@ -169,7 +169,8 @@ function requestHeaders(incoming: NodeRequest): Headers {
 }
 
 const BODY_HIGH_WATER_MARK = 64 * 1024;
-const CLIENT_GONE_MID_BODY = "the client closed the connection before its body ended";
+/** Go's body.readLocked: the connection's end before the body's is io.ErrUnexpectedEOF, for a length or chunks alike. */
+const CLIENT_GONE_MID_BODY = "unexpected EOF";
 
 /** A request body that could not be read to its end: the client's doing (it left, or sent a malformed chunk). */
 export class RequestBodyError extends Error {}

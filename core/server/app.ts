@@ -5,7 +5,6 @@
  * handler → encoding in the negotiated representation.
  */
 import { type Context, Hono } from "hono";
-import { isStatusError } from "../api/errors.ts";
 import { goMarshalIndent } from "../api/go-values.ts";
 import { negotiate } from "../api/negotiate.ts";
 import type { KubeObject } from "../api/types.ts";
@@ -45,7 +44,7 @@ import type { HandlerContext, ServerServices } from "./handlers/context.ts";
 import { withFieldValidationIgnored } from "./handlers/write-options.ts";
 import type { ConnectionHandler } from "../runtime/listener.ts";
 import { type ChainDeps, createChain, failed, type RequestState, type Stage } from "./chain.ts";
-import { errorResponse, prettyFor } from "./error-response.ts";
+import { errorResponse, isPanic, prettyFor } from "./error-response.ts";
 
 export interface AppDeps extends ChainDeps {
   storage: Storage;
@@ -111,7 +110,7 @@ export function createApp(deps: AppDeps): ConnectionHandler {
   const serve = (s: RequestState) => serveResource(s, deps, services, routes);
 
   app.onError((error, c) => {
-    if (!isStatusError(error)) c.env.panic = error;
+    if (isPanic(error)) c.env.panic = error;
     return errorResponse(error, c.req.raw);
   });
   app.notFound((c) => errorResponse(newResourceNotFound(), c.req.raw));

@@ -7,13 +7,12 @@
  * a stage's own failure becomes its error answer there (kube's WithPanicRecovery), so the outer stages still
  * see an answer to count, log, audit and stamp with the Audit-ID.
  */
-import { isStatusError } from "../api/errors.ts";
 import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { ConnectionInfo } from "../runtime/listener.ts";
-import { errorResponse } from "./error-response.ts";
+import { errorResponse, isPanic } from "./error-response.ts";
 import { authenticateRequest } from "./filters/authentication.ts";
 import { attributesOf, authorizeRequest, type DecisionAnnotations } from "./filters/authorization.ts";
 import {
@@ -80,7 +79,7 @@ const NO_QUERY = new URLSearchParams();
 
 /** A stage's own failure as its answer; an exception that is no API error is kept as the request's panic. */
 export function failed(s: RequestState, error: unknown): Response {
-  if (!isStatusError(error)) s.panic = error;
+  if (isPanic(error)) s.panic = error;
   return errorResponse(error, s.request);
 }
 
