@@ -49,6 +49,36 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
   else mapChildren(before, after, type, path, child);
 }
 
+/**
+ * Comparison.added ∪ Comparison.modified of `compareValues(zero, after, type)`, made in one walk without the other
+ * sets, for a `zero` that is a kind's zero object (zeroObject: kube's create compares the new object with the kind's
+ * New()). What only `zero` has would be removed, which this set leaves out, so it is not walked: a zero object holds
+ * only empty structs and nulls, so walking it could not fail either (no list to index, no undeclared field).
+ */
+export function addedOrModifiedSinceZero(zero: unknown, after: unknown, type: TypeNode): FieldSet {
+  const into = emptySet();
+  walkChanges(zero, after, type, [], into);
+  return into;
+}
+
+function walkChanges(before: unknown, after: unknown, declared: TypeNode, path: FieldPath, into: FieldSet): void {
+  const type = resolveType(declared, after ?? before);
+  if (!isGranular(type)) {
+    if (after !== undefined && before !== after && (before === undefined || !isDeepStrictEqual(before, after))) into.member = true;
+    return;
+  }
+  const child = (element: PathElement, b: unknown, a: unknown, childType: TypeNode) => {
+    if (b === undefined) into.children.set(element, addedTree(a, childType, [...path, element]));
+    else if (a !== undefined) {
+      const node = emptySet();
+      walkChanges(b, a, childType, [...path, element], node);
+      keepNonEmpty(into, element, node);
+    }
+  };
+  if (type.kind === "list") listChildren(before, after, type, path, child);
+  else mapChildren(before, after, type, path, child);
+}
+
 function keepNonEmpty(parent: FieldSet, element: PathElement, node: FieldSet): void {
   if (node.member || node.children.size > 0) parent.children.set(element, node);
 }

@@ -72,6 +72,7 @@ function seconds(time: string | undefined): number {
 
 /** kube's capManagersManager: beyond ten Update managers the oldest fold into "ancient-changes" per apiVersion. */
 export function capUpdateManagers(managers: Managers): void {
+  if (managers.size <= MAX_UPDATE_MANAGERS) return;
   const updaters = [...managers.keys()].filter((id) => managers.get(id)!.operation === "Update");
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
   updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareByteOrder(a, b));

@@ -6,7 +6,8 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { SchemaMismatchError } from "./_items.ts";
-import { isEmptySet, union } from "./field-set.ts";
+import { addedOrModifiedSinceZero } from "./compare.ts";
+import { type FieldSet, isEmptySet, union } from "./field-set.ts";
 import {
   capUpdateManagers,
   decodeManagers,
@@ -17,7 +18,7 @@ import {
   type Managers,
 } from "./managed-fields.ts";
 import { dropMissingVersions, updateOtherManagers } from "./other-managers.ts";
-import { type OwnershipScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
+import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
 import { VersionConversionError } from "./versions.ts";
 import { zeroObject } from "./schema-type.ts";
 
@@ -45,11 +46,17 @@ export async function managedFieldsAfterUpdate(
     const before = live
       ? withoutManagedFields(live)
       : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
-    await dropMissingVersions(managers, before, scope);
-    // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
-    // loses what this write removes like any other manager's; what the write added or changed joins it after.
-    const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
-    const owned = withoutServerOwned(union(own.added, own.modified));
+    let owned: FieldSet;
+    if (!live && managers.size === 0) {
+      // A create with no managers to update: the writer owns what it added or changed against the kind's New().
+      owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(before, withoutManagedFields(next), scope.type), scope));
+    } else {
+      await dropMissingVersions(managers, before, scope);
+      // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
+      // loses what this write removes like any other manager's; what the write added or changed joins it after.
+      const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
+      owned = withoutServerOwned(union(own.added, own.modified));
+    }
     if (!isEmptySet(owned)) {
       const identity = {
         manager: record.manager,
