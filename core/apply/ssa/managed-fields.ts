@@ -106,12 +106,15 @@ export function encodeManagers(managers: Managers): Record<string, unknown>[] {
     compareByteOrder(p.manager, q.manager) || compareByteOrder(p.apiVersion, q.apiVersion) ||
     compareByteOrder(p.subresource ?? "", q.subresource ?? "")
   );
-  return entries.map((e) => {
-    const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
-    if (e.time !== undefined) out.time = e.time;
-    out.fieldsType = "FieldsV1";
-    out.fieldsV1 = toFieldsV1(e.fields);
-    if (e.subresource) out.subresource = e.subresource;
-    return out;
-  });
+  return entries.map(encodeManager);
+}
+
+/** One managedFields entry, its members in the order kube's ManagedFieldsEntry writes them. */
+export function encodeManager(e: ManagerEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+  if (e.time !== undefined) out.time = e.time;
+  out.fieldsType = "FieldsV1";
+  out.fieldsV1 = toFieldsV1(e.fields);
+  if (e.subresource) out.subresource = e.subresource;
+  return out;
 }

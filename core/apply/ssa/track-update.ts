@@ -7,13 +7,15 @@
 import type { KubeObject } from "../../api/types.ts";
 import { SchemaMismatchError } from "./_items.ts";
 import { addedOrModifiedSinceZero } from "./compare.ts";
-import { type FieldSet, isEmptySet, union } from "./field-set.ts";
+import { isEmptySet, union } from "./field-set.ts";
 import {
   capUpdateManagers,
   decodeManagers,
   dropEmptyManagers,
+  encodeManager,
   encodeManagers,
   isResetRequest,
+  type ManagerEntry,
   managerId,
   type Managers,
 } from "./managed-fields.ts";
@@ -43,27 +45,17 @@ export async function managedFieldsAfterUpdate(
 ): Promise<Record<string, unknown>[]> {
   try {
     const managers = startingManagers(live, next, scope);
+    if (!live && managers.size === 0) return createdEntries(next, record, scope);
     const before = live
       ? withoutManagedFields(live)
       : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
-    let owned: FieldSet;
-    if (!live && managers.size === 0) {
-      // A create with no managers to update: the writer owns what it added or changed against the kind's New().
-      owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(before, withoutManagedFields(next), scope.type), scope));
-    } else {
-      await dropMissingVersions(managers, before, scope);
-      // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
-      // loses what this write removes like any other manager's; what the write added or changed joins it after.
-      const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
-      owned = withoutServerOwned(union(own.added, own.modified));
-    }
+    await dropMissingVersions(managers, before, scope);
+    // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
+    // loses what this write removes like any other manager's; what the write added or changed joins it after.
+    const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
+    const owned = withoutServerOwned(union(own.added, own.modified));
     if (!isEmptySet(owned)) {
-      const identity = {
-        manager: record.manager,
-        operation: "Update" as const,
-        apiVersion: scope.apiVersion,
-        subresource: scope.subresource || undefined,
-      };
+      const identity = updater(record, scope);
       const id = managerId(identity);
       const previous = managers.get(id);
       managers.set(id, { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
@@ -76,6 +68,20 @@ export async function managedFieldsAfterUpdate(
     if (e instanceof SchemaMismatchError || e instanceof VersionConversionError) return [];
     throw e;
   }
+}
+
+function updater(record: UpdateRecord, scope: OwnershipScope): Omit<ManagerEntry, "fields"> {
+  return { manager: record.manager, operation: "Update", apiVersion: scope.apiVersion, subresource: scope.subresource || undefined };
+}
+
+/**
+ * A create that sent no managers: there is no other manager to update, and the writer's entry owns what the create
+ * added or changed against the kind's New() (kube's create handler calls UpdateNoErrors with liveObj = New()).
+ */
+function createdEntries(next: KubeObject, record: UpdateRecord, scope: OwnershipScope): Record<string, unknown>[] {
+  const zero = { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) };
+  const owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(zero, withoutManagedFields(next), scope.type), scope));
+  return isEmptySet(owned) ? [] : [encodeManager({ ...updater(record, scope), time: record.now, fields: owned })];
 }
 
 /** kube's decodeLiveOrNew: subresource writes and unreadable or empty lists keep the stored entries. */
