@@ -58,6 +58,8 @@ export class ResourceStore {
   readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
   readonly #versionConverter: VersionConverter;
+  /** Each endpoint's ownership scope, made once: its parts are fixed with the store (its type, strategy and extension). */
+  readonly #ownershipScopes = new Map<string, OwnershipScope>();
 
   constructor(
     definition: KindDefinition,
@@ -538,6 +540,12 @@ export class ResourceStore {
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */
   ownershipScope(subresource = ""): OwnershipScope {
+    let scope = this.#ownershipScopes.get(subresource);
+    if (!scope) this.#ownershipScopes.set(subresource, scope = this.#newOwnershipScope(subresource));
+    return scope;
+  }
+
+  #newOwnershipScope(subresource: string): OwnershipScope {
     return {
       apiVersion: apiVersionOf(this.type.group, this.type.version),
       subresource,
