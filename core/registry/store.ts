@@ -237,7 +237,7 @@ export class ResourceStore {
 
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
     await turnFor(options);
-    const obj = normalizedBody(this.type, this.strategy, body, namespace);
+    const obj = normalizedBody(this.type, this.strategy, body, namespace, options.bodyOwned);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
     if (version !== undefined && version !== "" && version !== "0") {
