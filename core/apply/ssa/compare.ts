@@ -67,16 +67,29 @@ function walkChanges(before: unknown, after: unknown, declared: TypeNode, path: 
     if (after !== undefined && before !== after && (before === undefined || !isDeepStrictEqual(before, after))) into.member = true;
     return;
   }
-  const child = (element: PathElement, b: unknown, a: unknown, childType: TypeNode) => {
-    if (b === undefined) into.children.set(element, addedTree(a, childType, [...path, element]));
-    else if (a !== undefined) {
-      const node = emptySet();
-      walkChanges(b, a, childType, [...path, element], node);
-      keepNonEmpty(into, element, node);
-    }
-  };
-  if (type.kind === "list") listChildren(before, after, type, path, child);
-  else mapChildren(before, after, type, path, child);
+  if (type.kind === "list") {
+    listChildren(before, after, type, path, (element, b, a, childType) => changeAt(into, path, element, b, a, childType));
+    return;
+  }
+  // mapChildren's visits written out, without a callback: every granular node of a create passes here, most are maps.
+  const b = isPlainObject(before) ? before : {};
+  const a = isPlainObject(after) ? after : {};
+  for (const key of Object.keys(b)) {
+    if (a[key] !== undefined) changeAt(into, path, fieldElement(key), b[key], a[key], keyType(type, key, path));
+  }
+  for (const key of Object.keys(a)) {
+    if (!Object.hasOwn(b, key)) changeAt(into, path, fieldElement(key), undefined, a[key], keyType(type, key, path));
+  }
+}
+
+/** The changes below one child of `into`'s value, which only `before` or both have (walkChanges). */
+function changeAt(into: FieldSet, path: FieldPath, element: PathElement, before: unknown, after: unknown, type: TypeNode): void {
+  if (before === undefined) into.children.set(element, addedTree(after, type, [...path, element]));
+  else if (after !== undefined) {
+    const node = emptySet();
+    walkChanges(before, after, type, [...path, element], node);
+    keepNonEmpty(into, element, node);
+  }
 }
 
 function keepNonEmpty(parent: FieldSet, element: PathElement, node: FieldSet): void {
