@@ -73,12 +73,15 @@ async function callAndPatch(
 
 export async function admitWithWebhooks(attributes: AdmissionAttributes, services: WebhookServices): Promise<void> {
   if (isExemptFromWebhooks(attributes.resource)) return;
+  const hooks = services.configurations.hooks();
+  // Without hooks kube's dispatcher only keeps a reinvocation context that nothing will read.
+  if (hooks.length === 0) return;
   const { reinvocation } = attributes;
   const state = WebhookReinvocationState.of(reinvocation, MUTATING_WEBHOOK_PLUGIN);
   // A built-in plugin changed the object since the webhooks' last pass: reinvocable hooks must see it.
   if (reinvocation.isReinvoke && state.changedSinceLastPass(attributes.object)) state.requireReinvokingPrevious();
   try {
-    for (const [index, webhook] of services.configurations.hooks().entries()) {
+    for (const [index, webhook] of hooks.entries()) {
       const invocation = await invocationFor(webhook, attributes, services.match);
       if (!invocation) continue;
       // A hook is never called for the first time in the reinvocation pass.

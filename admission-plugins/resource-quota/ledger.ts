@@ -56,10 +56,15 @@ export class QuotaLedger {
     return next;
   }
 
+  /** True when `namespace` surely holds no quota (the followed copy, as kube's quotaAccessor lister). */
+  surelyNone(namespace: string): boolean {
+    return this.#presence.surelyNone(namespace);
+  }
+
   /** The namespace's quotas with current usage, each with the stored object for the status write. */
   async quotas(namespace: string): Promise<{ object: KubeObject; hard: Usage; used: Usage }[]> {
     // kube's GetQuotas reads its lister first; quotas that exist are read from storage for their current status.
-    if (this.#presence.surelyNone(namespace)) return [];
+    if (this.surelyNone(namespace)) return [];
     const quotas = await listObjects(this.#quotaStore(), { namespace, revision: 0, limit: 0 });
     const result = [];
     for (const object of quotas.list.items) {

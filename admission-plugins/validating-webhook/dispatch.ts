@@ -47,7 +47,7 @@ async function verdictOf(
 }
 
 export async function validateWithWebhooks(attributes: ValidationAttributes, services: WebhookServices): Promise<void> {
-  if (isExemptFromWebhooks(attributes.resource)) return;
+  if (isExemptFromWebhooks(attributes.resource) || services.configurations.hooks().length === 0) return;
   const invocations = await relevantInvocations(attributes, services);
   const verdicts = await Promise.all(invocations.map((invocation, index) => verdictOf(invocation, index, attributes, services)));
   const refusal = verdicts.find((verdict) => verdict !== null);

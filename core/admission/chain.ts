@@ -31,6 +31,8 @@ export interface ChainOptions {
 
 export class AdmissionChain implements AdmissionHook {
   readonly #plugins: readonly AdmissionPlugin[];
+  /** The plugins with each phase, in chain order, found once rather than per request. */
+  readonly #byPhase: Readonly<Record<"admit" | "validate", readonly AdmissionPlugin[]>>;
   readonly #attributes = new WeakMap<AdmittedWrite, AdmissionAttributes>();
   /** Per request: the audit annotations the write collects, and the validation failures recorded so far. */
   readonly #audit = new WeakMap<AdmissionAttributes, { annotations?: Map<string, string>; failures: ValidationFailure[] }>();
@@ -39,6 +41,7 @@ export class AdmissionChain implements AdmissionHook {
 
   constructor(plugins: readonly AdmissionPlugin[], options: ChainOptions = {}) {
     this.#plugins = plugins;
+    this.#byPhase = { admit: plugins.filter((plugin) => plugin.admit), validate: plugins.filter((plugin) => plugin.validate) };
     this.#metrics = options.metrics ?? new AdmissionMetrics();
     this.#options = options;
   }
@@ -105,7 +108,7 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   #handling(attributes: AdmissionAttributes, phase: "admit" | "validate"): AdmissionPlugin[] {
-    return this.#plugins.filter((plugin) => plugin[phase] && (plugin.handles?.(attributes) ?? true));
+    return this.#byPhase[phase].filter((plugin) => plugin.handles?.(attributes) ?? true);
   }
 
   /** One plugin call, timed as kube's WithControllerMetrics; a refusal goes through the plugin's actions. */

@@ -280,18 +280,36 @@ export async function findDuplicateFields(text: string): Promise<string[]> {
  * its deepest nesting of objects and arrays.
  */
 export async function scanWritten(text: string): Promise<{ members: number; depth: number }> {
-  let members = 0;
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0, pause = SCANNED_PER_TURN; i < text.length; i++) {
-    if (i >= pause) pause = await nextTurnAt(i);
+  const scan: WrittenScan = { members: 0, depth: 0, deepest: 0 };
+  let at = scanWrittenPiece(text, 0, scan);
+  while (at < text.length) {
+    await takeTurn();
+    at = scanWrittenPiece(text, at, scan);
+  }
+  return { members: scan.members, depth: scan.deepest };
+}
+
+interface WrittenScan {
+  members: number;
+  depth: number;
+  deepest: number;
+}
+
+/**
+ * One turn's piece of scanWritten, from `from`; answers where the next piece starts. A plain loop of its own: the
+ * scan of an ordinary body is this one call, compiled as a loop rather than as an async function's.
+ */
+function scanWrittenPiece(text: string, from: number, scan: WrittenScan): number {
+  const end = Math.min(text.length, from + SCANNED_PER_TURN);
+  let i = from;
+  for (; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) i = closingQuote(text, i);
-    else if (code === 0x3a) members++;
-    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (code === 0x7d || code === 0x5d) depth--;
+    else if (code === 0x3a) scan.members++;
+    else if (code === 0x7b || code === 0x5b) scan.deepest = Math.max(scan.deepest, ++scan.depth);
+    else if (code === 0x7d || code === 0x5d) scan.depth--;
   }
-  return { members, depth: deepest };
+  return i;
 }
 
 /** Object members present in a parsed value; fewer than written means some key was repeated. */

@@ -278,3 +278,11 @@ test("(await decodeBody()) hands YAML syntax errors to the caller's syntaxError,
   );
   expect(error.message).toStartWith("wrapped: error converting YAML to JSON: yaml: line ");
 });
+
+test("(await decodeBody()) finds a repeated key and the nesting of a body scanned over several turns", async () => {
+  // Past 256 KiB the scan goes on in the next turn; a string and its colons cross the first piece's end.
+  const long = "x:".repeat(150 * 1024);
+  const repeated = `{"a":"${long}","b":[{"c":1,"c":2}],"a":[[[1]]]}`;
+  expect((await decodeBody(bytes(repeated), "application/json", write)).duplicateFields).toEqual(["b[0].c", "a"]);
+  expect((await decodeBody(bytes(`{"a":"${long}","b":[{"c":1}]}`), "application/json", write)).duplicateFields).toEqual([]);
+});

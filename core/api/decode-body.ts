@@ -56,6 +56,9 @@ export interface DecodeOptions {
   syntaxError?: (goMessage: string) => Error;
 }
 
+/** A leading BOM stays in the text (ignoreBOM); one decoder serves every body, as decode() without `stream` keeps no state. */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
 /** The bare media type, lower case, without parameters; an absent header means JSON as in kube. */
 export function mediaTypeOf(contentType: string | null | undefined): string {
   const bare = (contentType ?? "").split(";")[0].trim().toLowerCase();
@@ -146,7 +149,7 @@ export async function decodeBody(
   if (!options.accepted.includes(mediaType) || (!JSON_TYPES.has(mediaType) && !YAML_TYPES.has(mediaType))) {
     throw newUnsupportedMediaType([...options.accepted]);
   }
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(body);
+  const text = UTF8.decode(body);
   let decoded: { value: unknown; duplicateFields: string[] };
   try {
     decoded = JSON_TYPES.has(mediaType) ? await decodeJSON(text) : readYAML(text);

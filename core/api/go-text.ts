@@ -62,6 +62,16 @@ export function byteLength(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
+/**
+ * Whether Go's len() of `text` is over `max`, counted only when the UTF-16 length cannot tell: a code unit is 1 to 3
+ * UTF-8 bytes (a surrogate pair 4 for 2), so a text of more than `max` units is over and one of at most `max / 3`
+ * is not. Names and label values are short, and this spares them the count.
+ */
+export function exceedsByteLength(text: string, max: number): boolean {
+  if (text.length > max) return true;
+  return text.length * 3 > max && byteLength(text) > max;
+}
+
 /** An aggregated error list as k8s.io/apimachinery/pkg/util/errors prints it: one message bare, several deduplicated in brackets. */
 export function aggregateMessage(messages: readonly string[]): string {
   const unique = [...new Set(messages)];

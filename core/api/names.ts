@@ -5,7 +5,7 @@
  * ValidateObjectMetaAccessor (pkg/api/validation/objectmeta.go) for a create.
  */
 import type { FieldError } from "./errors.ts";
-import { byteLength } from "./go-text.ts";
+import { byteLength, exceedsByteLength } from "./go-text.ts";
 import type { ObjectMeta, OwnerReference } from "./types.ts";
 
 const QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
@@ -55,7 +55,7 @@ const QUALIFIED_NAME_ERROR = regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 
 
 function checkPattern(value: string, max: number, re: RegExp, error: string): string[] {
   const errors: string[] = [];
-  if (byteLength(value) > max) errors.push(maxLenError(max));
+  if (exceedsByteLength(value, max)) errors.push(maxLenError(max));
   if (!re.test(value)) errors.push(error);
   return errors;
 }
@@ -114,7 +114,7 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errors.push("name part must be non-empty");
-  else if (byteLength(name) > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
+  else if (exceedsByteLength(name, QUALIFIED_NAME_MAX)) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
   if (!QUALIFIED_NAME_RE.test(name)) {
     errors.push(`name part ${QUALIFIED_NAME_ERROR}`);
   }
@@ -151,7 +151,9 @@ const invalid = (field: string, value: unknown, detail: string): FieldError => (
 
 export function validateLabels(labels: Record<string, string> | undefined, field: string): FieldError[] {
   const errors: FieldError[] = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
+  for (const key in labels) {
+    if (!Object.hasOwn(labels, key)) continue;
+    const value = labels[key];
     for (const m of isQualifiedName(key)) errors.push(invalid(field, key, m));
     for (const m of isValidLabelValue(value)) errors.push(invalid(field, value, m));
   }
@@ -162,7 +164,9 @@ export function validateLabels(labels: Record<string, string> | undefined, field
 export function validateAnnotations(annotations: Record<string, string> | undefined, field: string): FieldError[] {
   const errors: FieldError[] = [];
   let size = 0;
-  for (const [key, value] of Object.entries(annotations ?? {})) {
+  for (const key in annotations) {
+    if (!Object.hasOwn(annotations, key)) continue;
+    const value = annotations[key];
     for (const m of isQualifiedName(key.toLowerCase())) errors.push(invalid(field, key, m));
     size += byteLength(key) + byteLength(value);
   }
@@ -206,7 +210,8 @@ function validateOwnerReferences(refs: OwnerReference[] | undefined, field: stri
 }
 
 function validateFinalizers(finalizers: string[] | undefined, field: string): FieldError[] {
-  const list = finalizers ?? [];
+  if (!finalizers || finalizers.length === 0) return [];
+  const list = finalizers;
   const errors = list.flatMap((f) => isQualifiedName(f).map((m) => invalid(field, f, m)));
   if (list.includes("orphan") && list.includes("foregroundDeletion")) {
     errors.push(invalid(field, list, "finalizer orphan and foregroundDeletion cannot be both set"));
@@ -224,7 +229,8 @@ export const UNQUALIFIED_FINALIZER = "name is neither a standard finalizer name 
  * the generic metadata checks: a finalizer without a domain prefix must be a standard one.
  */
 export function validateKubeFinalizerNames(finalizers: string[] | undefined, field: string): FieldError[] {
-  return (finalizers ?? []).flatMap((name, i) =>
+  if (!finalizers || finalizers.length === 0) return [];
+  return finalizers.flatMap((name, i) =>
     name.includes("/") || STANDARD_FINALIZERS.has(name) ? [] : [invalid(`${field}[${i}]`, name, UNQUALIFIED_FINALIZER)]
   );
 }
@@ -240,10 +246,10 @@ function validateManagedFields(entries: unknown[] | undefined, field: string): F
     if (entry.fieldsType && entry.fieldsType !== "FieldsV1") {
       errors.push(invalid(`${at}.fieldsType`, entry.fieldsType, "must be `FieldsV1`"));
     }
-    if (byteLength(entry.manager ?? "") > 128) {
+    if (exceedsByteLength(entry.manager ?? "", 128)) {
       errors.push({ type: "FieldValueTooLong", field: `${at}.manager`, value: entry.manager, detail: "must have at most 128 bytes" });
     }
-    if (byteLength(entry.subresource ?? "") > 256) {
+    if (exceedsByteLength(entry.subresource ?? "", 256)) {
       errors.push({
         type: "FieldValueTooLong",
         field: `${at}.subresource`,

@@ -19,3 +19,11 @@ test("normalizedBody gives a body without metadata an object, then runs the kind
   const normalized = normalizedBody(type as never, strategy, { metadata: "x" } as unknown as KubeObject, "ns");
   expect(normalized.metadata).toEqual({ namespace: "ns", labels: { normalized: "yes" } });
 });
+
+test("normalizedBody of a body the write owns works on the body's own parts instead of copies", () => {
+  const body = { spec: { replicas: 1 }, metadata: { name: "d", labels: {} } } as unknown as KubeObject;
+  const normalized = normalizedBody(type as never, {} as Strategy, body, "ns", true);
+  expect(normalized.metadata).toBe(body.metadata);
+  expect(normalized.spec).toBe(body.spec);
+  expect(body.metadata).toEqual({ name: "d", namespace: "ns" });
+});

@@ -9,8 +9,9 @@ import { withEnvelopeFirst } from "./codec.ts";
 import { dropEmptyMetadata, reconcileNamespace } from "./object-meta.ts";
 import type { Strategy } from "./strategy.ts";
 
-export function normalizedBody(type: ResourceType, strategy: Strategy, body: KubeObject, namespace: string): KubeObject {
-  const obj = withEnvelopeFirst(cloneJSONValue(body), apiVersionOf(type.group, type.version), type.kind);
+/** `owned`: the body was decoded for this write alone, so it is changed in place rather than copied first. */
+export function normalizedBody(type: ResourceType, strategy: Strategy, body: KubeObject, namespace: string, owned = false): KubeObject {
+  const obj = withEnvelopeFirst(owned ? body : cloneJSONValue(body), apiVersionOf(type.group, type.version), type.kind);
   if (!isPlainObject(obj.metadata)) obj.metadata = {};
   reconcileNamespace(obj.metadata, namespace, type.namespaced);
   dropEmptyMetadata(obj.metadata);

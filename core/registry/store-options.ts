@@ -16,6 +16,8 @@ export interface WriteOptions {
   warnings?: string[];
   /** The handler dropped and reported the body's unknown fields as it decoded it (Store.dropUnknownFields). */
   unknownFieldsDropped?: boolean;
+  /** A create's body was decoded for this write alone (its handler's): the store changes it in place, not a copy. */
+  bodyOwned?: boolean;
   /** Recorded in managedFields as the writer (operation Update); absent for the server's own writes. */
   fieldManager?: string;
   /** Server-side apply already computed managedFields: the store records nothing for this write. */

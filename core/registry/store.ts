@@ -58,6 +58,8 @@ export class ResourceStore {
   readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
   readonly #versionConverter: VersionConverter;
+  /** Each endpoint's ownership scope, made once: its parts are fixed with the store (its type, strategy and extension). */
+  readonly #ownershipScopes = new Map<string, OwnershipScope>();
 
   constructor(
     definition: KindDefinition,
@@ -235,7 +237,7 @@ export class ResourceStore {
 
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
     await turnFor(options);
-    const obj = normalizedBody(this.type, this.strategy, body, namespace);
+    const obj = normalizedBody(this.type, this.strategy, body, namespace, options.bodyOwned);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
     if (version !== undefined && version !== "" && version !== "0") {
@@ -538,6 +540,12 @@ export class ResourceStore {
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */
   ownershipScope(subresource = ""): OwnershipScope {
+    let scope = this.#ownershipScopes.get(subresource);
+    if (!scope) this.#ownershipScopes.set(subresource, scope = this.#newOwnershipScope(subresource));
+    return scope;
+  }
+
+  #newOwnershipScope(subresource: string): OwnershipScope {
     return {
       apiVersion: apiVersionOf(this.type.group, this.type.version),
       subresource,

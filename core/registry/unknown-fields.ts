@@ -25,6 +25,8 @@ export function dropUnknownFields(
     throw newStrictDecodingError(type, obj, unknownFields, []);
   }
   // kube's strict decoder collects at most MAX_STRICT_ERRORS problems, so a body cannot flood the warnings.
-  if (directive === "Warn") options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
+  if (directive === "Warn" && unknownFields.length > 0) {
+    options.warnings?.push(...unknownFields.slice(0, MAX_STRICT_ERRORS).map((f) => `unknown field "${f}"`));
+  }
   return unknownFields;
 }

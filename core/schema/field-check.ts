@@ -119,17 +119,25 @@ function checkValue(value: unknown, node: FieldNode, path: string, walk: Walk): 
   }
 }
 
+/** A kind's root struct and its decoder's error prefix, found once per resource type (null: no built-in schema). */
+const kinds = new WeakMap<ResourceType, { root: StructNode; errorPrefix: string } | null>();
+
+function kindOf(type: ResourceType): { root: StructNode; errorPrefix: string } | null {
+  let kind = kinds.get(type);
+  if (kind === undefined) {
+    const root = builtInNodes.forKind(type.group, type.version, type.kind);
+    kind = root ? { root, errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: ` } : null;
+    kinds.set(type, kind);
+  }
+  return kind;
+}
+
 /** Drops unknown fields from `obj` in place; throws for a value of the wrong type (a 400 StatusError by default). */
 export function checkFields(type: ResourceType, obj: KubeObject, options: FieldCheckOptions = {}): FieldCheck {
-  const root = builtInNodes.forKind(type.group, type.version, type.kind);
-  if (!root) return { unknownFields: [] };
-  const walk: Walk = {
-    unknownFields: [],
-    goFields: [],
-    structName: root.name,
-    errorPrefix: `${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: `,
-    patch: options.patch,
-  };
+  const kind = kindOf(type);
+  if (!kind) return { unknownFields: [] };
+  const { root, errorPrefix } = kind;
+  const walk: Walk = { unknownFields: [], goFields: [], structName: root.name, errorPrefix, patch: options.patch };
   checkStruct(obj as unknown as Record<string, unknown>, root, "", walk);
   return { unknownFields: walk.unknownFields };
 }

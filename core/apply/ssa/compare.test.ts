@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
-import { compareValues } from "./compare.ts";
-import { memberPaths } from "./field-set.ts";
-import { DEDUCED, typeForKind } from "./schema-type.ts";
+import { addedOrModifiedSinceZero, compareValues } from "./compare.ts";
+import { memberPaths, union } from "./field-set.ts";
+import { toFieldsV1 } from "./fields-v1.ts";
+import { DEDUCED, typeForKind, zeroObject } from "./schema-type.ts";
 
 const configMap = typeForKind("", "v1", "ConfigMap");
 
@@ -59,4 +60,35 @@ test("TypedValue.Compare: a new list with two items of one key fails as structur
   const pod = typeForKind("", "v1", "Pod");
   const after = { spec: { containers: [{ name: "a" }, { name: "a" }] } };
   expect(() => compareValues({}, after, pod)).toThrow('.spec.containers: duplicate entries for key [name="a"]');
+});
+
+test("a create's added-or-modified set against the kind's zero object is TypedValue.Compare's Added ∪ Modified", () => {
+  const objects: [string, string, string, Record<string, unknown>][] = [
+    ["", "v1", "ConfigMap", { metadata: { name: "c", creationTimestamp: "2026-01-01T00:00:00Z", labels: { app: "x" } }, data: { k: "v" } }],
+    ["", "v1", "Pod", {
+      metadata: { name: "p", creationTimestamp: null, annotations: {} },
+      spec: { containers: [{ name: "a", image: "i", ports: [{ containerPort: 80 }], resources: {} }], nodeSelector: { z: "1" } },
+      status: {},
+    }],
+    ["apps", "v1", "Deployment", {
+      metadata: { name: "d" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { a: "b" } },
+        template: { metadata: { creationTimestamp: null }, spec: { containers: [] } },
+      },
+    }],
+    ["", "v1", "Service", {
+      metadata: { name: "s" },
+      spec: { ports: [{ port: 80, protocol: "TCP" }], type: "ClusterIP" },
+      status: { loadBalancer: {} },
+    }],
+  ];
+  for (const [group, version, kind, obj] of objects) {
+    const type = typeForKind(group, version, kind);
+    const zero = { apiVersion: version, kind, ...zeroObject(type) };
+    const after = { apiVersion: version, kind, ...obj };
+    const compared = compareValues(zero, after, type);
+    expect(toFieldsV1(addedOrModifiedSinceZero(zero, after, type))).toEqual(toFieldsV1(union(compared.added, compared.modified)));
+  }
 });

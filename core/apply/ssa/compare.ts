@@ -49,6 +49,49 @@ function walk(before: unknown, after: unknown, declared: TypeNode, path: FieldPa
   else mapChildren(before, after, type, path, child);
 }
 
+/**
+ * Comparison.added ∪ Comparison.modified of `compareValues(zero, after, type)`, made in one walk without the other
+ * sets, for a `zero` that is a kind's zero object (zeroObject: kube's create compares the new object with the kind's
+ * New()). What only `zero` has would be removed, which this set leaves out, so it is not walked: a zero object holds
+ * only empty structs and nulls, so walking it could not fail either (no list to index, no undeclared field).
+ */
+export function addedOrModifiedSinceZero(zero: unknown, after: unknown, type: TypeNode): FieldSet {
+  const into = emptySet();
+  walkChanges(zero, after, type, [], into);
+  return into;
+}
+
+function walkChanges(before: unknown, after: unknown, declared: TypeNode, path: FieldPath, into: FieldSet): void {
+  const type = resolveType(declared, after ?? before);
+  if (!isGranular(type)) {
+    if (after !== undefined && before !== after && (before === undefined || !isDeepStrictEqual(before, after))) into.member = true;
+    return;
+  }
+  if (type.kind === "list") {
+    listChildren(before, after, type, path, (element, b, a, childType) => changeAt(into, path, element, b, a, childType));
+    return;
+  }
+  // mapChildren's visits written out, without a callback: every granular node of a create passes here, most are maps.
+  const b = isPlainObject(before) ? before : {};
+  const a = isPlainObject(after) ? after : {};
+  for (const key of Object.keys(b)) {
+    if (a[key] !== undefined) changeAt(into, path, fieldElement(key), b[key], a[key], keyType(type, key, path));
+  }
+  for (const key of Object.keys(a)) {
+    if (!Object.hasOwn(b, key)) changeAt(into, path, fieldElement(key), undefined, a[key], keyType(type, key, path));
+  }
+}
+
+/** The changes below one child of `into`'s value, which only `before` or both have (walkChanges). */
+function changeAt(into: FieldSet, path: FieldPath, element: PathElement, before: unknown, after: unknown, type: TypeNode): void {
+  if (before === undefined) into.children.set(element, addedTree(after, type, [...path, element]));
+  else if (after !== undefined) {
+    const node = emptySet();
+    walkChanges(before, after, type, [...path, element], node);
+    keepNonEmpty(into, element, node);
+  }
+}
+
 function keepNonEmpty(parent: FieldSet, element: PathElement, node: FieldSet): void {
   if (node.member || node.children.size > 0) parent.children.set(element, node);
 }

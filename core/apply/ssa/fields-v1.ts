@@ -12,7 +12,8 @@ export function toFieldsV1(set: FieldSet): FieldsV1 {
 
 /** Adds the set's children to `out` after what it holds (a member's `.`), each node filled in place, not copied. */
 function withChildren(out: FieldsV1, set: FieldSet): FieldsV1 {
-  for (const element of [...set.children.keys()].sort(compareElements)) {
+  const elements = set.children.size > 1 ? [...set.children.keys()].sort(compareElements) : set.children.keys();
+  for (const element of elements) {
     const child = set.children.get(element)!;
     out[element] = child.children.size === 0 ? {} : withChildren(child.member ? { ".": {} } : {}, child);
   }

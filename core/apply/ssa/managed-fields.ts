@@ -72,6 +72,7 @@ function seconds(time: string | undefined): number {
 
 /** kube's capManagersManager: beyond ten Update managers the oldest fold into "ancient-changes" per apiVersion. */
 export function capUpdateManagers(managers: Managers): void {
+  if (managers.size <= MAX_UPDATE_MANAGERS) return;
   const updaters = [...managers.keys()].filter((id) => managers.get(id)!.operation === "Update");
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
   updaters.sort((a, b) => seconds(managers.get(a)!.time) - seconds(managers.get(b)!.time) || compareByteOrder(a, b));
@@ -105,12 +106,15 @@ export function encodeManagers(managers: Managers): Record<string, unknown>[] {
     compareByteOrder(p.manager, q.manager) || compareByteOrder(p.apiVersion, q.apiVersion) ||
     compareByteOrder(p.subresource ?? "", q.subresource ?? "")
   );
-  return entries.map((e) => {
-    const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
-    if (e.time !== undefined) out.time = e.time;
-    out.fieldsType = "FieldsV1";
-    out.fieldsV1 = toFieldsV1(e.fields);
-    if (e.subresource) out.subresource = e.subresource;
-    return out;
-  });
+  return entries.map(encodeManager);
+}
+
+/** One managedFields entry, its members in the order kube's ManagedFieldsEntry writes them. */
+export function encodeManager(e: ManagerEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+  if (e.time !== undefined) out.time = e.time;
+  out.fieldsType = "FieldsV1";
+  out.fieldsV1 = toFieldsV1(e.fields);
+  if (e.subresource) out.subresource = e.subresource;
+  return out;
 }

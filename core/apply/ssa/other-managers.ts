@@ -40,13 +40,19 @@ export async function updateOtherManagers(
 ): Promise<ManagersUpdate> {
   const own = withinScopeComparison(compareValues(before, after, scope.type), scope);
   const byVersion = new Map<string, Comparison | undefined>([[scope.apiVersion, own]]);
-  const olds = new VersionViews(before, scope.apiVersion, scope.type, scope.converter);
-  const news = new VersionViews(after, scope.apiVersion, scope.type, scope.converter);
+  // Made when a manager of another version is met: most writes have none.
+  let views: { olds: VersionViews; news: VersionViews } | undefined;
   const conflicts: FieldConflict[] = [];
   const changes = new Map<string, Comparison>();
   for (const [id, entry] of managers) {
     if (id === writerId) continue;
-    if (!byVersion.has(entry.apiVersion)) byVersion.set(entry.apiVersion, await compareIn(entry.apiVersion, olds, news, scope));
+    if (!byVersion.has(entry.apiVersion)) {
+      views ??= {
+        olds: new VersionViews(before, scope.apiVersion, scope.type, scope.converter),
+        news: new VersionViews(after, scope.apiVersion, scope.type, scope.converter),
+      };
+      byVersion.set(entry.apiVersion, await compareIn(entry.apiVersion, views.olds, views.news, scope));
+    }
     const compared = byVersion.get(entry.apiVersion);
     if (compared === undefined) {
       managers.delete(id);

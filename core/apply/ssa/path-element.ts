@@ -73,11 +73,11 @@ export function compareElements(a: PathElement, b: PathElement): number {
   const kindA = KIND_ORDER[a[0]];
   const kindB = KIND_ORDER[b[0]];
   if (kindA !== kindB) return kindA < kindB ? -1 : 1;
+  // Both carry the same two-character prefix, so field names compare as the whole elements do, without copies.
+  if (a[0] === "f") return compareByteOrder(a, b);
   const restA = a.slice(2);
   const restB = b.slice(2);
   switch (a[0]) {
-    case "f":
-      return compareByteOrder(restA, restB);
     case "i":
       return Math.sign(Number(restA) - Number(restB));
     case "k":

@@ -77,10 +77,17 @@ function convert(declared: Schema, lookup: SchemaLookup): TypeNode {
   const properties = schema.properties;
   const additional = isPlainObject(schema.additionalProperties) ? schema.additionalProperties as Schema : undefined;
   if (properties || additional) {
+    // Each declared field's type, looked up once: the walkers ask for it at every key of every write.
+    const fields = new Map<string, TypeNode>();
     return {
       kind: "map",
       atomic,
-      field: (name) => properties && Object.hasOwn(properties, name) ? typeFromSchema(properties[name], lookup) : undefined,
+      field: (name) => {
+        if (!properties || !Object.hasOwn(properties, name)) return undefined;
+        let field = fields.get(name);
+        if (field === undefined) fields.set(name, field = typeFromSchema(properties[name], lookup));
+        return field;
+      },
       element: additional ? typeFromSchema(additional, lookup) : schema["x-kubernetes-preserve-unknown-fields"] ? DEDUCED : undefined,
       zeroFields: Object.entries(properties ?? {}).filter(([, s]) => isEmptyObject(s.default)).map(([name]) => name),
       nullFields: (schema.required ?? []).filter((name) => properties?.[name] !== undefined && properties[name].default === undefined),

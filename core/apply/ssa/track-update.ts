@@ -6,18 +6,21 @@
  */
 import type { KubeObject } from "../../api/types.ts";
 import { SchemaMismatchError } from "./_items.ts";
+import { addedOrModifiedSinceZero } from "./compare.ts";
 import { isEmptySet, union } from "./field-set.ts";
 import {
   capUpdateManagers,
   decodeManagers,
   dropEmptyManagers,
+  encodeManager,
   encodeManagers,
   isResetRequest,
+  type ManagerEntry,
   managerId,
   type Managers,
 } from "./managed-fields.ts";
 import { dropMissingVersions, updateOtherManagers } from "./other-managers.ts";
-import { type OwnershipScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
+import { type OwnershipScope, withinScope, withoutManagedFields, withoutServerOwned } from "./scope.ts";
 import { VersionConversionError } from "./versions.ts";
 import { zeroObject } from "./schema-type.ts";
 
@@ -42,6 +45,7 @@ export async function managedFieldsAfterUpdate(
 ): Promise<Record<string, unknown>[]> {
   try {
     const managers = startingManagers(live, next, scope);
+    if (!live && managers.size === 0) return createdEntries(next, record, scope);
     const before = live
       ? withoutManagedFields(live)
       : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
@@ -51,12 +55,7 @@ export async function managedFieldsAfterUpdate(
     const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
     const owned = withoutServerOwned(union(own.added, own.modified));
     if (!isEmptySet(owned)) {
-      const identity = {
-        manager: record.manager,
-        operation: "Update" as const,
-        apiVersion: scope.apiVersion,
-        subresource: scope.subresource || undefined,
-      };
+      const identity = updater(record, scope);
       const id = managerId(identity);
       const previous = managers.get(id);
       managers.set(id, { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
@@ -69,6 +68,20 @@ export async function managedFieldsAfterUpdate(
     if (e instanceof SchemaMismatchError || e instanceof VersionConversionError) return [];
     throw e;
   }
+}
+
+function updater(record: UpdateRecord, scope: OwnershipScope): Omit<ManagerEntry, "fields"> {
+  return { manager: record.manager, operation: "Update", apiVersion: scope.apiVersion, subresource: scope.subresource || undefined };
+}
+
+/**
+ * A create that sent no managers: there is no other manager to update, and the writer's entry owns what the create
+ * added or changed against the kind's New() (kube's create handler calls UpdateNoErrors with liveObj = New()).
+ */
+function createdEntries(next: KubeObject, record: UpdateRecord, scope: OwnershipScope): Record<string, unknown>[] {
+  const zero = { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) };
+  const owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(zero, withoutManagedFields(next), scope.type), scope));
+  return isEmptySet(owned) ? [] : [encodeManager({ ...updater(record, scope), time: record.now, fields: owned })];
 }
 
 /** kube's decodeLiveOrNew: subresource writes and unreadable or empty lists keep the stored entries. */

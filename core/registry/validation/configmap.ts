@@ -13,15 +13,17 @@ export function validateConfigMap(obj: KubeObject): FieldError[] {
   const binary = record(obj.binaryData);
   const errors: FieldError[] = [];
   let size = 0;
-  for (const [key, value] of Object.entries(data)) {
-    errors.push(...invalidEach(`data[${key}]`, key, isConfigMapKey(key)));
+  for (const key of Object.keys(data)) {
+    const problems = isConfigMapKey(key);
+    if (problems.length > 0) errors.push(...invalidEach(`data[${key}]`, key, problems));
     if (Object.hasOwn(binary, key)) errors.push(invalid(`data[${key}]`, key, "duplicate of key present in binaryData"));
-    size += byteLength(String(value));
+    size += byteLength(String(data[key]));
   }
-  for (const [key, value] of Object.entries(binary)) {
-    errors.push(...invalidEach(`binaryData[${key}]`, key, isConfigMapKey(key)));
+  for (const key of Object.keys(binary)) {
+    const problems = isConfigMapKey(key);
+    if (problems.length > 0) errors.push(...invalidEach(`binaryData[${key}]`, key, problems));
     if (Object.hasOwn(data, key)) errors.push(invalid(`binaryData[${key}]`, key, "duplicate of key present in data"));
-    size += Buffer.from(String(value), "base64").length;
+    size += Buffer.from(String(binary[key]), "base64").length;
   }
   // kube reports the size on the empty path (field.NewPath(""), printed "[]"): the whole object is too big.
   if (size > MAX_DATA_SIZE) errors.push(tooLong("[]", MAX_DATA_SIZE));

@@ -24,6 +24,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<Response> {
     largeBody: hasLargeBody(ctx),
     warnings: ctx.warnings,
     unknownFieldsDropped: true,
+    bodyOwned: true,
     user: ctx.user,
     auditAnnotations: ctx.auditAnnotations,
     fieldManager: writerFieldManager(ctx, query),

@@ -70,3 +70,12 @@ test("parseDryRun() accepts All and a bare dryRun, and refuses other values for 
     'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
   );
 });
+
+test("parseWriteQuery() of a query with only empty or bare options checks them as kube's ValidateCreateOptions does", () => {
+  expect(parseWriteQuery(q("dryRun&fieldValidation="), "CreateOptions")).toEqual({
+    dryRun: false,
+    fieldValidation: "Warn",
+    fieldManager: undefined,
+  });
+  expect(parseWriteQuery(q("fieldManager="), "CreateOptions")).toEqual({ dryRun: false, fieldValidation: "Warn", fieldManager: "" });
+});
