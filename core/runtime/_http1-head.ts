@@ -198,8 +198,10 @@ class HeadFields {
   readonly headers: Record<string, string> = {};
   hosts = 0;
   codings = 0;
-  /** The Content-Length values as sent (trimmed), in order. */
-  readonly lengths: string[] = [];
+  /** The first Content-Length value as sent (trimmed). */
+  length: string | undefined = undefined;
+  /** A later Content-Length differed from the first. */
+  lengthsDiffer = false;
 
   /** The field on `text` from `start` to `end`: "name: value", the name a token, the value without control bytes. */
   add(text: string, start: number, end: number): void {
@@ -229,7 +231,10 @@ class HeadFields {
     headers[key] = earlier === undefined ? value : `${earlier}, ${value}`;
     if (key === "host") this.hosts++;
     else if (key === "transfer-encoding") this.codings++;
-    else if (key === "content-length") this.lengths.push(value);
+    else if (key === "content-length") {
+      if (this.length === undefined) this.length = value;
+      else if (value !== this.length) this.lengthsDiffer = true;
+    }
   }
 }
 
@@ -272,10 +277,9 @@ function bodyOf(versionMinor: number, fields: HeadFields): number | "chunked" {
       return "chunked";
     }
   }
-  const lengths = fields.lengths;
-  if (lengths.length === 0) return 0;
-  const declared = lengths[0]!;
-  for (let i = 1; i < lengths.length; i++) if (lengths[i] !== declared) throw badRequest();
+  const declared = fields.length;
+  if (declared === undefined) return 0;
+  if (fields.lengthsDiffer) throw badRequest();
   // parseContentLength: strconv.ParseUint(cl, 10, 63). Past 2^53 the count is approximate; no body that long ends.
   if (!DECIMAL.test(declared) || (declared.length >= 19 && BigInt(declared) > MAX_INT63)) throw badRequest();
   headers["content-length"] = declared;
