@@ -140,7 +140,6 @@ export class Http1Connection implements BodyFlow {
       this.#refuse(error.answer);
       return false;
     }
-    this.#pending = end.next < pending.length ? pending.subarray(end.next) : undefined;
     this.#searched = 0;
     this.#afterPost = head.method === "POST";
     const request = new Http1Request(head, this.#socket, this);
@@ -154,11 +153,13 @@ export class Http1Connection implements BodyFlow {
       this.#refuse(`HTTP/1.1 417 Expectation Failed\r\nConnection: close\r\nDate: ${httpDate()}\r\nContent-Length: 0\r\n\r\n`);
       return false;
     }
+    const whole = expect === undefined && this.#tookWholeBody(request, head.body, pending, end.next);
+    if (!whole) this.#pending = end.next < pending.length ? pending.subarray(end.next) : undefined;
     // conn.serve wraps the body in an expectContinueReader on HTTP/1.1 when one is announced.
     if (expect !== undefined && head.versionMinor !== 0 && head.body !== 0) awaitContinue(request as unknown as IncomingMessage);
     this.#request = request;
     this.#response = response;
-    this.#body = new BodyDecoder(expect === undefined && this.#tookWholeBody(request, head.body) ? 0 : head.body);
+    this.#body = new BodyDecoder(whole ? 0 : head.body);
     this.#answered = false;
     this.#bodyPaused = false;
     const bodyless = this.#body.done;
@@ -175,11 +176,12 @@ export class Http1Connection implements BodyFlow {
    * a create ~3 µs of main-thread CPU (bench/profiles/create-path.md, twelfth session). Go's conn.serve reads such a
    * body as any other; nothing the client sees changes.
    */
-  #tookWholeBody(request: Http1Request, body: number | "chunked"): boolean {
-    const pending = this.#pending;
-    if (body === "chunked" || body === 0 || pending === undefined || pending.length < body) return false;
-    request.completeBody = pending.subarray(0, body);
-    this.#pending = pending.length > body ? pending.subarray(body) : undefined;
+  #tookWholeBody(request: Http1Request, body: number | "chunked", pending: Buffer, start: number): boolean {
+    if (body === "chunked" || body === 0 || pending.length - start < body) return false;
+    const end = start + body;
+    // One view each of the body and of what follows it: a Buffer's subarray costs ~0.3 µs under Bun.
+    request.completeBody = pending.subarray(start, end);
+    this.#pending = pending.length > end ? pending.subarray(end) : undefined;
     return true;
   }
 

@@ -139,3 +139,25 @@ test("parseContentLength: strconv.ParseUint(cl, 10, 63) reads lengths up to 2^63
   expect(declared("0009").body).toBe(9);
   expect(refusal("POST / HTTP/1.1\r\nHost: k\r\nContent-Length: 9223372036854775808")).toBe(PLAIN_400);
 });
+
+test("readMIMEHeader: a name in any case keeps its case in rawHeaders and shares its lower-case key with the others", () => {
+  const head = parseHead(
+    "POST / HTTP/1.1\r\nHost: k\r\nContent-Type: a\r\ncontent-type: b\r\nCONTENT-TYPE: c\r\ncontent-Length: 2\r\nX-Other: d",
+  );
+  expect(head.rawHeaders).toEqual([
+    "Host",
+    "k",
+    "Content-Type",
+    "a",
+    "content-type",
+    "b",
+    "CONTENT-TYPE",
+    "c",
+    "content-Length",
+    "2",
+    "X-Other",
+    "d",
+  ]);
+  expect(head.headers).toEqual({ host: "k", "content-type": "a, b, c", "content-length": "2", "x-other": "d" });
+  expect(head.body).toBe(2);
+});

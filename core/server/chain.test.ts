@@ -93,7 +93,8 @@ test("WithPanicRecovery, outermost: a filter that throws outside its own guard i
     inFlight,
     options: { maxRequestBytes: 1024, anonymous: false, requestTimeoutMs: 60_000 },
   };
-  const request = new Request("https://h/api/v1/pods", { headers: { "Audit-ID": "a-2" } });
+  // A create without a declared length: the body limit reads its body, whose getter throws here.
+  const request = new Request("https://h/api/v1/pods", { method: "POST", body: "{}", headers: { "Audit-ID": "a-2" } });
   Object.defineProperty(request, "body", {
     get() {
       throw new Error("body unreadable");

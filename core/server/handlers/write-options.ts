@@ -135,7 +135,7 @@ function writeQueryOf(query: URLSearchParams): WriteQuery {
 }
 
 export function parseWriteQuery(query: URLSearchParams, kind: "CreateOptions" | "UpdateOptions"): WriteQuery {
-  // No options (most writes): every check passes on the empty values, so only the defaults are left to give.
+  // Most writes send no query: every option at its default, which ValidateCreateOptions and ValidateUpdateOptions accept.
   if (query.size === 0) return { dryRun: false, fieldValidation: "Warn", fieldManager: undefined };
   const errors = writeOptionErrors(query);
   if (errors.length > 0) throw newInvalid({ group: "meta.k8s.io", kind }, "", errors);
