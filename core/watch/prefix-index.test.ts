@@ -47,3 +47,25 @@ test("matching() finds a directory prefix once when another prefix has its lengt
   expect(index.matching("/core/pods/default/web-0")).toEqual(["namespace watch"]);
   expect(index.matching("/core/pods/ns/abcde").sort()).toEqual(["one pod's log"]);
 });
+
+test("matching() answers what is registered now for keys of a directory it has matched before, and a list it gave stays as it was", () => {
+  const index = new PrefixIndex<string>();
+  index.add("/", "root");
+  const before = index.matching("/core/configmaps/default/a");
+  expect(before).toEqual(["root"]);
+  index.add("/core/configmaps/", "configmaps");
+  expect(index.matching("/core/configmaps/default/b")).toEqual(["root", "configmaps"]);
+  expect(before).toEqual(["root"]);
+  index.add("/core/configmaps/default/", "default");
+  index.add("/core/configmaps/default/c", "one object");
+  expect(index.matching("/core/configmaps/default/c")).toEqual(["root", "configmaps", "default", "one object"]);
+  expect(index.matching("/core/configmaps/other/c")).toEqual(["root", "configmaps"]);
+  index.remove("/core/configmaps/", "configmaps");
+  expect(index.matching("/core/configmaps/default/d")).toEqual(["root", "default"]);
+  index.remove("/", "root");
+  expect(index.matching("/core/configmaps/other/c")).toEqual([]);
+  // One key's directory is a prefix of another's, not the same directory.
+  index.add("/core/configmaps/default/x/", "deeper");
+  expect(index.matching("/core/configmaps/default/x/y")).toEqual(["default", "deeper"]);
+  expect(index.matching("/core/configmaps/default/xy")).toEqual(["default"]);
+});
