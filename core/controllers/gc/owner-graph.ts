@@ -31,10 +31,13 @@ export interface GraphNode {
 }
 
 /**
- * What a stored object's text holds when it names owners or is being deleted. Names are written as they are
- * (JSON.stringify's and Go's encoders escape no letter); a text with a \u escape anywhere is parsed to be sure.
+ * Whether a stored object's text may name owners or a deletion in progress. Names are written as they are
+ * (JSON.stringify's and Go's encoders escape no letter); a text with a \u escape anywhere is parsed to be sure. Three
+ * plain searches: a regular expression of the three alternatives took twice as long over a ConfigMap's text.
  */
-const OWNERS_OR_DELETION = /"ownerReferences"|"deletionTimestamp"|\\u/;
+function mayNameOwnersOrDeletion(text: string): boolean {
+  return text.includes('"ownerReferences"') || text.includes('"deletionTimestamp"') || text.includes("\\u");
+}
 
 /** kube's absentOwnerCache holds the last 500 owners known to be gone (garbagecollector.go, NewReferenceCache(500)). */
 const ABSENT_OWNERS_KEPT = 500;
@@ -90,7 +93,7 @@ export class OwnerGraph {
    * deletion in progress.
    */
   concerns(kv: KeyValue, eventType: EventType): boolean {
-    return eventType === "DELETED" || this.#byKey.has(kv.key) || OWNERS_OR_DELETION.test(kv.value);
+    return eventType === "DELETED" || this.#byKey.has(kv.key) || mayNameOwnersOrDeletion(kv.value);
   }
 
   /**
