@@ -12,6 +12,8 @@ export interface ObjectReference {
 export interface CollectionEvent {
   type: "ADDED" | "MODIFIED" | "DELETED";
   object: KubeObject;
+  /** The storage key the object was read at; absent on a relist's DELETED of an object the follower held. */
+  key?: string;
 }
 
 export interface CollectionFollow {

@@ -16,6 +16,9 @@ export class ObjectCounts {
   readonly #byGroupResource = new Map<string, { key: string; count: number }>();
   readonly #storage: Storage;
   readonly #unsubscribe: () => void;
+  /** The collection prefix an event was counted under last, and its entry: a burst in one collection finds it at once. */
+  #lastPrefix = "";
+  #lastEntry: { key: string; count: number } | undefined;
 
   constructor(storage: Storage, metricsRegistry: MetricsRegistry) {
     this.#storage = storage;
@@ -74,8 +77,16 @@ export class ObjectCounts {
     const delta = event.type === "ADDED" ? 1 : event.type === "DELETED" ? -1 : 0;
     if (delta === 0) return;
     const key = event.kv.key;
+    // A key under the last prefix (`/<group>/<resource>/`) is of the same collection; entries are never replaced.
+    if (this.#lastEntry && key.startsWith(this.#lastPrefix)) {
+      this.#lastEntry.count += delta;
+      return;
+    }
     const prefix = key.slice(0, key.indexOf("/", key.indexOf("/", 1) + 1) + 1);
     const entry = this.#counts.get(prefix);
-    if (entry) entry.count += delta;
+    if (!entry) return;
+    entry.count += delta;
+    this.#lastPrefix = prefix;
+    this.#lastEntry = entry;
   }
 }

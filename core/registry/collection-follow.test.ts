@@ -59,6 +59,33 @@ test("a follower's decode makes what it is handed, listed and changed alike; by 
   }
 });
 
+test("keep sees each stored object's key and text and the change's type; what it turns away is never decoded", async () => {
+  const storage = openSqliteStorage(":memory:");
+  try {
+    await storage.write({ op: "create", key: "/g/things/listed-skip", value: value("listed-skip") });
+    await storage.write({ op: "create", key: "/g/things/listed", value: value("listed", "wanted") });
+    const decoded: string[] = [];
+    const seen: string[] = [];
+    const follow = await followCollection(
+      storage,
+      new WatchBroker(storage),
+      "/g/things/",
+      (e) => seen.push(`${e.type} ${e.object.metadata.name} at ${e.key}`),
+      (kv, type) => type === "DELETED" || kv.value.includes("wanted"),
+      undefined,
+      (kv) => (decoded.push(kv.key), decodeStoredWithoutVersion(kv)),
+    );
+    await storage.write({ op: "create", key: "/g/things/skip", value: value("skip") });
+    await storage.write({ op: "create", key: "/g/things/taken", value: value("taken", "wanted") });
+    await storage.write({ op: "delete", key: "/g/things/skip", expectedRevision: 0 });
+    expect(decoded).toEqual(["/g/things/listed", "/g/things/taken", "/g/things/skip"]);
+    expect(seen).toEqual(["ADDED listed at /g/things/listed", "ADDED taken at /g/things/taken", "DELETED skip at /g/things/skip"]);
+    follow.stop();
+  } finally {
+    await storage.close();
+  }
+});
+
 test("following `/` over several revision sequences lists each store's own keys, then hands over every store's changes", async () => {
   const main = openSqliteStorage(":memory:");
   const events = openSqliteStorage(":memory:");

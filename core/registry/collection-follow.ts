@@ -1,8 +1,9 @@
 /**
  * Follows one collection the way an informer does: every current object as ADDED, then each committed change,
  * handed over synchronously right after its commit (by the watch broker), so a reader sees a write before its
- * request is answered. Registry.follow() is the way in. A follower interested in some keys only names them with
- * `keep`: the others are never decoded, so a follower does not hold a parsed copy of a whole collection it ignores.
+ * request is answered. Registry.follow() is the way in. A follower interested in some objects only names them with
+ * `keep`, which sees the stored key and text and the change's type: the others are never decoded, so a follower does
+ * not hold a parsed copy of a whole collection it ignores, nor parse a change it has no use for.
  * A prefix over several revision sequences (`/` with --etcd-servers-overrides) is listed sequence by sequence, and a
  * change is new when it is past the list of its own sequence.
  *
@@ -15,7 +16,7 @@
  */
 import type { CollectionEvent, CollectionFollow } from "../api/client.ts";
 import type { KubeObject } from "../api/types.ts";
-import { type KeyValue, sequenceOf, sequencesUnder, type Storage, type StorageEvent } from "../storage/storage.ts";
+import { type EventType, type KeyValue, sequenceOf, sequencesUnder, type Storage, type StorageEvent } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored } from "./codec.ts";
 import { logger } from "../log/mod.ts";
@@ -30,7 +31,7 @@ export async function followCollection(
   broker: Pick<WatchBroker, "follow">,
   prefix: string,
   onEvent: (event: CollectionEvent) => void,
-  keep: (key: string) => boolean = () => true,
+  keep: (kv: KeyValue, type: EventType) => boolean = () => true,
   held?: () => Iterable<KubeObject>,
   decode: (kv: KeyValue) => KubeObject = decodeStored,
 ): Promise<CollectionFollow> {
@@ -51,20 +52,20 @@ export async function followCollection(
   /** Lists, reports what the follower holds that is gone, then every listed object and the changes since. */
   const list = async () => {
     const listedAt = new Map<Storage, number>();
-    const objects: KubeObject[] = [];
+    const listed: CollectionEvent[] = [];
     for (const sequence of sequencesUnder(storage, prefix)) {
-      const listed = await sequence.range(prefix);
-      listedAt.set(sequence, listed.revision);
-      for (const kv of listed.items) {
+      const range = await sequence.range(prefix);
+      listedAt.set(sequence, range.revision);
+      for (const kv of range.items) {
         // A sequence's own etcd may still hold keys that another sequence now serves (an override added later).
-        if (keep(kv.key) && sequenceOf(storage, kv.key) === sequence) objects.push(decode(kv));
+        if (keep(kv, "ADDED") && sequenceOf(storage, kv.key) === sequence) listed.push({ type: "ADDED", object: decode(kv), key: kv.key });
       }
     }
-    const present = new Set(objects.map((object) => object.metadata.uid));
+    const present = new Set(listed.map((event) => event.object.metadata.uid));
     for (const object of [...holding()]) if (!present.has(object.metadata.uid)) deliver({ type: "DELETED", object });
-    for (const object of objects) deliver({ type: "ADDED", object });
+    for (const event of listed) deliver(event);
     for (const event of early) {
-      if (event.revision > listedAt.get(sequenceOf(storage, event.kv.key))!) deliver({ type: event.type, object: decode(event.kv) });
+      if (event.revision > listedAt.get(sequenceOf(storage, event.kv.key))!) deliver(changeOf(event, decode));
     }
     early = [];
     live = true;
@@ -88,8 +89,8 @@ export async function followCollection(
   const unsubscribe = broker.follow(
     prefix,
     (event) => {
-      if (!keep(event.kv.key)) return;
-      if (live) deliver({ type: event.type, object: decode(event.kv) });
+      if (!keep(event.kv, event.type)) return;
+      if (live) deliver(changeOf(event, decode));
       else early.push(event);
     },
     () => {
@@ -109,6 +110,10 @@ export async function followCollection(
       unsubscribe();
     },
   };
+}
+
+function changeOf(event: StorageEvent, decode: (kv: KeyValue) => KubeObject): CollectionEvent {
+  return { type: event.type, object: decode(event.kv), key: event.kv.key };
 }
 
 /** Keeps what a DELETED event needs of each object handed over: its identity, not the whole object. */

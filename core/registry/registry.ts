@@ -4,7 +4,7 @@
  * user, an actor's as the actor, the root registry's own as the server's loopback user; only writes through
  * `bootstrapWriter()` (the server's start-up objects) skip admission.
  */
-import type { KeyValue, Storage } from "../storage/storage.ts";
+import type { EventType, KeyValue, Storage } from "../storage/storage.ts";
 import { WatchBroker } from "../watch/mod.ts";
 import { type CollectionEvent, type CollectionFollow } from "../api/client.ts";
 import { followCollection } from "./collection-follow.ts";
@@ -70,14 +70,14 @@ export class Registry {
 
   /**
    * Follows one collection (every object under `prefix` as ADDED, then each change at its commit), on the broker;
-   * with `keep`, only the objects whose storage keys it accepts. `held` answers the objects the follower holds, for
+   * with `keep`, only the stored objects and changes it accepts (by key, stored text and change type). `held` answers the objects the follower holds, for
    * the deletions a relist after lost watch history reports (collection-follow.ts); `decode` makes the objects from
    * the stored values (decodeStored by default).
    */
   follow(
     prefix: string,
     onEvent: (event: CollectionEvent) => void,
-    keep?: (key: string) => boolean,
+    keep?: (kv: KeyValue, type: EventType) => boolean,
     held?: () => Iterable<KubeObject>,
     decode?: (kv: KeyValue) => KubeObject,
   ): Promise<CollectionFollow> {

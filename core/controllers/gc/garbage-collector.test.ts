@@ -37,3 +37,20 @@ test("orphanDependents: propagationPolicy=Orphan strips the owner reference and 
   expect(dependent.status).toBe(200);
   expect(dependent.body.metadata.ownerReferences).toBeUndefined();
 });
+
+test("referencesDiffs: a dependent whose update dropped its owner reference stays when the owner goes", async () => {
+  await createOwnerAndDependent("dropped");
+  const path = "/api/v1/namespaces/default/configmaps/dependent-dropped";
+  const patched = await server.request("PATCH", path, {
+    body: JSON.stringify({ metadata: { ownerReferences: null } }),
+    headers: { "Content-Type": "application/merge-patch+json" },
+  });
+  expect(patched.status).toBe(200);
+  expect((await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-dropped")).status).toBe(200);
+  expect(await gone("/api/v1/namespaces/default/configmaps/owner-dropped")).toBe(true);
+  // A pass of the collector after the owner's deletion has had its chance to act.
+  await createOwnerAndDependent("after");
+  expect((await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-after")).status).toBe(200);
+  expect(await gone("/api/v1/namespaces/default/configmaps/dependent-after")).toBe(true);
+  expect((await server.request("GET", path)).status).toBe(200);
+});

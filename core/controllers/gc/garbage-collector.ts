@@ -7,7 +7,8 @@
  * (attemptToDeleteItem / attemptToOrphan), reading an object from the store only to act on it. kube's graph builder
  * reads only the metadata of what its informers hand it (kube-controller-manager's ObjectOrMetadataInformerFactory:
  * typed informers where they exist, metadata-only ones otherwise); here the followed objects are parsed without the
- * copy of metadata that puts resourceVersion first, which the graph never reads (decodeStoredWithoutVersion).
+ * copy of metadata that puts resourceVersion first, which the graph never reads (decodeStoredWithoutVersion), and a
+ * change that cannot concern the graph (an object without owners, not being deleted, not held) is not parsed at all.
  */
 import { isNotFound, newNotFound } from "../../api/errors.ts";
 import { apiVersionOf, type KubeObject } from "../../api/types.ts";
@@ -32,12 +33,12 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
     (event) => {
       const type = collectedType(catalog, event.object);
       if (!type) return;
-      const changed = graph.apply(event.type, type, event.object);
+      const changed = graph.apply(event.type, type, event.object, event.key);
       if (changed.size === 0) return;
       for (const uid of changed) dirty.add(uid);
       loop.trigger();
     },
-    undefined,
+    (kv, type) => graph.concerns(kv, type),
     // What a relist after lost watch history compares with: the graph's nodes, as identities.
     () =>
       Array.from(

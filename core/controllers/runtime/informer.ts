@@ -10,6 +10,7 @@ import type { CollectionFollow } from "../../api/client.ts";
 import { collectionPrefix } from "../../registry/keys.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Registry } from "../../registry/registry.ts";
+import type { KeyValue } from "../../storage/storage.ts";
 import { logger } from "../../log/mod.ts";
 
 const log = logger("informer");
@@ -58,7 +59,8 @@ export class Informer {
   async start(registry: Pick<Registry, "follow">): Promise<void> {
     const { name } = this.#options;
     // Storage keys end in `/<name>` (registry/keys.ts), so other objects are skipped before they are decoded.
-    const keep = name === undefined ? undefined : (key: string) => key.endsWith(`/${name}`);
+    const suffix = name === undefined ? undefined : `/${name}`;
+    const keep = suffix === undefined ? undefined : (kv: KeyValue) => kv.key.endsWith(suffix);
     this.#follow = await registry.follow(
       collectionPrefix(this.type, ""),
       (event) => this.#apply(event.type, event.object),
