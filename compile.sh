@@ -44,6 +44,6 @@ build() {
 }
 build
 # Profile-guided bytecode layout: the binary just built starts (and restarts) a server once, recording the functions a
-# start uses; built again with that profile, their bytecode sits together at the front of the embedded bundle, so a
-# start reads fewer of its pages (idle RSS -3 to -4 MB, scripts/record-bytecode-order.ts).
+# start and then an idle server use; built again with that profile, their bytecode sits together at the front of the
+# embedded bundle, so a start reads fewer of its pages (idle RSS -4 to -5 MB, scripts/record-bytecode-order.ts).
 build --bytecode-order="$(node_modules/.bin/bun scripts/record-bytecode-order.ts "$outfile" "$order_dir/order")"

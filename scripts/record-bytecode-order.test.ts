@@ -3,7 +3,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KUBUN_BINARY } from "../tests/harness.ts";
-import { npmStartFlags, recordBytecodeOrder } from "./record-bytecode-order.ts";
+import { IDENTITY_LEASE_RENEW_INTERVAL_MS } from "../core/controllers/mod.ts";
+import { IDLE_MS, npmStartFlags, recordBytecodeOrder } from "./record-bytecode-order.ts";
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "record-bytecode-order-test-"));
@@ -16,6 +17,12 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
 
 test("the profiled server runs with npm start's flags", () => {
   expect(npmStartFlags()).toEqual(["--authorization-mode=Node,RBAC", "--enable-admission-plugins=NodeRestriction"]);
+});
+
+test("the restart is profiled idle past the identity lease's first renewal, the longest of an idle server's 10 s periods", () => {
+  // Work an idle server first runs after the recording stopped lies among the cold bytecode, read a fault-around window
+  // (64 KiB) at a time.
+  expect(IDLE_MS).toBeGreaterThan(IDENTITY_LEASE_RENEW_INTERVAL_MS);
 });
 
 test("a start and a restart of the binary each write a bytecode profile, the restart's listed first", async () => {

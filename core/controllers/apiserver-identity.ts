@@ -22,7 +22,7 @@ const IDENTITY = "kube-apiserver";
 const HOSTNAME_LABEL = "kubernetes.io/hostname";
 /** IdentityLeaseDurationSeconds, IdentityLeaseRenewIntervalPeriod, IdentityLeaseGCPeriod. */
 export const IDENTITY_LEASE_DURATION_SECONDS = 3600;
-const RENEW_INTERVAL_MS = 10_000;
+export const IDENTITY_LEASE_RENEW_INTERVAL_MS = 10_000;
 const GC_PERIOD_MS = 3_600_000;
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
@@ -115,7 +115,7 @@ export function startApiServerIdentity(
     options.log(`kubun: apiserver identity ${what}: ${error instanceof Error ? error.message : String(error)}`);
   void renew().catch(logFailure("lease"));
   void collect().catch(logFailure("lease garbage collection"));
-  const stopRenewing = onRenewalTick(RENEW_INTERVAL_MS, () => void renew().catch(logFailure("lease")));
+  const stopRenewing = onRenewalTick(IDENTITY_LEASE_RENEW_INTERVAL_MS, () => void renew().catch(logFailure("lease")));
   const gcTimer = setInterval(() => void collect().catch(logFailure("lease garbage collection")), GC_PERIOD_MS);
   (gcTimer as { unref?: () => void }).unref?.();
   return {

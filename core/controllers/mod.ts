@@ -27,7 +27,7 @@ export const BUILT_IN_CONTROLLERS: Controller[] = [
   csrApprovingController,
   csrSigningController,
 ];
-export { apiServerId, type ApiServerIdentity, startApiServerIdentity } from "./apiserver-identity.ts";
+export { apiServerId, type ApiServerIdentity, IDENTITY_LEASE_RENEW_INTERVAL_MS, startApiServerIdentity } from "./apiserver-identity.ts";
 export { ensureSystemNamespaces } from "./bootstrap-namespaces.ts";
 export { startClusterRoleAggregation } from "./cluster-role-aggregation.ts";
 export { budgetSelects, disruptionAllowedCondition, type PdbStatus } from "./disruption/pdb-status.ts";
