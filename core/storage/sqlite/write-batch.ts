@@ -19,9 +19,11 @@ export interface BatchResult {
 }
 
 /**
- * Each successful op writes one `kv` row and appends one `history` row holding `storedValues[i]`, op i's value as
- * stored (stored-value.ts, encoded by the caller before the transaction; null for a delete); the revision is
- * history's newest row. The events carry the values as given, never read back.
+ * Each successful op leaves its key's `kv` row as the op made it and appends one `history` row holding
+ * `storedValues[i]`, op i's value as stored (stored-value.ts, encoded by the caller before the transaction; null for
+ * a delete); the revision is history's newest row. The events carry the values as given, never read back. The rows
+ * are read and written a whole batch at a time (multi-row.ts): the keys' current rows first, the ops then checked
+ * against those and the batch's own earlier ops, and the result written last.
  */
 export function applyWriteBatch(
   statements: Statements,
@@ -31,18 +33,43 @@ export function applyWriteBatch(
 ): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
+  const before = currentRows(statements, ops);
+  /** The keys this batch wrote, as it left them (null: deleted). */
+  const written = new Map<string, KeyValue | null>();
+  const history: SqliteValue[] = [];
   const outcomes = ops.map((op, index): WriteOutcome => {
-    const row = statements.getCurrent.get(op.key);
-    const current = row ? rowToKeyValue(row) : undefined;
+    const current = (written.has(op.key) ? written.get(op.key) : before.get(op.key)) ?? undefined;
     const rejection = checkOp(op, current);
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
     const event = eventFor(op, current, revision);
-    persist(statements, event, storedValues[index] ?? null);
+    written.set(op.key, event.type === "DELETED" ? null : event.kv);
+    const { kv, prev, type } = event;
+    history.push(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, storedValues[index] ?? null);
     events.push(event);
     return { ok: true, value: event.kv };
   });
+  const saved: SqliteValue[] = [];
+  const deleted: string[] = [];
+  for (const [key, kv] of written) {
+    if (kv) saved.push(key, kv.createRevision, kv.modRevision);
+    else if (before.has(key)) deleted.push(key);
+  }
+  statements.saveKv.run(saved);
+  statements.deleteKv.run(deleted);
+  statements.appendHistory.run(history);
   return { outcomes, events, revision };
+}
+
+/** The live rows of the batch's keys before it, by key. */
+function currentRows(statements: Statements, ops: WriteOp[]): Map<string, KeyValue> {
+  const keys = [...new Set(ops.map((op) => op.key))];
+  return new Map(
+    statements.currentOf.all(keys).map((row) => {
+      const kv = rowToKeyValue(row);
+      return [kv.key, kv];
+    }),
+  );
 }
 
 function checkOp(op: WriteOp, current: KeyValue | undefined): StorageError | undefined {
@@ -68,12 +95,4 @@ function eventFor(op: WriteOp, prev: KeyValue | undefined, revision: number): St
   const value = op.op === "update" ? op.value : before.value;
   const kv = { key: op.key, value, createRevision: before.createRevision, modRevision: revision };
   return { type: op.op === "update" ? "MODIFIED" : "DELETED", revision, kv, prev: before };
-}
-
-function persist(statements: Statements, event: StorageEvent, storedValue: SqliteValue): void {
-  const { kv, prev, type, revision } = event;
-  if (type === "ADDED") statements.insertKv.run(kv.key, revision, revision);
-  else if (type === "MODIFIED") statements.updateKv.run(revision, kv.key);
-  else statements.deleteKv.run(kv.key);
-  statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, storedValue);
 }
