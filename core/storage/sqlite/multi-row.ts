@@ -1,10 +1,10 @@
 /**
- * One SQL statement run over many rows at once: `INSERT … VALUES (…), (…)` or `… IN (?, ?)`, prepared for a few row
- * counts and run in chunks of those. A group commit's batch then costs a few statement runs instead of one per row:
- * each run is a call into the driver, a bind per parameter, a step and a reset, and the per-run part was ~0.3 µs of
- * the ~1 µs a row cost (bench/profiles/create-path.md, thirteenth session).
+ * One SQL statement run over many rows at once, `INSERT … VALUES (…), (…)`, prepared for a few row counts and run in
+ * chunks of those. A group commit's batch then costs a few statement runs instead of one per row (each run a call
+ * into the driver, a step and a reset besides the binds): ~0.4 µs less a create at 25 a transaction, ~0.9 µs at 64
+ * (bench/profiles/create-path.md, thirteenth session).
  */
-import type { SqliteDatabase, SqliteRow, SqliteStatement, SqliteValue } from "../../runtime/sqlite-driver.ts";
+import type { SqliteDatabase, SqliteStatement, SqliteValue } from "../../runtime/sqlite-driver.ts";
 
 /** Rows per run, largest first; any count is a sum of these. SQLite binds at most 32,766 parameters a statement. */
 const CHUNK_ROWS = [64, 8, 1] as const;
@@ -21,29 +21,19 @@ export class MultiRowStatement {
 
   /** Runs over the rows whose parameters `params` holds one row after the other. */
   run(params: readonly SqliteValue[]): void {
-    this.#chunks(params, (statement, chunk) => void statement.run(...chunk));
-  }
-
-  /** The rows every chunk's run returns, in chunk order. */
-  all(params: readonly SqliteValue[]): SqliteRow[] {
-    const found: SqliteRow[] = [];
-    this.#chunks(params, (statement, chunk) => void found.push(...statement.all(...chunk)));
-    return found;
-  }
-
-  #chunks(params: readonly SqliteValue[], each: (statement: SqliteStatement, chunk: SqliteValue[]) => void): void {
     const columns = this.#columns;
     let start = 0;
     for (const rows of CHUNK_ROWS) {
-      const statement = this.#byRows.get(rows)!;
       const width = rows * columns;
-      for (; params.length - start >= width; start += width) each(statement, params.slice(start, start + width));
+      if (params.length - start < width) continue;
+      const statement = this.#byRows.get(rows)!;
+      for (; params.length - start >= width; start += width) statement.run(...params.slice(start, start + width));
     }
   }
 }
 
 /** `?, ?, …`: `count` parameters, comma-separated. */
-export function placeholders(count: number): string {
+function placeholders(count: number): string {
   return Array(count).fill("?").join(", ");
 }
 

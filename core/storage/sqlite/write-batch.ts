@@ -21,9 +21,9 @@ export interface BatchResult {
 /**
  * Each successful op leaves its key's `kv` row as the op made it and appends one `history` row holding
  * `storedValues[i]`, op i's value as stored (stored-value.ts, encoded by the caller before the transaction; null for
- * a delete); the revision is history's newest row. The events carry the values as given, never read back. The rows
- * are read and written a whole batch at a time (multi-row.ts): the keys' current rows first, the ops then checked
- * against those and the batch's own earlier ops, and the result written last.
+ * a delete); the revision is history's newest row. The events carry the values as given, never read back. Each op is
+ * checked against the batch's own earlier writes, else the stored row; the rows are written once the batch is
+ * checked, the inserts a whole batch at a time (multi-row.ts).
  */
 export function applyWriteBatch(
   statements: Statements,
@@ -33,12 +33,12 @@ export function applyWriteBatch(
 ): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
-  const before = currentRows(statements, ops);
-  /** The keys this batch wrote, as it left them (null: deleted). */
+  /** The keys this batch wrote, as it left them (null: deleted), and those of them stored before it. */
   const written = new Map<string, KeyValue | null>();
+  const stored = new Set<string>();
   const history: SqliteValue[] = [];
   const outcomes = ops.map((op, index): WriteOutcome => {
-    const current = (written.has(op.key) ? written.get(op.key) : before.get(op.key)) ?? undefined;
+    const current = currentRow(statements, op.key, written, stored);
     const rejection = checkOp(op, current);
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
@@ -50,26 +50,27 @@ export function applyWriteBatch(
     return { ok: true, value: event.kv };
   });
   const saved: SqliteValue[] = [];
-  const deleted: string[] = [];
   for (const [key, kv] of written) {
     if (kv) saved.push(key, kv.createRevision, kv.modRevision);
-    else if (before.has(key)) deleted.push(key);
+    else if (stored.has(key)) statements.deleteKv.run(key);
   }
   statements.saveKv.run(saved);
-  statements.deleteKv.run(deleted);
   statements.appendHistory.run(history);
   return { outcomes, events, revision };
 }
 
-/** The live rows of the batch's keys before it, by key. */
-function currentRows(statements: Statements, ops: WriteOp[]): Map<string, KeyValue> {
-  const keys = [...new Set(ops.map((op) => op.key))];
-  return new Map(
-    statements.currentOf.all(keys).map((row) => {
-      const kv = rowToKeyValue(row);
-      return [kv.key, kv];
-    }),
-  );
+/** The key's live row as the batch found it: its own write, else the stored row (noted in `stored`). */
+function currentRow(
+  statements: Statements,
+  key: string,
+  written: Map<string, KeyValue | null>,
+  stored: Set<string>,
+): KeyValue | undefined {
+  if (written.has(key)) return written.get(key) ?? undefined;
+  const row = statements.getCurrent.get(key);
+  if (!row) return undefined;
+  stored.add(key);
+  return rowToKeyValue(row);
 }
 
 function checkOp(op: WriteOp, current: KeyValue | undefined): StorageError | undefined {
