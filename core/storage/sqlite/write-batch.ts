@@ -19,9 +19,11 @@ export interface BatchResult {
 }
 
 /**
- * Each successful op writes one `kv` row and appends one `history` row holding `storedValues[i]`, op i's value as
- * stored (stored-value.ts, encoded by the caller before the transaction; null for a delete); the revision is
- * history's newest row. The events carry the values as given, never read back.
+ * Each successful op leaves its key's `kv` row as the op made it and appends one `history` row holding
+ * `storedValues[i]`, op i's value as stored (stored-value.ts, encoded by the caller before the transaction; null for
+ * a delete); the revision is history's newest row. The events carry the values as given, never read back. Each op is
+ * checked against the batch's own earlier writes, else the stored row; the rows are written once the batch is
+ * checked, the inserts a whole batch at a time (multi-row.ts).
  */
 export function applyWriteBatch(
   statements: Statements,
@@ -31,18 +33,44 @@ export function applyWriteBatch(
 ): BatchResult {
   let revision = startRevision;
   const events: StorageEvent[] = [];
+  /** The keys this batch wrote, as it left them (null: deleted), and those of them stored before it. */
+  const written = new Map<string, KeyValue | null>();
+  const stored = new Set<string>();
+  const history: SqliteValue[] = [];
   const outcomes = ops.map((op, index): WriteOutcome => {
-    const row = statements.getCurrent.get(op.key);
-    const current = row ? rowToKeyValue(row) : undefined;
+    const current = currentRow(statements, op.key, written, stored);
     const rejection = checkOp(op, current);
     if (rejection) return { ok: false, error: rejection };
     revision += 1;
     const event = eventFor(op, current, revision);
-    persist(statements, event, storedValues[index] ?? null);
+    written.set(op.key, event.type === "DELETED" ? null : event.kv);
+    const { kv, prev, type } = event;
+    history.push(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, storedValues[index] ?? null);
     events.push(event);
     return { ok: true, value: event.kv };
   });
+  const saved: SqliteValue[] = [];
+  for (const [key, kv] of written) {
+    if (kv) saved.push(key, kv.createRevision, kv.modRevision);
+    else if (stored.has(key)) statements.deleteKv.run(key);
+  }
+  statements.saveKv.run(saved);
+  statements.appendHistory.run(history);
   return { outcomes, events, revision };
+}
+
+/** The key's live row as the batch found it: its own write, else the stored row (noted in `stored`). */
+function currentRow(
+  statements: Statements,
+  key: string,
+  written: Map<string, KeyValue | null>,
+  stored: Set<string>,
+): KeyValue | undefined {
+  if (written.has(key)) return written.get(key) ?? undefined;
+  const row = statements.getCurrent.get(key);
+  if (!row) return undefined;
+  stored.add(key);
+  return rowToKeyValue(row);
 }
 
 function checkOp(op: WriteOp, current: KeyValue | undefined): StorageError | undefined {
@@ -68,12 +96,4 @@ function eventFor(op: WriteOp, prev: KeyValue | undefined, revision: number): St
   const value = op.op === "update" ? op.value : before.value;
   const kv = { key: op.key, value, createRevision: before.createRevision, modRevision: revision };
   return { type: op.op === "update" ? "MODIFIED" : "DELETED", revision, kv, prev: before };
-}
-
-function persist(statements: Statements, event: StorageEvent, storedValue: SqliteValue): void {
-  const { kv, prev, type, revision } = event;
-  if (type === "ADDED") statements.insertKv.run(kv.key, revision, revision);
-  else if (type === "MODIFIED") statements.updateKv.run(revision, kv.key);
-  else statements.deleteKv.run(kv.key);
-  statements.insertHistory.run(revision, kv.key, EVENT_TYPE_CODES[type], kv.createRevision, prev?.modRevision ?? null, storedValue);
 }
