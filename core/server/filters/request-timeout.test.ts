@@ -41,16 +41,3 @@ test("timeoutHandler: a failure before the deadline is passed on, one after the 
   expect((await late).status).toBe(504);
   await Bun.sleep(60);
 });
-
-test("timeoutHandler: requests arriving together keep their own deadlines; an answer that came stops no other's 504", async () => {
-  const never = new Promise<Response>(() => {});
-  const answered = withinDeadline(20, Promise.resolve(new Response("first")));
-  const stuck = withinDeadline(20, never);
-  const later = withinDeadline(20, Bun.sleep(1).then(() => new Response("later")));
-  const longer = withinDeadline(1_000, Bun.sleep(40).then(() => new Response("longer")));
-  expect(await (await answered).text()).toBe("first");
-  expect(await (await later).text()).toBe("later");
-  expect((await stuck).status).toBe(504);
-  expect(await (await longer).text()).toBe("longer");
-  expect((await withinDeadline(20, never)).status).toBe(504);
-});
