@@ -174,6 +174,10 @@ test("plugins answering at once and later run in order, each refusal the same wh
   expect(await chain.admit(w)).toBe(true);
   await chain.validate(w);
   expect(order).toEqual(["a", "b", "c", "a!", "b!", "c!"]);
+  // A thenable that is no Promise is awaited too.
+  const thenable = { then: (resolve: () => void) => setTimeout(() => (order.push("t"), resolve()), 1) } as unknown as Promise<void>;
+  await new AdmissionChain([{ name: "t", admit: () => thenable }, plugin("d", false)]).admit(write());
+  expect(order.slice(6)).toEqual(["t", "d"]);
   const refusing = (later: boolean): AdmissionPlugin => ({
     name: "no",
     validate: later ? async () => Promise.reject(new Error("nope")) : () => {

@@ -128,8 +128,9 @@ export class AdmissionChain implements AdmissionHook {
     } catch (error) {
       return this.#called(plugin, attributes, step, started, true, error);
     }
-    if (called instanceof Promise) {
-      return called.then(
+    // Whatever a plugin returns is awaited as before (a thenable too); only a plain return is answered at once.
+    if (called !== undefined) {
+      return Promise.resolve(called).then(
         () => this.#called(plugin, attributes, step, started, false),
         (error: unknown) => this.#called(plugin, attributes, step, started, true, error),
       );
