@@ -15,8 +15,7 @@ import { judgeFailure } from "../_webhook/failure.ts";
 import { type Invocation, invocationFor } from "../_webhook/invocation.ts";
 import { fromInvokedVersion, toInvokedVersion } from "../_webhook/versioned.ts";
 import { decodePatch } from "../_webhook/review.ts";
-import { isExemptFromWebhooks } from "../_webhook/rules.ts";
-import type { WebhookServices } from "../_webhook/services.ts";
+import { type WebhookServices, webhooksMayApply } from "../_webhook/services.ts";
 import { WebhookReinvocationState } from "./reinvocation-state.ts";
 
 export const MUTATING_WEBHOOK_PLUGIN = "MutatingAdmissionWebhook";
@@ -72,10 +71,9 @@ async function callAndPatch(
 }
 
 export async function admitWithWebhooks(attributes: AdmissionAttributes, services: WebhookServices): Promise<void> {
-  if (isExemptFromWebhooks(attributes.resource)) return;
-  const hooks = services.configurations.hooks();
   // Without hooks kube's dispatcher only keeps a reinvocation context that nothing will read.
-  if (hooks.length === 0) return;
+  if (!webhooksMayApply(attributes, services)) return;
+  const hooks = services.configurations.hooks();
   const { reinvocation } = attributes;
   const state = WebhookReinvocationState.of(reinvocation, MUTATING_WEBHOOK_PLUGIN);
   // A built-in plugin changed the object since the webhooks' last pass: reinvocable hooks must see it.

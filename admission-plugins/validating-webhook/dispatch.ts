@@ -9,8 +9,7 @@ import { callWebhook } from "../_webhook/call.ts";
 import { WebhookRejection } from "../_webhook/errors.ts";
 import { judgeFailure } from "../_webhook/failure.ts";
 import { type Invocation, invocationFor } from "../_webhook/invocation.ts";
-import { isExemptFromWebhooks } from "../_webhook/rules.ts";
-import type { WebhookServices } from "../_webhook/services.ts";
+import { type WebhookServices, webhooksMayApply } from "../_webhook/services.ts";
 
 export const VALIDATING_WEBHOOK_PLUGIN = "ValidatingAdmissionWebhook";
 
@@ -47,7 +46,7 @@ async function verdictOf(
 }
 
 export async function validateWithWebhooks(attributes: ValidationAttributes, services: WebhookServices): Promise<void> {
-  if (isExemptFromWebhooks(attributes.resource) || services.configurations.hooks().length === 0) return;
+  if (!webhooksMayApply(attributes, services)) return;
   const invocations = await relevantInvocations(attributes, services);
   const verdicts = await Promise.all(invocations.map((invocation, index) => verdictOf(invocation, index, attributes, services)));
   const refusal = verdicts.find((verdict) => verdict !== null);

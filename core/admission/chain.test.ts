@@ -161,3 +161,32 @@ test("a plugin failure (5xx) fails the request even under Warn", async () => {
   const chain = new AdmissionChain([broken], { actions: new Map([[broken, ["Warn"]]]) });
   expect((await statusErrorOfAsync(chain.validate(write()))).code).toBe(500);
 });
+
+test("plugins answering at once and later run in order, each refusal the same whether thrown at once or rejected later", async () => {
+  const order: string[] = [];
+  const plugin = (name: string, later: boolean): AdmissionPlugin => ({
+    name,
+    admit: later ? async () => void order.push(name) : () => void order.push(name),
+    validate: later ? async () => void order.push(`${name}!`) : () => void order.push(`${name}!`),
+  });
+  const w = write();
+  const chain = new AdmissionChain([plugin("a", false), plugin("b", true), plugin("c", false)]);
+  expect(await chain.admit(w)).toBe(true);
+  await chain.validate(w);
+  expect(order).toEqual(["a", "b", "c", "a!", "b!", "c!"]);
+  // A thenable that is no Promise is awaited too.
+  const thenable = { then: (resolve: () => void) => setTimeout(() => (order.push("t"), resolve()), 1) } as unknown as Promise<void>;
+  await new AdmissionChain([{ name: "t", admit: () => thenable }, plugin("d", false)]).admit(write());
+  expect(order.slice(6)).toEqual(["t", "d"]);
+  const refusing = (later: boolean): AdmissionPlugin => ({
+    name: "no",
+    validate: later ? async () => Promise.reject(new Error("nope")) : () => {
+      throw new Error("nope");
+    },
+  });
+  const [atOnce, rejected] = await Promise.all(
+    [false, true].map((later) => statusErrorOfAsync(new AdmissionChain([refusing(later)]).validate(write()))),
+  );
+  expect(atOnce).toEqual(rejected);
+  expect(atOnce.code).toBe(403);
+});

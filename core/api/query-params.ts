@@ -59,6 +59,17 @@ export function parseGoBool(text: string): boolean | undefined {
   return Object.hasOwn(PARSE_BOOL_WORDS, text) ? PARSE_BOOL_WORDS[text] : undefined;
 }
 
+/** Stands for the query of a URL without one, read and never changed. */
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * A URL's query parameters: a URL's searchParams is an object made at its first read, which most requests, having
+ * no query, need not pay for.
+ */
+export function queryOf(url: URL): URLSearchParams {
+  return url.search === "" ? NO_QUERY : url.searchParams;
+}
+
 /** User agents kube pretty-prints for when `pretty` is not given: command-line HTTP tools and browsers. */
 const HUMAN_USER_AGENT_PREFIXES = ["curl", "Wget", "Mozilla/5.0"];
 

@@ -3,7 +3,19 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { BadRequestTarget, completeBodyOf, completeResponse, responseHeaders, toRequest, writeResponse } from "./fetch-adapter.ts";
+import { EventEmitter } from "node:events";
+import type { TLSSocket } from "node:tls";
+import { Http1Request } from "./_http1-exchange.ts";
+import {
+  BadRequestTarget,
+  completeBodyOf,
+  completeResponse,
+  type NodeResponse,
+  requestBytes,
+  responseHeaders,
+  toRequest,
+  writeResponse,
+} from "./fetch-adapter.ts";
 
 let server: Server;
 let port: number;
@@ -230,4 +242,29 @@ test("completeBodyOf: the body a complete response was made with, until someone 
   const read = completeResponse("ok");
   await read.text();
   expect(completeBodyOf(read)).toBeUndefined();
+});
+
+/** The Request of a POST read by kubun's HTTP/1.x layer, its body "hello" whole with its head or not. */
+function http1Post(whole: boolean): Request {
+  const headers = { host: "x", "content-length": "5" };
+  const head = { method: "POST", target: "/x", versionMinor: 1, rawHeaders: ["Host", "x", "Content-Length", "5"], headers, body: 5 };
+  const flow = { pauseBody() {}, resumeBody() {} };
+  const incoming = new Http1Request(head, new EventEmitter() as unknown as TLSSocket, flow);
+  if (whole) incoming.completeBody = Buffer.from("hello");
+  else queueMicrotask(() => (incoming.emit("data", Buffer.from("hello")), incoming.emit("end")));
+  return toRequest(incoming as unknown as IncomingMessage, new EventEmitter() as unknown as NodeResponse);
+}
+
+test("requestBytes: a body that came whole with its head is in hand at once, once the Request's is read it is read from it", async () => {
+  const whole = requestBytes(http1Post(true));
+  expect(whole).toBeInstanceOf(Uint8Array);
+  expect(Buffer.from(whole as Uint8Array).toString()).toBe("hello");
+  const streamed = requestBytes(http1Post(false));
+  expect(streamed).toBeInstanceOf(Promise);
+  expect(Buffer.from(await streamed).toString()).toBe("hello");
+  const read = http1Post(true);
+  expect(await read.text()).toBe("hello");
+  const afterRead = requestBytes(read);
+  expect(afterRead).toBeInstanceOf(Promise);
+  expect(await Promise.resolve(afterRead).catch(() => "refused")).toBe("refused");
 });

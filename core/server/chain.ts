@@ -7,6 +7,7 @@
  * a stage's own failure becomes its error answer there (kube's WithPanicRecovery), so the outer stages still
  * see an answer to count, log, audit and stamp with the Audit-ID.
  */
+import { queryOf } from "../api/query-params.ts";
 import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
@@ -74,8 +75,6 @@ export interface ChainDeps {
 }
 
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Read, never written: what a request without a query gives the deadline stage. */
-const NO_QUERY = new URLSearchParams();
 
 /** A stage's own failure as its answer; an exception that is no API error is kept as the request's panic. */
 export function failed(s: RequestState, error: unknown): Response {
@@ -202,7 +201,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     let deadlineMs: number | undefined;
     try {
       // A URL's searchParams is an object made on first read; most requests have no query to read.
-      deadlineMs = requestDeadlineMs(s.info, s.url.search === "" ? NO_QUERY : s.url.searchParams, options.requestTimeoutMs);
+      deadlineMs = requestDeadlineMs(s.info, queryOf(s.url), options.requestTimeoutMs);
     } catch (error) {
       return refusedBeforeAuthentication(s, error);
     }

@@ -1,6 +1,6 @@
 /** The answer to a failed request, shared by the filter chain and the routes (kube's responsewriters.ErrorNegotiated). */
 import { isStatusError, newInternalError, newUnknownError } from "../api/errors.ts";
-import { isPrettyPrint } from "../api/query-params.ts";
+import { isPrettyPrint, queryOf } from "../api/query-params.ts";
 import { logger } from "../log/mod.ts";
 import { RequestBodyError } from "../runtime/fetch-adapter.ts";
 import { respondError } from "./respond.ts";
@@ -9,7 +9,7 @@ const log = logger("apiserver");
 
 /** kube's isPrettyPrint; a request that failed before its URL was parsed has it parsed here. */
 export function prettyFor(request: Request, url = new URL(request.url)): boolean {
-  return isPrettyPrint(url.searchParams, request.headers.get("user-agent"));
+  return isPrettyPrint(queryOf(url), request.headers.get("user-agent"));
 }
 
 /**

@@ -13,6 +13,7 @@ import { attributesOf, authorizeRequest } from "../filters/authorization.ts";
 import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { hasLargeBody, parsePatchQuery, reportDuplicates } from "./write-options.ts";
+import { requestBytes } from "../../runtime/fetch-adapter.ts";
 
 const APPLY_MEDIA_TYPE = "application/apply-patch+yaml";
 
@@ -74,7 +75,7 @@ async function readConfiguration(
   ctx: HandlerContext,
   validation: "Ignore" | "Warn" | "Strict",
 ): Promise<{ config: KubeObject; unnamed: boolean }> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  const bytes = await requestBytes(ctx.request);
   const { value, duplicateFields } = await decodeBody(bytes, APPLY_MEDIA_TYPE, {
     accepted: [APPLY_MEDIA_TYPE],
     syntaxError: (message) => newBadRequest(`${DECODE_FAILED}${message}`),

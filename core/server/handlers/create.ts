@@ -5,6 +5,7 @@ import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { respondStoredText, servesStoredText } from "./stored-text.ts";
 import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
+import { queryOf } from "../../api/query-params.ts";
 
 /** kube's crdHandler serveResource: a MethodNotSupported error whose message names the terminating CRD. */
 function createWhileTerminating(ctx: HandlerContext): StatusError {
@@ -14,7 +15,7 @@ function createWhileTerminating(ctx: HandlerContext): StatusError {
 
 export async function handleCreate(ctx: HandlerContext): Promise<Response> {
   if (ctx.store.terminating) throw createWhileTerminating(ctx);
-  const query = parseWriteQuery(ctx.url.searchParams, "CreateOptions");
+  const query = parseWriteQuery(queryOf(ctx.url), "CreateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
   // kube's CreateResource records the decoder's unknown fields before anything else can fail.
   ctx.store.dropUnknownFields(body, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });

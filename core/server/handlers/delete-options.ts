@@ -7,6 +7,7 @@ import { isPlainObject } from "../../api/types.ts";
 import type { DeleteOptions } from "../../registry/store-options.ts";
 import type { HandlerContext } from "./context.ts";
 import { dryRunValueErrors } from "./write-options.ts";
+import { requestBytes } from "../../runtime/fetch-adapter.ts";
 
 const PROPAGATION_POLICIES = ["Foreground", "Background", "Orphan"];
 
@@ -83,7 +84,7 @@ function validateDeleteOptions(policy: unknown, orphanDependents: boolean | unde
  * one, else from the query, never from both.
  */
 export async function readDeleteOptions(ctx: HandlerContext): Promise<DeleteRequest> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  const bytes = await requestBytes(ctx.request);
   let options: Record<string, unknown>;
   if (bytes.length > 0) {
     const decoded = await decodeDeleteOptionsBody(bytes, ctx.request.headers.get("content-type"));

@@ -13,6 +13,7 @@ import { goCannotUnmarshal, goJsonKind } from "../../api/go-values.ts";
 import { isPlainObject } from "../../api/types.ts";
 import type { HandlerContext } from "./context.ts";
 import type { FieldValidation } from "./write-options.ts";
+import { requestBytes } from "../../runtime/fetch-adapter.ts";
 
 export const JSON_PATCH = "application/json-patch+json";
 export const MERGE_PATCH = "application/merge-patch+json";
@@ -97,7 +98,7 @@ function nullPatchValue(mediaType: string): unknown {
 }
 
 export async function readPatchBody(ctx: HandlerContext, mediaType: string, validation: FieldValidation): Promise<PatchBody> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  const bytes = await requestBytes(ctx.request);
   const strict = validation !== "Ignore";
   let decoded;
   try {

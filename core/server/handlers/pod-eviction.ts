@@ -16,6 +16,7 @@ import { virtualHandlerKey } from "../virtual-handlers.ts";
 import type { Handler, HandlerContext } from "./context.ts";
 import { planEviction, stillProcessing } from "./eviction-budget.ts";
 import { parseDryRun } from "./write-options.ts";
+import { requestBytes } from "../../runtime/fetch-adapter.ts";
 
 const EVICTION_VERSIONS = new Set(["policy/v1", "policy/v1beta1"]);
 const MORE_THAN_ONE_BUDGET = {
@@ -28,7 +29,7 @@ const MORE_THAN_ONE_BUDGET = {
 };
 
 async function readEviction(ctx: HandlerContext): Promise<KubeObject & { deleteOptions?: Record<string, unknown> }> {
-  const { value } = await decodeBody(new Uint8Array(await ctx.request.arrayBuffer()), ctx.request.headers.get("content-type"), {
+  const { value } = await decodeBody(await requestBytes(ctx.request), ctx.request.headers.get("content-type"), {
     accepted: ["application/json", "application/yaml"],
     kind: "Eviction",
   });

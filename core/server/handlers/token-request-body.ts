@@ -3,6 +3,7 @@ import { decodeBody, mediaTypeOf } from "../../api/decode-body.ts";
 import { newBadRequest } from "../../api/errors.ts";
 import { decodeProtobufObject, isProtobufCodecError, PROTOBUF_MEDIA_TYPE } from "../../api/protobuf/mod.ts";
 import { isPlainObject } from "../../api/types.ts";
+import { requestBytes } from "../../runtime/fetch-adapter.ts";
 
 export const TOKEN_REQUEST_API_VERSION = "authentication.k8s.io/v1";
 export const TOKEN_REQUEST_KIND = "TokenRequest";
@@ -32,7 +33,7 @@ async function decodeValue(bytes: Uint8Array, contentType: string | null): Promi
 }
 
 export async function readTokenRequest(request: Request): Promise<TokenRequestBody> {
-  const value = await decodeValue(new Uint8Array(await request.arrayBuffer()), request.headers.get("content-type"));
+  const value = await decodeValue(await requestBytes(request), request.headers.get("content-type"));
   if (value.apiVersion !== undefined && value.apiVersion !== TOKEN_REQUEST_API_VERSION) {
     throw newBadRequest(
       `the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${TOKEN_REQUEST_API_VERSION})`,

@@ -5,9 +5,10 @@ import { respondObject } from "../respond.ts";
 import type { HandlerContext } from "./context.ts";
 import { writerFieldManager } from "./field-manager.ts";
 import { hasLargeBody, parseWriteQuery, readObjectBody } from "./write-options.ts";
+import { queryOf } from "../../api/query-params.ts";
 
 export async function handleUpdate(ctx: HandlerContext): Promise<Response> {
-  const query = parseWriteQuery(ctx.url.searchParams, "UpdateOptions");
+  const query = parseWriteQuery(queryOf(ctx.url), "UpdateOptions");
   const body = await readObjectBody(ctx, query.fieldValidation);
   // kube's UpdateResource records the decoder's unknown fields before checkName and the storage update can fail.
   ctx.store.dropUnknownFields(body, { fieldValidation: query.fieldValidation, warnings: ctx.warnings });

@@ -6,6 +6,7 @@ import { byteLength, GO_PRINTABLE, goStringSlice } from "../../api/go-text.ts";
 import { queryBool } from "../../api/query-params.ts";
 import { isPlainObject, type KubeObject } from "../../api/types.ts";
 import { checkFields, newStrictDecodingError } from "../../schema/field-check.ts";
+import { completeRequestBody, requestBytes } from "../../runtime/fetch-adapter.ts";
 import type { HandlerContext } from "./context.ts";
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";
@@ -161,12 +162,16 @@ const LARGE_BODY_BYTES = 256 * 1024;
 
 /** Whether the request declares a large body (by Content-Length, as kube's request body limits read it first). */
 export function hasLargeBody(ctx: HandlerContext): boolean {
-  return Number(ctx.request.headers.get("content-length") ?? 0) >= LARGE_BODY_BYTES;
+  // A body that came whole is as long as its declared length.
+  const bytes = completeRequestBody(ctx.request)?.byteLength ?? Number(ctx.request.headers.get("content-length") ?? 0);
+  return bytes >= LARGE_BODY_BYTES;
 }
 
 /** Reads and decodes the body; duplicate fields become warnings or a 400 by the fieldValidation directive. */
 export async function readObjectBody(ctx: HandlerContext, validation: FieldValidation): Promise<KubeObject> {
-  const bytes = new Uint8Array(await ctx.request.arrayBuffer());
+  const read = requestBytes(ctx.request);
+  // A body in hand is decoded without waiting a turn.
+  const bytes = read instanceof Promise ? await read : read;
   const contentType = ctx.request.headers.get("content-type");
   if (
     mediaTypeOf(contentType) === PROTOBUF_MEDIA_TYPE && ctx.store.definition.protobuf
