@@ -80,6 +80,8 @@ test("history compacted before the server's etcd watch got it ends every watch (
     const ownerRef = { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.body.metadata.uid };
     const dependent = { ...configMap("dependent"), metadata: { name: "dependent", ownerReferences: [ownerRef] } };
     expect((await sendJson(cutOff, "POST", path, dependent)).status).toBe(201);
+    // Time for the collector to look at the new dependent and find its owner (it reads an owner it does not hold live).
+    await Bun.sleep(1000);
 
     link.cut();
     // Written through the other server while this one cannot see etcd, then compacted away.

@@ -11,7 +11,7 @@
  * change that cannot concern the graph (an object without owners, not being deleted, not held) is not parsed at all.
  */
 import { isNotFound, newNotFound } from "../../api/errors.ts";
-import { apiVersionOf, type KubeObject } from "../../api/types.ts";
+import { apiVersionOf, type KubeObject, type OwnerReference } from "../../api/types.ts";
 import type { ResourceType } from "../../api/resource-type.ts";
 import type { Catalog } from "../../registry/catalog.ts";
 import { decodeStoredWithoutVersion } from "../../registry/codec.ts";
@@ -39,16 +39,19 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
       loop.trigger();
     },
     (kv, type) => graph.concerns(kv, type),
-    // What a relist after lost watch history compares with: the graph's nodes, as identities.
-    () =>
-      Array.from(
+    // What a relist after lost watch history compares with: the graph's nodes, as identities. Owners not held get no
+    // DELETED from a relist, so what live reads found of them is read again.
+    () => {
+      graph.forgetPresent();
+      return Array.from(
         graph.nodes(),
         (node) => ({
           apiVersion: apiVersionOf(node.type.group, node.type.version),
           kind: node.type.kind,
           metadata: { uid: node.uid, namespace: node.namespace, name: node.name },
         }),
-      ),
+      );
+    },
     decodeStoredWithoutVersion,
   );
   const pass = async () => {
@@ -103,9 +106,11 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
   const waiting = new Set<string>();
   for (const ref of node.owners) {
     if (!graph.hasOwner(ref)) {
-      // An owner the graph does not hold (a type it does not follow, another process's commit not seen yet) is read
-      // live, unless it was seen deleted (kube's isDangling consults absentOwnerCache first).
-      if (graph.isAbsent(ref.uid) || !(await ownerExists(registry, catalog, node, ref))) dangling.add(ref.uid);
+      // An owner the graph does not hold (one without owners, a type it does not follow, another process's commit not
+      // seen yet) is read live, unless it was seen deleted (kube's isDangling consults absentOwnerCache first) or a
+      // read found it and no deletion of it came since.
+      if (graph.isAbsent(ref.uid)) dangling.add(ref.uid);
+      else if (!graph.isPresent(ref, node.namespace) && !(await ownerExists(registry, catalog, graph, node, ref))) dangling.add(ref.uid);
       continue;
     }
     const owner = graph.node(ref.uid)!;
@@ -125,14 +130,17 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
 async function ownerExists(
   registry: Registry,
   catalog: Catalog,
+  graph: OwnerGraph,
   dependent: GraphNode,
-  ref: { apiVersion: string; kind: string; name: string; uid: string },
+  ref: OwnerReference,
 ): Promise<boolean> {
   const type = ownerType(catalog, ref);
   if (!type) return true;
   try {
     const owner = await registry.store(type).get(type.namespaced ? dependent.namespace : "", ref.name);
-    return owner.metadata.uid === ref.uid;
+    if (owner.metadata.uid !== ref.uid) return false;
+    graph.notePresent(ref, dependent.namespace);
+    return true;
   } catch (e) {
     if (isNotFound(e)) return false;
     throw e;

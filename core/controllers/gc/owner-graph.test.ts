@@ -163,3 +163,19 @@ test("processGraphChanges: deleting an owner the graph never held (it names no o
   expect(sorted(apply(graph, "DELETED", object("owner")))).toEqual(["a", "b"]);
   expect(graph.isAbsent("owner")).toBe(true);
 });
+
+test("an owner a live read found stays known present, under the identity it was found as, until its deletion or a relist", () => {
+  const graph = new OwnerGraph();
+  apply(graph, "ADDED", object("dep", { owners: [ref("owner")] }));
+  expect(graph.isPresent(ref("owner"), "default")).toBe(false);
+  graph.notePresent(ref("owner"), "default");
+  expect(graph.isPresent(ref("owner"), "default")).toBe(true);
+  // kube's isDangling reads the owner by the reference's name: another name or namespace is another owner to read.
+  expect(graph.isPresent({ ...ref("owner"), name: "other" }, "default")).toBe(false);
+  expect(graph.isPresent(ref("owner"), "elsewhere")).toBe(false);
+  apply(graph, "DELETED", object("owner"));
+  expect(graph.isPresent(ref("owner"), "default")).toBe(false);
+  graph.notePresent(ref("second"), "default");
+  graph.forgetPresent();
+  expect(graph.isPresent(ref("second"), "default")).toBe(false);
+});

@@ -41,6 +41,8 @@ function mayNameOwnersOrDeletion(text: string): boolean {
 
 /** kube's absentOwnerCache holds the last 500 owners known to be gone (garbagecollector.go, NewReferenceCache(500)). */
 const ABSENT_OWNERS_KEPT = 500;
+/** Owners not held that a live read found; one forgotten is read again when next asked about. */
+const PRESENT_OWNERS_KEPT = 10_000;
 
 export class OwnerGraph {
   readonly #byUid = new Map<string, GraphNode>();
@@ -48,6 +50,12 @@ export class OwnerGraph {
   readonly #byKey = new Map<string, string>();
   /** Uids of owners deleted while they had dependents, oldest first: their dependents need no live lookup. */
   readonly #absent = new Set<string>();
+  /**
+   * Owners not held that a live read found, by uid, each with the identity it was found under, until their deletion
+   * or a relist: kube's graph holds an observed node for every such owner, so the collector's resync need not read
+   * them again.
+   */
+  readonly #present = new Map<string, string>();
   /** Owner uid → the uids of the nodes naming it, whether or not the owner is in the graph. */
   readonly #dependents = new Map<string, Set<string>>();
 
@@ -87,6 +95,21 @@ export class OwnerGraph {
     return true;
   }
 
+  /** Whether a live read found the owner `ref` names (in `namespace`), with no deletion of it seen since. */
+  isPresent(ref: OwnerReference, namespace: string): boolean {
+    return this.#present.get(ref.uid) === ownerIdentity(ref, namespace);
+  }
+
+  notePresent(ref: OwnerReference, namespace: string): void {
+    this.#present.set(ref.uid, ownerIdentity(ref, namespace));
+    forgetOldest(this.#present, PRESENT_OWNERS_KEPT);
+  }
+
+  /** After lost watch history, what live reads found may have been deleted unseen (a relist reports only held nodes). */
+  forgetPresent(): void {
+    this.#present.clear();
+  }
+
   /**
    * Whether a committed change may concern the graph, from its stored text (unparsed): a deletion (the object may own
    * others, held or not), a change of an object held (it may drop its owners), or a text naming owner references or a
@@ -107,6 +130,7 @@ export class OwnerGraph {
     const existing = this.#byUid.get(uid);
     if (eventType === "DELETED") {
       if (existing) this.#remove(existing);
+      this.#present.delete(uid);
       // An owner not held still has the dependents that name it (kube: the virtual node's).
       for (const dependent of this.#dependents.get(uid) ?? []) dirty.add(dependent);
       if (dirty.size > 0) this.#markAbsent(uid);
@@ -168,6 +192,10 @@ export class OwnerGraph {
       if (owner?.beingDeleted && owner.finalizers.includes(FOREGROUND_FINALIZER)) dirty.add(ref.uid);
     }
   }
+}
+
+function ownerIdentity(ref: OwnerReference, namespace: string): string {
+  return `${ref.apiVersion}/${ref.kind}/${namespace}/${ref.name}`;
 }
 
 function nodeOf(type: ResourceType, key: string, uid: string, object: KubeObject): GraphNode {
