@@ -54,3 +54,33 @@ test("referencesDiffs: a dependent whose update dropped its owner reference stay
   expect(await gone("/api/v1/namespaces/default/configmaps/dependent-after")).toBe(true);
   expect((await server.request("GET", path)).status).toBe(200);
 });
+
+test("isDangling: a cluster-scoped object naming an owner of a namespaced kind is never collected (namespacedOwnerOfClusterScopedObjectErr)", async () => {
+  const owner = await server.json("POST", "/api/v1/namespaces/default/configmaps", {
+    body: { metadata: { name: "owner-of-cluster-role" } },
+  });
+  const ownerRef = { apiVersion: "v1", kind: "ConfigMap", name: "owner-of-cluster-role", uid: owner.body.metadata.uid };
+  const path = "/apis/rbac.authorization.k8s.io/v1/clusterroles/owned-by-a-configmap";
+  const role = { metadata: { name: "owned-by-a-configmap", ownerReferences: [ownerRef] }, rules: [] };
+  expect((await server.json("POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", { body: role })).status).toBe(201);
+  expect((await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-of-cluster-role")).status).toBe(200);
+  // A collector pass after the owner's deletion has had its chance to act on the ClusterRole.
+  await createOwnerAndDependent("after-cluster-role");
+  expect((await server.request("DELETE", "/api/v1/namespaces/default/configmaps/owner-after-cluster-role")).status).toBe(200);
+  expect(await gone("/api/v1/namespaces/default/configmaps/dependent-after-cluster-role")).toBe(true);
+  const kept = await server.json("GET", path);
+  expect(kept.status).toBe(200);
+  expect(kept.body.metadata.ownerReferences).toEqual([ownerRef]);
+});
+
+test("isDangling: an owner is looked for in its dependent's namespace, so a dependent naming one in another namespace is collected", async () => {
+  expect((await server.json("POST", "/api/v1/namespaces", { body: { metadata: { name: "gc-elsewhere" } } })).status).toBe(201);
+  // An owner that has an owner of its own, so the graph holds it.
+  await createOwnerAndDependent("held");
+  const held = await server.json("GET", "/api/v1/namespaces/default/configmaps/dependent-held");
+  const ownerRef = { apiVersion: "v1", kind: "ConfigMap", name: "dependent-held", uid: held.body.metadata.uid };
+  const dependent = { metadata: { name: "other-namespace-dependent", ownerReferences: [ownerRef] } };
+  expect((await server.json("POST", "/api/v1/namespaces/gc-elsewhere/configmaps", { body: dependent })).status).toBe(201);
+  expect(await gone("/api/v1/namespaces/gc-elsewhere/configmaps/other-namespace-dependent")).toBe(true);
+  expect((await server.request("GET", "/api/v1/namespaces/default/configmaps/dependent-held")).status).toBe(200);
+});

@@ -102,10 +102,13 @@ async function attemptToDeleteItem(registry: Registry, catalog: Catalog, graph: 
  */
 async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: OwnerGraph, node: GraphNode): Promise<void> {
   if (node.beingDeleted) return;
+  // kube's isDangling: a cluster-scoped object naming an owner of a namespaced kind has nowhere to look for it
+  // (namespacedOwnerOfClusterScopedObjectErr), and the worker forgets the object: never deleted, never changed.
+  if (node.namespace === "" && node.owners.some((ref) => ownerType(catalog, ref)?.namespaced)) return;
   const dangling = new Set<string>();
   const waiting = new Set<string>();
   for (const ref of node.owners) {
-    if (!graph.hasOwner(ref)) {
+    if (!graph.hasOwner(ref, node.namespace)) {
       // An owner the graph does not hold (one without owners, a type it does not follow, another process's commit not
       // seen yet) is read live, unless it was seen deleted (kube's isDangling consults absentOwnerCache first) or a
       // read found it and no deletion of it came since.

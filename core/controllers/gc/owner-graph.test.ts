@@ -40,7 +40,7 @@ test("processGraphChanges: a dependent is linked to its owner and is dirty itsel
   expect(sorted(apply(graph, "ADDED", object("owner")))).toEqual([]);
   expect(sorted(apply(graph, "ADDED", object("dep", { owners: [ref("owner")] })))).toEqual(["dep"]);
   expect(graph.dependentsOf("owner").map((node) => node.uid)).toEqual(["dep"]);
-  expect(graph.hasOwner(ref("owner"))).toBe(true);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(true);
   expect(graph.size).toBe(2);
 });
 
@@ -52,24 +52,26 @@ test("processGraphChanges: deleting an owner makes its dependents dirty (attempt
   apply(graph, "ADDED", object("other"));
   expect(sorted(apply(graph, "DELETED", object("owner")))).toEqual(["a", "b"]);
   expect(graph.node("owner")).toBeUndefined();
-  expect(graph.hasOwner(ref("owner"))).toBe(false);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(false);
   expect(sorted(apply(graph, "DELETED", object("never-seen")))).toEqual([]);
 });
 
 test("a dependent created before its owner is linked once the owner arrives", () => {
   const graph = new OwnerGraph();
   apply(graph, "ADDED", object("dep", { owners: [ref("owner")] }));
-  expect(graph.hasOwner(ref("owner"))).toBe(false);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(false);
   apply(graph, "ADDED", object("owner"));
-  expect(graph.hasOwner(ref("owner"))).toBe(true);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(true);
   expect(graph.dependentsOf("owner").map((node) => node.uid)).toEqual(["dep"]);
 });
 
-test("hasOwner compares the uid and the kind and name the reference names", () => {
+test("hasOwner compares the uid and the kind and name the reference names, in the dependent's namespace for a namespaced kind", () => {
   const graph = new OwnerGraph();
   apply(graph, "ADDED", object("owner"));
-  expect(graph.hasOwner({ ...ref("owner"), name: "renamed" })).toBe(false);
-  expect(graph.hasOwner({ ...ref("owner"), kind: "Secret" })).toBe(false);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(true);
+  expect(graph.hasOwner(ref("owner"), "elsewhere")).toBe(false);
+  expect(graph.hasOwner({ ...ref("owner"), name: "renamed" }, "default")).toBe(false);
+  expect(graph.hasOwner({ ...ref("owner"), kind: "Secret" }, "default")).toBe(false);
 });
 
 test("processTransitions: an owner starting foreground deletion makes itself and its dependents dirty", () => {
@@ -159,7 +161,7 @@ test("processGraphChanges: deleting an owner the graph never held (it names no o
   const graph = new OwnerGraph();
   apply(graph, "ADDED", object("a", { owners: [ref("owner")] }));
   apply(graph, "ADDED", object("b", { owners: [ref("owner")] }));
-  expect(graph.hasOwner(ref("owner"))).toBe(false);
+  expect(graph.hasOwner(ref("owner"), "default")).toBe(false);
   expect(sorted(apply(graph, "DELETED", object("owner")))).toEqual(["a", "b"]);
   expect(graph.isAbsent("owner")).toBe(true);
 });

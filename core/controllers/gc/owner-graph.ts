@@ -80,10 +80,14 @@ export class OwnerGraph {
     return nodes;
   }
 
-  /** Whether the owner a reference names is in the graph (kube compares the uid, and the kind and name it names). */
-  hasOwner(ref: OwnerReference): boolean {
+  /**
+   * Whether the owner a reference of an object in `namespace` names is in the graph: kube's isDangling reads it by the
+   * kind and name the reference names, in the object's own namespace for a namespaced kind, and compares the uid.
+   */
+  hasOwner(ref: OwnerReference, namespace: string): boolean {
     const owner = this.#byUid.get(ref.uid);
-    return owner !== undefined && owner.name === ref.name && owner.type.kind === ref.kind;
+    return owner !== undefined && owner.name === ref.name && owner.type.kind === ref.kind &&
+      (!owner.type.namespaced || owner.namespace === namespace);
   }
 
   /** Whether `uid` names an owner seen deleted (kube's absentOwnerCache, consulted before a live lookup). */
