@@ -149,3 +149,20 @@ test("quantities are stored and answered in kube's canonical form", async () => 
   const stored = await getJson(server, `${DEPLOYMENTS}/quantities`);
   expect(stored.spec.template.spec.containers[0].resources.requests).toEqual({ cpu: "250m", memory: "2Gi" });
 });
+
+test("a '__proto__' member in a merge, strategic or JSON patch is an unknown field kube warns about and drops, never fields of the object", async () => {
+  const path = `/api/v1/namespaces/${NS}/configmaps`;
+  expect((await sendJson(server, "POST", path, { metadata: { name: "proto-patched" } })).status).toBe(201);
+  const patches: [string, unknown][] = [
+    ["application/merge-patch+json", JSON.parse('{"metadata":{"__proto__":{"labels":{"q":"1"},"finalizers":["a/b"]}}}')],
+    ["application/strategic-merge-patch+json", JSON.parse('{"metadata":{"__proto__":{"annotations":{"s":"1"}}}}')],
+    ["application/json-patch+json", [{ op: "add", path: "/metadata/__proto__", value: { labels: { j: "1" } } }]],
+  ];
+  for (const [contentType, patch] of patches) {
+    const patched = await sendJson(server, "PATCH", `${path}/proto-patched`, patch, contentType);
+    expect(patched.status).toBe(200);
+    expect(warningsOf(patched.headers)).toEqual(['unknown field "metadata.__proto__"']);
+  }
+  const stored = await getJson(server, `${path}/proto-patched`);
+  expect([stored.metadata.labels, stored.metadata.annotations, stored.metadata.finalizers]).toEqual([undefined, undefined, undefined]);
+});

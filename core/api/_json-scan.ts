@@ -7,6 +7,7 @@
  */
 import { goQuoteByte } from "./go-text.ts";
 import { takeTurn } from "./turns.ts";
+import { setMember } from "./json-member.ts";
 
 export class JSONSyntaxError extends Error {
   constructor(message: string) {
@@ -84,10 +85,7 @@ class Reader {
           return value;
         }
         if (top.array) top.array.push(value);
-        // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
-        else if (top.key === "__proto__") {
-          Object.defineProperty(top.object, top.key, { value, enumerable: true, writable: true, configurable: true });
-        } else top.object![top.key!] = value;
+        else setMember(top.object!, top.key!, value);
         const next = this.#skipSpace();
         if (next === ",") {
           this.#pos++;

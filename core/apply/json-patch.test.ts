@@ -95,3 +95,17 @@ test("doubling copies are stopped at the limit before they are made", () => {
   const doc = { a: ["x".repeat(100)] };
   expect(() => applyJsonPatch(doc, doubling)).toThrow(/exceeding the limit 3145728$/);
 });
+
+test("add and replace at a '__proto__' member set an ordinary key (json-patch's map assignment), never the prototype", () => {
+  const doc = JSON.parse('{"metadata":{"name":"a"}}');
+  const added = applyJsonPatch(doc, [{ op: "add", path: "/metadata/__proto__", value: { labels: { q: "1" } } }]) as {
+    metadata: Record<string, unknown>;
+  };
+  expect(added.metadata.labels).toBeUndefined();
+  expect(JSON.stringify(added)).toBe('{"metadata":{"name":"a","__proto__":{"labels":{"q":"1"}}}}');
+  const replaced = applyJsonPatch(added, [{ op: "replace", path: "/metadata/__proto__", value: { finalizers: ["a/b"] } }]) as {
+    metadata: Record<string, unknown>;
+  };
+  expect(replaced.metadata.finalizers).toBeUndefined();
+  expect(JSON.stringify(replaced)).toBe('{"metadata":{"name":"a","__proto__":{"finalizers":["a/b"]}}}');
+});

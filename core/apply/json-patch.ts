@@ -7,6 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import { isPlainObject } from "../api/types.ts";
+import { setMember } from "../api/json-member.ts";
 
 export interface JsonPatchOperation {
   op: string;
@@ -144,7 +145,7 @@ function add(doc: unknown, tokens: string[], value: unknown): unknown {
     const index = key === "-" ? parent.length : arrayIndex(key, parent.length, true);
     parent.splice(index, 0, value);
   } else {
-    parent[key] = value;
+    setMember(parent, key, value);
   }
   return doc;
 }
@@ -172,7 +173,7 @@ function replace(doc: unknown, tokens: string[], value: unknown): unknown {
     if (!Object.hasOwn(parent, key)) {
       throw new JsonPatchError(`replace operation does not apply: doc is missing key: /${tokens.join("/")}: missing value`);
     }
-    parent[key] = value;
+    setMember(parent, key, value);
   }
   return doc;
 }

@@ -27,3 +27,12 @@ test("mergePatch leaves its target unchanged", () => {
   mergePatch(target, { a: { b: 2 } });
   expect(target).toEqual({ a: { b: 1 } });
 });
+
+test("a '__proto__' member of a patch is an ordinary key of the result (kube's map merge), never the result's prototype", () => {
+  const patched = mergePatch({ metadata: { name: "a" } }, JSON.parse('{"metadata":{"__proto__":{"labels":{"q":"1"}}}}')) as {
+    metadata: Record<string, unknown>;
+  };
+  expect(patched.metadata.labels).toBeUndefined();
+  expect(Object.getPrototypeOf(patched.metadata)).toBe(Object.prototype);
+  expect(JSON.stringify(patched)).toBe('{"metadata":{"name":"a","__proto__":{"labels":{"q":"1"}}}}');
+});

@@ -7,6 +7,7 @@ import { isPlainObject } from "../../api/types.ts";
 import { indexItems, keyType } from "./_items.ts";
 import { fieldElement, type PathElement } from "./path-element.ts";
 import { isGranular, type ListType, resolveType, type TypeNode } from "./schema-type.ts";
+import { ownMember, setMember } from "../../api/json-member.ts";
 
 export function mergeValues(live: unknown, config: unknown, type: TypeNode, path: PathElement[] = []): unknown {
   if (config === undefined) return live;
@@ -22,7 +23,7 @@ export function mergeValues(live: unknown, config: unknown, type: TypeNode, path
       delete out[key];
       continue;
     }
-    out[key] = mergeValues(live[key], value, keyType(resolved, key, path), [...path, fieldElement(key)]);
+    setMember(out, key, mergeValues(ownMember(live, key), value, keyType(resolved, key, path), [...path, fieldElement(key)]));
   }
   return out;
 }

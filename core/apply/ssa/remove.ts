@@ -4,6 +4,7 @@ import { listItemElement } from "./_items.ts";
 import { type FieldSet, isEmptySet } from "./field-set.ts";
 import { fieldElement, type PathElement } from "./path-element.ts";
 import { DEDUCED, isGranular, resolveType, type TypeNode } from "./schema-type.ts";
+import { setMember } from "../../api/json-member.ts";
 
 export function removePaths(value: unknown, set: FieldSet, type: TypeNode, path: PathElement[] = []): unknown {
   const resolved = resolveType(type, value);
@@ -24,7 +25,11 @@ export function removePaths(value: unknown, set: FieldSet, type: TypeNode, path:
   for (const [key, child] of Object.entries(value)) {
     const below = set.children.get(fieldElement(key));
     if (below?.member) continue;
-    out[key] = below ? removePaths(child, below, resolved.field(key) ?? resolved.element ?? DEDUCED, [...path, fieldElement(key)]) : child;
+    setMember(
+      out,
+      key,
+      below ? removePaths(child, below, resolved.field(key) ?? resolved.element ?? DEDUCED, [...path, fieldElement(key)]) : child,
+    );
   }
   return out;
 }

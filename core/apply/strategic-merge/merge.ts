@@ -20,6 +20,7 @@ import { type ElementKind, normalizeElementOrder, partitionByPresence } from "./
 import { elementSchema, type FieldPatchMeta, fieldPatchMeta } from "./patch-meta.ts";
 import { applyRetainKeys } from "./retain-keys.ts";
 import { checkAgainstElementOrder } from "./set-element-order.ts";
+import { setMember } from "../../api/json-member.ts";
 
 type JsonMap = Record<string, unknown>;
 
@@ -56,19 +57,23 @@ export function mergeMap(original: JsonMap | undefined, patch: JsonMap, schema: 
     }
     if (!Object.hasOwn(result, key)) {
       // Nothing to delete from; anything else is taken as it is.
-      if (!isDeleteList) result[key] = patchValue;
+      if (!isDeleteList) setMember(result, key, patchValue);
       continue;
     }
     const current = result[key];
     const kind = valueKind(current);
     if (kind !== valueKind(patchValue) || (kind !== "map" && kind !== "list")) {
-      result[key] = patchValue;
+      setMember(result, key, patchValue);
       continue;
     }
     const meta = fieldPatchMeta(lookup, schema, key);
-    result[key] = kind === "map"
-      ? (meta.strategy === "replace" ? patchValue : mergeMap(current as JsonMap, patchValue as JsonMap, meta.schema, lookup))
-      : mergeListField(current as unknown[], patchValue as unknown[], meta, isDeleteList, lookup);
+    setMember(
+      result,
+      key,
+      kind === "map"
+        ? (meta.strategy === "replace" ? patchValue : mergeMap(current as JsonMap, patchValue as JsonMap, meta.schema, lookup))
+        : mergeListField(current as unknown[], patchValue as unknown[], meta, isDeleteList, lookup),
+    );
   }
   return result;
 }
@@ -200,9 +205,9 @@ function mergeOrderedLists(result: JsonMap, patch: JsonMap, schema: Schema | und
     if (kind !== undefined) {
       const mergeKey = kind === "map" ? meta.mergeKey : "";
       const { named, others } = partitionByPresence(merged, order, mergeKey, kind);
-      result[key] = normalizeElementOrder(named, others, { patch: order, server: original }, mergeKey, kind);
+      setMember(result, key, normalizeElementOrder(named, others, { patch: order, server: original }, mergeKey, kind));
     } else {
-      result[key] = merged;
+      setMember(result, key, merged);
     }
     delete patch[key];
   }

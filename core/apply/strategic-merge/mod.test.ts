@@ -206,3 +206,10 @@ test("strategicMergePatch leaves its inputs unchanged", () => {
   expect(original).toEqual({ mergingList: [{ name: "a", value: "1" }] });
   expect(patch.$retainKeys).toEqual(["mergingList"]);
 });
+
+test("a '__proto__' member of a patch is an ordinary key of the result, never the result's prototype", () => {
+  const patched = apply({ name: "a" }, JSON.parse('{"__proto__":{"annotations":{"s":"1"}}}')) as Record<string, unknown>;
+  expect(patched.annotations).toBeUndefined();
+  expect(Object.getPrototypeOf(patched)).toBe(Object.prototype);
+  expect(JSON.stringify(patched)).toBe('{"name":"a","__proto__":{"annotations":{"s":"1"}}}');
+});
