@@ -132,6 +132,13 @@ test("an HTTP/1.0 request without Host and one with an empty Host are served, th
   expect(await raw("GET /api/v1 HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n")).toEndWith("\r\n\r\n/api/v1");
 });
 
+test("ValidHostHeader: a Host no URL can hold (a:b:c, a port past 65535, [zz]) is served as Go serves it, path and query kept", async () => {
+  handler = async (request) => new Response(new URL(request.url).pathname + new URL(request.url).search);
+  for (const host of ["a:b:c", "a:99999999", "[zz]", ":"]) {
+    expect(await raw(`GET /version?x=1 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toEndWith("\r\n\r\n/version?x=1");
+  }
+});
+
 test("a streamed answer whose first chunk is not ready sends its head at once, then each chunk", async () => {
   let release!: () => void;
   const later = new Promise<void>((resolve) => (release = resolve));

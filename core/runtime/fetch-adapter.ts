@@ -142,6 +142,28 @@ export function asksGlobalOptions(incoming: NodeRequest): boolean {
   return incoming.url === "*" && incoming.method === "OPTIONS";
 }
 
+/**
+ * The Request under the URL its target and host make. Go's ValidHostHeader accepts hosts no URL can hold ("a:b:c",
+ * a port past 65535, "[zz]") and serves the request, which reads only the path and query: such a request is served
+ * under the stand-in host a request without one gets.
+ */
+function servedRequest(
+  incoming: NodeRequest,
+  init: RequestInit | undefined,
+  aborter: AbortController | undefined,
+  complete: Uint8Array | undefined,
+): ServedRequest {
+  const url = requestUrl(incoming);
+  try {
+    return new ServedRequest(url, init, aborter, complete);
+  } catch (error) {
+    if (!(error instanceof TypeError) || URL.canParse(url)) throw error;
+    // A valid Host holds no "/" (VALID_HOST): the target starts at the first one after the scheme.
+    const target = url.slice(url.indexOf("/", "https://".length));
+    return new ServedRequest(`https://${HOST_WHEN_NONE}${target}`, init, aborter, complete);
+  }
+}
+
 function requestUrl(incoming: NodeRequest): string {
   // The Request of an "OPTIONS *" names the server's root.
   const target = asksGlobalOptions(incoming) ? "/" : incoming.url ?? "";
@@ -309,7 +331,7 @@ export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Reques
   }
   const aborter = SIGNAL_MADE_WHEN_READ ? undefined : new AbortController();
   if (aborter) init.signal = aborter.signal;
-  const request = new ServedRequest(requestUrl(incoming), method === "GET" && !aborter ? undefined : init, aborter, complete);
+  const request = servedRequest(incoming, method === "GET" && !aborter ? undefined : init, aborter, complete);
   appendFields(request.headers, incoming);
   if (outgoing instanceof Http1Response) outgoing.servedRequest = request;
   else closedWith(outgoing, request);
