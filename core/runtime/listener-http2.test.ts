@@ -207,3 +207,53 @@ test.skipIf(IS_DENO)(
     expect(lengths).toEqual(["2049", "4096", undefined]);
   },
 );
+
+test.skipIf(IS_DENO)(
+  "serverConn's idle timer: an HTTP/2 connection with no open stream is closed after the idle timeout, from its start and after its last stream",
+  async () => {
+    const ca = await createCertificateAuthority("idle-ca", { days: 1 });
+    const serving = await issueServingCertificate(ca, { commonName: "server", hosts: ["127.0.0.1"], days: 1 });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const idle = await listenHttps(async () => {
+      await released;
+      return new Response("done");
+    }, {
+      host: "127.0.0.1",
+      port: 0,
+      key: serving.keyPem,
+      cert: serving.certPem,
+      clientCA: ca.certPem,
+      shutdownGraceMs: 100,
+      timeouts: { readHeaderTimeoutMs: 32_000, idleTimeoutMs: 300 },
+    });
+    const connect = () => {
+      const h2 = http2Connect(`https://127.0.0.1:${idle.port}`, { ca: ca.certPem });
+      h2.on("error", () => {});
+      const closed = new Promise<void>((resolve) => h2.once("close", () => resolve()));
+      return { h2, closed };
+    };
+    try {
+      // Never a stream: closed from its start.
+      await connect().closed;
+      // A stream open longer than the timeout keeps its connection; once it ends, the connection goes.
+      const busy = connect();
+      const stream = busy.h2.request({ ":path": "/slow" });
+      stream.on("error", () => {});
+      let closedEarly = false;
+      void busy.closed.then(() => (closedEarly = true));
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(closedEarly).toBe(false);
+      release();
+      let body = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => (body += chunk));
+      await new Promise((resolve) => stream.once("end", resolve));
+      expect(body).toBe("done");
+      await busy.closed;
+    } finally {
+      release();
+      await idle.close();
+    }
+  },
+);
