@@ -52,3 +52,16 @@ test("without a matching FlowSchema whose level exists, a request goes to catch-
   const { instance } = classifier([]);
   expect(instance.flowOf(request("alice", ["system:authenticated"])).classification.flowSchema).toBe("catch-all");
 });
+
+test("a request with a very long user, groups or path is classified afresh each time, never remembered, so the cache stays small", () => {
+  const { instance, made } = classifier();
+  const long = "u".repeat(2000);
+  const first = instance.flowOf(request(long, ["system:authenticated"]));
+  const second = instance.flowOf(request(long, ["system:authenticated"]));
+  expect(made()).toBe(2);
+  expect(second.classification).toEqual(first.classification);
+  expect(first.classification.distinguisher).toBe(long);
+  instance.flowOf(request("alice", ["g".repeat(2000)]));
+  instance.flowOf(request("alice", ["g".repeat(2000)]));
+  expect(made()).toBe(4);
+});

@@ -31,6 +31,11 @@ interface SchemaState<Level> {
 
 /** Classifications kept before the cache starts afresh (a bound for servers with very many users). */
 const MAX_REMEMBERED_FLOWS = 10_000;
+/**
+ * A request whose user, groups and path or namespace are longer than this is classified afresh each time and never
+ * remembered, so the cache holds at most MAX_REMEMBERED_FLOWS times this many characters of them.
+ */
+const MAX_REMEMBERED_KEY_CHARS = 1024;
 
 export class Classifier<Level extends ClassifiedLevel, Flow extends { classification: Classification; level: Level }> {
   readonly #schemas: SchemaState<Level>[];
@@ -61,20 +66,13 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
   }
 
   flowOf(request: RequestDigest): Flow {
-    const flows = this.#flowsOf(request);
     // Everything matching and the distinguisher read; a resource request's name and path are not among them.
     const last = request.isResourceRequest ? request.namespace : request.path;
+    if (keyChars(request, last) > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
+    const flows = this.#flowsOf(request);
     let flow = flows.get(last);
     if (flow) return flow;
-    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
-    const level = schema.level;
-    flow = this.#newFlow({
-      flowSchema: schema.name,
-      flowSchemaUid: schema.uid,
-      priorityLevel: String(level.object.metadata.name),
-      priorityLevelUid: String(level.object.metadata.uid ?? ""),
-      distinguisher: flowDistinguisher(request, schema.spec),
-    }, level);
+    flow = this.#classify(request);
     if (++this.#remembered > MAX_REMEMBERED_FLOWS) {
       this.#resourceFlows.clear();
       this.#pathFlows.clear();
@@ -82,6 +80,18 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
       this.#flowsOf(request).set(last, flow);
     } else flows.set(last, flow);
     return flow;
+  }
+
+  #classify(request: RequestDigest): Flow {
+    const schema = this.#schemas.find((candidate) => matchesFlowSchema(request, candidate.spec)) ?? this.#fallback;
+    const level = schema.level;
+    return this.#newFlow({
+      flowSchema: schema.name,
+      flowSchemaUid: schema.uid,
+      priorityLevel: String(level.object.metadata.name),
+      priorityLevelUid: String(level.object.metadata.uid ?? ""),
+      distinguisher: flowDistinguisher(request, schema.spec),
+    }, level);
   }
 
   /**
@@ -97,6 +107,13 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
     const byVerb = branch(branch(branch(this.#resourceFlows, groups), request.username), request.verb);
     return leaf(branch(branch(byVerb, request.apiGroup), request.resource), request.subresource);
   }
+}
+
+/** The characters of the request's fields a remembered flow keeps as keys. */
+function keyChars(request: RequestDigest, last: string): number {
+  let chars = request.username.length + last.length;
+  for (const group of request.groups) chars += group.length;
+  return chars;
 }
 
 /** Nested maps keyed by one field each, ending in the flows. */
