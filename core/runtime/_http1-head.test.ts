@@ -28,6 +28,13 @@ test("textproto's readContinuedLineSlice: an obs-fold continues its field, joine
   expect(parseHead("GET / HTTP/1.1\r\nHost: k\r\nX-Long: one  \r\n \t two\r\n three").headers["x-long"]).toBe("one two three");
 });
 
+test("readContinuedLineSlice: an empty continuation still adds its space; a field folded over 400 lines is joined whole", () => {
+  expect(parseHead("GET / HTTP/1.1\r\nHost: k\r\nX-Fold: a\r\n \r\n b").headers["x-fold"]).toBe("a  b");
+  const piece = "y".repeat(2000);
+  const folded = parseHead(`GET / HTTP/1.1\r\nHost: k\r\nX-Big: ${Array(400).fill(piece).join("\r\n ")}`).headers["x-big"]!;
+  expect(folded.length).toBe(400 * 2000 + 399);
+});
+
 test("textproto reads lines ending in a bare LF", () => {
   expect(parseHead("GET / HTTP/1.0\nHost: k").headers).toEqual({ host: "k" });
 });

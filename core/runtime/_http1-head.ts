@@ -173,11 +173,14 @@ export function parseHead(head: string): Http1Head {
   if (lines > 1 && isFolded(head, starts[1]!)) throw badRequest();
   for (let i = 1; i < lines; i++) {
     if (i + 1 < lines && isFolded(head, starts[i + 1]!)) {
-      let line = head.slice(starts[i], lineEnd(head, starts, i));
+      // readContinuedLineSlice: the line trimmed, then " " and each continuation trimmed (joined once: a field folded
+      // over hundreds of lines must not be copied once per line).
+      const parts = [trimRight(head.slice(starts[i], lineEnd(head, starts, i)))];
       while (i + 1 < lines && isFolded(head, starts[i + 1]!)) {
         i++;
-        line = `${trimRight(line)} ${trimSpaces(head.slice(starts[i], lineEnd(head, starts, i)))}`;
+        parts.push(trimSpaces(head.slice(starts[i], lineEnd(head, starts, i))));
       }
+      const line = parts.join(" ");
       fields.add(line, 0, line.length);
     } else fields.add(head, starts[i]!, lineEnd(head, starts, i));
   }
