@@ -68,8 +68,10 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
   flowOf(request: RequestDigest): Flow {
     // Everything matching and the distinguisher read; a resource request's name and path are not among them.
     const last = request.isResourceRequest ? request.namespace : request.path;
-    if (keyChars(request, last) > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
-    const flows = this.#flowsOf(request);
+    let groups = this.#groupsKeys.get(request.groups);
+    if (groups === undefined) this.#groupsKeys.set(request.groups, groups = request.groups.join("\0"));
+    if (request.username.length + groups.length + last.length > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
+    const flows = this.#flowsOf(request, groups);
     let flow = flows.get(last);
     if (flow) return flow;
     flow = this.#classify(request);
@@ -77,7 +79,7 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
       this.#resourceFlows.clear();
       this.#pathFlows.clear();
       this.#remembered = 1;
-      this.#flowsOf(request).set(last, flow);
+      this.#flowsOf(request, groups).set(last, flow);
     } else flows.set(last, flow);
     return flow;
   }
@@ -100,20 +102,11 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
    * them all cost a create ~1-2 µs (bench/profiles/create-path.md, thirteenth session). The groups' joined text is
    * kept per list, which an authenticated user's identity shares across its requests.
    */
-  #flowsOf(request: RequestDigest): Map<string, Flow> {
-    let groups = this.#groupsKeys.get(request.groups);
-    if (groups === undefined) this.#groupsKeys.set(request.groups, groups = request.groups.join("\0"));
+  #flowsOf(request: RequestDigest, groups: string): Map<string, Flow> {
     if (!request.isResourceRequest) return leaf(branch(branch(this.#pathFlows, groups), request.username), request.verb);
     const byVerb = branch(branch(branch(this.#resourceFlows, groups), request.username), request.verb);
     return leaf(branch(branch(byVerb, request.apiGroup), request.resource), request.subresource);
   }
-}
-
-/** The characters of the request's fields a remembered flow keeps as keys. */
-function keyChars(request: RequestDigest, last: string): number {
-  let chars = request.username.length + last.length;
-  for (const group of request.groups) chars += group.length;
-  return chars;
 }
 
 /** Nested maps keyed by one field each, ending in the flows. */
