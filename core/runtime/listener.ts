@@ -30,7 +30,6 @@ import { maxConnectionsFor, openFileLimit } from "./file-limit.ts";
 import { respondDirectly } from "./push-stream.ts";
 import { settleUnreadBody } from "./_unread-body.ts";
 import { Http1Connection } from "./_http1-connection.ts";
-import { closeIdleSessions } from "./_http2-idle.ts";
 import { InTurn } from "./_in-turn.ts";
 import { Wave } from "./_wave.ts";
 import { http10KeepAliveOf } from "./_http10-keep-alive.ts";
@@ -142,7 +141,6 @@ export async function listenHttps(handler: ConnectionHandler, options: HttpsOpti
   const { tlsServer, servers } = secureHttpServer(serveHttp1, (server) => {
     // Advertised in the Keep-Alive header; ConnectionTracker enforces it.
     if ("keepAliveTimeout" in server) server.keepAliveTimeout = timeouts.idleTimeoutMs;
-    else closeIdleSessions(server, timeouts.idleTimeoutMs);
     server.on("request", serve);
   }, {
     handshakeTimeout: timeouts.readHeaderTimeoutMs,
