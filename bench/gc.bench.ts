@@ -5,7 +5,7 @@
  * In-process, on an in-memory store with the real registry. Not a test.
  * Run: node_modules/.bin/bun bench/gc.bench.ts [owners]
  */
-import { startGarbageCollector } from "../core/controllers/mod.ts";
+import { controllerClient, startGarbageCollector } from "../core/controllers/mod.ts";
 import { builtInCatalog } from "../core/registry/catalog.ts";
 import { Registry } from "../core/registry/registry.ts";
 import { openSqliteStorage } from "../core/storage/sqlite/mod.ts";
@@ -76,7 +76,8 @@ const since = (before: Reads, after: Reads): Reads => ({ calls: after.calls - be
 
 async function collected(): Promise<Cost> {
   const { registry, catalog, configMaps, reads, left, close } = await cluster();
-  const collector = startGarbageCollector(registry, catalog);
+  const client = controllerClient(registry, catalog, { fieldManager: "generic-garbage-collector" });
+  const collector = startGarbageCollector(registry, catalog, client);
   await collector.settled();
   const readsBefore = reads();
   const started = performance.now();

@@ -39,3 +39,4 @@ export { SIMULATED_NODE_LABEL } from "./simulated-nodes/node-object.ts";
 export { checkControllerFlag, type RunningControllers, startControllers } from "./start.ts";
 export type { LeaderLock } from "./runtime/mod.ts";
 export { startGarbageCollector } from "./gc/garbage-collector.ts";
+export { controllerClient } from "./workloads/mod.ts";

@@ -17,15 +17,23 @@ import type { Catalog } from "../../registry/catalog.ts";
 import { decodeStoredWithoutVersion } from "../../registry/codec.ts";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from "../../registry/delete-propagation.ts";
 import type { Registry } from "../../registry/registry.ts";
-import { type ControlLoop, startLoop, syncEach } from "../workloads/mod.ts";
+import { forgetOldest } from "../../runtime/bounded.ts";
+import { type ControllerClient, type ControlLoop, startLoop, syncEach } from "../workloads/mod.ts";
 import { type GraphNode, OwnerGraph, ownerType, withoutOwners } from "./owner-graph.ts";
 
 /** How often every node with owners or a deletion in progress is looked at again, in case an action failed. */
 const RESYNC_MS = 10_000;
 const FIELD_MANAGER = "generic-garbage-collector";
+/** The source of the collector's Events (NewGarbageCollector's recorder). */
+const EVENT_COMPONENT = "garbage-collector-controller";
+const NAMESPACES = { group: "", version: "v1", resource: "namespaces" };
+/** Dependent and owner uid pairs already reported, so a resync does not report them again. */
+const REPORTED_KEPT = 10_000;
 
-export function startGarbageCollector(registry: Registry, catalog: Catalog): ControlLoop {
+/** `client` records the collector's Events and lists namespaces, as the collector's user. */
+export function startGarbageCollector(registry: Registry, catalog: Catalog, client: ControllerClient): ControlLoop {
   const graph = new OwnerGraph();
+  const collector: Collector = { registry, catalog, graph, client, reported: new Set() };
   const dirty = new Set<string>();
   let lastSweep = Date.now();
   const following = registry.follow(
@@ -64,7 +72,7 @@ export function startGarbageCollector(registry: Registry, catalog: Catalog): Con
     dirty.clear();
     await syncEach(batch, async (uid: string) => {
       try {
-        await attemptToDeleteItem(registry, catalog, graph, uid);
+        await attemptToDeleteItem(collector, uid);
       } catch (error) {
         dirty.add(uid);
         throw error;
@@ -87,9 +95,19 @@ function collectedType(catalog: Catalog, object: KubeObject): ResourceType | und
   return type && type.verbs.includes("list") && type.verbs.includes("delete") ? type : undefined;
 }
 
-async function attemptToDeleteItem(registry: Registry, catalog: Catalog, graph: OwnerGraph, uid: string): Promise<void> {
+/** What the collector's passes share. */
+interface Collector {
+  registry: Registry;
+  catalog: Catalog;
+  graph: OwnerGraph;
+  client: ControllerClient;
+  reported: Set<string>;
+}
+
+async function attemptToDeleteItem(collector: Collector, uid: string): Promise<void> {
+  const { registry, graph } = collector;
   const node = graph.node(uid);
-  if (node && node.owners.length > 0) await collectIfOrphaned(registry, catalog, graph, node);
+  if (node && node.owners.length > 0) await collectIfOrphaned(collector, node);
   // Our own write may have changed or removed the node.
   const current = graph.node(uid);
   if (current?.beingDeleted) await processOwnerFinalizers(registry, graph, current);
@@ -100,11 +118,16 @@ async function attemptToDeleteItem(registry: Registry, catalog: Catalog, graph: 
  * (gone), waiting (deleting with foregroundDeletion) and solid (the rest). An object already being deleted is
  * left to that deletion.
  */
-async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: OwnerGraph, node: GraphNode): Promise<void> {
+async function collectIfOrphaned(collector: Collector, node: GraphNode): Promise<void> {
+  const { registry, catalog, graph } = collector;
   if (node.beingDeleted) return;
   // kube's isDangling: a cluster-scoped object naming an owner of a namespaced kind has nowhere to look for it
   // (namespacedOwnerOfClusterScopedObjectErr), and the worker forgets the object: never deleted, never changed.
-  if (node.namespace === "" && node.owners.some((ref) => ownerType(catalog, ref)?.namespaced)) return;
+  const namespacedOwners = node.namespace === "" ? node.owners.filter((ref) => ownerType(catalog, ref)?.namespaced) : [];
+  if (namespacedOwners.length > 0) {
+    for (const ref of namespacedOwners) await reportIfInOtherNamespace(collector, node, ref);
+    return;
+  }
   const dangling = new Set<string>();
   const waiting = new Set<string>();
   for (const ref of node.owners) {
@@ -113,7 +136,10 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
       // seen yet) is read live, unless it was seen deleted (kube's isDangling consults absentOwnerCache first) or a
       // read found it and no deletion of it came since.
       if (graph.isAbsent(ref.uid)) dangling.add(ref.uid);
-      else if (!graph.isPresent(ref, node.namespace) && !(await ownerExists(registry, catalog, graph, node, ref))) dangling.add(ref.uid);
+      else if (!graph.isPresent(ref, node.namespace) && !(await ownerExists(collector, node, ref))) {
+        dangling.add(ref.uid);
+        await reportIfInOtherNamespace(collector, node, ref);
+      }
       continue;
     }
     const owner = graph.node(ref.uid)!;
@@ -130,24 +156,64 @@ async function collectIfOrphaned(registry: Registry, catalog: Catalog, graph: Ow
   await deleteObject(registry, node, foreground ? "Foreground" : policyFromFinalizers(node));
 }
 
-async function ownerExists(
-  registry: Registry,
-  catalog: Catalog,
-  graph: OwnerGraph,
-  dependent: GraphNode,
-  ref: OwnerReference,
-): Promise<boolean> {
-  const type = ownerType(catalog, ref);
+async function ownerExists(collector: Collector, dependent: GraphNode, ref: OwnerReference): Promise<boolean> {
+  const type = ownerType(collector.catalog, ref);
   if (!type) return true;
+  const owner = await readOwner(collector.registry, type, type.namespaced ? dependent.namespace : "", ref.name);
+  if (owner?.metadata.uid !== ref.uid) return false;
+  collector.graph.notePresent(ref, dependent.namespace);
+  return true;
+}
+
+async function readOwner(registry: Registry, type: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined> {
   try {
-    const owner = await registry.store(type).get(type.namespaced ? dependent.namespace : "", ref.name);
-    if (owner.metadata.uid !== ref.uid) return false;
-    graph.notePresent(ref, dependent.namespace);
-    return true;
+    return await registry.store(type).get(namespace, name);
   } catch (e) {
-    if (isNotFound(e)) return false;
+    if (isNotFound(e)) return undefined;
     throw e;
   }
+}
+
+/**
+ * kube's reportInvalidNamespaceOwnerRef: a dependent naming an owner that exists in another namespace gets a Warning
+ * Event, once. kube's graph has observed every object and finds the owner by uid (addDependentToOwners); here the owner
+ * is one the graph holds, or an object of the kind and name the reference names in another namespace.
+ */
+async function reportIfInOtherNamespace(collector: Collector, dependent: GraphNode, ref: OwnerReference): Promise<void> {
+  const pair = `${dependent.uid}/${ref.uid}`;
+  if (collector.reported.has(pair)) return;
+  const ownerNamespace = await namespaceElsewhere(collector, dependent, ref);
+  if (ownerNamespace === undefined) return;
+  collector.reported.add(pair);
+  forgetOldest(collector.reported, REPORTED_KEPT);
+  const invalid = `[${ref.apiVersion}/${ref.kind}, namespace: ${dependent.namespace}, name: ${ref.name}, uid: ${ref.uid}]`;
+  collector.client.recordEvent(
+    {
+      apiVersion: apiVersionOf(dependent.type.group, dependent.type.version),
+      kind: dependent.type.kind,
+      metadata: { namespace: dependent.namespace || undefined, name: dependent.name, uid: dependent.uid },
+    },
+    {
+      type: "Warning",
+      reason: "OwnerRefInvalidNamespace",
+      message: `ownerRef ${invalid} does not exist in namespace ${JSON.stringify(dependent.namespace)}`,
+      component: EVENT_COMPONENT,
+    },
+  );
+}
+
+/** The namespace, other than the dependent's, of the namespaced owner `ref` names, when one exists. */
+async function namespaceElsewhere(collector: Collector, dependent: GraphNode, ref: OwnerReference): Promise<string | undefined> {
+  const held = collector.graph.node(ref.uid);
+  if (held) return held.type.namespaced && held.namespace !== dependent.namespace ? held.namespace : undefined;
+  const type = ownerType(collector.catalog, ref);
+  if (!type?.namespaced) return undefined;
+  for (const namespace of await collector.client.list(NAMESPACES)) {
+    const name = String(namespace.metadata.name);
+    if (name === dependent.namespace) continue;
+    if ((await readOwner(collector.registry, type, name, ref.name))?.metadata.uid === ref.uid) return name;
+  }
+  return undefined;
 }
 
 function policyFromFinalizers(node: GraphNode): PropagationPolicy {

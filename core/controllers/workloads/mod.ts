@@ -40,7 +40,11 @@ function cronClock(rate: number): { now: () => number; resyncMs: number } {
 }
 
 export const WORKLOAD_CONTROLLERS: Controller[] = [
-  loopController("garbagecollector", "generic-garbage-collector", (_, ctx) => startGarbageCollector(ctx.registry, ctx.catalog)),
+  loopController(
+    "garbagecollector",
+    "generic-garbage-collector",
+    (client, ctx) => startGarbageCollector(ctx.registry, ctx.catalog, client),
+  ),
   loopController("replicaset", CONTROLLER_MANAGER, (client) => startReplicaSetController(client, REPLICA_SETS)),
   loopController("replicationcontroller", CONTROLLER_MANAGER, (client) => startReplicaSetController(client, REPLICATION_CONTROLLERS)),
   loopController("deployment", CONTROLLER_MANAGER, (client) => startDeploymentController(client)),
