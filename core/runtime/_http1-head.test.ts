@@ -168,3 +168,18 @@ test("readMIMEHeader: a name in any case keeps its case in rawHeaders and shares
   expect(head.headers).toEqual({ host: "k", "content-type": "a, b, c", "content-length": "2", "x-other": "d" });
   expect(head.body).toBe(2);
 });
+
+test("httpguts.ValidHeaderFieldValue: a control byte in a value, a CR inside one or before the line's CRLF, is refused; a tab is not", () => {
+  for (const value of ["a\x01b", "a\x7f", "a\rb", "a\r", "\x00"]) {
+    expect(refusal(`GET / HTTP/1.1\r\nHost: k\r\nX-Value: ${value}\r\nAccept: a\r`)).toBe(PLAIN_400);
+    expect(refusal(`GET / HTTP/1.1\r\nHost: k\r\nX-Value: ${value}\r`)).toBe(PLAIN_400);
+  }
+  expect(parseHead("GET / HTTP/1.1\r\nHost: k\r\nX-Value: a\tb\r").headers["x-value"]).toBe("a\tb");
+  expect(parseHead(`GET / HTTP/1.1\r\nHost: k\r\nAuthorization: Bearer ${"t".repeat(900)}\r`).headers.authorization).toHaveLength(907);
+});
+
+test("url.ParseRequestURI: a path's bad escape or control byte is refused, a good escape is not", () => {
+  expect(refusal("GET /a%zz HTTP/1.1\r\nHost: k\r")).toBe(PLAIN_400);
+  expect(refusal("GET /a\x01 HTTP/1.1\r\nHost: k\r")).toBe(PLAIN_400);
+  expect(parseHead("GET /a%20b?c=%zz HTTP/1.1\r\nHost: k\r").target).toBe("/a%20b?c=%zz");
+});

@@ -56,6 +56,12 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** httpguts.ValidHeaderFieldValue: no control bytes but horizontal tab. */
 // deno-lint-ignore no-control-regex -- control bytes are what the check looks for
 const BAD_VALUE_BYTE = /[\x00-\x08\x0a-\x1f\x7f]/;
+/**
+ * A byte no valid field value holds, outside the line ends: a head without one has no value to check byte by byte.
+ * Every "\r" but those before a "\n" or at the head's end (its last line's) is one.
+ */
+// deno-lint-ignore no-control-regex -- control bytes are what the check looks for
+const STRAY_CONTROL_BYTE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n|$)/;
 const DECIMAL = /^[0-9]+$/;
 const MAX_INT63 = (1n << 63n) - 1n;
 /** isTokenTable as a table by character code (ASCII only; no byte past it is a token). */
@@ -154,20 +160,21 @@ function lineEnd(head: string, starts: number[], i: number): number {
 export function parseHead(head: string): Http1Head {
   const starts = lineStarts(head);
   const lines = starts.length - 1;
-  const requestLine = head.slice(0, lineEnd(head, starts, 0));
-  // parseRequestLine: method, target and protocol are cut at the first two spaces.
-  const firstSpace = requestLine.indexOf(" ");
-  const secondSpace = firstSpace < 0 ? -1 : requestLine.indexOf(" ", firstSpace + 1);
-  if (secondSpace < 0) throw badRequest();
-  const method = requestLine.slice(0, firstSpace);
-  const target = requestLine.slice(firstSpace + 1, secondSpace);
+  // parseRequestLine: method, target and protocol are cut at the first two spaces. They are cut out of the head
+  // itself, and a usual method or protocol is no new string: each string cut is a native allocation.
+  const requestLineEnd = lineEnd(head, starts, 0);
+  const firstSpace = head.indexOf(" ");
+  const secondSpace = firstSpace < 0 ? -1 : head.indexOf(" ", firstSpace + 1);
+  if (secondSpace < 0 || secondSpace >= requestLineEnd) throw badRequest();
+  const method = usualMethod(head, firstSpace) ?? head.slice(0, firstSpace);
+  const target = head.slice(firstSpace + 1, secondSpace);
   if (!TOKEN.test(method)) throw badRequest();
-  const version = httpVersion(requestLine.slice(secondSpace + 1));
+  const version = httpVersion(head, secondSpace + 1, requestLineEnd);
   if (!parsesAsRequestUri(method, target)) throw badRequest();
   // Go serves every HTTP/1.x (http1ServerSupportsRequest); 1.2 and later are read as 1.1.
   const versionMinor = version === "1.0" ? 0 : 1;
 
-  const fields = new HeadFields();
+  const fields = new HeadFields(STRAY_CONTROL_BYTE.test(head));
   if (lines - 1 > MAX_HEADER_FIELDS) throw HEAD_TOO_LARGE;
   // readMIMEHeader: a first header line that starts with a space is malformed; later ones continue their field.
   if (lines > 1 && isFolded(head, starts[1]!)) throw badRequest();
@@ -205,6 +212,15 @@ class HeadFields {
   length: string | undefined = undefined;
   /** A later Content-Length differed from the first. */
   lengthsDiffer = false;
+  /**
+   * Whether values must be checked for control bytes: one test of the whole head instead of a loop over each value's
+   * characters (a 900-byte bearer token took ~0.9 µs a head in a loop).
+   */
+  readonly #checksValues: boolean;
+
+  constructor(checksValues: boolean) {
+    this.#checksValues = checksValues;
+  }
 
   /** The field on `text` from `start` to `end`: "name: value", the name a token, the value without control bytes. */
   add(text: string, start: number, end: number): void {
@@ -219,15 +235,12 @@ class HeadFields {
     let to = end;
     while (from < to && isBlank(text.charCodeAt(from))) from++;
     while (to > from && isBlank(text.charCodeAt(to - 1))) to--;
-    for (let at = from; at < to; at++) {
-      const code = text.charCodeAt(at);
-      if ((code < 32 && code !== 9) || code === 127) throw badRequest();
-    }
     const spellings = USUAL_FIELDS[colon - start];
     const usual = spellings === undefined ? -1 : usualSpelling(spellings, text, start);
     const name = usual < 0 ? text.slice(start, colon) : spellings![usual]!;
     const key = usual < 0 ? name.toLowerCase() : spellings![usual + 1]!;
     const value = text.slice(from, to);
+    if (this.#checksValues && BAD_VALUE_BYTE.test(value)) throw badRequest();
     this.rawHeaders.push(name, value);
     const headers = this.headers;
     const earlier = headers[key];
@@ -252,10 +265,24 @@ function trimRight(text: string): string {
   return text.slice(0, end);
 }
 
-/** ParseHTTPVersion: "HTTP/d.d", answered as "d.d"; anything else is refused. */
-function httpVersion(protocol: string): string {
+/** ParseHTTPVersion of the protocol from `start` to `end` in `head`: "HTTP/d.d", answered as "d.d"; anything else is refused. */
+function httpVersion(head: string, start: number, end: number): string {
+  // Nearly every request's, compared in place.
+  if (end - start === HTTP11.length && head.startsWith(HTTP11, start)) return "1.1";
+  const protocol = head.slice(start, end);
   if (!/^HTTP\/[0-9]\.[0-9]$/.test(protocol)) throw badRequest();
   return protocol.slice(5);
+}
+
+const HTTP11 = "HTTP/1.1";
+/** The methods kube's clients send, by length. */
+const USUAL_METHODS: string[][] = [];
+for (const method of ["GET", "PUT", "POST", "HEAD", "PATCH", "DELETE", "OPTIONS"]) (USUAL_METHODS[method.length] ??= []).push(method);
+
+/** The usual method `head` starts with, `length` characters long, or undefined. */
+function usualMethod(head: string, length: number): string | undefined {
+  for (const method of USUAL_METHODS[length] ?? []) if (head.startsWith(method)) return method;
+  return undefined;
 }
 
 /** http1ServerSupportsRequest's refusal of a version other than HTTP/1.x. */

@@ -5,17 +5,24 @@
 
 // deno-lint-ignore no-control-regex -- control bytes are what the check looks for
 const CONTROL_BYTE = /[\x00-\x1f\x7f]/;
+/** What sends a target past the usual case: a control byte, or a "%" (whose escape must be checked). */
+// deno-lint-ignore no-control-regex -- control bytes are what the check looks for
+const CONTROL_BYTE_OR_ESCAPE = /[\x00-\x1f\x7f%]/;
 /** A "%" not followed by two hex digits (unescape's EscapeError). */
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 /** validUserinfo's characters. */
 const USERINFO = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
 /** What unescape lets stand unescaped in a host (shouldEscape in encodeHost mode), and bytes past ASCII. */
 const HOST_BYTES = /^(?:[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"\x80-\uffff]|%[89A-Fa-f][0-9A-Fa-f]|%25)*$/;
+const SLASH = 47;
 /** validOptionalPort: empty, or ":" and digits. */
 const OPTIONAL_PORT = /^(?::[0-9]*)?$/;
 
 /** Whether url.ParseRequestURI accepts `target`; a CONNECT's authority form is read as Go reads it, after "http://". */
 export function parsesAsRequestUri(method: string, target: string): boolean {
+  // The usual target, an absolute path without control bytes or escapes, passes every check below (one regular
+  // expression for the two and the slices: ~70 ns of a head's parse in a loop).
+  if (target.charCodeAt(0) === SLASH && !CONTROL_BYTE_OR_ESCAPE.test(target)) return true;
   const raw = method === "CONNECT" && !target.startsWith("/") ? `http://${target}` : target;
   if (raw === "" || CONTROL_BYTE.test(raw)) return false;
   if (raw === "*") return true;

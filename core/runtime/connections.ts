@@ -28,6 +28,8 @@ interface Connection {
   /** When the phase began, or (in "body") when the last body bytes arrived. */
   since: number;
   bytesRead: number;
+  /** Told when a request's answer closes: one function per connection, not a closure per request. */
+  answerClosed: () => void;
 }
 
 export class ConnectionTracker {
@@ -51,7 +53,14 @@ export class ConnectionTracker {
   }
 
   add(socket: Socket): void {
-    this.#connections.set(socket, { running: 0, phase: "head", since: Date.now(), bytesRead: socket.bytesRead ?? 0 });
+    const connection: Connection = {
+      running: 0,
+      phase: "head",
+      since: Date.now(),
+      bytesRead: socket.bytesRead ?? 0,
+      answerClosed: () => this.#answerClosed(connection, socket),
+    };
+    this.#connections.set(socket, connection);
     socket.on("close", () => this.#connections.delete(socket));
   }
 
@@ -63,20 +72,25 @@ export class ConnectionTracker {
     this.#running++;
     const hasBody = !request.readableEnded &&
       (Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined);
-    this.#enter(connection, socket, hasBody ? "body" : "busy");
-    if (hasBody) request.once("end", () => connection.phase === "body" && this.#enter(connection, socket, "busy"));
-    response.on("close", () => {
-      this.#running--;
-      connection.running--;
-      // A response closes after its socket when the client went away; that socket is already gone.
-      if (this.#connections.has(socket)) {
-        if (connection.running === 0) this.#enter(connection, socket, "idle");
-        if (this.#draining && connection.running === 0) socket.destroy();
-      }
-      if (this.#running === 0) this.#onIdle?.();
-    });
+    if (hasBody) {
+      this.#enter(connection, socket, "body");
+      request.once("end", () => connection.phase === "body" && (connection.phase = "busy"));
+    } else connection.phase = "busy";
+    response.on("close", connection.answerClosed);
   }
 
+  #answerClosed(connection: Connection, socket: Socket): void {
+    this.#running--;
+    connection.running--;
+    // A response closes after its socket when the client went away; that socket is already gone.
+    if (this.#connections.has(socket)) {
+      if (connection.running === 0) this.#enter(connection, socket, "idle");
+      if (this.#draining && connection.running === 0) socket.destroy();
+    }
+    if (this.#running === 0) this.#onIdle?.();
+  }
+
+  /** A phase with a deadline starts its clock and its count of bytes read; "busy" has none (the sweep skips it). */
   #enter(connection: Connection, socket: Socket, phase: Phase): void {
     connection.phase = phase;
     connection.since = Date.now();

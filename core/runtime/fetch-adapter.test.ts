@@ -275,3 +275,26 @@ test("requestBytes: a body that came whole with its head is in hand at once, onc
   expect(afterRead).toBeInstanceOf(Promise);
   expect(await Promise.resolve(afterRead).catch(() => "refused")).toBe("refused");
 });
+
+test("a body that came whole with its head reads as a Request's body: once, by any member, the stream too", async () => {
+  const methodAndType = http1Post(true);
+  expect(methodAndType.method).toBe("POST");
+  expect(methodAndType.headers.get("content-length")).toBe("5");
+  expect(methodAndType.bodyUsed).toBe(false);
+  expect(await methodAndType.json().catch(() => "not JSON")).toBe("not JSON");
+  expect(methodAndType.bodyUsed).toBe(true);
+  expect(await methodAndType.text().catch(() => "used")).toBe("used");
+  expect(() => methodAndType.clone()).toThrow(TypeError);
+
+  const streamed = http1Post(true);
+  const stream = streamed.body!;
+  expect(streamed.body).toBe(stream);
+  expect(Buffer.from(await new Response(stream).arrayBuffer()).toString()).toBe("hello");
+  expect(streamed.bodyUsed).toBe(true);
+
+  const cloned = http1Post(true);
+  const copy = cloned.clone();
+  expect([copy.method, await copy.text(), await cloned.text()]).toEqual(["POST", "hello", "hello"]);
+  expect(Buffer.from(await http1Post(true).bytes()).toString()).toBe("hello");
+  expect(await (await http1Post(true).blob()).text()).toBe("hello");
+});
