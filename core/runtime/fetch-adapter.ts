@@ -12,6 +12,9 @@ import { followBody } from "./_unread-body.ts";
 import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
 import { Http1Request, Http1Response, type ServedRequest as Http1ServedRequest } from "./_http1-exchange.ts";
 import { warningFields } from "./_warning-fields.ts";
+import { CompleteResponse, fieldObject } from "./_complete-response.ts";
+
+export { completeResponse, hasField, withField } from "./_complete-response.ts";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 
@@ -46,11 +49,14 @@ const HOST_WHEN_NONE = "localhost";
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
 const HTTP1_ONLY_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 const COLON = 58;
-/** Responses whose end this adapter has written. */
+/**
+ * Responses of node:http(2) whose end this adapter has written. kubun's own HTTP/1.x answer is finished only by the
+ * write that ends it, so its `writableFinished` says as much without this set (a WeakSet's add and has per answer).
+ */
 const ended = new WeakSet<NodeResponse>();
 
 function endResponse(outgoing: NodeResponse, chunk?: Uint8Array | string): void {
-  ended.add(outgoing);
+  if (!(outgoing instanceof Http1Response)) ended.add(outgoing);
   outgoing.end(chunk);
 }
 
@@ -59,7 +65,7 @@ function endResponse(outgoing: NodeResponse, chunk?: Uint8Array | string): void 
  * client reset as finished, so what counts is whether the end was written here at all.
  */
 function closedEarly(outgoing: NodeResponse): boolean {
-  return !ended.has(outgoing) || !outgoing.writableFinished;
+  return !outgoing.writableFinished || (!(outgoing instanceof Http1Response) && !ended.has(outgoing));
 }
 
 /**
@@ -70,20 +76,6 @@ function answerGone(outgoing: NodeResponse): boolean {
   return outgoing.destroyed || (outgoing as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
 }
 const NOT_READY = Symbol("not ready");
-
-/** The bodies of Responses made by completeResponse, as they were given. */
-const completeBodies = new WeakMap<Response, string | Uint8Array>();
-
-/**
- * A Response whose body is complete when it is made (a serialized object, a Status). The adapter writes such a body
- * as it is: opening a Response's body stream and reading it back costs more than the rest of a small answer's
- * writing. A copy of the Response (`new Response(response.body, response)`) is an ordinary one again.
- */
-export function completeResponse(body: string | Uint8Array, init?: ResponseInit): Response {
-  const response = new Response(body as BodyInit, init);
-  completeBodies.set(response, body);
-  return response;
-}
 
 /** The sizes of the complete bodies left out of HEAD answers made by headAnswer. */
 const headBodyBytes = new WeakMap<Response, number>();
@@ -117,19 +109,19 @@ function headLength(response: Response, http2: boolean): number | undefined {
 }
 
 /** Whether the Response was made by completeResponse and nobody has read its body. */
-export function hasCompleteBody(response: Response): boolean {
-  return completeBodies.has(response) && !response.bodyUsed;
+export function hasCompleteBody(response: Response): response is CompleteResponse {
+  return response instanceof CompleteResponse && !response.bodyUsed;
 }
 
 /** The body of a Response made by completeResponse, as it was given, while nobody has read it; else undefined. */
 export function completeBodyOf(response: Response): string | Uint8Array | undefined {
-  return hasCompleteBody(response) ? completeBodies.get(response) : undefined;
+  return hasCompleteBody(response) ? response.completeBody : undefined;
 }
 
 /** The size in bytes of a complete body (see completeResponse); undefined for any other Response. */
 export function completeBodyBytes(response: Response): number | undefined {
   if (!hasCompleteBody(response)) return undefined;
-  const body = completeBodies.get(response)!;
+  const body = response.completeBody;
   return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
 }
 
@@ -434,10 +426,6 @@ function closedWith(outgoing: NodeResponse, request: ServedRequest): void {
   outgoing.on("close", () => request.answerClosed(outgoing));
 }
 
-/** Bun's Headers give their fields as one object in one native call, Set-Cookie as a list, the rest comma-joined. */
-type FieldObject = () => Record<string, string | string[]>;
-const fieldObject = (Headers.prototype as { toJSON?: FieldObject }).toJSON;
-
 /**
  * A header's bytes go out as they are, as Go writes them: a Response holds them one character per byte (a Warning's
  * UTF-8, see core/server/warning-headers.ts), which node:http2 and kubun's HTTP/1.x writer (_http1-exchange.ts) write
@@ -561,12 +549,14 @@ export function writeResponse(
   corked?: Corkable,
   connection?: "close" | Http10KeepAlive,
 ): void | Promise<void> {
-  const headers = responseHeaders(response.headers, http2);
+  // A complete answer's kept fields are Bun's (HTTP/1.x only: HTTP/2 leaves out some fields, from its Headers).
+  const kept = !http2 && response instanceof CompleteResponse ? response.wireFields() : undefined;
+  const headers = kept ?? responseHeaders(response.headers, http2);
   if (connection === "close" && !http2) headers.connection = "close";
   const keepAlive = connection === "close" ? undefined : connection;
   if (hasCompleteBody(response)) {
     // A text body is encoded by the writer (kubun's HTTP/1.x writer, straight into the answer's one buffer).
-    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, completeBodies.get(response)!);
+    return writeWhole(outgoing, response.status, headers, http2, corked, keepAlive, response.completeBody);
   }
   if (!response.body) {
     const headBytes = headLength(response, http2);

@@ -38,7 +38,7 @@ import type { ApiMetrics, RequestKind } from "./metrics.ts";
 import { metricLabels } from "./metric-labels.ts";
 import { isPublicPath } from "./public-paths.ts";
 import { parseRequestInfo, type RequestInfo } from "./request-info.ts";
-import { withHeader } from "./respond.ts";
+import { hasField, withField } from "./respond.ts";
 import { withWarnings } from "./warning-headers.ts";
 
 /** What the chain learns about one request, read by the stages after it and by the routes. */
@@ -163,9 +163,9 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
           status: response.status,
         });
       }
-      response = withHeader(response, AUDIT_ID_HEADER, auditID);
+      response = withField(response, AUDIT_ID_HEADER, auditID);
       // WithCacheControl: every answer is behind authentication, so none may be cached unless it says otherwise.
-      if (!response.headers.has("Cache-Control")) response = withHeader(response, "Cache-Control", "no-cache, private");
+      if (!hasField(response, "Cache-Control")) response = withField(response, "Cache-Control", "no-cache, private");
       metrics.observe(labels, response.status, latencyMs / 1000);
     } catch (error) {
       response = failed(s, error);

@@ -15,6 +15,9 @@ import {
 import { type KubeList, type KubeObject, type ListMeta, withoutTypeMeta } from "../api/types.ts";
 import type { ItemTypeMeta } from "../registry/list.ts";
 import { completeResponse } from "../runtime/fetch-adapter.ts";
+
+/** Setting and asking for a field of an answer, a complete one's kept out of its Headers (fetch-adapter.ts). */
+export { hasField, withField } from "../runtime/fetch-adapter.ts";
 import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 /** Lists with at least this many items are written in pieces when their form is compact JSON. */
@@ -201,16 +204,4 @@ function errorRepresentation(accept: string | null | undefined): Representation 
  */
 export function respondError(error: StatusError, accept?: string | null, pretty = false): Response {
   return statusResponse(error.toStatus(), error.code, errorRepresentation(accept), error.headers, pretty);
-}
-
-/** The response with one more header; responses of fetch (aggregation proxy) have read-only headers. */
-export function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
 }

@@ -8,7 +8,7 @@
 import type { UserInfo } from "../../auth/user.ts";
 import { type Admission, type Classification, type FlowControl, NON_MUTATING_VERBS } from "../../flowcontrol/mod.ts";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
-import { withHeader } from "../respond.ts";
+import { withField } from "../respond.ts";
 
 /** Tells when a response has been written out (the listener's request connection); called as a method. */
 export interface ResponseDone {
@@ -206,7 +206,9 @@ async function servedWatch<S>(
  * served request (execute) and on a refusal alike, exempt ones included.
  */
 function namedResponse(response: Response, classification: Classification): Response {
-  const named = withHeader(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid);
-  named.headers.set(PRIORITY_LEVEL_UID_HEADER, classification.priorityLevelUid);
-  return named;
+  return withField(
+    withField(response, FLOW_SCHEMA_UID_HEADER, classification.flowSchemaUid),
+    PRIORITY_LEVEL_UID_HEADER,
+    classification.priorityLevelUid,
+  );
 }

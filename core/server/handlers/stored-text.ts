@@ -19,10 +19,18 @@ export function servesStoredText(ctx: HandlerContext): boolean {
 }
 
 export function respondStoredText(kv: KeyValue, status: number): Response {
+  // A create's KeyValue is new and answered once: a look-up would miss, and its text is kept when a GET answers it.
+  if (status === CREATED) return respondJsonLine(answerText(kv), status);
   let text = answerTexts.get(kv);
   if (text === undefined) {
-    text = `${storedTextWithVersion(kv)}\n`;
+    text = answerText(kv);
     answerTexts.set(kv, text);
   }
   return respondJsonLine(text, status);
+}
+
+const CREATED = 201;
+
+function answerText(kv: KeyValue): string {
+  return `${storedTextWithVersion(kv)}\n`;
 }
