@@ -85,8 +85,8 @@ export class Registry {
   }
 
   /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */
-  checkNamespaceOpen(namespace: string, type: ResourceType, name: string): Promise<void> {
-    return this.#shared.namespaces.check(namespace, type, name);
+  async checkNamespaceOpen(namespace: string, type: ResourceType, name: string): Promise<void> {
+    await this.#shared.namespaces.check(namespace, type, name);
   }
 
   /** The admission chain users' (and actors') writes go through; set once at start (core/admission). */

@@ -32,10 +32,11 @@ import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptio
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
 
-/** A turn before the next whole-object step of a large body's write; nothing for ordinary bodies. */
-async function turnFor(options: WriteOptions): Promise<void> {
-  if (options.largeBody) await takeTurn();
+function setManagedFields(obj: KubeObject, fields: Record<string, unknown>[]): void {
+  if (fields.length > 0) obj.metadata.managedFields = fields;
+  else delete obj.metadata.managedFields;
 }
+
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 /** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
@@ -228,8 +229,9 @@ export class ResourceStore {
   }
 
   /** A create as stored: a handler answers the written key-value as its stored text without parsing it back, as a GET does. */
-  async createStored(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
-    return await this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
+  createStored(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
+    if (!this.#actor) return this.#create(namespace, body, options);
+    return this.#acting(options, "create", namespace, "").then((acting) => this.#create(namespace, body, acting));
   }
 
   /** The object a create stored, decoded from its stored text where the create kept only that. */
@@ -237,8 +239,13 @@ export class ResourceStore {
     return "kv" in created ? await this.decode(created.kv) : created.object;
   }
 
+  /**
+   * A large body's write takes a turn (takeTurn) before each whole-object step; an ordinary one goes on at once.
+   * Each step that had nothing to wait for answered without a promise, and is not awaited: an await costs a
+   * microtask turn even then.
+   */
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
-    await turnFor(options);
+    if (options.largeBody) await takeTurn();
     const obj = normalizedBody(this.type, this.strategy, body, namespace, options.bodyOwned);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
@@ -248,18 +255,23 @@ export class ResourceStore {
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
-    await turnFor(options);
+    if (options.largeBody) await takeTurn();
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
-    await this.#trackManagedFields(null, obj, options);
-    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
-    await turnFor(options);
+    const tracked = this.#trackManagedFields(null, obj, options);
+    if (tracked) await tracked;
+    let admitted = this.#admit("CREATE", namespace, obj, null, options);
+    if (admitted instanceof Promise) admitted = await admitted;
+    if (options.largeBody) await takeTurn();
     validateNewObject(this.definition, obj);
-    await this.#validateAdmission(admitted);
-    await this.#guard("create", namespace, obj, null, options);
+    const validated = this.#validateAdmission(admitted);
+    if (validated) await validated;
+    const guarded = this.#guard("create", namespace, obj, null, options);
+    if (guarded) await guarded;
     const name = obj.metadata.name as string;
-    if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
-    const undoReservation = await this.#writeHooks?.run({
+    const inNamespace = this.type.namespaced ? this.#namespaceGate(namespace, this.type, name) : undefined;
+    if (inNamespace) await inNamespace;
+    let undoReservation = this.#writeHooks?.run({
       operation: "create",
       type: this.type,
       namespace,
@@ -267,13 +279,14 @@ export class ResourceStore {
       oldObject: null,
       dryRun: options.dryRun ?? false,
     });
+    if (undoReservation instanceof Promise) undoReservation = await undoReservation;
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
       return { object: await this.#asStoredAndRead(obj) };
     }
     try {
-      await turnFor(options);
+      if (options.largeBody) await takeTurn();
       const encoded = this.#encode(obj);
       const value = typeof encoded === "string" ? encoded : await encoded;
       return { kv: await this.#storage.write({ op: "create", key: this.key(namespace, name), value }) };
@@ -389,16 +402,16 @@ export class ResourceStore {
     return this.decode(gone);
   }
 
-  async #guard(
+  #guard(
     operation: WriteAttempt["operation"],
     namespace: string,
     object: KubeObject,
     oldObject: KubeObject | null,
     options: WriteOptions,
-  ): Promise<void> {
+  ): void | Promise<void> {
     const user = this.#admittedUser(options);
     if (!this.#writeGate || !user) return;
-    await this.#writeGate({
+    return this.#writeGate({
       operation,
       user,
       type: this.type,
@@ -410,13 +423,13 @@ export class ResourceStore {
   }
 
   /** Mutating admission of a user's write (spec 4.13); kube's defaults run again over what plugins set. */
-  async #admit(
+  #admit(
     operation: "CREATE" | "UPDATE",
     namespace: string,
     object: KubeObject,
     oldObject: KubeObject | null,
     options: WriteOptions,
-  ): Promise<AdmittedWrite | null> {
+  ): AdmittedWrite | null | Promise<AdmittedWrite | null> {
     const admission = this.#admission?.();
     const user = this.#admittedUser(options);
     if (!admission || !user) return null;
@@ -434,12 +447,18 @@ export class ResourceStore {
       warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
-    if (await admission.admit(write)) this.definition.applyDefaults(object);
+    const admitted = admission.admit(write);
+    if (admitted instanceof Promise) return admitted.then((changed) => this.#defaultedAfterAdmission(write, changed));
+    return this.#defaultedAfterAdmission(write, admitted);
+  }
+
+  #defaultedAfterAdmission(write: AdmittedWrite, changed: boolean): AdmittedWrite {
+    if (changed) this.definition.applyDefaults(write.object!);
     return write;
   }
 
-  async #validateAdmission(write: AdmittedWrite | null): Promise<void> {
-    if (write) await this.#admission?.()?.validate(write);
+  #validateAdmission(write: AdmittedWrite | null): void | Promise<void> {
+    if (write) return this.#admission?.()?.validate(write);
   }
 
   /**
@@ -508,14 +527,14 @@ export class ResourceStore {
     // kube compares the old object as its Go struct decodes it: one stored without its zero values (by an older kubun)
     // bumps no generation against a body that has them. A converted read (conversion/mod.ts) has them already.
     const current = this.convertsOnRead ? stored : withGoZeroValues(stored);
-    await turnFor(options);
+    if (options.largeBody) await takeTurn();
     const next = normalizedBody(this.type, this.strategy, body, namespace);
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
     const merged = mergedForUpdate(this.strategy, next, current, subresource);
     if (subresource === "") this.strategy.beginUpdate?.(merged, current);
-    await turnFor(options);
+    if (options.largeBody) await takeTurn();
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     await this.#trackManagedFields(current, merged, options);
@@ -524,7 +543,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && bumpsGeneration(merged, current, countsAnnotations)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    await turnFor(options);
+    if (options.largeBody) await takeTurn();
     validateNewObject(this.definition, merged, { old: current, subresource });
     await this.#validateAdmission(admitted);
     return merged;
@@ -560,12 +579,12 @@ export class ResourceStore {
   }
 
   /** Every non-apply write records an Update entry for its field manager (spec 3.2). */
-  async #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): Promise<void> {
+  #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): void | Promise<void> {
     if (options.applied) return;
     const record = { manager: options.fieldManager ?? SERVER_FIELD_MANAGER, now: nowTimestamp() };
-    const fields = await managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
-    if (fields.length > 0) next.metadata.managedFields = fields;
-    else delete next.metadata.managedFields;
+    const fields = managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
+    if (fields instanceof Promise) return fields.then((after) => setManagedFields(next, after));
+    setManagedFields(next, fields);
   }
 
   /** Writes `next` if it differs from what is stored; when the stored object changed meanwhile, the value that won (retry). */
