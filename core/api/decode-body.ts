@@ -6,7 +6,15 @@
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
 import { goCannotUnmarshal } from "./go-values.ts";
 import { isPlainObject } from "./types.ts";
-import { countParsedMembers, findDuplicateFields, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
+import {
+  countParsedMembers,
+  findDuplicateFields,
+  JSONSyntaxError,
+  MAX_NESTING_DEPTH,
+  readJSON,
+  scanWritten,
+  type WrittenCounts,
+} from "./_json-scan.ts";
 import { mayHoldInexactInteger } from "./exact-integers.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
 
@@ -74,10 +82,17 @@ function summarize(body: Uint8Array): string {
   return [...head].map((b) => b.toString(16).padStart(2, "0")).join("") + more;
 }
 
-async function decodeJSON(text: string): Promise<{ value: unknown; duplicateFields: string[] }> {
+type DecodedJSON = { value: unknown; duplicateFields: string[] };
+
+/** At once for an ordinary body (one piece to scan, no repeated key); a promise when the scan or the key search takes turns. */
+function decodeJSON(text: string): DecodedJSON | Promise<DecodedJSON> {
   // The scan takes turns and goes first: JSON.parse of a body nested past kube's limit would hold the event loop for
   // all its levels (~230 ms for 1.5 million), where the Go-worded reader fails at the first level past the limit.
-  const written = await scanWritten(text);
+  const written = scanWritten(text);
+  return written instanceof Promise ? written.then((counts) => parseScanned(text, counts)) : parseScanned(text, written);
+}
+
+function parseScanned(text: string, written: WrittenCounts): DecodedJSON | Promise<DecodedJSON> {
   if (written.depth > MAX_NESTING_DEPTH) return { ...readJSON(text), duplicateFields: [] };
   let value: unknown;
   if (mayHoldInexactInteger(text)) {
@@ -92,7 +107,7 @@ async function decodeJSON(text: string): Promise<{ value: unknown; duplicateFiel
   }
   // Fewer members after parsing than written means a repeated key; only then are the keys looked at.
   if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
-  return { value, duplicateFields: await findDuplicateFields(text) };
+  return findDuplicateFields(text).then((duplicateFields) => ({ value, duplicateFields }));
 }
 
 /** SimpleMetaFactory.Interpret's error for JSON that does not unmarshal into its apiVersion/kind struct. */
@@ -150,9 +165,10 @@ export async function decodeBody(
     throw newUnsupportedMediaType([...options.accepted]);
   }
   const text = UTF8.decode(body);
-  let decoded: { value: unknown; duplicateFields: string[] };
+  let decoded: DecodedJSON;
   try {
-    decoded = JSON_TYPES.has(mediaType) ? await decodeJSON(text) : readYAML(text);
+    const json = JSON_TYPES.has(mediaType) ? decodeJSON(text) : readYAML(text);
+    decoded = json instanceof Promise ? await json : json;
   } catch (e) {
     let reason: string;
     if ((e instanceof JSONSyntaxError || e instanceof YAMLBodyError) && options.syntaxError) throw options.syntaxError(e.message);
