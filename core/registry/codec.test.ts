@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { withoutTypeMeta } from "../api/types.ts";
+import { type KubeObject, withoutTypeMeta } from "../api/types.ts";
 import { decodeStored, encodeForStorage, storedListItemText, storedTextWithVersion, withEnvelopeFirst } from "./codec.ts";
 
 const kv = (value: string) => ({ key: "/k", value, createRevision: 3, modRevision: 42 });
@@ -49,7 +49,7 @@ test("withEnvelopeFirst() keeps an object that leads with apiVersion, kind and m
   expect(JSON.stringify(reordered)).toBe(JSON.stringify(leading));
   const otherVersion = withEnvelopeFirst({ ...leading, apiVersion: "v2" }, "v1", "ConfigMap");
   expect(JSON.stringify(otherVersion)).toBe(JSON.stringify(leading));
-  expect(Object.keys(withEnvelopeFirst({ apiVersion: "v1", kind: "ConfigMap" }, "v1", "ConfigMap"))).toEqual([
+  expect(Object.keys(withEnvelopeFirst({ apiVersion: "v1", kind: "ConfigMap" } as KubeObject, "v1", "ConfigMap"))).toEqual([
     "apiVersion",
     "kind",
     "metadata",
