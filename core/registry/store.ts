@@ -32,6 +32,11 @@ import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptio
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
 
+/** A turn before the next whole-object step of a large body's write; nothing to wait for with ordinary bodies. */
+function turnFor(options: WriteOptions): Promise<void> | undefined {
+  return options.largeBody ? takeTurn() : undefined;
+}
+
 function setManagedFields(obj: KubeObject, fields: Record<string, unknown>[]): void {
   if (fields.length > 0) obj.metadata.managedFields = fields;
   else delete obj.metadata.managedFields;
@@ -240,12 +245,11 @@ export class ResourceStore {
   }
 
   /**
-   * A large body's write takes a turn (takeTurn) before each whole-object step; an ordinary one goes on at once.
-   * Each step that had nothing to wait for answered without a promise, and is not awaited: an await costs a
-   * microtask turn even then.
+   * Each step is awaited, even one that answered at once (then the await costs one microtask): the awaits are where a
+   * wave's creates take turns step by step (core/runtime/_wave.ts), each step's code run for all of them together.
    */
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
-    if (options.largeBody) await takeTurn();
+    await turnFor(options);
     const obj = normalizedBody(this.type, this.strategy, body, namespace, options.bodyOwned);
     const version = obj.metadata.resourceVersion;
     // kube's storage refuses this as an internal error; it is the client's mistake, so it is a 400 here.
@@ -255,23 +259,18 @@ export class ResourceStore {
     prepareCreateMeta(obj, this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(obj, options.user);
     if (this.strategy.initialStatus) setStatus(obj, this.strategy.initialStatus(obj));
-    if (options.largeBody) await takeTurn();
+    await turnFor(options);
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
-    const tracked = this.#trackManagedFields(null, obj, options);
-    if (tracked) await tracked;
-    let admitted = this.#admit("CREATE", namespace, obj, null, options);
-    if (admitted instanceof Promise) admitted = await admitted;
-    if (options.largeBody) await takeTurn();
+    await this.#trackManagedFields(null, obj, options);
+    const admitted = await this.#admit("CREATE", namespace, obj, null, options);
+    await turnFor(options);
     validateNewObject(this.definition, obj);
-    const validated = this.#validateAdmission(admitted);
-    if (validated) await validated;
-    const guarded = this.#guard("create", namespace, obj, null, options);
-    if (guarded) await guarded;
+    await this.#validateAdmission(admitted);
+    await this.#guard("create", namespace, obj, null, options);
     const name = obj.metadata.name as string;
-    const inNamespace = this.type.namespaced ? this.#namespaceGate(namespace, this.type, name) : undefined;
-    if (inNamespace) await inNamespace;
-    let undoReservation = this.#writeHooks?.run({
+    if (this.type.namespaced) await this.#namespaceGate(namespace, this.type, name);
+    const undoReservation = await this.#writeHooks?.run({
       operation: "create",
       type: this.type,
       namespace,
@@ -279,14 +278,13 @@ export class ResourceStore {
       oldObject: null,
       dryRun: options.dryRun ?? false,
     });
-    if (undoReservation instanceof Promise) undoReservation = await undoReservation;
     if (options.dryRun) {
       undoReservation?.();
       if (await this.#storage.get(this.key(namespace, name))) throw newAlreadyExists(this.qualified, name);
       return { object: await this.#asStoredAndRead(obj) };
     }
     try {
-      if (options.largeBody) await takeTurn();
+      await turnFor(options);
       const encoded = this.#encode(obj);
       const value = typeof encoded === "string" ? encoded : await encoded;
       return { kv: await this.#storage.write({ op: "create", key: this.key(namespace, name), value }) };
@@ -527,14 +525,14 @@ export class ResourceStore {
     // kube compares the old object as its Go struct decodes it: one stored without its zero values (by an older kubun)
     // bumps no generation against a body that has them. A converted read (conversion/mod.ts) has them already.
     const current = this.convertsOnRead ? stored : withGoZeroValues(stored);
-    if (options.largeBody) await takeTurn();
+    await turnFor(options);
     const next = normalizedBody(this.type, this.strategy, body, namespace);
     checkUpdateVersion(this.type, next, current, options.replace === true && !this.strategy.allowUnconditionalUpdate);
     const errors = prepareUpdateMeta(next, current);
     if (errors.length > 0) throw newInvalid({ group: this.type.group, kind: this.type.kind }, current.metadata.name as string, errors);
     const merged = mergedForUpdate(this.strategy, next, current, subresource);
     if (subresource === "") this.strategy.beginUpdate?.(merged, current);
-    if (options.largeBody) await takeTurn();
+    await turnFor(options);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
     await this.#trackManagedFields(current, merged, options);
@@ -543,7 +541,7 @@ export class ResourceStore {
     if (this.strategy.tracksGeneration && bumpsGeneration(merged, current, countsAnnotations)) {
       merged.metadata.generation = (current.metadata.generation ?? 0) + 1;
     }
-    if (options.largeBody) await takeTurn();
+    await turnFor(options);
     validateNewObject(this.definition, merged, { old: current, subresource });
     await this.#validateAdmission(admitted);
     return merged;
