@@ -277,24 +277,14 @@ export async function findDuplicateFields(text: string): Promise<string[]> {
  * One linear pass over valid JSON text: its object members (every ':' outside a string follows a key) and
  * its deepest nesting of objects and arrays.
  */
-export function scanWritten(text: string): WrittenCounts | Promise<WrittenCounts> {
+export async function scanWritten(text: string): Promise<{ members: number; depth: number }> {
   const scan: WrittenScan = { members: 0, depth: 0, deepest: 0 };
-  const at = scanWrittenPiece(text, 0, scan);
-  // A body of one piece (any ordinary one) is answered at once, without a promise to wait for.
-  return at < text.length ? scanRest(text, at, scan) : { members: scan.members, depth: scan.deepest };
-}
-
-async function scanRest(text: string, from: number, scan: WrittenScan): Promise<WrittenCounts> {
-  for (let at = from; at < text.length;) {
+  let at = scanWrittenPiece(text, 0, scan);
+  while (at < text.length) {
     await takeTurn();
     at = scanWrittenPiece(text, at, scan);
   }
   return { members: scan.members, depth: scan.deepest };
-}
-
-export interface WrittenCounts {
-  members: number;
-  depth: number;
 }
 
 interface WrittenScan {

@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
 import { decodeBody, mediaTypeOf, PATCH_MEDIA_TYPES, WRITE_MEDIA_TYPES } from "./decode-body.ts";
-import { scanWritten } from "./_json-scan.ts";
 import { newBadRequest } from "./errors.ts";
 import { statusErrorOfAsync } from "./testing.ts";
 
@@ -286,12 +285,4 @@ test("(await decodeBody()) finds a repeated key and the nesting of a body scanne
   const repeated = `{"a":"${long}","b":[{"c":1,"c":2}],"a":[[[1]]]}`;
   expect((await decodeBody(bytes(repeated), "application/json", write)).duplicateFields).toEqual(["b[0].c", "a"]);
   expect((await decodeBody(bytes(`{"a":"${long}","b":[{"c":1}]}`), "application/json", write)).duplicateFields).toEqual([]);
-});
-
-test("scanWritten() counts an ordinary body at once, without a promise; a body of many pieces takes turns", async () => {
-  expect(scanWritten('{"a":{"b":[1,{"c":2}]}}')).toEqual({ members: 3, depth: 4 });
-  const long = `[${'{"k":"v"},'.repeat(200_000)}{}]`;
-  const counted = scanWritten(long);
-  expect(counted).toBeInstanceOf(Promise);
-  expect(await counted).toEqual({ members: 200_000, depth: 2 });
 });

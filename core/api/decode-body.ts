@@ -6,15 +6,7 @@
 import { newBadRequest, newUnsupportedMediaType } from "./errors.ts";
 import { goCannotUnmarshal } from "./go-values.ts";
 import { isPlainObject } from "./types.ts";
-import {
-  countParsedMembers,
-  findDuplicateFields,
-  JSONSyntaxError,
-  MAX_NESTING_DEPTH,
-  readJSON,
-  scanWritten,
-  type WrittenCounts,
-} from "./_json-scan.ts";
+import { countParsedMembers, findDuplicateFields, JSONSyntaxError, MAX_NESTING_DEPTH, readJSON, scanWritten } from "./_json-scan.ts";
 import { mayHoldInexactInteger } from "./exact-integers.ts";
 import { readYAML, YAMLBodyError } from "./_yaml-read.ts";
 
@@ -82,17 +74,10 @@ function summarize(body: Uint8Array): string {
   return [...head].map((b) => b.toString(16).padStart(2, "0")).join("") + more;
 }
 
-type DecodedJSON = { value: unknown; duplicateFields: string[] };
-
-/** At once for an ordinary body (one piece to scan, no repeated key); a promise when the scan or the key search takes turns. */
-function decodeJSON(text: string): DecodedJSON | Promise<DecodedJSON> {
+async function decodeJSON(text: string): Promise<{ value: unknown; duplicateFields: string[] }> {
   // The scan takes turns and goes first: JSON.parse of a body nested past kube's limit would hold the event loop for
   // all its levels (~230 ms for 1.5 million), where the Go-worded reader fails at the first level past the limit.
-  const written = scanWritten(text);
-  return written instanceof Promise ? written.then((counts) => parseScanned(text, counts)) : parseScanned(text, written);
-}
-
-function parseScanned(text: string, written: WrittenCounts): DecodedJSON | Promise<DecodedJSON> {
+  const written = await scanWritten(text);
   if (written.depth > MAX_NESTING_DEPTH) return { ...readJSON(text), duplicateFields: [] };
   let value: unknown;
   if (mayHoldInexactInteger(text)) {
@@ -107,7 +92,7 @@ function parseScanned(text: string, written: WrittenCounts): DecodedJSON | Promi
   }
   // Fewer members after parsing than written means a repeated key; only then are the keys looked at.
   if (written.members === countParsedMembers(value)) return { value, duplicateFields: [] };
-  return findDuplicateFields(text).then((duplicateFields) => ({ value, duplicateFields }));
+  return { value, duplicateFields: await findDuplicateFields(text) };
 }
 
 /** SimpleMetaFactory.Interpret's error for JSON that does not unmarshal into its apiVersion/kind struct. */
@@ -165,10 +150,9 @@ export async function decodeBody(
     throw newUnsupportedMediaType([...options.accepted]);
   }
   const text = UTF8.decode(body);
-  let decoded: DecodedJSON;
+  let decoded: { value: unknown; duplicateFields: string[] };
   try {
-    const json = JSON_TYPES.has(mediaType) ? decodeJSON(text) : readYAML(text);
-    decoded = json instanceof Promise ? await json : json;
+    decoded = JSON_TYPES.has(mediaType) ? await decodeJSON(text) : readYAML(text);
   } catch (e) {
     let reason: string;
     if ((e instanceof JSONSyntaxError || e instanceof YAMLBodyError) && options.syntaxError) throw options.syntaxError(e.message);
