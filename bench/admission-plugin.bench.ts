@@ -48,8 +48,9 @@ function write(): AdmittedWrite {
 
 async function callLatencies(plugin: AdmissionPlugin): Promise<number[]> {
   const chain = new AdmissionChain([plugin]);
-  await latencies(WARMUP, () => chain.validate(write()));
-  return await latencies(CALLS, () => chain.validate(write()));
+  const call = async () => await chain.validate(write());
+  await latencies(WARMUP, call);
+  return await latencies(CALLS, call);
 }
 
 const dir = await mkdtemp(join(tmpdir(), "kubun-bench-plugin-"));

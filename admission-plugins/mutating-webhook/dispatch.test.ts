@@ -53,8 +53,9 @@ function chainOf(services: WebhookServices, before: AdmissionPlugin[] = []): Adm
   }]);
 }
 
-async function refusal(run: Promise<unknown>): Promise<StatusError> {
-  return await run.then(() => {
+/** A refusal is always a rejected promise (AdmissionHook). */
+async function refusal(run: unknown): Promise<StatusError> {
+  return await (run as Promise<unknown>).then(() => {
     throw new Error("expected a refusal");
   }, (error: StatusError) => error);
 }

@@ -190,3 +190,33 @@ test("plugins answering at once and later run in order, each refusal the same wh
   expect(atOnce).toEqual(rejected);
   expect(atOnce.code).toBe(403);
 });
+
+test("phases whose plugins all answer at once are answered without a promise; a refusal at once is still a rejected promise", async () => {
+  const w = write();
+  const chain = new AdmissionChain([{ name: "a", admit: () => {}, validate: () => {} }]);
+  expect(chain.admit(w)).toBe(true);
+  expect(chain.validate(w)).toBeUndefined();
+  const refusing = new AdmissionChain([{
+    name: "r",
+    validate: () => {
+      throw new Error("no");
+    },
+  }]);
+  const refused = refusing.validate(write());
+  expect(refused).toBeInstanceOf(Promise);
+  expect((await statusErrorOfAsync(refused as Promise<void>)).code).toBe(403);
+});
+
+test("each plugin is asked whether it handles the request just before its call, after the plugins before it (chainAdmissionHandler.Admit)", async () => {
+  const w = write();
+  const chain = new AdmissionChain([
+    { name: "labeler", admit: (a) => void (a.object!.metadata.labels = { team: "a" }) },
+    {
+      name: "labeled-only",
+      handles: (a) => a.object?.metadata.labels?.team === "a",
+      admit: (a) => void (a.object!.metadata.annotations = { seen: "yes" }),
+    },
+  ]);
+  await chain.admit(w);
+  expect(w.object!.metadata.annotations).toEqual({ seen: "yes" });
+});

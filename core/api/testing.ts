@@ -11,7 +11,8 @@ export function statusErrorOf(fn: () => unknown): StatusError {
   throw new Error("expected a StatusError, but nothing was thrown");
 }
 
-export async function statusErrorOfAsync(promise: Promise<unknown>): Promise<StatusError> {
+/** The StatusError `promise` rejects with; a value that is no promise (a call answered at once) fails as resolved. */
+export async function statusErrorOfAsync(promise: unknown): Promise<StatusError> {
   try {
     await promise;
   } catch (e) {

@@ -34,11 +34,12 @@ export interface AdmittedWrite {
   auditAnnotations?: Map<string, string>;
 }
 
+/** Each phase answers at once when no plugin waited for anything; a refusal is always a rejected promise. */
 export interface AdmissionHook {
-  /** Mutating phase; resolves true when some plugin may have changed the object. */
-  admit(write: AdmittedWrite): Promise<boolean>;
-  /** Validating phase; throws to refuse. */
-  validate(write: AdmittedWrite): Promise<void>;
+  /** Mutating phase; true when some plugin may have changed the object. */
+  admit(write: AdmittedWrite): boolean | Promise<boolean>;
+  /** Validating phase; rejects to refuse. */
+  validate(write: AdmittedWrite): void | Promise<void>;
 }
 
 /** The CreateOptions or UpdateOptions object kube hands admission for a write. */

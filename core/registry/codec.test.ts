@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { withoutTypeMeta } from "../api/types.ts";
-import { decodeStored, encodeForStorage, storedListItemText, storedTextWithVersion } from "./codec.ts";
+import { type KubeObject, withoutTypeMeta } from "../api/types.ts";
+import { decodeStored, encodeForStorage, storedListItemText, storedTextWithVersion, withEnvelopeFirst } from "./codec.ts";
 
 const kv = (value: string) => ({ key: "/k", value, createRevision: 3, modRevision: 42 });
 
@@ -38,4 +38,20 @@ test("encodeForStorage() stores no resourceVersion and keeps every other field i
   expect(encodeForStorage(object({ name: "a", uid: "u" }))).toBe(expected);
   expect(encodeForStorage(object({ name: "a", resourceVersion: "7", uid: "u" }))).toBe(expected);
   expect(encodeForStorage(object({ name: "a", resourceVersion: undefined, uid: "u" }))).toBe(expected);
+});
+
+test("withEnvelopeFirst() keeps an object that leads with apiVersion, kind and metadata; any other is copied into that order", () => {
+  const leading = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: { k: "v" } };
+  expect(withEnvelopeFirst(leading, "v1", "ConfigMap")).toBe(leading);
+  const trailing = { metadata: { name: "a" }, data: { k: "v" }, kind: "ConfigMap", apiVersion: "v1" };
+  const reordered = withEnvelopeFirst(trailing, "v1", "ConfigMap");
+  expect(reordered).not.toBe(trailing);
+  expect(JSON.stringify(reordered)).toBe(JSON.stringify(leading));
+  const otherVersion = withEnvelopeFirst({ ...leading, apiVersion: "v2" }, "v1", "ConfigMap");
+  expect(JSON.stringify(otherVersion)).toBe(JSON.stringify(leading));
+  expect(Object.keys(withEnvelopeFirst({ apiVersion: "v1", kind: "ConfigMap" } as KubeObject, "v1", "ConfigMap"))).toEqual([
+    "apiVersion",
+    "kind",
+    "metadata",
+  ]);
 });

@@ -44,3 +44,10 @@ test("a namespace created, marked for deletion or deleted is seen as such by the
   await registry.store(namespaces).update("", "later", (ns) => ({ ...ns!, spec: { finalizers: [] } }), { subresource: "finalize" });
   expect(await failure(create("later", "c"))).toMatchObject({ code: 404, message: 'namespaces "later" not found' });
 });
+
+test("checkNamespaceOpen() of a namespace the followed copy shows open answers at once; a missing one is a rejected promise", async () => {
+  await registry.store(namespaces).create("", { metadata: { name: "team" } });
+  await create("team", "first");
+  expect(registry.checkNamespaceOpen("team", configmaps, "second")).toBeUndefined();
+  expect(await failure(registry.checkNamespaceOpen("gone", configmaps, "x") as Promise<void>)).toMatchObject({ code: 404 });
+});

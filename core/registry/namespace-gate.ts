@@ -31,13 +31,17 @@ export class NamespaceGate {
     this.#follow = follow;
   }
 
-  /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating. */
-  async check(namespace: string, type: ResourceType, name: string): Promise<void> {
+  /** Rejects with kube's 404 or 403 unless `namespace` exists and is not terminating; at once when the copy shows it open. */
+  check(namespace: string, type: ResourceType, name: string): void | Promise<void> {
     this.#following ??= this.#follow(collectionPrefix(NAMESPACES, ""), (event) => this.#note(event)).then(
       () => (this.#live = true),
       () => (this.#following = undefined),
     );
     if (this.#live && this.#open.has(namespace)) return;
+    return this.#checkStored(namespace, type, name);
+  }
+
+  async #checkStored(namespace: string, type: ResourceType, name: string): Promise<void> {
     const kv = await this.#storage.get(objectKey(NAMESPACES, "", namespace));
     if (!kv) throw newNotFound({ group: "", resource: "namespaces" }, namespace);
     if (isTerminating(decodeStored(kv))) throw terminating(namespace, type, name);

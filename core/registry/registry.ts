@@ -84,8 +84,11 @@ export class Registry {
     return followCollection(this.#storage, this.#shared.broker, prefix, onEvent, keep, held, decode);
   }
 
-  /** Throws kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check). */
-  checkNamespaceOpen(namespace: string, type: ResourceType, name: string): Promise<void> {
+  /**
+   * Rejects with kube's 404 or 403 unless `namespace` exists and is not terminating (the NamespaceLifecycle check); at
+   * once, without a promise, for a namespace the followed copy shows open.
+   */
+  checkNamespaceOpen(namespace: string, type: ResourceType, name: string): void | Promise<void> {
     return this.#shared.namespaces.check(namespace, type, name);
   }
 

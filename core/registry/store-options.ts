@@ -60,7 +60,7 @@ export interface DeleteResult {
 }
 
 /** Checked before a namespaced object is created: throws when the namespace is missing or terminating. */
-export type NamespaceGate = (namespace: string, type: ResourceType, name: string) => Promise<void>;
+export type NamespaceGate = (namespace: string, type: ResourceType, name: string) => void | Promise<void>;
 
 /** Checks a user's write after validation (see write-guard.ts). */
-export type WriteGate = (attempt: WriteAttempt) => Promise<void>;
+export type WriteGate = (attempt: WriteAttempt) => void | Promise<void>;

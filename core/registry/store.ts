@@ -32,10 +32,16 @@ import { type AdmissionHook, type AdmittedWrite, deleteOptionsObject, writeOptio
 import type { ActorRequest, StoreActor } from "./actor.ts";
 import { type VersionConversion, versionConversionFor } from "./conversion/mod.ts";
 
-/** A turn before the next whole-object step of a large body's write; nothing for ordinary bodies. */
-async function turnFor(options: WriteOptions): Promise<void> {
-  if (options.largeBody) await takeTurn();
+/** A turn before the next whole-object step of a large body's write; nothing to wait for with ordinary bodies. */
+function turnFor(options: WriteOptions): Promise<void> | undefined {
+  return options.largeBody ? takeTurn() : undefined;
 }
+
+function setManagedFields(obj: KubeObject, fields: Record<string, unknown>[]): void {
+  if (fields.length > 0) obj.metadata.managedFields = fields;
+  else delete obj.metadata.managedFields;
+}
+
 /** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
 const SERVER_FIELD_MANAGER = "kube-apiserver";
 /** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
@@ -228,8 +234,9 @@ export class ResourceStore {
   }
 
   /** A create as stored: a handler answers the written key-value as its stored text without parsing it back, as a GET does. */
-  async createStored(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
-    return await this.#create(namespace, body, await this.#acting(options, "create", namespace, ""));
+  createStored(namespace: string, body: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
+    if (!this.#actor) return this.#create(namespace, body, options);
+    return this.#acting(options, "create", namespace, "").then((acting) => this.#create(namespace, body, acting));
   }
 
   /** The object a create stored, decoded from its stored text where the create kept only that. */
@@ -237,6 +244,10 @@ export class ResourceStore {
     return "kv" in created ? await this.decode(created.kv) : created.object;
   }
 
+  /**
+   * Each step is awaited, even one that answered at once (then the await costs one microtask): the awaits are where a
+   * wave's creates take turns step by step (core/runtime/_wave.ts), each step's code run for all of them together.
+   */
   async #create(namespace: string, body: KubeObject, options: WriteOptions): Promise<CreateResult> {
     await turnFor(options);
     const obj = normalizedBody(this.type, this.strategy, body, namespace, options.bodyOwned);
@@ -389,16 +400,16 @@ export class ResourceStore {
     return this.decode(gone);
   }
 
-  async #guard(
+  #guard(
     operation: WriteAttempt["operation"],
     namespace: string,
     object: KubeObject,
     oldObject: KubeObject | null,
     options: WriteOptions,
-  ): Promise<void> {
+  ): void | Promise<void> {
     const user = this.#admittedUser(options);
     if (!this.#writeGate || !user) return;
-    await this.#writeGate({
+    return this.#writeGate({
       operation,
       user,
       type: this.type,
@@ -410,13 +421,13 @@ export class ResourceStore {
   }
 
   /** Mutating admission of a user's write (spec 4.13); kube's defaults run again over what plugins set. */
-  async #admit(
+  #admit(
     operation: "CREATE" | "UPDATE",
     namespace: string,
     object: KubeObject,
     oldObject: KubeObject | null,
     options: WriteOptions,
-  ): Promise<AdmittedWrite | null> {
+  ): AdmittedWrite | null | Promise<AdmittedWrite | null> {
     const admission = this.#admission?.();
     const user = this.#admittedUser(options);
     if (!admission || !user) return null;
@@ -434,12 +445,18 @@ export class ResourceStore {
       warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
-    if (await admission.admit(write)) this.definition.applyDefaults(object);
+    const admitted = admission.admit(write);
+    if (admitted instanceof Promise) return admitted.then((changed) => this.#defaultedAfterAdmission(write, changed));
+    return this.#defaultedAfterAdmission(write, admitted);
+  }
+
+  #defaultedAfterAdmission(write: AdmittedWrite, changed: boolean): AdmittedWrite {
+    if (changed) this.definition.applyDefaults(write.object!);
     return write;
   }
 
-  async #validateAdmission(write: AdmittedWrite | null): Promise<void> {
-    if (write) await this.#admission?.()?.validate(write);
+  #validateAdmission(write: AdmittedWrite | null): void | Promise<void> {
+    if (write) return this.#admission?.()?.validate(write);
   }
 
   /**
@@ -560,12 +577,12 @@ export class ResourceStore {
   }
 
   /** Every non-apply write records an Update entry for its field manager (spec 3.2). */
-  async #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): Promise<void> {
+  #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): void | Promise<void> {
     if (options.applied) return;
     const record = { manager: options.fieldManager ?? SERVER_FIELD_MANAGER, now: nowTimestamp() };
-    const fields = await managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
-    if (fields.length > 0) next.metadata.managedFields = fields;
-    else delete next.metadata.managedFields;
+    const fields = managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
+    if (fields instanceof Promise) return fields.then((after) => setManagedFields(next, after));
+    setManagedFields(next, fields);
   }
 
   /** Writes `next` if it differs from what is stored; when the stored object changed meanwhile, the value that won (retry). */

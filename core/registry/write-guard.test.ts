@@ -24,3 +24,9 @@ test("WriteGuards.check() runs the guards of the attempt's resource in order and
   await guards.check(attempt("", "roles"));
   expect(calls).toEqual(["first"]);
 });
+
+test("WriteGuards.check() of a resource without guards answers at once, without a promise", () => {
+  const guards = new WriteGuards();
+  guards.register("rbac.authorization.k8s.io", "roles", () => Promise.resolve());
+  expect(guards.check(attempt("", "configmaps"))).toBeUndefined();
+});

@@ -29,7 +29,13 @@ export class WriteGuards {
     this.#guards.set(key, [...(this.#guards.get(key) ?? []), guard]);
   }
 
-  async check(attempt: WriteAttempt): Promise<void> {
-    for (const guard of this.#guards.get(`${attempt.type.group}/${attempt.type.resource}`) ?? []) await guard(attempt);
+  /** At once for a resource without guards. */
+  check(attempt: WriteAttempt): void | Promise<void> {
+    const guards = this.#guards.get(`${attempt.type.group}/${attempt.type.resource}`);
+    if (guards && guards.length > 0) return checkAll(guards, attempt);
   }
+}
+
+async function checkAll(guards: readonly WriteGuard[], attempt: WriteAttempt): Promise<void> {
+  for (const guard of guards) await guard(attempt);
 }

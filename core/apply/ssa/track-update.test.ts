@@ -177,3 +177,9 @@ test("4.6.8: after a field turns from atomic to granular its applier keeps the f
     ["b", { "f:spec": { "f:b": {} } }],
   ]);
 });
+
+test("a create that sent no managers gets its entries at once, without a promise; an update's may wait for a conversion", () => {
+  const entries = managedFieldsAfterUpdate(null, cm({ a: "1" }), { manager: "kubectl-create", now: NOW }, CM);
+  expect(Array.isArray(entries)).toBe(true);
+  expect(managedFieldsAfterUpdate(created, cm({ a: "2" }), { manager: "kubectl-create", now: LATER }, CM)).toBeInstanceOf(Promise);
+});

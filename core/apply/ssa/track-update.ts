@@ -35,39 +35,54 @@ export interface UpdateRecord {
 
 /**
  * The managedFields `next` should be stored with, given the stored object (null on create). Like kube's
- * UpdateNoErrors, a failure to compute ownership clears managedFields rather than failing the write.
+ * UpdateNoErrors, a failure to compute ownership clears managedFields rather than failing the write. A create that
+ * sent no managers is answered at once: only another version's manager can make the walk wait (for its conversion).
  */
-export async function managedFieldsAfterUpdate(
+export function managedFieldsAfterUpdate(
   live: KubeObject | null,
   next: KubeObject,
   record: UpdateRecord,
   scope: OwnershipScope,
-): Promise<Record<string, unknown>[]> {
+): Record<string, unknown>[] | Promise<Record<string, unknown>[]> {
   try {
     const managers = startingManagers(live, next, scope);
     if (!live && managers.size === 0) return createdEntries(next, record, scope);
-    const before = live
-      ? withoutManagedFields(live)
-      : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
-    await dropMissingVersions(managers, before, scope);
-    // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
-    // loses what this write removes like any other manager's; what the write added or changed joins it after.
-    const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
-    const owned = withoutServerOwned(union(own.added, own.modified));
-    if (!isEmptySet(owned)) {
-      const identity = updater(record, scope);
-      const id = managerId(identity);
-      const previous = managers.get(id);
-      managers.set(id, { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
-    }
-    dropEmptyManagers(managers);
-    capUpdateManagers(managers);
-    return encodeManagers(managers);
+    return afterUpdate(live, next, managers, record, scope).catch(clearedOnMismatch);
   } catch (e) {
-    // UpdateNoErrors: a field set that does not fit the schema, or a failed conversion, clears managedFields.
-    if (e instanceof SchemaMismatchError || e instanceof VersionConversionError) return [];
-    throw e;
+    return clearedOnMismatch(e);
   }
+}
+
+/** UpdateNoErrors: a field set that does not fit the schema, or a failed conversion, clears managedFields. */
+function clearedOnMismatch(e: unknown): Record<string, unknown>[] {
+  if (e instanceof SchemaMismatchError || e instanceof VersionConversionError) return [];
+  throw e;
+}
+
+async function afterUpdate(
+  live: KubeObject | null,
+  next: KubeObject,
+  managers: Managers,
+  record: UpdateRecord,
+  scope: OwnershipScope,
+): Promise<Record<string, unknown>[]> {
+  const before = live
+    ? withoutManagedFields(live)
+    : { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) } as KubeObject;
+  await dropMissingVersions(managers, before, scope);
+  // kube's managedFieldsUpdater computes the write as an anonymous operation, so the writer's own earlier entry
+  // loses what this write removes like any other manager's; what the write added or changed joins it after.
+  const { own } = await updateOtherManagers(before, withoutManagedFields(next), managers, CURRENT_OPERATION, scope, true);
+  const owned = withoutServerOwned(union(own.added, own.modified));
+  if (!isEmptySet(owned)) {
+    const identity = updater(record, scope);
+    const id = managerId(identity);
+    const previous = managers.get(id);
+    managers.set(id, { ...identity, time: record.now, fields: previous ? union(previous.fields, owned) : owned });
+  }
+  dropEmptyManagers(managers);
+  capUpdateManagers(managers);
+  return encodeManagers(managers);
 }
 
 function updater(record: UpdateRecord, scope: OwnershipScope): Omit<ManagerEntry, "fields"> {
@@ -80,7 +95,9 @@ function updater(record: UpdateRecord, scope: OwnershipScope): Omit<ManagerEntry
  */
 function createdEntries(next: KubeObject, record: UpdateRecord, scope: OwnershipScope): Record<string, unknown>[] {
   const zero = { apiVersion: next.apiVersion, kind: next.kind, ...zeroObject(scope.type) };
-  const owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(zero, withoutManagedFields(next), scope.type), scope));
+  // A body without managedFields (the usual create) is walked as it is, not through a copy that leaves them out.
+  const walked = next.metadata?.managedFields === undefined ? next : withoutManagedFields(next);
+  const owned = withoutServerOwned(withinScope(addedOrModifiedSinceZero(zero, walked, scope.type), scope));
   return isEmptySet(owned) ? [] : [encodeManager({ ...updater(record, scope), time: record.now, fields: owned })];
 }
 
