@@ -377,7 +377,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   }
 }
 
-/** How createChain ends a request whose answer waited. */
+/** How createChain ends a request whose answer waited; called as plain functions. */
 interface ChainEnd {
   answered(pending: PendingAnswer, response: Response): Response;
   failed(pending: PendingAnswer, error: unknown): Response;
@@ -406,22 +406,20 @@ class PendingAnswer implements DeadlineWaiter {
   }
 
   answered(response: Response): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    try {
-      this.#resolve(this.end.answered(this, response));
-    } catch (error) {
-      this.#reject(error);
-    }
+    this.#settle(this.end.answered, response);
   }
 
   failed(error: unknown): void {
+    this.#settle(this.end.failed, error);
+  }
+
+  #settle<T>(end: (pending: PendingAnswer, outcome: T) => Response, outcome: T): void {
     if (this.#settled) return;
     this.#settled = true;
     try {
-      this.#resolve(this.end.failed(this, error));
-    } catch (endError) {
-      this.#reject(endError);
+      this.#resolve(end(this, outcome));
+    } catch (error) {
+      this.#reject(error);
     }
   }
 
