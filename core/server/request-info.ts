@@ -106,7 +106,11 @@ export function splitPath(path: string): string[] {
   let end = path.length;
   while (start < end && path.charCodeAt(start) === SLASH) start++;
   while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
-  return start === end ? [] : path.slice(start, end).split("/");
+  if (start === end) return [];
+  // Each slash cut at either end is one empty segment of the whole path's split: splitting a cut copy cost as much
+  // again as the split (this runs on every request).
+  const segments = path.split("/");
+  return start === 0 && end === path.length ? segments : segments.slice(start, segments.length - (path.length - end));
 }
 
 const SLASH = 47;
