@@ -134,8 +134,10 @@ export function compressedAnswer(
   remoteGroupVersions: () => { group: string; version: string }[],
 ): Response | Promise<Response> {
   const head = request.method === "HEAD";
+  // The aggregated group versions are listed from every APIService: asked last, once the answer is large enough to
+  // gzip, where every answer to a client accepting gzip (client-go asks for it) listed them.
   if (
-    isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) ||
+    isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) || bodyToDecideOn(response) === undefined ||
     remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)
   ) {
     return head ? headAnswer(response) : response;
