@@ -8,7 +8,7 @@
  * see an answer to count, log, audit and stamp with the Audit-ID.
  */
 import { queryOf } from "../api/query-params.ts";
-import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
+import { type Auditing, epochMicrosAt } from "../audit/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -131,6 +131,8 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   return function answer(request, conn) {
     let s: ChainState;
     try {
+      // One clock read: the latency's start, the deadline's and the audit's received time (WithRequestReceivedTimestamp).
+      const started = performance.now();
       const url = new URL(request.url);
       const info = parseRequestInfo(request.method, url, sentPath(conn.requestTarget) ?? url.pathname);
       const auditRequest = {
@@ -138,7 +140,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
         url,
         info,
         auditID: auditIdOf(request),
-        receivedAtMicros: epochMicrosNow(),
+        receivedAtMicros: epochMicrosAt(started),
         remoteAddress: conn.remoteAddress,
       };
       // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
@@ -157,7 +159,7 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
         user: undefined,
         audit: undefined,
         panic: undefined,
-        started: performance.now(),
+        started,
         inFlightKind,
         leavesInFlight: false,
       };
@@ -399,10 +401,15 @@ class PendingAnswer implements DeadlineWaiter {
   #settled = false;
 
   constructor(readonly s: ChainState, readonly warns: boolean, readonly end: ChainEnd) {
-    const { promise, resolve, reject } = Promise.withResolvers<Response>();
-    this.promise = promise;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    // An executor rather than Promise.withResolvers, whose result object cost as much again (~35 against ~60 ns).
+    let resolveAnswer!: (response: Response) => void;
+    let rejectAnswer!: (error: unknown) => void;
+    this.promise = new Promise<Response>((resolve, reject) => {
+      resolveAnswer = resolve;
+      rejectAnswer = reject;
+    });
+    this.#resolve = resolveAnswer;
+    this.#reject = rejectAnswer;
   }
 
   answered(response: Response): void {
