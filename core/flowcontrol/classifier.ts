@@ -75,17 +75,17 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
     // Requests come in runs of one kind (a client creating in one namespace): the run's flow is the last one's.
     const previous = this.#lastRequest;
     if (previous !== undefined && sameFlowFields(previous, request, this.#lastKey, last)) return this.#lastFlow!;
-    let groups = this.#groupsKeys.get(request.groups);
-    if (groups === undefined) this.#groupsKeys.set(request.groups, groups = request.groups.join("\0"));
-    if (request.username.length + groups.length + last.length > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
-    const flow = this.#rememberedFlowOf(request, groups, last);
+    const flow = this.#rememberedFlowOf(request, last);
     this.#lastRequest = request;
     this.#lastKey = last;
     this.#lastFlow = flow;
     return flow;
   }
 
-  #rememberedFlowOf(request: RequestDigest, groups: string, last: string): Flow {
+  #rememberedFlowOf(request: RequestDigest, last: string): Flow {
+    let groups = this.#groupsKeys.get(request.groups);
+    if (groups === undefined) this.#groupsKeys.set(request.groups, groups = request.groups.join("\0"));
+    if (request.username.length + groups.length + last.length > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
     const flows = this.#flowsOf(request, groups);
     let flow = flows.get(last);
     if (flow) return flow;
@@ -126,17 +126,9 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
 
 /** Whether two requests agree on every field flowOf finds a flow by (#flowsOf's keys; `last` the namespace or path). */
 function sameFlowFields(a: RequestDigest, b: RequestDigest, aLast: string, bLast: string): boolean {
-  return sameGroups(a.groups, b.groups) && a.username === b.username && a.verb === b.verb && aLast === bLast &&
+  return a.groups === b.groups && a.username === b.username && a.verb === b.verb && aLast === bLast &&
     a.isResourceRequest === b.isResourceRequest && a.apiGroup === b.apiGroup && a.resource === b.resource &&
     a.subresource === b.subresource;
-}
-
-/** Each connection's client certificate makes its own user, so one client's requests hold equal lists, not one list. */
-function sameGroups(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
 }
 
 /** Nested maps keyed by one field each, ending in the flows. */
