@@ -65,29 +65,3 @@ test("a request with a very long user, groups or path is classified afresh each 
   instance.flowOf(request("alice", ["g".repeat(2000)]));
   expect(made()).toBe(4);
 });
-
-test("a run of one kind of request finds the last flow; a request that differs in any field flowOf reads gets its own", () => {
-  const { instance } = classifier();
-  const groups = ["system:authenticated"];
-  const base = request("alice", groups);
-  const first = instance.flowOf(base);
-  expect(instance.flowOf({ ...base, path: "/api/v1/namespaces/default/configmaps/z" })).toBe(first);
-  const variants: Partial<RequestDigest>[] = [
-    { username: "bob" },
-    { groups: ["system:authenticated", "devs"] },
-    { verb: "list" },
-    { apiGroup: "apps" },
-    { resource: "secrets" },
-    { subresource: "status" },
-    { namespace: "other" },
-  ];
-  for (const variant of variants) {
-    const other = instance.flowOf({ ...base, ...variant });
-    expect(other).not.toBe(first);
-    expect(instance.flowOf({ ...base, ...variant })).toBe(other);
-    expect(instance.flowOf(base)).toBe(first);
-  }
-  const nonResource = { ...base, isResourceRequest: false, path: "/healthz" };
-  expect(instance.flowOf(nonResource)).not.toBe(first);
-  expect(instance.flowOf({ ...nonResource, path: "/livez" })).not.toBe(instance.flowOf(nonResource));
-});

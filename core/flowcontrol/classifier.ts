@@ -44,10 +44,6 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
   readonly #pathFlows: Branch = new Map();
   readonly #groupsKeys = new WeakMap<readonly string[], string>();
   #remembered = 0;
-  /** The last request, its namespace or path, and its flow: three fields, so a request of another kind makes no object. */
-  #lastRequest: RequestDigest | undefined;
-  #lastKey = "";
-  #lastFlow: Flow | undefined;
   readonly #newFlow: (classification: Classification, level: Level) => Flow;
 
   /**
@@ -72,17 +68,6 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
   flowOf(request: RequestDigest): Flow {
     // Everything matching and the distinguisher read; a resource request's name and path are not among them.
     const last = request.isResourceRequest ? request.namespace : request.path;
-    // Requests come in runs of one kind (a client creating in one namespace): the run's flow is the last one's.
-    const previous = this.#lastRequest;
-    if (previous !== undefined && sameFlowFields(previous, request, this.#lastKey, last)) return this.#lastFlow!;
-    const flow = this.#rememberedFlowOf(request, last);
-    this.#lastRequest = request;
-    this.#lastKey = last;
-    this.#lastFlow = flow;
-    return flow;
-  }
-
-  #rememberedFlowOf(request: RequestDigest, last: string): Flow {
     let groups = this.#groupsKeys.get(request.groups);
     if (groups === undefined) this.#groupsKeys.set(request.groups, groups = request.groups.join("\0"));
     if (request.username.length + groups.length + last.length > MAX_REMEMBERED_KEY_CHARS) return this.#classify(request);
@@ -122,13 +107,6 @@ export class Classifier<Level extends ClassifiedLevel, Flow extends { classifica
     const byVerb = branch(branch(branch(this.#resourceFlows, groups), request.username), request.verb);
     return leaf(branch(branch(byVerb, request.apiGroup), request.resource), request.subresource);
   }
-}
-
-/** Whether two requests agree on every field flowOf finds a flow by (#flowsOf's keys; `last` the namespace or path). */
-function sameFlowFields(a: RequestDigest, b: RequestDigest, aLast: string, bLast: string): boolean {
-  return a.groups === b.groups && a.username === b.username && a.verb === b.verb && aLast === bLast &&
-    a.isResourceRequest === b.isResourceRequest && a.apiGroup === b.apiGroup && a.resource === b.resource &&
-    a.subresource === b.subresource;
 }
 
 /** Nested maps keyed by one field each, ending in the flows. */
