@@ -9,6 +9,9 @@ test("negotiateContentEncoding: only a trimmed `gzip` token counts", () => {
   expect(acceptsGzip("br, gzip")).toBe(true);
   expect(acceptsGzip("gzip;q=1")).toBe(false);
   expect(acceptsGzip(null)).toBe(false);
+  expect(acceptsGzip("")).toBe(false);
+  expect(acceptsGzip("deflate, br")).toBe(false);
+  expect(acceptsGzip(" gzip ")).toBe(true);
 });
 
 test("negotiateContentEncoding trims as strings.TrimSpace does a header value's bytes: ASCII spaces, not 0xA0", () => {

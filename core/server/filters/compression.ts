@@ -22,7 +22,9 @@ const GO_ASCII_SPACE_AT_ENDS = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
  * UTF-8 space), where String.prototype.trim would also drop U+00A0 and others.
  */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
-  return (acceptEncoding ?? "").split(",").some((token) => token.replace(GO_ASCII_SPACE_AT_ENDS, "") === "gzip");
+  // Asked of every API answer: a request that names no encoding (or none with the letters) splits nothing.
+  if (acceptEncoding === null || !acceptEncoding.includes("gzip")) return false;
+  return acceptEncoding.split(",").some((token) => token.replace(GO_ASCII_SPACE_AT_ENDS, "") === "gzip");
 }
 
 /**
