@@ -190,7 +190,12 @@ let lastSecond = { epochSecond: NaN, text: "" };
 
 /** Microseconds since the Unix epoch, now: a timestamp kept as a number until something prints it. */
 export function epochMicrosNow(): number {
-  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  return epochMicrosAt(performance.now());
+}
+
+/** epochMicrosNow() of a performance.now() already read. */
+export function epochMicrosAt(performanceNow: number): number {
+  return Math.floor((performance.timeOrigin + performanceNow) * 1000);
 }
 
 /** A metav1.MicroTime now: RFC 3339 in UTC with exactly six fractional digits. */

@@ -1,5 +1,5 @@
 /** Builds the ordered authorizer union from --authorization-mode (built-in names or module paths). */
-import { type Authorizer, unionAuthorizer } from "./authorizer.ts";
+import { type AuthorizationResult, type Authorizer, unionAuthorizer } from "./authorizer.ts";
 import type { PluginContext } from "./plugin-context.ts";
 import type { ServerConfig } from "../config/mod.ts";
 
@@ -7,6 +7,8 @@ export type AuthorizerFactory = (context: PluginContext) => Authorizer | Promise
 
 /** kube's user.SystemPrivilegedGroup. */
 const PRIVILEGED_GROUP = "system:masters";
+/** The privileged group's decision, shared by its requests (read only). */
+const PRIVILEGED_ALLOWED: AuthorizationResult = Object.freeze({ decision: "Allow" });
 
 /**
  * kube 1.26's generic server Config.Complete calls AuthorizeClientBearerToken, which puts
@@ -17,7 +19,7 @@ const PRIVILEGED_GROUP = "system:masters";
 export async function buildAuthorization(factories: AuthorizerFactory[], context: PluginContext): Promise<Authorizer> {
   const modes = unionAuthorizer(await Promise.all(factories.map((factory) => factory(context))));
   return {
-    authorize: (attributes) => attributes.user.groups.includes(PRIVILEGED_GROUP) ? { decision: "Allow" } : modes.authorize(attributes),
+    authorize: (attributes) => attributes.user.groups.includes(PRIVILEGED_GROUP) ? PRIVILEGED_ALLOWED : modes.authorize(attributes),
     rulesFor: modes.rulesFor,
   };
 }

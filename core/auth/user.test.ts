@@ -11,3 +11,15 @@ test("AuthenticatedGroupAdder: a kept (frozen) user gets one shared twin in syst
   expect(withAuthenticatedGroup(fresh)).not.toBe(withAuthenticatedGroup(fresh));
   expect(fresh.groups).toEqual(["devs"]);
 });
+
+test("AuthenticatedGroupAdder: a kept user already in a standard group, or anonymous, is itself every time", () => {
+  const inGroup = Object.freeze({ username: "bob", groups: Object.freeze(["devs", AUTHENTICATED_GROUP]) as string[] });
+  expect(withAuthenticatedGroup(inGroup)).toBe(inGroup);
+  expect(withAuthenticatedGroup(inGroup)).toBe(inGroup);
+  const anonymous = Object.freeze({ username: "system:anonymous", groups: Object.freeze(["system:unauthenticated"]) as string[] });
+  expect(withAuthenticatedGroup(anonymous)).toBe(anonymous);
+  expect(withAuthenticatedGroup(withAuthenticatedGroup(Object.freeze({ username: "carol", groups: [] })))).toEqual({
+    username: "carol",
+    groups: [AUTHENTICATED_GROUP],
+  });
+});

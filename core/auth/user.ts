@@ -16,18 +16,22 @@ export const AUTHENTICATED_GROUP = "system:authenticated";
 export const ANONYMOUS: UserInfo = { username: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] };
 
 /**
- * The same user in system:authenticated, for a user its authenticator keeps and hands out again (frozen, such as a
- * verified ServiceAccount token's): made once, so a request with a kept identity makes no new user here.
+ * What withAuthenticatedGroup gave for a user its authenticator keeps and hands out again (frozen, such as a client
+ * certificate's or a verified ServiceAccount token's): worked out once, so a request with a kept identity finds it by
+ * one look-up and makes no new user.
  */
 const keptWithGroup = new WeakMap<UserInfo, UserInfo>();
 
 /** Every authenticated user is in system:authenticated (kube's AuthenticatedGroupAdder); anonymous is not. */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  const kept = keptWithGroup.get(user);
+  if (kept !== undefined) return kept;
   if (user.username === ANONYMOUS_USER || user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) {
+    if (Object.isFrozen(user)) keptWithGroup.set(user, user);
     return user;
   }
   if (!Object.isFrozen(user)) return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
-  let added = keptWithGroup.get(user);
-  if (!added) keptWithGroup.set(user, added = deepFreeze({ ...user, groups: [...user.groups, AUTHENTICATED_GROUP] }));
+  const added = deepFreeze({ ...user, groups: [...user.groups, AUTHENTICATED_GROUP] });
+  keptWithGroup.set(user, added);
   return added;
 }

@@ -58,3 +58,15 @@ test("a refused chain stays refused, and the answer is remembered without changi
   for (let i = 0; i < 3; i++) expect(fromClientCA([proxyCert.certPem])).toBe(false);
   expect(fromClientCA([clientCert.certPem])).toBe(true);
 });
+
+test("one connection's chain, asked again, keeps its answer while it holds and is asked anew once it does not", () => {
+  const verify = chainVerifier(clientCaPem);
+  const chain = [clientCert.certPem];
+  expect(verify(chain)).toBe(true);
+  expect(verify(chain)).toBe(true);
+  expect(verify(chain, new Date(Date.now() + 3 * 86_400_000))).toBe(false);
+  expect(verify(chain)).toBe(true);
+  const refused = [proxyCert.certPem];
+  expect(verify(refused)).toBe(false);
+  expect(verify(refused)).toBe(false);
+});

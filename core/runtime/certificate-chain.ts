@@ -80,20 +80,38 @@ const VERIFIED_CHAINS_KEPT = 1024;
  */
 export function chainVerifier(caBundlePem: string): ChainVerifier {
   const roots = [...caBundlePem.matchAll(PEM_CERTIFICATE)].map(([pem]) => new X509Certificate(pem));
-  const answers = new Map<string, { verified: boolean; until: number; since: number }>();
-  // A connection's chain is one array for all its requests: its key is joined once.
-  const keys = new WeakMap<readonly string[], string>();
-  return (chainPem, now = new Date()) => {
+  const answers = new Map<string, RememberedAnswer>();
+  // A connection's chain is one array for all its requests: its answer is found by the array, and its key is joined
+  // once, when the array is first seen.
+  const byChain = new WeakMap<readonly string[], RememberedAnswer>();
+  return (chainPem, now) => {
     if (chainPem.length === 0 || roots.length === 0) return false;
-    let key = keys.get(chainPem);
-    if (key === undefined) keys.set(chainPem, key = chainPem.join(""));
+    // Every request with a client certificate asks: the clock is read as a number, a Date made only to verify.
+    const time = now === undefined ? Date.now() : now.getTime();
+    const known = byChain.get(chainPem);
+    if (known !== undefined && holdsAt(known, time)) return known.verified;
+    const key = chainPem.join("");
     const remembered = answers.get(key);
-    // An answer holds from the time it was given until its `until`; a clock set back asks again.
-    if (remembered && remembered.since <= now.getTime() && now.getTime() <= remembered.until) return remembered.verified;
+    if (remembered !== undefined && holdsAt(remembered, time)) {
+      byChain.set(chainPem, remembered);
+      return remembered.verified;
+    }
     answers.delete(key);
-    const answer = verifyChain(roots, chainPem, now);
-    answers.set(key, { ...answer, since: now.getTime() });
+    const answer: RememberedAnswer = { ...verifyChain(roots, chainPem, now ?? new Date(time)), since: time };
+    answers.set(key, answer);
+    byChain.set(chainPem, answer);
     forgetOldest(answers, VERIFIED_CHAINS_KEPT);
     return answer.verified;
   };
+}
+
+interface RememberedAnswer {
+  verified: boolean;
+  until: number;
+  since: number;
+}
+
+/** An answer holds from the time it was given until its `until`; a clock set back asks again. */
+function holdsAt(answer: RememberedAnswer, time: number): boolean {
+  return answer.since <= time && time <= answer.until;
 }

@@ -271,16 +271,18 @@ function serveResource(s: RequestState, deps: AppDeps, services: ServerServices,
   // kube's installer wraps each handler of a deprecated version in AddWarningsHandler: the warning is recorded before
   // the handler reads its options or the store, so it reaches every answer the handler gives, a 400 or 404 too.
   noteDeprecatedRequest(type!, info, { warnings: s.warnings, auditAnnotations }, deps.metrics);
-  const annotate = () => addAnnotations(s.audit, auditAnnotations);
+  const audit = s.audit;
   let answered: Response | Promise<Response>;
   try {
     answered = handler(handlerContext(s, type!, deps, services, routes, auditAnnotations));
   } catch (error) {
-    annotate();
+    addAnnotations(audit, auditAnnotations);
     throw error;
   }
-  if (answered instanceof Promise) return answered.finally(annotate);
-  annotate();
+  // Without an audit event the annotations go nowhere: no reaction waits for the answer to add them.
+  if (audit === undefined) return answered;
+  if (answered instanceof Promise) return answered.finally(() => addAnnotations(audit, auditAnnotations));
+  addAnnotations(audit, auditAnnotations);
   return answered;
 }
 

@@ -108,3 +108,66 @@ test("WithPanicRecovery, outermost: a filter that throws outside its own guard i
   await Promise.resolve();
   expect(drained).toBe(true);
 });
+
+/** A chain whose requests wait for `inner`, with a deadline of `requestTimeoutMs`, counting what it observes. */
+function waitingChain(inner: Stage, requestTimeoutMs: number) {
+  const inFlight = new InFlightRequests();
+  const counted = { started: 0, finished: 0, observed: [] as number[] };
+  const deps: ChainDeps = {
+    metrics: {
+      startRequest: () => counted.started++,
+      finishRequest: () => counted.finished++,
+      observe: (_labels: unknown, status: number) => counted.observed.push(status),
+    } as unknown as ApiMetrics,
+    authentication: { request: { authenticate: admin } } as unknown as ChainDeps["authentication"],
+    authorizer: { authorize: () => ({ decision: "Allow" }) },
+    inFlight,
+    options: { maxRequestBytes: 1024, anonymous: false, requestTimeoutMs },
+  };
+  const answer = createChain(deps, (s) => {
+    s.warnings.push("deprecated");
+    return inner(s);
+  });
+  const get = (path: string) => answer(new Request(`https://h${path}`, { headers: { "Audit-ID": "a-3" } }), { requestTarget: path });
+  return { get, inFlight, counted };
+}
+
+async function isDrained(inFlight: InFlightRequests): Promise<boolean> {
+  let drained = false;
+  void inFlight.drained().then(() => (drained = true));
+  await Promise.resolve();
+  return drained;
+}
+
+test("timeoutHandler: an answer later than the deadline is kube's 504 with the warnings and Audit-ID, counted once", async () => {
+  let late: (response: Response) => void = () => {};
+  const { get, inFlight, counted } = waitingChain(() => new Promise<Response>((resolve) => (late = resolve)), 20);
+  const answer = await get("/api/v1/pods");
+  expect(answer.status).toBe(504);
+  expect(await answer.json()).toMatchObject({ reason: "Timeout", code: 504 });
+  expect(answer.headers.get("Audit-ID")).toBe("a-3");
+  expect(answer.headers.get("Warning")).toBe('299 - "deprecated"');
+  expect(await isDrained(inFlight)).toBe(true);
+  // The handler's answer after the 504 is dropped: nothing is counted or left twice.
+  late(new Response("too late"));
+  await Bun.sleep(10);
+  expect(counted).toEqual({ started: 1, finished: 1, observed: [504] });
+});
+
+test("timeoutHandler: a shorter timeout parameter bounds the request; an answer before it wins", async () => {
+  const { get, counted } = waitingChain((s) => Bun.sleep(s.url.searchParams.has("slow") ? 200 : 1).then(() => new Response("ok")), 60_000);
+  const [slow, quick] = await Promise.all([get("/api/v1/pods?slow=1&timeout=30ms"), get("/api/v1/pods?timeout=30ms")]);
+  expect(slow.status).toBe(504);
+  expect(quick.status).toBe(200);
+  expect(quick.headers.get("Warning")).toBe('299 - "deprecated"');
+  expect(counted.observed.sort()).toEqual([200, 504]);
+});
+
+test("a failure of an answer that waited, before its deadline, is a 500 that leaves the in-flight count", async () => {
+  const { get, inFlight, counted } = waitingChain(() => Bun.sleep(1).then(() => Promise.reject(new Error("broken"))), 60_000);
+  const answer = await get("/api/v1/pods");
+  expect(answer.status).toBe(500);
+  expect(answer.headers.get("Audit-ID")).toBe("a-3");
+  expect(await isDrained(inFlight)).toBe(true);
+  expect(counted).toEqual({ started: 1, finished: 1, observed: [500] });
+});

@@ -8,7 +8,7 @@
  * see an answer to count, log, audit and stamp with the Audit-ID.
  */
 import { queryOf } from "../api/query-params.ts";
-import { type Auditing, epochMicrosNow } from "../audit/mod.ts";
+import { type Auditing, epochMicrosAt } from "../audit/mod.ts";
 import type { Authentication } from "../auth/authentication.ts";
 import type { Authorizer } from "../auth/authorizer.ts";
 import type { UserInfo } from "../auth/user.ts";
@@ -32,7 +32,7 @@ import { limitBody } from "./filters/body-limit.ts";
 import type { RequestLimiter } from "./filters/flow-control.ts";
 import { httpLoggingEnabled, logHttpRequest } from "./filters/http-log.ts";
 import { impersonateRequest } from "./filters/impersonation.ts";
-import { requestDeadlineMs, withinDeadline } from "./filters/request-timeout.ts";
+import { type DeadlineWaiter, requestDeadlineMs, RequestDeadlines, timeoutResponse } from "./filters/request-timeout.ts";
 import type { InFlightRequests } from "./filters/shutdown.ts";
 import type { ApiMetrics, RequestKind } from "./metrics.ts";
 import { metricLabels } from "./metric-labels.ts";
@@ -61,6 +61,16 @@ export interface RequestState {
   panic: unknown;
 }
 
+/** What the outer stages keep of a request for its end, whenever its answer comes. */
+interface ChainState extends RequestState {
+  /** performance.now() as the chain took the request: its latency's start and its deadline's (WithRequestDeadline). */
+  started: number;
+  /** Its count in the in-flight metric; none for a watch. */
+  inFlightKind: RequestKind | undefined;
+  /** Counted by WithWaitGroup until answered. */
+  leavesInFlight: boolean;
+}
+
 /** A step after the chain; it may throw or reject, which the chain answers as the failing stage would. */
 export type Stage = (s: RequestState) => Response | Promise<Response>;
 
@@ -84,6 +94,28 @@ export function failed(s: RequestState, error: unknown): Response {
 
 export function createChain(deps: ChainDeps, inner: Stage): (request: Request, conn: ConnectionInfo) => Response | Promise<Response> {
   const { metrics, inFlight, options } = deps;
+  const deadlines = new RequestDeadlines();
+  // How a request whose answer waited ends (endedLater): a chain's one object, so a request makes no closure for it.
+  const ending: ChainEnd = {
+    answered(pending, response) {
+      deadlines.leave(pending);
+      const s = pending.s;
+      let ended: Response;
+      try {
+        ended = pending.warns ? withWarnings(response, s.warnings) : response;
+      } catch (error) {
+        return ending.failed(pending, error);
+      }
+      if (s.leavesInFlight) inFlight.leave();
+      return answeredFor(s, ended);
+    },
+    failed(pending, error) {
+      deadlines.leave(pending);
+      const s = pending.s;
+      if (s.leavesInFlight) inFlight.leave();
+      return answeredFor(s, failed(s, error));
+    },
+  };
 
   function innerStage(s: RequestState): Response | Promise<Response> {
     try {
@@ -97,8 +129,10 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   // Request info, metrics, WithAuditInit and WithLogging: their work after the answer only reads its status and
   // sets a header, so one continuation does all of it.
   return function answer(request, conn) {
-    let s: RequestState;
+    let s: ChainState;
     try {
+      // One clock read: the latency's start, the deadline's and the audit's received time (WithRequestReceivedTimestamp).
+      const started = performance.now();
       const url = new URL(request.url);
       const info = parseRequestInfo(request.method, url, sentPath(conn.requestTarget) ?? url.pathname);
       const auditRequest = {
@@ -106,21 +140,33 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
         url,
         info,
         auditID: auditIdOf(request),
-        receivedAtMicros: epochMicrosNow(),
+        receivedAtMicros: epochMicrosAt(started),
         remoteAddress: conn.remoteAddress,
       };
-      s = { request, conn, url, info, auditRequest, warnings: [], user: undefined, audit: undefined, panic: undefined };
+      // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
+      const inFlightKind: RequestKind | undefined = info.verb === "watch"
+        ? undefined
+        : READ_ONLY_METHODS.has(request.method)
+        ? "readOnly"
+        : "mutating";
+      s = {
+        request,
+        conn,
+        url,
+        info,
+        auditRequest,
+        warnings: [],
+        user: undefined,
+        audit: undefined,
+        panic: undefined,
+        started,
+        inFlightKind,
+        leavesInFlight: false,
+      };
     } catch (error) {
       return errorResponse(error, request);
     }
-    const started = performance.now();
-    // Long-running watches are not counted in flight, as in kube's max-in-flight filter.
-    const inFlightKind: RequestKind | undefined = s.info.verb === "watch"
-      ? undefined
-      : READ_ONLY_METHODS.has(request.method)
-      ? "readOnly"
-      : "mutating";
-    if (inFlightKind) metrics.startRequest(inFlightKind);
+    if (s.inFlightKind) metrics.startRequest(s.inFlightKind);
     let answered: Response | Promise<Response>;
     // WithPanicRecovery, outermost: whatever a stage let through is still a 500 with its Audit-ID, not a dropped
     // connection.
@@ -129,27 +175,19 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
     } catch (error) {
       answered = failed(s, error);
     }
-    if (answered instanceof Promise) return answeredLater(s, answered, started, inFlightKind);
-    return answeredFor(s, answered, started, inFlightKind);
+    // An answer that waits is ended by its PendingAnswer (endedLater), the outer stages' parts after it included.
+    if (answered instanceof Promise) return answered;
+    return answeredFor(s, answered);
   };
-
-  // The continuations of an answer that waits live in functions of their own: a function holding a closure over its
-  // locals makes a scope object on every call, even when it answers at once and never makes the closure.
-  function answeredLater(s: RequestState, answered: Promise<Response>, started: number, inFlightKind: RequestKind | undefined) {
-    return answered.then(
-      (response) => answeredFor(s, response, started, inFlightKind),
-      (error: unknown) => answeredFor(s, failed(s, error), started, inFlightKind),
-    );
-  }
 
   function failedLater(s: RequestState, answered: Promise<Response>): Promise<Response> {
     return answered.catch((error: unknown) => failed(s, error));
   }
 
-  function answeredFor(s: RequestState, response: Response, started: number, inFlightKind: RequestKind | undefined): Response {
-    if (inFlightKind) metrics.finishRequest(inFlightKind);
+  function answeredFor(s: ChainState, response: Response): Response {
+    if (s.inFlightKind) metrics.finishRequest(s.inFlightKind);
     const { request, url, info, auditID, remoteAddress } = s.auditRequest;
-    const latencyMs = performance.now() - started;
+    const latencyMs = performance.now() - s.started;
     try {
       const labels = metricLabels(info, request, url);
       if (httpLoggingEnabled()) {
@@ -174,9 +212,10 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
   }
 
   // WithRetryAfter and WithWaitGroup: refused once shutdown stops taking requests, otherwise counted until answered.
-  function retryAfter(s: RequestState): Response | Promise<Response> {
+  function retryAfter(s: ChainState): Response | Promise<Response> {
     const admitted = inFlight.enter(s.request, s.url.pathname, s.info);
     if (admitted instanceof Response) return admitted;
+    s.leavesInFlight = admitted;
     let answered: Response | Promise<Response>;
     try {
       answered = deadline(s);
@@ -184,20 +223,15 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       // Counted in flight until answered, or a graceful shutdown would wait for it to its timeout.
       answered = failed(s, error);
     }
-    if (!admitted) return answered;
-    if (answered instanceof Promise) return leftLater(answered);
+    if (!admitted || answered instanceof Promise) return answered;
     inFlight.leave();
     return answered;
-  }
-
-  function leftLater(answered: Promise<Response>): Promise<Response> {
-    return answered.finally(() => inFlight.leave());
   }
 
   // WithRequestDeadline and WithTimeoutForNonLongRunningRequests sit outside authentication in kube's chain, and
   // kube reads the body inside its handlers, so the deadline covers a body that stalls too. An answer given at once
   // needs no timer.
-  function deadline(s: RequestState): Response | Promise<Response> {
+  function deadline(s: ChainState): Response | Promise<Response> {
     let deadlineMs: number | undefined;
     try {
       // A URL's searchParams is an object made on first read; most requests have no query to read.
@@ -206,27 +240,34 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
       return refusedBeforeAuthentication(s, error);
     }
     const answered = authenticated(s);
-    const bounded = deadlineMs !== undefined && answered instanceof Promise ? withinDeadline(deadlineMs, answered) : answered;
     // WithWarningRecorder sits just outside WithWaitGroup and WithRequestDeadline: what was recorded before the
     // status is written goes on the answer, whatever it is, a timeout's 504 included.
-    if (bounded instanceof Promise) return warnedLater(s, bounded);
-    return withWarnings(bounded, s.warnings);
-  }
-
-  function warnedLater(s: RequestState, bounded: Promise<Response>): Promise<Response> {
-    return bounded.then((response) => withWarnings(response, s.warnings));
+    if (answered instanceof Promise) return endedLater(s, answered, deadlineMs, true);
+    return withWarnings(answered, s.warnings);
   }
 
   // withFailedRequestAudit: WithRequestDeadline's refusal is audited by itself, as authentication has not run.
-  function refusedBeforeAuthentication(s: RequestState, error: unknown): Response | Promise<Response> {
+  function refusedBeforeAuthentication(s: ChainState, error: unknown): Response | Promise<Response> {
     const answer = failed(s, error);
     const auditing = deps.auditing;
     if (!auditing) return answer;
     const message = error instanceof Error ? error.message : String(error);
-    return auditFailedRequest(auditing, s.auditRequest, answer.status, message).then(
+    const audited = auditFailedRequest(auditing, s.auditRequest, answer.status, message).then(
       () => answer,
       (auditError: unknown) => failed(s, auditError),
     );
+    return endedLater(s, audited, undefined, false);
+  }
+
+  /**
+   * A request whose answer waits ends in one reaction to it (or to its deadline): the deadline's 504, the warnings,
+   * WithWaitGroup's leave and the metrics and log, in the order the stages' own continuations ran them.
+   */
+  function endedLater(s: ChainState, answered: Promise<Response>, deadlineMs: number | undefined, warns: boolean): Promise<Response> {
+    const pending = new PendingAnswer(s, warns, ending);
+    if (deadlineMs !== undefined) deadlines.wait(pending, deadlineMs, s.started);
+    answered.then((response) => pending.answered(response), (error: unknown) => pending.failed(error));
+    return pending.promise;
   }
 
   // kube reads the body in its handlers (limitedReadBody, endpoints/handlers/rest.go), after authentication, audit
@@ -335,6 +376,63 @@ export function createChain(deps: ChainDeps, inner: Stage): (request: Request, c
 
   function authorizedLater(s: RequestState, decided: Promise<void>): Promise<Response> {
     return decided.then(() => bodyLimited(s), (error: unknown) => failed(s, error));
+  }
+}
+
+/** How createChain ends a request whose answer waited; called as plain functions. */
+interface ChainEnd {
+  answered(pending: PendingAnswer, response: Response): Response;
+  failed(pending: PendingAnswer, error: unknown): Response;
+}
+
+/**
+ * The answer of a request that waits: settled once, by the answer, its failure or the deadline, whichever comes first.
+ * The handler keeps running after a 504, as kube's does after its timeout; what it answers then is dropped, a failure
+ * too (post-timeout activity nobody waits for).
+ */
+class PendingAnswer implements DeadlineWaiter {
+  deadlineAt = 0;
+  previousWaiter: DeadlineWaiter | undefined = undefined;
+  nextWaiter: DeadlineWaiter | undefined = undefined;
+  waitingIn: DeadlineWaiter["waitingIn"] = undefined;
+  readonly promise: Promise<Response>;
+  readonly #resolve: (response: Response) => void;
+  readonly #reject: (error: unknown) => void;
+  #settled = false;
+
+  constructor(readonly s: ChainState, readonly warns: boolean, readonly end: ChainEnd) {
+    // An executor rather than Promise.withResolvers, whose result object cost as much again (~35 against ~60 ns).
+    let resolveAnswer!: (response: Response) => void;
+    let rejectAnswer!: (error: unknown) => void;
+    this.promise = new Promise<Response>((resolve, reject) => {
+      resolveAnswer = resolve;
+      rejectAnswer = reject;
+    });
+    this.#resolve = resolveAnswer;
+    this.#reject = rejectAnswer;
+  }
+
+  answered(response: Response): void {
+    this.#settle(this.end.answered, response);
+  }
+
+  failed(error: unknown): void {
+    this.#settle(this.end.failed, error);
+  }
+
+  #settle<T>(end: (pending: PendingAnswer, outcome: T) => Response, outcome: T): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    try {
+      this.#resolve(end(this, outcome));
+    } catch (error) {
+      this.#reject(error);
+    }
+  }
+
+  /** kube's timeoutHandler: the 504 goes out in the handler's place. */
+  deadlinePassed(): void {
+    this.answered(timeoutResponse());
   }
 }
 

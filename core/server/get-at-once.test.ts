@@ -5,6 +5,10 @@
  * decisions still run per request, and the answers are the same as when something waits.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCertificateAuthority } from "./certificates.ts";
 import { type InProcessServer, type RequestOptions, startInProcess } from "./testing.ts";
 
 const CONFIGMAP = "/api/v1/namespaces/default/configmaps/settings";
@@ -86,4 +90,26 @@ test("a token of a deleted ServiceAccount stops working at the next request, on 
   expect((await server.request("DELETE", "/api/v1/namespaces/default/serviceaccounts/leaving")).status).toBe(200);
   const after = await server.request("GET", CONFIGMAP, { user: null, headers });
   expect(after.status).toBe(401);
+});
+
+test("behind an authenticating proxy's CA (the binary's default), a GET with a client certificate is still answered at once", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "kubun-front-proxy-"));
+  const caFile = join(dir, "front-proxy-ca.crt");
+  await writeFile(caFile, (await createCertificateAuthority("front-proxy-ca", { days: 1 })).certPem);
+  const proxied = await startInProcess(["--authorization-mode=Node,RBAC", `--requestheader-client-ca-file=${caFile}`]);
+  try {
+    const path = "/api/v1/namespaces/default/configmaps/proxied";
+    const created = await proxied.request("POST", "/api/v1/namespaces/default/configmaps", { body: { metadata: { name: "proxied" } } });
+    expect(created.status).toBe(201);
+    let answer = proxied.answer("GET", path);
+    for (let attempt = 0; attempt < 20 && answer instanceof Promise; attempt++) {
+      await answer;
+      answer = proxied.answer("GET", path);
+    }
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(200);
+  } finally {
+    await proxied.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

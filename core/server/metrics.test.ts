@@ -26,6 +26,22 @@ test("observe() records the duration in kube's histogram buckets", async () => {
   expect(body).toContain(`apiserver_request_duration_seconds_count{${labels}} 1`);
 });
 
+test("observe() keeps each label set's series apart when label sets and codes alternate", async () => {
+  const metrics = new ApiMetrics({ processMetrics: false });
+  const podCreate = { ...podList, verb: "POST" };
+  for (const [labels, code] of [[podCreate, 201], [podCreate, 409], [podList, 200], [podCreate, 201], [{ ...podCreate }, 201]] as const) {
+    metrics.observe(labels, code, 0.01);
+  }
+  const { body } = await metrics.render();
+  const series = (labels: typeof podList) =>
+    `verb="${labels.verb}",dry_run="",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"`;
+  expect(body).toContain(`apiserver_request_total{${series(podCreate)},code="201"} 3`);
+  expect(body).toContain(`apiserver_request_total{${series(podCreate)},code="409"} 1`);
+  expect(body).toContain(`apiserver_request_total{${series(podList)},code="200"} 1`);
+  expect(body).toContain(`apiserver_request_duration_seconds_count{${series(podCreate)}} 4`);
+  expect(body).toContain(`apiserver_request_duration_seconds_count{${series(podList)}} 1`);
+});
+
 test("startRequest() counts in-flight requests per kind until finishRequest()", async () => {
   const metrics = new ApiMetrics({ processMetrics: false });
   metrics.startRequest("mutating");

@@ -154,6 +154,10 @@ test("splitPath: slashes at either end are dropped, those inside leave empty seg
   const parse = (path: string, method = "GET") => parseRequestInfo(method, new URL(`https://h${path}`), path);
   expect(splitPath("/")).toEqual([]);
   expect(splitPath("//api/v1//pods//")).toEqual(["api", "v1", "", "pods"]);
+  expect(splitPath("/api/v1/pods")).toEqual(["api", "v1", "pods"]);
+  expect(splitPath("api/v1/pods/")).toEqual(["api", "v1", "pods"]);
+  expect(splitPath("///")).toEqual([]);
+  expect(splitPath("///x///y///")).toEqual(["x", "", "", "y"]);
   expect(parse("//api/v1/namespaces/ns1/pods/p1//")).toMatchObject({ resource: "pods", namespace: "ns1", name: "p1", verb: "get" });
   expect(parse("/api/v1/namespaces/default//configmaps")).toMatchObject({
     namespace: "default",

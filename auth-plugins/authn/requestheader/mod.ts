@@ -5,8 +5,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { chainVerifier } from "../../../core/runtime/certificate-chain.ts";
-import { defineAuthenticator } from "../../../plugins/sdk.ts";
+import { type Authentication, defineAuthenticator } from "../../../plugins/sdk.ts";
 import { userFromHeaders } from "./headers.ts";
+
+const NOT_MINE: Authentication = { kind: "not-mine" };
 
 export default defineAuthenticator(async ({ config }) => {
   const fromProxyCA = chainVerifier(await readFile(config.requestheaderClientCaFile, "utf8"));
@@ -16,15 +18,17 @@ export default defineAuthenticator(async ({ config }) => {
     groupHeaders: config.requestheaderGroupHeaders,
     extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
   };
+  // Answered without a promise: the union then asks the client certificate authenticator after it in the same turn,
+  // and every request with a client certificate passes here first (kube's union.unionAuthRequestHandler).
   return {
-    authenticate(request) {
+    authenticate(request): Authentication {
       const cert = request.peerCertificate;
-      if (!cert || !fromProxyCA(cert.chain)) return Promise.resolve({ kind: "not-mine" });
+      if (!cert || !fromProxyCA(cert.chain)) return NOT_MINE;
       if (allowedNames.length > 0 && !allowedNames.includes(cert.commonName)) {
-        return Promise.resolve({ kind: "error", message: `x509: subject with cn=${cert.commonName} is not in the allowed list` });
+        return { kind: "error", message: `x509: subject with cn=${cert.commonName} is not in the allowed list` };
       }
       const user = userFromHeaders(request.headers, names);
-      return Promise.resolve(user ? { kind: "user", user } : { kind: "not-mine" });
+      return user ? { kind: "user", user } : NOT_MINE;
     },
   };
 });

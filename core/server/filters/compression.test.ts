@@ -1,13 +1,17 @@
 import { expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { completeResponse } from "../../runtime/fetch-adapter.ts";
-import { acceptsGzip, GZIP_THRESHOLD_BYTES, gzipLargeHeadResponse, gzipLargeResponse } from "./compression.ts";
+import { parseRequestInfo } from "../request-info.ts";
+import { acceptsGzip, compressedAnswer, GZIP_THRESHOLD_BYTES, gzipLargeHeadResponse, gzipLargeResponse } from "./compression.ts";
 
 test("negotiateContentEncoding: only a trimmed `gzip` token counts", () => {
   expect(acceptsGzip("gzip")).toBe(true);
   expect(acceptsGzip("br, gzip")).toBe(true);
   expect(acceptsGzip("gzip;q=1")).toBe(false);
   expect(acceptsGzip(null)).toBe(false);
+  expect(acceptsGzip("")).toBe(false);
+  expect(acceptsGzip("deflate, br")).toBe(false);
+  expect(acceptsGzip(" gzip ")).toBe(true);
 });
 
 test("negotiateContentEncoding trims as strings.TrimSpace does a header value's bytes: ASCII spaces, not 0xA0", () => {
@@ -87,4 +91,20 @@ test("a HEAD's streamed body is read only until it is past the threshold, and th
   expect(answer.body).toBe(null);
   expect(pulls).toBe(2);
   expect(cancelled).toBe(true);
+});
+
+test("compressedAnswer: a small answer to a client accepting gzip goes out as made without listing the aggregated groups", () => {
+  const info = parseRequestInfo("GET", new URL("https://h/api/v1/namespaces/default/configmaps/a"));
+  const request = new Request("https://h/api/v1/namespaces/default/configmaps/a", { headers: { "Accept-Encoding": "gzip" } });
+  let listed = 0;
+  const remote = () => {
+    listed++;
+    return [];
+  };
+  const small = completeResponse("{}", { headers: { "Content-Type": "application/json" } });
+  expect(compressedAnswer(request, info, small, remote)).toBe(small);
+  expect(listed).toBe(0);
+  const large = completeResponse("x".repeat(200 * 1024), { headers: { "Content-Type": "application/json" } });
+  expect(compressedAnswer(request, info, large, remote)).toBeInstanceOf(Promise);
+  expect(listed).toBe(1);
 });

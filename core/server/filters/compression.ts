@@ -22,7 +22,9 @@ const GO_ASCII_SPACE_AT_ENDS = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
  * UTF-8 space), where String.prototype.trim would also drop U+00A0 and others.
  */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
-  return (acceptEncoding ?? "").split(",").some((token) => token.replace(GO_ASCII_SPACE_AT_ENDS, "") === "gzip");
+  // Asked of every API answer: a request that names no encoding (or none with the letters) splits nothing.
+  if (acceptEncoding === null || !acceptEncoding.includes("gzip")) return false;
+  return acceptEncoding.split(",").some((token) => token.replace(GO_ASCII_SPACE_AT_ENDS, "") === "gzip");
 }
 
 /**
@@ -134,8 +136,10 @@ export function compressedAnswer(
   remoteGroupVersions: () => { group: string; version: string }[],
 ): Response | Promise<Response> {
   const head = request.method === "HEAD";
+  // The aggregated group versions are listed from every APIService: asked last, once the answer is large enough to
+  // gzip, where every answer to a client accepting gzip (client-go asks for it) listed them.
   if (
-    isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) ||
+    isLongRunningRequest(info) || !acceptsGzip(request.headers.get("accept-encoding")) || bodyToDecideOn(response) === undefined ||
     remoteGroupVersions().some((gv) => gv.group === info.apiGroup && gv.version === info.apiVersion)
   ) {
     return head ? headAnswer(response) : response;

@@ -34,9 +34,15 @@ export type RequestLimiter = <S>(
 
 /**
  * Frees `release` when the response is written out, or at once when it failed or nobody reports the end. An answer
- * served at once is handed on at once.
+ * served at once is handed on at once. With a classification the answer is named by it (APF's), in the same step.
  */
-function servedHolding<S>(serve: Serve<S>, state: S, release: () => void, responses?: ResponseDone): Response | Promise<Response> {
+function servedHolding<S>(
+  serve: Serve<S>,
+  state: S,
+  release: () => void,
+  responses: ResponseDone | undefined,
+  classification?: Classification,
+): Response | Promise<Response> {
   let response: Response | Promise<Response>;
   try {
     response = serve(state);
@@ -44,23 +50,28 @@ function servedHolding<S>(serve: Serve<S>, state: S, release: () => void, respon
     release();
     throw error;
   }
-  if (!(response instanceof Promise)) return held(response, release, responses);
-  return heldLater(response, release, responses);
+  if (!(response instanceof Promise)) return held(response, release, responses, classification);
+  return heldLater(response, release, responses, classification);
 }
 
 // The continuations of an answer that waits live apart: a function holding a closure over its locals makes a scope
 // object on every call, even one answered at once.
-function heldLater(response: Promise<Response>, release: () => void, responses?: ResponseDone): Promise<Response> {
-  return response.then((answer) => held(answer, release, responses), (error: unknown) => {
+function heldLater(
+  response: Promise<Response>,
+  release: () => void,
+  responses: ResponseDone | undefined,
+  classification: Classification | undefined,
+): Promise<Response> {
+  return response.then((answer) => held(answer, release, responses, classification), (error: unknown) => {
     release();
     throw error;
   });
 }
 
-function held(response: Response, release: () => void, responses?: ResponseDone): Response {
+function held(response: Response, release: () => void, responses: ResponseDone | undefined, classification?: Classification): Response {
   if (responses?.onResponseDone) responses.onResponseDone(release);
   else release();
-  return response;
+  return classification ? namedResponse(response, classification) : response;
 }
 
 /** Told of each request refused with 429, for kube's apiserver_request_terminations_total. */
@@ -167,13 +178,7 @@ function servedAdmitted<S>(
     return namedResponse(tooManyRequests(), admission.classification);
   }
   if (info.verb === "watch") return servedWatch(flowControl, admission, info, serve, state, responses);
-  const served = servedHolding(serve, state, admission.seat.release, responses);
-  if (served instanceof Promise) return namedLater(served, admission.classification);
-  return namedResponse(served, admission.classification);
-}
-
-function namedLater(served: Promise<Response>, classification: Classification): Promise<Response> {
-  return served.then((response) => namedResponse(response, classification));
+  return servedHolding(serve, state, admission.seat.release, responses, admission.classification);
 }
 
 /**

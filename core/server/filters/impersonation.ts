@@ -54,7 +54,24 @@ function request(kind: ImpersonationRequest["kind"], name: string, more: Partial
   return { kind, namespace: "", name, apiVersion: "", fieldPath: "", ...more };
 }
 
+/** What impersonationRequests gives for a request with no Impersonate-* field: never written, so shared. */
+const NO_REQUESTS: ImpersonationRequest[] = [];
+
+/** Every field named here starts so: a request with none of them impersonates nobody. */
+const IMPERSONATE_PREFIX = "impersonate-";
+
 function impersonationRequests(headers: Headers): ImpersonationRequest[] {
+  // kube walks every header for the extras' prefix (buildImpersonationRequests). By name, reading no value: forEach
+  // called back into JavaScript with each field's value, which cost more (4 fields: ~330 → ~200 ns under Bun). The
+  // same walk tells whether any Impersonate-* field came, so the common request reads no field by name.
+  let impersonates = false;
+  for (const name of headers.keys()) {
+    if (name.startsWith(IMPERSONATE_PREFIX)) {
+      impersonates = true;
+      break;
+    }
+  }
+  if (!impersonates) return NO_REQUESTS;
   const requests: ImpersonationRequest[] = [];
   const username = headers.get(USER_HEADER) ?? "";
   if (username !== "") {
@@ -62,19 +79,20 @@ function impersonationRequests(headers: Headers): ImpersonationRequest[] {
     requests.push(account ? request("ServiceAccount", account.name, { namespace: account.namespace }) : request("User", username));
   }
   for (const group of headerValues(headers, GROUP_HEADER)) requests.push(request("Group", group));
-  // kube walks every header for the extras' prefix; the list rides as forEach's `this`, so no closure per request.
-  headers.forEach(addExtraRequests, requests);
+  for (const name of headers.keys()) {
+    if (name.startsWith(EXTRA_PREFIX)) addExtraRequests(requests, headers.get(name) ?? "", name);
+  }
   const uid = headers.get(UID_HEADER) ?? "";
   if (uid !== "") requests.push(request("UID", uid, { apiVersion: `${AUTHENTICATION_GROUP}/v1` }));
   return requests;
 }
 
-/** A forEach callback over a request's headers: an Impersonate-Extra-* field's values join `this`. */
-function addExtraRequests(this: ImpersonationRequest[], value: string, name: string): void {
-  if (!name.startsWith(EXTRA_PREFIX) || value === "") return;
+/** An Impersonate-Extra-* field's values, each a request. */
+function addExtraRequests(requests: ImpersonationRequest[], value: string, name: string): void {
+  if (value === "") return;
   const key = decodeExtraKey(name.slice(EXTRA_PREFIX.length));
   for (const one of value.split(", ")) {
-    this.push(request("UserExtra", one, { apiVersion: `${AUTHENTICATION_GROUP}/v1`, fieldPath: key }));
+    requests.push(request("UserExtra", one, { apiVersion: `${AUTHENTICATION_GROUP}/v1`, fieldPath: key }));
   }
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { parseRequestInfo } from "../request-info.ts";
-import { requestDeadlineMs, withinDeadline } from "./request-timeout.ts";
+import { type DeadlineWaiter, requestDeadlineMs, RequestDeadlines } from "./request-timeout.ts";
 
 const infoOf = (method: string, target: string) => parseRequestInfo(method, new URL(`https://h${target}`));
 const query = (target: string) => new URL(`https://h${target}`).searchParams;
@@ -29,15 +29,51 @@ test("WithRequestDeadline parseTimeout: a malformed timeout is a 400 with Go's d
   );
 });
 
-test("timeoutHandler: an answer before the deadline wins, a late one is replaced by the 504", async () => {
-  expect((await withinDeadline(1_000, Promise.resolve(new Response("ok")))).status).toBe(200);
-  const late = await withinDeadline(10, new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("late")), 200)));
-  expect(late.status).toBe(504);
+/** A waiter that notes when it was told its deadline passed. */
+function waiter(name: string, told: string[]): DeadlineWaiter & { toldAt?: number } {
+  const one: DeadlineWaiter & { toldAt?: number } = {
+    deadlineAt: 0,
+    previousWaiter: undefined,
+    nextWaiter: undefined,
+    waitingIn: undefined,
+    deadlinePassed() {
+      one.toldAt = performance.now();
+      told.push(name);
+    },
+  };
+  return one;
+}
+
+test("timeoutHandler: waiters of one duration are told in the order they started, none before its deadline", async () => {
+  const deadlines = new RequestDeadlines();
+  const told: string[] = [];
+  const started = performance.now();
+  const [first, second, third] = ["first", "second", "third"].map((name) => waiter(name, told));
+  deadlines.wait(first!, 20, started);
+  deadlines.wait(second!, 20, started + 15);
+  deadlines.wait(third!, 5, started);
+  await Bun.sleep(60);
+  expect(told).toEqual(["third", "first", "second"]);
+  expect(first!.toldAt! - started).toBeGreaterThanOrEqual(20);
+  expect(second!.toldAt! - started).toBeGreaterThanOrEqual(35);
+  expect(third!.toldAt! - started).toBeGreaterThanOrEqual(5);
 });
 
-test("timeoutHandler: a failure before the deadline is passed on, one after the 504 is dropped", async () => {
-  expect(await withinDeadline(1_000, Promise.reject(new Error("broken"))).catch((error: Error) => error.message)).toBe("broken");
-  const late = withinDeadline(10, Bun.sleep(50).then(() => Promise.reject(new Error("too late"))));
-  expect((await late).status).toBe(504);
-  await Bun.sleep(60);
+test("timeoutHandler: a waiter that left is not told, whichever place it held in its list", async () => {
+  const deadlines = new RequestDeadlines();
+  const told: string[] = [];
+  const started = performance.now();
+  const waiters = ["a", "b", "c", "d"].map((name) => waiter(name, told));
+  for (const one of waiters) deadlines.wait(one, 10, started);
+  deadlines.leave(waiters[0]!);
+  deadlines.leave(waiters[2]!);
+  deadlines.leave(waiters[3]!);
+  deadlines.leave(waiters[3]!);
+  await Bun.sleep(30);
+  expect(told).toEqual(["b"]);
+  // The list was left empty and dropped; a later waiter of the same duration is told again.
+  const later = waiter("later", told);
+  deadlines.wait(later, 10, performance.now());
+  await Bun.sleep(30);
+  expect(told).toEqual(["b", "later"]);
 });

@@ -6,6 +6,7 @@
  */
 import { newBadRequest } from "../../api/errors.ts";
 import { parseGoDuration } from "../../api/go-duration.ts";
+import { setTimeout } from "node:timers";
 import { isLongRunningRequest, type RequestInfo } from "../request-info.ts";
 
 /** WithRequestDeadline's invalidTimeoutInURL. */
@@ -46,26 +47,79 @@ export function timeoutResponse(): Response {
 }
 
 /**
- * The answer served, or kube's 504 if it has not come within deadlineMs. Every request that waits pays for this, so
- * it settles one promise through two reactions and a timer rather than an async function racing two promises.
+ * A request that waits for its answer until its deadline: linked into the list of its deadline's duration while it
+ * waits, so that waiting costs no timer of its own.
  */
-export function withinDeadline(deadlineMs: number, served: Promise<Response>): Promise<Response> {
-  const answer = Promise.withResolvers<Response>();
-  const timer = setTimeout(answerTimedOut, deadlineMs, answer.resolve);
-  // A failure after the 504 went out is post-timeout activity nobody waits for: settling again does nothing.
-  served.then(
-    (response) => {
-      clearTimeout(timer);
-      answer.resolve(response);
-    },
-    (error: unknown) => {
-      clearTimeout(timer);
-      answer.reject(error);
-    },
-  );
-  return answer.promise;
+export interface DeadlineWaiter {
+  /** performance.now() once its deadline passes. */
+  deadlineAt: number;
+  previousWaiter: DeadlineWaiter | undefined;
+  nextWaiter: DeadlineWaiter | undefined;
+  waitingIn: DeadlineList | undefined;
+  /** Called once its deadline passed while it still waited. */
+  deadlinePassed(): void;
 }
 
-function answerTimedOut(resolve: (response: Response) => void): void {
-  resolve(timeoutResponse());
+/** The waiters of one duration, oldest first, and the one timer that wakes for the oldest. */
+interface DeadlineList {
+  durationMs: number;
+  first: DeadlineWaiter | undefined;
+  last: DeadlineWaiter | undefined;
+}
+
+/**
+ * The deadlines of the requests that wait (kube's timeoutHandler.ServeHTTP races the handler with a timer per request).
+ * Every request of one duration waits in one list in the order they started, so the list's first waiter is the first
+ * whose deadline passes and one timer serves the whole list, as Node's timers keep one list per duration
+ * (lib/internal/timers.js): a request joins and leaves by a few links where a timer per request set and cleared a
+ * native timer each time. The timer wakes for the first waiter's deadline, answers every waiter whose deadline passed,
+ * and sleeps again until the new first one's; a list left empty is dropped then, so the durations clients ask for
+ * (`timeout`) hold no list longer than their deadline. The timer does not hold the process open.
+ */
+export class RequestDeadlines {
+  readonly #lists = new Map<number, DeadlineList>();
+
+  /** `waiter` waits until `startedAt + durationMs` (performance.now() times) unless it leaves before. */
+  wait(waiter: DeadlineWaiter, durationMs: number, startedAt: number): void {
+    let list = this.#lists.get(durationMs);
+    if (list === undefined) {
+      list = { durationMs, first: undefined, last: undefined };
+      this.#lists.set(durationMs, list);
+      this.#sleep(list, durationMs);
+    }
+    waiter.deadlineAt = startedAt + durationMs;
+    waiter.waitingIn = list;
+    waiter.previousWaiter = list.last;
+    waiter.nextWaiter = undefined;
+    if (list.last === undefined) list.first = waiter;
+    else list.last.nextWaiter = waiter;
+    list.last = waiter;
+  }
+
+  /** `waiter` was answered: it no longer waits (nothing when it did not). */
+  leave(waiter: DeadlineWaiter): void {
+    const list = waiter.waitingIn;
+    if (list === undefined) return;
+    const { previousWaiter, nextWaiter } = waiter;
+    if (previousWaiter === undefined) list.first = nextWaiter;
+    else previousWaiter.nextWaiter = nextWaiter;
+    if (nextWaiter === undefined) list.last = previousWaiter;
+    else nextWaiter.previousWaiter = previousWaiter;
+    waiter.waitingIn = waiter.previousWaiter = waiter.nextWaiter = undefined;
+  }
+
+  #sleep(list: DeadlineList, delayMs: number): void {
+    setTimeout(this.#wake, delayMs, list).unref();
+  }
+
+  /** A timer may fire a fraction of a millisecond early: it sleeps again rather than answer before a deadline. */
+  readonly #wake = (list: DeadlineList): void => {
+    const now = performance.now();
+    for (let first = list.first; first !== undefined && first.deadlineAt <= now; first = list.first) {
+      this.leave(first);
+      first.deadlinePassed();
+    }
+    if (list.first !== undefined) this.#sleep(list, Math.ceil(list.first.deadlineAt - now));
+    else this.#lists.delete(list.durationMs);
+  };
 }
