@@ -5,36 +5,20 @@
  * write with its Content-Length, a streamed one (a watch) is flushed at once and written as its chunks arrive.
  */
 import { Buffer } from "node:buffer";
-import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { httpDate } from "./http-date.ts";
 import { followBody } from "./_unread-body.ts";
 import { bodyAllowedForStatus, type Http10KeepAlive, keepHttp10Alive } from "./_http10-keep-alive.ts";
-import { Http1Request, Http1Response, type ServedRequest as Http1ServedRequest } from "./_http1-exchange.ts";
+import { Http1Request, Http1Response } from "./_http1-exchange.ts";
+import { answerGone, closedEarly, endResponse, type NodeRequest, type NodeResponse } from "./_node-response.ts";
+import { madeRequest, ServedRequest, SIGNAL_MADE_WHEN_READ, wholeBodyTemplate } from "./_served-request.ts";
 import { warningFields } from "./_warning-fields.ts";
 import { CompleteResponse, fieldObject } from "./_complete-response.ts";
 
 export { completeResponse, hasField, withField } from "./_complete-response.ts";
-
-export type NodeRequest = IncomingMessage | Http2ServerRequest;
-
-/** What node:http's ServerResponse and node:http2's compatibility response both offer. */
-export interface NodeResponse {
-  writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
-  write(chunk: Uint8Array): boolean;
-  end(chunk?: Uint8Array | string): unknown;
-  /** node:http only; an HTTP/2 response sends its head on writeHead. */
-  flushHeaders?(): void;
-  /** Sends "100 Continue" to a client waiting for it before its body. */
-  writeContinue?(): void;
-  destroy(): unknown;
-  readonly destroyed: boolean;
-  readonly writableFinished: boolean;
-  on(event: "close" | "drain", listener: () => void): unknown;
-  /** "client-end": kubun's HTTP/1.x layer only, the client ended its side before the answer was out. */
-  once(event: "close" | "client-end", listener: () => void): unknown;
-  off(event: "close" | "drain", listener: () => void): unknown;
-}
+export type { NodeRequest, NodeResponse } from "./_node-response.ts";
+export { completeRequestBody, requestBytes } from "./_served-request.ts";
 
 /** Thrown for a request whose target or Host cannot name a URL; answered 400 as Go's net/http does. */
 export class BadRequestTarget extends Error {}
@@ -49,32 +33,6 @@ const HOST_WHEN_NONE = "localhost";
 /** Connection-specific fields have no meaning in HTTP/2 (RFC 9113 section 8.2.2); Go's server drops them too. */
 const HTTP1_ONLY_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]);
 const COLON = 58;
-/**
- * Responses of node:http(2) whose end this adapter has written. kubun's own HTTP/1.x answer is finished only by the
- * write that ends it, so its `writableFinished` says as much without this set (a WeakSet's add and has per answer).
- */
-const ended = new WeakSet<NodeResponse>();
-
-function endResponse(outgoing: NodeResponse, chunk?: Uint8Array | string): void {
-  if (!(outgoing instanceof Http1Response)) ended.add(outgoing);
-  outgoing.end(chunk);
-}
-
-/**
- * Whether a closed response closed before its answer was out: the client went away. Bun reports an HTTP/2 stream the
- * client reset as finished, so what counts is whether the end was written here at all.
- */
-function closedEarly(outgoing: NodeResponse): boolean {
-  return !outgoing.writableFinished || (!(outgoing instanceof Http1Response) && !ended.has(outgoing));
-}
-
-/**
- * Whether nothing more can be written to this answer: its connection closed, or its HTTP/2 stream was reset. Bun's
- * Http2ServerResponse has no `destroyed` of its own; its stream has.
- */
-function answerGone(outgoing: NodeResponse): boolean {
-  return outgoing.destroyed || (outgoing as { stream?: { destroyed: boolean } }).stream?.destroyed === true;
-}
 const NOT_READY = Symbol("not ready");
 
 /** The sizes of the complete bodies left out of HEAD answers made by headAnswer. */
@@ -154,16 +112,6 @@ function servedRequest(
     const target = url.slice(url.indexOf("/", "https://".length));
     return madeRequest(`https://${HOST_WHEN_NONE}${target}`, init, aborter, complete);
   }
-}
-
-/** `init` is a method's template (wholeBodyTemplates) for a body that came whole with its head. */
-function madeRequest(
-  url: string,
-  init: RequestInit | Request | undefined,
-  aborter: AbortController | undefined,
-  complete: Uint8Array | undefined,
-): ServedRequest {
-  return init instanceof Request ? new WholeBodyRequest(url, init, complete!) : new ServedRequest(url, init, aborter, complete);
 }
 
 function requestUrl(incoming: NodeRequest): string {
@@ -253,148 +201,11 @@ function requestBody(incoming: NodeRequest, outgoing: NodeResponse): ReadableStr
   }, { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk?.byteLength ?? 0 });
 }
 
-/**
- * Deno's Request copies take the original's signal from an internal slot, not through the getter below, so there
- * the signal is made with the Request, as a copy made to hold a read body must abort with its original.
- */
-const SIGNAL_MADE_WHEN_READ = !("Deno" in globalThis);
-
-/**
- * A served Request whose AbortSignal is made when first read: an AbortController, and the signal a Request makes to
- * follow it, cost more than the rest of the Request, and few handlers read it (a proxy, an error's log line). A copy
- * (`new Request(served, init)`) reads the signal through this getter, so it aborts with the original.
- */
-class ServedRequest extends Request implements Http1ServedRequest {
-  #aborter: AbortController | undefined;
-  #clientGone = false;
-  /** The body when it came whole with its head (Http1Request.completeBody), the Request's body too (WholeBodyRequest). */
-  readonly completeBody: Uint8Array | undefined;
-
-  constructor(url: string, init: RequestInit | Request | undefined, aborter?: AbortController, completeBody?: Uint8Array) {
-    super(url, init);
-    this.#aborter = aborter;
-    this.completeBody = completeBody;
-  }
-
-  override get signal(): AbortSignal {
-    if (this.#aborter === undefined) {
-      this.#aborter = new AbortController();
-      if (this.#clientGone) this.#aborter.abort(clientClosed());
-    }
-    return this.#aborter.signal;
-  }
-
-  /** The client went away before its answer was written out. */
-  clientWentAway(): void {
-    this.#clientGone = true;
-    this.#aborter?.abort(clientClosed());
-  }
-
-  answerClosed(outgoing: NodeResponse): void {
-    if (closedEarly(outgoing)) this.clientWentAway();
-  }
-}
-
-/**
- * A bodiless Request of each method that usually carries a body, the init of a WholeBodyRequest: Bun copies a
- * Request given as init in native code, where it reads an init object's members one by one through JavaScript (a
- * create's Request with its four fields 0.96-1.00 µs → 0.53-0.56 µs in a loop, bench/profiles/create-path.md,
- * fourteenth session). A fixed set: a client's method names must not grow it.
- */
-const wholeBodyTemplates = new Map(
-  ["POST", "PUT", "PATCH", "DELETE"].map((method) => [method, new Request("https://localhost/", { method })]),
-);
-
-/**
- * A served Request whose body came whole with its head (Http1Request.completeBody), made from its method's template
- * without a body of its own: the body's members read those bytes, through a Response made at the first read, so they
- * keep the Fetch Body's rules (one read, `bodyUsed`, the stream once). A copy (`new Request(request, init)`) has no
- * body unless its init gives one: kubun copies a served Request only to serve a HEAD as its GET and to route a path
- * that is no resource's, neither of which reads a body.
- */
-class WholeBodyRequest extends ServedRequest {
-  #reader: Response | undefined;
-
-  constructor(url: string, template: Request, completeBody: Uint8Array) {
-    super(url, template, undefined, completeBody);
-  }
-
-  #read(): Response {
-    if (this.#reader === undefined) {
-      const type = this.headers.get("content-type");
-      this.#reader = new Response(
-        this.completeBody as Uint8Array<ArrayBuffer>,
-        type === null ? undefined : { headers: { "content-type": type } },
-      );
-    }
-    return this.#reader;
-  }
-
-  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
-    return this.#read().body;
-  }
-
-  override get bodyUsed(): boolean {
-    return this.#reader?.bodyUsed ?? false;
-  }
-
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#read().arrayBuffer();
-  }
-
-  override blob(): Promise<Blob> {
-    return this.#read().blob();
-  }
-
-  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#read().bytes();
-  }
-
-  override formData(): Promise<FormData> {
-    return this.#read().formData();
-  }
-
-  override json(): Promise<unknown> {
-    return this.#read().json();
-  }
-
-  override text(): Promise<string> {
-    return this.#read().text();
-  }
-
-  override clone(): Request {
-    if (this.bodyUsed) throw new TypeError("Body already used");
-    return new Request(this, { body: this.completeBody!.slice() });
-  }
-}
-
-/**
- * The body of a served request that came whole with its head, while nobody has read the Request's own: the bytes
- * without the promise and the copy of `arrayBuffer()` (~1 µs of a create, bench/profiles/create-path.md). Undefined
- * for a streamed body, which is read through the Request.
- */
-export function completeRequestBody(request: Request): Uint8Array | undefined {
-  return request instanceof ServedRequest && !request.bodyUsed ? request.completeBody : undefined;
-}
-
-/** A request's whole body: at once when it came with its head (completeRequestBody), else read from the Request. */
-export function requestBytes(request: Request): Uint8Array | Promise<Uint8Array> {
-  return completeRequestBody(request) ?? request.arrayBuffer().then(asBytes);
-}
-
-function asBytes(buffer: ArrayBuffer): Uint8Array {
-  return new Uint8Array(buffer);
-}
-
-function clientClosed(): Error {
-  return new Error("the client closed the connection");
-}
-
 /** The Request of a node request; its signal aborts when the client goes away before the answer is written. */
 export function toRequest(incoming: NodeRequest, outgoing: NodeResponse): Request {
   const method = incoming.method ?? "GET";
   const complete = incoming instanceof Http1Request && method !== "GET" && method !== "HEAD" ? incoming.completeBody : undefined;
-  const template = complete && SIGNAL_MADE_WHEN_READ ? wholeBodyTemplates.get(method) : undefined;
+  const template = complete ? wholeBodyTemplate(method) : undefined;
   const request = template
     ? servedRequest(incoming, template, undefined, complete)
     : servedRequestWithInit(incoming, outgoing, method, complete);
