@@ -4,13 +4,14 @@
  */
 import { isNotFound, newAlreadyExists, newBadRequest, newInvalid, newNotFound, type QualifiedResource } from "../api/errors.ts";
 import { takeTurn } from "../api/turns.ts";
+import { thenOrNow } from "../api/then-or-now.ts";
 import { apiVersionOf, isPlainObject, type KubeObject } from "../api/types.ts";
 import { isStorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage } from "../storage/storage.ts";
 import type { WatchBroker } from "../watch/mod.ts";
 import { decodeStored, encodeForStorage } from "./codec.ts";
 import { withGoZeroValues } from "../schema/go-zero-values.ts";
 import { objectKey } from "./keys.ts";
-import { bumpsGeneration, nowTimestamp, prepareCreateMeta, prepareUpdateMeta } from "./object-meta.ts";
+import { bumpsGeneration, prepareCreateMeta, prepareUpdateMeta } from "./object-meta.ts";
 import { normalizedBody } from "./normalized-body.ts";
 import type { ResourceType } from "../api/resource-type.ts";
 import type { StoreExtension } from "./store-extension.ts";
@@ -20,8 +21,8 @@ import { dropUnknownFields } from "./unknown-fields.ts";
 import { validateNewObject } from "./validate.ts";
 import { checkUpdateVersion } from "./update-version.ts";
 import { checkBodyName, mergedForUpdate, setStatus } from "./subresource-writes.ts";
-import { managedFieldsAfterUpdate, type OwnershipScope, typeForKind, type VersionConverter } from "../apply/ssa/mod.ts";
-import { builtInVersionConverter, customResourceVersionConverter } from "./managed-fields-versions.ts";
+import type { OwnershipScope } from "../apply/ssa/mod.ts";
+import { ManagedFieldsTracking } from "./managed-fields-tracking.ts";
 import type { UserInfo } from "../auth/user.ts";
 import type { WriteAttempt } from "./write-guard.ts";
 import type { CreateResult, DeleteOptions, DeleteResult, NamespaceGate, WriteGate, WriteOptions } from "./store-options.ts";
@@ -37,13 +38,6 @@ function turnFor(options: WriteOptions): Promise<void> | undefined {
   return options.largeBody ? takeTurn() : undefined;
 }
 
-function setManagedFields(obj: KubeObject, fields: Record<string, unknown>[]): void {
-  if (fields.length > 0) obj.metadata.managedFields = fields;
-  else delete obj.metadata.managedFields;
-}
-
-/** The manager of the server's own writes, as kube-apiserver's loopback client is named. */
-const SERVER_FIELD_MANAGER = "kube-apiserver";
 /** Who the server's own writes are made as: its loopback client's user (k8s.io/apiserver AuthorizeClientBearerToken). */
 export const LOOPBACK_USER: UserInfo = { username: "system:apiserver", groups: ["system:masters"] };
 
@@ -63,9 +57,7 @@ export class ResourceStore {
   readonly #actor?: StoreActor;
   readonly #bootstrap: boolean;
   readonly #conversion?: VersionConversion;
-  readonly #versionConverter: VersionConverter;
-  /** Each endpoint's ownership scope, made once: its parts are fixed with the store (its type, strategy and extension). */
-  readonly #ownershipScopes = new Map<string, OwnershipScope>();
+  readonly #managedFields: ManagedFieldsTracking;
 
   constructor(
     definition: KindDefinition,
@@ -88,8 +80,8 @@ export class ResourceStore {
     this.type = type;
     this.#extension = definition.extension;
     this.#conversion = versionConversionFor(type);
-    this.#versionConverter = definition.extension ? customResourceVersionConverter(definition.extension) : builtInVersionConverter(type);
     this.strategy = definition.strategy;
+    this.#managedFields = new ManagedFieldsTracking(type, definition.strategy, definition.extension);
     this.qualified = { group: type.group, resource: type.resource };
     this.#preconditionSubject = { qualified: this.qualified, kind: { group: type.group, resource: type.kind } };
     this.#storage = deps.storage;
@@ -262,7 +254,7 @@ export class ResourceStore {
     await turnFor(options);
     this.#typeAndDefault(obj, options);
     // Fields mutating admission sets belong to no manager: kube records managedFields before admitting (create handler).
-    await this.#trackManagedFields(null, obj, options);
+    await this.#managedFields.track(null, obj, options);
     const admitted = await this.#admit("CREATE", namespace, obj, null, options);
     await turnFor(options);
     validateNewObject(this.definition, obj);
@@ -445,9 +437,7 @@ export class ResourceStore {
       warnings: options.warnings,
       auditAnnotations: options.auditAnnotations,
     };
-    const admitted = admission.admit(write);
-    if (admitted instanceof Promise) return admitted.then((changed) => this.#defaultedAfterAdmission(write, changed));
-    return this.#defaultedAfterAdmission(write, admitted);
+    return thenOrNow(admission.admit(write), (changed) => this.#defaultedAfterAdmission(write, changed));
   }
 
   #defaultedAfterAdmission(write: AdmittedWrite, changed: boolean): AdmittedWrite {
@@ -535,7 +525,7 @@ export class ResourceStore {
     await turnFor(options);
     this.#typeAndDefault(merged, options);
     // As on create: kube's update handler records managedFields before mutating admission.
-    await this.#trackManagedFields(current, merged, options);
+    await this.#managedFields.track(current, merged, options);
     const admitted = await this.#admit("UPDATE", namespace, merged, current, options);
     const countsAnnotations = subresource === "" && this.strategy.annotationsBumpGeneration === true;
     if (this.strategy.tracksGeneration && bumpsGeneration(merged, current, countsAnnotations)) {
@@ -560,29 +550,7 @@ export class ResourceStore {
 
   /** What writes to this resource (or one of its subresources) may own in managedFields. */
   ownershipScope(subresource = ""): OwnershipScope {
-    let scope = this.#ownershipScopes.get(subresource);
-    if (!scope) this.#ownershipScopes.set(subresource, scope = this.#newOwnershipScope(subresource));
-    return scope;
-  }
-
-  #newOwnershipScope(subresource: string): OwnershipScope {
-    return {
-      apiVersion: apiVersionOf(this.type.group, this.type.version),
-      subresource,
-      hasStatusSubresource: this.strategy.hasStatus,
-      statusResetMetadata: this.strategy.statusResetMetadata ?? [],
-      type: this.#extension?.mergeType ?? typeForKind(this.type.group, this.type.version, this.type.kind),
-      converter: this.#versionConverter,
-    };
-  }
-
-  /** Every non-apply write records an Update entry for its field manager (spec 3.2). */
-  #trackManagedFields(live: KubeObject | null, next: KubeObject, options: WriteOptions): void | Promise<void> {
-    if (options.applied) return;
-    const record = { manager: options.fieldManager ?? SERVER_FIELD_MANAGER, now: nowTimestamp() };
-    const fields = managedFieldsAfterUpdate(live, next, record, this.ownershipScope(options.subresource));
-    if (fields instanceof Promise) return fields.then((after) => setManagedFields(next, after));
-    setManagedFields(next, fields);
+    return this.#managedFields.scope(subresource);
   }
 
   /** Writes `next` if it differs from what is stored; when the stored object changed meanwhile, the value that won (retry). */
