@@ -6,6 +6,7 @@
  * validationActions (enforcement.ts) and is recorded as a violation.
  */
 import type { KubeObject } from "../api/types.ts";
+import { thenOrNow } from "../api/then-or-now.ts";
 import type { AdmissionHook, AdmittedWrite } from "../registry/admission-hook.ts";
 import { refuses, VALIDATION_FAILURE_ANNOTATION, type ValidationAction, type ValidationFailure, violationWarning } from "./enforcement.ts";
 import { dryRunUnsupported, toAdmissionError } from "./errors.ts";
@@ -64,10 +65,7 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   validate(write: AdmittedWrite): void | Promise<void> {
-    return this.#timedStep("validate", write, () => {
-      const ran = this.#runPhase(this.#attributesOf(write), "validate", 0);
-      if (ran instanceof Promise) return ran.then(() => {});
-    });
+    return this.#timedStep("validate", write, () => thenOrNow(this.#runPhase(this.#attributesOf(write), "validate", 0), nothing));
   }
 
   #admit(write: AdmittedWrite): boolean | Promise<boolean> {
@@ -77,10 +75,9 @@ export class AdmissionChain implements AdmissionHook {
     const again = (ran: boolean): boolean | Promise<boolean> => {
       if (!reinvoke) return ran;
       attributes.reinvocation = reinvocationContext(true, attributes.reinvocation.values, () => {});
-      return orElse(this.#runPhase(attributes, "admit", 0), ran);
+      return thenOrNow(this.#runPhase(attributes, "admit", 0), (ranAgain) => ranAgain || ran);
     };
-    const ran = this.#runPhase(attributes, "admit", 0);
-    return ran instanceof Promise ? ran.then(again) : again(ran);
+    return thenOrNow(this.#runPhase(attributes, "admit", 0), again);
   }
 
   /**
@@ -203,10 +200,8 @@ export class AdmissionChain implements AdmissionHook {
   }
 }
 
-/** `ran`, or true when the phase run after it ran a plugin. */
-function orElse(later: boolean | Promise<boolean>, ran: boolean): boolean | Promise<boolean> {
-  return later instanceof Promise ? later.then((laterRan) => laterRan || ran) : later || ran;
-}
+/** A validating phase answers nothing, whether plugins ran or not. */
+function nothing(): void {}
 
 function reinvocationContext(isReinvoke: boolean, values: Map<string, unknown>, request: () => void): AdmissionAttributes["reinvocation"] {
   return { isReinvoke, values, requestReinvocation: request };
