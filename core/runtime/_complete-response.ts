@@ -62,6 +62,11 @@ function listedFirst(key: string): boolean {
   return false;
 }
 
+/** How a field is kept out of Headers, or null when Headers must take it (its value or name is theirs to normalize). */
+function keptName(name: string, value: string): FieldName | null {
+  return PLAIN_VALUE.test(value) ? fieldNameOf(name) : null;
+}
+
 /** The fields of a Headers init as kept fields; undefined when any is left to Headers (or the init is no record). */
 function keptFields(headers: HeadersInit | undefined): KeptField[] | undefined {
   const fields: KeptField[] = [];
@@ -69,7 +74,7 @@ function keptFields(headers: HeadersInit | undefined): KeptField[] | undefined {
   if (headers instanceof Headers || Array.isArray(headers)) return undefined;
   for (const name in headers) {
     const value = (headers as Record<string, string>)[name]!;
-    const field = PLAIN_VALUE.test(value) ? fieldNameOf(name) : null;
+    const field = keptName(name, value);
     if (field === null || fields.some((kept) => kept.field.key === field.key)) return undefined;
     fields.push({ name, field, value });
   }
@@ -120,7 +125,7 @@ export class CompleteResponse extends Response {
   keep(name: string, value: string): boolean {
     const kept = this.#kept;
     if (kept === undefined) return false;
-    const field = PLAIN_VALUE.test(value) ? fieldNameOf(name) : null;
+    const field = keptName(name, value);
     if (field === null) return false;
     for (const one of kept) {
       if (one.field.key === field.key) {

@@ -15,10 +15,10 @@ import {
 import { type KubeList, type KubeObject, type ListMeta, withoutTypeMeta } from "../api/types.ts";
 import type { ItemTypeMeta } from "../registry/list.ts";
 import { completeResponse } from "../runtime/fetch-adapter.ts";
+import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 /** Setting and asking for a field of an answer, a complete one's kept out of its Headers (fetch-adapter.ts). */
 export { hasField, withField } from "../runtime/fetch-adapter.ts";
-import { arrayInBatches, streamJsonWithArray } from "./streamed-json.ts";
 
 /** Lists with at least this many items are written in pieces when their form is compact JSON. */
 const STREAMED_LIST_ITEMS = 500;
